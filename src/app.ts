@@ -1,0 +1,139 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from './config.js';
+import { openDatabase, type DatabaseHandle } from './platform/db/database.js';
+import { prepareDatabase } from './bootstrap/database.js';
+import { createInvalidationBus } from './platform/cache/invalidation-bus.js';
+import { createCounterStore, type CounterStore } from './platform/cache/counter-store.js';
+import { createJobQueue, type JobQueue } from './platform/jobs/index.js';
+import { loggerOptions } from './platform/logger.js';
+import { registerErrorHandling } from './platform/http/error-handler.js';
+import { registerJsonParser } from './platform/http/json-parser.js';
+import { registerIdempotency } from './platform/http/idempotency.js';
+import { registerMetrics } from './platform/http/metrics.js';
+import { ErrorResponseSchema, type App } from './platform/http/schemas.js';
+import { openApiOptions } from './platform/http/openapi.js';
+import type { Deps } from './platform/deps.js';
+import { systemRoutes } from './modules/system/system.routes.js';
+import { createIdentity } from './modules/workspaces/index.js';
+import { AccountSchema, ApiKeySchema, WorkspaceSchema } from './modules/workspaces/workspaces.schemas.js';
+import { authRoutes } from './modules/workspaces/auth.routes.js';
+import { apiKeysRoutes } from './modules/workspaces/api-keys.routes.js';
+import { adminWorkspaceRoutes } from './modules/workspaces/admin-workspace.routes.js';
+import { superAdminIdentityRoutes } from './modules/workspaces/super-admin.routes.js';
+
+export interface BuildAppOptions {
+  config: Config;
+  /** An open database (tests); otherwise opened from the config and closed with the app. */
+  database?: DatabaseHandle;
+  counters?: CounterStore;
+  jobs?: JobQueue;
+  now?: () => Date;
+  /** Requests per minute per IP on /api/auth and /api/public (≥ 60, DESIGN.md §8). */
+  perIpPerMinute?: number;
+  /** Run migrations at build (default). Tests start from an already migrated template. */
+  migrate?: boolean;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Build the whole service (API routes, job handlers registered but not started). Never listens. */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const ownsDatabase = !options.database;
+  const database =
+    options.database ??
+    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.databaseUrl ? undefined : config.dataDir }));
+
+  const app = Fastify({
+    logger: loggerOptions(config.logLevel),
+    bodyLimit: 1024 * 1024,
+    // Accept a sane incoming X-Request-Id; otherwise make one.
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : `req_${crypto.randomUUID().replaceAll('-', '')}`;
+    },
+    requestIdHeader: false,
+    // Behind a proxy, TRUST_PROXY=1 takes the client IP from X-Forwarded-For (per-IP limits).
+    trustProxy: config.trustProxy,
+    ajv: { customOptions: { removeAdditional: false, allErrors: true, coerceTypes: 'array', useDefaults: true } },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  try {
+    if (options.migrate !== false) await prepareDatabase(database);
+    const bus = await createInvalidationBus({
+      connectionString: database.connectionString,
+      db: database.db,
+      onError: (err) => app.log.error({ err }, 'cache invalidation listener failed'),
+    });
+    const counters = options.counters ?? createCounterStore(config.redisUrl);
+    const jobs = options.jobs ?? createJobQueue(database, { log: app.log });
+    const deps: Deps = { config, database, db: database.db, bus, counters, jobs, log: app.log, now: options.now ?? (() => new Date()) };
+    app.decorate('deps', deps);
+    app.decorateRequest('auth', null);
+    app.decorate('identity', createIdentity(deps));
+
+    app.addHook('onRequest', async (request, reply) => {
+      reply.header('x-request-id', request.id);
+    });
+    registerErrorHandling(app);
+    registerJsonParser(app);
+    const registry = registerMetrics(app, { queueDepth: () => jobs.depth() });
+
+    for (const schema of [ErrorResponseSchema, AccountSchema, WorkspaceSchema, ApiKeySchema]) app.addSchema(schema);
+    await app.register(swagger, openApiOptions(config));
+    await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+
+    await app.register(systemRoutes, { deps, registry });
+    await app.register(registerRoutes as never, { deps, perIpPerMinute: options.perIpPerMinute ?? 120 });
+
+    app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+    if (config.superAdminEmail && config.superAdminPassword) {
+      await app.identity.accounts.ensureSuperAdmin(config.superAdminEmail, config.superAdminPassword);
+    }
+
+    app.addHook('onClose', async () => {
+      await jobs.stop({ timeoutMs: 10_000 }).catch((err: unknown) => app.log.error({ err }, 'job queue stop failed'));
+      await bus.close();
+      await counters.close();
+      if (ownsDatabase) await database.close();
+    });
+    await app.ready();
+    return app;
+  } catch (err) {
+    await app.close().catch(() => {});
+    if (ownsDatabase) await database.close().catch(() => {});
+    throw err;
+  }
+}
+
+/** Every route group, each in its own scope with its guard. */
+async function registerRoutes(app: App, opts: { deps: Deps; perIpPerMinute: number }) {
+  const { guards } = app.identity;
+
+  await app.register(async (v1: App) => {
+    v1.addHook('onRequest', guards.apiKey);
+    registerIdempotency(v1, opts.deps.db, opts.deps.now);
+    await v1.register(apiKeysRoutes, { surface: 'v1' });
+  }, { prefix: '/v1' });
+
+  await app.register(authRoutes, { prefix: '/api/auth', perIpPerMinute: opts.perIpPerMinute });
+
+  await app.register(async (admin: App) => {
+    admin.addHook('onRequest', guards.admin);
+    await admin.register(apiKeysRoutes, { surface: 'admin' });
+    await admin.register(adminWorkspaceRoutes);
+  }, { prefix: '/api/admin' });
+
+  await app.register(superAdminIdentityRoutes, { prefix: '/api/super-admin' });
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: Deps;
+  }
+}

@@ -1,0 +1,35 @@
+import type { ColumnType, Selectable } from 'kysely';
+
+export interface AuditLogTable {
+  id: string;
+  at: ColumnType<Date, Date | string | undefined, never>;
+  workspace_id: string | null;
+  environment: string | null;
+  actor_type: string;
+  actor_id: string | null;
+  actor_email: string | null;
+  action: string;
+  target_type: string;
+  target_id: string | null;
+  changes: ColumnType<unknown, string | null, never> | null;
+  ip: string | null;
+  request_id: string | null;
+}
+
+export interface EventsTable {
+  id: string;
+  workspace_id: string;
+  environment: string;
+  type: string;
+  data: ColumnType<unknown, string, never>;
+  created_at: ColumnType<Date, Date | string | undefined, never>;
+}
+
+export type AuditRow = Selectable<AuditLogTable>;
+
+declare module '../../platform/db/types.js' {
+  interface Tables {
+    audit_log: AuditLogTable;
+    events: EventsTable;
+  }
+}

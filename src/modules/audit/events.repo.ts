@@ -1,0 +1,27 @@
+import type { Executor } from '../../platform/db/types.js';
+import type { Scope } from '../../platform/context.js';
+import { newId } from '../../platform/ids.js';
+import './audit.tables.js';
+
+export interface EventEnvelope<T = unknown> {
+  id: string;
+  type: string;
+  created_at: string;
+  workspace_id: string;
+  environment: string;
+  data: T;
+}
+
+/**
+ * Record a domain event (the webhook envelope of DESIGN.md §5) in the caller's transaction.
+ * Webhook delivery reads these rows; recording never calls out.
+ */
+export async function recordEvent<T>(executor: Executor, scope: Scope, type: string, data: T): Promise<EventEnvelope<T>> {
+  const created = new Date();
+  const id = newId('event');
+  await executor
+    .insertInto('events')
+    .values({ id, workspace_id: scope.workspaceId, environment: scope.environment, type, data: JSON.stringify(data), created_at: created })
+    .execute();
+  return { id, type, created_at: created.toISOString(), workspace_id: scope.workspaceId, environment: scope.environment, data };
+}

@@ -1,0 +1,1 @@
+export { findSettingValue } from './settings.repo.js';

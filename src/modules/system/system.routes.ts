@@ -1,0 +1,104 @@
+import { Type } from '@sinclair/typebox';
+import type { Registry } from 'prom-client';
+import { errorResponses, type App } from '../../platform/http/schemas.js';
+import { pingDatabase } from '../../platform/db/database.js';
+import type { Deps } from '../../platform/deps.js';
+
+const Descriptor = Type.Object({
+  name: Type.String(),
+  version: Type.String({ pattern: '^\\d+\\.\\d+\\.\\d+' }),
+  status: Type.Literal('running'),
+  endpoints: Type.Record(Type.String(), Type.Any()),
+  documentation: Type.String(),
+});
+
+const Health = Type.Object({
+  status: Type.Union([Type.Literal('ok'), Type.Literal('unavailable')]),
+  checks: Type.Record(Type.String(), Type.Object({ status: Type.String(), latency_ms: Type.Optional(Type.Number()) })),
+});
+
+/** The groups of the API, for the root descriptor. */
+export const endpointGroups = {
+  v1: {
+    orders: '/v1/orders',
+    shipments: '/v1/shipments',
+    rates: '/v1/rates/query',
+    tracking: '/v1/tracking/:id',
+    tracking_events: '/v1/tracking/events',
+    addresses: '/v1/addresses/validate',
+    batches: '/v1/batches',
+    webhooks: '/v1/webhooks',
+    api_keys: '/v1/api-keys',
+  },
+  auth: { register: '/api/auth/register', login: '/api/auth/login', logout: '/api/auth/logout', me: '/api/auth/me' },
+  admin: {
+    orders: '/api/admin/orders',
+    shipments: '/api/admin/shipments',
+    integrations: '/api/admin/integrations',
+    api_keys: '/api/admin/api-keys',
+    workspace: '/api/admin/workspace',
+  },
+  integrations: { orders: '/api/integrations/orders' },
+  public: { track: '/api/public/track/:trackingNumber', office_redeem_lookup: '/api/public/office-redeem/lookup' },
+  super_admin: {
+    accounts: '/api/super-admin/accounts',
+    workspaces: '/api/super-admin/workspaces',
+    settings: '/api/super-admin/settings',
+    analytics: '/api/super-admin/analytics',
+    audit_log: '/api/super-admin/audit-log',
+    office_redeem: '/api/super-admin/office-redeem',
+  },
+  health: '/health',
+  metrics: '/metrics',
+  openapi: '/openapi.json',
+};
+
+export async function systemRoutes(app: App, opts: { deps: Deps; registry: Registry }) {
+  const { deps, registry } = opts;
+  const descriptor = () => ({
+    name: 'shipping-service',
+    version: deps.config.version,
+    status: 'running' as const,
+    endpoints: endpointGroups,
+    documentation: '/docs',
+  });
+
+  for (const url of ['/', '/api']) {
+    app.get(url, {
+      schema: {
+        operationId: url === '/' ? 'getRoot' : 'getApiRoot',
+        summary: 'Service descriptor',
+        tags: ['system'],
+        response: { 200: Descriptor, ...errorResponses() },
+      },
+      handler: async () => descriptor(),
+    });
+  }
+
+  app.get('/health', {
+    schema: {
+      operationId: 'getHealth',
+      summary: 'Liveness and database check (503 when the database is unreachable)',
+      tags: ['system'],
+      response: { 200: Health, 503: Health, ...errorResponses() },
+    },
+    handler: async (_request, reply) => {
+      const started = performance.now();
+      try {
+        await Promise.race([
+          pingDatabase(deps.db),
+          new Promise((_, reject) => setTimeout(() => reject(new Error('database ping timed out')), 2000).unref()),
+        ]);
+        return { status: 'ok' as const, checks: { database: { status: 'ok', latency_ms: Math.round((performance.now() - started) * 100) / 100 } } };
+      } catch (err) {
+        app.log.warn({ err }, 'health check failed');
+        return reply.code(503).send({ status: 'unavailable' as const, checks: { database: { status: 'failing' } } });
+      }
+    },
+  });
+
+  app.get('/metrics', {
+    schema: { operationId: 'getMetrics', summary: 'Prometheus metrics', tags: ['system'], produces: ['text/plain'] },
+    handler: async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()),
+  });
+}

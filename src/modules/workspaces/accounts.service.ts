@@ -1,0 +1,216 @@
+import { AppError, validationError } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import { dummyPasswordHash, hashPassword, randomBase62, sha256Hex, verifyPassword } from '../../platform/crypto.js';
+import type { Deps } from '../../platform/deps.js';
+import type { Actor, RequestMeta } from '../../platform/context.js';
+import { paginate } from '../../platform/http/pagination.js';
+import { isUniqueViolation } from '../../platform/db/pg-errors.js';
+import { writeAudit } from '../audit/index.js';
+import { findSettingValue } from '../settings/index.js';
+import * as repo from './workspaces.repo.js';
+import type { AuthCache, VerifiedSession } from './auth-cache.js';
+import { toAccount, toWorkspace } from './workspaces.wire.js';
+import type { AccountRow } from './workspaces.tables.js';
+
+export const SESSION_TTL_MS = 7 * 24 * 3600 * 1000;
+const LOGIN_WINDOW_MS = 15 * 60 * 1000;
+const MAX_FAILURES_PER_ACCOUNT = 10;
+const MAX_FAILURES_PER_IP = 50;
+
+export interface RegisterInput {
+  email: string;
+  password: string;
+  name: string;
+  workspace_name: string;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export class AccountsService {
+  constructor(
+    private readonly deps: Deps,
+    private readonly cache: AuthCache,
+  ) {}
+
+  /** Create a pending account with its own workspace (DESIGN.md §3 step 2). */
+  async register(input: RegisterInput, meta: RequestMeta) {
+    const details = [];
+    const email = input.email.trim();
+    if (!EMAIL.test(email)) details.push({ field: 'email', message: 'must be an email address' });
+    if (input.password.length < 10) details.push({ field: 'password', message: 'must be at least 10 characters' });
+    if (!input.name.trim()) details.push({ field: 'name', message: 'must not be empty' });
+    if (!input.workspace_name.trim()) details.push({ field: 'workspace_name', message: 'must not be empty' });
+    if (details.length) throw validationError(details);
+
+    const passwordHash = await hashPassword(input.password);
+    const autoApprove = await this.autoApprove();
+    try {
+      return await this.deps.db.transaction().execute(async (trx) => {
+        const account = await repo.insertAccount(trx, {
+          id: newId('account'),
+          email: email.toLowerCase(),
+          name: input.name.trim(),
+          password_hash: passwordHash,
+          role: 'user',
+          status: autoApprove ? 'active' : 'pending',
+        });
+        const workspace = await repo.insertWorkspace(trx, { id: newId('workspace'), name: input.workspace_name.trim() });
+        await repo.addMember(trx, workspace.id, account.id, 'owner');
+        const actor: Actor = { type: 'account', id: account.id, email: account.email };
+        await writeAudit(trx, actor, meta, { action: 'account.registered', targetType: 'account', targetId: account.id, workspaceId: workspace.id });
+        const ws = toWorkspace(workspace);
+        return { account: toAccount(account), workspace: { id: ws.id, name: ws.name, plan: ws.plan } };
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new AppError('conflict', 'An account with this email already exists.', { details: [{ field: 'email', message: 'is already registered' }] });
+      throw err;
+    }
+  }
+
+  private async autoApprove(): Promise<boolean> {
+    return (await findSettingValue(this.deps.db, 'registration.auto_approve')) === true;
+  }
+
+  /** Exchange email + password for an opaque session token (stored hashed). */
+  async login(input: { email: string; password: string }, meta: RequestMeta & { userAgent?: string }) {
+    const email = input.email.trim().toLowerCase();
+    const accountKey = `login:acct:${sha256Hex(email)}`;
+    const ipKey = `login:ip:${meta.ip ?? 'unknown'}`;
+    const [byAccount, byIp] = await Promise.all([this.deps.counters.count(accountKey), this.deps.counters.count(ipKey)]);
+    if (byAccount >= MAX_FAILURES_PER_ACCOUNT || byIp >= MAX_FAILURES_PER_IP) {
+      throw new AppError('rate_limited', 'Too many failed logins. Try again later.', { details: { retry_after: LOGIN_WINDOW_MS / 1000 } });
+    }
+
+    const account = await repo.findAccountByEmail(this.deps.db, email);
+    // Same work and the same answer whether the email is unknown or the password wrong.
+    const ok = await verifyPassword(input.password, account?.password_hash ?? (await dummyPasswordHash()));
+    if (!account || !ok) {
+      await Promise.all([this.deps.counters.hit(accountKey, LOGIN_WINDOW_MS), this.deps.counters.hit(ipKey, LOGIN_WINDOW_MS)]);
+      throw new AppError('invalid_credentials');
+    }
+    await this.deps.counters.reset(accountKey);
+    if (account.status === 'pending') throw new AppError('account_pending');
+    if (account.status === 'suspended') throw new AppError('account_suspended');
+
+    const token = `sst_${randomBase62(43)}`;
+    const expiresAt = new Date(this.deps.now().getTime() + SESSION_TTL_MS);
+    await repo.insertSession(this.deps.db, {
+      id: newId('session'),
+      account_id: account.id,
+      token_hash: sha256Hex(token),
+      expires_at: expiresAt,
+      ip: meta.ip ?? null,
+      user_agent: meta.userAgent?.slice(0, 500) ?? null,
+    });
+    return { token, token_type: 'Bearer' as const, expires_at: expiresAt.toISOString(), account: toAccount(account) };
+  }
+
+  async logout(token: string): Promise<void> {
+    const hash = sha256Hex(token);
+    await repo.revokeSession(this.deps.db, hash);
+    await this.deps.bus.publish(`session:${hash}`);
+  }
+
+  /** Resolve a session token; cached, so the hot path does not query per request. */
+  async verifySession(token: string): Promise<VerifiedSession | null> {
+    const hash = sha256Hex(token);
+    let session = this.cache.sessions.get(hash);
+    if (session === undefined) {
+      const row = await repo.findLiveSession(this.deps.db, hash);
+      session = row
+        ? {
+            sessionId: row.session_id,
+            accountId: row.account_id,
+            email: row.email,
+            name: row.name,
+            role: row.role,
+            status: row.status,
+            expiresAt: new Date(row.expires_at).getTime(),
+          }
+        : null;
+      this.cache.sessions.set(hash, session);
+    }
+    if (!session || session.expiresAt <= this.deps.now().getTime() || session.status !== 'active') return null;
+    return session;
+  }
+
+  async me(accountId: string) {
+    const account = await repo.findAccountById(this.deps.db, accountId);
+    if (!account) throw new AppError('unauthorized');
+    const workspaces = await repo.listMemberships(this.deps.db, accountId);
+    return {
+      account: toAccount(account),
+      workspaces: workspaces.map((w) => ({ id: w.id, name: w.name, plan: w.plan, role: w.role })),
+    };
+  }
+
+  async listAccounts(filter: { status?: string; q?: string; limit?: number; cursor?: string }) {
+    const page = await paginate(repo.accountsQuery(this.deps.db, filter), filter);
+    return { ...page, data: page.data.map(toAccount) };
+  }
+
+  async getAccount(id: string) {
+    const row = await repo.findAccountById(this.deps.db, id);
+    if (!row) throw new AppError('not_found', 'No such account.');
+    return toAccount(row);
+  }
+
+  /** approve: pending → active; suspend: active → suspended; reactivate: suspended → active. */
+  async transition(accountId: string, move: 'approve' | 'suspend' | 'reactivate', actor: Actor, meta: RequestMeta) {
+    const allowed: Record<typeof move, { from: AccountRow['status'][]; to: AccountRow['status']; action: string }> = {
+      approve: { from: ['pending'], to: 'active', action: 'account.approved' },
+      suspend: { from: ['pending', 'active'], to: 'suspended', action: 'account.suspended' },
+      reactivate: { from: ['suspended'], to: 'active', action: 'account.reactivated' },
+    };
+    const rule = allowed[move];
+    const result = await this.deps.db.transaction().execute(async (trx) => {
+      const account = await trx.selectFrom('accounts').selectAll().where('id', '=', accountId).forUpdate().executeTakeFirst();
+      if (!account) throw new AppError('not_found', 'No such account.');
+      if (actor.id === account.id && move === 'suspend') {
+        throw new AppError('invalid_state', 'You cannot suspend your own account.');
+      }
+      if (!rule.from.includes(account.status)) {
+        throw new AppError('invalid_state', `Cannot ${move} an account that is ${account.status}.`, {
+          details: { current_state: account.status, allowed_from: rule.from },
+        });
+      }
+      const updated = (await repo.updateAccount(trx, account.id, { status: rule.to }))!;
+      if (rule.to === 'suspended') {
+        await repo.revokeAccountSessions(trx, account.id);
+        await this.deps.bus.publish(`account:${account.id}`, trx);
+      }
+      await writeAudit(trx, actor, meta, {
+        action: rule.action,
+        targetType: 'account',
+        targetId: account.id,
+        changes: { status: { from: account.status, to: rule.to } },
+      });
+      return updated;
+    });
+    return toAccount(result);
+  }
+
+  /** Create or reset the super-admin from SUPER_ADMIN_EMAIL / SUPER_ADMIN_PASSWORD. */
+  async ensureSuperAdmin(email: string, password: string): Promise<AccountRow> {
+    const existing = await repo.findAccountByEmail(this.deps.db, email);
+    const passwordHash = existing && (await verifyPassword(password, existing.password_hash)) ? existing.password_hash : await hashPassword(password);
+    if (existing) {
+      const updated = (await repo.updateAccount(this.deps.db, existing.id, { role: 'super_admin', status: 'active', password_hash: passwordHash }))!;
+      await this.deps.bus.publish(`account:${existing.id}`);
+      return updated;
+    }
+    return this.deps.db.transaction().execute(async (trx) => {
+      const account = await repo.insertAccount(trx, {
+        id: newId('account'),
+        email,
+        name: 'Super Admin',
+        password_hash: passwordHash,
+        role: 'super_admin',
+        status: 'active',
+      });
+      const workspace = await repo.insertWorkspace(trx, { id: newId('workspace'), name: 'Operations' });
+      await repo.addMember(trx, workspace.id, account.id, 'owner');
+      return account;
+    });
+  }
+}

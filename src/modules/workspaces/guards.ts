@@ -1,0 +1,151 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../platform/errors.js';
+import type { Actor, Environment, Scope, ServiceContext } from '../../platform/context.js';
+import type { CounterStore } from '../../platform/cache/counter-store.js';
+import type { Executor } from '../../platform/db/types.js';
+import type { AccountsService } from './accounts.service.js';
+import type { VerifiedSession } from './auth-cache.js';
+import { PLAN_BURST, type WorkspacesService } from './workspaces.service.js';
+import * as repo from './workspaces.repo.js';
+
+export interface RequestAuth {
+  actor: Actor;
+  scope?: Scope;
+  session?: VerifiedSession;
+  apiKeyId?: string;
+  integrationId?: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: RequestAuth | null;
+  }
+}
+
+function bearer(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  return match ? match[1] : null;
+}
+
+/** The service context of an authenticated, scoped request. */
+export function serviceContext(request: FastifyRequest): ServiceContext {
+  const auth = request.auth;
+  if (!auth?.scope) throw new AppError('unauthorized');
+  return { ...auth.scope, actor: auth.actor, requestId: request.id, ip: request.ip };
+}
+
+export function requestMeta(request: FastifyRequest) {
+  return { requestId: request.id, ip: request.ip };
+}
+
+export interface Guards {
+  apiKey(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  session(request: FastifyRequest): Promise<void>;
+  admin(request: FastifyRequest): Promise<void>;
+  superAdmin(request: FastifyRequest): Promise<void>;
+  perIp(bucket: string, perMinute: number): (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+}
+
+export function createGuards(opts: {
+  accounts: AccountsService;
+  workspaces: WorkspacesService;
+  counters: CounterStore;
+  db: Executor;
+}): Guards {
+  const { accounts, workspaces, counters } = opts;
+
+  async function session(request: FastifyRequest): Promise<void> {
+    const token = bearer(request);
+    if (!token) throw new AppError('unauthorized', 'A session token is required (Authorization: Bearer <token>).');
+    const s = await accounts.verifySession(token);
+    if (!s) throw new AppError('unauthorized', 'The session is invalid or has expired.');
+    request.auth = { actor: { type: 'account', id: s.accountId, email: s.email }, session: s };
+  }
+
+  return {
+    /** /v1: an API key plus a matching X-Service-Workspace; then the workspace's burst limit. */
+    async apiKey(request, reply) {
+      const token = bearer(request);
+      if (!token) throw new AppError('unauthorized', 'An API key is required (Authorization: Bearer sk_…).');
+      const key = await workspaces.verifyApiKey(token);
+      if (!key) throw new AppError('unauthorized', 'The API key is invalid, revoked or expired.');
+      const workspaceHeader = request.headers['x-service-workspace'];
+      if (typeof workspaceHeader !== 'string' || workspaceHeader === '') {
+        throw new AppError('unauthorized', 'The X-Service-Workspace header is required.');
+      }
+      if (workspaceHeader !== key.workspaceId) {
+        throw new AppError('forbidden', 'The API key does not belong to the workspace named in X-Service-Workspace.');
+      }
+      request.auth = {
+        actor: { type: 'api_key', id: key.id },
+        scope: { workspaceId: key.workspaceId, environment: key.environment },
+        apiKeyId: key.id,
+      };
+      const limits = await workspaces.limits(key.workspaceId);
+      const limit = limits.plan === 'enterprise' && limits.burstPerMinute ? limits.burstPerMinute : PLAN_BURST[limits.plan];
+      const taken = await counters.take(`ws:${key.workspaceId}`, limit, 60_000);
+      reply.header('ratelimit-limit', String(limit));
+      reply.header('ratelimit-remaining', String(taken.remaining));
+      reply.header('ratelimit-reset', String(taken.resetSeconds));
+      reply.header('ratelimit-policy', `${limit};w=60`);
+      if (!taken.allowed) {
+        throw new AppError('rate_limited', `Rate limit of ${limit} requests per minute exceeded.`, {
+          details: { retry_after: taken.retryAfterSeconds },
+        });
+      }
+    },
+
+    session,
+
+    /**
+     * /api/admin: an active session acting on the workspace named by X-Service-Workspace (or
+     * the account's only workspace) and the environment named by X-Service-Environment
+     * (live by default). A workspace the account is not a member of is a 404.
+     */
+    async admin(request) {
+      await session(request);
+      const auth = request.auth!;
+      const envHeader = request.headers['x-service-environment'];
+      const environment: Environment = envHeader === undefined || envHeader === '' ? 'live' : (envHeader as Environment);
+      if (environment !== 'test' && environment !== 'live') {
+        throw new AppError('validation_failed', 'X-Service-Environment must be test or live.', {
+          details: [{ field: 'X-Service-Environment', message: 'must be test or live' }],
+        });
+      }
+      const header = request.headers['x-service-workspace'];
+      let workspaceId: string;
+      if (typeof header === 'string' && header !== '') {
+        const member = await repo.findMembership(opts.db, auth.session!.accountId, header);
+        if (!member && auth.session!.role !== 'super_admin') throw new AppError('not_found', 'No such workspace.');
+        if (!member) await workspaces.getWorkspace(header); // super-admin: must exist
+        workspaceId = header;
+      } else {
+        const memberships = await repo.listMemberships(opts.db, auth.session!.accountId);
+        if (memberships.length !== 1) {
+          throw new AppError('validation_failed', 'Name the workspace in the X-Service-Workspace header.', {
+            details: [{ field: 'X-Service-Workspace', message: 'is required when the account has several workspaces' }],
+          });
+        }
+        workspaceId = memberships[0].id;
+      }
+      auth.scope = { workspaceId, environment };
+    },
+
+    async superAdmin(request) {
+      await session(request);
+      if (request.auth!.session!.role !== 'super_admin') throw new AppError('forbidden', 'Super-admin role required.');
+    },
+
+    perIp(bucket, perMinute) {
+      return async (request, reply) => {
+        const taken = await counters.take(`ip:${bucket}:${request.ip}`, perMinute, 60_000);
+        if (!taken.allowed) {
+          reply.header('retry-after', String(taken.retryAfterSeconds));
+          throw new AppError('rate_limited', 'Too many requests from this address.', { details: { retry_after: taken.retryAfterSeconds } });
+        }
+      };
+    },
+  };
+}

@@ -1,0 +1,30 @@
+import type { Deps } from '../../platform/deps.js';
+import { AccountsService } from './accounts.service.js';
+import { AuthCache } from './auth-cache.js';
+import { createGuards, type Guards } from './guards.js';
+import { WorkspacesService } from './workspaces.service.js';
+
+export { serviceContext, requestMeta, type Guards, type RequestAuth } from './guards.js';
+export { AccountsService } from './accounts.service.js';
+export { WorkspacesService, PLAN_BURST } from './workspaces.service.js';
+export { AddressInputSchema } from './workspaces.schemas.js';
+
+export interface Identity {
+  accounts: AccountsService;
+  workspaces: WorkspacesService;
+  guards: Guards;
+  cache: AuthCache;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    identity: Identity;
+  }
+}
+
+export function createIdentity(deps: Deps): Identity {
+  const cache = new AuthCache(deps.bus);
+  const accounts = new AccountsService(deps, cache);
+  const workspaces = new WorkspacesService(deps, cache);
+  return { accounts, workspaces, cache, guards: createGuards({ accounts, workspaces, counters: deps.counters, db: deps.db }) };
+}

@@ -1,0 +1,75 @@
+import { Type } from '@sinclair/typebox';
+import { errorResponses, listResponse, type App } from '../../platform/http/schemas.js';
+import { AccountListQuery, AccountSchema, IdParams, UpdatePlanBody, UserIdParams, WorkspaceListQuery, WorkspaceSchema } from './workspaces.schemas.js';
+import { requestMeta } from './guards.js';
+
+/** /api/super-admin: accounts (list, approve, suspend, reactivate) and workspace plans. */
+export async function superAdminIdentityRoutes(app: App) {
+  const { accounts, workspaces, guards } = app.identity;
+  app.addHook('onRequest', guards.superAdmin);
+  const security = [{ session: [] }];
+  const tags = ['super-admin'];
+
+  app.get('/accounts', {
+    schema: {
+      operationId: 'superAdminListAccounts',
+      summary: 'List accounts (filter by status, search by email)',
+      tags,
+      security,
+      querystring: AccountListQuery,
+      response: { 200: listResponse(Type.Ref(AccountSchema)), ...errorResponses(401, 403) },
+    },
+    handler: async (request) => accounts.listAccounts(request.query),
+  });
+
+  app.get('/accounts/:userId', {
+    schema: {
+      operationId: 'superAdminGetAccount',
+      summary: 'Read one account',
+      tags,
+      security,
+      params: UserIdParams,
+      response: { 200: Type.Ref(AccountSchema), ...errorResponses(401, 403, 404) },
+    },
+    handler: async (request) => accounts.getAccount(request.params.userId),
+  });
+
+  for (const move of ['approve', 'suspend', 'reactivate'] as const) {
+    app.post(`/accounts/:userId/${move}`, {
+      schema: {
+        operationId: `superAdmin${move[0].toUpperCase()}${move.slice(1)}Account`,
+        summary: { approve: 'Approve a pending account', suspend: 'Suspend an account (ends its sessions at once)', reactivate: 'Reactivate a suspended account' }[move],
+        tags,
+        security,
+        params: UserIdParams,
+        response: { 200: Type.Ref(AccountSchema), ...errorResponses(401, 403, 404, 409) },
+      },
+      handler: async (request) => accounts.transition(request.params.userId, move, request.auth!.actor, requestMeta(request)),
+    });
+  }
+
+  app.get('/workspaces', {
+    schema: {
+      operationId: 'superAdminListWorkspaces',
+      summary: 'List workspaces (search by name or id)',
+      tags,
+      security,
+      querystring: WorkspaceListQuery,
+      response: { 200: listResponse(Type.Ref(WorkspaceSchema)), ...errorResponses(401, 403) },
+    },
+    handler: async (request) => workspaces.listWorkspaces(request.query),
+  });
+
+  app.patch('/workspaces/:id', {
+    schema: {
+      operationId: 'superAdminUpdateWorkspace',
+      summary: 'Change a workspace plan and (enterprise) custom burst',
+      tags,
+      security,
+      params: IdParams,
+      body: UpdatePlanBody,
+      response: { 200: Type.Ref(WorkspaceSchema), ...errorResponses(401, 403, 404) },
+    },
+    handler: async (request) => workspaces.setPlan(request.params.id, request.body, request.auth!.actor, requestMeta(request)),
+  });
+}

@@ -1,0 +1,152 @@
+import { Type } from '@sinclair/typebox';
+
+const Timestamp = Type.String({ format: 'date-time' });
+const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
+export const EnvironmentSchema = Type.Union([Type.Literal('test'), Type.Literal('live')]);
+export const PlanSchema = Type.Union([Type.Literal('starter'), Type.Literal('professional'), Type.Literal('enterprise')]);
+
+export const AccountSchema = Type.Object(
+  {
+    id: Type.String({ examples: ['acct_01jx0000000000000000000000'] }),
+    email: Type.String(),
+    name: Type.String(),
+    role: Type.Union([Type.Literal('user'), Type.Literal('super_admin')]),
+    status: Type.Union([Type.Literal('pending'), Type.Literal('active'), Type.Literal('suspended')]),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { $id: 'Account', title: 'Account' },
+);
+
+export const WorkspaceSchema = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    plan: PlanSchema,
+    burst_per_minute: Type.Union([Type.Integer(), Type.Null()]),
+    origin_address: Type.Union([Type.Record(Type.String(), Type.Any()), Type.Null()]),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { $id: 'Workspace', title: 'Workspace' },
+);
+
+export const ApiKeySchema = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    environment: EnvironmentSchema,
+    prefix: Type.String({ description: 'The first characters of the key, e.g. sk_test_Ab12' }),
+    last4: Type.String(),
+    created_at: Timestamp,
+    expires_at: NullableTimestamp,
+    revoked_at: NullableTimestamp,
+  },
+  { $id: 'ApiKey', title: 'ApiKey' },
+);
+
+export const CreatedApiKeySchema = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    environment: EnvironmentSchema,
+    prefix: Type.String(),
+    last4: Type.String(),
+    created_at: Timestamp,
+    expires_at: NullableTimestamp,
+    revoked_at: NullableTimestamp,
+    secret: Type.String({ description: 'The whole key. Shown in this response only.' }),
+  },
+  { title: 'CreatedApiKey' },
+);
+
+export const RegisterBody = Type.Object(
+  {
+    email: Type.String({ maxLength: 254 }),
+    password: Type.String({ maxLength: 1024 }),
+    name: Type.String({ maxLength: 200 }),
+    workspace_name: Type.String({ maxLength: 200 }),
+  },
+  { additionalProperties: false },
+);
+
+export const RegisterResponse = Type.Object({
+  account: Type.Ref(AccountSchema),
+  workspace: Type.Object({ id: Type.String(), name: Type.String(), plan: PlanSchema }),
+});
+
+export const LoginBody = Type.Object(
+  { email: Type.String({ maxLength: 254 }), password: Type.String({ maxLength: 1024 }) },
+  { additionalProperties: false },
+);
+
+export const LoginResponse = Type.Object({
+  token: Type.String(),
+  token_type: Type.Literal('Bearer'),
+  expires_at: Timestamp,
+  account: Type.Ref(AccountSchema),
+});
+
+export const MeResponse = Type.Object({
+  account: Type.Ref(AccountSchema),
+  workspaces: Type.Array(
+    Type.Object({ id: Type.String(), name: Type.String(), plan: PlanSchema, role: Type.String() }),
+  ),
+});
+
+export const CreateApiKeyBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 100 }),
+    environment: Type.Optional(EnvironmentSchema),
+    expires_at: Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+
+export const AddressInputSchema = Type.Object(
+  {
+    name: Type.Optional(Type.String({ maxLength: 200 })),
+    company: Type.Optional(Type.String({ maxLength: 200 })),
+    street1: Type.Optional(Type.String({ maxLength: 200 })),
+    street2: Type.Optional(Type.String({ maxLength: 200 })),
+    city: Type.Optional(Type.String({ maxLength: 200 })),
+    state: Type.Optional(Type.String({ maxLength: 100 })),
+    postal_code: Type.Optional(Type.String({ maxLength: 20 })),
+    country: Type.String({ maxLength: 2, minLength: 2 }),
+    phone: Type.Optional(Type.String({ maxLength: 50 })),
+    email: Type.Optional(Type.String({ maxLength: 254 })),
+  },
+  { additionalProperties: false },
+);
+
+export const UpdateWorkspaceBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    origin_address: Type.Optional(Type.Union([AddressInputSchema, Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+
+export const AccountListQuery = Type.Object({
+  status: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('active'), Type.Literal('suspended')])),
+  q: Type.Optional(Type.String({ maxLength: 254 })),
+  limit: Type.Optional(Type.Integer({ description: 'Page size, default 20, clamped to 1..100.' })),
+  cursor: Type.Optional(Type.String({ maxLength: 512 })),
+});
+
+export const WorkspaceListQuery = Type.Object({
+  q: Type.Optional(Type.String({ maxLength: 200 })),
+  limit: Type.Optional(Type.Integer({ description: 'Page size, default 20, clamped to 1..100.' })),
+  cursor: Type.Optional(Type.String({ maxLength: 512 })),
+});
+
+export const UpdatePlanBody = Type.Object(
+  {
+    plan: Type.Optional(PlanSchema),
+    burst_per_minute: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 10_000_000 }), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+
+export const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+export const UserIdParams = Type.Object({ userId: Type.String({ maxLength: 64 }) });

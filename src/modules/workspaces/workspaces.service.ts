@@ -1,0 +1,176 @@
+import { AppError, validationError } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import { randomBase62, sha256Hex } from '../../platform/crypto.js';
+import type { Deps } from '../../platform/deps.js';
+import type { Actor, Environment, RequestMeta } from '../../platform/context.js';
+import { paginate } from '../../platform/http/pagination.js';
+import { writeAudit } from '../audit/index.js';
+import * as repo from './workspaces.repo.js';
+import type { AuthCache, VerifiedKey, WorkspaceLimits } from './auth-cache.js';
+import { toApiKey, toWorkspace } from './workspaces.wire.js';
+
+export interface CreateApiKeyInput {
+  name: string;
+  environment: Environment;
+  expires_at?: string | null;
+}
+
+/** Default burst per plan (requests/minute); enterprise uses the workspace's custom value. */
+export const PLAN_BURST: Record<WorkspaceLimits['plan'], number> = { starter: 60, professional: 300, enterprise: 1000 };
+
+export class WorkspacesService {
+  constructor(
+    private readonly deps: Deps,
+    private readonly cache: AuthCache,
+  ) {}
+
+  async getWorkspace(workspaceId: string) {
+    const row = await repo.findWorkspace(this.deps.db, workspaceId);
+    if (!row) throw new AppError('not_found', 'No such workspace.');
+    return toWorkspace(row);
+  }
+
+  /** Plan and burst for rate limiting; cached, invalidated on change. */
+  async limits(workspaceId: string): Promise<WorkspaceLimits> {
+    const hit = this.cache.workspaces.get(workspaceId);
+    if (hit) return hit;
+    const row = await repo.findWorkspace(this.deps.db, workspaceId);
+    const limits: WorkspaceLimits = { plan: row?.plan ?? 'starter', burstPerMinute: row?.burst_per_minute ?? null };
+    this.cache.workspaces.set(workspaceId, limits);
+    return limits;
+  }
+
+  async updateWorkspace(
+    workspaceId: string,
+    patch: { name?: string; origin_address?: Record<string, unknown> | null },
+    actor: Actor,
+    meta: RequestMeta,
+  ) {
+    return this.deps.db.transaction().execute(async (trx) => {
+      const before = await repo.findWorkspace(trx, workspaceId);
+      if (!before) throw new AppError('not_found', 'No such workspace.');
+      const updated = (await repo.updateWorkspace(trx, workspaceId, {
+        name: patch.name?.trim() || undefined,
+        origin_address: patch.origin_address === undefined ? undefined : patch.origin_address === null ? null : JSON.stringify(patch.origin_address),
+      }))!;
+      await writeAudit(trx, actor, meta, {
+        action: 'workspace.updated',
+        targetType: 'workspace',
+        targetId: workspaceId,
+        workspaceId,
+        changes: patch,
+      });
+      return toWorkspace(updated);
+    });
+  }
+
+  /** Super-admin: change plan and (enterprise only) the custom burst. */
+  async setPlan(workspaceId: string, patch: { plan?: WorkspaceLimits['plan']; burst_per_minute?: number | null }, actor: Actor, meta: RequestMeta) {
+    return this.deps.db.transaction().execute(async (trx) => {
+      const before = await repo.findWorkspace(trx, workspaceId);
+      if (!before) throw new AppError('not_found', 'No such workspace.');
+      const plan = patch.plan ?? before.plan;
+      if (patch.burst_per_minute != null && plan !== 'enterprise') {
+        throw validationError([{ field: 'burst_per_minute', message: 'can only be set on the enterprise plan' }]);
+      }
+      const updated = (await repo.updateWorkspace(trx, workspaceId, {
+        plan,
+        burst_per_minute: plan === 'enterprise' ? (patch.burst_per_minute ?? before.burst_per_minute) : null,
+      }))!;
+      await this.deps.bus.publish(`workspace:${workspaceId}`, trx);
+      await writeAudit(trx, actor, meta, {
+        action: 'workspace.plan_changed',
+        targetType: 'workspace',
+        targetId: workspaceId,
+        workspaceId,
+        changes: { plan: { from: before.plan, to: updated.plan }, burst_per_minute: { from: before.burst_per_minute, to: updated.burst_per_minute } },
+      });
+      return toWorkspace(updated);
+    });
+  }
+
+  async listWorkspaces(filter: { q?: string; limit?: number; cursor?: string }) {
+    let q = this.deps.db.selectFrom('workspaces').selectAll();
+    if (filter.q) q = q.where((eb) => eb(eb.fn('lower', ['name']), 'like', `%${repo.escapeLike(filter.q!.toLowerCase())}%`).or('id', '=', filter.q!));
+    const page = await paginate(q, filter);
+    return { ...page, data: page.data.map(toWorkspace) };
+  }
+
+  // ---- API keys ----
+
+  /** Issue a key; the whole secret is returned here and never again (only its SHA-256 is kept). */
+  async createApiKey(workspaceId: string, input: CreateApiKeyInput, actor: Actor, meta: RequestMeta) {
+    const name = input.name.trim();
+    const details = [];
+    if (!name) details.push({ field: 'name', message: 'must not be empty' });
+    let expiresAt: Date | null = null;
+    if (input.expires_at != null) {
+      expiresAt = new Date(input.expires_at);
+      if (Number.isNaN(expiresAt.getTime())) details.push({ field: 'expires_at', message: 'must be an ISO-8601 date-time' });
+      else if (expiresAt.getTime() <= this.deps.now().getTime()) details.push({ field: 'expires_at', message: 'must be in the future' });
+    }
+    if (details.length) throw validationError(details);
+
+    const secret = `sk_${input.environment}_${randomBase62(43)}`;
+    return this.deps.db.transaction().execute(async (trx) => {
+      const row = await repo.insertApiKey(trx, {
+        id: newId('apiKey'),
+        workspace_id: workspaceId,
+        environment: input.environment,
+        name,
+        key_hash: sha256Hex(secret),
+        prefix: secret.slice(0, secret.indexOf('_', 3) + 5),
+        last4: secret.slice(-4),
+        created_by: actor.id,
+        expires_at: expiresAt,
+      });
+      await writeAudit(trx, actor, meta, {
+        action: 'api_key.created',
+        targetType: 'api_key',
+        targetId: row.id,
+        workspaceId,
+        environment: input.environment,
+        changes: { name, environment: input.environment, expires_at: expiresAt?.toISOString() ?? null },
+      });
+      return { ...toApiKey(row), secret };
+    });
+  }
+
+  async listApiKeys(workspaceId: string, filter: { environment?: Environment; limit?: number; cursor?: string }) {
+    const page = await paginate(repo.apiKeysQuery(this.deps.db, workspaceId, filter.environment), filter);
+    return { ...page, data: page.data.map(toApiKey) };
+  }
+
+  /** Revoke at once in every process (the cached verification is invalidated). */
+  async revokeApiKey(workspaceId: string, id: string, actor: Actor, meta: RequestMeta, environment?: Environment) {
+    await this.deps.db.transaction().execute(async (trx) => {
+      const row = await repo.revokeApiKey(trx, workspaceId, id, environment);
+      if (!row) throw new AppError('not_found', 'No such API key.');
+      await this.deps.bus.publish(`api_key:${row.key_hash}`, trx);
+      await writeAudit(trx, actor, meta, {
+        action: 'api_key.revoked',
+        targetType: 'api_key',
+        targetId: row.id,
+        workspaceId,
+        environment: row.environment,
+      });
+    });
+  }
+
+  /** Resolve a presented key: cached (also negatively), expiry checked on every call. */
+  async verifyApiKey(secret: string): Promise<VerifiedKey | null> {
+    if (!/^sk_(test|live)_[0-9A-Za-z]{20,100}$/.test(secret)) return null;
+    const hash = sha256Hex(secret);
+    let key = this.cache.keys.get(hash);
+    if (key === undefined) {
+      const row = await repo.findApiKeyByHash(this.deps.db, hash);
+      key =
+        row && !row.revoked_at
+          ? { id: row.id, workspaceId: row.workspace_id, environment: row.environment, expiresAt: row.expires_at ? new Date(row.expires_at).getTime() : null }
+          : null;
+      this.cache.keys.set(hash, key);
+    }
+    if (!key || (key.expiresAt !== null && key.expiresAt <= this.deps.now().getTime())) return null;
+    return key;
+  }
+}

@@ -1,0 +1,76 @@
+import type { ColumnType, Selectable } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+type Json<T> = ColumnType<T, string, string>;
+
+export interface AccountsTable {
+  id: string;
+  email: string;
+  name: string;
+  password_hash: string;
+  role: 'user' | 'super_admin';
+  status: 'pending' | 'active' | 'suspended';
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WorkspacesTable {
+  id: string;
+  name: string;
+  plan: 'starter' | 'professional' | 'enterprise';
+  burst_per_minute: number | null;
+  origin_address: Json<Record<string, unknown> | null> | null;
+  settings: ColumnType<Record<string, unknown>, string | undefined, string>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WorkspaceMembersTable {
+  workspace_id: string;
+  account_id: string;
+  role: 'owner' | 'admin' | 'member';
+  created_at: Timestamp;
+}
+
+export interface SessionsTable {
+  id: string;
+  account_id: string;
+  token_hash: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  revoked_at: NullableTimestamp;
+  ip: string | null;
+  user_agent: string | null;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  workspace_id: string;
+  environment: 'test' | 'live';
+  name: string;
+  key_hash: string;
+  prefix: string;
+  last4: string;
+  created_by: string | null;
+  created_at: Timestamp;
+  expires_at: NullableTimestamp;
+  revoked_at: NullableTimestamp;
+  last_used_at: NullableTimestamp;
+}
+
+export type AccountRow = Selectable<AccountsTable>;
+export type WorkspaceRow = Selectable<WorkspacesTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type SessionRow = Selectable<SessionsTable>;
+
+declare module '../../platform/db/types.js' {
+  interface Tables {
+    accounts: AccountsTable;
+    workspaces: WorkspacesTable;
+    workspace_members: WorkspaceMembersTable;
+    sessions: SessionsTable;
+    api_keys: ApiKeysTable;
+  }
+}
+

@@ -1,0 +1,40 @@
+import type { AccountRow, ApiKeyRow, WorkspaceRow } from './workspaces.tables.js';
+
+const iso = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).toISOString());
+
+export function toAccount(row: AccountRow) {
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    role: row.role,
+    status: row.status,
+    created_at: iso(row.created_at)!,
+    updated_at: iso(row.updated_at)!,
+  };
+}
+
+export function toWorkspace(row: WorkspaceRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    plan: row.plan,
+    burst_per_minute: row.burst_per_minute,
+    origin_address: (row.origin_address ?? null) as Record<string, unknown> | null,
+    created_at: iso(row.created_at)!,
+    updated_at: iso(row.updated_at)!,
+  };
+}
+
+export function toApiKey(row: ApiKeyRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    environment: row.environment,
+    prefix: row.prefix,
+    last4: row.last4,
+    created_at: iso(row.created_at)!,
+    expires_at: iso(row.expires_at),
+    revoked_at: iso(row.revoked_at),
+  };
+}

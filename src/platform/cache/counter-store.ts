@@ -1,0 +1,133 @@
+import { Redis } from 'ioredis';
+
+export interface TakeResult {
+  allowed: boolean;
+  remaining: number;
+  /** Seconds until the bucket is full again (RateLimit-Reset). */
+  resetSeconds: number;
+  /** Seconds until one token is available (Retry-After), when refused. */
+  retryAfterSeconds: number;
+}
+
+/**
+ * Shared counters for rate limits and login throttling: in-process by default, Redis when
+ * REDIS_URL is set so several API processes share one budget.
+ */
+export interface CounterStore {
+  /** Token bucket: `capacity` tokens refilled evenly over `windowMs`. */
+  take(key: string, capacity: number, windowMs: number): Promise<TakeResult>;
+  /** Fixed-window counter; returns the count after incrementing. */
+  hit(key: string, windowMs: number): Promise<number>;
+  count(key: string): Promise<number>;
+  reset(key: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+function bucketMath(tokens: number, capacity: number, windowMs: number) {
+  const perMs = capacity / windowMs;
+  const allowed = tokens >= 1;
+  const after = allowed ? tokens - 1 : tokens;
+  return {
+    allowed,
+    after,
+    remaining: Math.floor(after),
+    resetSeconds: Math.ceil((capacity - after) / perMs / 1000),
+    retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((1 - after) / perMs / 1000)),
+  };
+}
+
+export class MemoryCounterStore implements CounterStore {
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+  private readonly windows = new Map<string, { count: number; until: number }>();
+  constructor(private readonly now: () => number = Date.now) {}
+
+  async take(key: string, capacity: number, windowMs: number): Promise<TakeResult> {
+    const now = this.now();
+    const b = this.buckets.get(key) ?? { tokens: capacity, at: now };
+    const tokens = Math.min(capacity, b.tokens + ((now - b.at) * capacity) / windowMs);
+    const r = bucketMath(tokens, capacity, windowMs);
+    this.buckets.set(key, { tokens: r.after, at: now });
+    if (this.buckets.size > 100_000) this.buckets.delete(this.buckets.keys().next().value as string);
+    return r;
+  }
+
+  async hit(key: string, windowMs: number): Promise<number> {
+    const now = this.now();
+    const w = this.windows.get(key);
+    if (!w || w.until <= now) {
+      this.windows.set(key, { count: 1, until: now + windowMs });
+      return 1;
+    }
+    w.count++;
+    return w.count;
+  }
+
+  async count(key: string): Promise<number> {
+    const w = this.windows.get(key);
+    return w && w.until > this.now() ? w.count : 0;
+  }
+
+  async reset(key: string): Promise<void> {
+    this.windows.delete(key);
+    this.buckets.delete(key);
+  }
+
+  async close(): Promise<void> {}
+}
+
+// Atomic token bucket in Redis: state {tokens, at} in a hash, refill by elapsed time.
+const TAKE_SCRIPT = `
+local cap = tonumber(ARGV[1]); local window = tonumber(ARGV[2]); local now = tonumber(ARGV[3])
+local s = redis.call('HMGET', KEYS[1], 't', 'a')
+local tokens = tonumber(s[1]) or cap; local at = tonumber(s[2]) or now
+tokens = math.min(cap, tokens + (now - at) * cap / window)
+local allowed = 0
+if tokens >= 1 then tokens = tokens - 1; allowed = 1 end
+redis.call('HSET', KEYS[1], 't', tostring(tokens), 'a', tostring(now))
+redis.call('PEXPIRE', KEYS[1], window * 2)
+return {allowed, tostring(tokens)}
+`;
+
+export class RedisCounterStore implements CounterStore {
+  private readonly redis: Redis;
+  constructor(url: string, private readonly prefix = 'ship:') {
+    this.redis = new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
+    this.redis.defineCommand('shipTake', { numberOfKeys: 1, lua: TAKE_SCRIPT });
+  }
+
+  async take(key: string, capacity: number, windowMs: number): Promise<TakeResult> {
+    const [allowed, tokensText] = (await (this.redis as unknown as {
+      shipTake(k: string, cap: number, win: number, now: number): Promise<[number, string]>;
+    }).shipTake(this.prefix + 'b:' + key, capacity, windowMs, Date.now())) as [number, string];
+    const tokens = Number(tokensText);
+    const perMs = capacity / windowMs;
+    return {
+      allowed: allowed === 1,
+      remaining: Math.floor(tokens),
+      resetSeconds: Math.ceil((capacity - tokens) / perMs / 1000),
+      retryAfterSeconds: allowed === 1 ? 0 : Math.max(1, Math.ceil((1 - tokens) / perMs / 1000)),
+    };
+  }
+
+  async hit(key: string, windowMs: number): Promise<number> {
+    const k = this.prefix + 'w:' + key;
+    const results = await this.redis.multi().incr(k).pexpire(k, windowMs, 'NX').exec();
+    return Number(results?.[0]?.[1] ?? 1);
+  }
+
+  async count(key: string): Promise<number> {
+    return Number((await this.redis.get(this.prefix + 'w:' + key)) ?? 0);
+  }
+
+  async reset(key: string): Promise<void> {
+    await this.redis.del(this.prefix + 'w:' + key, this.prefix + 'b:' + key);
+  }
+
+  async close(): Promise<void> {
+    await this.redis.quit().catch(() => {});
+  }
+}
+
+export function createCounterStore(redisUrl?: string): CounterStore {
+  return redisUrl ? new RedisCounterStore(redisUrl) : new MemoryCounterStore();
+}

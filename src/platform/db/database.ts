@@ -1,0 +1,85 @@
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { Tables } from './types.js';
+import { lockDataDir } from './pglite-lock.js';
+
+export type Engine = 'pglite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Kysely<Tables>;
+  engine: Engine;
+  /** Run a multi-statement SQL text (migrations of pg-boss, test setup). */
+  execMulti(text: string): Promise<void>;
+  /** The raw clients, for drivers that need them (job queue, LISTEN/NOTIFY). */
+  pglite?: PGlite;
+  pool?: pg.Pool;
+  connectionString?: string;
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  databaseUrl?: string;
+  /** PGlite data directory; omitted = in memory. */
+  dataDir?: string;
+  /** A PGlite data dir dump to start from (tests copy a migrated template). */
+  loadDataDir?: Blob | File;
+  poolMax?: number;
+}
+
+// int8 (count(*), sums) as JS numbers: our counts and minor-unit sums stay far below 2^53.
+pg.types.setTypeParser(20, (v) => Number(v));
+
+export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolMax ?? 10 });
+    // An idle client's error (server restart) must not crash the process; the pool replaces it.
+    pool.on('error', () => {});
+    const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+    return {
+      db,
+      engine: 'postgres',
+      pool,
+      connectionString: options.databaseUrl,
+      async execMulti(text) {
+        await pool.query(text);
+      },
+      async close() {
+        await db.destroy();
+      },
+    };
+  }
+
+  const release = options.dataDir ? lockDataDir(options.dataDir) : () => {};
+  try {
+    const pglite = new PGlite({
+      dataDir: options.dataDir ? `file://${options.dataDir}/pgdata` : undefined,
+      loadDataDir: options.loadDataDir,
+    });
+    await pglite.waitReady;
+    await pglite.query(`SET TIME ZONE 'UTC'`);
+    const db = new Kysely<Tables>({ dialect: new PGliteDialect({ pglite }) });
+    return {
+      db,
+      engine: 'pglite',
+      pglite,
+      async execMulti(text) {
+        // Hold Kysely's single connection while exec runs, so nothing interleaves with it.
+        await db.connection().execute(async () => {
+          await pglite.exec(text);
+        });
+      },
+      async close() {
+        await db.destroy();
+        release();
+      },
+    };
+  } catch (err) {
+    release();
+    throw err;
+  }
+}
+
+export async function pingDatabase(db: Kysely<Tables>): Promise<void> {
+  await sql`select 1`.execute(db);
+}

@@ -1,0 +1,20 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.js';
+import type { DatabaseHandle } from './db/database.js';
+import type { Db } from './db/types.js';
+import type { InvalidationBus } from './cache/invalidation-bus.js';
+import type { CounterStore } from './cache/counter-store.js';
+import type { JobQueue } from './jobs/index.js';
+
+/** The infrastructure every module receives, wired once in app.ts. */
+export interface Deps {
+  config: Config;
+  database: DatabaseHandle;
+  db: Db;
+  bus: InvalidationBus;
+  counters: CounterStore;
+  jobs: JobQueue;
+  log: FastifyBaseLogger;
+  /** The clock, replaceable in tests. */
+  now: () => Date;
+}

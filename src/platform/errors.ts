@@ -1,0 +1,68 @@
+/**
+ * The single catalogue of error codes (DESIGN.md §4). Every error a client can see is one of
+ * these; the handler in platform/http/error-handler.ts turns an AppError into
+ * `{code, message, details?, request_id}` with the catalogued status.
+ */
+export const errorCatalogue = {
+  validation_failed: { status: 400, message: 'The request is invalid.' },
+  invalid_json: { status: 400, message: 'The request body is not valid JSON.' },
+  unauthorized: { status: 401, message: 'Authentication is required.' },
+  invalid_credentials: { status: 401, message: 'Email or password is incorrect.' },
+  forbidden: { status: 403, message: 'You are not allowed to do this.' },
+  account_pending: { status: 403, message: 'This account is awaiting approval.' },
+  account_suspended: { status: 403, message: 'This account is suspended.' },
+  not_available_in_production: { status: 403, message: 'Not available in production.' },
+  not_found: { status: 404, message: 'The resource does not exist.' },
+  method_not_allowed: { status: 405, message: 'Method not allowed on this route.' },
+  invalid_state: { status: 409, message: 'The resource is not in a state that allows this.' },
+  conflict: { status: 409, message: 'The resource already exists.' },
+  idempotency_key_in_use: { status: 409, message: 'A request with this Idempotency-Key is still running.' },
+  gone: { status: 410, message: 'The resource is no longer available.' },
+  payload_too_large: { status: 413, message: 'The request body is too large.' },
+  unsupported_media_type: { status: 415, message: 'Content-Type must be application/json.' },
+  idempotency_key_reused: { status: 422, message: 'This Idempotency-Key was used with a different request.' },
+  unprocessable: { status: 422, message: 'The request cannot be processed.' },
+  no_rates: { status: 422, message: 'No carrier service can carry this parcel.' },
+  address_undeliverable: { status: 422, message: 'The address is not deliverable.' },
+  missing_ship_from: { status: 422, message: 'No ship-from address: set one on the order or the workspace.' },
+  rate_limited: { status: 429, message: 'Too many requests.' },
+  internal_error: { status: 500, message: 'Something went wrong on our side.' },
+  carrier_unavailable: { status: 502, message: 'The carrier is unavailable.' },
+  service_unavailable: { status: 503, message: 'The service is temporarily unavailable.' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof errorCatalogue;
+
+export interface ErrorDetail {
+  field: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details?: unknown;
+  readonly retryable: boolean;
+
+  constructor(
+    code: ErrorCode,
+    message?: string,
+    options: { details?: unknown; cause?: unknown; retryable?: boolean } = {},
+  ) {
+    super(message ?? errorCatalogue[code].message, { cause: options.cause });
+    this.name = 'AppError';
+    this.code = code;
+    this.status = errorCatalogue[code].status;
+    this.details = options.details;
+    this.retryable = options.retryable ?? false;
+  }
+}
+
+/** 400 validation_failed with per-field details. */
+export function validationError(details: ErrorDetail[], message = 'The request is invalid.'): AppError {
+  return new AppError('validation_failed', message, { details });
+}
+
+export function notFound(what = 'resource'): AppError {
+  return new AppError('not_found', `No such ${what}.`);
+}

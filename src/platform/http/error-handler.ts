@@ -1,0 +1,102 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, errorCatalogue, type ErrorCode, type ErrorDetail } from '../errors.js';
+
+interface AjvError {
+  instancePath?: string;
+  message?: string;
+  keyword?: string;
+  params?: Record<string, unknown>;
+}
+
+/** `/parcel/weight_oz` → `parcel.weight_oz`; `/items/0/sku` → `items[0].sku`. */
+function fieldPath(instancePath: string | undefined, prefix?: string): string {
+  const parts = (instancePath ?? '').split('/').filter(Boolean);
+  let out = '';
+  for (const part of parts) out += /^\d+$/.test(part) ? `[${part}]` : out ? `.${part}` : part;
+  if (prefix && prefix !== 'body') out = out ? `${prefix}.${out}` : prefix;
+  return out;
+}
+
+export function validationDetails(errors: AjvError[], context?: string): ErrorDetail[] {
+  const seen = new Set<string>();
+  const details: ErrorDetail[] = [];
+  for (const e of errors) {
+    let field = fieldPath(e.instancePath, context === 'body' ? undefined : context);
+    let message = e.message ?? 'is invalid';
+    if (e.keyword === 'required' && e.params?.missingProperty) {
+      field = field ? `${field}.${String(e.params.missingProperty)}` : String(e.params.missingProperty);
+      message = 'is required';
+    } else if (e.keyword === 'additionalProperties' && e.params?.additionalProperty) {
+      field = field ? `${field}.${String(e.params.additionalProperty)}` : String(e.params.additionalProperty);
+      message = 'is not an allowed field';
+    } else if (e.keyword === 'type' && !field) {
+      field = context ?? 'body';
+    }
+    const key = `${field}|${message}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      details.push({ field: field || (context ?? 'body'), message });
+    }
+  }
+  return details;
+}
+
+export function sendError(reply: FastifyReply, request: FastifyRequest, code: ErrorCode, message: string, details?: unknown) {
+  const body: Record<string, unknown> = { code, message, request_id: request.id };
+  if (details !== undefined) body.details = details;
+  return reply.code(errorCatalogue[code].status).type('application/json; charset=utf-8').send(body);
+}
+
+/** Map Fastify's own errors (parsers, limits) to catalogue codes; undefined = unexpected. */
+function fromFastifyError(err: FastifyError): { code: ErrorCode; message: string } | undefined {
+  switch (err.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { code: 'payload_too_large', message: 'The request body is larger than allowed.' };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return { code: 'unsupported_media_type', message: 'Content-Type must be application/json.' };
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return { code: 'invalid_json', message: 'The request body is not valid JSON.' };
+  }
+  if (err.statusCode === 413) return { code: 'payload_too_large', message: 'The request body is larger than allowed.' };
+  if (err.statusCode === 415) return { code: 'unsupported_media_type', message: 'Content-Type must be application/json.' };
+  if (err.statusCode === 400 && err instanceof SyntaxError) return { code: 'invalid_json', message: 'The request body is not valid JSON.' };
+  return undefined;
+}
+
+/**
+ * The one error handler: AppErrors keep their status; schema failures are 400
+ * validation_failed with field details; everything else is a logged 500 with a generic body.
+ */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    if (err instanceof AppError) {
+      if (err.status >= 500) request.log.error({ err }, 'request failed');
+      if (err.code === 'rate_limited' && typeof err.details === 'object' && err.details && 'retry_after' in err.details) {
+        reply.header('retry-after', String((err.details as { retry_after: number }).retry_after));
+      }
+      return sendError(reply, request, err.code, err.message, err.details);
+    }
+    if (err.validation) {
+      const details = validationDetails(err.validation as AjvError[], err.validationContext);
+      return sendError(reply, request, 'validation_failed', 'The request is invalid.', details);
+    }
+    const known = fromFastifyError(err);
+    if (known) return sendError(reply, request, known.code, known.message);
+    request.log.error({ err }, 'unhandled error');
+    return sendError(reply, request, 'internal_error', errorCatalogue.internal_error.message);
+  });
+
+  const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0];
+    const allowed = methods.filter((m) => m !== request.method && app.findRoute({ method: m, url: path }));
+    if (allowed.length > 0) {
+      if (allowed.includes('GET')) allowed.push('HEAD' as never);
+      reply.header('allow', allowed.join(', '));
+      return sendError(reply, request, 'method_not_allowed', `${request.method} is not allowed here. Allowed: ${allowed.join(', ')}.`);
+    }
+    return sendError(reply, request, 'not_found', `No route ${request.method} ${path}.`);
+  });
+}

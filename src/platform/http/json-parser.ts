@@ -1,0 +1,43 @@
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../errors.js';
+
+const MAX_DEPTH = 64;
+
+/**
+ * Nesting depth of a JSON text, counted without parsing. A body of 100k nested arrays would
+ * otherwise blow the stack in JSON.parse and surface as a 500.
+ */
+export function jsonDepthExceeds(text: string, max = MAX_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \ */) i++;
+      else if (c === 34 /* " */) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) {
+      if (++depth > max) return true;
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return false;
+}
+
+/** JSON bodies: Fastify's safe parser (prototype-poisoning protection) behind a depth check. */
+export function registerJsonParser(app: FastifyInstance): void {
+  const defaultParser = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  // JSON only: any other body type is a 415, not a string that fails schema validation.
+  app.removeContentTypeParser('text/plain');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    const text = body as string;
+    if (text.trim() === '') return done(null, undefined);
+    if (jsonDepthExceeds(text)) {
+      return done(new AppError('invalid_json', `JSON nesting deeper than ${MAX_DEPTH} levels.`), undefined);
+    }
+    defaultParser(req, text, (err, value) => {
+      if (err) return done(new AppError('invalid_json', 'The request body is not valid JSON.'), undefined);
+      done(null, value);
+    });
+  });
+}

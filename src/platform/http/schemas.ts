@@ -1,0 +1,87 @@
+import { Type, type TSchema, type Static } from '@sinclair/typebox';
+import type {
+  FastifyInstance,
+  FastifyBaseLogger,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { errorCatalogue } from '../errors.js';
+
+/** The Fastify instance type every routes file receives (TypeBox type provider). */
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+export const ErrorDetailSchema = Type.Object({
+  field: Type.String(),
+  message: Type.String(),
+});
+
+export const ErrorResponseSchema = Type.Object(
+  {
+    code: Type.String({ description: 'Machine-readable error code (see the catalogue in the docs).' }),
+    message: Type.String(),
+    details: Type.Optional(Type.Any({ description: 'For validation errors: [{field, message}].' })),
+    request_id: Type.String(),
+  },
+  { $id: 'Error', title: 'Error' },
+);
+
+const statusDescriptions: Record<number, string> = {
+  400: 'Invalid request (validation_failed, invalid_json)',
+  401: 'Missing or invalid credentials',
+  403: 'Forbidden',
+  404: 'Not found',
+  409: 'Conflict or illegal state move',
+  410: 'Gone',
+  413: 'Payload too large',
+  415: 'Unsupported media type',
+  422: 'Unprocessable',
+  429: 'Rate limited',
+  500: 'Internal error',
+  502: 'Carrier unavailable',
+  503: 'Service unavailable',
+};
+
+/**
+ * Response schemas for the error statuses a route can answer, for OpenAPI. Every route gets
+ * 400, 401 (when authenticated), 429 and 500; callers add the route-specific ones.
+ */
+export function errorResponses(...statuses: number[]): Record<number, TSchema> {
+  const out: Record<number, TSchema> = {};
+  for (const status of new Set([400, 500, ...statuses])) {
+    out[status] = Type.Ref(ErrorResponseSchema, { description: statusDescriptions[status] ?? 'Error' });
+  }
+  return out;
+}
+
+export const MoneySchema = Type.Object(
+  {
+    amount: Type.Integer({ minimum: 0, description: 'Integer minor units (cents).' }),
+    currency: Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code.' }),
+  },
+  { additionalProperties: false },
+);
+export type Money = Static<typeof MoneySchema>;
+
+export function listResponse<T extends TSchema>(item: T) {
+  return Type.Object({
+    data: Type.Array(item),
+    has_more: Type.Boolean(),
+    next_cursor: Type.Union([Type.String(), Type.Null()]),
+  });
+}
+
+export const PaginationQuerySchema = Type.Object({
+  limit: Type.Optional(Type.Integer({ description: 'Page size, default 20, clamped to 1..100.' })),
+  cursor: Type.Optional(Type.String({ maxLength: 512 })),
+});
+
+/** Known codes, for the docs. */
+export const errorCodes = Object.keys(errorCatalogue);

@@ -1,0 +1,28 @@
+import type { LoggerOptions } from 'pino';
+
+/** Paths whose values never reach a log line (secrets in headers and bodies). */
+export const redactPaths = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-api-key"]',
+  'res.headers["set-cookie"]',
+  '*.password',
+  '*.secret',
+  '*.token',
+  '*.pin',
+  '*.product_key',
+  '*.credentials',
+  '*.ingest_key',
+  'password',
+  'secret',
+  'token',
+];
+
+export function loggerOptions(level: string): LoggerOptions {
+  return {
+    level,
+    redact: { paths: redactPaths, censor: '[redacted]' },
+    base: { service: 'shipping-service' },
+    timestamp: () => `,"time":"${new Date().toISOString()}"`,
+  };
+}

@@ -1,0 +1,55 @@
+import { loadConfig, ConfigError } from './config.js';
+import { buildApp } from './app.js';
+import { DataDirLockedError } from './platform/db/pglite-lock.js';
+import { seedDemoIfEmpty } from './bootstrap/seed.js';
+import { registerJobHandlers } from './bootstrap/jobs.js';
+
+/** Load config → build the app → listen; workers in the same process unless RUN_WORKERS=0. */
+async function main() {
+  const started = performance.now();
+  const config = loadConfig();
+  const app = await buildApp({ config });
+  if (config.runWorkers) {
+    await registerJobHandlers(app);
+    await app.deps.jobs.start();
+  }
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info({ ms: Math.round(performance.now() - started) }, 'service started');
+
+  if (config.seedDemo) {
+    const seed = await seedDemoIfEmpty(app);
+    if (seed) {
+      // Printed once, on the first start, to the terminal (not the JSON log).
+      process.stdout.write(
+        `\n  Demo workspace ready (shown once):\n` +
+          `    Dashboard:      ${config.publicBaseUrl}/dashboard\n` +
+          `    Demo login:     ${seed.email} / ${seed.password}\n` +
+          (config.superAdminEmail ? `    Super-admin:    ${config.superAdminEmail} (password from SUPER_ADMIN_PASSWORD)\n` : `    Super-admin:    set SUPER_ADMIN_EMAIL and SUPER_ADMIN_PASSWORD\n`) +
+          `    Workspace:      ${seed.workspaceId}\n` +
+          `    Test API key:   ${seed.apiKey}\n\n`,
+      );
+    }
+  }
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 30_000).unref();
+    await app.close(); // stops accepting, drains requests, stops jobs, closes the database
+    clearTimeout(force);
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((err) => {
+  if (err instanceof ConfigError || err instanceof DataDirLockedError) {
+    process.stderr.write(`${err.message}\n`);
+  } else {
+    process.stderr.write(`Failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  }
+  process.exit(1);
+});
