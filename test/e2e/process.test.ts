@@ -1,0 +1,67 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+
+// The real process, as `npm start` runs it (from source through tsx so no build is needed):
+// start on a fresh embedded data dir, refuse a second process on it, shut down on SIGTERM.
+const dataDir = mkdtempSync(path.join(tmpdir(), 'ship-e2e-'));
+const children: ChildProcess[] = [];
+afterAll(() => {
+  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+function start(port: number) {
+  let output = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'development', LOG_LEVEL: 'warn', DATABASE_URL: '', SEED_DEMO: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, exited, output: () => output };
+}
+
+async function healthy(port: number, timeoutMs: number): Promise<boolean> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/health`)).ok) return true;
+    } catch {
+      /* not yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return false;
+}
+
+describe.runIf(inject('testDb').engine === 'pglite')('the service process on the embedded database', () => {
+  it('starts, seeds once, refuses a second process on the data dir, and stops cleanly on SIGTERM', { timeout: 90_000 }, async () => {
+    const port = 4100 + Math.floor(Math.random() * 500);
+    const first = start(port);
+    expect(await healthy(port, 60_000)).toBe(true);
+    // The seed is printed once on the first start.
+    for (let i = 0; i < 50 && !first.output().includes('Test API key'); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(first.output()).toMatch(/Test API key:\s+sk_test_[0-9A-Za-z]{43}/);
+
+    const second = start(port + 1);
+    expect(await second.exited).toBe(1);
+    expect(second.output()).toContain('in use by process');
+    expect(second.output()).toContain('DATABASE_URL');
+
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    expect(existsSync(path.join(dataDir, 'service.lock'))).toBe(false);
+
+    // A restart on the same data dir keeps the data and does not seed again.
+    const third = start(port + 2);
+    expect(await healthy(port + 2, 60_000)).toBe(true);
+    expect(third.output()).not.toContain('Test API key');
+    third.child.kill('SIGTERM');
+    expect(await third.exited).toBe(0);
+  });
+});
