@@ -175,6 +175,7 @@ describe('super-admin accounts', () => {
     expect(seen.sort()).toEqual([...ids].sort());
     const bad = await app.inject({ method: 'GET', url: '/api/super-admin/accounts?status=weird', headers: root });
     expect(bad.statusCode).toBe(400);
+    expect(bad.json().details[0].field).toBe('status');
     const badCursor = await app.inject({ method: 'GET', url: '/api/super-admin/accounts?cursor=garbage', headers: root });
     expect(badCursor.statusCode).toBe(400);
     expect(badCursor.json().details[0].field).toBe('cursor');

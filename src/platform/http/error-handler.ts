@@ -9,11 +9,10 @@ interface AjvError {
 }
 
 /** `/parcel/weight_oz` → `parcel.weight_oz`; `/items/0/sku` → `items[0].sku`. */
-function fieldPath(instancePath: string | undefined, prefix?: string): string {
+function fieldPath(instancePath: string | undefined): string {
   const parts = (instancePath ?? '').split('/').filter(Boolean);
   let out = '';
   for (const part of parts) out += /^\d+$/.test(part) ? `[${part}]` : out ? `.${part}` : part;
-  if (prefix && prefix !== 'body') out = out ? `${prefix}.${out}` : prefix;
   return out;
 }
 
@@ -21,7 +20,8 @@ export function validationDetails(errors: AjvError[], context?: string): ErrorDe
   const seen = new Set<string>();
   const details: ErrorDetail[] = [];
   for (const e of errors) {
-    let field = fieldPath(e.instancePath, context === 'body' ? undefined : context);
+    // Query and path parameters are named as they are (`status`, `cursor`), body fields by path.
+    let field = fieldPath(e.instancePath);
     let message = e.message ?? 'is invalid';
     if (e.keyword === 'required' && e.params?.missingProperty) {
       field = field ? `${field}.${String(e.params.missingProperty)}` : String(e.params.missingProperty);
