@@ -4,7 +4,7 @@ import { PgBossQueue } from './pg-boss-queue.js';
 import { pgliteConnection, postgresConnection, type QueueConnection } from './sql-adapters.js';
 
 export * from './job-queue.js';
-export { MemoryJobQueue, type MemoryJobQueueOptions } from './memory-queue.js';
+export { MemoryJobQueue, type MemoryJob, type MemoryJobQueueOptions, type MemoryJobState, type RunSummary } from './memory-queue.js';
 export { parseCron, type CronSchedule } from './cron.js';
 
 export interface CreateJobQueueOptions {

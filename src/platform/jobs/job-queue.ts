@@ -30,6 +30,10 @@ export interface JobQueue {
    * Enqueue a job. With `executor` set to an open transaction, the job is inserted in that
    * transaction: it exists (and can run) only if the transaction commits. Returns the job ID, or
    * null when a singleton send was deduplicated. The queue is created on first use.
+   *
+   * Inside a transaction, always pass it as `executor`: on PGlite the transaction holds the one
+   * connection, so a send without it (or any query on the root handle) waits for the
+   * transaction, which waits for the send — a deadlock.
    */
   send<T extends object>(name: string, data: T, options?: SendOptions): Promise<string | null>;
 
@@ -102,7 +106,8 @@ export interface SendOptions {
   expireInSeconds?: number;
   /**
    * Throttle: at most one job per (queue, singletonKey) per `singletonSeconds` window (windows
-   * aligned to the epoch, database clock); a duplicate send returns null. Both or neither.
+   * aligned to the epoch, database clock); a duplicate send returns null. Both or neither;
+   * `singletonSeconds` at most 43 200.
    */
   singletonKey?: string;
   singletonSeconds?: number;
@@ -201,8 +206,10 @@ export function resolveSendOptions(options: SendOptions = {}): ResolvedSendOptio
   }
   let singleton: ResolvedSendOptions['singleton'] = null;
   if (options.singletonKey !== undefined && options.singletonSeconds !== undefined) {
-    if (!Number.isInteger(options.singletonSeconds) || options.singletonSeconds < 1) {
-      throw new TypeError('singletonSeconds must be an integer >= 1');
+    // A slot is enforced by a unique index over live jobs; completed jobs are archived after 12 h
+    // (pg-boss's default, which also caps the window), after which the slot would reopen.
+    if (!Number.isInteger(options.singletonSeconds) || options.singletonSeconds < 1 || options.singletonSeconds > 43_200) {
+      throw new TypeError('singletonSeconds must be an integer from 1 to 43 200 (12 h)');
     }
     singleton = { key: options.singletonKey, seconds: options.singletonSeconds };
   }
