@@ -11,6 +11,11 @@ async function main() {
   const app = await buildApp({ config });
   if (config.runWorkers) {
     await registerJobHandlers(app);
+    if (app.deps.database.engine === 'pglite') {
+      // We hold the data-dir lock, so jobs still marked active belong to a process that died.
+      const recovered = await app.deps.jobs.recoverOrphans();
+      if (recovered > 0) app.log.warn({ recovered }, 'requeued jobs interrupted by a crash');
+    }
     await app.deps.jobs.start();
   }
   await app.listen({ port: config.port, host: config.host });

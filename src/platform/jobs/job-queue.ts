@@ -59,6 +59,13 @@ export interface JobQueue {
   /** Dead jobs of a queue, newest first (default limit 50), with the error of their last attempt. */
   dead(name: string, limit?: number): Promise<DeadJob[]>;
 
+  /**
+   * Put every `active` job back in the queue at once, as if released at stop. Only correct when
+   * no other process can be running jobs: the embedded database, whose data-dir lock proves the
+   * previous owner is dead (kill -9). Otherwise such jobs wait for their expiry. Returns the count.
+   */
+  recoverOrphans(): Promise<number>;
+
   /** Begin working the registered handlers (and timers of schedules, and maintenance). */
   start(): Promise<void>;
 

@@ -161,6 +161,10 @@ export class MemoryJobQueue implements JobQueue {
       }));
   }
 
+  async recoverOrphans(): Promise<number> {
+    return 0; // nothing outlives the process that holds an in-memory queue
+  }
+
   async start(): Promise<void> {
     this.#assertOpen();
   }

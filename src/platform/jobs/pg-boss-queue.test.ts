@@ -349,3 +349,35 @@ describe('schedule', () => {
     expect(rows.map((r) => r.data)).toEqual([{ kind: 'tick' }]);
   });
 });
+
+describe('crash recovery on the embedded database', () => {
+  it('recoverOrphans puts jobs left active by a dead process back at once', async () => {
+    const handle = await openTestDatabase();
+    const crashed = createJobQueue(handle);
+    const survivor = createJobQueue(handle);
+    try {
+      await crashed.install();
+      const name = `orphans.${Math.random().toString(36).slice(2, 8)}`;
+      const ran: string[] = [];
+      let hang!: () => void;
+      await crashed.work<{ n: number }>(name, () => new Promise<void>((resolve) => (hang = resolve)));
+      await crashed.send(name, { n: 1 }, { expireInSeconds: 3600 });
+      await crashed.start();
+      for (let i = 0; i < 100 && !hang; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(hang).toBeTypeOf('function');
+      // The "crashed" instance never completes; the survivor recovers its job without waiting an hour.
+      expect(await survivor.recoverOrphans()).toBe(1);
+      await survivor.work<{ n: number }>(name, async (data, ctx) => {
+        ran.push(`${data.n}@${ctx.attempt}`);
+      });
+      await survivor.start();
+      for (let i = 0; i < 200 && ran.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
+      expect(ran).toEqual(['1@1']);
+      hang();
+    } finally {
+      await survivor.stop({ timeoutMs: 1000 });
+      await crashed.stop({ timeoutMs: 1000 });
+      await handle.close();
+    }
+  });
+});

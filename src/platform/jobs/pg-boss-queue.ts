@@ -301,6 +301,16 @@ export class PgBossQueue implements JobQueue {
     await this.#conn.close();
   }
 
+  async recoverOrphans(): Promise<number> {
+    await this.#ensureSchema();
+    const { rows } = await this.#conn.root.executeSql(
+      `UPDATE ${SCHEMA}.job SET state = 'retry', started_on = NULL, start_after = now()
+        WHERE state = 'active' RETURNING id`,
+      [],
+    );
+    return rows.length;
+  }
+
   /**
    * Put interrupted attempts back in the queue, runnable at once. `started_on = NULL` keeps the
    * attempt from counting (pg-boss increments the retry count on fetch only when a job had
