@@ -23,6 +23,10 @@ import { authRoutes } from './modules/workspaces/auth.routes.js';
 import { apiKeysRoutes } from './modules/workspaces/api-keys.routes.js';
 import { adminWorkspaceRoutes } from './modules/workspaces/admin-workspace.routes.js';
 import { superAdminIdentityRoutes } from './modules/workspaces/super-admin.routes.js';
+import { adminOrdersRoutes, ordersRoutes } from './modules/orders/index.js';
+import { ratesRoutes } from './modules/rates/index.js';
+import { addressesRoutes } from './modules/addresses/index.js';
+import { adminIntegrationsRoutes, integrationIntakeRoutes } from './modules/integrations/index.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -33,6 +37,8 @@ export interface BuildAppOptions {
   now?: () => Date;
   /** Requests per minute per IP on /api/auth and /api/public (≥ 60, DESIGN.md §8). */
   perIpPerMinute?: number;
+  /** Where log lines go (tests capture them); stdout by default. */
+  logStream?: NodeJS.WritableStream;
   /** Run migrations at build (default). Tests start from an already migrated template. */
   migrate?: boolean;
 }
@@ -48,7 +54,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.databaseUrl ? undefined : config.dataDir }));
 
   const app = Fastify({
-    logger: loggerOptions(config.logLevel),
+    logger: options.logStream ? { ...loggerOptions(config.logLevel), stream: options.logStream } : loggerOptions(config.logLevel),
     bodyLimit: 1024 * 1024,
     // Accept a sane incoming X-Request-Id; otherwise make one.
     genReqId: (req) => {
@@ -119,6 +125,9 @@ async function registerRoutes(app: App, opts: { deps: Deps; perIpPerMinute: numb
     v1.addHook('onRequest', guards.apiKey);
     registerIdempotency(v1, opts.deps.db, opts.deps.now);
     await v1.register(apiKeysRoutes, { surface: 'v1' });
+    await v1.register(ordersRoutes);
+    await v1.register(ratesRoutes);
+    await v1.register(addressesRoutes);
   }, { prefix: '/v1' });
 
   await app.register(authRoutes, { prefix: '/api/auth', perIpPerMinute: opts.perIpPerMinute });
@@ -127,9 +136,14 @@ async function registerRoutes(app: App, opts: { deps: Deps; perIpPerMinute: numb
     admin.addHook('onRequest', guards.admin);
     await admin.register(apiKeysRoutes, { surface: 'admin' });
     await admin.register(adminWorkspaceRoutes);
+    await admin.register(adminOrdersRoutes);
+    await admin.register(adminIntegrationsRoutes);
   }, { prefix: '/api/admin' });
 
   await app.register(superAdminIdentityRoutes, { prefix: '/api/super-admin' });
+
+  // Order intake: the integration's ingest key; per-IP limit 10× the public one (stores push in bulk).
+  await app.register(integrationIntakeRoutes, { prefix: '/api/integrations', perIpPerMinute: opts.perIpPerMinute * 10 });
 }
 
 declare module 'fastify' {

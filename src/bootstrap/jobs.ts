@@ -1,9 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { purgeExpiredIdempotencyKeys } from '../platform/http/idempotency.js';
+import { checkIntegrationsHealth } from '../modules/integrations/index.js';
 
 /** Register every module's job handlers and schedules on the app's queue (not started). */
 export async function registerJobHandlers(app: FastifyInstance): Promise<void> {
   const { jobs, db, now } = app.deps;
   await jobs.work('maintenance.purge_idempotency_keys', async () => purgeExpiredIdempotencyKeys(db, now()));
   await jobs.schedule('maintenance.purge_idempotency_keys', '17 * * * *');
+  // Token expiry → token_expired (one integration.health_changed event per change); prunes old intake failures.
+  await jobs.work('integrations.check_health', async () => {
+    await checkIntegrationsHealth(app.deps, now());
+  });
+  await jobs.schedule('integrations.check_health', '* * * * *');
 }

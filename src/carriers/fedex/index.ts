@@ -1,0 +1,19 @@
+import { defineSimulatedCarrier } from '../simulation/define-carrier.js';
+import { PRIVATE_CARRIER_HOLIDAYS } from '../simulation/holidays.js';
+import { fedexRateCard } from './rates.v2026-01.js';
+import { fedexTrackingNumber, isValidFedexTrackingNumber } from './tracking-numbers.js';
+
+export { fedexCheckDigit, fedexTrackingNumber, isValidFedexTrackingNumber } from './tracking-numbers.js';
+
+/**
+ * FedEx (simulated): Ground (businesses), Home Delivery (homes), Express Saver, 2Day,
+ * Standard Overnight; International Priority.
+ */
+export const carrier = defineSimulatedCarrier({
+  slug: 'fedex',
+  name: 'FedEx',
+  card: fedexRateCard,
+  observed_holidays: PRIVATE_CARRIER_HOLIDAYS,
+  trackingNumber: fedexTrackingNumber,
+  isValidTrackingNumber: isValidFedexTrackingNumber,
+});

@@ -1,0 +1,140 @@
+import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { dirname, extname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { CarrierDefinition } from './types.js';
+
+/**
+ * Discovers carriers at boot: every folder beside this file with an `index.ts` (under tsx or
+ * vitest) or `index.js` (compiled `dist/src/carriers/`) is imported, and its `carrier` export
+ * validated. A broken carrier is logged and skipped so one bad folder cannot take the service
+ * down. Folders without an index (the shared `simulation/` kit) are not carriers.
+ */
+
+export interface RegistryLogger {
+  warn(obj: object, msg: string): void;
+}
+
+export interface CarrierRegistry {
+  /** Registered carriers, sorted by slug. */
+  readonly carriers: readonly CarrierDefinition[];
+  get(slug: string): CarrierDefinition | undefined;
+  /** The carrier owning a service code (`ups_ground` → ups). */
+  byServiceCode(serviceCode: string): CarrierDefinition | undefined;
+  /** Every service code of every registered carrier. */
+  readonly serviceCodes: ReadonlySet<string>;
+}
+
+const SLUG = /^[a-z][a-z0-9_]*$/;
+const HERE = dirname(fileURLToPath(import.meta.url));
+/** `.ts` when running from source, `.js` from the build. */
+const OWN_EXT = extname(fileURLToPath(import.meta.url)) || '.js';
+
+const consoleLogger: RegistryLogger = {
+  warn(obj, msg) {
+    console.warn(JSON.stringify({ level: 'warn', msg, ...obj }));
+  },
+};
+
+/** Checks a module's `carrier` export; returns the problems (empty = valid). */
+export function validateCarrierDefinition(value: unknown, folder: string): string[] {
+  const problems: string[] = [];
+  if (typeof value !== 'object' || value === null) return ['index does not export `carrier`'];
+  const c = value as Partial<CarrierDefinition>;
+  if (typeof c.slug !== 'string' || !SLUG.test(c.slug)) problems.push('slug must be snake_case');
+  else if (c.slug !== folder) problems.push(`slug "${c.slug}" does not match folder "${folder}"`);
+  if (typeof c.name !== 'string' || c.name.trim() === '') problems.push('name is required');
+  if (typeof c.rate_table_version !== 'string' || c.rate_table_version === '') problems.push('rate_table_version is required');
+  if (!Array.isArray(c.services) || c.services.length === 0) problems.push('services must be a non-empty list');
+  else {
+    const seen = new Set<string>();
+    for (const s of c.services) {
+      if (typeof s?.code !== 'string' || !s.code.startsWith(`${c.slug}_`) || !SLUG.test(s.code)) {
+        problems.push(`service code "${String(s?.code)}" must be "${String(c.slug)}_<service>"`);
+      } else if (seen.has(s.code)) problems.push(`duplicate service code ${s.code}`);
+      else seen.add(s.code);
+      if (typeof s?.name !== 'string' || s.name === '') problems.push(`service ${String(s?.code)} needs a name`);
+    }
+  }
+  if (!Array.isArray(c.observed_holidays)) problems.push('observed_holidays must be a list');
+  if (typeof c.isValidTrackingNumber !== 'function') problems.push('isValidTrackingNumber must be a function');
+  const caps = c.capabilities;
+  const adapter = c.adapter as Record<string, unknown> | undefined;
+  if (typeof caps !== 'object' || caps === null) problems.push('capabilities are required');
+  else if (typeof adapter !== 'object' || adapter === null) problems.push('adapter is required');
+  else {
+    // A declared capability must have its method, and an undeclared one must not: an
+    // unsupported operation is declared, never a method that throws.
+    for (const op of ['rate', 'purchase', 'void', 'track'] as const) {
+      const has = typeof adapter[op] === 'function';
+      if (caps[op] === true && !has) problems.push(`capability ${op} is declared but adapter.${op} is missing`);
+      if (caps[op] !== true && has) problems.push(`adapter.${op} exists but capability ${op} is not declared`);
+    }
+  }
+  return problems;
+}
+
+function indexFile(folder: string): string | null {
+  for (const ext of [OWN_EXT, OWN_EXT === '.ts' ? '.js' : '.ts']) {
+    const file = join(folder, `index${ext}`);
+    if (existsSync(file)) return file;
+  }
+  return null;
+}
+
+/** Imports and validates every carrier folder under `dir` (default: this folder). */
+export async function discoverCarriers(
+  options: { dir?: string; logger?: RegistryLogger } = {},
+): Promise<CarrierRegistry> {
+  const dir = options.dir ?? HERE;
+  const logger = options.logger ?? consoleLogger;
+  const carriers: CarrierDefinition[] = [];
+  const entries = await readdir(dir, { withFileTypes: true });
+  for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    if (!entry.isDirectory()) continue;
+    const file = indexFile(join(dir, entry.name));
+    if (!file) continue;
+    try {
+      const mod = (await import(pathToFileURL(file).href)) as { carrier?: unknown };
+      const problems = validateCarrierDefinition(mod.carrier, entry.name);
+      if (problems.length > 0) {
+        logger.warn({ carrier: entry.name, problems }, 'carrier skipped: invalid metadata');
+        continue;
+      }
+      const def = mod.carrier as CarrierDefinition;
+      const clash = def.services.find((s) => carriers.some((c) => c.services.some((o) => o.code === s.code)));
+      if (clash) {
+        logger.warn({ carrier: entry.name, problems: [`service code ${clash.code} already registered`] }, 'carrier skipped: invalid metadata');
+        continue;
+      }
+      carriers.push(def);
+    } catch (err) {
+      logger.warn({ carrier: entry.name, err: err instanceof Error ? err.message : String(err) }, 'carrier skipped: failed to load');
+    }
+  }
+  return createRegistry(carriers);
+}
+
+export function createRegistry(carriers: readonly CarrierDefinition[]): CarrierRegistry {
+  const sorted = [...carriers].sort((a, b) => a.slug.localeCompare(b.slug));
+  const bySlug = new Map(sorted.map((c) => [c.slug, c]));
+  const byService = new Map<string, CarrierDefinition>();
+  for (const c of sorted) for (const s of c.services) byService.set(s.code, c);
+  return {
+    carriers: sorted,
+    get: (slug) => bySlug.get(slug),
+    byServiceCode: (code) => byService.get(code),
+    serviceCodes: new Set(byService.keys()),
+  };
+}
+
+let shared: Promise<CarrierRegistry> | null = null;
+
+/** The process-wide registry, discovered once. */
+export function getCarrierRegistry(logger?: RegistryLogger): Promise<CarrierRegistry> {
+  shared ??= discoverCarriers({ logger }).catch((err: unknown) => {
+    shared = null;
+    throw err;
+  });
+  return shared;
+}

@@ -1,0 +1,37 @@
+import type { CarrierDefinition, ServiceInfo, UsHoliday } from '../types.js';
+import type { RateCard } from './rate-card.js';
+import { simulatedAdapter } from './simulated-adapter.js';
+
+export interface SimulatedCarrierSpec {
+  slug: string;
+  name: string;
+  card: RateCard;
+  observed_holidays: readonly UsHoliday[];
+  trackingNumber(reference: string, serviceCode: string): string;
+  isValidTrackingNumber(trackingNumber: string): boolean;
+}
+
+/** Builds the registry metadata of a built-in simulated carrier from its rate card. */
+export function defineSimulatedCarrier(spec: SimulatedCarrierSpec): CarrierDefinition {
+  const services: ServiceInfo[] = spec.card.services.map((s) => ({
+    code: s.code,
+    name: s.name,
+    domestic: s.lane === 'us_domestic' || s.lane === 'in_country_non_us',
+    international: s.lane === 'us_export' || s.lane === 'international',
+    guaranteed: s.guaranteed,
+  }));
+  return {
+    slug: spec.slug,
+    name: spec.name,
+    rate_table_version: spec.card.version,
+    services,
+    capabilities: { rate: true, purchase: true, void: true, track: true },
+    observed_holidays: spec.observed_holidays,
+    isValidTrackingNumber: spec.isValidTrackingNumber,
+    adapter: simulatedAdapter({
+      card: spec.card,
+      trackingNumber: spec.trackingNumber,
+      isValidTrackingNumber: spec.isValidTrackingNumber,
+    }),
+  };
+}

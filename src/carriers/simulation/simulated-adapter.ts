@@ -1,0 +1,61 @@
+import type { CarrierAdapter, PurchaseResult, VoidResult } from '../types.js';
+import type { RateCard } from './rate-card.js';
+import { rateFromCard, rateService } from './rate-engine.js';
+import { firstScanAt, trackAt } from './tracking-sim.js';
+
+export interface SimulatedCarrierOptions {
+  card: RateCard;
+  /** Deterministic tracking number for a purchase reference and service. */
+  trackingNumber(reference: string, serviceCode: string): string;
+  isValidTrackingNumber(trackingNumber: string): boolean;
+}
+
+/**
+ * The adapter every built-in carrier uses: rates from its versioned card, purchase as a pure
+ * simulation, void until the first scan, and the shared deterministic scan schedule. A real
+ * carrier would put its HTTP client behind the same four methods.
+ */
+export function simulatedAdapter(options: SimulatedCarrierOptions): CarrierAdapter {
+  const { card } = options;
+  return {
+    async rate(request) {
+      return rateFromCard(card, request);
+    },
+
+    async purchase(request): Promise<PurchaseResult> {
+      const service = card.services.find((s) => s.code === request.service_code);
+      if (!service) return { ok: false, reason: `${card.carrier_name} has no service ${request.service_code}` };
+      const quote = rateService(card, service, { ...request, service_codes: [request.service_code] });
+      if (typeof quote === 'string') return { ok: false, reason: quote };
+      return {
+        ok: true,
+        tracking_number: options.trackingNumber(request.reference, request.service_code),
+        rate: quote,
+        purchased_at: request.purchased_at,
+      };
+    },
+
+    async void(request): Promise<VoidResult> {
+      if (!options.isValidTrackingNumber(request.tracking_number)) {
+        return { ok: false, reason: `Not a valid ${card.carrier_name} tracking number` };
+      }
+      if (new Date(request.now).getTime() >= firstScanAt(request.purchased_at).getTime()) {
+        return { ok: false, reason: 'The carrier has already scanned this package; the label can no longer be voided' };
+      }
+      return { ok: true };
+    },
+
+    async track(request) {
+      return trackAt(
+        {
+          carrier_name: card.carrier_name,
+          purchased_at: request.purchased_at,
+          estimated_delivery_date: request.estimated_delivery_date,
+          ship_from: request.ship_from,
+          ship_to: request.ship_to,
+        },
+        request.now,
+      );
+    },
+  };
+}

@@ -1,0 +1,111 @@
+import type { Address, TrackingEvent, TrackingLocation, TrackingMilestone, TrackingStatus, TrackResult } from '../types.js';
+
+/**
+ * The simulated scan schedule every built-in carrier shares. Deterministic from the purchase
+ * time and the promised delivery date, all in UTC:
+ *
+ * - label_created at purchase;
+ * - picked_up at 18:00 on the purchase day if bought on a weekday before 17:00, else at 18:00
+ *   on the next weekday (the first carrier scan: a label can be voided until then);
+ * - a departure scan 4 h after pickup, then an arrival scan at 06:00 on each weekday in between;
+ * - out_for_delivery at 08:00 and delivered at 14:00 on the estimated delivery date (or the
+ *   weekday after pickup, if the promised date is not after it).
+ */
+
+const HOUR_MS = 3_600_000;
+const PICKUP_CUTOFF_HOUR_UTC = 17;
+const PICKUP_HOUR_UTC = 18;
+
+export interface ScanInput {
+  carrier_name: string;
+  purchased_at: string;
+  estimated_delivery_date: string;
+  ship_from: Address;
+  ship_to: Address;
+}
+
+/** When the carrier first scans the parcel. */
+export function firstScanAt(purchasedAt: string): Date {
+  const purchased = new Date(purchasedAt);
+  const day = startOfUtcDay(purchased);
+  const sameDay = isWeekday(day) && purchased.getUTCHours() < PICKUP_CUTOFF_HOUR_UTC;
+  const pickupDay = sameDay ? day : nextWeekday(day);
+  return new Date(pickupDay.getTime() + PICKUP_HOUR_UTC * HOUR_MS);
+}
+
+/** Every event of the schedule, past and future, oldest first. */
+export function scheduleScans(input: ScanInput): TrackingEvent[] {
+  const origin = locationOf(input.ship_from);
+  const destination = locationOf(input.ship_to);
+  const transit: TrackingLocation = { city: null, state: input.ship_to.state ?? null, postal_code: null, country: input.ship_to.country };
+  const pickup = firstScanAt(input.purchased_at);
+  const pickupDay = startOfUtcDay(pickup);
+  let deliveryDay = new Date(`${input.estimated_delivery_date}T00:00:00Z`);
+  if (Number.isNaN(deliveryDay.getTime()) || deliveryDay <= pickupDay) deliveryDay = nextWeekday(pickupDay);
+
+  const events: TrackingEvent[] = [
+    event(input.purchased_at, 'pre_transit', 'label_created', 'label_created', 'LC', 'Shipping label created', origin),
+    event(pickup, 'in_transit', 'picked_up', 'picked_up', 'PU', `Picked up by ${input.carrier_name}`, origin),
+    event(new Date(pickup.getTime() + 4 * HOUR_MS), 'in_transit', 'in_transit', 'departed_facility', 'DP', 'Departed origin facility', origin),
+  ];
+  for (let day = nextWeekday(pickupDay); day < deliveryDay; day = nextWeekday(day)) {
+    events.push(event(new Date(day.getTime() + 6 * HOUR_MS), 'in_transit', 'in_transit', 'arrived_at_facility', 'AR', 'Arrived at sort facility', transit));
+  }
+  events.push(
+    event(new Date(deliveryDay.getTime() + 8 * HOUR_MS), 'out_for_delivery', 'out_for_delivery', 'out_for_delivery', 'OD', 'Out for delivery', destination),
+    event(new Date(deliveryDay.getTime() + 14 * HOUR_MS), 'delivered', 'delivered', 'delivered', 'DL', 'Delivered', destination),
+  );
+  return events;
+}
+
+/** The schedule as seen at `now`: events that already happened, and the current status. */
+export function trackAt(input: ScanInput, now: string): TrackResult {
+  const cutoff = new Date(now).getTime();
+  const all = scheduleScans(input);
+  const past = all.filter((e) => new Date(e.occurred_at).getTime() <= cutoff);
+  const events = past.length > 0 ? past : all.slice(0, 1);
+  return {
+    status: events[events.length - 1].status,
+    events,
+    estimated_delivery_date: all[all.length - 1].occurred_at.slice(0, 10),
+  };
+}
+
+function event(
+  at: Date | string,
+  status: TrackingStatus,
+  milestone: TrackingMilestone,
+  detail: string,
+  code: string,
+  description: string,
+  location: TrackingLocation,
+): TrackingEvent {
+  return {
+    occurred_at: (typeof at === 'string' ? new Date(at) : at).toISOString(),
+    status,
+    status_detail: detail,
+    milestone,
+    description,
+    location,
+    carrier_status_code: code,
+  };
+}
+
+function locationOf(a: Address): TrackingLocation {
+  return { city: a.city ?? null, state: a.state ?? null, postal_code: a.postal_code || null, country: a.country };
+}
+
+function startOfUtcDay(d: Date): Date {
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
+}
+
+function isWeekday(d: Date): boolean {
+  const dow = d.getUTCDay();
+  return dow !== 0 && dow !== 6;
+}
+
+function nextWeekday(d: Date): Date {
+  let next = new Date(d.getTime() + 24 * HOUR_MS);
+  while (!isWeekday(next)) next = new Date(next.getTime() + 24 * HOUR_MS);
+  return next;
+}

@@ -1,0 +1,288 @@
+/**
+ * The one interface every carrier implements, and the unified models that cross it.
+ *
+ * Services (rates, shipments, tracking) know carriers only through this file and the registry.
+ * A carrier folder imports nothing but these types (and, for the built-in simulated carriers,
+ * the shared pure simulation kit in `carriers/simulation/`).
+ *
+ * Wire conventions are kept: snake_case fields, weights in ounces, lengths in inches, money in
+ * integer minor units.
+ */
+
+export interface Money {
+  /** Integer minor units (cents). */
+  amount: number;
+  currency: string;
+}
+
+export interface Address {
+  name?: string;
+  company?: string;
+  street1?: string;
+  street2?: string;
+  city?: string;
+  state?: string;
+  postal_code: string;
+  /** ISO 3166-1 alpha-2, upper case. */
+  country: string;
+  phone?: string;
+  email?: string;
+}
+
+export interface Parcel {
+  weight_oz: number;
+  length_in: number;
+  width_in: number;
+  height_in: number;
+}
+
+export type CountryGroup = 'ca_mx' | 'europe' | 'asia_pacific' | 'rest_of_world';
+
+/**
+ * Facts about the lane that the platform derives from its reference data (ZIP centroids,
+ * country groups). Real carrier APIs compute these themselves and a driver for one may ignore
+ * them; the simulated carriers have no server of their own, so the platform supplies them and
+ * each carrier's rate card picks the zoning scheme it uses.
+ */
+export interface RouteFacts {
+  /** Both ends in the same country (US territories and military count as US). */
+  domestic: boolean;
+  origin_country: string;
+  destination_country: string;
+  /** Great-circle distance between ZIP3 centroids, US domestic only. */
+  distance_miles: number | null;
+  /** USPS zone 1–9 (9 = territories), US domestic only. */
+  usps_zone: number | null;
+  /** UPS/FedEx-style zone 2–8, US domestic only. */
+  ground_zone: number | null;
+  /** Country group of the far end for international lanes. */
+  international_group: CountryGroup | null;
+  /** International zone 1–4 (ca_mx, europe, asia_pacific, rest_of_world). */
+  international_zone: number | null;
+  /** US territory (PR, GU, VI, AS, MP, FM, MH, PW) at either end. */
+  territory: boolean;
+  /** Military APO/FPO/DPO (AA, AE, AP) at either end. */
+  military: boolean;
+  /** Alaska, Hawaii, a territory or military at either end: no ground network reaches it. */
+  noncontiguous: boolean;
+}
+
+export interface RateRequest {
+  ship_from: Address;
+  ship_to: Address;
+  parcel: Parcel;
+  /** YYYY-MM-DD. */
+  ship_date: string;
+  residential: boolean;
+  /** Only these service codes; absent = all of the carrier's services. */
+  service_codes?: readonly string[];
+  route: RouteFacts;
+}
+
+export type SurchargeCode =
+  | 'fuel'
+  | 'residential'
+  | 'additional_handling'
+  | 'oversize'
+  | 'remote_area'
+  | 'nonstandard_length'
+  | 'nonstandard_volume';
+
+export interface Surcharge {
+  code: SurchargeCode;
+  amount: Money;
+}
+
+export type DimDivisorUnit = 'in3_per_lb' | 'cm3_per_kg';
+
+/** One priced service, as the carrier quotes it (the platform adds ids, dates and tags). */
+export interface CarrierRate {
+  service_code: string;
+  service_name: string;
+  zone: number;
+  base_price: Money;
+  surcharges: Surcharge[];
+  /** base_price + sum(surcharges). */
+  price: Money;
+  billable_weight_oz: number;
+  /** Null when DIM weight does not apply to this service/parcel. */
+  dim_weight_oz: number | null;
+  dim_divisor: number | null;
+  dim_divisor_unit: DimDivisorUnit | null;
+  /** Transit time in the carrier's business days, from the tender date. */
+  business_days: number;
+  guaranteed: boolean;
+  rate_table_version: string;
+}
+
+/** A service that cannot carry this parcel on this lane, with a normalised reason. */
+export interface RateUnavailable {
+  service_code: string;
+  reason: string;
+}
+
+export interface RateResponse {
+  rates: CarrierRate[];
+  unavailable: RateUnavailable[];
+}
+
+export interface PurchaseRequest {
+  service_code: string;
+  ship_from: Address;
+  ship_to: Address;
+  parcel: Parcel;
+  ship_date: string;
+  residential: boolean;
+  route: RouteFacts;
+  /**
+   * A stable caller reference (the shipment id). The simulated carriers derive the tracking
+   * number from it, so a retried purchase with the same reference gets the same number.
+   */
+  reference: string;
+  /** ISO timestamp of the purchase. */
+  purchased_at: string;
+}
+
+export type PurchaseResult =
+  | { ok: true; tracking_number: string; rate: CarrierRate; purchased_at: string }
+  | { ok: false; reason: string };
+
+export interface VoidRequest {
+  tracking_number: string;
+  service_code: string;
+  purchased_at: string;
+  /** ISO timestamp of "now", so the simulation stays pure. */
+  now: string;
+}
+
+export type VoidResult = { ok: true } | { ok: false; reason: string };
+
+export type TrackingStatus =
+  | 'pre_transit'
+  | 'in_transit'
+  | 'out_for_delivery'
+  | 'delivered'
+  | 'available_for_pickup'
+  | 'return_to_sender'
+  | 'failure'
+  | 'cancelled'
+  | 'unknown';
+
+export type TrackingMilestone = 'label_created' | 'picked_up' | 'in_transit' | 'out_for_delivery' | 'delivered';
+
+export interface TrackingLocation {
+  city: string | null;
+  state: string | null;
+  postal_code: string | null;
+  country: string | null;
+}
+
+export interface TrackingEvent {
+  occurred_at: string;
+  status: TrackingStatus;
+  /** Reason code, e.g. `label_created`, `arrived_at_facility`. */
+  status_detail: string;
+  milestone: TrackingMilestone;
+  description: string;
+  location: TrackingLocation;
+  /** The carrier's own status code (simulated). */
+  carrier_status_code: string;
+}
+
+export interface TrackRequest {
+  tracking_number: string;
+  service_code: string;
+  purchased_at: string;
+  /** YYYY-MM-DD the platform promised at purchase. */
+  estimated_delivery_date: string;
+  ship_from: Address;
+  ship_to: Address;
+  now: string;
+}
+
+export interface TrackResult {
+  status: TrackingStatus;
+  /** Oldest first; only events that happened at or before `now`. */
+  events: TrackingEvent[];
+  estimated_delivery_date: string;
+}
+
+/**
+ * Federal holidays a carrier may observe (keys the platform's delivery calendar understands).
+ */
+export type UsHoliday =
+  | 'new_years_day'
+  | 'mlk_day'
+  | 'washingtons_birthday'
+  | 'memorial_day'
+  | 'juneteenth'
+  | 'independence_day'
+  | 'labor_day'
+  | 'columbus_day'
+  | 'veterans_day'
+  | 'thanksgiving_day'
+  | 'christmas_day';
+
+export interface ServiceInfo {
+  /** `<carrier slug>_<service>`. */
+  code: string;
+  name: string;
+  /** Carries US-domestic (or, for DHL, in-country non-US) parcels. */
+  domestic: boolean;
+  international: boolean;
+  guaranteed: boolean;
+}
+
+export interface CarrierCapabilities {
+  rate: boolean;
+  purchase: boolean;
+  void: boolean;
+  track: boolean;
+}
+
+/**
+ * What a carrier can do. An operation the carrier does not support is declared false in
+ * `capabilities` and left out here, never a method that throws at runtime.
+ */
+export interface CarrierAdapter {
+  /** Price every requested service that can carry the parcel; list the others as unavailable. */
+  rate?(request: RateRequest): Promise<RateResponse>;
+  /** Buy a label; business rejections come back as `{ok: false, reason}`. */
+  purchase?(request: PurchaseRequest): Promise<PurchaseResult>;
+  /** Cancel a label; allowed only before the carrier's first scan. */
+  void?(request: VoidRequest): Promise<VoidResult>;
+  /** Tracking events up to `now`. */
+  track?(request: TrackRequest): Promise<TrackResult>;
+}
+
+/** What each `src/carriers/<slug>/index.ts` exports as `carrier`. */
+export interface CarrierDefinition {
+  slug: string;
+  name: string;
+  rate_table_version: string;
+  services: readonly ServiceInfo[];
+  capabilities: CarrierCapabilities;
+  /** Holidays on which the carrier neither picks up nor delivers. */
+  observed_holidays: readonly UsHoliday[];
+  /** Checks a tracking number's format and check digit. */
+  isValidTrackingNumber(trackingNumber: string): boolean;
+  adapter: CarrierAdapter;
+}
+
+/**
+ * A transport failure talking to a carrier (timeout, 5xx, malformed reply). Business
+ * rejections are not errors: they come back as normalised `reason`s.
+ */
+export class CarrierError extends Error {
+  readonly slug: string;
+  readonly carrierCode: string;
+  readonly retryable: boolean;
+
+  constructor(slug: string, carrierCode: string, message: string, options: { retryable: boolean; cause?: unknown }) {
+    super(message, { cause: options.cause });
+    this.name = 'CarrierError';
+    this.slug = slug;
+    this.carrierCode = carrierCode;
+    this.retryable = options.retryable;
+  }
+}

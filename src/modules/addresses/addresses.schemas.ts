@@ -1,0 +1,65 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+const text = (description: string, maxLength = 200) => Type.Optional(Type.String({ maxLength, description }));
+
+/**
+ * An address as clients send it (orders, shipments, validation). Every field is an optional
+ * string except `country`; `country` has no pattern so the address checker, not the schema,
+ * reports a bad code with a useful message. Unknown extra keys are allowed (clients send them)
+ * and ignored.
+ */
+export const AddressSchema = Type.Object(
+  {
+    name: text('Recipient or sender name.'),
+    company: text('Company name; its presence marks the address commercial.'),
+    street1: text('Delivery line: number, street, and possibly a unit.'),
+    street2: text('Secondary line: apartment, suite, floor…'),
+    city: text('City.'),
+    state: text('State, province or region (US: two-letter code or name).'),
+    postal_code: text('Postal code (US: 12345 or 12345-6789).', 40),
+    country: Type.String({ maxLength: 200, description: 'ISO 3166-1 alpha-2 country code (upper or lower case).' }),
+    phone: text('Phone number.', 60),
+    email: text('Email address.', 320),
+  },
+  { title: 'Address' },
+);
+export type AddressInput = Static<typeof AddressSchema>;
+
+/** The same ten fields on the way out (response schemas must describe every field). */
+export const AddressOutputSchema = Type.Object({
+  name: Type.Optional(Type.String()),
+  company: Type.Optional(Type.String()),
+  street1: Type.Optional(Type.String()),
+  street2: Type.Optional(Type.String()),
+  city: Type.Optional(Type.String()),
+  state: Type.Optional(Type.String()),
+  postal_code: Type.Optional(Type.String()),
+  country: Type.Optional(Type.String()),
+  phone: Type.Optional(Type.String()),
+  email: Type.Optional(Type.String()),
+});
+export type AddressOutput = Static<typeof AddressOutputSchema>;
+
+export const AddressMessageSchema = Type.Object({
+  code: Type.String({ description: 'missing_field, invalid_country, invalid_postal_code, unknown_postal_code, postal_code_country_mismatch, invalid_state, city_corrected, state_corrected, not_verified.' }),
+  field: Type.String(),
+  message: Type.String(),
+});
+export type AddressMessage = Static<typeof AddressMessageSchema>;
+
+export const AddressValidationResultSchema = Type.Object(
+  {
+    status: Type.Union([Type.Literal('verified'), Type.Literal('corrected'), Type.Literal('unverified'), Type.Literal('invalid')], {
+      description:
+        'verified: valid US address, only formatting changed; corrected: city/state fixed or filled from the ZIP data; unverified: valid country and postal-code format, no street data to check against; invalid: a required field is missing, or the country, postal code or ZIP is bad.',
+    }),
+    residential: Type.Union([Type.Literal('yes'), Type.Literal('no'), Type.Literal('unknown')], {
+      description: 'no when a company is given; yes for an APT or UNIT secondary; otherwise unknown.',
+    }),
+    original: AddressOutputSchema,
+    normalized: AddressOutputSchema,
+    messages: Type.Array(AddressMessageSchema),
+  },
+  { title: 'AddressValidationResult', description: 'The validation result (bad content is a result with status invalid).' },
+);
+export type AddressValidationResult = Static<typeof AddressValidationResultSchema>;

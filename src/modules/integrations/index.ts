@@ -1,0 +1,12 @@
+/** The integrations module's import surface. */
+export { IntegrationsService, integrationsService, checkIntegrationsHealth, HEALTH_CHANGED_EVENT, type VerifiedIngestKey, type HealthChangedData } from './integrations.service.js';
+export { IntegrationSchema, type Integration } from './integrations.schemas.js';
+export {
+  INTEGRATION_HEALTH,
+  HEALTH_WINDOW_MS,
+  DEGRADED_AFTER_FAILURES,
+  DOWN_AFTER_FAILURES,
+  type IntegrationHealth,
+} from './integrations.health.js';
+export { adminIntegrationsRoutes } from './admin-integrations.routes.js';
+export { integrationIntakeRoutes } from './intake.routes.js';

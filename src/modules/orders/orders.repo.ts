@@ -1,0 +1,121 @@
+import { sql, type Updateable } from 'kysely';
+import type { Executor } from '../../platform/db/types.js';
+import type { Scope } from '../../platform/context.js';
+import type { OrderStatus } from './orders.states.js';
+import type { NewOrderRow, OrderRow, OrdersTable } from './orders.tables.js';
+import './orders.tables.js';
+
+// Every function takes the scope (workspace + environment) first and filters on it, so another
+// tenant's order and a missing one are the same "not found".
+
+export function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+export async function insertOrder(db: Executor, row: NewOrderRow): Promise<OrderRow> {
+  return db.insertInto('orders').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Many orders in one statement (imports, seeds, tests). */
+export async function insertOrders(db: Executor, rows: NewOrderRow[]): Promise<void> {
+  if (rows.length) await db.insertInto('orders').values(rows).execute();
+}
+
+/**
+ * Insert unless the (workspace, environment, external_id, source) already exists: undefined
+ * then, so a concurrent creator of the same external id turns this call into an update.
+ */
+export async function insertOrderUnlessExternalIdExists(db: Executor, row: NewOrderRow): Promise<OrderRow | undefined> {
+  return db
+    .insertInto('orders')
+    .values(row)
+    .onConflict((oc) => oc.columns(['workspace_id', 'environment', 'external_id', 'source']).where('external_id', 'is not', null).doNothing())
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function findOrder(
+  db: Executor,
+  scope: Scope,
+  id: string,
+  opts: { source?: string; forUpdate?: boolean } = {},
+): Promise<OrderRow | undefined> {
+  let q = db
+    .selectFrom('orders')
+    .selectAll()
+    .where('workspace_id', '=', scope.workspaceId)
+    .where('environment', '=', scope.environment)
+    .where('id', '=', id);
+  if (opts.source !== undefined) q = q.where('source', '=', opts.source);
+  if (opts.forUpdate) q = q.forUpdate();
+  return q.executeTakeFirst();
+}
+
+export async function findOrderByExternalId(
+  db: Executor,
+  scope: Scope,
+  source: string,
+  externalId: string,
+  opts: { forUpdate?: boolean } = {},
+): Promise<OrderRow | undefined> {
+  let q = db
+    .selectFrom('orders')
+    .selectAll()
+    .where('workspace_id', '=', scope.workspaceId)
+    .where('environment', '=', scope.environment)
+    .where('external_id', '=', externalId)
+    .where('source', '=', source);
+  if (opts.forUpdate) q = q.forUpdate();
+  return q.executeTakeFirst();
+}
+
+export async function updateOrder(
+  db: Executor,
+  scope: Scope,
+  id: string,
+  patch: Updateable<OrdersTable>,
+  opts: { fromStatus?: readonly OrderStatus[] } = {},
+): Promise<OrderRow | undefined> {
+  let q = db
+    .updateTable('orders')
+    .set(patch)
+    .where('workspace_id', '=', scope.workspaceId)
+    .where('environment', '=', scope.environment)
+    .where('id', '=', id);
+  // A compare-and-set on the status: a concurrent move makes this update miss, not overwrite.
+  if (opts.fromStatus) q = q.where('status', 'in', [...opts.fromStatus]);
+  return q.returningAll().executeTakeFirst();
+}
+
+export interface OrdersQueryFilter {
+  statuses?: OrderStatus[];
+  archived?: boolean | 'all';
+  createdAfter?: Date;
+  createdBefore?: Date;
+  externalId?: string;
+  source?: string;
+  q?: string;
+}
+
+/** The list query (unpaginated; `paginate` adds the keyset order and limit). */
+export function ordersQuery(db: Executor, scope: Scope, filter: OrdersQueryFilter) {
+  let q = db
+    .selectFrom('orders')
+    .selectAll()
+    .where('workspace_id', '=', scope.workspaceId)
+    .where('environment', '=', scope.environment);
+  const archived = filter.archived ?? false;
+  if (archived !== 'all') q = q.where('archived', '=', archived);
+  if (filter.statuses?.length) q = q.where('status', 'in', filter.statuses);
+  if (filter.createdAfter) q = q.where('created_at', '>=', filter.createdAfter);
+  if (filter.createdBefore) q = q.where('created_at', '<', filter.createdBefore);
+  if (filter.externalId !== undefined) q = q.where('external_id', '=', filter.externalId);
+  if (filter.source !== undefined) q = q.where('source', '=', filter.source);
+  if (filter.q) {
+    const pattern = `%${escapeLike(filter.q.toLowerCase())}%`;
+    q = q.where(
+      sql<boolean>`(lower(customer_name) like ${pattern} or lower(customer_email) like ${pattern} or lower(external_id) like ${pattern})`,
+    );
+  }
+  return q;
+}

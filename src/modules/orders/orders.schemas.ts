@@ -1,0 +1,174 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { nullable } from '../../platform/http/nullable.js';
+import { MoneySchema } from '../../platform/http/schemas.js';
+import { AddressOutputSchema, AddressSchema } from '../addresses/index.js';
+import { ORDER_STATUSES } from './orders.states.js';
+
+const Timestamp = Type.String({ format: 'date-time' });
+const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
+/** Response fields that may be null (serialisation only: requests use `nullable`). */
+const orNull = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const OrderStatusSchema = Type.Union(
+  ORDER_STATUSES.map((s) => Type.Literal(s)),
+  { description: 'awaiting_fulfillment → processing (process) → shipped (label bought) → delivered (tracking); cancelled from any state before shipped.' },
+);
+
+/** `<carrier>_<service>`, e.g. ups_ground (checked against the carriers when a label is bought). */
+export const ServiceCodeSchema = Type.String({ maxLength: 100, pattern: '^[a-z][a-z0-9]*(_[a-z0-9]+)+$', description: 'A service_code, e.g. usps_ground_advantage.' });
+
+// ---- request bodies ----
+
+export const CustomerInputSchema = Type.Object(
+  {
+    name: Type.Optional(nullable(Type.String({ maxLength: 200 }))),
+    email: Type.Optional(nullable(Type.String({ maxLength: 320 }))),
+    phone: Type.Optional(nullable(Type.String({ maxLength: 60 }))),
+  },
+  { additionalProperties: false },
+);
+
+export const LineItemInputSchema = Type.Object(
+  {
+    sku: Type.Optional(nullable(Type.String({ maxLength: 200 }))),
+    name: Type.Optional(nullable(Type.String({ maxLength: 500 }))),
+    quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
+    unit_price: Type.Optional(nullable(MoneySchema)),
+    weight_oz: Type.Optional(nullable(Type.Number({ minimum: 0, maximum: 1_000_000, description: 'Weight of one unit, in ounces.' }))),
+  },
+  { additionalProperties: false, description: 'A line needs a sku or a name.' },
+);
+
+export const ParcelInputSchema = Type.Object(
+  {
+    weight_oz: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000 })),
+    length_in: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 10_000 })),
+    width_in: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 10_000 })),
+    height_in: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 10_000 })),
+  },
+  { additionalProperties: false, description: 'Missing fields are derived: the weight from the line items, the dimensions from the setting orders.default_box.' },
+);
+
+export const OrderBody = Type.Object(
+  {
+    external_id: Type.Optional(
+      nullable(Type.String({ minLength: 1, maxLength: 255, description: 'Your id for the order; unique per source. A known one updates the order while it is open.' })),
+    ),
+    customer: Type.Optional(CustomerInputSchema),
+    ship_to: AddressSchema,
+    ship_from: Type.Optional(nullable(AddressSchema)),
+    line_items: Type.Array(LineItemInputSchema, { minItems: 1, maxItems: 1000 }),
+    parcel: Type.Optional(nullable(ParcelInputSchema)),
+    requested_service: Type.Optional(nullable(ServiceCodeSchema)),
+    notes: Type.Optional(nullable(Type.String({ maxLength: 5000 }))),
+  },
+  { additionalProperties: false, title: 'OrderInput' },
+);
+export type OrderInput = Static<typeof OrderBody>;
+
+export const UpdateOrderBody = Type.Object(
+  {
+    customer: Type.Optional(CustomerInputSchema),
+    ship_to: Type.Optional(AddressSchema),
+    ship_from: Type.Optional(nullable(AddressSchema)),
+    line_items: Type.Optional(Type.Array(LineItemInputSchema, { minItems: 1, maxItems: 1000 })),
+    parcel: Type.Optional(nullable(ParcelInputSchema)),
+    requested_service: Type.Optional(nullable(ServiceCodeSchema)),
+    notes: Type.Optional(nullable(Type.String({ maxLength: 5000 }))),
+  },
+  {
+    additionalProperties: false,
+    title: 'OrderUpdate',
+    description: 'Fields given replace the current ones (customer is merged field by field); `parcel: null` derives it again.',
+  },
+);
+export type OrderPatch = Static<typeof UpdateOrderBody>;
+
+export const OrderListQuery = Type.Object({
+  status: Type.Optional(Type.String({ maxLength: 200, description: 'A status, or several separated by commas.' })),
+  archived: Type.Optional(
+    Type.Union([Type.Literal('false'), Type.Literal('true'), Type.Literal('all')], {
+      description: 'false (default): unarchived orders only; true: archived only; all: both.',
+    }),
+  ),
+  created_after: Type.Optional(Type.String({ maxLength: 40, description: 'ISO date or date-time; created_at >= this.' })),
+  created_before: Type.Optional(Type.String({ maxLength: 40, description: 'ISO date or date-time; created_at < this.' })),
+  external_id: Type.Optional(Type.String({ maxLength: 255 })),
+  source: Type.Optional(Type.String({ maxLength: 64, description: 'api or an integration id.' })),
+  q: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring of the customer name or email, or of the external id.' })),
+  limit: Type.Optional(Type.Integer({ description: 'Page size, default 20, clamped to 1..100.' })),
+  cursor: Type.Optional(Type.String({ maxLength: 512 })),
+});
+export type OrderListFilter = Static<typeof OrderListQuery>;
+
+export const OrderIdParams = Type.Object({ orderId: Type.String({ maxLength: 64 }) });
+export const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+
+// ---- the order on the wire ----
+
+const ShipmentSummarySchema = Type.Object(
+  {
+    id: Type.String(),
+    carrier: Type.String(),
+    service_code: Type.String(),
+    tracking_number: orNull(Type.String()),
+    status: Type.String(),
+    created_at: Timestamp,
+  },
+  { additionalProperties: true },
+);
+
+const OfficePinSummarySchema = Type.Object(
+  {
+    id: Type.String(),
+    product: Type.String(),
+    status: Type.String(),
+    expires_at: orNull(Timestamp),
+  },
+  { additionalProperties: true },
+);
+
+export const LineItemSchema = Type.Object({
+  sku: orNull(Type.String()),
+  name: orNull(Type.String()),
+  quantity: Type.Integer(),
+  unit_price: orNull(MoneySchema),
+  weight_oz: orNull(Type.Number()),
+});
+
+export const ParcelSchema = Type.Object({
+  weight_oz: Type.Number(),
+  length_in: Type.Number(),
+  width_in: Type.Number(),
+  height_in: Type.Number(),
+});
+
+export const OrderSchema = Type.Object(
+  {
+    id: Type.String({ examples: ['ord_01jx0000000000000000000000'] }),
+    external_id: orNull(Type.String()),
+    source: Type.String({ description: 'api, or the id of the integration that imported it.' }),
+    environment: Type.Union([Type.Literal('test'), Type.Literal('live')]),
+    status: OrderStatusSchema,
+    archived: Type.Boolean(),
+    customer: Type.Object({ name: orNull(Type.String()), email: orNull(Type.String()), phone: orNull(Type.String()) }),
+    ship_to: AddressOutputSchema,
+    ship_from: orNull(AddressOutputSchema),
+    line_items: Type.Array(LineItemSchema),
+    parcel: ParcelSchema,
+    parcel_derived: Type.Boolean({ description: 'True when any parcel field was derived (weight from items, dimensions from the default box).' }),
+    requested_service: orNull(Type.String()),
+    shipments: Type.Array(ShipmentSummarySchema),
+    office_pins: Type.Array(OfficePinSummarySchema),
+    notes: orNull(Type.String()),
+    processed_at: NullableTimestamp,
+    shipped_at: NullableTimestamp,
+    delivered_at: NullableTimestamp,
+    cancelled_at: NullableTimestamp,
+    archived_at: NullableTimestamp,
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { $id: 'Order', title: 'Order' },
+);
+export type Order = Static<typeof OrderSchema>;

@@ -1,0 +1,369 @@
+import type { Updateable } from 'kysely';
+import { AppError, validationError, type ErrorDetail } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import type { Deps } from '../../platform/deps.js';
+import type { Scope, ServiceContext } from '../../platform/context.js';
+import type { Executor } from '../../platform/db/types.js';
+import { paginate, type Page } from '../../platform/http/pagination.js';
+import { TtlCache } from '../../platform/cache/ttl-cache.js';
+import { writeAudit } from '../audit/index.js';
+import { findSettingValue } from '../settings/index.js';
+import { checkShippingAddress, normalizeCountry, type AddressInput } from '../addresses/index.js';
+import * as repo from './orders.repo.js';
+import type { Order, OrderInput, OrderListFilter, OrderPatch } from './orders.schemas.js';
+import { assertEditable, nextStatus, ORDER_STATUSES, type OrderMove, type OrderStatus } from './orders.states.js';
+import { DEFAULT_BOX_SETTING, FALLBACK_BOX, deriveParcel, isParcelDerived, needsBox, parseBox, type Box } from './orders.parcel.js';
+import type { OrderRow, OrdersTable, ParcelInput, StoredAddress, StoredLineItem } from './orders.tables.js';
+import { toOrder } from './orders.wire.js';
+
+/** Orders created through /v1 carry this source; intake uses the integration id. */
+export const API_SOURCE = 'api';
+
+const ADDRESS_FIELDS = ['name', 'company', 'street1', 'street2', 'city', 'state', 'postal_code', 'country', 'phone', 'email'] as const;
+
+/** The ten address fields, verbatim (unknown keys dropped); the country as its upper-case code. */
+export function toStoredAddress(address: AddressInput): StoredAddress {
+  const out: StoredAddress = {};
+  for (const field of ADDRESS_FIELDS) {
+    const value = (address as Record<string, unknown>)[field];
+    if (typeof value === 'string') out[field] = value;
+  }
+  if (out.country !== undefined) out.country = normalizeCountry(out.country) ?? out.country;
+  return out;
+}
+
+function toStoredLineItems(items: OrderInput['line_items']): StoredLineItem[] {
+  return items.map((item) => ({
+    sku: item.sku ?? null,
+    name: item.name ?? null,
+    quantity: item.quantity,
+    unit_price: item.unit_price ? { amount: item.unit_price.amount, currency: item.unit_price.currency } : null,
+    weight_oz: item.weight_oz ?? null,
+  }));
+}
+
+const blank = (v: string | null | undefined) => v == null || v.trim() === '';
+
+/** Domain checks the schema cannot express, with one detail per field. */
+export function checkOrderContent(input: Partial<Pick<OrderInput, 'ship_to' | 'ship_from' | 'line_items' | 'external_id'>>): ErrorDetail[] {
+  const details: ErrorDetail[] = [];
+  if (input.external_id != null && blank(input.external_id)) details.push({ field: 'external_id', message: 'must not be blank' });
+  if (input.ship_to) details.push(...checkShippingAddress(input.ship_to, 'ship_to'));
+  if (input.ship_from) details.push(...checkShippingAddress(input.ship_from, 'ship_from'));
+  if (input.line_items) {
+    let currency: { value: string; index: number } | undefined;
+    input.line_items.forEach((item, i) => {
+      if (blank(item.sku) && blank(item.name)) details.push({ field: `line_items[${i}].sku`, message: 'a line item needs a sku or a name' });
+      if (item.unit_price) {
+        if (!currency) currency = { value: item.unit_price.currency, index: i };
+        else if (item.unit_price.currency !== currency.value) {
+          details.push({
+            field: `line_items[${i}].unit_price.currency`,
+            message: `must be the order's currency ${currency.value} (as in line_items[${currency.index}])`,
+          });
+        }
+      }
+    });
+  }
+  return details;
+}
+
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
+
+/** An ISO date (midnight UTC) or date-time (UTC when no offset is given). */
+export function parseInstant(value: string, field: string): Date {
+  const match = ISO_INSTANT.exec(value.trim());
+  let date = new Date(NaN);
+  if (match) {
+    const text = value.trim().replace(' ', 'T');
+    date = new Date(text.length === 10 ? `${text}T00:00:00Z` : match[1] ? text : `${text}Z`);
+  }
+  if (Number.isNaN(date.getTime())) throw validationError([{ field, message: 'must be an ISO 8601 date or date-time' }]);
+  return date;
+}
+
+interface OrderFieldChange {
+  from: unknown;
+  to: unknown;
+}
+
+/** Timestamps a move sets. */
+function moveTimestamps(move: OrderMove, now: Date): Updateable<OrdersTable> {
+  switch (move) {
+    case 'process':
+      return { processed_at: now };
+    case 'purchase_label':
+      return { shipped_at: now };
+    case 'void_label':
+      return { shipped_at: null };
+    case 'deliver':
+      return { delivered_at: now };
+    case 'cancel':
+      return { cancelled_at: now };
+  }
+}
+
+/**
+ * Apply a state-machine move to an order inside the caller's transaction (shipments and
+ * tracking call this with their own change): 404 when the order is not in scope, 409
+ * invalid_state naming the current state and the allowed moves when the move is illegal.
+ */
+export async function moveOrder(executor: Executor, scope: Scope, orderId: string, move: OrderMove, now: Date): Promise<{ before: OrderRow; after: OrderRow }> {
+  const before = await repo.findOrder(executor, scope, orderId, { forUpdate: true });
+  if (!before) throw new AppError('not_found', 'No such order.');
+  const status = nextStatus(before.status, move);
+  const after = await repo.updateOrder(executor, scope, orderId, { status, ...moveTimestamps(move, now), updated_at: now }, { fromStatus: [before.status] });
+  if (!after) throw new AppError('conflict', 'The order changed concurrently; retry.', { retryable: true });
+  return { before, after };
+}
+
+export class OrdersService {
+  /** `orders.default_box` for ~2 s: a settings change is in force everywhere within that. */
+  private readonly boxCache = new TtlCache<Box>(2000, 1);
+
+  constructor(private readonly deps: Deps) {}
+
+  /**
+   * The box used for missing parcel dimensions: the setting, or 10 × 8 × 4 in. Read through
+   * `executor` (the caller's open transaction: PGlite has one connection, so reading through
+   * the root handle inside a transaction would wait for it forever).
+   */
+  async defaultBox(executor: Executor = this.deps.db): Promise<Box> {
+    const hit = this.boxCache.get('box');
+    if (hit) return hit;
+    const box = parseBox(await findSettingValue(executor, DEFAULT_BOX_SETTING)) ?? FALLBACK_BOX;
+    this.boxCache.set('box', box);
+    return box;
+  }
+
+  private async parcelFor(executor: Executor, input: ParcelInput | null, items: StoredLineItem[]) {
+    return deriveParcel(input, items, needsBox(input) ? await this.defaultBox(executor) : FALLBACK_BOX).parcel;
+  }
+
+  /**
+   * Create an order, or, when `external_id` is already known for this source, update it while
+   * it is open (awaiting_fulfillment or processing; else 409 invalid_state). `created` tells
+   * the route whether to answer 201 or 200. Fields absent from an update keep their values.
+   */
+  async upsertOrder(scope: Scope, source: string, input: OrderInput): Promise<{ order: Order; created: boolean }> {
+    const details = checkOrderContent(input);
+    if (details.length) throw validationError(details);
+    const now = this.deps.now();
+    const lineItems = toStoredLineItems(input.line_items);
+    const parcelInput = input.parcel ?? null;
+    const row = {
+      id: newId('order'),
+      workspace_id: scope.workspaceId,
+      environment: scope.environment,
+      source,
+      external_id: input.external_id ?? null,
+      status: 'awaiting_fulfillment' as const,
+      customer_name: input.customer?.name ?? null,
+      customer_email: input.customer?.email ?? null,
+      customer_phone: input.customer?.phone ?? null,
+      ship_to: JSON.stringify(toStoredAddress(input.ship_to)),
+      ship_from: input.ship_from ? JSON.stringify(toStoredAddress(input.ship_from)) : null,
+      line_items: JSON.stringify(lineItems),
+      parcel: JSON.stringify(await this.parcelFor(this.deps.db, parcelInput, lineItems)),
+      parcel_input: parcelInput ? JSON.stringify(parcelInput) : null,
+      requested_service: input.requested_service ?? null,
+      notes: input.notes ?? null,
+      created_at: now,
+      updated_at: now,
+    };
+    const externalId = input.external_id;
+    if (externalId == null) return { order: toOrder(await repo.insertOrder(this.deps.db, row)), created: true };
+
+    const { external_id: _ignored, ...patch } = input;
+    return this.deps.db.transaction().execute(async (trx) => {
+      // Twice at most: a concurrent creator of the same external id wins the insert, then we update.
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const existing = await repo.findOrderByExternalId(trx, scope, source, externalId, { forUpdate: true });
+        if (existing) {
+          assertEditable(existing.status);
+          const { set } = await this.applyPatch(trx, existing, patch, now);
+          const updated = set ? await repo.updateOrder(trx, scope, existing.id, set) : existing;
+          return { order: toOrder(updated ?? existing), created: false };
+        }
+        const inserted = await repo.insertOrderUnlessExternalIdExists(trx, row);
+        if (inserted) return { order: toOrder(inserted), created: true };
+      }
+      throw new AppError('conflict', 'The order was changed concurrently; retry.', { retryable: true });
+    });
+  }
+
+  /** The columns a patch changes and the audit `changes` ({field: {from, to}}); set is null when nothing changes. */
+  private async applyPatch(executor: Executor, row: OrderRow, patch: OrderPatch, now: Date): Promise<{ set: Updateable<OrdersTable> | null; changes: Record<string, OrderFieldChange> }> {
+    const before = toOrder(row);
+    const set: Updateable<OrdersTable> = {};
+    const changes: Record<string, OrderFieldChange> = {};
+    const note = (field: string, from: unknown, to: unknown) => {
+      if (JSON.stringify(from) !== JSON.stringify(to)) changes[field] = { from, to };
+    };
+
+    if (patch.customer) {
+      const customer = {
+        name: patch.customer.name === undefined ? row.customer_name : patch.customer.name,
+        email: patch.customer.email === undefined ? row.customer_email : patch.customer.email,
+        phone: patch.customer.phone === undefined ? row.customer_phone : patch.customer.phone,
+      };
+      note('customer', before.customer, customer);
+      Object.assign(set, { customer_name: customer.name, customer_email: customer.email, customer_phone: customer.phone });
+    }
+    if (patch.ship_to) {
+      const shipTo = toStoredAddress(patch.ship_to);
+      note('ship_to', before.ship_to, shipTo);
+      set.ship_to = JSON.stringify(shipTo);
+    }
+    if (patch.ship_from !== undefined) {
+      const shipFrom = patch.ship_from ? toStoredAddress(patch.ship_from) : null;
+      note('ship_from', before.ship_from, shipFrom);
+      set.ship_from = shipFrom ? JSON.stringify(shipFrom) : null;
+    }
+    let lineItems = row.line_items;
+    if (patch.line_items) {
+      lineItems = toStoredLineItems(patch.line_items);
+      note('line_items', before.line_items, lineItems);
+      set.line_items = JSON.stringify(lineItems);
+    }
+    let parcelInput = row.parcel_input ?? null;
+    if (patch.parcel !== undefined) {
+      parcelInput = patch.parcel ?? null;
+      set.parcel_input = parcelInput ? JSON.stringify(parcelInput) : null;
+    }
+    if (patch.line_items || patch.parcel !== undefined) {
+      const parcel = await this.parcelFor(executor, parcelInput, lineItems);
+      note('parcel', before.parcel, parcel);
+      note('parcel_derived', before.parcel_derived, isParcelDerived(parcelInput));
+      set.parcel = JSON.stringify(parcel);
+    }
+    if (patch.requested_service !== undefined) {
+      note('requested_service', row.requested_service, patch.requested_service);
+      set.requested_service = patch.requested_service;
+    }
+    if (patch.notes !== undefined) {
+      note('notes', row.notes, patch.notes);
+      set.notes = patch.notes;
+    }
+    if (Object.keys(changes).length === 0 && (patch.parcel === undefined || JSON.stringify(parcelInput) === JSON.stringify(row.parcel_input ?? null))) {
+      return { set: null, changes };
+    }
+    set.updated_at = now;
+    return { set, changes };
+  }
+
+  /** One order of the scope (optionally only one source's: intake reads its own orders only). */
+  async getOrder(scope: Scope, id: string, opts: { source?: string } = {}): Promise<Order> {
+    const row = await repo.findOrder(this.deps.db, scope, id, opts);
+    if (!row) throw new AppError('not_found', 'No such order.');
+    return toOrder(row);
+  }
+
+  /** Newest first, cursor paginated; archived orders only when asked for. */
+  async listOrders(scope: Scope, filter: OrderListFilter): Promise<Page<Order>> {
+    let statuses: OrderStatus[] | undefined;
+    if (filter.status !== undefined) {
+      const parts = filter.status.split(',').map((s) => s.trim()).filter(Boolean);
+      const unknown = parts.filter((s) => !(ORDER_STATUSES as readonly string[]).includes(s));
+      if (unknown.length || parts.length === 0) {
+        throw validationError([{ field: 'status', message: `must be one or more of ${ORDER_STATUSES.join(', ')} (comma-separated)` }]);
+      }
+      statuses = parts as OrderStatus[];
+    }
+    const query = repo.ordersQuery(this.deps.db, scope, {
+      statuses,
+      archived: filter.archived === 'all' ? 'all' : filter.archived === 'true',
+      createdAfter: filter.created_after ? parseInstant(filter.created_after, 'created_after') : undefined,
+      createdBefore: filter.created_before ? parseInstant(filter.created_before, 'created_before') : undefined,
+      externalId: filter.external_id,
+      source: filter.source,
+      q: filter.q?.trim() || undefined,
+    });
+    const page = await paginate(query, { limit: filter.limit, cursor: filter.cursor });
+    return { ...page, data: page.data.map((row) => toOrder(row)) };
+  }
+
+  /** Admin edit of an open order (409 invalid_state once shipped, delivered or cancelled); audited. */
+  async updateOrder(ctx: ServiceContext, id: string, patch: OrderPatch): Promise<Order> {
+    const details = checkOrderContent(patch);
+    if (details.length) throw validationError(details);
+    return this.deps.db.transaction().execute(async (trx) => {
+      const row = await repo.findOrder(trx, ctx, id, { forUpdate: true });
+      if (!row) throw new AppError('not_found', 'No such order.');
+      assertEditable(row.status);
+      const now = this.deps.now();
+      const { set, changes } = await this.applyPatch(trx, row, patch, now);
+      if (!set) return toOrder(row);
+      const updated = (await repo.updateOrder(trx, ctx, id, set))!;
+      await writeAudit(trx, ctx.actor, ctx, {
+        action: 'order.updated',
+        targetType: 'order',
+        targetId: id,
+        workspaceId: ctx.workspaceId,
+        environment: ctx.environment,
+        changes,
+      });
+      return toOrder(updated);
+    });
+  }
+
+  /** awaiting_fulfillment → processing. */
+  async processOrder(ctx: ServiceContext, id: string): Promise<Order> {
+    return this.move(ctx, id, 'process', 'order.processed');
+  }
+
+  /** Any state before shipped → cancelled. */
+  async cancelOrder(ctx: ServiceContext, id: string): Promise<Order> {
+    return this.move(ctx, id, 'cancel', 'order.cancelled');
+  }
+
+  private async move(ctx: ServiceContext, id: string, move: OrderMove, action: string): Promise<Order> {
+    return this.deps.db.transaction().execute(async (trx) => {
+      const { before, after } = await moveOrder(trx, ctx, id, move, this.deps.now());
+      await writeAudit(trx, ctx.actor, ctx, {
+        action,
+        targetType: 'order',
+        targetId: id,
+        workspaceId: ctx.workspaceId,
+        environment: ctx.environment,
+        changes: { status: { from: before.status, to: after.status } },
+      });
+      return toOrder(after);
+    });
+  }
+
+  /**
+   * Archive or unarchive (a flag beside the state, allowed in every state). Idempotent: an
+   * order already in the wanted state is returned as it is, with no audit entry.
+   */
+  async setArchived(ctx: ServiceContext, id: string, archived: boolean): Promise<Order> {
+    return this.deps.db.transaction().execute(async (trx) => {
+      const row = await repo.findOrder(trx, ctx, id, { forUpdate: true });
+      if (!row) throw new AppError('not_found', 'No such order.');
+      if (row.archived === archived) return toOrder(row);
+      const now = this.deps.now();
+      const updated = (await repo.updateOrder(trx, ctx, id, { archived, archived_at: archived ? now : null, updated_at: now }))!;
+      await writeAudit(trx, ctx.actor, ctx, {
+        action: archived ? 'order.archived' : 'order.unarchived',
+        targetType: 'order',
+        targetId: id,
+        workspaceId: ctx.workspaceId,
+        environment: ctx.environment,
+        changes: { archived: { from: row.archived, to: archived } },
+      });
+      return toOrder(updated);
+    });
+  }
+}
+
+const services = new WeakMap<Deps, OrdersService>();
+
+/** The app's one OrdersService (its small settings cache is shared by every route group). */
+export function ordersService(deps: Deps): OrdersService {
+  let service = services.get(deps);
+  if (!service) {
+    service = new OrdersService(deps);
+    services.set(deps, service);
+  }
+  return service;
+}

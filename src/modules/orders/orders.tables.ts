@@ -1,0 +1,76 @@
+import type { ColumnType, Insertable, Selectable } from 'kysely';
+import type { OrderStatus } from './orders.states.js';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+/** jsonb: written as JSON text, read back parsed by both drivers. */
+type Json<T> = ColumnType<T, string, string>;
+type NullableJson<T> = ColumnType<T | null, string | null | undefined, string | null>;
+
+export interface StoredAddress {
+  name?: string;
+  company?: string;
+  street1?: string;
+  street2?: string;
+  city?: string;
+  state?: string;
+  postal_code?: string;
+  country?: string;
+  phone?: string;
+  email?: string;
+}
+
+export interface StoredLineItem {
+  sku: string | null;
+  name: string | null;
+  quantity: number;
+  unit_price: { amount: number; currency: string } | null;
+  weight_oz: number | null;
+}
+
+export interface StoredParcel {
+  weight_oz: number;
+  length_in: number;
+  width_in: number;
+  height_in: number;
+}
+
+/** What the client sent for the parcel (each field optional); null = derive all of it. */
+export type ParcelInput = Partial<StoredParcel>;
+
+export interface OrdersTable {
+  id: string;
+  workspace_id: string;
+  environment: 'test' | 'live';
+  /** 'api' or the integration id that imported the order. */
+  source: string;
+  external_id: string | null;
+  status: OrderStatus;
+  archived: ColumnType<boolean, boolean | undefined, boolean>;
+  customer_name: string | null;
+  customer_email: string | null;
+  customer_phone: string | null;
+  ship_to: Json<StoredAddress>;
+  ship_from: NullableJson<StoredAddress>;
+  line_items: Json<StoredLineItem[]>;
+  parcel: Json<StoredParcel>;
+  parcel_input: NullableJson<ParcelInput>;
+  requested_service: string | null;
+  notes: string | null;
+  processed_at: NullableTimestamp;
+  shipped_at: NullableTimestamp;
+  delivered_at: NullableTimestamp;
+  cancelled_at: NullableTimestamp;
+  archived_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export type OrderRow = Selectable<OrdersTable>;
+export type NewOrderRow = Insertable<OrdersTable>;
+
+declare module '../../platform/db/types.js' {
+  interface Tables {
+    orders: OrdersTable;
+  }
+}

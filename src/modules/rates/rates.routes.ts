@@ -1,0 +1,38 @@
+import { getCarrierRegistry } from '../../carriers/registry.js';
+import { errorResponses, type App } from '../../platform/http/schemas.js';
+import { strictBodyValidator } from '../../platform/http/strict-body-validator.js';
+import { RateQueryResponseSchema, RateQuerySchema } from './rates.schemas.js';
+import { quoteRates, warmRateData } from './rates.service.js';
+
+/**
+ * POST /rates/query (registered under /v1 by the app, behind the API-key guard).
+ *
+ * The body is checked without type coercion (strictBodyValidator instead of the app-wide Ajv,
+ * which coerces "16" into 16): wrong types are a 400 naming the field.
+ */
+export async function ratesRoutes(app: App): Promise<void> {
+  const carriers = await getCarrierRegistry(app.log);
+  // Load the ZIP data, ZIP3 centroids and holiday calendars (~0.6 s) right after boot rather
+  // than at import (keeps start-up fast) or on the first request (keeps its latency low).
+  setTimeout(() => warmRateData(), 0).unref();
+
+  app.post(
+    '/rates/query',
+    {
+      schema: {
+        operationId: 'queryRates',
+        summary: 'Compare carrier rates for a parcel',
+        description:
+          'One option per carrier service that can carry the parcel, sorted by price, with zone, billable and DIM weight, surcharges, a delivery promise and tags. Services that cannot carry it are listed under `unavailable`; when none can, 422 `no_rates`.',
+        tags: ['rates'],
+        security: [{ apiKey: [] }],
+        body: RateQuerySchema,
+        response: { 200: RateQueryResponseSchema, ...errorResponses(400, 401, 422, 429) },
+      },
+      // Fastify types a route-level compiler by the whole route schema; this one only ever
+      // receives the body schema, so the cast is safe.
+      validatorCompiler: strictBodyValidator as never,
+    },
+    async (request) => quoteRates(request.body, { carriers }),
+  );
+}

@@ -1,0 +1,101 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { MoneySchema } from '../../platform/http/schemas.js';
+import { AddressSchema } from '../addresses/index.js';
+
+/** An address for rating: only country and postal code are required. */
+const RateAddressSchema = Type.Object(
+  {
+    ...AddressSchema.properties,
+    postal_code: Type.String({ maxLength: 40, description: 'Postal code (US: 12345 or 12345-6789). May be empty where the country has none.' }),
+    country: Type.String({ maxLength: 200, description: 'ISO 3166-1 alpha-2 country code.' }),
+  },
+  { title: 'RateAddress' },
+);
+
+const dimension = (description: string) => Type.Number({ exclusiveMinimum: 0, description });
+
+export const ParcelSchema = Type.Object(
+  {
+    weight_oz: dimension('Actual weight in ounces, > 0.'),
+    length_in: dimension('Length in inches, > 0.'),
+    width_in: dimension('Width in inches, > 0.'),
+    height_in: dimension('Height in inches, > 0.'),
+  },
+  { title: 'Parcel' },
+);
+
+export const RateQuerySchema = Type.Object(
+  {
+    ship_from: RateAddressSchema,
+    ship_to: RateAddressSchema,
+    parcel: ParcelSchema,
+    services: Type.Optional(
+      Type.Array(Type.String({ maxLength: 100 }), {
+        minItems: 1,
+        maxItems: 50,
+        description: 'Only these service codes (`ups_ground`); a carrier slug (`ups`) selects all its services.',
+      }),
+    ),
+    ship_date: Type.Optional(
+      Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD; default today in the origin\'s time zone.' }),
+    ),
+    residential: Type.Optional(
+      Type.Boolean({ description: 'Residential destination. Default: true unless ship_to has a company name.' }),
+    ),
+  },
+  { title: 'RateQuery' },
+);
+export type RateQuery = Static<typeof RateQuerySchema>;
+
+export const SurchargeSchema = Type.Object({
+  code: Type.String({ description: 'fuel, residential, additional_handling, oversize, remote_area, nonstandard_length, nonstandard_volume.' }),
+  amount: MoneySchema,
+});
+
+export const RateTagSchema = Type.Union([Type.Literal('cheapest'), Type.Literal('fastest'), Type.Literal('best_value')]);
+export type RateTag = Static<typeof RateTagSchema>;
+
+export const RateOptionSchema = Type.Object(
+  {
+    id: Type.String({ description: 'rate_… id of this quote.' }),
+    service_code: Type.String(),
+    carrier: Type.String(),
+    service_name: Type.String(),
+    price: { ...MoneySchema, description: 'base_price + the sum of surcharges.' },
+    base_price: MoneySchema,
+    zone: Type.Integer({ description: 'Domestic: USPS 1–9 or UPS/FedEx 2–8 by distance. International: 1 Canada/Mexico, 2 Europe, 3 Asia-Pacific, 4 rest of world.' }),
+    billable_weight_oz: Type.Integer({ description: 'max(actual, DIM) rounded up to the carrier increment.' }),
+    dim_weight_oz: Type.Union([Type.Integer(), Type.Null()], { description: 'Dimensional weight (rounded up to a whole ounce); null when DIM does not apply.' }),
+    dim_divisor: Type.Union([Type.Number(), Type.Null()]),
+    dim_divisor_unit: Type.Union([Type.Literal('in3_per_lb'), Type.Literal('cm3_per_kg'), Type.Null()]),
+    surcharges: Type.Array(SurchargeSchema),
+    delivery: Type.Object({
+      business_days: Type.Integer(),
+      estimated_delivery_date: Type.String({ description: 'YYYY-MM-DD' }),
+      guaranteed: Type.Boolean(),
+    }),
+    tags: Type.Array(RateTagSchema),
+    rate_table_version: Type.String(),
+  },
+  { title: 'RateOption' },
+);
+export type RateOption = Static<typeof RateOptionSchema>;
+
+export const UnavailableServiceSchema = Type.Object({
+  carrier: Type.String(),
+  service_code: Type.String(),
+  reason: Type.String(),
+});
+export type UnavailableService = Static<typeof UnavailableServiceSchema>;
+
+export const RateQueryResponseSchema = Type.Object(
+  {
+    ship_date: Type.String({ description: 'The ship date the quotes assume.' }),
+    residential: Type.Boolean({ description: 'Whether the destination was rated as residential.' }),
+    rate_table_versions: Type.Record(Type.String(), Type.String(), { description: 'Rate table version per carrier quoted.' }),
+    data: Type.Array(RateOptionSchema, { description: 'Sorted by price, cheapest first.' }),
+    unavailable: Type.Array(UnavailableServiceSchema),
+  },
+  { title: 'RateQueryResponse', description: 'Rate options for the parcel, cheapest first.' },
+);
+export type RateQueryResponse = Static<typeof RateQueryResponseSchema>;

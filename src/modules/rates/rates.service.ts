@@ -1,0 +1,193 @@
+import type { CarrierRegistry } from '../../carriers/registry.js';
+import { CarrierError, type Address, type CarrierDefinition, type CarrierRate, type RateRequest } from '../../carriers/types.js';
+import { AppError, validationError, type ErrorDetail } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import { checkCountryAndPostalCode, type RatingAddressCheck } from '../addresses/index.js';
+import { ALL_US_HOLIDAYS, estimateDeliveryDate, holidayDates, isValidDate, localClock, originTimeZone, type LocalClock } from './delivery-dates.js';
+import type { RateOption, RateQuery, RateQueryResponse, RateTag, UnavailableService } from './rates.schemas.js';
+import { buildRoute, zip3Centroid } from './zones.js';
+
+export interface QuoteRatesContext {
+  carriers: CarrierRegistry;
+  /** The clock (cutoff and default ship date); defaults to now. */
+  now?: Date;
+}
+
+/**
+ * Rate-shops a parcel across every registered carrier (POST /v1/rates/query).
+ *
+ * Validates both ends (ISO country; postal code in the country's format; a US ZIP must
+ * exist) → 400 `validation_failed` with `ship_to.postal_code`-style details. Each carrier
+ * prices its services from its versioned rate card; the platform adds the delivery promise
+ * (tender date after the 17:00 cutoff, carrier business days and holidays), ids and tags.
+ * Options are sorted by price; services that cannot carry the parcel are listed in
+ * `unavailable`. When nothing can carry it: 422 `no_rates` with the unavailable list as
+ * details. The same request always yields the same prices (ids differ per call).
+ */
+export async function quoteRates(query: RateQuery, ctx: QuoteRatesContext): Promise<RateQueryResponse> {
+  const now = ctx.now ?? new Date();
+  const from = checkCountryAndPostalCode(query.ship_from, 'ship_from');
+  const to = checkCountryAndPostalCode(query.ship_to, 'ship_to');
+  const details: ErrorDetail[] = [...from.details, ...to.details];
+  if (query.ship_date !== undefined && !isValidDate(query.ship_date)) {
+    details.push({ field: 'ship_date', message: 'must be a calendar date (YYYY-MM-DD)' });
+  }
+  const wanted = resolveServiceFilter(query.services, ctx.carriers, details);
+  if (details.length > 0 || !from.country || !to.country) throw validationError(details);
+
+  const shipFrom = toCarrierAddress(query.ship_from, from);
+  const shipTo = toCarrierAddress(query.ship_to, to);
+  const route = buildRoute(
+    { country: from.country, postal_code: shipFrom.postal_code, state: from.zip?.state ?? null },
+    { country: to.country, postal_code: shipTo.postal_code, state: to.zip?.state ?? null },
+  );
+  const clock = localClock(now, originTimeZone(from.zip?.state ?? null));
+  const shipDate = query.ship_date ?? clock.date;
+  const residential = query.residential ?? !(typeof query.ship_to.company === 'string' && query.ship_to.company.trim() !== '');
+
+  const carriers = ctx.carriers.carriers.filter((c) => c.capabilities.rate && c.adapter.rate);
+  const results = await Promise.all(
+    carriers.map(async (carrier) => {
+      const codes = wanted ? carrier.services.map((s) => s.code).filter((code) => wanted.has(code)) : undefined;
+      if (codes && codes.length === 0) return null;
+      const request: RateRequest = {
+        ship_from: shipFrom,
+        ship_to: shipTo,
+        parcel: { ...query.parcel },
+        ship_date: shipDate,
+        residential,
+        service_codes: codes,
+        route,
+      };
+      try {
+        return { carrier, response: await carrier.adapter.rate!(request), codes };
+      } catch (err) {
+        // A carrier that cannot be reached must not sink the whole rate-shop.
+        if (!(err instanceof CarrierError)) throw err;
+        const reason = `${carrier.name} is unavailable: ${err.message}`;
+        const services = codes ?? carrier.services.map((s) => s.code);
+        return { carrier, response: { rates: [], unavailable: services.map((service_code) => ({ service_code, reason })) }, codes };
+      }
+    }),
+  );
+
+  const options: Omit<RateOption, 'tags'>[] = [];
+  const unavailable: UnavailableService[] = [];
+  const versions: Record<string, string> = {};
+  for (const result of results) {
+    if (!result) continue;
+    const { carrier, response } = result;
+    versions[carrier.slug] = carrier.rate_table_version;
+    for (const u of response.unavailable) unavailable.push({ carrier: carrier.slug, service_code: u.service_code, reason: u.reason });
+    for (const rate of response.rates) options.push(toOption(carrier, rate, shipDate, clock));
+  }
+
+  if (options.length === 0) {
+    throw new AppError('no_rates', 'No carrier service can carry this parcel on this lane.', { details: unavailable });
+  }
+  options.sort(byPrice);
+  return {
+    ship_date: shipDate,
+    residential,
+    rate_table_versions: versions,
+    data: tagOptions(options),
+    unavailable,
+  };
+}
+
+/** Service codes the caller asked for (carrier slugs expanded); null = all. */
+function resolveServiceFilter(
+  services: readonly string[] | undefined,
+  registry: CarrierRegistry,
+  details: ErrorDetail[],
+): Set<string> | null {
+  if (!services) return null;
+  const wanted = new Set<string>();
+  services.forEach((code, i) => {
+    const carrier = registry.get(code);
+    if (carrier) for (const s of carrier.services) wanted.add(s.code);
+    else if (registry.serviceCodes.has(code)) wanted.add(code);
+    else details.push({ field: `services[${i}]`, message: `unknown service code "${code}"` });
+  });
+  return wanted;
+}
+
+function toCarrierAddress(input: RateQuery['ship_from'], check: RatingAddressCheck): Address {
+  const address: Address = { postal_code: check.postal_code ?? '', country: check.country ?? '' };
+  for (const f of ['name', 'company', 'street1', 'street2', 'city', 'state', 'phone', 'email'] as const) {
+    const v = input[f];
+    if (typeof v === 'string' && v.trim() !== '') address[f] = v;
+  }
+  if (check.zip && !address.state) address.state = check.zip.state;
+  return address;
+}
+
+function toOption(carrier: CarrierDefinition, rate: CarrierRate, shipDate: string, clock: LocalClock): Omit<RateOption, 'tags'> {
+  return {
+    id: newId('rate'),
+    service_code: rate.service_code,
+    carrier: carrier.slug,
+    service_name: rate.service_name,
+    price: rate.price,
+    base_price: rate.base_price,
+    zone: rate.zone,
+    billable_weight_oz: rate.billable_weight_oz,
+    dim_weight_oz: rate.dim_weight_oz,
+    dim_divisor: rate.dim_divisor,
+    dim_divisor_unit: rate.dim_divisor_unit,
+    surcharges: rate.surcharges,
+    delivery: {
+      business_days: rate.business_days,
+      estimated_delivery_date: estimateDeliveryDate(shipDate, rate.business_days, carrier.observed_holidays, clock),
+      guaranteed: rate.guaranteed,
+    },
+    rate_table_version: rate.rate_table_version,
+  };
+}
+
+type Untagged = Omit<RateOption, 'tags'>;
+
+function byPrice(a: Untagged, b: Untagged): number {
+  return (
+    a.price.amount - b.price.amount ||
+    a.delivery.estimated_delivery_date.localeCompare(b.delivery.estimated_delivery_date) ||
+    a.service_code.localeCompare(b.service_code)
+  );
+}
+
+function byDelivery(a: Untagged, b: Untagged): number {
+  return (
+    a.delivery.estimated_delivery_date.localeCompare(b.delivery.estimated_delivery_date) ||
+    Number(b.delivery.guaranteed) - Number(a.delivery.guaranteed) ||
+    a.price.amount - b.price.amount ||
+    a.service_code.localeCompare(b.service_code)
+  );
+}
+
+/** Value score: price × business days (lower is better), so a service twice as fast may cost up to twice as much. */
+function byValue(a: Untagged, b: Untagged): number {
+  return (
+    a.price.amount * a.delivery.business_days - b.price.amount * b.delivery.business_days ||
+    a.price.amount - b.price.amount ||
+    a.service_code.localeCompare(b.service_code)
+  );
+}
+
+/** Exactly one option each is `cheapest`, `fastest` and `best_value` (one option may hold several). */
+export function tagOptions(options: readonly Untagged[]): RateOption[] {
+  const pick = (cmp: (a: Untagged, b: Untagged) => number) => options.reduce((best, o) => (cmp(o, best) < 0 ? o : best));
+  const winners: [RateTag, Untagged][] = [
+    ['cheapest', pick(byPrice)],
+    ['fastest', pick(byDelivery)],
+    ['best_value', pick(byValue)],
+  ];
+  return options.map((o) => ({ ...o, tags: winners.filter(([, w]) => w === o).map(([tag]) => tag) }));
+}
+
+/** Precomputes the lazily built reference data (ZIP3 centroids, this and next year's holidays). */
+export function warmRateData(now: Date = new Date()): void {
+  zip3Centroid('100');
+  const year = now.getUTCFullYear();
+  holidayDates(year, ALL_US_HOLIDAYS);
+  holidayDates(year + 1, ALL_US_HOLIDAYS);
+}
