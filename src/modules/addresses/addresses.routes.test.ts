@@ -36,6 +36,18 @@ describe('POST /v1/addresses/validate: results (200)', () => {
     for (const m of body.messages) expect(Object.keys(m).sort()).toEqual(['code', 'field', 'message']);
   });
 
+  it('accepts null for optional fields (store exports send them) and treats them as empty', async () => {
+    const res = await post({ name: null, company: null, street1: '1600 Pennsylvania Ave NW', street2: null, city: 'Washington', state: 'DC', postal_code: '20500', country: 'US', phone: null, email: null });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json();
+    expect(body.status).toBe('verified');
+    expect(body.normalized.street1).toBe('1600 PENNSYLVANIA AVE NW');
+    expect(body.normalized.street2 ?? null).toBeNull();
+    // A null required-for-shipping field is a missing field in the result, not a 400.
+    const noCity = (await post({ street1: '1 Main St', city: null, postal_code: '20500', country: 'US' })).json();
+    expect(noCity.messages).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'city', code: expect.any(String) })]));
+  });
+
   it('an unknown ZIP is an invalid result, not an error', async () => {
     const res = await post({ street1: '1 Main St', city: 'Nowhere', state: 'NY', postal_code: '00000', country: 'US' });
     expect(res.statusCode).toBe(200);
@@ -88,7 +100,7 @@ describe('POST /v1/addresses/validate: schema errors (400)', () => {
     ['street1 a number', { street1: 123, country: 'US' }, 'street1'],
     ['postal_code a number', { street1: '1 Main St', postal_code: 2108, country: 'US' }, 'postal_code'],
     ['country a number', { country: 840 }, 'country'],
-    ['city null', { street1: '1 Main St', city: null, country: 'US' }, 'city'],
+    ['city a boolean', { street1: '1 Main St', city: true, country: 'US' }, 'city'],
     ['name an object', { name: { first: 'A' }, country: 'US' }, 'name'],
     ['street1 too long', { street1: 'x'.repeat(201), country: 'US' }, 'street1'],
   ])('%s', async (_name, payload, field) => {

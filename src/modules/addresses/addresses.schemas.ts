@@ -1,6 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 
-const text = (description: string, maxLength = 200) => Type.Optional(Type.String({ maxLength, description }));
+// Optional fields also accept null: store exports often send `"street2": null` for an empty line.
+const text = (description: string, maxLength = 200) =>
+  Type.Optional(Type.Union([Type.String({ maxLength, description }), Type.Null()]));
 
 /**
  * An address as clients send it (orders, shipments, validation). Every field is an optional

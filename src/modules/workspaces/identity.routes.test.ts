@@ -265,6 +265,9 @@ describe('admin workspace', () => {
     expect(res.json().origin_address).toEqual(origin);
     const cross = await app.inject({ method: 'GET', url: '/api/admin/workspace', headers: { ...t.adminHeaders, 'x-service-workspace': other.workspaceId } });
     expect(cross.statusCode).toBe(404);
+    const bad = await app.inject({ method: 'PATCH', url: '/api/admin/workspace', headers: t.adminHeaders, payload: { origin_address: { street1: '1 Main St', country: 'US', postal_code: '7870' } } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().details.map((d: { field: string }) => d.field)).toEqual(expect.arrayContaining(['origin_address.city', 'origin_address.postal_code']));
     const badEnv = await app.inject({ method: 'GET', url: '/api/admin/workspace', headers: { ...t.adminHeaders, 'x-service-environment': 'staging' } });
     expect(badEnv.statusCode).toBe(400);
   });

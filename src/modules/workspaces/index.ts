@@ -7,7 +7,6 @@ import { WorkspacesService } from './workspaces.service.js';
 export { serviceContext, requestMeta, type Guards, type RequestAuth } from './guards.js';
 export { AccountsService } from './accounts.service.js';
 export { WorkspacesService, PLAN_BURST } from './workspaces.service.js';
-export { AddressInputSchema } from './workspaces.schemas.js';
 
 export interface Identity {
   accounts: AccountsService;

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { AddressSchema } from '../addresses/index.js';
 
 const Timestamp = Type.String({ format: 'date-time' });
 const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
@@ -103,26 +104,10 @@ export const CreateApiKeyBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const AddressInputSchema = Type.Object(
-  {
-    name: Type.Optional(Type.String({ maxLength: 200 })),
-    company: Type.Optional(Type.String({ maxLength: 200 })),
-    street1: Type.Optional(Type.String({ maxLength: 200 })),
-    street2: Type.Optional(Type.String({ maxLength: 200 })),
-    city: Type.Optional(Type.String({ maxLength: 200 })),
-    state: Type.Optional(Type.String({ maxLength: 100 })),
-    postal_code: Type.Optional(Type.String({ maxLength: 20 })),
-    country: Type.String({ maxLength: 2, minLength: 2 }),
-    phone: Type.Optional(Type.String({ maxLength: 50 })),
-    email: Type.Optional(Type.String({ maxLength: 254 })),
-  },
-  { additionalProperties: false },
-);
-
 export const UpdateWorkspaceBody = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    origin_address: Type.Optional(Type.Union([AddressInputSchema, Type.Null()])),
+    origin_address: Type.Optional(Type.Union([AddressSchema, Type.Null()], { description: 'The default ship-from address; null clears it.' })),
   },
   { additionalProperties: false },
 );

@@ -5,6 +5,7 @@ import type { Deps } from '../../platform/deps.js';
 import type { Actor, Environment, RequestMeta } from '../../platform/context.js';
 import { paginate } from '../../platform/http/pagination.js';
 import { writeAudit } from '../audit/index.js';
+import { checkShippingAddress } from '../addresses/index.js';
 import * as repo from './workspaces.repo.js';
 import type { AuthCache, VerifiedKey, WorkspaceLimits } from './auth-cache.js';
 import { toApiKey, toWorkspace } from './workspaces.wire.js';
@@ -46,12 +47,19 @@ export class WorkspacesService {
     actor: Actor,
     meta: RequestMeta,
   ) {
+    let origin = patch.origin_address;
+    if (origin) {
+      // The origin is the default ship-from: it must be a shippable address.
+      const details = checkShippingAddress(origin, 'origin_address');
+      if (details.length) throw validationError(details);
+      origin = Object.fromEntries(Object.entries({ ...origin, country: String(origin.country).toUpperCase() }).filter(([, v]) => v != null));
+    }
     return this.deps.db.transaction().execute(async (trx) => {
       const before = await repo.findWorkspace(trx, workspaceId);
       if (!before) throw new AppError('not_found', 'No such workspace.');
       const updated = (await repo.updateWorkspace(trx, workspaceId, {
         name: patch.name?.trim() || undefined,
-        origin_address: patch.origin_address === undefined ? undefined : patch.origin_address === null ? null : JSON.stringify(patch.origin_address),
+        origin_address: origin === undefined ? undefined : origin === null ? null : JSON.stringify(origin),
       }))!;
       await writeAudit(trx, actor, meta, {
         action: 'workspace.updated',
