@@ -5,7 +5,6 @@
  * Set BENCH_DURATION (seconds, default 10) and BENCH_DATABASE_URL to run the service on PostgreSQL.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -84,12 +83,15 @@ async function main() {
   };
   if (process.env.BENCH_DATABASE_URL) env.DATABASE_URL = process.env.BENCH_DATABASE_URL;
 
-  const bare = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end('{"status":"ok"}');
-  });
-  await new Promise<void>((r) => bare.listen(0, '127.0.0.1', r));
-  const bareUrl = `http://127.0.0.1:${(bare.address() as { port: number }).port}/`;
+  // The bare server runs in a process of its own, like the service: autocannon shares this one.
+  const barePort = port + 100;
+  const bare = spawn(
+    process.execPath,
+    ['-e', `require('node:http').createServer((q, s) => { s.writeHead(200, { 'content-type': 'application/json' }); s.end('{"status":"ok"}'); }).listen(${barePort}, '127.0.0.1')`],
+    { stdio: 'ignore' },
+  );
+  const bareUrl = `http://127.0.0.1:${barePort}/`;
+  await waitHealthy(bareUrl, bare);
 
   const first = startService(env);
   const coldMs = await waitHealthy(`${base}/health`, first.child);
@@ -128,7 +130,33 @@ async function main() {
       parcel: { weight_oz: 32, length_in: 12, width_in: 9, height_in: 6 },
     });
     const probe = await fetch(`${base}/v1/rates/query`, { method: 'POST', headers, body: rateBody });
-    if (probe.status === 200) rows.push(await measure('POST /v1/rates/query', { url: `${base}/v1/rates/query`, method: 'POST', headers, body: rateBody }));
+    if (probe.status === 200) {
+      rows.push(await measure('POST /v1/rates/query (one lane, repeated)', { url: `${base}/v1/rates/query`, method: 'POST', headers, body: rateBody }));
+      // Every request a different lane and weight, so the quote cache does not help.
+      const zips = ['10001', '94105', '60601', '73301', '33101', '98101', '02108', '30301', '80202', '85001', '97201', '55401', '63101', '70112', '84101', '96813', '99501', '04101', '37201', '46201'];
+      let n = 0;
+      const result = await autocannon({
+        url: `${base}/v1/rates/query`,
+        connections,
+        duration,
+        requests: [
+          {
+            method: 'POST',
+            headers,
+            setupRequest: (req) => {
+              n++;
+              const body = JSON.stringify({
+                ship_from: { country: 'US', postal_code: zips[n % zips.length] },
+                ship_to: { country: 'US', postal_code: zips[(n * 7 + 3) % zips.length] },
+                parcel: { weight_oz: 1 + (n % 1100), length_in: 12, width_in: 9, height_in: 6 },
+              });
+              return { ...req, body };
+            },
+          },
+        ],
+      });
+      rows.push({ name: 'POST /v1/rates/query (varied lanes, uncached)', rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, errors: result.errors, non2xx: result.non2xx });
+    }
   }
   const rss = await (async () => {
     const m = await (await fetch(`${base}/metrics`)).text();
@@ -136,7 +164,7 @@ async function main() {
     return line ? Math.round(Number(line.split(' ')[1]) / 1024 / 1024) : null;
   })();
   await stop(second.child);
-  bare.close();
+  await stop(bare);
   rmSync(dataDir, { recursive: true, force: true });
 
   const bareRps = rows[0].rps;

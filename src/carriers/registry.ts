@@ -23,7 +23,11 @@ export interface CarrierRegistry {
   byServiceCode(serviceCode: string): CarrierDefinition | undefined;
   /** Every service code of every registered carrier. */
   readonly serviceCodes: ReadonlySet<string>;
+  /** Identifies this registry and its rate tables (cache keys of quotes). */
+  readonly version: string;
 }
+
+let registrySeq = 0;
 
 const SLUG = /^[a-z][a-z0-9_]*$/;
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -125,6 +129,7 @@ export function createRegistry(carriers: readonly CarrierDefinition[]): CarrierR
     get: (slug) => bySlug.get(slug),
     byServiceCode: (code) => byService.get(code),
     serviceCodes: new Set(byService.keys()),
+    version: `${++registrySeq}:${sorted.map((c) => `${c.slug}@${c.rate_table_version}`).join(',')}`,
   };
 }
 

@@ -12,9 +12,12 @@ import { quoteRates, warmRateData } from './rates.service.js';
  */
 export async function ratesRoutes(app: App): Promise<void> {
   const carriers = await getCarrierRegistry(app.log);
-  // Load the ZIP data, ZIP3 centroids and holiday calendars (~0.6 s) right after boot rather
-  // than at import (keeps start-up fast) or on the first request (keeps its latency low).
-  setTimeout(() => warmRateData(), 0).unref();
+  // Load the ZIP data, ZIP3 centroids and holiday calendars (~0.6 s of CPU) once the server
+  // listens and has answered its first health checks, rather than at import or during start-up
+  // (keeps a restart quick) or on the first rate request (keeps its latency low).
+  app.addHook('onListen', async () => {
+    setTimeout(() => warmRateData(), 1000).unref();
+  });
 
   app.post(
     '/rates/query',

@@ -2,6 +2,7 @@ import type { CarrierRegistry } from '../../carriers/registry.js';
 import { CarrierError, type Address, type CarrierDefinition, type CarrierRate, type RateRequest } from '../../carriers/types.js';
 import { AppError, validationError, type ErrorDetail } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
+import { TtlCache } from '../../platform/cache/ttl-cache.js';
 import { checkCountryAndPostalCode, type RatingAddressCheck } from '../addresses/index.js';
 import { ALL_US_HOLIDAYS, estimateDeliveryDate, holidayDates, isValidDate, localClock, originTimeZone, type LocalClock } from './delivery-dates.js';
 import type { RateOption, RateQuery, RateQueryResponse, RateTag, UnavailableService } from './rates.schemas.js';
@@ -26,6 +27,20 @@ export interface QuoteRatesContext {
  */
 export async function quoteRates(query: RateQuery, ctx: QuoteRatesContext): Promise<RateQueryResponse> {
   const now = ctx.now ?? new Date();
+  // Quotes are pure functions of the request, the rate tables and the minute (the cutoff and
+  // default ship date move with the clock), so an identical request within the same minute
+  // reuses the computed options; only the rate ids are new.
+  const key = `${Math.floor(now.getTime() / 60_000)}|${ctx.carriers.version}|${JSON.stringify(query)}`;
+  const cached = quoteCache.get(key);
+  if (cached) return { ...cached, data: cached.data.map((o) => ({ ...o, id: newId('rate') })) };
+  const { response, cacheable } = await computeQuote(query, ctx, now);
+  if (cacheable) quoteCache.set(key, response);
+  return response;
+}
+
+const quoteCache = new TtlCache<RateQueryResponse>(60_000, 5_000);
+
+async function computeQuote(query: RateQuery, ctx: QuoteRatesContext, now: Date): Promise<{ response: RateQueryResponse; cacheable: boolean }> {
   const from = checkCountryAndPostalCode(query.ship_from, 'ship_from');
   const to = checkCountryAndPostalCode(query.ship_to, 'ship_to');
   const details: ErrorDetail[] = [...from.details, ...to.details];
@@ -60,13 +75,13 @@ export async function quoteRates(query: RateQuery, ctx: QuoteRatesContext): Prom
         route,
       };
       try {
-        return { carrier, response: await carrier.adapter.rate!(request), codes };
+        return { carrier, response: await carrier.adapter.rate!(request), codes, failed: false };
       } catch (err) {
         // A carrier that cannot be reached must not sink the whole rate-shop.
         if (!(err instanceof CarrierError)) throw err;
         const reason = `${carrier.name} is unavailable: ${err.message}`;
         const services = codes ?? carrier.services.map((s) => s.code);
-        return { carrier, response: { rates: [], unavailable: services.map((service_code) => ({ service_code, reason })) }, codes };
+        return { carrier, response: { rates: [], unavailable: services.map((service_code) => ({ service_code, reason })) }, codes, failed: true };
       }
     }),
   );
@@ -86,13 +101,15 @@ export async function quoteRates(query: RateQuery, ctx: QuoteRatesContext): Prom
     throw new AppError('no_rates', 'No carrier service can carry this parcel on this lane.', { details: unavailable });
   }
   options.sort(byPrice);
-  return {
+  const response = {
     ship_date: shipDate,
     residential,
     rate_table_versions: versions,
     data: tagOptions(options),
     unavailable,
   };
+  // A carrier that failed this time may answer the next time: do not remember its absence.
+  return { response, cacheable: !results.some((r) => r?.failed) };
 }
 
 /** Service codes the caller asked for (carrier slugs expanded); null = all. */

@@ -63,6 +63,8 @@ export async function systemRoutes(app: App, opts: { deps: Deps; registry: Regis
     documentation: '/docs',
   });
 
+  // Static for the life of the process: serialise it once.
+  const descriptorJson = JSON.stringify(descriptor());
   for (const url of ['/', '/api']) {
     app.get(url, {
       schema: {
@@ -71,7 +73,7 @@ export async function systemRoutes(app: App, opts: { deps: Deps; registry: Regis
         tags: ['system'],
         response: { 200: Descriptor, ...errorResponses() },
       },
-      handler: async () => descriptor(),
+      handler: async (_request, reply) => reply.type('application/json; charset=utf-8').send(descriptorJson as never), // a pre-serialised string is sent as is
     });
   }
 

@@ -26,6 +26,10 @@ export function createJobQueue(handle: DatabaseHandle, options: CreateJobQueueOp
     connection: queueConnection(handle, options.poolMax ?? 4, logger),
     log: logger,
     maintenanceIntervalSeconds: options.maintenanceIntervalSeconds,
+    // On PGlite this process is the only sender, and a local send wakes its worker at once:
+    // polling only catches delayed jobs and retries, so it can be slow (and spare the one
+    // database connection). PostgreSQL workers must notice other processes' sends.
+    defaultPollingIntervalSeconds: handle.engine === 'pglite' ? 5 : 1,
   });
 }
 

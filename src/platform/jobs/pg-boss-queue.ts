@@ -42,6 +42,8 @@ export interface PgBossQueueOptions {
    * keeps the last run time in its version table). Default 30, minimum 1.
    */
   maintenanceIntervalSeconds?: number;
+  /** Poll interval of workers that do not set one. Default 1 s. */
+  defaultPollingIntervalSeconds?: number;
 }
 
 interface Run {
@@ -93,6 +95,7 @@ type FetchedJob = PgBoss.JobWithMetadata<unknown> & { expireInSeconds: number | 
 export class PgBossQueue implements JobQueue {
   readonly #conn: QueueConnection;
   readonly #log: JobLogger;
+  readonly #defaultPolling: number | undefined;
   readonly #boss: PgBoss;
   readonly #workers = new Map<string, Worker>();
   readonly #schedules = new Map<string, Schedule>();
@@ -110,6 +113,7 @@ export class PgBossQueue implements JobQueue {
   constructor(options: PgBossQueueOptions) {
     this.#conn = options.connection;
     this.#log = options.log ?? consoleJobLogger;
+    this.#defaultPolling = options.defaultPollingIntervalSeconds;
     this.#boss = new PgBoss({
       db: this.#conn.root as PgBoss.Db,
       schema: SCHEMA,
@@ -177,7 +181,7 @@ export class PgBossQueue implements JobQueue {
     const worker: Worker = {
       name,
       handler: handler as JobHandler<unknown>,
-      options: resolveWorkOptions(options),
+      options: resolveWorkOptions({ pollingIntervalSeconds: this.#defaultPolling, ...options }),
       runs: new Set(),
       wake: null,
       waitingForSlot: false,
