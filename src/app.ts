@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import { AjvCompiler } from '@fastify/ajv-compiler';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -65,6 +66,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Behind a proxy, TRUST_PROXY=1 takes the client IP from X-Forwarded-For (per-IP limits).
     trustProxy: config.trustProxy,
     ajv: { customOptions: { removeAdditional: false, allErrors: true, coerceTypes: 'array', useDefaults: true } },
+    // Query strings and path parameters arrive as text and are coerced ("20" → 20); JSON bodies
+    // carry their own types, so a string where a number belongs is a 400, never a guess.
+    schemaController: { compilersFactory: { buildValidator: buildValidatorFactory() as never } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -115,6 +119,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (ownsDatabase) await database.close().catch(() => {});
     throw err;
   }
+}
+
+function buildValidatorFactory() {
+  const pool = AjvCompiler();
+  return (externalSchemas: unknown, ajvOptions: { customOptions: Record<string, unknown> }) => {
+    const coercing = pool(externalSchemas as never, ajvOptions as never);
+    const strict = pool(externalSchemas as never, { ...ajvOptions, customOptions: { ...ajvOptions.customOptions, coerceTypes: false } } as never);
+    return (route: { httpPart?: string }) => (route.httpPart === 'body' ? strict : coercing)(route as never);
+  };
 }
 
 /** Every route group, each in its own scope with its guard. */

@@ -62,6 +62,22 @@ describe('error conventions', () => {
     expect(fields).toEqual(expect.arrayContaining(['password', 'extra']));
   });
 
+  it('does not coerce JSON body types (query strings still are)', async () => {
+    const res = await app.inject({ method: 'POST', url: '/v1/api-keys', headers: t.headers, payload: { name: 123 } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().details).toEqual([{ field: 'name', message: expect.any(String) }]);
+    const order = await app.inject({
+      method: 'POST',
+      url: '/v1/orders',
+      headers: t.headers,
+      payload: { ship_to: { street1: '1 Main St', city: 'Austin', state: 'TX', postal_code: '78701', country: 'US' }, line_items: [{ sku: 'A', quantity: '2' }] },
+    });
+    expect(order.statusCode).toBe(400);
+    expect(order.json().details.map((d: { field: string }) => d.field)).toContain('line_items[0].quantity');
+    const list = await app.inject({ method: 'GET', url: '/v1/api-keys?limit=1', headers: t.headers });
+    expect(list.statusCode).toBe(200);
+  });
+
   it('accepts a sane X-Request-Id and replaces an insane one', async () => {
     const ok = await app.inject({ method: 'GET', url: '/health', headers: { 'x-request-id': 'client-abc.123' } });
     expect(ok.headers['x-request-id']).toBe('client-abc.123');
