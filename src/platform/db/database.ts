@@ -55,6 +55,9 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     const pglite = new PGlite({
       dataDir: options.dataDir ? `file://${options.dataDir}/pgdata` : undefined,
       loadDataDir: options.loadDataDir,
+      // PostgreSQL's default 128 MB of shared buffers lives in the WASM heap for the life of the
+      // process; 32 MB keeps the embedded engine's footprint ~100 MB smaller (measured).
+      postgresqlconf: ['shared_buffers = 32MB'],
     });
     await pglite.waitReady;
     await pglite.query(`SET TIME ZONE 'UTC'`);
