@@ -79,7 +79,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       db: database.db,
       onError: (err) => app.log.error({ err }, 'cache invalidation listener failed'),
     });
-    const counters = options.counters ?? createCounterStore(config.redisUrl);
+    const counters = options.counters ?? (await createCounterStore(config.redisUrl));
     const jobs = options.jobs ?? createJobQueue(database, { log: app.log });
     const deps: Deps = { config, database, db: database.db, bus, counters, jobs, log: app.log, now: options.now ?? (() => new Date()) };
     app.decorate('deps', deps);

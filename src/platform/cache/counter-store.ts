@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 
 export interface TakeResult {
   allowed: boolean;
@@ -89,9 +89,10 @@ return {allowed, tostring(tokens)}
 `;
 
 export class RedisCounterStore implements CounterStore {
-  private readonly redis: Redis;
-  constructor(url: string, private readonly prefix = 'ship:') {
-    this.redis = new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix = 'ship:',
+  ) {
     this.redis.defineCommand('shipTake', { numberOfKeys: 1, lua: TAKE_SCRIPT });
   }
 
@@ -128,6 +129,9 @@ export class RedisCounterStore implements CounterStore {
   }
 }
 
-export function createCounterStore(redisUrl?: string): CounterStore {
-  return redisUrl ? new RedisCounterStore(redisUrl) : new MemoryCounterStore();
+/** The Redis client is imported only when REDIS_URL is set (it costs start-up time otherwise). */
+export async function createCounterStore(redisUrl?: string): Promise<CounterStore> {
+  if (!redisUrl) return new MemoryCounterStore();
+  const { Redis } = await import('ioredis');
+  return new RedisCounterStore(new Redis(redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }));
 }
