@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { AjvCompiler } from '@fastify/ajv-compiler';
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -16,6 +17,7 @@ import { registerIdempotency } from './platform/http/idempotency.js';
 import { registerMetrics } from './platform/http/metrics.js';
 import { ErrorResponseSchema, type App } from './platform/http/schemas.js';
 import { openApiOptions } from './platform/http/openapi.js';
+import { DeferredCompilation } from './platform/http/lazy-compilers.js';
 import type { Deps } from './platform/deps.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { createIdentity } from './modules/workspaces/index.js';
@@ -54,6 +56,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     options.database ??
     (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.databaseUrl ? undefined : config.dataDir }));
 
+  const compilation = new DeferredCompilation();
   const app = Fastify({
     logger: options.logStream ? { ...loggerOptions(config.logLevel), stream: options.logStream } : loggerOptions(config.logLevel),
     bodyLimit: 1024 * 1024,
@@ -68,7 +71,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ajv: { customOptions: { removeAdditional: false, allErrors: true, coerceTypes: 'array', useDefaults: true } },
     // Query strings and path parameters arrive as text and are coerced ("20" → 20); JSON bodies
     // carry their own types, so a string where a number belongs is a 400, never a guess.
-    schemaController: { compilersFactory: { buildValidator: buildValidatorFactory() as never } },
+    schemaController: { compilersFactory: compilersFactory(compilation) as never },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -106,7 +109,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await app.identity.accounts.ensureSuperAdmin(config.superAdminEmail, config.superAdminPassword);
     }
 
+    // Schemas compile on first use; once the server listens, the rest compile in the background.
+    app.addHook('onListen', async () => {
+      void compilation.compileAll();
+    });
     app.addHook('onClose', async () => {
+      compilation.clear();
       await jobs.stop({ timeoutMs: 10_000 }).catch((err: unknown) => app.log.error({ err }, 'job queue stop failed'));
       await bus.close();
       await counters.close();
@@ -121,12 +129,24 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }
 }
 
-function buildValidatorFactory() {
-  const pool = AjvCompiler();
-  return (externalSchemas: unknown, ajvOptions: { customOptions: Record<string, unknown> }) => {
-    const coercing = pool(externalSchemas as never, ajvOptions as never);
-    const strict = pool(externalSchemas as never, { ...ajvOptions, customOptions: { ...ajvOptions.customOptions, coerceTypes: false } } as never);
-    return (route: { httpPart?: string }) => (route.httpPart === 'body' ? strict : coercing)(route as never);
+/**
+ * Validators and serializers for route schemas. Bodies are validated without coercion, query
+ * strings and params with it; every schema compiles on first use (see DeferredCompilation).
+ */
+function compilersFactory(compilation: DeferredCompilation) {
+  const validators = AjvCompiler();
+  const serializers = SerializerSelector();
+  type Compile = (route: unknown) => never;
+  return {
+    buildValidator(externalSchemas: unknown, ajvOptions: { customOptions: Record<string, unknown> }) {
+      const coercing = validators(externalSchemas as never, ajvOptions as never) as Compile;
+      const strict = validators(externalSchemas as never, { ...ajvOptions, customOptions: { ...ajvOptions.customOptions, coerceTypes: false } } as never) as Compile;
+      return (route: { httpPart?: string }) => compilation.validator(() => (route.httpPart === 'body' ? strict : coercing)(route));
+    },
+    buildSerializer(externalSchemas: unknown, serializerOptions: unknown) {
+      const compile = serializers(externalSchemas as never, serializerOptions as never) as Compile;
+      return (route: unknown) => compilation.serializer(() => compile(route));
+    },
   };
 }
 

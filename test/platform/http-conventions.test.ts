@@ -102,6 +102,14 @@ describe('system endpoints', () => {
     expect(res.json()).toMatchObject({ status: 'ok', checks: { database: { status: 'ok' } } });
   });
 
+  it('GET /health answers a burst of concurrent probes, each with the database check', async () => {
+    const all = await Promise.all(Array.from({ length: 20 }, () => app.inject({ method: 'GET', url: '/health' })));
+    for (const res of all) {
+      expect(res.statusCode).toBe(200);
+      expect(res.json().checks.database.latency_ms).toBeGreaterThanOrEqual(0);
+    }
+  });
+
   it('GET /metrics exposes request counts, latency and queue depth', async () => {
     await app.inject({ method: 'GET', url: '/health' });
     const res = await app.inject({ method: 'GET', url: '/metrics' });

@@ -75,6 +75,20 @@ describe('POST /v1/rates/query: happy paths', () => {
     expect(strip(a)).toEqual(strip(b));
   });
 
+  it('answers a repeated request with the same body and fresh rate ids', async () => {
+    const lane = { ...VALID, ship_date: '2026-06-02' };
+    const responses = [await post(lane), await post(lane), await post(lane)];
+    const ids = responses.flatMap((r) => {
+      expect(r.statusCode).toBe(200);
+      expect(r.headers['content-type']).toBe('application/json; charset=utf-8');
+      return r.json().data.map((o: { id: string }) => o.id);
+    });
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) expect(id).toMatch(/^rate_[0-7][0-9a-hjkmnp-tv-z]{25}$/);
+    const [first, ...repeats] = responses.map((r) => r.body.replace(/rate_[0-9a-z]{26}/g, 'rate_ID'));
+    for (const repeat of repeats) expect(repeat).toBe(first);
+  });
+
   it('quotes international services to the UK and filters services', async () => {
     const res = await post({ ...VALID, ship_to: { country: 'gb', postal_code: 'SW1A 1AA', city: 'London' }, services: ['dhl_express_worldwide', 'ups'] });
     expect(res.statusCode, res.body).toBe(200);

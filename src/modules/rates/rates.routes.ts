@@ -1,8 +1,8 @@
 import { getCarrierRegistry } from '../../carriers/registry.js';
 import { errorResponses, type App } from '../../platform/http/schemas.js';
 import { strictBodyValidator } from '../../platform/http/strict-body-validator.js';
-import { RateQueryResponseSchema, RateQuerySchema } from './rates.schemas.js';
-import { quoteRates, warmRateData } from './rates.service.js';
+import { RateQueryResponseSchema, RateQuerySchema, type RateQueryResponse } from './rates.schemas.js';
+import { quoteRatesJson, warmRateData } from './rates.service.js';
 
 /**
  * POST /rates/query (registered under /v1 by the app, behind the API-key guard).
@@ -36,6 +36,11 @@ export async function ratesRoutes(app: App): Promise<void> {
       // receives the body schema, so the cast is safe.
       validatorCompiler: strictBodyValidator as never,
     },
-    async (request) => quoteRates(request.body, { carriers }),
+    async (request, reply) => {
+      // The route's own response serializer (the schema above); the JSON text is sent as is.
+      const serialize = reply.getSerializationFunction('200') as (response: RateQueryResponse) => string;
+      const json = await quoteRatesJson(request.body, { carriers }, serialize);
+      return reply.type('application/json; charset=utf-8').send(json as never);
+    },
   );
 }

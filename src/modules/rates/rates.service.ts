@@ -27,18 +27,66 @@ export interface QuoteRatesContext {
  */
 export async function quoteRates(query: RateQuery, ctx: QuoteRatesContext): Promise<RateQueryResponse> {
   const now = ctx.now ?? new Date();
-  // Quotes are pure functions of the request, the rate tables and the minute (the cutoff and
-  // default ship date move with the clock), so an identical request within the same minute
-  // reuses the computed options; only the rate ids are new.
-  const key = `${Math.floor(now.getTime() / 60_000)}|${ctx.carriers.version}|${JSON.stringify(query)}`;
+  const key = quoteKey(query, ctx, now);
   const cached = quoteCache.get(key);
-  if (cached) return { ...cached, data: cached.data.map((o) => ({ ...o, id: newId('rate') })) };
+  if (cached) return { ...cached.response, data: cached.response.data.map((o) => ({ ...o, id: newId('rate') })) };
   const { response, cacheable } = await computeQuote(query, ctx, now);
-  if (cacheable) quoteCache.set(key, response);
+  if (cacheable) quoteCache.set(key, { response });
   return response;
 }
 
-const quoteCache = new TtlCache<RateQueryResponse>(60_000, 5_000);
+/**
+ * The same quote as JSON text, for the route. An identical request within the minute reuses
+ * the serialised body of the first one and only writes fresh rate ids into it: the body is
+ * kept cut at its ids, so a repeat costs a string join instead of a copy and a serialisation.
+ */
+export async function quoteRatesJson(
+  query: RateQuery,
+  ctx: QuoteRatesContext,
+  serialize: (response: RateQueryResponse) => string,
+): Promise<string> {
+  const now = ctx.now ?? new Date();
+  const key = quoteKey(query, ctx, now);
+  const cached = quoteCache.get(key);
+  if (!cached) {
+    const { response, cacheable } = await computeQuote(query, ctx, now);
+    if (cacheable) quoteCache.set(key, { response });
+    return serialize(response);
+  }
+  cached.pieces ??= cutAtIds(serialize(cached.response), cached.response.data.map((o) => o.id));
+  let json = cached.pieces[0];
+  for (let i = 1; i < cached.pieces.length; i++) json += newId('rate') + cached.pieces[i];
+  return json;
+}
+
+// Quotes are pure functions of the request, the rate tables and the minute (the cutoff and
+// default ship date move with the clock), so an identical request within the same minute
+// reuses the computed options; only the rate ids are new.
+function quoteKey(query: RateQuery, ctx: QuoteRatesContext, now: Date): string {
+  return `${Math.floor(now.getTime() / 60_000)}|${ctx.carriers.version}|${JSON.stringify(query)}`;
+}
+
+/** `json` split around each id, in order (ids are unique strings, so each occurs once). */
+function cutAtIds(json: string, ids: readonly string[]): string[] {
+  const pieces: string[] = [];
+  let from = 0;
+  for (const id of ids) {
+    const at = json.indexOf(id, from);
+    pieces.push(json.slice(from, at));
+    from = at + id.length;
+  }
+  pieces.push(json.slice(from));
+  return pieces;
+}
+
+interface CachedQuote {
+  response: RateQueryResponse;
+  /** The serialised response cut at its rate ids, made on the first repeat. */
+  pieces?: string[];
+}
+
+// ~20 kB per entry (measured): a thousand recent lanes is plenty for re-quotes (a checkout page asking again).
+const quoteCache = new TtlCache<CachedQuote>(60_000, 1_000);
 
 async function computeQuote(query: RateQuery, ctx: QuoteRatesContext, now: Date): Promise<{ response: RateQueryResponse; cacheable: boolean }> {
   const from = checkCountryAndPostalCode(query.ship_from, 'ship_from');
