@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
@@ -26,9 +27,18 @@ function start(port: number) {
   return { child, exited, output: () => output };
 }
 
-async function healthy(port: number, timeoutMs: number): Promise<boolean> {
+/** A port nobody listens on now (fixed ranges collide with local services such as NATS on 4222). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function healthy(port: number, timeoutMs: number, child?: ChildProcess): Promise<boolean> {
   const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
+  while (Date.now() < until && child?.exitCode == null) {
     try {
       if ((await fetch(`http://127.0.0.1:${port}/health`)).ok) return true;
     } catch {
@@ -41,14 +51,14 @@ async function healthy(port: number, timeoutMs: number): Promise<boolean> {
 
 describe.runIf(inject('testDb').engine === 'pglite')('the service process on the embedded database', () => {
   it('starts, seeds once, refuses a second process on the data dir, and stops cleanly on SIGTERM', { timeout: 90_000 }, async () => {
-    const port = 4100 + Math.floor(Math.random() * 500);
+    const port = await freePort();
     const first = start(port);
-    expect(await healthy(port, 60_000)).toBe(true);
+    expect(await healthy(port, 60_000, first.child), first.output()).toBe(true);
     // The seed is printed once on the first start.
     for (let i = 0; i < 50 && !first.output().includes('Test API key'); i++) await new Promise((r) => setTimeout(r, 100));
     expect(first.output()).toMatch(/Test API key:\s+sk_test_[0-9A-Za-z]{43}/);
 
-    const second = start(port + 1);
+    const second = start(await freePort());
     expect(await second.exited).toBe(1);
     expect(second.output()).toContain('in use by process');
     expect(second.output()).toContain('DATABASE_URL');
@@ -58,8 +68,9 @@ describe.runIf(inject('testDb').engine === 'pglite')('the service process on the
     expect(existsSync(path.join(dataDir, 'service.lock'))).toBe(false);
 
     // A restart on the same data dir keeps the data and does not seed again.
-    const third = start(port + 2);
-    expect(await healthy(port + 2, 60_000)).toBe(true);
+    const thirdPort = await freePort();
+    const third = start(thirdPort);
+    expect(await healthy(thirdPort, 60_000, third.child), third.output()).toBe(true);
     expect(third.output()).not.toContain('Test API key');
     third.child.kill('SIGTERM');
     expect(await third.exited).toBe(0);
