@@ -4,7 +4,7 @@ import { AppError } from '../../platform/errors.js';
 import { validationDetails } from '../../platform/http/error-handler.js';
 import { errorResponses, type App } from '../../platform/http/schemas.js';
 import { serviceContext } from '../workspaces/index.js';
-import { OrderBody, OrderIdParams, OrderSchema, ordersService } from '../orders/index.js';
+import { checkOrderBody, OrderBody, OrderIdParams, OrderSchema, ordersService } from '../orders/index.js';
 import { integrationsService, type VerifiedIngestKey } from './integrations.service.js';
 
 declare module 'fastify' {
@@ -82,6 +82,7 @@ export async function integrationIntakeRoutes(app: App, opts: { perIpPerMinute: 
         ...errorResponses(401, 409, 429),
       },
     },
+    config: { bodyChecks: checkOrderBody },
     handler: async (request, reply) => {
       const key = request.ingestKey!;
       const { order, created } = await orders.upsertOrder(serviceContext(request), key.integrationId, request.body);

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { errorResponses, listResponse, type App } from '../../platform/http/schemas.js';
 import { serviceContext } from '../workspaces/index.js';
 import { OrderIdParams, OrderListQuery, OrderSchema, UpdateOrderBody } from './orders.schemas.js';
-import { ordersService } from './orders.service.js';
+import { checkOrderBody, ordersService } from './orders.service.js';
 
 /**
  * /api/admin/orders (session; the workspace and environment of X-Service-Workspace and
@@ -49,6 +49,7 @@ export async function adminOrdersRoutes(app: App) {
       body: UpdateOrderBody,
       response: { 200: Type.Ref(OrderSchema), ...errorResponses(401, 404, 409) },
     },
+    config: { bodyChecks: checkOrderBody },
     handler: async (request) => orders.updateOrder(serviceContext(request), request.params.orderId, request.body),
   });
 

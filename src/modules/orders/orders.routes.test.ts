@@ -179,8 +179,8 @@ describe('POST /v1/orders', () => {
       }),
     });
     expect(res.statusCode).toBe(400);
-    // The schema runs first: the service code is refused before the domain checks.
-    expect(fields(res)).toEqual(['requested_service']);
+    // One answer names every bad field: the schema's (service code) and the rules' together.
+    expect(fields(res)).toEqual(['requested_service', 'external_id', 'line_items[1].sku', 'line_items[2].unit_price.currency']);
     const domain = await app.inject({
       method: 'POST',
       url: '/v1/orders',
@@ -196,6 +196,39 @@ describe('POST /v1/orders', () => {
     });
     expect(domain.statusCode).toBe(400);
     expect(fields(domain).sort()).toEqual(['external_id', 'line_items[1].sku', 'line_items[2].unit_price.currency']);
+  });
+
+  it('reports schema and address errors in one answer', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v1/orders',
+      headers: t.headers,
+      payload: { ship_to: { street1: '1 Main St', country: 'ZZ', postal_code: 42 }, line_items: [{ sku: 'A', quantity: 0 }] },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().code).toBe('validation_failed');
+    // postal_code has the wrong type: the schema names it, the rules do not name it again.
+    expect(fields(res).sort()).toEqual(['line_items[0].quantity', 'ship_to.city', 'ship_to.country', 'ship_to.postal_code']);
+    expect(res.json().details.filter((d: { field: string }) => d.field === 'ship_to.postal_code')).toEqual([
+      { field: 'ship_to.postal_code', message: 'must be string or null' },
+    ]);
+    // A nullable field with a bad value: the value's reason only, not "must be null" besides.
+    const long = await app.inject({ method: 'POST', url: '/v1/orders', headers: t.headers, payload: orderBody({ ship_to: { ...shipTo, postal_code: '9'.repeat(41) } }) });
+    expect(long.json().details).toEqual([{ field: 'ship_to.postal_code', message: 'must NOT have more than 40 characters' }]);
+  });
+
+  it('answers 400, never 500, whatever shape a refused body has', async () => {
+    const bodies = [
+      { ship_to: [], line_items: [null, 5, 'x'] },
+      { ship_to: { country: 5, city: {}, street1: [] }, line_items: [{ sku: 1, unit_price: 'free' }] },
+      { ship_to: null, ship_from: 'here', external_id: 7, line_items: {} },
+      { ship_to: shipTo, line_items: [{ sku: 'A', quantity: 1, unit_price: { amount: 1, currency: 5 } }, { sku: null, quantity: 1 }] },
+    ];
+    for (const payload of bodies) {
+      const res = await app.inject({ method: 'POST', url: '/v1/orders', headers: t.headers, payload });
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(res.json().details.length).toBeGreaterThan(0);
+    }
   });
 
   it('passes the auth matrix', async () => {

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { errorResponses, listResponse, type App } from '../../platform/http/schemas.js';
 import { serviceContext } from '../workspaces/index.js';
 import { IdParams, OrderBody, OrderListQuery, OrderSchema } from './orders.schemas.js';
-import { API_SOURCE, ordersService } from './orders.service.js';
+import { API_SOURCE, checkOrderBody, ordersService } from './orders.service.js';
 
 /** /v1/orders: list, create or import (external_id upsert), read. */
 export async function ordersRoutes(app: App) {
@@ -41,6 +41,7 @@ export async function ordersRoutes(app: App) {
         ...errorResponses(401, 403, 409, 422, 429),
       },
     },
+    config: { bodyChecks: checkOrderBody },
     handler: async (request, reply) => {
       const { order, created } = await orders.upsertOrder(serviceContext(request), API_SOURCE, request.body);
       return reply.code(created ? 201 : 200).send(order);

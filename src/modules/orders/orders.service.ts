@@ -68,6 +68,32 @@ export function checkOrderContent(input: Partial<Pick<OrderInput, 'ship_to' | 's
   return details;
 }
 
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * checkOrderContent on a body of any shape (the schema refused it): only the parts that have
+ * the right shape are checked, so the answer can name every bad field at once.
+ */
+export function checkOrderBody(body: unknown): ErrorDetail[] {
+  if (!isObject(body)) return [];
+  const input: Parameters<typeof checkOrderContent>[0] = {};
+  if (isObject(body.ship_to)) input.ship_to = body.ship_to as never;
+  if (isObject(body.ship_from)) input.ship_from = body.ship_from as never;
+  if (typeof body.external_id === 'string') input.external_id = body.external_id;
+  if (Array.isArray(body.line_items)) {
+    // Only items whose sku/name/unit_price have the right types (or are absent).
+    const wellFormed = body.line_items.every(
+      (item) =>
+        isObject(item) &&
+        (item.sku == null || typeof item.sku === 'string') &&
+        (item.name == null || typeof item.name === 'string') &&
+        (item.unit_price == null || (isObject(item.unit_price) && typeof item.unit_price.currency === 'string')),
+    );
+    if (wellFormed) input.line_items = body.line_items as never;
+  }
+  return checkOrderContent(input);
+}
+
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
 
 /** An ISO date (midnight UTC) or date-time (UTC when no offset is given). */

@@ -146,6 +146,13 @@ describe('POST /v1/rates/query: validation errors (400 validation_failed)', () =
     await expect400(payload, field, message);
   });
 
+  it('names a bad parcel and a bad postal code in one answer', async () => {
+    const res = await post({ ship_from: NY, ship_to: { country: 'US', postal_code: '00000' }, parcel: { ...BOX, weight_oz: -1 } });
+    expect(res.statusCode).toBe(400);
+    const details = res.json().details as Detail[];
+    expect(details.map((d) => d.field).sort()).toEqual(['parcel.weight_oz', 'ship_to.postal_code']);
+  });
+
   it('a body that is not an object', async () => {
     const res = await post([VALID]);
     expect(res.statusCode).toBe(400);

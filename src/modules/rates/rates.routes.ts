@@ -2,7 +2,7 @@ import { getCarrierRegistry } from '../../carriers/registry.js';
 import { errorResponses, type App } from '../../platform/http/schemas.js';
 import { strictBodyValidator } from '../../platform/http/strict-body-validator.js';
 import { RateQueryResponseSchema, RateQuerySchema, type RateQueryResponse } from './rates.schemas.js';
-import { quoteRatesJson, warmRateData } from './rates.service.js';
+import { checkRateEnds, quoteRatesJson, warmRateData } from './rates.service.js';
 
 /**
  * POST /rates/query (registered under /v1 by the app, behind the API-key guard).
@@ -35,6 +35,7 @@ export async function ratesRoutes(app: App): Promise<void> {
       // Fastify types a route-level compiler by the whole route schema; this one only ever
       // receives the body schema, so the cast is safe.
       validatorCompiler: strictBodyValidator as never,
+      config: { bodyChecks: checkRateEnds },
     },
     async (request, reply) => {
       // The route's own response serializer (the schema above); the JSON text is sent as is.

@@ -88,6 +88,17 @@ interface CachedQuote {
 // ~20 kB per entry (measured): a thousand recent lanes is plenty for re-quotes (a checkout page asking again).
 const quoteCache = new TtlCache<CachedQuote>(60_000, 1_000);
 
+/** The country and postal-code checks of both ends, on a body of any shape (the schema refused it). */
+export function checkRateEnds(body: unknown): ErrorDetail[] {
+  if (typeof body !== 'object' || body === null) return [];
+  const { ship_from, ship_to } = body as Record<string, unknown>;
+  const details: ErrorDetail[] = [];
+  for (const [end, field] of [[ship_from, 'ship_from'], [ship_to, 'ship_to']] as const) {
+    if (typeof end === 'object' && end !== null && !Array.isArray(end)) details.push(...checkCountryAndPostalCode(end, field).details);
+  }
+  return details;
+}
+
 async function computeQuote(query: RateQuery, ctx: QuoteRatesContext, now: Date): Promise<{ response: RateQueryResponse; cacheable: boolean }> {
   const from = checkCountryAndPostalCode(query.ship_from, 'ship_from');
   const to = checkCountryAndPostalCode(query.ship_to, 'ship_to');

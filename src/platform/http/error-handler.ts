@@ -3,9 +3,36 @@ import { AppError, errorCatalogue, type ErrorCode, type ErrorDetail } from '../e
 
 interface AjvError {
   instancePath?: string;
+  schemaPath?: string;
   message?: string;
   keyword?: string;
   params?: Record<string, unknown>;
+}
+
+/**
+ * An `anyOf` (a nullable field: string or null) fails with one error per branch plus its own
+ * "must match a schema in anyOf". Say it once: "must be string or null" when every branch
+ * failed on type; otherwise the reasons of the branches that were about the value (a string
+ * too long), without "must be null".
+ */
+function collapseAnyOf(errors: AjvError[]): AjvError[] {
+  const anyOfs = errors.filter((e) => e.keyword === 'anyOf' && e.schemaPath);
+  if (anyOfs.length === 0) return errors;
+  const out: AjvError[] = [];
+  const handled = new Set<AjvError>();
+  for (const any of anyOfs) {
+    const branches = errors.filter((e) => e !== any && e.instancePath === any.instancePath && e.schemaPath?.startsWith(`${any.schemaPath}/`));
+    if (branches.length === 0) continue;
+    handled.add(any);
+    for (const b of branches) handled.add(b);
+    if (branches.every((b) => b.keyword === 'type')) {
+      const types = branches.flatMap((b) => [b.params?.type ?? []].flat().map(String));
+      out.push({ ...any, keyword: 'type', message: `must be ${[...new Set(types)].join(' or ')}` });
+    } else {
+      out.push(...branches.filter((b) => b.keyword !== 'type'));
+    }
+  }
+  return [...errors.filter((e) => !handled.has(e)), ...out];
 }
 
 /** `/parcel/weight_oz` → `parcel.weight_oz`; `/items/0/sku` → `items[0].sku`. */
@@ -19,7 +46,7 @@ function fieldPath(instancePath: string | undefined): string {
 export function validationDetails(errors: AjvError[], context?: string): ErrorDetail[] {
   const seen = new Set<string>();
   const details: ErrorDetail[] = [];
-  for (const e of errors) {
+  for (const e of collapseAnyOf(errors)) {
     // Query and path parameters are named as they are (`status`, `cursor`), body fields by path.
     let field = fieldPath(e.instancePath);
     let message = e.message ?? 'is invalid';
@@ -39,6 +66,33 @@ export function validationDetails(errors: AjvError[], context?: string): ErrorDe
     }
   }
   return details;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route's business-rule checks on its body (country codes, postal codes, …), run when
+     * the schema already refused the body, so one answer names every bad field instead of
+     * the schema's now and the rules' after the next attempt. Must accept any JSON value.
+     */
+    bodyChecks?: (body: unknown) => ErrorDetail[];
+  }
+}
+
+/** Schema details first, then the route's rule details for fields the schema did not already name. */
+function withBodyChecks(request: FastifyRequest, schemaDetails: ErrorDetail[], context?: string): ErrorDetail[] {
+  const checks = request.routeOptions.config?.bodyChecks;
+  if (!checks || context !== 'body') return schemaDetails;
+  let more: ErrorDetail[];
+  try {
+    more = checks(request.body);
+  } catch (err) {
+    // A body the schema refused may be any shape; the schema's answer stands on its own.
+    request.log.debug({ err }, 'body checks skipped on a malformed body');
+    return schemaDetails;
+  }
+  const related = (a: string, b: string) => a === b || a.startsWith(`${b}.`) || a.startsWith(`${b}[`);
+  return [...schemaDetails, ...more.filter((d) => !schemaDetails.some((s) => related(d.field, s.field) || related(s.field, d.field)))];
 }
 
 export function sendError(reply: FastifyReply, request: FastifyRequest, code: ErrorCode, message: string, details?: unknown) {
@@ -79,7 +133,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return sendError(reply, request, err.code, err.message, err.details);
     }
     if (err.validation) {
-      const details = validationDetails(err.validation as AjvError[], err.validationContext);
+      const details = withBodyChecks(request, validationDetails(err.validation as AjvError[], err.validationContext), err.validationContext);
       return sendError(reply, request, 'validation_failed', 'The request is invalid.', details);
     }
     const known = fromFastifyError(err);
