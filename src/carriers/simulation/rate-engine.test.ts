@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CarrierRate, RateRequest, RouteFacts } from '../types.js';
 import type { RateCard, ServiceRateCard } from './rate-card.js';
-import { isRemote, rateFromCard } from './rate-engine.js';
+import { bracketFor, isRemote, rateFromCard } from './rate-engine.js';
 
 /** A small hand-made card, so every expected number below can be worked out on paper. */
 const ground: ServiceRateCard = {
@@ -259,5 +259,27 @@ describe('rateFromCard: availability', () => {
     // 40×20×20 = 16000 in³ / 100 = 160 lb of DIM weight; the table ends at 100 lb.
     const r = reasons(request({ parcel: { weight_oz: 16, length_in: 40, width_in: 20, height_in: 20 } }));
     expect(r['acme_ground']).toMatch(/exceeds the 100 lb/);
+  });
+});
+
+describe('bracketFor', () => {
+  it('finds the same weight bracket as a linear scan, on every built-in rate table', async () => {
+    const cards: RateCard[] = [
+      (await import('../usps/rates.v2026-01.js')).uspsRateCard,
+      (await import('../ups/rates.v2026-01.js')).upsRateCard,
+      (await import('../fedex/rates.v2026-01.js')).fedexRateCard,
+      (await import('../dhl_express/rates.v2026-01.js')).dhlExpressRateCard,
+    ];
+    for (const card of cards) {
+      for (const service of card.services) {
+        const rows = service.grid.rows;
+        // The search relies on the data ascending by weight.
+        for (let i = 1; i < rows.length; i++) expect(rows[i][0], `${service.code} row ${i}`).toBeGreaterThan(rows[i - 1][0]);
+        const top = rows[rows.length - 1][0];
+        for (let oz = 0; oz <= top + 20; oz += 0.5) {
+          expect(bracketFor(rows, oz), `${service.code} at ${oz} oz`).toBe(rows.find((r) => r[0] >= oz));
+        }
+      }
+    }
   });
 });

@@ -55,7 +55,7 @@ export function rateService(
 
   const dimOz = dimWeightOz(measures.volume_in3, service.dim);
   const billableOz = billableWeightOz(parcel.weight_oz, dimOz, service.weight_steps);
-  const row = service.grid.rows.find((r) => r[0] >= billableOz);
+  const row = bracketFor(service.grid.rows, billableOz);
   if (!row) {
     const topLb = service.grid.rows[service.grid.rows.length - 1][0] / 16;
     return `Billable weight ${formatLb(billableOz)} exceeds the ${formatLb(topLb * 16)} ${service.name} rate table`;
@@ -80,6 +80,18 @@ export function rateService(
     guaranteed: service.guaranteed,
     rate_table_version: card.version,
   };
+}
+
+/** The first row whose weight bracket holds `oz` (rows ascend by weight; binary search, tables run to ~150 rows). */
+export function bracketFor<R extends readonly number[]>(rows: readonly R[], oz: number): R | undefined {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (rows[mid][0] >= oz) hi = mid;
+    else lo = mid + 1;
+  }
+  return rows[lo];
 }
 
 function checkLane(card: RateCard, lane: Lane, route: RouteFacts): string | null {

@@ -6,6 +6,7 @@ import {
   holidayDates,
   isBusinessDay,
   isValidDate,
+  yearOfDay,
   localClock,
   nextBusinessDay,
   originTimeZone,
@@ -126,4 +127,14 @@ describe('isValidDate', () => {
     ['2026-1-01', false],
     ['20260101', false],
   ])('%s → %s', (d, ok) => expect(isValidDate(d)).toBe(ok));
+});
+
+describe('yearOfDay', () => {
+  it('agrees with Date for every day from 1900 to 2200, around each New Year too', () => {
+    const DAY = 86_400_000;
+    for (let day = Date.UTC(1900, 0, 1) / DAY; day < Date.UTC(2200, 0, 1) / DAY; day++) {
+      const expected = new Date(day * DAY).getUTCFullYear();
+      if (yearOfDay(day) !== expected) expect(yearOfDay(day), `day ${day}`).toBe(expected);
+    }
+  });
 });

@@ -118,10 +118,18 @@ export function isValidDate(date: string): boolean {
   return Number.isFinite(day) && fromDay(day) === date;
 }
 
+/** The UTC year of a day number, without allocating a Date (this runs per day counted). */
+export function yearOfDay(day: number): number {
+  let year = 1970 + Math.floor(day / 365.2425);
+  if (Date.UTC(year, 0, 1) / DAY_MS > day) year -= 1;
+  else if (Date.UTC(year + 1, 0, 1) / DAY_MS <= day) year += 1;
+  return year;
+}
+
 function isBusinessDayNumber(day: number, holidays: readonly UsHoliday[]): boolean {
   const dow = (((day + 4) % 7) + 7) % 7; // 1970-01-01 was a Thursday (4)
   if (dow === 0 || dow === 6) return false;
-  return !closedDaysOf(new Date(day * DAY_MS).getUTCFullYear(), holidays).has(day);
+  return !closedDaysOf(yearOfDay(day), holidays).has(day);
 }
 
 function nextBusinessDayNumber(day: number, holidays: readonly UsHoliday[]): number {

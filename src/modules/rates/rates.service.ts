@@ -5,7 +5,7 @@ import { newId } from '../../platform/ids.js';
 import { TtlCache } from '../../platform/cache/ttl-cache.js';
 import { checkCountryAndPostalCode, type RatingAddressCheck } from '../addresses/index.js';
 import { ALL_US_HOLIDAYS, estimateDeliveryDate, holidayDates, isValidDate, localClock, originTimeZone, type LocalClock } from './delivery-dates.js';
-import type { RateOption, RateQuery, RateQueryResponse, RateTag, UnavailableService } from './rates.schemas.js';
+import type { RateOption, RateQuery, RateQueryResponse, UnavailableService } from './rates.schemas.js';
 import { buildRoute, zip3Centroid } from './zones.js';
 
 export interface QuoteRatesContext {
@@ -145,7 +145,7 @@ async function computeQuote(query: RateQuery, ctx: QuoteRatesContext, now: Date)
     }),
   );
 
-  const options: Omit<RateOption, 'tags'>[] = [];
+  const options: RateOption[] = [];
   const unavailable: UnavailableService[] = [];
   const versions: Record<string, string> = {};
   for (const result of results) {
@@ -198,7 +198,7 @@ function toCarrierAddress(input: RateQuery['ship_from'], check: RatingAddressChe
   return address;
 }
 
-function toOption(carrier: CarrierDefinition, rate: CarrierRate, shipDate: string, clock: LocalClock): Omit<RateOption, 'tags'> {
+function toOption(carrier: CarrierDefinition, rate: CarrierRate, shipDate: string, clock: LocalClock): RateOption {
   return {
     id: newId('rate'),
     service_code: rate.service_code,
@@ -218,25 +218,31 @@ function toOption(carrier: CarrierDefinition, rate: CarrierRate, shipDate: strin
       guaranteed: rate.guaranteed,
     },
     rate_table_version: rate.rate_table_version,
+    tags: [],
   };
 }
 
 type Untagged = Omit<RateOption, 'tags'>;
 
+/** Code-unit order: ISO dates and service codes are ASCII, and localeCompare (ICU) is slow. */
+function byText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 function byPrice(a: Untagged, b: Untagged): number {
   return (
     a.price.amount - b.price.amount ||
-    a.delivery.estimated_delivery_date.localeCompare(b.delivery.estimated_delivery_date) ||
-    a.service_code.localeCompare(b.service_code)
+    byText(a.delivery.estimated_delivery_date, b.delivery.estimated_delivery_date) ||
+    byText(a.service_code, b.service_code)
   );
 }
 
 function byDelivery(a: Untagged, b: Untagged): number {
   return (
-    a.delivery.estimated_delivery_date.localeCompare(b.delivery.estimated_delivery_date) ||
+    byText(a.delivery.estimated_delivery_date, b.delivery.estimated_delivery_date) ||
     Number(b.delivery.guaranteed) - Number(a.delivery.guaranteed) ||
     a.price.amount - b.price.amount ||
-    a.service_code.localeCompare(b.service_code)
+    byText(a.service_code, b.service_code)
   );
 }
 
@@ -245,19 +251,20 @@ function byValue(a: Untagged, b: Untagged): number {
   return (
     a.price.amount * a.delivery.business_days - b.price.amount * b.delivery.business_days ||
     a.price.amount - b.price.amount ||
-    a.service_code.localeCompare(b.service_code)
+    byText(a.service_code, b.service_code)
   );
 }
 
-/** Exactly one option each is `cheapest`, `fastest` and `best_value` (one option may hold several). */
-export function tagOptions(options: readonly Untagged[]): RateOption[] {
+/**
+ * Exactly one option each is `cheapest`, `fastest` and `best_value` (one option may hold
+ * several). Tags the options in place (they are fresh from toOption) and returns them.
+ */
+export function tagOptions(options: RateOption[]): RateOption[] {
   const pick = (cmp: (a: Untagged, b: Untagged) => number) => options.reduce((best, o) => (cmp(o, best) < 0 ? o : best));
-  const winners: [RateTag, Untagged][] = [
-    ['cheapest', pick(byPrice)],
-    ['fastest', pick(byDelivery)],
-    ['best_value', pick(byValue)],
-  ];
-  return options.map((o) => ({ ...o, tags: winners.filter(([, w]) => w === o).map(([tag]) => tag) }));
+  pick(byPrice).tags.push('cheapest');
+  pick(byDelivery).tags.push('fastest');
+  pick(byValue).tags.push('best_value');
+  return options;
 }
 
 /** Precomputes the lazily built reference data (ZIP3 centroids, this and next year's holidays). */
