@@ -5,8 +5,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 
-// The real process, as `npm start` runs it (from source through tsx so no build is needed):
-// start on a fresh embedded data dir, refuse a second process on it, shut down on SIGTERM.
+// The real process, exactly as `npm start` runs it (scripts/start.mjs: the built, bundled tree,
+// rebuilt first when the sources are newer): start on a fresh embedded data dir, refuse a
+// second process on it, shut down on SIGTERM.
 const dataDir = mkdtempSync(path.join(tmpdir(), 'ship-e2e-'));
 const children: ChildProcess[] = [];
 afterAll(() => {
@@ -16,7 +17,7 @@ afterAll(() => {
 
 function start(port: number) {
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, ['scripts/start.mjs'], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'development', LOG_LEVEL: 'warn', DATABASE_URL: '', SEED_DEMO: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -72,6 +73,22 @@ describe.runIf(inject('testDb').engine === 'pglite')('the service process on the
     const third = start(thirdPort);
     expect(await healthy(thirdPort, 60_000, third.child), third.output()).toBe(true);
     expect(third.output()).not.toContain('Test API key');
+    // The built tree serves the API: carriers discovered beside the bundle, a real quote, the docs.
+    const [, workspace] = /Workspace:\s+(ws_\S+)/.exec(first.output())!;
+    const [, key] = /Test API key:\s+(sk_test_\S+)/.exec(first.output())!;
+    const quote = await fetch(`http://127.0.0.1:${thirdPort}/v1/rates/query`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'x-service-workspace': workspace, 'content-type': 'application/json' },
+      body: JSON.stringify({ ship_from: { country: 'US', postal_code: '94105' }, ship_to: { country: 'US', postal_code: '10001' }, parcel: { weight_oz: 16, length_in: 10, width_in: 8, height_in: 4 } }),
+    });
+    expect(quote.status).toBe(200);
+    const carriers = new Set(((await quote.json()) as { data: { carrier: string }[] }).data.map((o) => o.carrier));
+    expect([...carriers].sort()).toEqual(['fedex', 'ups', 'usps']);
+    for (const url of ['/openapi.json', '/docs/static/swagger-ui.css']) {
+      const res = await fetch(`http://127.0.0.1:${thirdPort}${url}`);
+      expect(res.status, url).toBe(200);
+      await res.arrayBuffer(); // read to the end, so the kept-alive connection is idle at shutdown
+    }
     third.child.kill('SIGTERM');
     expect(await third.exited).toBe(0);
   });
