@@ -26,13 +26,9 @@ export interface QuoteRatesContext {
  * details. The same request always yields the same prices (ids differ per call).
  */
 export async function quoteRates(query: RateQuery, ctx: QuoteRatesContext): Promise<RateQueryResponse> {
-  const now = ctx.now ?? new Date();
-  const key = quoteKey(query, ctx, now);
-  const cached = quoteCache.get(key);
-  if (cached) return { ...cached.response, data: cached.response.data.map((o) => ({ ...o, id: newId('rate') })) };
-  const { response, cacheable } = await computeQuote(query, ctx, now);
-  if (cacheable) quoteCache.set(key, { response });
-  return response;
+  const { entry, hit } = await quote(query, ctx);
+  if (!hit) return entry.response;
+  return { ...entry.response, data: entry.response.data.map((o) => ({ ...o, id: newId('rate') })) };
 }
 
 /**
@@ -45,18 +41,24 @@ export async function quoteRatesJson(
   ctx: QuoteRatesContext,
   serialize: (response: RateQueryResponse) => string,
 ): Promise<string> {
+  const { entry, hit } = await quote(query, ctx);
+  if (!hit) return serialize(entry.response);
+  entry.pieces ??= cutAtIds(serialize(entry.response), entry.response.data.map((o) => o.id));
+  let json = entry.pieces[0];
+  for (let i = 1; i < entry.pieces.length; i++) json += newId('rate') + entry.pieces[i];
+  return json;
+}
+
+/** The quote of a request: remembered (hit) or computed now, and remembered when it can be. */
+async function quote(query: RateQuery, ctx: QuoteRatesContext): Promise<{ entry: CachedQuote; hit: boolean }> {
   const now = ctx.now ?? new Date();
   const key = quoteKey(query, ctx, now);
   const cached = quoteCache.get(key);
-  if (!cached) {
-    const { response, cacheable } = await computeQuote(query, ctx, now);
-    if (cacheable) quoteCache.set(key, { response });
-    return serialize(response);
-  }
-  cached.pieces ??= cutAtIds(serialize(cached.response), cached.response.data.map((o) => o.id));
-  let json = cached.pieces[0];
-  for (let i = 1; i < cached.pieces.length; i++) json += newId('rate') + cached.pieces[i];
-  return json;
+  if (cached) return { entry: cached, hit: true };
+  const { response, cacheable } = await computeQuote(query, ctx, now);
+  const entry = { response };
+  if (cacheable) quoteCache.set(key, entry);
+  return { entry, hit: false };
 }
 
 // Quotes are pure functions of the request, the rate tables and the minute (the cutoff and
