@@ -27,6 +27,8 @@ export interface Config {
   trustProxy: boolean;
   /** Run job workers inside the API process (npm start); `dist/src/worker.js` runs them alone. */
   runWorkers: boolean;
+  /** How long SIGTERM waits for open connections before cutting them (ms). */
+  shutdownGraceMs: number;
   version: string;
 }
 
@@ -77,6 +79,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (env.REDIS_URL && !/^rediss?:\/\//.test(env.REDIS_URL)) {
     throw new ConfigError('REDIS_URL must be a redis:// URL');
   }
+  const shutdownGraceMs = Number(env.SHUTDOWN_GRACE_MS ?? 10_000);
+  if (!Number.isInteger(shutdownGraceMs) || shutdownGraceMs < 0 || shutdownGraceMs > 25_000) {
+    throw new ConfigError(`SHUTDOWN_GRACE_MS must be a whole number of milliseconds from 0 to 25000, got "${env.SHUTDOWN_GRACE_MS}"`);
+  }
   const host = env.HOST ?? '0.0.0.0';
   return {
     port,
@@ -97,6 +103,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: !isProduction && bool(env.SEED_DEMO, 'SEED_DEMO', true),
     trustProxy: bool(env.TRUST_PROXY, 'TRUST_PROXY'),
     runWorkers: bool(env.RUN_WORKERS, 'RUN_WORKERS', true),
+    shutdownGraceMs,
     version: readVersion(),
   };
 }

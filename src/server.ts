@@ -44,7 +44,7 @@ async function main() {
     // A client that stops reading (an unread response on a kept-alive connection) must not
     // hold the shutdown: after the grace period its connection is cut, so the jobs still stop
     // and the database still closes cleanly. The hard exit is the last resort.
-    const cut = setTimeout(() => app.server.closeAllConnections(), 10_000).unref();
+    const cut = setTimeout(() => app.server.closeAllConnections(), config.shutdownGraceMs).unref();
     const force = setTimeout(() => process.exit(1), 30_000).unref();
     await app.close(); // stops accepting, drains requests, stops jobs, closes the database
     clearTimeout(cut);

@@ -15,10 +15,10 @@ afterAll(() => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-function start(port: number) {
+function start(port: number, env: Record<string, string> = {}) {
   let output = '';
   const child = spawn(process.execPath, ['scripts/start.mjs'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'development', LOG_LEVEL: 'warn', DATABASE_URL: '', SEED_DEMO: '1' },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'development', LOG_LEVEL: 'warn', DATABASE_URL: '', SEED_DEMO: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -70,7 +70,7 @@ describe.runIf(inject('testDb').engine === 'pglite')('the service process on the
 
     // A restart on the same data dir keeps the data and does not seed again.
     const thirdPort = await freePort();
-    const third = start(thirdPort);
+    const third = start(thirdPort, { SHUTDOWN_GRACE_MS: '300' });
     expect(await healthy(thirdPort, 60_000, third.child), third.output()).toBe(true);
     expect(third.output()).not.toContain('Test API key');
     // The built tree serves the API: carriers discovered beside the bundle, a real quote, the docs.
@@ -89,7 +89,14 @@ describe.runIf(inject('testDb').engine === 'pglite')('the service process on the
       expect(res.status, url).toBe(200);
       await res.arrayBuffer(); // read to the end, so the kept-alive connection is idle at shutdown
     }
+    // A client that stops reading (1.4 MB left unread on a kept-alive connection) does not hold
+    // the shutdown: after SHUTDOWN_GRACE_MS the connection is cut and the process exits cleanly.
+    const unread = await fetch(`http://127.0.0.1:${thirdPort}/docs/static/swagger-ui-bundle.js`);
+    expect(unread.status).toBe(200);
+    const stopping = Date.now();
     third.child.kill('SIGTERM');
     expect(await third.exited).toBe(0);
+    expect(Date.now() - stopping).toBeLessThan(8_000);
+    expect(existsSync(path.join(dataDir, 'service.lock'))).toBe(false);
   });
 });

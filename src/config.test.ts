@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  it('has defaults that run the service on the embedded database', () => {
+    const c = loadConfig({});
+    expect(c.port).toBe(3000);
+    expect(c.databaseUrl).toBeUndefined();
+    expect(c.dataDir).toMatch(/data$/);
+    expect(c.runWorkers).toBe(true);
+    expect(c.shutdownGraceMs).toBe(10_000);
+    expect(c.version).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, /PORT/],
+    [{ PORT: '70000' }, /PORT/],
+    [{ SUPER_ADMIN_EMAIL: 'a@example.com' }, /set together/],
+    [{ SUPER_ADMIN_EMAIL: 'a@example.com', SUPER_ADMIN_PASSWORD: 'short' }, /at least 10/],
+    [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],
+    [{ REDIS_URL: 'http://x' }, /REDIS_URL/],
+    [{ NODE_ENV: 'production' }, /ENCRYPTION_KEY/],
+    [{ SHUTDOWN_GRACE_MS: '-1' }, /SHUTDOWN_GRACE_MS/],
+    [{ SHUTDOWN_GRACE_MS: '1.5' }, /SHUTDOWN_GRACE_MS/],
+    [{ SHUTDOWN_GRACE_MS: '60000' }, /SHUTDOWN_GRACE_MS/],
+  ])('refuses %o with a message naming the setting', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('reads SHUTDOWN_GRACE_MS', () => {
+    expect(loadConfig({ SHUTDOWN_GRACE_MS: '250' }).shutdownGraceMs).toBe(250);
+  });
+});
