@@ -18,3 +18,19 @@ export interface Deps {
   /** The clock, replaceable in tests. */
   now: () => Date;
 }
+
+/**
+ * `create` made into a one-per-app accessor: every route group asking with the same Deps gets
+ * the same instance (and so shares its caches and bus subscriptions).
+ */
+export function onePerApp<T>(create: (deps: Deps) => T): (deps: Deps) => T {
+  const made = new WeakMap<Deps, T>();
+  return (deps) => {
+    let value = made.get(deps);
+    if (value === undefined) {
+      value = create(deps);
+      made.set(deps, value);
+    }
+    return value;
+  };
+}

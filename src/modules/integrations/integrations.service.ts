@@ -2,7 +2,7 @@ import type { Updateable } from 'kysely';
 import { AppError, validationError, type ErrorDetail } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { randomBase62, sha256Hex } from '../../platform/crypto.js';
-import type { Deps } from '../../platform/deps.js';
+import { onePerApp, type Deps } from '../../platform/deps.js';
 import type { Environment, Scope, ServiceContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db/types.js';
 import { paginate, type Page } from '../../platform/http/pagination.js';
@@ -351,17 +351,8 @@ export class IntegrationsService {
   }
 }
 
-const services = new WeakMap<Deps, IntegrationsService>();
-
 /** The app's one IntegrationsService (one ingest-key cache and one bus subscription). */
-export function integrationsService(deps: Deps): IntegrationsService {
-  let service = services.get(deps);
-  if (!service) {
-    service = new IntegrationsService(deps);
-    services.set(deps, service);
-  }
-  return service;
-}
+export const integrationsService = onePerApp((deps) => new IntegrationsService(deps));
 
 /** The job handler's entry: see IntegrationsService.checkHealth. */
 export async function checkIntegrationsHealth(deps: Deps, now: Date) {

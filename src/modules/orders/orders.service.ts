@@ -1,7 +1,7 @@
 import type { Updateable } from 'kysely';
 import { AppError, validationError, type ErrorDetail } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import type { Deps } from '../../platform/deps.js';
+import { onePerApp, type Deps } from '../../platform/deps.js';
 import type { Scope, ServiceContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db/types.js';
 import { paginate, type Page } from '../../platform/http/pagination.js';
@@ -382,14 +382,5 @@ export class OrdersService {
   }
 }
 
-const services = new WeakMap<Deps, OrdersService>();
-
 /** The app's one OrdersService (its small settings cache is shared by every route group). */
-export function ordersService(deps: Deps): OrdersService {
-  let service = services.get(deps);
-  if (!service) {
-    service = new OrdersService(deps);
-    services.set(deps, service);
-  }
-  return service;
-}
+export const ordersService = onePerApp((deps) => new OrdersService(deps));
