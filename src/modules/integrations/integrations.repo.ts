@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Executor } from '../../platform/db/types.js';
+import { inScope } from '../../platform/db/scope.js';
 import type { Scope } from '../../platform/context.js';
 import type { IntegrationHealth } from './integrations.health.js';
 import type { IntegrationPlatform, IntegrationRow, IntegrationsTable } from './integrations.tables.js';
@@ -17,8 +18,7 @@ export async function findIntegration(db: Executor, scope: Scope, id: string, op
   let q = db
     .selectFrom('integrations')
     .selectAll()
-    .where('workspace_id', '=', scope.workspaceId)
-    .where('environment', '=', scope.environment)
+    .where(inScope(scope))
     .where('id', '=', id);
   if (opts.forUpdate) q = q.forUpdate();
   return q.executeTakeFirst();
@@ -28,8 +28,7 @@ export function integrationsQuery(db: Executor, scope: Scope, filter: { health?:
   let q = db
     .selectFrom('integrations')
     .selectAll()
-    .where('workspace_id', '=', scope.workspaceId)
-    .where('environment', '=', scope.environment);
+    .where(inScope(scope));
   if (filter.health) q = q.where('health', '=', filter.health);
   if (filter.platform) q = q.where('platform', '=', filter.platform);
   return q;
@@ -45,8 +44,7 @@ export async function updateIntegration(
   let q = db
     .updateTable('integrations')
     .set(patch)
-    .where('workspace_id', '=', scope.workspaceId)
-    .where('environment', '=', scope.environment)
+    .where(inScope(scope))
     .where('id', '=', id);
   // Compare-and-set on the health, so a change is made (and announced) once.
   if (opts.whereHealth) q = q.where('health', '=', opts.whereHealth);
@@ -56,8 +54,7 @@ export async function updateIntegration(
 export async function deleteIntegration(db: Executor, scope: Scope, id: string): Promise<IntegrationRow | undefined> {
   return db
     .deleteFrom('integrations')
-    .where('workspace_id', '=', scope.workspaceId)
-    .where('environment', '=', scope.environment)
+    .where(inScope(scope))
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirst();

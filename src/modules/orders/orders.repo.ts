@@ -1,5 +1,6 @@
 import { sql, type Updateable } from 'kysely';
 import type { Executor } from '../../platform/db/types.js';
+import { inScope } from '../../platform/db/scope.js';
 import type { Scope } from '../../platform/context.js';
 import type { OrderStatus } from './orders.states.js';
 import type { NewOrderRow, OrderRow, OrdersTable } from './orders.tables.js';
@@ -43,8 +44,7 @@ export async function findOrder(
   let q = db
     .selectFrom('orders')
     .selectAll()
-    .where('workspace_id', '=', scope.workspaceId)
-    .where('environment', '=', scope.environment)
+    .where(inScope(scope))
     .where('id', '=', id);
   if (opts.source !== undefined) q = q.where('source', '=', opts.source);
   if (opts.forUpdate) q = q.forUpdate();
@@ -61,8 +61,7 @@ export async function findOrderByExternalId(
   let q = db
     .selectFrom('orders')
     .selectAll()
-    .where('workspace_id', '=', scope.workspaceId)
-    .where('environment', '=', scope.environment)
+    .where(inScope(scope))
     .where('external_id', '=', externalId)
     .where('source', '=', source);
   if (opts.forUpdate) q = q.forUpdate();
@@ -79,8 +78,7 @@ export async function updateOrder(
   let q = db
     .updateTable('orders')
     .set(patch)
-    .where('workspace_id', '=', scope.workspaceId)
-    .where('environment', '=', scope.environment)
+    .where(inScope(scope))
     .where('id', '=', id);
   // A compare-and-set on the status: a concurrent move makes this update miss, not overwrite.
   if (opts.fromStatus) q = q.where('status', 'in', [...opts.fromStatus]);
@@ -102,8 +100,7 @@ export function ordersQuery(db: Executor, scope: Scope, filter: OrdersQueryFilte
   let q = db
     .selectFrom('orders')
     .selectAll()
-    .where('workspace_id', '=', scope.workspaceId)
-    .where('environment', '=', scope.environment);
+    .where(inScope(scope));
   const archived = filter.archived ?? false;
   if (archived !== 'all') q = q.where('archived', '=', archived);
   if (filter.statuses?.length) q = q.where('status', 'in', filter.statuses);

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
 import type { Db } from '../db/types.js';
+import { inScope } from '../db/scope.js';
 
 const TTL_MS = 24 * 3600 * 1000;
 /** A key still `running` after this long belongs to a request whose process died. */
@@ -86,8 +87,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db, now: () => Dat
       const row = await db
         .selectFrom('idempotency_keys')
         .selectAll()
-        .where('workspace_id', '=', scope.workspaceId)
-        .where('environment', '=', scope.environment)
+        .where(inScope(scope))
         .where('key', '=', key)
         .executeTakeFirst();
       if (!row) continue; // deleted between the two statements: try to claim it again
@@ -96,8 +96,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db, now: () => Dat
       if (expired || abandoned) {
         await db
           .deleteFrom('idempotency_keys')
-          .where('workspace_id', '=', scope.workspaceId)
-          .where('environment', '=', scope.environment)
+          .where(inScope(scope))
           .where('key', '=', key)
           .where('created_at', '=', row.created_at)
           .execute();
