@@ -3,7 +3,7 @@ import type { FastifyError, FastifyRequest } from 'fastify';
 import { AppError } from '../../platform/errors.js';
 import { validationDetails } from '../../platform/http/error-handler.js';
 import { errorResponses, type App } from '../../platform/http/schemas.js';
-import { serviceContext } from '../workspaces/index.js';
+import { bearer, serviceContext } from '../workspaces/index.js';
 import { checkOrderBody, OrderBody, OrderIdParams, OrderSchema, ordersService } from '../orders/index.js';
 import { integrationsService, type VerifiedIngestKey } from './integrations.service.js';
 
@@ -11,11 +11,6 @@ declare module 'fastify' {
   interface FastifyRequest {
     ingestKey?: VerifiedIngestKey;
   }
-}
-
-function bearer(request: FastifyRequest): string | null {
-  const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
-  return match ? match[1] : null;
 }
 
 /** Intake failures that say the integration sends bad data (they drive its health). */

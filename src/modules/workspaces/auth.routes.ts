@@ -3,7 +3,7 @@ import type { App } from '../../platform/http/schemas.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import { AppError } from '../../platform/errors.js';
 import { LoginBody, LoginResponse, MeResponse, RegisterBody, RegisterResponse } from './workspaces.schemas.js';
-import { requestMeta } from './guards.js';
+import { bearer, requestMeta } from './guards.js';
 
 /** /api/auth: register, login, logout, me. */
 export async function authRoutes(app: App, opts: { perIpPerMinute: number }) {
@@ -43,7 +43,7 @@ export async function authRoutes(app: App, opts: { perIpPerMinute: number }) {
     },
     onRequest: guards.session,
     handler: async (request, reply) => {
-      const token = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+      const token = bearer(request);
       if (!token) throw new AppError('unauthorized');
       await accounts.logout(token);
       return reply.code(204).send(null);

@@ -22,7 +22,8 @@ declare module 'fastify' {
   }
 }
 
-function bearer(request: FastifyRequest): string | null {
+/** The token of an `Authorization: Bearer <token>` header, or null. */
+export function bearer(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
   if (!header) return null;
   const match = /^Bearer\s+(\S+)$/i.exec(header);

@@ -4,7 +4,7 @@ import { AuthCache } from './auth-cache.js';
 import { createGuards, type Guards } from './guards.js';
 import { WorkspacesService } from './workspaces.service.js';
 
-export { serviceContext, requestMeta, type Guards, type RequestAuth } from './guards.js';
+export { bearer, serviceContext, requestMeta, type Guards, type RequestAuth } from './guards.js';
 export { AccountsService } from './accounts.service.js';
 export { WorkspacesService, PLAN_BURST } from './workspaces.service.js';
 
