@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyError, FastifyRequest } from 'fastify';
 import { AppError } from '../../platform/errors.js';
-import { validationDetails } from '../../platform/http/error-handler.js';
+import { schemaFailureDetails } from '../../platform/http/error-handler.js';
 import { errorResponses, type App } from '../../platform/http/schemas.js';
 import { bearer, serviceContext } from '../workspaces/index.js';
 import { checkOrderBody, OrderBody, OrderIdParams, OrderSchema, ordersService } from '../orders/index.js';
@@ -14,8 +14,8 @@ declare module 'fastify' {
 }
 
 /** Intake failures that say the integration sends bad data (they drive its health). */
-function intakeFailure(error: FastifyError): { code: string; details?: unknown } | null {
-  if (error.validation) return { code: 'validation_failed', details: validationDetails(error.validation, error.validationContext).slice(0, 20) };
+function intakeFailure(request: FastifyRequest, error: FastifyError): { code: string; details?: unknown } | null {
+  if (error.validation) return { code: 'validation_failed', details: schemaFailureDetails(request, error).slice(0, 20) };
   if (error instanceof AppError && (error.code === 'validation_failed' || error.code === 'invalid_json')) {
     return { code: error.code, details: Array.isArray(error.details) ? error.details.slice(0, 20) : undefined };
   }
@@ -50,7 +50,7 @@ export async function integrationIntakeRoutes(app: App, opts: { perIpPerMinute: 
   // Runs before the error handler answers, so the failure is recorded when the client sees the 400.
   app.addHook('onError', async (request, _reply, error) => {
     if (!request.ingestKey || request.method !== 'POST') return;
-    const failure = intakeFailure(error);
+    const failure = intakeFailure(request, error);
     if (!failure) return;
     await integrations.recordIntakeFailure(request.ingestKey, failure, now()).catch((err: unknown) => {
       request.log.error({ err }, 'recording an intake failure failed');

@@ -79,6 +79,11 @@ declare module 'fastify' {
   }
 }
 
+/** The details of a schema failure as the client gets them (the route's body checks included). */
+export function schemaFailureDetails(request: FastifyRequest, err: FastifyError): ErrorDetail[] {
+  return withBodyChecks(request, validationDetails(err.validation as AjvError[], err.validationContext), err.validationContext);
+}
+
 /** Schema details first, then the route's rule details for fields the schema did not already name. */
 function withBodyChecks(request: FastifyRequest, schemaDetails: ErrorDetail[], context?: string): ErrorDetail[] {
   const checks = request.routeOptions.config?.bodyChecks;
@@ -133,8 +138,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return sendError(reply, request, err.code, err.message, err.details);
     }
     if (err.validation) {
-      const details = withBodyChecks(request, validationDetails(err.validation as AjvError[], err.validationContext), err.validationContext);
-      return sendError(reply, request, 'validation_failed', 'The request is invalid.', details);
+      return sendError(reply, request, 'validation_failed', 'The request is invalid.', schemaFailureDetails(request, err));
     }
     const known = fromFastifyError(err);
     if (known) return sendError(reply, request, known.code, known.message);
