@@ -1,7 +1,6 @@
 import type { Integration } from './integrations.schemas.js';
 import type { IntegrationRow } from './integrations.tables.js';
-
-const iso = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).toISOString());
+import { iso } from '../../platform/http/wire.js';
 
 /** The integration on the wire: never the credentials nor the ingest key's hash. */
 export function toIntegration(row: IntegrationRow): Integration {

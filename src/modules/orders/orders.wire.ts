@@ -1,8 +1,7 @@
 import type { Order } from './orders.schemas.js';
 import type { OrderRow } from './orders.tables.js';
 import { isParcelDerived } from './orders.parcel.js';
-
-const iso = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).toISOString());
+import { iso } from '../../platform/http/wire.js';
 
 /** Summaries other modules attach to an order (shipments, office PINs); empty until they exist. */
 export interface OrderAttachments {

@@ -1,6 +1,5 @@
 import type { AccountRow, ApiKeyRow, WorkspaceRow } from './workspaces.tables.js';
-
-const iso = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).toISOString());
+import { iso } from '../../platform/http/wire.js';
 
 export function toAccount(row: AccountRow) {
   return {

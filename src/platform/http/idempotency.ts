@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
+import { sha256Hex } from '../crypto.js';
 import type { Db } from '../db/types.js';
 import { inScope } from '../db/scope.js';
 
@@ -35,9 +35,7 @@ declare module 'fastify' {
 
 function fingerprint(request: FastifyRequest): string {
   const path = request.url.split('?')[0];
-  return createHash('sha256')
-    .update(`${request.method} ${path}\n${JSON.stringify(request.body ?? null)}`)
-    .digest('hex');
+  return sha256Hex(`${request.method} ${path}\n${JSON.stringify(request.body ?? null)}`);
 }
 
 /**
