@@ -30,6 +30,7 @@ import { adminOrdersRoutes, ordersRoutes } from './modules/orders/index.js';
 import { ratesRoutes } from './modules/rates/index.js';
 import { addressesRoutes } from './modules/addresses/index.js';
 import { adminIntegrationsRoutes, integrationIntakeRoutes } from './modules/integrations/index.js';
+import { superAdminSettingsRoutes } from './modules/settings/index.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -174,6 +175,7 @@ async function registerRoutes(app: App, opts: { deps: Deps; perIpPerMinute: numb
   }, { prefix: '/api/admin' });
 
   await app.register(superAdminIdentityRoutes, { prefix: '/api/super-admin' });
+  await app.register(superAdminSettingsRoutes, { prefix: '/api/super-admin' });
 
   // Order intake: the integration's ingest key; per-IP limit 10× the public one (stores push in bulk).
   await app.register(integrationIntakeRoutes, { prefix: '/api/integrations', perIpPerMinute: opts.perIpPerMinute * 10 });
