@@ -7,8 +7,14 @@
 // modules from disk: the carrier folders (the registry discovers them beside itself, so they
 // stay in dist/src/carriers and every module shares their one copy of CarrierError), and
 // packages that read files beside their own code (PGlite's WASM, swagger-ui's assets, the ZIP
-// and holiday data loaded on first use, postal-code formats). scripts/bundle-guard.mjs fails the
-// build when a bundled package looks up files beside its own code (see there).
+// and holiday data loaded on first use, postal-code formats, pdfkit's font metrics).
+// scripts/bundle-guard.mjs fails the build when a bundled package looks up files beside its own
+// code (see there).
+//
+// The labels module has two entries of its own: its import surface (dist/src/labels.bundle.js,
+// for scripts and the built-tree test) and the render pool's worker thread
+// (dist/src/labels.worker.bundle.js, which src/modules/labels/labels.pool.ts looks for beside the
+// chunk that holds the pool).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -36,7 +42,11 @@ const keepCarriersOut = {
 
 const entries = ['server', 'worker', 'migrate'];
 const result = await build({
-  entryPoints: entries.map((name) => `dist/src/${name}.js`),
+  entryPoints: [
+    ...entries.map((name) => `dist/src/${name}.js`),
+    { in: 'dist/src/modules/labels/index.js', out: 'labels' },
+    { in: 'dist/src/modules/labels/labels.worker.js', out: 'labels.worker' },
+  ],
   outdir: 'dist/src',
   entryNames: '[name].bundle',
   bundle: true,
@@ -46,7 +56,7 @@ const result = await build({
   platform: 'node',
   target: 'node20',
   logLevel: 'warning',
-  external: ['@electric-sql/pglite', '@fastify/swagger-ui', 'zipcodes', 'date-holidays', 'postal-codes-js', 'ioredis', 'pg-native'],
+  external: ['@electric-sql/pglite', '@fastify/swagger-ui', 'zipcodes', 'date-holidays', 'postal-codes-js', 'ioredis', 'pg-native', 'pdfkit'],
   metafile: true,
   plugins: [keepCarriersOut],
   // Bundled CommonJS packages call require() for Node's built-ins.
