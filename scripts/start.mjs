@@ -1,6 +1,6 @@
 // `npm start` (and `npm run migrate`, `npm run worker`): build only when dist/ is missing or older than the sources, then run the server
 // in this same process (so SIGTERM reaches it directly).
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 
@@ -25,25 +25,32 @@ const isStale = () =>
 
 // Several processes may start at once on a stale tree (test files in parallel, a server and a
 // worker): one builds while the others wait, then they see a fresh tree. Without this, one
-// process's build removes dist/ under another that is loading it.
+// process's build removes dist/ under another that is loading it. The lock file holds the
+// builder's PID; a lock whose builder is gone (killed mid-build) is taken over.
 const lock = 'dist-build.lock';
+function lockIsStale() {
+  try {
+    process.kill(Number(readFileSync(lock, 'utf8')), 0);
+    return Date.now() - statSync(lock).mtimeMs > 600_000;
+  } catch (err) {
+    return err.code === 'ESRCH' || err.code === 'ENOENT' || err.code === 'EISDIR';
+  }
+}
 function withBuildLock(fn) {
-  const until = Date.now() + 180_000;
   for (;;) {
     try {
-      mkdirSync(lock);
+      writeFileSync(lock, String(process.pid), { flag: 'wx' });
       break;
     } catch (err) {
       if (err.code !== 'EEXIST') throw err;
-      // A lock left by a build that was killed: older than any build takes.
-      if (Date.now() - statSync(lock, { throwIfNoEntry: false })?.mtimeMs > 120_000 || Date.now() > until) rmSync(lock, { recursive: true, force: true });
+      if (lockIsStale()) rmSync(lock, { recursive: true, force: true });
       else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
     }
   }
   try {
     fn();
   } finally {
-    rmSync(lock, { recursive: true, force: true });
+    rmSync(lock, { force: true });
   }
 }
 
