@@ -1,5 +1,5 @@
 // Build dist/ only when it is missing or older than the sources (`npm start` and built-tree tests).
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 
@@ -25,18 +25,31 @@ function stale() {
 
 const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
+// Several processes may start at once on a stale tree (test files in parallel, a server and a
+// worker): one builds while the others wait, then they see a fresh tree. Without this, one
+// process's build removes dist/ under another that is loading it. The lock file holds the
+// builder's PID; a lock whose builder is gone (killed mid-build) is taken over.
+const lock = '.build-lock';
+function lockIsStale() {
+  try {
+    process.kill(Number(readFileSync(lock, 'utf8')), 0);
+    return Date.now() - statSync(lock).mtimeMs > 600_000;
+  } catch (err) {
+    return err.code === 'ESRCH' || err.code === 'ENOENT' || err.code === 'EISDIR';
+  }
+}
+
 /** Builds when stale; one build at a time (the build starts by deleting dist/, so two would collide). */
 export function ensureBuild() {
   if (!stale()) return;
-  const lock = '.build-lock';
   for (;;) {
     try {
-      mkdirSync(lock);
+      writeFileSync(lock, String(process.pid), { flag: 'wx' });
       break;
-    } catch {
-      // Someone else is building; a lock left by a killed build is taken over after 10 minutes.
-      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 600_000) rmSync(lock, { recursive: true, force: true });
-      sleep(200);
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw err;
+      if (lockIsStale()) rmSync(lock, { recursive: true, force: true });
+      else sleep(200);
     }
   }
   try {
@@ -45,6 +58,6 @@ export function ensureBuild() {
       execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
     }
   } finally {
-    rmSync(lock, { recursive: true, force: true });
+    rmSync(lock, { force: true });
   }
 }

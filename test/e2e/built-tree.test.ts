@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectStatus, onboardClient, useBuiltService, type BuiltClient, type BuiltService } from '../helpers/built-service.js';
+import { expectStatus, onboardClient, uncalledRouteGroups, useBuiltService, type BuiltClient, type BuiltService } from '../helpers/built-service.js';
 
 // What users run is what is tested (DESIGN.md §7): the bundled tree, started as `npm start`
 // starts it, walked through the first minutes of a client (DESIGN.md §3) and then every route
@@ -177,6 +177,18 @@ describe('the built tree (npm start)', () => {
     expect(longId.text.length).toBeLessThan(500);
     const unknown = await svc.request('GET', '/nope');
     expectCommonError(unknown, 404, 'not_found');
+  });
+
+  it('ends the session (logout)', async () => {
+    const login = await svc.request('POST', '/api/auth/login', { json: { email: c.email, password: c.password } });
+    const headers = { authorization: `Bearer ${login.body.token}` };
+    expectStatus(svc, await svc.request('POST', '/api/auth/logout', { headers }), 204, 'logout');
+    expectCommonError(await svc.request('GET', '/api/auth/me', { headers }), 401, 'unauthorized');
+  });
+
+  // Keep these two last: they judge everything above.
+  it('called every route group the service documents (a new group adds its calls here)', async () => {
+    expect(await uncalledRouteGroups(svc)).toEqual([]);
   });
 
   it('logged no unexpected error while serving all of the above', () => {

@@ -25,6 +25,8 @@ export interface BuiltService {
   /** SIGTERM, wait for the exit (SIGKILL after 15 s), remove its data; resolves to the exit code. */
   stop(): Promise<number | null>;
   request(method: string, url: string, options?: { headers?: Record<string, string>; json?: unknown; body?: string }): Promise<HttpResult>;
+  /** Every `METHOD /path` requested through `request()` (query strings dropped), for coverage checks. */
+  readonly calls: string[];
 }
 
 export interface HttpResult {
@@ -38,7 +40,7 @@ export interface HttpResult {
 export interface StartOptions {
   /** Extra environment (e.g. feature flags of a route group). */
   env?: Record<string, string>;
-  /** How long to wait for /health (a stale dist/ is rebuilt first, ~15 s on 2 busy cores). */
+  /** How long to wait for /health: a stale dist/ is rebuilt first (~15 s idle, minutes on a loaded machine). */
   healthyWithinMs?: number;
 }
 
@@ -133,7 +135,9 @@ export async function startBuiltService(options: StartOptions = {}): Promise<Bui
     return stopped;
   };
 
+  const calls: string[] = [];
   const request: BuiltService['request'] = async (method, url, opts = {}) => {
+    calls.push(`${method.toUpperCase()} ${url.split('?')[0]}`);
     const headers: Record<string, string> = { ...opts.headers };
     let body = opts.body;
     if (opts.json !== undefined) {
@@ -153,7 +157,7 @@ export async function startBuiltService(options: StartOptions = {}): Promise<Bui
     return { status: res.status, headers: res.headers, text, body: parsed };
   };
 
-  const until = Date.now() + (options.healthyWithinMs ?? 90_000);
+  const until = Date.now() + (options.healthyWithinMs ?? 300_000);
   let healthy = false;
   while (!healthy && Date.now() < until && child.exitCode === null) {
     try {
@@ -167,7 +171,7 @@ export async function startBuiltService(options: StartOptions = {}): Promise<Bui
     await stop();
     throw new Error(`the built service did not become healthy:\n${output.slice(-4000)}`);
   }
-  return { baseUrl, engine: databaseUrl ? 'postgres' : 'pglite', superAdmin, output: () => output, stop, request };
+  return { baseUrl, engine: databaseUrl ? 'postgres' : 'pglite', superAdmin, output: () => output, stop, request, calls };
 }
 
 /**
@@ -178,7 +182,7 @@ export function useBuiltService(options: StartOptions = {}): () => BuiltService 
   let service: BuiltService | undefined;
   beforeAll(async () => {
     service = await startBuiltService(options);
-  }, (options.healthyWithinMs ?? 90_000) + 20_000);
+  }, (options.healthyWithinMs ?? 300_000) + 20_000);
   afterAll(async () => {
     await service?.stop();
   }, 30_000);
@@ -255,4 +259,23 @@ export async function onboardClient(service: BuiltService, opts: { name?: string
     admin: { ...session, 'x-service-environment': 'test' },
     root,
   };
+}
+
+/**
+ * The route group of a path: `/v1/<resource>`, `/api/<area>/<resource>`, or the path itself
+ * for the system routes (`/`, `/health`). `/v1/orders/{id}` and `/v1/orders/ord_…/x` are both
+ * `/v1/orders`.
+ */
+export function routeGroup(path: string): string {
+  const parts = path.split('/').filter(Boolean);
+  if (parts[0] === 'v1') return `/${parts.slice(0, 2).join('/')}`;
+  if (parts[0] === 'api' && parts.length > 1) return `/${parts.slice(0, 3).join('/')}`;
+  return `/${parts.join('/')}`;
+}
+
+/** The route groups of the service's /openapi.json that `service.calls` never reached. */
+export async function uncalledRouteGroups(service: BuiltService): Promise<string[]> {
+  const doc = (await service.request('GET', '/openapi.json')).body as { paths: Record<string, unknown> };
+  const called = new Set(service.calls.map((c) => routeGroup(c.slice(c.indexOf(' ') + 1))));
+  return [...new Set(Object.keys(doc.paths).map(routeGroup))].filter((g) => !called.has(g)).sort();
 }

@@ -139,13 +139,15 @@ describe('requests refused by the HTTP parser (real socket)', () => {
 
 describe('rate limiting', () => {
   it('429 follows the contract: details (if any) a list, Retry-After and RateLimit-* headers', async () => {
-    const starter = await createTenant(app, { plan: 'starter' });
+    // A burst of 2 per minute refills one token every 30 s: the third request is refused however slow the machine.
+    const tight = await createTenant(app);
+    await app.identity.workspaces.setPlan(tight.workspaceId, { plan: 'enterprise', burst_per_minute: 2 }, { type: 'system', id: null }, {});
     let res;
-    for (let i = 0; i < 61; i++) res = await app.inject({ method: 'GET', url: '/v1/api-keys', headers: starter.headers });
+    for (let i = 0; i < 3; i++) res = await app.inject({ method: 'GET', url: '/v1/api-keys', headers: tight.headers });
     expectCommonError(res!, 429, 'rate_limited');
     expect(res!.headers['retry-after']).toMatch(/^\d+$/);
-    expect(res!.headers['ratelimit-limit']).toBe('60');
+    expect(res!.headers['ratelimit-limit']).toBe('2');
     expect(res!.headers['ratelimit-remaining']).toBe('0');
-    expect(res!.headers['ratelimit-policy']).toBe('60;w=60');
+    expect(res!.headers['ratelimit-policy']).toBe('2;w=60');
   });
 });

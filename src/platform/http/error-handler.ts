@@ -106,7 +106,9 @@ function withBodyChecks(request: FastifyRequest, schemaDetails: ErrorDetail[], c
 export function sendError(reply: FastifyReply, request: FastifyRequest, code: ErrorCode, message: string, details?: unknown) {
   const body: Record<string, unknown> = { code, message, request_id: request.id };
   if (details !== undefined) body.details = details;
-  return reply.code(errorCatalogue[code].status).type('application/json; charset=utf-8').send(body);
+  // Serialised here, not by the route's response schema for that status (GET /health's 503 is
+  // its own health document, and an error body must never fail a schema meant for another).
+  return reply.code(errorCatalogue[code].status).type('application/json; charset=utf-8').send(JSON.stringify(body));
 }
 
 /** Map Fastify's own errors (parsers, limits) to catalogue codes; undefined = unexpected. */
@@ -124,10 +126,25 @@ function fromFastifyError(err: FastifyError): { code: ErrorCode; message: string
   if (err.statusCode === 413) return { code: 'payload_too_large', message: 'The request body is larger than allowed.' };
   if (err.statusCode === 415) return { code: 'unsupported_media_type', message: 'Content-Type must be application/json.' };
   if (err.statusCode === 400 && err instanceof SyntaxError) return { code: 'invalid_json', message: 'The request body is not valid JSON.' };
-  // Any other client error Fastify raises: its own message may quote the input, so it is not passed on.
-  if (err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500) return { code: 'bad_request', message: errorCatalogue.bad_request.message };
+  // Any other client error a plugin raises keeps its status class; its own message may quote
+  // the input, so the catalogue's message is sent instead.
+  if (err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500) {
+    const code = clientErrorCodes[err.statusCode] ?? 'bad_request';
+    return { code, message: errorCatalogue[code].message };
+  }
   return undefined;
 }
+
+const clientErrorCodes: Record<number, ErrorCode> = {
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  408: 'request_timeout',
+  410: 'gone',
+  429: 'rate_limited',
+  431: 'request_headers_too_large',
+};
 
 /** A piece of the URL fit to quote in a message (the URL may be kilobytes long). */
 function quotable(path: string): string {
