@@ -7,7 +7,12 @@
 // modules from disk: the carrier folders (the registry discovers them beside itself, so they
 // stay in dist/src/carriers and every module shares their one copy of CarrierError), and
 // packages that read files beside their own code (PGlite's WASM, swagger-ui's assets, the ZIP
-// and holiday data loaded on first use).
+// and holiday data loaded on first use, pdfkit's font metrics).
+//
+// The labels module has two entries of its own: its import surface (dist/src/labels.bundle.js,
+// for scripts and the built-tree test) and the render pool's worker thread
+// (dist/src/labels.worker.bundle.js, which src/modules/labels/labels.pool.ts looks for beside the
+// chunk that holds the pool).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -34,7 +39,11 @@ const keepCarriersOut = {
 
 const entries = ['server', 'worker', 'migrate'];
 await build({
-  entryPoints: entries.map((name) => `dist/src/${name}.js`),
+  entryPoints: [
+    ...entries.map((name) => `dist/src/${name}.js`),
+    { in: 'dist/src/modules/labels/index.js', out: 'labels' },
+    { in: 'dist/src/modules/labels/labels.worker.js', out: 'labels.worker' },
+  ],
   outdir: 'dist/src',
   entryNames: '[name].bundle',
   bundle: true,
@@ -44,7 +53,7 @@ await build({
   platform: 'node',
   target: 'node20',
   logLevel: 'warning',
-  external: ['@electric-sql/pglite', '@fastify/swagger-ui', 'zipcodes', 'date-holidays', 'ioredis', 'pg-native'],
+  external: ['@electric-sql/pglite', '@fastify/swagger-ui', 'zipcodes', 'date-holidays', 'ioredis', 'pg-native', 'pdfkit'],
   plugins: [keepCarriersOut],
   // Bundled CommonJS packages call require() for Node's built-ins.
   banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },

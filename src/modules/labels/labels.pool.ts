@@ -34,16 +34,18 @@ export interface LabelRenderPoolOptions {
  * or the TypeScript sources (tests, tsx), where the worker loads tsx to read TypeScript.
  */
 function startWorker(): Worker {
+  // Workers inherit the process's flags; `--input-type` (a parent run with -e) would refuse a file entry.
+  const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type'));
   for (const name of ['./labels.worker.bundle.js', './labels.worker.js']) {
     const file = fileURLToPath(new URL(name, import.meta.url));
-    if (existsSync(file)) return new Worker(file);
+    if (existsSync(file)) return new Worker(file, { execArgv });
   }
   const ts = new URL('./labels.worker.ts', import.meta.url);
   if (!existsSync(fileURLToPath(ts))) throw new Error('label render worker not found beside labels.pool');
   // `--import tsx` in a worker's execArgv does not reach its entry module on Node 20, so a
   // small script registers tsx's loader first, then imports the TypeScript worker.
   const boot = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(ts.href)}); });`;
-  return new Worker(boot, { eval: true });
+  return new Worker(boot, { eval: true, execArgv });
 }
 
 interface Slot {
