@@ -31,6 +31,7 @@ import { ratesRoutes } from './modules/rates/index.js';
 import { addressesRoutes } from './modules/addresses/index.js';
 import { adminIntegrationsRoutes, integrationIntakeRoutes } from './modules/integrations/index.js';
 import { adminShipmentsRoutes, publicTrackingRoutes, shipmentsRoutes } from './modules/shipments/index.js';
+import { superAdminSettingsRoutes } from './modules/settings/index.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -177,6 +178,7 @@ async function registerRoutes(app: App, opts: { deps: Deps; perIpPerMinute: numb
   }, { prefix: '/api/admin' });
 
   await app.register(superAdminIdentityRoutes, { prefix: '/api/super-admin' });
+  await app.register(superAdminSettingsRoutes, { prefix: '/api/super-admin' });
 
   await app.register(publicTrackingRoutes, { prefix: '/api/public', perIpPerMinute: opts.perIpPerMinute });
 

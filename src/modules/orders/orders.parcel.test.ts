@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deriveParcel, FALLBACK_BOX, isParcelDerived, itemsWeightOz, parseBox } from './orders.parcel.js';
+import { deriveParcel, isParcelDerived, itemsWeightOz } from './orders.parcel.js';
 import type { StoredLineItem } from './orders.tables.js';
 
 const item = (quantity: number, weight_oz: number | null): StoredLineItem => ({ sku: 'S', name: null, quantity, unit_price: null, weight_oz });
@@ -29,13 +29,5 @@ describe('parcel derivation', () => {
     expect(deriveParcel(full, [item(9, 9)], box)).toEqual({ parcel: full, derived: false });
     expect(isParcelDerived(full)).toBe(false);
     expect(isParcelDerived(undefined)).toBe(true);
-  });
-
-  it('reads the default box setting, falling back to 10 × 8 × 4 in on a missing or bad value', () => {
-    expect(parseBox(box)).toEqual(box);
-    expect(parseBox(undefined)).toBeNull();
-    expect(parseBox({ length_in: 10, width_in: 0, height_in: 4 })).toBeNull();
-    expect(parseBox({ length_in: '10', width_in: 8, height_in: 4 })).toBeNull();
-    expect(FALLBACK_BOX).toEqual({ length_in: 10, width_in: 8, height_in: 4 });
   });
 });

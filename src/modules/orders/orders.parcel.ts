@@ -6,21 +6,8 @@ export interface Box {
   height_in: number;
 }
 
-/** The setting holding the box used when an order gives no dimensions. */
-export const DEFAULT_BOX_SETTING = 'orders.default_box';
 /** Used when the setting is unset or not a valid box. */
 export const FALLBACK_BOX: Box = { length_in: 10, width_in: 8, height_in: 4 };
-
-const positive = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v > 0;
-
-/** A stored `orders.default_box` value as a box, or null when it is not one. */
-export function parseBox(value: unknown): Box | null {
-  if (typeof value !== 'object' || value === null) return null;
-  const v = value as Record<string, unknown>;
-  return positive(v.length_in) && positive(v.width_in) && positive(v.height_in)
-    ? { length_in: v.length_in, width_in: v.width_in, height_in: v.height_in }
-    : null;
-}
 
 /** Σ weight_oz × quantity over the items that carry a weight, to 0.01 oz. */
 export function itemsWeightOz(items: readonly StoredLineItem[]): number {

@@ -5,14 +5,13 @@ import { onePerApp, type Deps } from '../../platform/deps.js';
 import type { Scope, ServiceContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db/types.js';
 import { paginate, type Page } from '../../platform/http/pagination.js';
-import { TtlCache } from '../../platform/cache/ttl-cache.js';
 import { writeAudit } from '../audit/index.js';
-import { findSettingValue } from '../settings/index.js';
+import { settingsService } from '../settings/index.js';
 import { checkShippingAddress, normalizeCountry, type AddressInput } from '../addresses/index.js';
 import * as repo from './orders.repo.js';
 import type { Order, OrderInput, OrderListFilter, OrderPatch } from './orders.schemas.js';
 import { assertEditable, nextStatus, ORDER_STATUSES, type OrderMove, type OrderStatus } from './orders.states.js';
-import { DEFAULT_BOX_SETTING, FALLBACK_BOX, deriveParcel, isParcelDerived, needsBox, parseBox, type Box } from './orders.parcel.js';
+import { FALLBACK_BOX, deriveParcel, isParcelDerived, needsBox, type Box } from './orders.parcel.js';
 import type { OrderRow, OrdersTable, ParcelInput, StoredAddress, StoredLineItem } from './orders.tables.js';
 import { toOrder, type OrderAttachments } from './orders.wire.js';
 
@@ -147,8 +146,6 @@ export async function moveOrder(executor: Executor, scope: Scope, orderId: strin
 export type AttachmentsProvider = (executor: Executor, scope: Scope, orderIds: readonly string[]) => Promise<Map<string, OrderAttachments>>;
 
 export class OrdersService {
-  /** `orders.default_box` for ~2 s: a settings change is in force everywhere within that. */
-  private readonly boxCache = new TtlCache<Box>(2000, 1);
   private readonly attachmentProviders: AttachmentsProvider[] = [];
 
   constructor(private readonly deps: Deps) {}
@@ -176,16 +173,12 @@ export class OrdersService {
   }
 
   /**
-   * The box used for missing parcel dimensions: the setting, or 10 × 8 × 4 in. Read through
+   * The box used for missing parcel dimensions (setting `orders.default_box`). Read through
    * `executor` (the caller's open transaction: PGlite has one connection, so reading through
    * the root handle inside a transaction would wait for it forever).
    */
   async defaultBox(executor: Executor = this.deps.db): Promise<Box> {
-    const hit = this.boxCache.get('box');
-    if (hit) return hit;
-    const box = parseBox(await findSettingValue(executor, DEFAULT_BOX_SETTING)) ?? FALLBACK_BOX;
-    this.boxCache.set('box', box);
-    return box;
+    return settingsService(this.deps).get('orders.default_box', executor);
   }
 
   private async parcelFor(executor: Executor, input: ParcelInput | null, items: StoredLineItem[]) {

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createTenant, expectV1AuthMatrix, type Tenant } from '../../../test/helpers/app.js';
 import { getCarrierRegistry } from '../../carriers/registry.js';
 import { shipmentsService } from './shipments.service.js';
+import { settingsService } from '../settings/index.js';
 
 // A fake clock: Monday 2 March 2026, 15:00 UTC (before the 17:00 pickup cutoff).
 const START = Date.parse('2026-03-02T15:00:00.000Z');
@@ -336,9 +337,9 @@ describe('tracking', () => {
 
   it('runs faster with sandbox.tracking_time_scale, and plays the SANDBOX: magic values', async () => {
     const u = await createTenant(app);
-    await app.deps.db.insertInto('settings').values({ key: 'sandbox.tracking_time_scale', value: JSON.stringify(3600) }).onConflict((oc) => oc.column('key').doUpdateSet({ value: JSON.stringify(3600) })).execute();
+    const root = { type: 'system' as const, id: null };
+    await settingsService(app.deps).set('sandbox.tracking_time_scale', 3600, root, {});
     setClock('2026-03-02T15:00:00.000Z');
-    await new Promise((r) => setTimeout(r, 2100)); // the setting is cached for 2 s
     const fast = await bought(u.headers);
     const exception = await bought(u.headers, { ship_to: { ...shipTo, name: 'Ada SANDBOX:exception' } });
     const rts = await bought(u.headers, { notes: 'please SANDBOX:return_to_sender' });
@@ -352,7 +353,7 @@ describe('tracking', () => {
     expect(await get(exception.shipment.id)).toMatchObject({ status: 'exception', tracking_status: 'failure', status_detail: 'address_not_found' });
     expect(await get(rts.shipment.id)).toMatchObject({ status: 'returned', tracking_status: 'return_to_sender', status_detail: 'returned_to_sender' });
     expect((await app.inject({ method: 'GET', url: `/v1/orders/${exception.order.id}`, headers: u.headers })).json().status).toBe('shipped');
-    await app.deps.db.deleteFrom('settings').where('key', '=', 'sandbox.tracking_time_scale').execute();
+    await settingsService(app.deps).set('sandbox.tracking_time_scale', 1, root, {});
   });
 
   it('lists events across the workspace with since, tracking_number and status filters', async () => {

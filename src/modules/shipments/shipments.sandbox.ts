@@ -1,7 +1,7 @@
 import type { SandboxOptions, SandboxScenario } from '../../carriers/types.js';
 
 /** The setting that sets simulated tracking speed (simulated seconds per real second). */
-export const TIME_SCALE_SETTING = 'sandbox.tracking_time_scale';
+export const TIME_SCALE_SETTING = 'sandbox.tracking_time_scale' as const;
 
 const MAGIC = /SANDBOX:(exception|return_to_sender|delivered)\b/i;
 

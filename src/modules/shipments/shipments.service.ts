@@ -6,9 +6,8 @@ import { onePerApp, type Deps } from '../../platform/deps.js';
 import type { Scope, ServiceContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db/types.js';
 import { paginate, type Page } from '../../platform/http/pagination.js';
-import { TtlCache } from '../../platform/cache/ttl-cache.js';
 import { recordEvent, writeAudit } from '../audit/index.js';
-import { findSettingValue } from '../settings/index.js';
+import { settingsService } from '../settings/index.js';
 import { findWorkspaceOrigin } from '../workspaces/index.js';
 import { moveOrder, nextStatus, ordersService, parseInstant, type Order, type OrderAttachments } from '../orders/index.js';
 import { prepareLane, quoteRates, toRateOption, type PreparedLane } from '../rates/index.js';
@@ -32,7 +31,6 @@ const fileExtension: Record<LabelFormatCode, string> = { pdf_4x6: 'pdf', pdf_let
 export class ShipmentsService {
   readonly tracking: TrackingSync;
   private readonly carriers: Promise<CarrierRegistry>;
-  private readonly scaleCache = new TtlCache<number>(2000, 1);
 
   constructor(
     private readonly deps: Deps,
@@ -53,12 +51,9 @@ export class ShipmentsService {
     await this.renderer.close();
   }
 
+  /** `sandbox.tracking_time_scale` (cached by the settings module, in force everywhere within 2 s). */
   private async timeScale(): Promise<number> {
-    const hit = this.scaleCache.get('scale');
-    if (hit !== undefined) return hit;
-    const scale = parseTimeScale(await findSettingValue(this.deps.db, TIME_SCALE_SETTING));
-    this.scaleCache.set('scale', scale);
-    return scale;
+    return parseTimeScale(await settingsService(this.deps).get(TIME_SCALE_SETTING));
   }
 
   /**

@@ -6,7 +6,7 @@ import type { Actor, RequestMeta } from '../../platform/context.js';
 import { paginate } from '../../platform/http/pagination.js';
 import { isUniqueViolation } from '../../platform/db/pg-errors.js';
 import { writeAudit } from '../audit/index.js';
-import { findSettingValue } from '../settings/index.js';
+import { settingsService } from '../settings/index.js';
 import * as repo from './workspaces.repo.js';
 import type { AuthCache, VerifiedSession } from './auth-cache.js';
 import { toAccount, toWorkspace } from './workspaces.wire.js';
@@ -68,7 +68,7 @@ export class AccountsService {
   }
 
   private async autoApprove(): Promise<boolean> {
-    return (await findSettingValue(this.deps.db, 'registration.auto_approve')) === true;
+    return settingsService(this.deps).get('registration.auto_approve');
   }
 
   /** Exchange email + password for an opaque session token (stored hashed). */
