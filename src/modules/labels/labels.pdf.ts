@@ -40,6 +40,70 @@ function draw(doc: PDFKit.PDFDocument, prims: Primitive[]): void {
   }
 }
 
+/**
+ * pdfkit builds a standard font's metrics (its thousands of kerning pairs) anew in every
+ * document — the largest single cost of a label. The metrics never change, so each later
+ * document gets its own font objects (own id, own PDF reference) sharing the metrics parsed
+ * for the first. This leans on pdfkit internals (`_fontFamilies`, `_fontCount`, StandardFont's
+ * fields); should they change shape, the shortcut turns itself off and pdfkit parses as before.
+ */
+const FONTS = ['Helvetica', 'Helvetica-Bold'] as const;
+interface StandardFontLike {
+  document: unknown;
+  name: string;
+  id: string;
+  font: object;
+  ascender: number;
+  descender: number;
+  bbox: number[];
+  lineGap: number;
+  xHeight: number;
+  capHeight: number;
+}
+interface DocFonts {
+  _fontFamilies?: Record<string, StandardFontLike>;
+  _fontCount?: number;
+}
+let sharedFonts: Record<string, StandardFontLike> | null | undefined;
+
+function useSharedFonts(doc: PDFKit.PDFDocument): void {
+  const d = doc as unknown as DocFonts;
+  if (sharedFonts === null || !d._fontFamilies || typeof d._fontCount !== 'number') {
+    for (const name of FONTS) doc.font(name);
+    return;
+  }
+  if (sharedFonts === undefined) {
+    for (const name of FONTS) doc.font(name);
+    const found: Record<string, StandardFontLike> = {};
+    for (const name of FONTS) {
+      const f = d._fontFamilies[name];
+      if (!f || f.document !== doc || typeof f.font !== 'object' || !Array.isArray(f.bbox)) {
+        sharedFonts = null;
+        return;
+      }
+      found[name] = f;
+    }
+    sharedFonts = found;
+    return;
+  }
+  for (const name of FONTS) {
+    const t = sharedFonts[name]!;
+    const own: StandardFontLike = Object.assign(Object.create(Object.getPrototypeOf(t) as object) as StandardFontLike, {
+      document: doc,
+      name: t.name,
+      id: `F${++d._fontCount}`,
+      font: t.font,
+      ascender: t.ascender,
+      descender: t.descender,
+      bbox: t.bbox,
+      lineGap: t.lineGap,
+      xHeight: t.xHeight,
+      capHeight: t.capHeight,
+    });
+    d._fontFamilies[name] = own;
+  }
+}
+
 function creationDate(data: LabelData): Date | undefined {
   // A fixed date makes the same label the same bytes (cacheable, comparable).
   const d = new Date(`${data.ship_date}T00:00:00Z`);
@@ -51,6 +115,8 @@ export async function renderPdf(labels: LabelData[], page: PdfPage): Promise<Buf
   const first = labels[0];
   const doc = new PDFDocument({
     autoFirstPage: false,
+    // No default font: useSharedFonts below provides both.
+    font: null as unknown as string,
     compress: true,
     info: {
       Title: labels.length === 1 && first ? `Shipping label ${first.tracking_number}` : `Shipping labels (${labels.length})`,
@@ -59,6 +125,7 @@ export async function renderPdf(labels: LabelData[], page: PdfPage): Promise<Buf
       CreationDate: first ? creationDate(first) : undefined,
     },
   });
+  useSharedFonts(doc);
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
   const ended = new Promise<void>((resolve, reject) => {
