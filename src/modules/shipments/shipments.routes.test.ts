@@ -104,7 +104,7 @@ describe('POST /v1/shipments', () => {
     const purchased = (await events('shipment.label_purchased', t.workspaceId)).find((e) => (e.data as { shipment: { id: string } }).shipment.id === s.id);
     expect(purchased?.data).toMatchObject({ shipment: { id: s.id, tracking_number: s.tracking_number, carrier: 'usps' }, label_url: s.label.url });
     expect(Object.keys((purchased!.data as { label_urls: object }).label_urls).sort()).toEqual(['pdf_4x6', 'pdf_letter', 'png_4x6', 'zpl_4x6']);
-  });
+  }, 120_000); // the first purchase starts the render workers and loads the ZIP and holiday data
 
   it('serves every format: PDF by default, PNG and letter on demand, each stored once', async () => {
     const { shipment } = await bought();
@@ -138,6 +138,11 @@ describe('POST /v1/shipments', () => {
     expect(badFormat.statusCode).toBe(400);
     const nul = await buy(t.headers, order.id, { service_code: 'usps\u0000ground' });
     expect(nul.statusCode).toBe(400);
+    expect((await buy(t.headers, 'ord_\u0000')).statusCode).toBe(400);
+    for (const url of ['/v1/tracking/1Z%00', '/v1/shipments/shp_%00', '/v1/shipments?carrier=%00', '/v1/tracking/events?tracking_number=%00']) {
+      expect((await app.inject({ method: 'GET', url, headers: t.headers })).statusCode, url).toBe(400);
+    }
+    expect((await app.inject({ method: 'GET', url: '/api/public/track/1Z%00' })).statusCode).toBe(400);
   });
 
   it('is 409 invalid_state naming the state for a shipped or cancelled order', async () => {

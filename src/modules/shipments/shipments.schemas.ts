@@ -5,6 +5,9 @@ import { SHIPMENT_STATUSES } from './shipments.states.js';
 
 const Timestamp = Type.String({ format: 'date-time' });
 const orNull = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+/** Text a client sends that reaches SQL: Postgres text cannot hold NUL, so it is a 400 here, never a 500 there. */
+const text = (maxLength: number, options: { minLength?: number; description?: string } = {}) =>
+  Type.String({ maxLength, pattern: '^[^\\u0000]*$', ...options });
 
 /** Label formats (the labels module renders them); pdf_4x6 is the default. */
 export const LABEL_FORMAT_CODES = ['pdf_4x6', 'pdf_letter', 'png_4x6', 'zpl_4x6'] as const;
@@ -22,8 +25,8 @@ export const MILESTONES = ['label_created', 'picked_up', 'in_transit', 'out_for_
 
 export const CreateShipmentBody = Type.Object(
   {
-    order_id: Type.String({ minLength: 1, maxLength: 64, description: 'The order to ship (awaiting_fulfillment or processing).' }),
-    service_code: Type.String({ minLength: 1, maxLength: 100, description: 'A service_code from POST /v1/rates/query, e.g. usps_ground_advantage.' }),
+    order_id: text(64, { minLength: 1, description: 'The order to ship (awaiting_fulfillment or processing).' }),
+    service_code: text(100, { minLength: 1, description: 'A service_code from POST /v1/rates/query, e.g. usps_ground_advantage.' }),
     label_format: Type.Optional(LabelFormatSchema),
   },
   { additionalProperties: false, title: 'ShipmentInput' },
@@ -32,7 +35,7 @@ export type CreateShipmentInput = Static<typeof CreateShipmentBody>;
 
 export const GenerateBody = Type.Object(
   {
-    service_code: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'A service code, or `cheapest`. Default: the order\'s requested service, else the cheapest.' })),
+    service_code: Type.Optional(text(100, { minLength: 1, description: 'A service code, or `cheapest`. Default: the order\'s requested service, else the cheapest.' })),
     label_format: Type.Optional(LabelFormatSchema),
   },
   { additionalProperties: false },
@@ -40,9 +43,9 @@ export const GenerateBody = Type.Object(
 
 export const ShipmentListQuery = Type.Object({
   status: Type.Optional(Type.String({ maxLength: 200, description: `A status, or several separated by commas: ${SHIPMENT_STATUSES.join(', ')}.` })),
-  carrier: Type.Optional(Type.String({ maxLength: 64, description: 'A carrier slug (usps, ups, fedex, dhl_express).' })),
-  order_id: Type.Optional(Type.String({ maxLength: 64 })),
-  tracking_number: Type.Optional(Type.String({ maxLength: 64 })),
+  carrier: Type.Optional(text(64, { description: 'A carrier slug (usps, ups, fedex, dhl_express).' })),
+  order_id: Type.Optional(text(64)),
+  tracking_number: Type.Optional(text(64)),
   created_after: Type.Optional(Type.String({ maxLength: 40, description: 'ISO date or date-time; created_at >= this.' })),
   created_before: Type.Optional(Type.String({ maxLength: 40, description: 'ISO date or date-time; created_at < this.' })),
   limit: Type.Optional(Type.Integer({ description: 'Page size, default 20, clamped to 1..100.' })),
@@ -50,17 +53,17 @@ export const ShipmentListQuery = Type.Object({
 });
 export type ShipmentListFilter = Static<typeof ShipmentListQuery>;
 
-export const ShipmentIdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+export const ShipmentIdParams = Type.Object({ id: text(64) });
 export const LabelQuery = Type.Object({
   format: Type.Optional(Type.Union(LABEL_FORMAT_CODES.map((f) => Type.Literal(f)), { description: 'Render another format on demand (default: the purchased one).' })),
 });
 
-export const TrackingIdParams = Type.Object({ id: Type.String({ maxLength: 64, description: 'A tracking number or a shipment id (shp_…).' }) });
-export const PublicTrackingParams = Type.Object({ trackingNumber: Type.String({ maxLength: 64 }) });
+export const TrackingIdParams = Type.Object({ id: text(64, { description: 'A tracking number or a shipment id (shp_…).' }) });
+export const PublicTrackingParams = Type.Object({ trackingNumber: text(64) });
 
 export const TrackingEventListQuery = Type.Object({
   since: Type.Optional(Type.String({ maxLength: 40, description: 'ISO date or date-time: events that occurred at or after it.' })),
-  tracking_number: Type.Optional(Type.String({ maxLength: 64 })),
+  tracking_number: Type.Optional(text(64)),
   status: Type.Optional(Type.String({ maxLength: 200, description: `A tracking status, or several separated by commas: ${TRACKING_STATUSES.join(', ')}.` })),
   limit: Type.Optional(Type.Integer({ description: 'Page size, default 20, clamped to 1..100.' })),
   cursor: Type.Optional(Type.String({ maxLength: 512 })),
