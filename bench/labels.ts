@@ -52,20 +52,28 @@ for (const format of m.LABEL_FORMATS) {
   console.log(`${format.padEnd(12)} ${pct(times, 50).toFixed(2).padStart(6)}  ${pct(times, 99).toFixed(2).padStart(6)}  ${mean.toFixed(2).padStart(7)}  ${cpuMs.toFixed(2).padStart(6)}  ${bytes}`);
 }
 
+/** CPU time of the whole process (main thread and workers) per label: what the work costs, load aside. */
+function cpuPerLabel(since: NodeJS.CpuUsage): string {
+  const c = process.cpuUsage(since);
+  return `${((c.user + c.system) / 1000 / batchSize).toFixed(2)} ms CPU/label`;
+}
+
 const pool = m.createLabelRenderPool({ threads });
 await Promise.all(Array.from({ length: pool.threads * 20 }, (_, i) => pool.renderLabel(label(i), 'pdf_4x6')));
 const load = (await import('node:os')).loadavg()[0]!.toFixed(1);
 console.log(`\npool of ${pool.threads} worker threads, ${batchSize} labels (load average ${load}):`);
 for (const format of ['pdf_4x6', 'zpl_4x6'] as const) {
   const t = performance.now();
+  const cpu0 = process.cpuUsage();
   await Promise.all(Array.from({ length: batchSize }, (_, i) => pool.renderLabel(label(i), format)));
   const s = (performance.now() - t) / 1000;
-  console.log(`  each label on its own, ${format}: ${s.toFixed(1)} s (${Math.round(batchSize / s)} labels/s)`);
+  console.log(`  each label on its own, ${format}: ${s.toFixed(1)} s (${Math.round(batchSize / s)} labels/s), ${cpuPerLabel(cpu0)}`);
 }
 const all = Array.from({ length: batchSize }, (_, i) => label(i));
 for (const format of ['pdf_4x6', 'zpl_4x6'] as const) {
   const t = performance.now();
+  const cpu0 = process.cpuUsage();
   const file = await pool.renderLabelSet(all, format);
-  console.log(`  one merged ${format} file: ${((performance.now() - t) / 1000).toFixed(1)} s, ${(file.body.length / 1e6).toFixed(1)} MB`);
+  console.log(`  one merged ${format} file: ${((performance.now() - t) / 1000).toFixed(1)} s, ${(file.body.length / 1e6).toFixed(1)} MB, ${cpuPerLabel(cpu0)}`);
 }
 await pool.close();

@@ -31,6 +31,7 @@ import { adminOrdersRoutes, ordersRoutes } from './modules/orders/index.js';
 import { ratesRoutes } from './modules/rates/index.js';
 import { addressesRoutes } from './modules/addresses/index.js';
 import { adminIntegrationsRoutes, integrationIntakeRoutes } from './modules/integrations/index.js';
+import { adminShipmentsRoutes, publicTrackingRoutes, shipmentsRoutes } from './modules/shipments/index.js';
 import { superAdminSettingsRoutes } from './modules/settings/index.js';
 
 export interface BuildAppOptions {
@@ -169,6 +170,7 @@ async function registerRoutes(app: App, opts: { deps: Deps; perIpPerMinute: numb
     await v1.register(ordersRoutes);
     await v1.register(ratesRoutes);
     await v1.register(addressesRoutes);
+    await v1.register(shipmentsRoutes);
   }, { prefix: '/v1' });
 
   await app.register(authRoutes, { prefix: '/api/auth', perIpPerMinute: opts.perIpPerMinute });
@@ -179,10 +181,13 @@ async function registerRoutes(app: App, opts: { deps: Deps; perIpPerMinute: numb
     await admin.register(adminWorkspaceRoutes);
     await admin.register(adminOrdersRoutes);
     await admin.register(adminIntegrationsRoutes);
+    await admin.register(adminShipmentsRoutes);
   }, { prefix: '/api/admin' });
 
   await app.register(superAdminIdentityRoutes, { prefix: '/api/super-admin' });
   await app.register(superAdminSettingsRoutes, { prefix: '/api/super-admin' });
+
+  await app.register(publicTrackingRoutes, { prefix: '/api/public', perIpPerMinute: opts.perIpPerMinute });
 
   // Order intake: the integration's ingest key; per-IP limit 10× the public one (stores push in bulk).
   await app.register(integrationIntakeRoutes, { prefix: '/api/integrations', perIpPerMinute: opts.perIpPerMinute * 10 });

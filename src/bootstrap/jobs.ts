@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { purgeExpiredIdempotencyKeys } from '../platform/http/idempotency.js';
 import { checkIntegrationsHealth } from '../modules/integrations/index.js';
+import { registerShipmentJobs } from '../modules/shipments/index.js';
 
 /** Register every module's job handlers and schedules on the app's queue (not started). */
 export async function registerJobHandlers(app: FastifyInstance): Promise<void> {
@@ -12,4 +13,6 @@ export async function registerJobHandlers(app: FastifyInstance): Promise<void> {
     await checkIntegrationsHealth(app.deps, now());
   });
   await jobs.schedule('integrations.check_health', '* * * * *');
+  // Due carrier scans → tracking events, shipment and order status, tracking.updated.
+  await registerShipmentJobs(app.deps);
 }

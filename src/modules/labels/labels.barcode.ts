@@ -32,7 +32,7 @@ export interface LabelBarcode {
 }
 
 function usZip5(data: LabelData): string | null {
-  if (data.ship_to.country.toUpperCase() !== 'US') return null;
+  if (labelText(data.ship_to.country).toUpperCase() !== 'US') return null;
   const digits = (data.ship_to.postal_code ?? '').replace(/[^0-9]/g, '');
   return digits.length === 5 || digits.length === 9 ? digits.slice(0, 5) : null;
 }

@@ -92,7 +92,9 @@ export function layoutLabel(data: LabelData): Primitive[] {
   rule(bottom, 2);
 
   // Sender (small), then the recipient (large) in the space left between.
-  const fromLines = addressLines(data.ship_from, data.ship_from.country.toUpperCase() !== data.ship_to.country.toUpperCase());
+  // Countries print only on international labels.
+  const abroad = labelText(data.ship_from.country).toUpperCase() !== labelText(data.ship_to.country).toUpperCase();
+  const fromLines = addressLines(data.ship_from, abroad);
   text(M, y, 40, 7, true, 'FROM:');
   for (const line of fromLines.slice(0, 5)) {
     text(M + 40, y, W - 40, 8, false, line);
@@ -103,7 +105,7 @@ export function layoutLabel(data: LabelData): Primitive[] {
   y += 8;
   text(M, y, 60, 8, true, 'SHIP TO:');
   y += 12;
-  const toLines = addressLines(data.ship_to, data.ship_from.country.toUpperCase() !== data.ship_to.country.toUpperCase());
+  const toLines = addressLines(data.ship_to, abroad);
   const room = bottom - 6 - y;
   const toSize = toLines.length * 17 <= room ? 14 : 11;
   const step = toSize + 3;

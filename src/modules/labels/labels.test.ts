@@ -187,6 +187,11 @@ describe('text', () => {
     expect(r.content_type).toBe(labelContentType(format));
   });
 
+  it.each(LABEL_FORMATS)('%s: missing fields (no country, no tracking number, NaN weight) still render', async (format) => {
+    const data = { ...base, tracking_number: '', weight_oz: Number.NaN, zone: null, reference: null, ship_to: { country: null } } as unknown as LabelData;
+    expect((await renderLabel(data, format)).body.length).toBeGreaterThan(500);
+  });
+
   it('keeps Latin-1 and WinAnsi, strips accents it cannot show, and prints ? for the rest', () => {
     expect(labelText('Jürgen Müller, Renée')).toBe('Jürgen Müller, Renée');
     expect(labelText('Ő Ș')).toBe('O S');

@@ -13,7 +13,7 @@ import type { Order, OrderInput, OrderListFilter, OrderPatch } from './orders.sc
 import { assertEditable, nextStatus, ORDER_STATUSES, type OrderMove, type OrderStatus } from './orders.states.js';
 import { FALLBACK_BOX, deriveParcel, isParcelDerived, needsBox, type Box } from './orders.parcel.js';
 import type { OrderRow, OrdersTable, ParcelInput, StoredAddress, StoredLineItem } from './orders.tables.js';
-import { toOrder } from './orders.wire.js';
+import { toOrder, type OrderAttachments } from './orders.wire.js';
 
 /** Orders created through /v1 carry this source; intake uses the integration id. */
 export const API_SOURCE = 'api';
@@ -142,8 +142,35 @@ export async function moveOrder(executor: Executor, scope: Scope, orderId: strin
   return { before, after };
 }
 
+/** Summaries other modules attach to orders (shipments, office PINs), keyed by order id. */
+export type AttachmentsProvider = (executor: Executor, scope: Scope, orderIds: readonly string[]) => Promise<Map<string, OrderAttachments>>;
+
 export class OrdersService {
+  private readonly attachmentProviders: AttachmentsProvider[] = [];
+
   constructor(private readonly deps: Deps) {}
+
+  /**
+   * Modules that build on orders (shipments, PINs) register their summaries here, since
+   * orders cannot import them (they import orders).
+   */
+  useAttachments(provider: AttachmentsProvider): void {
+    this.attachmentProviders.push(provider);
+  }
+
+  /** Rows on the wire, with every registered module's summaries. */
+  private async present(executor: Executor, scope: Scope, rows: OrderRow[]): Promise<Order[]> {
+    if (rows.length === 0 || this.attachmentProviders.length === 0) return rows.map((r) => toOrder(r));
+    const merged = new Map<string, OrderAttachments>();
+    for (const provider of this.attachmentProviders) {
+      for (const [id, att] of await provider(executor, scope, rows.map((r) => r.id))) merged.set(id, { ...merged.get(id), ...att });
+    }
+    return rows.map((r) => toOrder(r, merged.get(r.id)));
+  }
+
+  private async presentOne(executor: Executor, scope: Scope, row: OrderRow): Promise<Order> {
+    return (await this.present(executor, scope, [row]))[0];
+  }
 
   /**
    * The box used for missing parcel dimensions (setting `orders.default_box`). Read through
@@ -201,7 +228,7 @@ export class OrdersService {
           assertEditable(existing.status);
           const { set } = await this.applyPatch(trx, existing, patch, now);
           const updated = set ? await repo.updateOrder(trx, scope, existing.id, set) : existing;
-          return { order: toOrder(updated ?? existing), created: false };
+          return { order: await this.presentOne(trx, scope, updated ?? existing), created: false };
         }
         const inserted = await repo.insertOrderUnlessExternalIdExists(trx, row);
         if (inserted) return { order: toOrder(inserted), created: true };
@@ -270,11 +297,14 @@ export class OrdersService {
     return { set, changes };
   }
 
-  /** One order of the scope (optionally only one source's: intake reads its own orders only). */
-  async getOrder(scope: Scope, id: string, opts: { source?: string } = {}): Promise<Order> {
-    const row = await repo.findOrder(this.deps.db, scope, id, opts);
+  /**
+   * One order of the scope (optionally only one source's: intake reads its own orders only).
+   * `attachments: false` skips the other modules' summaries (a caller that only needs the order).
+   */
+  async getOrder(scope: Scope, id: string, opts: { source?: string; attachments?: boolean } = {}): Promise<Order> {
+    const row = await repo.findOrder(this.deps.db, scope, id, { source: opts.source });
     if (!row) throw new AppError('not_found', 'No such order.');
-    return toOrder(row);
+    return opts.attachments === false ? toOrder(row) : this.presentOne(this.deps.db, scope, row);
   }
 
   /** Newest first, cursor paginated; archived orders only when asked for. */
@@ -298,7 +328,7 @@ export class OrdersService {
       q: filter.q?.trim() || undefined,
     });
     const page = await paginate(query, { limit: filter.limit, cursor: filter.cursor });
-    return { ...page, data: page.data.map((row) => toOrder(row)) };
+    return { ...page, data: await this.present(this.deps.db, scope, page.data) };
   }
 
   /** Admin edit of an open order (409 invalid_state once shipped, delivered or cancelled); audited. */
@@ -311,7 +341,7 @@ export class OrdersService {
       assertEditable(row.status);
       const now = this.deps.now();
       const { set, changes } = await this.applyPatch(trx, row, patch, now);
-      if (!set) return toOrder(row);
+      if (!set) return this.presentOne(trx, ctx, row);
       const updated = (await repo.updateOrder(trx, ctx, id, set))!;
       await writeAudit(trx, ctx.actor, ctx, {
         action: 'order.updated',
@@ -321,7 +351,7 @@ export class OrdersService {
         environment: ctx.environment,
         changes,
       });
-      return toOrder(updated);
+      return this.presentOne(trx, ctx, updated);
     });
   }
 
@@ -346,7 +376,7 @@ export class OrdersService {
         environment: ctx.environment,
         changes: { status: { from: before.status, to: after.status } },
       });
-      return toOrder(after);
+      return this.presentOne(trx, ctx, after);
     });
   }
 
@@ -358,7 +388,7 @@ export class OrdersService {
     return this.deps.db.transaction().execute(async (trx) => {
       const row = await repo.findOrder(trx, ctx, id, { forUpdate: true });
       if (!row) throw new AppError('not_found', 'No such order.');
-      if (row.archived === archived) return toOrder(row);
+      if (row.archived === archived) return this.presentOne(trx, ctx, row);
       const now = this.deps.now();
       const updated = (await repo.updateOrder(trx, ctx, id, { archived, archived_at: archived ? now : null, updated_at: now }))!;
       await writeAudit(trx, ctx.actor, ctx, {
@@ -369,7 +399,7 @@ export class OrdersService {
         environment: ctx.environment,
         changes: { archived: { from: row.archived, to: archived } },
       });
-      return toOrder(updated);
+      return this.presentOne(trx, ctx, updated);
     });
   }
 }

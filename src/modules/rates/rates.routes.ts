@@ -40,7 +40,7 @@ export async function ratesRoutes(app: App): Promise<void> {
     async (request, reply) => {
       // The route's own response serializer (the schema above); the JSON text is sent as is.
       const serialize = reply.getSerializationFunction('200') as (response: RateQueryResponse) => string;
-      const json = await quoteRatesJson(request.body, { carriers }, serialize);
+      const json = await quoteRatesJson(request.body, { carriers, now: app.deps.now() }, serialize);
       return reply.type('application/json; charset=utf-8').send(json as never);
     },
   );

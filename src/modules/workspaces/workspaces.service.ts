@@ -2,6 +2,7 @@ import { AppError, validationError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { randomBase62, sha256Hex } from '../../platform/crypto.js';
 import type { Deps } from '../../platform/deps.js';
+import type { Executor } from '../../platform/db/types.js';
 import type { Actor, Environment, RequestMeta } from '../../platform/context.js';
 import { paginate } from '../../platform/http/pagination.js';
 import { writeAudit } from '../audit/index.js';
@@ -18,6 +19,12 @@ export interface CreateApiKeyInput {
 
 /** Default burst per plan (requests/minute); enterprise uses the workspace's custom value. */
 export const PLAN_BURST: Record<WorkspaceLimits['plan'], number> = { starter: 60, professional: 300, enterprise: 1000 };
+
+/** The workspace's origin (default ship-from) address, or null when none is set. */
+export async function findWorkspaceOrigin(executor: Executor, workspaceId: string): Promise<Record<string, unknown> | null> {
+  const row = await repo.findWorkspace(executor, workspaceId);
+  return (row?.origin_address as Record<string, unknown> | null | undefined) ?? null;
+}
 
 export class WorkspacesService {
   constructor(
