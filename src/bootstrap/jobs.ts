@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { purgeExpiredIdempotencyKeys } from '../platform/http/idempotency.js';
 import { checkIntegrationsHealth } from '../modules/integrations/index.js';
+import { registerWebhookJobs } from '../modules/webhooks/index.js';
 
 /** Register every module's job handlers and schedules on the app's queue (not started). */
 export async function registerJobHandlers(app: FastifyInstance): Promise<void> {
@@ -12,4 +13,6 @@ export async function registerJobHandlers(app: FastifyInstance): Promise<void> {
     await checkIntegrationsHealth(app.deps, now());
   });
   await jobs.schedule('integrations.check_health', '* * * * *');
+  // Webhook deliveries: sent in batches, retried on the settings' schedule, dead after the last attempt.
+  await registerWebhookJobs(app.deps);
 }
