@@ -8,7 +8,10 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
  * unique-local, link-local, multicast, IPv4-mapped and NAT64 (both reach IPv4 hosts whatever
  * their address) and the documentation prefix.
  */
-const blocked = new BlockList();
+// Two lists: one BlockList checks an IPv4 address against its IPv6 rules too (as ::ffff:a.b.c.d),
+// so with the IPv4-mapped rule in the same list every IPv4 address would match.
+const blocked4 = new BlockList();
+const blocked6 = new BlockList();
 for (const [net, prefix] of [
   ['0.0.0.0', 8],
   ['10.0.0.0', 8],
@@ -25,7 +28,7 @@ for (const [net, prefix] of [
   ['224.0.0.0', 4],
   ['240.0.0.0', 4],
 ] as const) {
-  blocked.addSubnet(net, prefix, 'ipv4');
+  blocked4.addSubnet(net, prefix, 'ipv4');
 }
 for (const [net, prefix] of [
   ['::', 96], // unspecified, loopback and the old IPv4-compatible form
@@ -37,15 +40,15 @@ for (const [net, prefix] of [
   ['fe80::', 10],
   ['ff00::', 8],
 ] as const) {
-  blocked.addSubnet(net, prefix, 'ipv6');
+  blocked6.addSubnet(net, prefix, 'ipv6');
 }
 
 /** True when `address` (an IP literal) is one a webhook may not reach. Not an IP: true. */
 export function isForbiddenAddress(address: string): boolean {
   const family = isIP(address);
-  if (family === 4) return blocked.check(address, 'ipv4');
+  if (family === 4) return blocked4.check(address, 'ipv4');
   if (family === 6) {
-    return blocked.check(address.toLowerCase(), 'ipv6');
+    return blocked6.check(address.toLowerCase(), 'ipv6');
   }
   return true;
 }
