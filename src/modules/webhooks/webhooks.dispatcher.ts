@@ -18,7 +18,7 @@ import { TEST_EVENT_TYPE } from './webhooks.schemas.js';
 import { DELIVERY_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, signatureHeader } from './webhooks.signing.js';
 import { WebhookTransport, type AttemptResult } from './webhooks.transport.js';
 
-/** The job queue of delivery work. A job means "deliveries may be due": it delivers whatever is. */
+/** The job queue of delivery work. A job means "deliveries are due": it delivers whatever is, in batches. */
 export const DELIVER_QUEUE = 'webhooks.deliver';
 /** Deliveries claimed (and sent concurrently) per round. */
 export const CLAIM_BATCH = 100;
@@ -38,26 +38,24 @@ export interface KickData {
   event_id?: string;
 }
 
-/** Queue delivery work (in `executor`'s transaction when it is one). */
-export async function sendKick(deps: Deps, executor: Executor, data: KickData, startAfterSeconds = 0): Promise<void> {
-  await deps.jobs.send(DELIVER_QUEUE, data, { ...KICK_OPTIONS, executor, ...(startAfterSeconds > 0 ? { startAfterSeconds } : {}) });
+/** Queue delivery work now (in `executor`'s transaction when it is one): API actions use it to skip the relay's wait. */
+export async function sendKick(deps: Deps, executor: Executor, data: KickData): Promise<void> {
+  await deps.jobs.send(DELIVER_QUEUE, data, { ...KICK_OPTIONS, executor });
 }
 
 /**
- * The fan-out (registered on platform/events by app.ts): in the transaction that records an
- * event, one pending delivery per enabled endpoint of that workspace and environment subscribed
- * to its type, plus one delivery job. Only the caller's executor is used (see EventHook).
+ * The fan-out (registered on platform/events by setupWebhooks): in the transaction that
+ * records an event, one pending delivery per enabled endpoint of that workspace and
+ * environment subscribed to its type. Plain SQL on the caller's executor, nothing else: the
+ * rows are the outbox, and the relay (webhooks.jobs.ts) turns due rows into delivery jobs, so
+ * recording an event never waits on the queue nor locks anything other transactions need.
  */
-export function webhookFanOut(deps: Deps): EventHook {
-  return async (executor, event) => {
-    if (event.type === TEST_EVENT_TYPE) return; // sent to one endpoint only, by the test route
-    const scope = { workspaceId: event.workspaceId, environment: event.environment as Environment };
-    const endpointIds = await findSubscribedEndpointIds(executor, scope, event.type);
-    if (endpointIds.length === 0) return;
-    await insertDeliveries(executor, scope, event, endpointIds);
-    await sendKick(deps, executor, { workspace_id: event.workspaceId, environment: event.environment, event_id: event.id });
-  };
-}
+export const webhookFanOut: EventHook = async (executor, event) => {
+  if (event.type === TEST_EVENT_TYPE) return; // sent to one endpoint only, by the test route
+  const scope = { workspaceId: event.workspaceId, environment: event.environment as Environment };
+  const endpointIds = await findSubscribedEndpointIds(executor, scope, event.type);
+  if (endpointIds.length > 0) await insertDeliveries(executor, scope, event, endpointIds);
+};
 
 export interface DispatcherOptions {
   /** Name resolution for receivers (tests); always behind the private-address guard unless allowed. */
@@ -92,11 +90,8 @@ export class WebhookDispatcher {
       const sent = await this.runBatch();
       total += sent;
       if (sent < CLAIM_BATCH) return total;
-      if (Date.now() - started > JOB_BUDGET_MS) {
-        // More is due: a fresh job carries on, so this one ends well before it expires.
-        await sendKick(this.#deps, this.#deps.db, {});
-        return total;
-      }
+      // More is due: the relay's next job carries on, so this one ends well before it expires.
+      if (Date.now() - started > JOB_BUDGET_MS) return total;
     }
   }
 
@@ -117,12 +112,10 @@ export class WebhookDispatcher {
       if (o.gone) h.gone = true;
       health.set(o.endpoint_id, h);
     }
+    // Retries need no job of their own: the relay sees them once next_attempt_at has passed.
     await db.transaction().execute(async (trx) => {
-      const moved = await recordAttempts(trx, outcomes);
+      await recordAttempts(trx, outcomes);
       await updateEndpointHealth(trx, [...health.values()], DISABLE_AFTER_SECONDS);
-      // One wake-up job per distinct retry second: the deliveries are due by then (database clock).
-      const waits = new Set(outcomes.filter((o) => o.status === 'failed' && moved.has(o.delivery_id)).map((o) => Math.ceil(o.retry_in_seconds ?? 1)));
-      for (const wait of waits) await sendKick(this.#deps, trx, {}, wait);
     });
     return claimed.length;
   }

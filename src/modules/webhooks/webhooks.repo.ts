@@ -130,6 +130,16 @@ export function requeueDelivery(executor: Executor, scope: Scope, id: string): P
 
 // ── dispatch ─────────────────────────────────────────────────────────────────────────────────
 
+/** Whether any delivery is due and unclaimed (for an enabled endpoint): the relay's one cheap question. */
+export async function hasDueDeliveries(executor: Executor): Promise<boolean> {
+  const { rows } = await sql<{ one: number }>`
+    select 1 as one from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
+     where d.status in ('pending', 'failed') and d.next_attempt_at <= now()
+       and (d.locked_until is null or d.locked_until < now()) and e.enabled
+     limit 1`.execute(executor);
+  return rows.length > 0;
+}
+
 /** A claimed delivery with what it takes to send it. */
 export interface ClaimedDelivery {
   id: string;
