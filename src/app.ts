@@ -33,6 +33,8 @@ import { addressesRoutes } from './modules/addresses/index.js';
 import { adminIntegrationsRoutes, integrationIntakeRoutes } from './modules/integrations/index.js';
 import { adminShipmentsRoutes, publicTrackingRoutes, shipmentsRoutes } from './modules/shipments/index.js';
 import { superAdminSettingsRoutes } from './modules/settings/index.js';
+import { setupWebhooks, webhooksRoutes } from './modules/webhooks/index.js';
+import type { LookupFunction } from 'node:net';
 
 export interface BuildAppOptions {
   config: Config;
@@ -47,6 +49,8 @@ export interface BuildAppOptions {
   logStream?: NodeJS.WritableStream;
   /** Run migrations at build (default). Tests start from an already migrated template. */
   migrate?: boolean;
+  /** How webhook receivers' names resolve (tests); the private-address guard still applies. */
+  webhookLookup?: LookupFunction;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -94,6 +98,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     const jobs = options.jobs ?? createJobQueue(database, { log: app.log });
     const deps: Deps = { config, database, db: database.db, bus, counters, jobs, log: app.log, now: options.now ?? (() => new Date()) };
     app.decorate('deps', deps);
+    const webhooks = setupWebhooks(deps, { lookup: options.webhookLookup });
     app.decorateRequest('auth', null);
     app.decorate('identity', createIdentity(deps));
 
@@ -125,6 +130,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     app.addHook('onClose', async () => {
       compilation.clear();
       await jobs.stop({ timeoutMs: 10_000 }).catch((err: unknown) => app.log.error({ err }, 'job queue stop failed'));
+      webhooks.close();
       await bus.close();
       await counters.close();
       if (ownsDatabase) await database.close();
@@ -171,6 +177,7 @@ async function registerRoutes(app: App, opts: { deps: Deps; perIpPerMinute: numb
     await v1.register(ratesRoutes);
     await v1.register(addressesRoutes);
     await v1.register(shipmentsRoutes);
+    await v1.register(webhooksRoutes, { surface: 'v1' });
   }, { prefix: '/v1' });
 
   await app.register(authRoutes, { prefix: '/api/auth', perIpPerMinute: opts.perIpPerMinute });
@@ -182,6 +189,7 @@ async function registerRoutes(app: App, opts: { deps: Deps; perIpPerMinute: numb
     await admin.register(adminOrdersRoutes);
     await admin.register(adminIntegrationsRoutes);
     await admin.register(adminShipmentsRoutes);
+    await admin.register(webhooksRoutes, { surface: 'admin' });
   }, { prefix: '/api/admin' });
 
   await app.register(superAdminIdentityRoutes, { prefix: '/api/super-admin' });
