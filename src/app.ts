@@ -31,6 +31,9 @@ import { ratesRoutes } from './modules/rates/index.js';
 import { addressesRoutes } from './modules/addresses/index.js';
 import { adminIntegrationsRoutes, integrationIntakeRoutes } from './modules/integrations/index.js';
 import { superAdminSettingsRoutes } from './modules/settings/index.js';
+import { superAdminAuditRoutes } from './modules/audit/index.js';
+import { apiRequestCounter, superAdminAnalyticsRoutes } from './modules/analytics/index.js';
+import { publicOfficeRedeemRoutes, superAdminOfficeRedeemRoutes } from './modules/office-redeem/index.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -154,9 +157,17 @@ function compilersFactory(compilation: DeferredCompilation) {
 /** Every route group, each in its own scope with its guard. */
 async function registerRoutes(app: App, opts: { deps: Deps; perIpPerMinute: number }) {
   const { guards } = app.identity;
+  const requests = apiRequestCounter(opts.deps);
+  // Closed before the app's own onClose (which closes the database): the last counts are kept.
+  app.addHook('onClose', async () => requests.stop());
 
   await app.register(async (v1: App) => {
     v1.addHook('onRequest', guards.apiKey);
+    // Every authenticated /v1 request counts toward its workspace's analytics.
+    v1.addHook('onResponse', async (request) => {
+      const scope = request.auth?.scope;
+      if (scope) requests.count(scope.workspaceId, scope.environment);
+    });
     registerIdempotency(v1, opts.deps.db, opts.deps.now);
     await v1.register(apiKeysRoutes, { surface: 'v1' });
     await v1.register(ordersRoutes);
@@ -176,6 +187,11 @@ async function registerRoutes(app: App, opts: { deps: Deps; perIpPerMinute: numb
 
   await app.register(superAdminIdentityRoutes, { prefix: '/api/super-admin' });
   await app.register(superAdminSettingsRoutes, { prefix: '/api/super-admin' });
+  await app.register(superAdminAuditRoutes, { prefix: '/api/super-admin' });
+  await app.register(superAdminAnalyticsRoutes, { prefix: '/api/super-admin' });
+  await app.register(superAdminOfficeRedeemRoutes, { prefix: '/api/super-admin' });
+
+  await app.register(publicOfficeRedeemRoutes, { prefix: '/api/public', perIpPerMinute: opts.perIpPerMinute });
 
   // Order intake: the integration's ingest key; per-IP limit 10× the public one (stores push in bulk).
   await app.register(integrationIntakeRoutes, { prefix: '/api/integrations', perIpPerMinute: opts.perIpPerMinute * 10 });
