@@ -27,7 +27,7 @@ function superAdminOperations(): Array<{ method: string; url: string }> {
 }
 
 describe('role matrix over every super-admin route', () => {
-  it('no session 401, a user session 403, a suspended super-admin refused', async () => {
+  it('no session 401, a user session 403, a suspended super-admin refused', { timeout: 120_000 }, async () => {
     const ops = superAdminOperations();
     // The routes this issue adds are all there.
     const paths = ops.map((o) => `${o.method} ${o.url}`);
