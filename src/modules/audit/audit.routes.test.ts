@@ -75,6 +75,9 @@ describe('GET /api/super-admin/audit-log', () => {
     const bad = await app.inject({ method: 'GET', url: '/api/super-admin/audit-log?from=yesterday', headers: root });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().details[0].field).toBe('from');
+    for (const q of ['actor=a%00b', 'action=x%00', 'target_id=%00']) {
+      expect((await app.inject({ method: 'GET', url: `/api/super-admin/audit-log?${q}`, headers: root })).statusCode, q).toBe(400);
+    }
   });
 
   it('masks secrets before the row is written', async () => {

@@ -247,6 +247,10 @@ describe('super-admin PIN management', () => {
     const bad = await app.inject({ method: 'PUT', url: '/api/super-admin/office-redeem/365-pin-configure', headers: root, payload: { ...CONFIG_365, portal_url: 'javascript:alert(1)', redeem_url: 'not a url' } });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().details.map((d: { field: string }) => d.field).sort()).toEqual(['portal_url', 'redeem_url']);
+    const nul = await app.inject({ method: 'PUT', url: '/api/super-admin/office-redeem/365-pin-configure', headers: root, payload: { ...CONFIG_365, title: 'a\u0000b' } });
+    expect(nul.statusCode).toBe(400);
+    const slipNul = await app.inject({ method: 'PUT', url: '/api/super-admin/office-redeem/2024-master-product-key', headers: root, payload: { product_key: PRODUCT_KEY, slip: { footer: '\u0000' } } });
+    expect(slipNul.statusCode).toBe(400);
     const read = await app.inject({ method: 'GET', url: '/api/super-admin/office-redeem/365-pin-configure', headers: root });
     expect(read.json()).toMatchObject(CONFIG_365);
   });

@@ -112,6 +112,8 @@ describe('accounts', () => {
     expect(self.json().code).toBe('invalid_state');
     const tooLong = await app.inject({ method: 'POST', url: `/api/super-admin/accounts/${t.accountId}/suspend`, headers: root, payload: { reason: 'x'.repeat(1001) } });
     expect(tooLong.statusCode).toBe(400);
+    const nul = await app.inject({ method: 'POST', url: `/api/super-admin/accounts/${t.accountId}/suspend`, headers: root, payload: { reason: 'a\u0000' } });
+    expect(nul.statusCode).toBe(400);
   });
 });
 
