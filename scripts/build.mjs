@@ -7,12 +7,20 @@
 // modules from disk: the carrier folders (the registry discovers them beside itself, so they
 // stay in dist/src/carriers and every module shares their one copy of CarrierError), and
 // packages that read files beside their own code (PGlite's WASM, swagger-ui's assets, the ZIP
-// and holiday data loaded on first use).
+// and holiday data loaded on first use, postal-code formats, pdfkit's font metrics).
+// scripts/bundle-guard.mjs fails the build when a bundled package looks up files beside its own
+// code (see there).
+//
+// The labels module has two entries of its own: its import surface (dist/src/labels.bundle.js,
+// for scripts and the built-tree test) and the render pool's worker thread
+// (dist/src/labels.worker.bundle.js, which src/modules/labels/labels.pool.ts looks for beside the
+// chunk that holds the pool).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { build } from 'esbuild';
+import { assertBundleSafe } from './bundle-guard.mjs';
 
 const require = createRequire(import.meta.url);
 rmSync('dist', { recursive: true, force: true });
@@ -33,8 +41,12 @@ const keepCarriersOut = {
 };
 
 const entries = ['server', 'worker', 'migrate'];
-await build({
-  entryPoints: entries.map((name) => `dist/src/${name}.js`),
+const result = await build({
+  entryPoints: [
+    ...entries.map((name) => `dist/src/${name}.js`),
+    { in: 'dist/src/modules/labels/index.js', out: 'labels' },
+    { in: 'dist/src/modules/labels/labels.worker.js', out: 'labels.worker' },
+  ],
   outdir: 'dist/src',
   entryNames: '[name].bundle',
   bundle: true,
@@ -44,11 +56,13 @@ await build({
   platform: 'node',
   target: 'node20',
   logLevel: 'warning',
-  external: ['@electric-sql/pglite', '@fastify/swagger-ui', 'zipcodes', 'date-holidays', 'ioredis', 'pg-native'],
+  external: ['@electric-sql/pglite', '@fastify/swagger-ui', 'zipcodes', 'date-holidays', 'postal-codes-js', 'ioredis', 'pg-native', 'pdfkit'],
+  metafile: true,
   plugins: [keepCarriersOut],
   // Bundled CommonJS packages call require() for Node's built-ins.
   banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
 });
+assertBundleSafe(result.metafile);
 
 mkdirSync('dist', { recursive: true });
 for (const name of entries) {

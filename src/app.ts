@@ -11,7 +11,8 @@ import { createInvalidationBus } from './platform/cache/invalidation-bus.js';
 import { createCounterStore, type CounterStore } from './platform/cache/counter-store.js';
 import { createJobQueue, type JobQueue } from './platform/jobs/index.js';
 import { loggerOptions } from './platform/logger.js';
-import { registerErrorHandling } from './platform/http/error-handler.js';
+import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './platform/http/error-handler.js';
+import { registerNulGuard } from './platform/http/nul-guard.js';
 import { registerJsonParser } from './platform/http/json-parser.js';
 import { registerIdempotency } from './platform/http/idempotency.js';
 import { registerMetrics } from './platform/http/metrics.js';
@@ -77,6 +78,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // carry their own types, so a string where a number belongs is a 400, never a guess.
     schemaController: { compilersFactory: compilersFactory(compilation) as never },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // Every answer, whatever layer gives it (router, HTTP parser, shutdown), is in the common
+    // error shape with X-Request-Id; Fastify's own bodies echo the input and carry no id.
+    frameworkErrors,
+    clientErrorHandler,
+    return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   try {
@@ -98,6 +104,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     });
     registerErrorHandling(app);
     registerJsonParser(app);
+    registerNulGuard(app);
     const registry = registerMetrics(app, { queueDepth: () => jobs.depth() });
 
     for (const schema of [ErrorResponseSchema, AccountSchema, WorkspaceSchema, ApiKeySchema]) app.addSchema(schema);

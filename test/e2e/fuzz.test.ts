@@ -35,10 +35,11 @@ const bodies: unknown[] = [
   { __proto__: { admin: true }, constructor: { prototype: { x: 1 } } },
   { expires_at: 'not-a-date', environment: 'prod', name: null },
   { value: { deep: [[[[[[[[]]]]]]]] } },
+  { name: 'a\u0000b', email: 'a\u0000@b.c', notes: '\u0000', config: { 'k\u0000': '\u0000' } },
 ];
 
 const paramValues = ['x', '0', 'ord_' + 'z'.repeat(26), '%00', '..%2F..%2Fetc', 'a'.repeat(190), '💥'];
-const queryStrings = ['', '?limit=-1', '?limit=abc', '?cursor=%%%', '?cursor=eyJ0IjoibmFuIiwiaWQiOjF9', '?created_after=yesterday', '?status=;drop', '?q=%27%22%5C'];
+const queryStrings = ['', '?limit=-1', '?limit=abc', '?cursor=%%%', '?cursor=eyJ0IjoibmFuIiwiaWQiOjF9', '?created_after=yesterday', '?status=;drop', '?q=%27%22%5C', '?q=%00&status=%00&cursor=%00'];
 
 function headersFor(path: string): Record<string, string> {
   if (path.startsWith('/v1')) return t.headers;

@@ -1,4 +1,4 @@
-import { AppError, validationError } from '../../platform/errors.js';
+import { AppError, rateLimited, validationError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { dummyPasswordHash, hashPassword, randomBase62, sha256Hex, verifyPassword } from '../../platform/crypto.js';
 import type { Deps } from '../../platform/deps.js';
@@ -78,7 +78,7 @@ export class AccountsService {
     const ipKey = `login:ip:${meta.ip ?? 'unknown'}`;
     const [byAccount, byIp] = await Promise.all([this.deps.counters.count(accountKey), this.deps.counters.count(ipKey)]);
     if (byAccount >= MAX_FAILURES_PER_ACCOUNT || byIp >= MAX_FAILURES_PER_IP) {
-      throw new AppError('rate_limited', 'Too many failed logins. Try again later.', { details: { retry_after: LOGIN_WINDOW_MS / 1000 } });
+      throw rateLimited('Too many failed logins. Try again later.', LOGIN_WINDOW_MS / 1000);
     }
 
     const account = await repo.findAccountByEmail(this.deps.db, email);

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../../platform/errors.js';
+import { AppError, rateLimited } from '../../platform/errors.js';
 import type { Actor, Environment, Scope, ServiceContext } from '../../platform/context.js';
 import type { CounterStore } from '../../platform/cache/counter-store.js';
 import type { Executor } from '../../platform/db/types.js';
@@ -93,9 +93,7 @@ export function createGuards(opts: {
       reply.header('ratelimit-reset', String(taken.resetSeconds));
       reply.header('ratelimit-policy', `${limit};w=60`);
       if (!taken.allowed) {
-        throw new AppError('rate_limited', `Rate limit of ${limit} requests per minute exceeded.`, {
-          details: { retry_after: taken.retryAfterSeconds },
-        });
+        throw rateLimited(`Rate limit of ${limit} requests per minute exceeded.`, taken.retryAfterSeconds);
       }
     },
 
@@ -141,11 +139,10 @@ export function createGuards(opts: {
     },
 
     perIp(bucket, perMinute) {
-      return async (request, reply) => {
+      return async (request) => {
         const taken = await counters.take(`ip:${bucket}:${request.ip}`, perMinute, 60_000);
         if (!taken.allowed) {
-          reply.header('retry-after', String(taken.retryAfterSeconds));
-          throw new AppError('rate_limited', 'Too many requests from this address.', { details: { retry_after: taken.retryAfterSeconds } });
+          throw rateLimited('Too many requests from this address.', taken.retryAfterSeconds);
         }
       };
     },

@@ -123,7 +123,7 @@ export const CreateApiKeyBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 100 }),
     environment: Type.Optional(EnvironmentSchema),
-    expires_at: Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Null()])),
+    expires_at: Type.Optional(Type.Union([Type.String({ format: 'date-time', maxLength: 40 }), Type.Null()])),
   },
   { additionalProperties: false },
 );

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../errors.js';
+import { AppError, validationError } from '../errors.js';
+import { nulFields } from './nul-guard.js';
 
 const MAX_DEPTH = 64;
 
@@ -23,7 +24,10 @@ export function jsonDepthExceeds(text: string, max = MAX_DEPTH): boolean {
   return false;
 }
 
-/** JSON bodies: Fastify's safe parser (prototype-poisoning protection) behind a depth check. */
+/**
+ * JSON bodies: Fastify's safe parser (prototype-poisoning protection) behind a depth check;
+ * a NUL character anywhere in the body is a 400 naming the field (see nul-guard.ts).
+ */
 export function registerJsonParser(app: FastifyInstance): void {
   const defaultParser = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
@@ -37,6 +41,11 @@ export function registerJsonParser(app: FastifyInstance): void {
     }
     defaultParser(req, text, (err, value) => {
       if (err) return done(new AppError('invalid_json', 'The request body is not valid JSON.'), undefined);
+      // A NUL can only arrive escaped (JSON refuses raw control characters in strings).
+      if (text.includes('\\u0000')) {
+        const nul = nulFields(value);
+        if (nul.length > 0) return done(validationError(nul), undefined);
+      }
       done(null, value);
     });
   });
