@@ -136,6 +136,7 @@ describe('public lookup', () => {
       const codes = [];
       for (let i = 0; i < 4; i++) codes.push((await lookup('1000000000000001', ip)).statusCode);
       expect(codes).toEqual([404, 404, 404, 429]);
+      expect(Number((await lookup('1000000000000001', ip)).headers['retry-after'])).toBeGreaterThanOrEqual(1);
       expect((await lookup('1000000000000001', freshIp())).statusCode).toBe(404); // another address is not affected
     } finally {
       await setSetting('office_redeem.lookup_limit_per_minute', 1000);
@@ -173,7 +174,7 @@ describe('super-admin PIN management', () => {
     expect(expired.json()).toMatchObject({ id: pin.id, status: 'revoked' });
     const gone = await lookup(pin.pin, ip);
     expect(gone.statusCode).toBe(410);
-    expect(gone.json()).toMatchObject({ code: 'gone', details: { status: 'revoked' } });
+    expect(gone.json()).toMatchObject({ code: 'gone', details: [{ field: 'status', message: 'revoked' }] });
     expect((await app.inject({ method: 'POST', url: `/api/super-admin/office-redeem/pins/${pin.pin}/expire`, headers: root })).statusCode).toBe(409);
 
     const renewed = await app.inject({ method: 'POST', url: `/api/super-admin/office-redeem/pins/${pin.id}/renew`, headers: root });
@@ -189,7 +190,7 @@ describe('super-admin PIN management', () => {
     await app.deps.db.updateTable('office_pins').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', pin.id).execute();
     const late = await lookup(pin.pin, ip);
     expect(late.statusCode).toBe(410);
-    expect(late.json().details.status).toBe('expired');
+    expect(late.json().details).toEqual([{ field: 'status', message: 'expired' }]);
     const adminRead = await app.inject({ method: 'GET', url: `/api/admin/orders/${order.id}`, headers: t.adminHeaders });
     expect(adminRead.json().office_pins[0].status).toBe('expired');
     const listed = await app.inject({ method: 'GET', url: `/api/super-admin/office-redeem/pins?filter=expired&q=${pin.pin}`, headers: root });

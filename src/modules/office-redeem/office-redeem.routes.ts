@@ -32,7 +32,7 @@ export async function publicOfficeRedeemRoutes(app: App, opts: { perIpPerMinute:
       summary: 'Redeem page: what an office PIN unlocks (2024 product key and slip, or the 365 redeem links)',
       description:
         'Malformed (not 16 digits; spaces and dashes are ignored) → 400; unknown → 404; expired or revoked → 410 `gone` with ' +
-        '`details.status`. Limited per IP (setting office_redeem.lookup_limit_per_minute) and by a global budget of failed ' +
+        '`details [{field: "status", message: <status>}]`. Limited per IP (setting office_redeem.lookup_limit_per_minute) and by a global budget of failed ' +
         'lookups per minute (office_redeem.failed_lookup_budget_per_minute) → 429.',
       tags,
       body: LookupBody,

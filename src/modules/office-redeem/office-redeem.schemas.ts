@@ -78,9 +78,7 @@ export const Lookup365Response = Type.Object({
 
 export const LookupResponse = Type.Union([Lookup2024Response, Lookup365Response]);
 
-// Stored in jsonb, which cannot hold NUL: refused as a 400.
-const NO_NUL = '^[^\\u0000]*$';
-const slipField = (maxLength: number) => Type.Optional(Type.Union([Type.String({ maxLength, pattern: NO_NUL }), Type.Null()]));
+const slipField = (maxLength: number) => Type.Optional(Type.Union([Type.String({ maxLength }), Type.Null()]));
 
 export const SlipSchema = Type.Object(
   {
@@ -114,10 +112,10 @@ export const MasterKeyResponse = Type.Object({
   updated_by: NullableString,
 });
 
-const url = Type.String({ maxLength: 2000, pattern: NO_NUL });
+const url = Type.String({ maxLength: 2000 });
 export const Config365Body = Type.Object(
   {
-    title: Type.String({ maxLength: 200, pattern: NO_NUL }),
+    title: Type.String({ maxLength: 200 }),
     video_url: url,
     portal_url: url,
     installer_url: url,

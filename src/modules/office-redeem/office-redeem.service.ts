@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { AppError, validationError, type ErrorDetail } from '../../platform/errors.js';
+import { AppError, rateLimited, validationError, type ErrorDetail } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { onePerApp, type Deps } from '../../platform/deps.js';
 import type { Executor } from '../../platform/db/types.js';
@@ -135,10 +135,10 @@ export class OfficeRedeemService {
     const [perIp, budget] = await Promise.all([settings.get('office_redeem.lookup_limit_per_minute'), settings.get('office_redeem.failed_lookup_budget_per_minute')]);
     const taken = await this.deps.counters.take(`office_redeem:lookup:${ip}`, perIp, 60_000);
     if (!taken.allowed) {
-      throw new AppError('rate_limited', 'Too many PIN lookups from this address.', { details: { retry_after: taken.retryAfterSeconds } });
+      throw rateLimited('Too many PIN lookups from this address.', taken.retryAfterSeconds);
     }
     if ((await this.deps.counters.count(FAILED_KEY)) >= budget) {
-      throw new AppError('rate_limited', 'PIN lookups are paused for a moment; try again in a minute.', { details: { retry_after: 60 } });
+      throw rateLimited('PIN lookups are paused for a moment; try again in a minute.', 60);
     }
 
     const pin = normalizePin(input);
@@ -154,7 +154,7 @@ export class OfficeRedeemService {
     const status = pinStatus(row, now);
     if (status !== 'active') {
       throw new AppError('gone', status === 'revoked' ? 'This PIN has been revoked.' : 'This PIN has expired.', {
-        details: { status, expires_at: iso(row.expires_at) },
+        details: [{ field: 'status', message: status }],
       });
     }
     const base = { status: 'active' as const, expires_at: iso(row.expires_at)! };
@@ -197,7 +197,7 @@ export class OfficeRedeemService {
     return this.change(pinOrId, actor, meta, (row, now) => {
       const status = pinStatus(row, now);
       if (status === 'active') {
-        throw new AppError('invalid_state', 'Only an expired or revoked PIN can be renewed.', { details: { current_state: status, allowed_from: ['expired', 'revoked'] } });
+        throw new AppError('invalid_state', 'Only an expired or revoked PIN can be renewed.', { details: [{ field: 'status', message: `is ${status}` }] });
       }
       return { action: 'office_pin.renewed', set: { status: 'active', expires_at: new Date(now.getTime() + PIN_VALIDITY_MS), revoked_at: null, renewed_at: now }, from: status };
     });
@@ -208,7 +208,7 @@ export class OfficeRedeemService {
     return this.change(pinOrId, actor, meta, (row, now) => {
       const status = pinStatus(row, now);
       if (status === 'revoked') {
-        throw new AppError('invalid_state', 'The PIN is already revoked.', { details: { current_state: status, allowed_from: ['active', 'expired'] } });
+        throw new AppError('invalid_state', 'The PIN is already revoked.', { details: [{ field: 'status', message: `is ${status}` }] });
       }
       return { action: 'office_pin.revoked', set: { status: 'revoked', revoked_at: now }, from: status };
     });

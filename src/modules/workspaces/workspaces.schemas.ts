@@ -52,7 +52,7 @@ export const WorkspaceSummarySchema = Type.Object(
 );
 
 export const SuspendBody = Type.Union(
-  [Type.Object({ reason: Type.Optional(Type.String({ maxLength: 1000, pattern: '^[^\\u0000]*$' })) }, { additionalProperties: false }), Type.Null()],
+  [Type.Object({ reason: Type.Optional(Type.String({ maxLength: 1000 })) }, { additionalProperties: false }), Type.Null()],
   { description: 'Optional: why the account is suspended (kept in the audit log).' },
 );
 
@@ -144,7 +144,7 @@ export const AccountListQuery = Type.Object({
 });
 
 export const WorkspaceListQuery = Type.Object({
-  q: Type.Optional(Type.String({ maxLength: 200, pattern: '^[^\\u0000]*$' })),
+  q: Type.Optional(Type.String({ maxLength: 200 })),
   limit: Type.Optional(Type.Integer({ description: 'Page size, default 20, clamped to 1..100.' })),
   cursor: Type.Optional(Type.String({ maxLength: 512 })),
 });
