@@ -35,6 +35,9 @@ import { adminShipmentsRoutes, publicTrackingRoutes, shipmentsRoutes } from './m
 import { superAdminSettingsRoutes } from './modules/settings/index.js';
 import { setupWebhooks, webhooksRoutes } from './modules/webhooks/index.js';
 import type { LookupFunction } from 'node:net';
+import { superAdminAuditRoutes } from './modules/audit/index.js';
+import { apiRequestCounter, superAdminAnalyticsRoutes } from './modules/analytics/index.js';
+import { publicOfficeRedeemRoutes, superAdminOfficeRedeemRoutes } from './modules/office-redeem/index.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -168,9 +171,17 @@ function compilersFactory(compilation: DeferredCompilation) {
 /** Every route group, each in its own scope with its guard. */
 async function registerRoutes(app: App, opts: { deps: Deps; perIpPerMinute: number }) {
   const { guards } = app.identity;
+  const requests = apiRequestCounter(opts.deps);
+  // Closed before the app's own onClose (which closes the database): the last counts are kept.
+  app.addHook('onClose', async () => requests.stop());
 
   await app.register(async (v1: App) => {
     v1.addHook('onRequest', guards.apiKey);
+    // Every authenticated /v1 request counts toward its workspace's analytics.
+    v1.addHook('onResponse', async (request) => {
+      const scope = request.auth?.scope;
+      if (scope) requests.count(scope.workspaceId, scope.environment);
+    });
     registerIdempotency(v1, opts.deps.db, opts.deps.now);
     await v1.register(apiKeysRoutes, { surface: 'v1' });
     await v1.register(ordersRoutes);
@@ -194,6 +205,11 @@ async function registerRoutes(app: App, opts: { deps: Deps; perIpPerMinute: numb
 
   await app.register(superAdminIdentityRoutes, { prefix: '/api/super-admin' });
   await app.register(superAdminSettingsRoutes, { prefix: '/api/super-admin' });
+  await app.register(superAdminAuditRoutes, { prefix: '/api/super-admin' });
+  await app.register(superAdminAnalyticsRoutes, { prefix: '/api/super-admin' });
+  await app.register(superAdminOfficeRedeemRoutes, { prefix: '/api/super-admin' });
+
+  await app.register(publicOfficeRedeemRoutes, { prefix: '/api/public', perIpPerMinute: opts.perIpPerMinute });
 
   await app.register(publicTrackingRoutes, { prefix: '/api/public', perIpPerMinute: opts.perIpPerMinute });
 

@@ -168,6 +168,35 @@ describe('the built tree (npm start)', () => {
     expect(workspaces.body.data.map((w: { id: string }) => w.id)).toContain(c.workspaceId);
   });
 
+  it('serves super-admin analytics and the audit log, and issues and redeems office PINs', async () => {
+    const analytics = await svc.request('GET', '/api/super-admin/analytics?interval=week', { headers: c.root });
+    expectStatus(svc, analytics, 200, 'analytics');
+    expect(analytics.body.accounts_by_status.active).toBeGreaterThanOrEqual(1);
+    const audit = await svc.request('GET', `/api/super-admin/audit-log?target_id=${c.accountId}`, { headers: c.root });
+    expectStatus(svc, audit, 200, 'audit log');
+    expect(audit.body.data.map((e: { action: string }) => e.action)).toContain('account.approved');
+
+    const map = await svc.request('PUT', '/api/super-admin/settings/office_redeem.sku_map', { headers: c.root, json: { value: { 'OFF-365': 'office_365', 'OFF-2024': 'office_2024' } } });
+    expectStatus(svc, map, 200, 'sku map');
+    const key = await svc.request('PUT', '/api/super-admin/office-redeem/2024-master-product-key', { headers: c.root, json: { product_key: 'ABCDE-12345-FGHIJ-67890-KLMNO' } });
+    expectStatus(svc, key, 200, '2024 key');
+    const order = await svc.request('POST', '/v1/orders', { headers: c.v1, json: { ship_to: newYork, line_items: [{ sku: 'OFF-2024', quantity: 1 }, { sku: 'OFF-365', quantity: 1 }] } });
+    expectStatus(svc, order, 201, 'order');
+    const processed = await svc.request('POST', `/api/admin/orders/${order.body.id}/process`, { headers: c.admin });
+    expectStatus(svc, processed, 200, 'process');
+    const [p2024, p365] = processed.body.office_pins as Array<{ pin: string; product: string }>;
+    const r2024 = await svc.request('POST', '/api/public/office-redeem/lookup', { json: { pin: p2024.pin } });
+    expectStatus(svc, r2024, 200, 'lookup 2024');
+    expect(r2024.body).toMatchObject({ product: 'office_2024', product_key: 'ABCDE-12345-FGHIJ-67890-KLMNO' });
+    const revoke = await svc.request('POST', `/api/super-admin/office-redeem/pins/${p365.pin}/expire`, { headers: c.root });
+    expectStatus(svc, revoke, 200, 'expire');
+    expectCommonError(await svc.request('POST', '/api/public/office-redeem/lookup', { json: { pin: p365.pin } }), 410, 'gone');
+    const testPin = await svc.request('POST', '/api/public/office-redeem/dev-create-test-pin', { json: { product: 'office_365' } });
+    expectStatus(svc, testPin, 201, 'dev test pin');
+    const pins = await svc.request('GET', '/api/super-admin/office-redeem/pins?filter=test', { headers: c.root });
+    expect(pins.body.data.map((p: { id: string }) => p.id)).toContain(testPin.body.id);
+  });
+
   it('answers hostile input in the common error shape, never a 500', async () => {
     const nul = await svc.request('POST', '/v1/orders', { headers: c.v1, json: { ship_to: newYork, line_items: [{ sku: 'A', quantity: 1 }], notes: 'a\u0000b' } });
     expectCommonError(nul, 400, 'validation_failed');

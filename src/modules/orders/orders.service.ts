@@ -2,11 +2,12 @@ import type { Updateable } from 'kysely';
 import { AppError, validationError, type ErrorDetail } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { onePerApp, type Deps } from '../../platform/deps.js';
-import type { Scope, ServiceContext } from '../../platform/context.js';
+import type { Actor, Scope, ServiceContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db/types.js';
 import { paginate, type Page } from '../../platform/http/pagination.js';
 import { writeAudit } from '../audit/index.js';
 import { settingsService } from '../settings/index.js';
+import { officeRedeemService } from '../office-redeem/index.js';
 import { checkShippingAddress, normalizeCountry, type AddressInput } from '../addresses/index.js';
 import * as repo from './orders.repo.js';
 import type { Order, OrderInput, OrderListFilter, OrderPatch } from './orders.schemas.js';
@@ -14,6 +15,9 @@ import { assertEditable, nextStatus, ORDER_STATUSES, type OrderMove, type OrderS
 import { FALLBACK_BOX, deriveParcel, isParcelDerived, needsBox, type Box } from './orders.parcel.js';
 import type { OrderRow, OrdersTable, ParcelInput, StoredAddress, StoredLineItem } from './orders.tables.js';
 import { toOrder, type OrderAttachments } from './orders.wire.js';
+import { parseInstant } from '../../platform/http/wire.js';
+
+export { parseInstant };
 
 /** Orders created through /v1 carry this source; intake uses the integration id. */
 export const API_SOURCE = 'api';
@@ -93,20 +97,6 @@ export function checkOrderBody(body: unknown): ErrorDetail[] {
   return checkOrderContent(input);
 }
 
-const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
-
-/** An ISO date (midnight UTC) or date-time (UTC when no offset is given). */
-export function parseInstant(value: string, field: string): Date {
-  const match = ISO_INSTANT.exec(value.trim());
-  let date = new Date(NaN);
-  if (match) {
-    const text = value.trim().replace(' ', 'T');
-    date = new Date(text.length === 10 ? `${text}T00:00:00Z` : match[1] ? text : `${text}Z`);
-  }
-  if (Number.isNaN(date.getTime())) throw validationError([{ field, message: 'must be an ISO 8601 date or date-time' }]);
-  return date;
-}
-
 interface OrderFieldChange {
   from: unknown;
   to: unknown;
@@ -145,6 +135,16 @@ export async function moveOrder(executor: Executor, scope: Scope, orderId: strin
 /** Summaries other modules attach to orders (shipments, office PINs), keyed by order id. */
 export type AttachmentsProvider = (executor: Executor, scope: Scope, orderIds: readonly string[]) => Promise<Map<string, OrderAttachments>>;
 
+
+/**
+ * Whether an answer shows whole office PINs: only a session (the admin dashboard) reading one
+ * order. Lists, /v1 keys and integrations see the last four digits (a leaked API key must not
+ * leak redeemable PINs).
+ */
+function revealsPins(scope: Scope & { actor?: Actor }): boolean {
+  return scope.actor?.type === 'account';
+}
+
 export class OrdersService {
   private readonly attachmentProviders: AttachmentsProvider[] = [];
 
@@ -158,18 +158,23 @@ export class OrdersService {
     this.attachmentProviders.push(provider);
   }
 
-  /** Rows on the wire, with every registered module's summaries. */
-  private async present(executor: Executor, scope: Scope, rows: OrderRow[]): Promise<Order[]> {
-    if (rows.length === 0 || this.attachmentProviders.length === 0) return rows.map((r) => toOrder(r));
+  /**
+   * Rows on the wire, with their office PINs (whole only when `reveal`) and every registered
+   * module's summaries: one query per kind for the whole page.
+   */
+  private async present(executor: Executor, scope: Scope, rows: OrderRow[], reveal = false): Promise<Order[]> {
+    if (rows.length === 0) return [];
+    const ids = rows.map((r) => r.id);
+    const pins = await officeRedeemService(this.deps).pinsForOrders(executor, ids, { reveal });
     const merged = new Map<string, OrderAttachments>();
     for (const provider of this.attachmentProviders) {
-      for (const [id, att] of await provider(executor, scope, rows.map((r) => r.id))) merged.set(id, { ...merged.get(id), ...att });
+      for (const [id, att] of await provider(executor, scope, ids)) merged.set(id, { ...merged.get(id), ...att });
     }
-    return rows.map((r) => toOrder(r, merged.get(r.id)));
+    return rows.map((r) => toOrder(r, { ...merged.get(r.id), office_pins: pins.get(r.id) ?? [] }));
   }
 
-  private async presentOne(executor: Executor, scope: Scope, row: OrderRow): Promise<Order> {
-    return (await this.present(executor, scope, [row]))[0];
+  private async presentOne(executor: Executor, scope: Scope & { actor?: Actor }, row: OrderRow): Promise<Order> {
+    return (await this.present(executor, scope, [row], revealsPins(scope)))[0];
   }
 
   /**
@@ -301,7 +306,7 @@ export class OrdersService {
    * One order of the scope (optionally only one source's: intake reads its own orders only).
    * `attachments: false` skips the other modules' summaries (a caller that only needs the order).
    */
-  async getOrder(scope: Scope, id: string, opts: { source?: string; attachments?: boolean } = {}): Promise<Order> {
+  async getOrder(scope: Scope & { actor?: Actor }, id: string, opts: { source?: string; attachments?: boolean } = {}): Promise<Order> {
     const row = await repo.findOrder(this.deps.db, scope, id, { source: opts.source });
     if (!row) throw new AppError('not_found', 'No such order.');
     return opts.attachments === false ? toOrder(row) : this.presentOne(this.deps.db, scope, row);
@@ -355,9 +360,15 @@ export class OrdersService {
     });
   }
 
-  /** awaiting_fulfillment → processing. */
+  /**
+   * awaiting_fulfillment → processing. Line items whose SKU maps to an Office product
+   * (setting office_redeem.sku_map) get one PIN per unit, issued in the same transaction.
+   */
   async processOrder(ctx: ServiceContext, id: string): Promise<Order> {
-    return this.move(ctx, id, 'process', 'order.processed');
+    return this.move(ctx, id, 'process', 'order.processed', async (trx, order) => {
+      const pins = await officeRedeemService(this.deps).issueForOrder(trx, order);
+      return pins.length ? { office_pins: pins.map((p) => p.id) } : {};
+    });
   }
 
   /** Any state before shipped → cancelled. */
@@ -365,16 +376,23 @@ export class OrdersService {
     return this.move(ctx, id, 'cancel', 'order.cancelled');
   }
 
-  private async move(ctx: ServiceContext, id: string, move: OrderMove, action: string): Promise<Order> {
+  private async move(
+    ctx: ServiceContext,
+    id: string,
+    move: OrderMove,
+    action: string,
+    then?: (trx: Executor, order: OrderRow) => Promise<Record<string, unknown>>,
+  ): Promise<Order> {
     return this.deps.db.transaction().execute(async (trx) => {
       const { before, after } = await moveOrder(trx, ctx, id, move, this.deps.now());
+      const extra = then ? await then(trx, after) : {};
       await writeAudit(trx, ctx.actor, ctx, {
         action,
         targetType: 'order',
         targetId: id,
         workspaceId: ctx.workspaceId,
         environment: ctx.environment,
-        changes: { status: { from: before.status, to: after.status } },
+        changes: { status: { from: before.status, to: after.status }, ...extra },
       });
       return this.presentOne(trx, ctx, after);
     });

@@ -72,6 +72,7 @@ export function createGuards(opts: {
       if (!token) throw new AppError('unauthorized', 'An API key is required (Authorization: Bearer sk_…).');
       const key = await workspaces.verifyApiKey(token);
       if (!key) throw new AppError('unauthorized', 'The API key is invalid, revoked or expired.');
+      if (key.suspended) throw new AppError('account_suspended', 'The account that owns this workspace is suspended.');
       const workspaceHeader = request.headers['x-service-workspace'];
       if (typeof workspaceHeader !== 'string' || workspaceHeader === '') {
         throw new AppError('unauthorized', 'The X-Service-Workspace header is required.');

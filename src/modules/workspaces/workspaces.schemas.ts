@@ -26,10 +26,34 @@ export const WorkspaceSchema = Type.Object(
     plan: PlanSchema,
     burst_per_minute: Type.Union([Type.Integer(), Type.Null()]),
     origin_address: Type.Union([Type.Record(Type.String(), Type.Any()), Type.Null()]),
+    suspended_at: Type.Union([Timestamp, Type.Null()], { description: 'Set while the owning account is suspended (its API keys are refused).' }),
     created_at: Timestamp,
     updated_at: Timestamp,
   },
   { $id: 'Workspace', title: 'Workspace' },
+);
+
+/** The super-admin list: the workspace plus its member and order counts. */
+export const WorkspaceSummarySchema = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    plan: PlanSchema,
+    burst_per_minute: Type.Union([Type.Integer(), Type.Null()]),
+    effective_burst_per_minute: Type.Integer({ description: 'The /v1 burst in force: the custom value (enterprise) or the plan default.' }),
+    origin_address: Type.Union([Type.Record(Type.String(), Type.Any()), Type.Null()]),
+    suspended_at: Type.Union([Timestamp, Type.Null()]),
+    member_count: Type.Integer(),
+    order_count: Type.Integer({ description: 'Orders in both environments, archived included.' }),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { title: 'WorkspaceSummary' },
+);
+
+export const SuspendBody = Type.Union(
+  [Type.Object({ reason: Type.Optional(Type.String({ maxLength: 1000 })) }, { additionalProperties: false }), Type.Null()],
+  { description: 'Optional: why the account is suspended (kept in the audit log).' },
 );
 
 export const ApiKeySchema = Type.Object(

@@ -104,11 +104,21 @@ export class WorkspacesService {
     });
   }
 
+  /** Super-admin list: plan, burst (custom and in force), member and order counts. */
   async listWorkspaces(filter: { q?: string; limit?: number; cursor?: string }) {
-    let q = this.deps.db.selectFrom('workspaces').selectAll();
-    if (filter.q) q = q.where((eb) => eb(eb.fn('lower', ['name']), 'like', `%${repo.escapeLike(filter.q!.toLowerCase())}%`).or('id', '=', filter.q!));
-    const page = await paginate(q, filter);
-    return { ...page, data: page.data.map(toWorkspace) };
+    const page = await paginate(repo.workspaceSummariesQuery(this.deps.db, filter), { ...filter, table: 'w' });
+    return {
+      ...page,
+      data: page.data.map((row) => {
+        const ws = toWorkspace(row);
+        return {
+          ...ws,
+          effective_burst_per_minute: row.plan === 'enterprise' && row.burst_per_minute ? row.burst_per_minute : PLAN_BURST[row.plan],
+          member_count: Number(row.member_count),
+          order_count: Number(row.order_count),
+        };
+      }),
+    };
   }
 
   // ---- API keys ----
@@ -181,7 +191,13 @@ export class WorkspacesService {
       const row = await repo.findApiKeyByHash(this.deps.db, hash);
       key =
         row && !row.revoked_at
-          ? { id: row.id, workspaceId: row.workspace_id, environment: row.environment, expiresAt: row.expires_at ? new Date(row.expires_at).getTime() : null }
+          ? {
+              id: row.id,
+              workspaceId: row.workspace_id,
+              environment: row.environment,
+              expiresAt: row.expires_at ? new Date(row.expires_at).getTime() : null,
+              suspended: row.workspace_suspended_at !== null,
+            }
           : null;
       this.cache.keys.set(hash, key);
     }

@@ -20,6 +20,7 @@ export function toWorkspace(row: WorkspaceRow) {
     plan: row.plan,
     burst_per_minute: row.burst_per_minute,
     origin_address: (row.origin_address ?? null) as Record<string, unknown> | null,
+    suspended_at: iso(row.suspended_at ?? null),
     created_at: iso(row.created_at)!,
     updated_at: iso(row.updated_at)!,
   };
