@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { AjvCompiler } from '@fastify/ajv-compiler';
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import swagger from '@fastify/swagger';
+import { Counter } from 'prom-client';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
@@ -59,6 +60,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   const compilation = new DeferredCompilation();
   const app = Fastify({
+    // TLS_CERT/TLS_KEY: HTTPS. With TLS_CLIENT_CA the server asks for a client certificate but
+    // lets the handshake finish without one: only workspaces flagged mtls_required demand it,
+    // per request (see modules/mtls), so other clients keep working on the same port.
+    ...(config.tls
+      ? { https: { cert: config.tls.cert, key: config.tls.key, ...(config.tls.clientCa ? { ca: config.tls.clientCa, requestCert: true, rejectUnauthorized: false } : {}) } }
+      : {}),
     logger: options.logStream ? { ...loggerOptions(config.logLevel), stream: options.logStream } : loggerOptions(config.logLevel),
     bodyLimit: 1024 * 1024,
     // Accept a sane incoming X-Request-Id; otherwise make one.
@@ -83,7 +90,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       db: database.db,
       onError: (err) => app.log.error({ err }, 'cache invalidation listener failed'),
     });
-    const counters = options.counters ?? (await createCounterStore(config.redisUrl));
+    const counterFailures = new Counter({
+      name: 'rate_limit_store_failures_total',
+      help: 'Calls to the shared rate-limit store (Redis) that failed or timed out and were let through',
+      labelNames: ['operation'],
+      registers: [],
+    });
+    const counters = options.counters ?? (await createCounterStore(config.redisUrl, {
+      timeoutMs: config.rateLimitTimeoutMs,
+      onFailure: failOpenReporter(app, counterFailures),
+    }));
     const jobs = options.jobs ?? createJobQueue(database, { log: app.log });
     const deps: Deps = { config, database, db: database.db, bus, counters, jobs, log: app.log, now: options.now ?? (() => new Date()) };
     app.decorate('deps', deps);
@@ -96,6 +112,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     registerErrorHandling(app);
     registerJsonParser(app);
     const registry = registerMetrics(app, { queueDepth: () => jobs.depth() });
+    registry.registerMetric(counterFailures);
 
     for (const schema of [ErrorResponseSchema, AccountSchema, WorkspaceSchema, ApiKeySchema]) app.addSchema(schema);
     await app.register(swagger, openApiOptions(config));
@@ -131,6 +148,26 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 }
 
 /**
+ * Every failure of the shared counter store counts in the metric; the warning is logged at most
+ * every 10 s (a dead Redis under load would otherwise write one line per request).
+ */
+function failOpenReporter(app: FastifyInstance, metric: Counter<'operation'>) {
+  let lastWarning = 0;
+  let suppressed = 0;
+  return (operation: string, err: unknown) => {
+    metric.inc({ operation });
+    const now = Date.now();
+    if (now - lastWarning < 10_000) {
+      suppressed++;
+      return;
+    }
+    app.log.warn({ err, operation, suppressed }, 'rate-limit store unavailable: failing open (requests are not limited)');
+    lastWarning = now;
+    suppressed = 0;
+  };
+}
+
+/**
  * Validators and serializers for route schemas. Bodies are validated without coercion, query
  * strings and params with it; every schema compiles on first use (see DeferredCompilation).
  */
@@ -154,6 +191,13 @@ function compilersFactory(compilation: DeferredCompilation) {
 /** Every route group, each in its own scope with its guard. */
 async function registerRoutes(app: App, opts: { deps: Deps; perIpPerMinute: number }) {
   const { guards } = app.identity;
+
+  // Public pages (tracking, office-redeem, …) are open: one per-IP budget across all of them,
+  // whichever module registers them (TRUST_PROXY decides what the client IP is).
+  const publicPerIp = guards.perIp('public', opts.perIpPerMinute);
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.url.startsWith('/api/public/')) await publicPerIp(request, reply);
+  });
 
   await app.register(async (v1: App) => {
     v1.addHook('onRequest', guards.apiKey);

@@ -5,6 +5,7 @@ import type { Deps } from '../../platform/deps.js';
 import type { Actor, Environment, RequestMeta } from '../../platform/context.js';
 import { paginate } from '../../platform/http/pagination.js';
 import { writeAudit } from '../audit/index.js';
+import { settingsService } from '../settings/index.js';
 import { checkShippingAddress } from '../addresses/index.js';
 import * as repo from './workspaces.repo.js';
 import type { AuthCache, VerifiedKey, WorkspaceLimits } from './auth-cache.js';
@@ -16,7 +17,11 @@ export interface CreateApiKeyInput {
   expires_at?: string | null;
 }
 
-/** Default burst per plan (requests/minute); enterprise uses the workspace's custom value. */
+/**
+ * Fallback burst per plan (requests/minute). Starter and professional read the settings
+ * `plans.<tier>.burst_per_minute` (these are their defaults); enterprise uses the workspace's
+ * custom value and this one until a super-admin sets it.
+ */
 export const PLAN_BURST: Record<WorkspaceLimits['plan'], number> = { starter: 60, professional: 300, enterprise: 1000 };
 
 export class WorkspacesService {
@@ -39,6 +44,18 @@ export class WorkspacesService {
     const limits: WorkspaceLimits = { plan: row?.plan ?? 'starter', burstPerMinute: row?.burst_per_minute ?? null };
     this.cache.workspaces.set(workspaceId, limits);
     return limits;
+  }
+
+  /**
+   * Requests per minute on /v1 for a workspace: the enterprise custom burst, else the plan's
+   * setting. Both are cached and invalidated on change (workspace and settings topics), so a
+   * change is in force on every process at once and the hot path does not touch the database.
+   */
+  async burstLimit(workspaceId: string): Promise<number> {
+    const limits = await this.limits(workspaceId);
+    if (limits.plan === 'enterprise') return limits.burstPerMinute ?? PLAN_BURST.enterprise;
+    const settings = settingsService(this.deps);
+    return limits.plan === 'professional' ? settings.get('plans.professional.burst_per_minute') : settings.get('plans.starter.burst_per_minute');
   }
 
   async updateWorkspace(
