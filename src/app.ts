@@ -32,6 +32,7 @@ import { ratesRoutes } from './modules/rates/index.js';
 import { addressesRoutes } from './modules/addresses/index.js';
 import { adminIntegrationsRoutes, integrationIntakeRoutes } from './modules/integrations/index.js';
 import { superAdminSettingsRoutes } from './modules/settings/index.js';
+import { adminMtlsRoutes, clientCertificateGuard, mtlsService } from './modules/mtls/index.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -201,6 +202,7 @@ async function registerRoutes(app: App, opts: { deps: Deps; perIpPerMinute: numb
 
   await app.register(async (v1: App) => {
     v1.addHook('onRequest', guards.apiKey);
+    v1.addHook('onRequest', clientCertificateGuard({ config: opts.deps.config, workspaces: app.identity.workspaces, mtls: mtlsService(opts.deps) }));
     registerIdempotency(v1, opts.deps.db, opts.deps.now);
     await v1.register(apiKeysRoutes, { surface: 'v1' });
     await v1.register(ordersRoutes);
@@ -216,6 +218,7 @@ async function registerRoutes(app: App, opts: { deps: Deps; perIpPerMinute: numb
     await admin.register(adminWorkspaceRoutes);
     await admin.register(adminOrdersRoutes);
     await admin.register(adminIntegrationsRoutes);
+    await admin.register(adminMtlsRoutes);
   }, { prefix: '/api/admin' });
 
   await app.register(superAdminIdentityRoutes, { prefix: '/api/super-admin' });

@@ -25,6 +25,7 @@ export const WorkspaceSchema = Type.Object(
     name: Type.String(),
     plan: PlanSchema,
     burst_per_minute: Type.Union([Type.Integer(), Type.Null()]),
+    mtls_required: Type.Boolean({ description: '/v1 only over a connection with a registered client certificate (mutual TLS).' }),
     origin_address: Type.Union([Type.Record(Type.String(), Type.Any()), Type.Null()]),
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -129,6 +130,7 @@ export const UpdatePlanBody = Type.Object(
   {
     plan: Type.Optional(PlanSchema),
     burst_per_minute: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 10_000_000 }), Type.Null()])),
+    mtls_required: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );

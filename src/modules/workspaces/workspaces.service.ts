@@ -41,7 +41,7 @@ export class WorkspacesService {
     const hit = this.cache.workspaces.get(workspaceId);
     if (hit) return hit;
     const row = await repo.findWorkspace(this.deps.db, workspaceId);
-    const limits: WorkspaceLimits = { plan: row?.plan ?? 'starter', burstPerMinute: row?.burst_per_minute ?? null };
+    const limits: WorkspaceLimits = { plan: row?.plan ?? 'starter', burstPerMinute: row?.burst_per_minute ?? null, mtlsRequired: row?.mtls_required ?? false };
     this.cache.workspaces.set(workspaceId, limits);
     return limits;
   }
@@ -89,8 +89,13 @@ export class WorkspacesService {
     });
   }
 
-  /** Super-admin: change plan and (enterprise only) the custom burst. */
-  async setPlan(workspaceId: string, patch: { plan?: WorkspaceLimits['plan']; burst_per_minute?: number | null }, actor: Actor, meta: RequestMeta) {
+  /** Super-admin: change plan, (enterprise only) the custom burst, and the mutual-TLS requirement. */
+  async setPlan(
+    workspaceId: string,
+    patch: { plan?: WorkspaceLimits['plan']; burst_per_minute?: number | null; mtls_required?: boolean },
+    actor: Actor,
+    meta: RequestMeta,
+  ) {
     return this.deps.db.transaction().execute(async (trx) => {
       const before = await repo.findWorkspace(trx, workspaceId);
       if (!before) throw new AppError('not_found', 'No such workspace.');
@@ -101,6 +106,7 @@ export class WorkspacesService {
       const updated = (await repo.updateWorkspace(trx, workspaceId, {
         plan,
         burst_per_minute: plan === 'enterprise' ? (patch.burst_per_minute ?? before.burst_per_minute) : null,
+        mtls_required: patch.mtls_required,
       }))!;
       await this.deps.bus.publish(`workspace:${workspaceId}`, trx);
       await writeAudit(trx, actor, meta, {
@@ -108,7 +114,11 @@ export class WorkspacesService {
         targetType: 'workspace',
         targetId: workspaceId,
         workspaceId,
-        changes: { plan: { from: before.plan, to: updated.plan }, burst_per_minute: { from: before.burst_per_minute, to: updated.burst_per_minute } },
+        changes: {
+          plan: { from: before.plan, to: updated.plan },
+          burst_per_minute: { from: before.burst_per_minute, to: updated.burst_per_minute },
+          mtls_required: { from: before.mtls_required, to: updated.mtls_required },
+        },
       });
       return toWorkspace(updated);
     });
