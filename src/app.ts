@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { AjvCompiler } from '@fastify/ajv-compiler';
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import swagger from '@fastify/swagger';
+import { Counter } from 'prom-client';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
@@ -38,6 +39,7 @@ import type { LookupFunction } from 'node:net';
 import { superAdminAuditRoutes } from './modules/audit/index.js';
 import { apiRequestCounter, superAdminAnalyticsRoutes } from './modules/analytics/index.js';
 import { publicOfficeRedeemRoutes, superAdminOfficeRedeemRoutes } from './modules/office-redeem/index.js';
+import { adminMtlsRoutes, clientCertificateGuard, mtlsService } from './modules/mtls/index.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -68,6 +70,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   const compilation = new DeferredCompilation();
   const app = Fastify({
+    // TLS_CERT/TLS_KEY: HTTPS. With TLS_CLIENT_CA the server asks for a client certificate but
+    // lets the handshake finish without one: only workspaces flagged mtls_required demand it,
+    // per request (see modules/mtls), so other clients keep working on the same port.
+    ...(config.tls
+      ? { https: { cert: config.tls.cert, key: config.tls.key, ...(config.tls.clientCa ? { ca: config.tls.clientCa, requestCert: true, rejectUnauthorized: false } : {}) } }
+      : {}),
     logger: options.logStream ? { ...loggerOptions(config.logLevel), stream: options.logStream } : loggerOptions(config.logLevel),
     bodyLimit: 1024 * 1024,
     // Accept a sane incoming X-Request-Id; otherwise make one.
@@ -97,7 +105,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       db: database.db,
       onError: (err) => app.log.error({ err }, 'cache invalidation listener failed'),
     });
-    const counters = options.counters ?? (await createCounterStore(config.redisUrl));
+    const counterFailures = new Counter({
+      name: 'rate_limit_store_failures_total',
+      help: 'Calls to the shared rate-limit store (Redis) that failed or timed out and were let through',
+      labelNames: ['operation'],
+      registers: [],
+    });
+    const counters = options.counters ?? (await createCounterStore(config.redisUrl, {
+      timeoutMs: config.rateLimitTimeoutMs,
+      onFailure: failOpenReporter(app, counterFailures),
+    }));
     const jobs = options.jobs ?? createJobQueue(database, { log: app.log });
     const deps: Deps = { config, database, db: database.db, bus, counters, jobs, log: app.log, now: options.now ?? (() => new Date()) };
     app.decorate('deps', deps);
@@ -112,6 +129,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     registerJsonParser(app);
     registerNulGuard(app);
     const registry = registerMetrics(app, { queueDepth: () => jobs.depth() });
+    registry.registerMetric(counterFailures);
 
     for (const schema of [ErrorResponseSchema, AccountSchema, WorkspaceSchema, ApiKeySchema]) app.addSchema(schema);
     await app.register(swagger, openApiOptions(config));
@@ -148,6 +166,26 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 }
 
 /**
+ * Every failure of the shared counter store counts in the metric; the warning is logged at most
+ * every 10 s (a dead Redis under load would otherwise write one line per request).
+ */
+function failOpenReporter(app: FastifyInstance, metric: Counter<'operation'>) {
+  let lastWarning = 0;
+  let suppressed = 0;
+  return (operation: string, err: unknown) => {
+    metric.inc({ operation });
+    const now = Date.now();
+    if (now - lastWarning < 10_000) {
+      suppressed++;
+      return;
+    }
+    app.log.warn({ err, operation, suppressed }, 'rate-limit store unavailable: failing open (requests are not limited)');
+    lastWarning = now;
+    suppressed = 0;
+  };
+}
+
+/**
  * Validators and serializers for route schemas. Bodies are validated without coercion, query
  * strings and params with it; every schema compiles on first use (see DeferredCompilation).
  */
@@ -175,6 +213,13 @@ async function registerRoutes(app: App, opts: { deps: Deps; perIpPerMinute: numb
   // Closed before the app's own onClose (which closes the database): the last counts are kept.
   app.addHook('onClose', async () => requests.stop());
 
+  // Public pages (tracking, office-redeem, …) are open: one per-IP budget across all of them,
+  // whichever module registers them (TRUST_PROXY decides what the client IP is).
+  const publicPerIp = guards.perIp('public', opts.perIpPerMinute);
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.url.startsWith('/api/public/')) await publicPerIp(request, reply);
+  });
+
   await app.register(async (v1: App) => {
     v1.addHook('onRequest', guards.apiKey);
     // Every authenticated /v1 request counts toward its workspace's analytics.
@@ -182,6 +227,7 @@ async function registerRoutes(app: App, opts: { deps: Deps; perIpPerMinute: numb
       const scope = request.auth?.scope;
       if (scope) requests.count(scope.workspaceId, scope.environment);
     });
+    v1.addHook('onRequest', clientCertificateGuard({ config: opts.deps.config, workspaces: app.identity.workspaces, mtls: mtlsService(opts.deps) }));
     registerIdempotency(v1, opts.deps.db, opts.deps.now);
     await v1.register(apiKeysRoutes, { surface: 'v1' });
     await v1.register(ordersRoutes);
@@ -201,6 +247,7 @@ async function registerRoutes(app: App, opts: { deps: Deps; perIpPerMinute: numb
     await admin.register(adminIntegrationsRoutes);
     await admin.register(adminShipmentsRoutes);
     await admin.register(webhooksRoutes, { surface: 'admin' });
+    await admin.register(adminMtlsRoutes);
   }, { prefix: '/api/admin' });
 
   await app.register(superAdminIdentityRoutes, { prefix: '/api/super-admin' });

@@ -23,6 +23,11 @@ describe('loadConfig', () => {
     [{ SHUTDOWN_GRACE_MS: '-1' }, /SHUTDOWN_GRACE_MS/],
     [{ SHUTDOWN_GRACE_MS: '1.5' }, /SHUTDOWN_GRACE_MS/],
     [{ SHUTDOWN_GRACE_MS: '60000' }, /SHUTDOWN_GRACE_MS/],
+    [{ RATE_LIMIT_TIMEOUT_MS: '0' }, /RATE_LIMIT_TIMEOUT_MS/],
+    [{ TLS_CERT: '/nonexistent.pem' }, /TLS_CERT and TLS_KEY/],
+    [{ TLS_CERT: '/nonexistent.pem', TLS_KEY: '/nonexistent.key' }, /TLS_CERT: cannot read/],
+    [{ TLS_CLIENT_CA: '/ca.pem' }, /TLS_CLIENT_CA needs/],
+    [{ MTLS_FINGERPRINT_HEADER: 'bad header' }, /MTLS_FINGERPRINT_HEADER/],
   ])('refuses %o with a message naming the setting', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

@@ -29,6 +29,15 @@ export interface Config {
   runWorkers: boolean;
   /** How long SIGTERM waits for open connections before cutting them (ms). */
   shutdownGraceMs: number;
+  /** The longest a request waits for the shared rate-limit store before it fails open (ms). */
+  rateLimitTimeoutMs: number;
+  /** TLS_CERT + TLS_KEY (PEM, or paths to PEM files): the server speaks HTTPS. */
+  tls?: { cert: string; key: string; clientCa?: string };
+  /**
+   * Behind a proxy that terminates mutual TLS: the request header carrying the SHA-256
+   * fingerprint of the client certificate it verified. Honoured only when set.
+   */
+  mtlsFingerprintHeader?: string;
   version: string;
 }
 
@@ -52,6 +61,19 @@ function bool(value: string | undefined, name: string, fallback = false): boolea
   if (['1', 'true', 'yes', 'on'].includes(value.toLowerCase())) return true;
   if (['0', 'false', 'no', 'off'].includes(value.toLowerCase())) return false;
   throw new ConfigError(`${name} must be 1/0 or true/false, got "${value}"`);
+}
+
+/** A PEM given inline (starts with -----BEGIN) or as the path of a file holding it. */
+function pem(value: string, name: string): string {
+  if (value.trimStart().startsWith('-----BEGIN')) return value;
+  try {
+    const text = readFileSync(path.resolve(value), 'utf8');
+    if (!text.includes('-----BEGIN')) throw new ConfigError(`${name}: ${value} is not a PEM file`);
+    return text;
+  } catch (err) {
+    if (err instanceof ConfigError) throw err;
+    throw new ConfigError(`${name}: cannot read ${value} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -83,6 +105,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!Number.isInteger(shutdownGraceMs) || shutdownGraceMs < 0 || shutdownGraceMs > 25_000) {
     throw new ConfigError(`SHUTDOWN_GRACE_MS must be a whole number of milliseconds from 0 to 25000, got "${env.SHUTDOWN_GRACE_MS}"`);
   }
+  const rateLimitTimeoutMs = Number(env.RATE_LIMIT_TIMEOUT_MS ?? 50);
+  if (!Number.isInteger(rateLimitTimeoutMs) || rateLimitTimeoutMs < 1 || rateLimitTimeoutMs > 5_000) {
+    throw new ConfigError(`RATE_LIMIT_TIMEOUT_MS must be a whole number of milliseconds from 1 to 5000, got "${env.RATE_LIMIT_TIMEOUT_MS}"`);
+  }
+  if (Boolean(env.TLS_CERT) !== Boolean(env.TLS_KEY)) throw new ConfigError('TLS_CERT and TLS_KEY must be set together');
+  if (env.TLS_CLIENT_CA && !env.TLS_CERT) throw new ConfigError('TLS_CLIENT_CA needs TLS_CERT and TLS_KEY (the server must speak HTTPS)');
+  const tls = env.TLS_CERT && env.TLS_KEY
+    ? { cert: pem(env.TLS_CERT, 'TLS_CERT'), key: pem(env.TLS_KEY, 'TLS_KEY'), clientCa: env.TLS_CLIENT_CA ? pem(env.TLS_CLIENT_CA, 'TLS_CLIENT_CA') : undefined }
+    : undefined;
+  const mtlsFingerprintHeader = env.MTLS_FINGERPRINT_HEADER?.trim().toLowerCase() || undefined;
+  if (mtlsFingerprintHeader && !/^[a-z0-9-]{1,100}$/.test(mtlsFingerprintHeader)) {
+    throw new ConfigError(`MTLS_FINGERPRINT_HEADER must be a header name, got "${env.MTLS_FINGERPRINT_HEADER}"`);
+  }
   const host = env.HOST ?? '0.0.0.0';
   return {
     port,
@@ -104,6 +139,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: bool(env.TRUST_PROXY, 'TRUST_PROXY'),
     runWorkers: bool(env.RUN_WORKERS, 'RUN_WORKERS', true),
     shutdownGraceMs,
+    rateLimitTimeoutMs,
+    tls,
+    mtlsFingerprintHeader,
     version: readVersion(),
   };
 }

@@ -21,6 +21,7 @@ export const idPrefixes = {
   delivery: 'dlv',
   integration: 'int',
   pin: 'pin',
+  mtlsCertificate: 'mtc',
   audit: 'aud',
   request: 'req',
 } as const;

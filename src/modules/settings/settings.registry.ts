@@ -10,11 +10,13 @@ export interface SettingDefinition {
   description: string;
 }
 
-const burst = (tier: string, fallback: number): SettingDefinition => ({
-  schema: Type.Integer({ minimum: 1, maximum: 10_000_000 }),
-  default: fallback,
-  description: `Default burst (requests per minute) of ${tier} workspaces on /v1.`,
-});
+// Typed by its schema (not widened to SettingDefinition) so readers get a number back.
+const burst = (tier: string, fallback: number) =>
+  ({
+    schema: Type.Integer({ minimum: 1, maximum: 10_000_000 }),
+    default: fallback,
+    description: `Default burst (requests per minute) of ${tier} workspaces on /v1.`,
+  }) satisfies SettingDefinition;
 
 export const settingDefinitions = {
   'registration.auto_approve': {

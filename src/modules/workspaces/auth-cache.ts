@@ -24,6 +24,8 @@ export interface VerifiedSession {
 export interface WorkspaceLimits {
   plan: 'starter' | 'professional' | 'enterprise';
   burstPerMinute: number | null;
+  /** /v1 only with a registered client certificate (mutual TLS). */
+  mtlsRequired: boolean;
 }
 
 /**

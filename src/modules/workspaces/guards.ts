@@ -5,7 +5,7 @@ import type { CounterStore } from '../../platform/cache/counter-store.js';
 import type { Executor } from '../../platform/db/types.js';
 import type { AccountsService } from './accounts.service.js';
 import type { VerifiedSession } from './auth-cache.js';
-import { PLAN_BURST, type WorkspacesService } from './workspaces.service.js';
+import type { WorkspacesService } from './workspaces.service.js';
 import * as repo from './workspaces.repo.js';
 
 export interface RequestAuth {
@@ -85,8 +85,8 @@ export function createGuards(opts: {
         scope: { workspaceId: key.workspaceId, environment: key.environment },
         apiKeyId: key.id,
       };
-      const limits = await workspaces.limits(key.workspaceId);
-      const limit = limits.plan === 'enterprise' && limits.burstPerMinute ? limits.burstPerMinute : PLAN_BURST[limits.plan];
+      // One request, one token: a batch is one POST whatever its item count.
+      const limit = await workspaces.burstLimit(key.workspaceId);
       const taken = await counters.take(`ws:${key.workspaceId}`, limit, 60_000);
       reply.header('ratelimit-limit', String(limit));
       reply.header('ratelimit-remaining', String(taken.remaining));

@@ -76,7 +76,7 @@ export async function findMembership(db: Executor, accountId: string, workspaceI
 export async function updateWorkspace(
   db: Executor,
   id: string,
-  patch: { name?: string; origin_address?: string | null; plan?: WorkspaceRow['plan']; burst_per_minute?: number | null },
+  patch: { name?: string; origin_address?: string | null; plan?: WorkspaceRow['plan']; burst_per_minute?: number | null; mtls_required?: boolean },
 ): Promise<WorkspaceRow | undefined> {
   return db.updateTable('workspaces').set({ ...patch, updated_at: new Date() }).where('id', '=', id).returningAll().executeTakeFirst();
 }

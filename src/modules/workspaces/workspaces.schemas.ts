@@ -25,6 +25,7 @@ export const WorkspaceSchema = Type.Object(
     name: Type.String(),
     plan: PlanSchema,
     burst_per_minute: Type.Union([Type.Integer(), Type.Null()]),
+    mtls_required: Type.Boolean({ description: '/v1 only over a connection with a registered client certificate (mutual TLS).' }),
     origin_address: Type.Union([Type.Record(Type.String(), Type.Any()), Type.Null()]),
     suspended_at: Type.Union([Timestamp, Type.Null()], { description: 'Set while the owning account is suspended (its API keys are refused).' }),
     created_at: Timestamp,
@@ -153,6 +154,7 @@ export const UpdatePlanBody = Type.Object(
   {
     plan: Type.Optional(PlanSchema),
     burst_per_minute: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 10_000_000 }), Type.Null()])),
+    mtls_required: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );

@@ -6,6 +6,7 @@ import type { Executor } from '../../platform/db/types.js';
 import type { Actor, Environment, RequestMeta } from '../../platform/context.js';
 import { paginate } from '../../platform/http/pagination.js';
 import { writeAudit } from '../audit/index.js';
+import { settingsService } from '../settings/index.js';
 import { checkShippingAddress } from '../addresses/index.js';
 import * as repo from './workspaces.repo.js';
 import type { AuthCache, VerifiedKey, WorkspaceLimits } from './auth-cache.js';
@@ -17,7 +18,11 @@ export interface CreateApiKeyInput {
   expires_at?: string | null;
 }
 
-/** Default burst per plan (requests/minute); enterprise uses the workspace's custom value. */
+/**
+ * Fallback burst per plan (requests/minute). Starter and professional read the settings
+ * `plans.<tier>.burst_per_minute` (these are their defaults); enterprise uses the workspace's
+ * custom value and this one until a super-admin sets it.
+ */
 export const PLAN_BURST: Record<WorkspaceLimits['plan'], number> = { starter: 60, professional: 300, enterprise: 1000 };
 
 /** The workspace's origin (default ship-from) address, or null when none is set. */
@@ -43,9 +48,21 @@ export class WorkspacesService {
     const hit = this.cache.workspaces.get(workspaceId);
     if (hit) return hit;
     const row = await repo.findWorkspace(this.deps.db, workspaceId);
-    const limits: WorkspaceLimits = { plan: row?.plan ?? 'starter', burstPerMinute: row?.burst_per_minute ?? null };
+    const limits: WorkspaceLimits = { plan: row?.plan ?? 'starter', burstPerMinute: row?.burst_per_minute ?? null, mtlsRequired: row?.mtls_required ?? false };
     this.cache.workspaces.set(workspaceId, limits);
     return limits;
+  }
+
+  /**
+   * Requests per minute on /v1 for a workspace: the enterprise custom burst, else the plan's
+   * setting. Both are cached and invalidated on change (workspace and settings topics), so a
+   * change is in force on every process at once and the hot path does not touch the database.
+   */
+  async burstLimit(workspaceId: string): Promise<number> {
+    const limits = await this.limits(workspaceId);
+    if (limits.plan === 'enterprise') return limits.burstPerMinute ?? PLAN_BURST.enterprise;
+    const settings = settingsService(this.deps);
+    return limits.plan === 'professional' ? settings.get('plans.professional.burst_per_minute') : settings.get('plans.starter.burst_per_minute');
   }
 
   async updateWorkspace(
@@ -79,8 +96,13 @@ export class WorkspacesService {
     });
   }
 
-  /** Super-admin: change plan and (enterprise only) the custom burst. */
-  async setPlan(workspaceId: string, patch: { plan?: WorkspaceLimits['plan']; burst_per_minute?: number | null }, actor: Actor, meta: RequestMeta) {
+  /** Super-admin: change plan, (enterprise only) the custom burst, and the mutual-TLS requirement. */
+  async setPlan(
+    workspaceId: string,
+    patch: { plan?: WorkspaceLimits['plan']; burst_per_minute?: number | null; mtls_required?: boolean },
+    actor: Actor,
+    meta: RequestMeta,
+  ) {
     return this.deps.db.transaction().execute(async (trx) => {
       const before = await repo.findWorkspace(trx, workspaceId);
       if (!before) throw new AppError('not_found', 'No such workspace.');
@@ -91,6 +113,7 @@ export class WorkspacesService {
       const updated = (await repo.updateWorkspace(trx, workspaceId, {
         plan,
         burst_per_minute: plan === 'enterprise' ? (patch.burst_per_minute ?? before.burst_per_minute) : null,
+        mtls_required: patch.mtls_required,
       }))!;
       await this.deps.bus.publish(`workspace:${workspaceId}`, trx);
       await writeAudit(trx, actor, meta, {
@@ -98,7 +121,11 @@ export class WorkspacesService {
         targetType: 'workspace',
         targetId: workspaceId,
         workspaceId,
-        changes: { plan: { from: before.plan, to: updated.plan }, burst_per_minute: { from: before.burst_per_minute, to: updated.burst_per_minute } },
+        changes: {
+          plan: { from: before.plan, to: updated.plan },
+          burst_per_minute: { from: before.burst_per_minute, to: updated.burst_per_minute },
+          mtls_required: { from: before.mtls_required, to: updated.mtls_required },
+        },
       });
       return toWorkspace(updated);
     });

@@ -20,6 +20,7 @@ export interface WorkspacesTable {
   name: string;
   plan: 'starter' | 'professional' | 'enterprise';
   burst_per_minute: number | null;
+  mtls_required: ColumnType<boolean, boolean | undefined, boolean>;
   origin_address: Json<Record<string, unknown> | null> | null;
   settings: ColumnType<Record<string, unknown>, string | undefined, string>;
   /** Set while the owning account is suspended: the workspace's API keys are refused. */

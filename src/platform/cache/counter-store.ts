@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { FailOpenCounterStore, type FailOpenOptions } from './fail-open-counter-store.js';
 
 export interface TakeResult {
   allowed: boolean;
@@ -129,9 +130,46 @@ export class RedisCounterStore implements CounterStore {
   }
 }
 
-/** The Redis client is imported only when REDIS_URL is set (it costs start-up time otherwise). */
-export async function createCounterStore(redisUrl?: string): Promise<CounterStore> {
+export interface SharedStoreOptions extends Omit<FailOpenOptions, 'onFailure'> {
+  /** Every failed or timed-out call (a metric and a throttled warning). */
+  onFailure: FailOpenOptions['onFailure'];
+  /** How long start-up waits for a first connection before serving without one (ms). */
+  connectWaitMs?: number;
+}
+
+/**
+ * The Redis client is imported only when REDIS_URL is set (it costs start-up time otherwise).
+ * With `shared` options the store fails open: a command never waits in an offline queue, and
+ * one that takes longer than `timeoutMs` lets the request through (FailOpenCounterStore).
+ */
+export async function createCounterStore(redisUrl?: string, shared?: SharedStoreOptions): Promise<CounterStore> {
   if (!redisUrl) return new MemoryCounterStore();
   const { Redis } = await import('ioredis');
-  return new RedisCounterStore(new Redis(redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }));
+  if (!shared) return new RedisCounterStore(new Redis(redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }));
+  const redis = new Redis(redisUrl, {
+    // While disconnected a command fails at once instead of queueing behind the reconnect.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: shared.timeoutMs,
+    connectTimeout: 2_000,
+    // Keep trying to come back, at most every 2 s.
+    retryStrategy: (times) => Math.min(times * 200, 2_000),
+  });
+  redis.on('error', (err) => shared.onFailure('connect', err));
+  await waitUntilReady(redis, shared.connectWaitMs ?? 2_000);
+  return new FailOpenCounterStore(new RedisCounterStore(redis), shared);
+}
+
+/** Resolve when the client is ready or the wait is over (serving fails open until it connects). */
+function waitUntilReady(redis: Redis, waitMs: number): Promise<void> {
+  if (redis.status === 'ready') return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      redis.off('ready', done);
+      resolve();
+    };
+    const timer = setTimeout(done, waitMs);
+    redis.once('ready', done);
+  });
 }

@@ -1,0 +1,23 @@
+import type { ColumnType, Selectable } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+
+export interface MtlsCertificatesTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  fingerprint_sha256: string;
+  subject: string | null;
+  expires_at: NullableTimestamp;
+  created_by: string | null;
+  created_at: Timestamp;
+}
+
+export type MtlsCertificateRow = Selectable<MtlsCertificatesTable>;
+
+declare module '../../platform/db/types.js' {
+  interface Tables {
+    mtls_certificates: MtlsCertificatesTable;
+  }
+}
