@@ -51,6 +51,19 @@ describe('precompiled', () => {
     expect(await find(handle.db, { ws: 'w3', env: 'test', id: 'b' })).toEqual([]);
   });
 
+  it('runs as a named prepared statement on PostgreSQL, still answering per call', async () => {
+    if (handle.engine !== 'postgres') return;
+    const named = precompiled(['ws', 'id'], (db, v) => scratch(db).select('note').where('ws', '=', v.ws as string).where('id', '=', v.id as string), {
+      statement: 'precompiled_test.by_ws_id',
+    });
+    await handle.db.transaction().execute(async (trx) => {
+      expect((await named(trx, { ws: 'w1', id: 'a' })).map((r) => r.note).sort()).toEqual(['w1 live a', 'w1 test a']);
+      expect((await named(trx, { ws: 'w2', id: 'a' })).map((r) => r.note)).toEqual(['w2 test a']);
+      const { rows } = await sql<{ name: string }>`select name from pg_prepared_statements`.execute(trx);
+      expect(rows.map((r) => r.name)).toContain('precompiled_test.by_ws_id');
+    });
+  });
+
   it('refuses a builder that does not use every value exactly once as a parameter', async () => {
     const bad = precompiled(['ws', 'id'], (db, v) => scratch(db).selectAll().where('ws', '=', v.ws as string));
     await expect(bad(handle.db, { ws: 'w1', id: 'a' })).rejects.toThrow(/exactly once/);

@@ -1,5 +1,6 @@
 import { CompiledQuery, type Compilable } from 'kysely';
 import type { Executor } from './types.js';
+import { nameStatement } from './database.js';
 
 /**
  * A query whose shape never changes, compiled to SQL once. Kysely builds and compiles a query
@@ -10,9 +11,14 @@ import type { Executor } from './types.js';
  *
  * `build` receives one placeholder per named value and must use each as a plain value
  * (compared, inserted), never spliced into the SQL; compile checks that every name became
- * exactly one parameter.
+ * exactly one parameter. With a `statement` name, PostgreSQL runs it as a named prepared
+ * statement (see nameStatement in database.ts).
  */
-export function precompiled<N extends string, R>(names: readonly N[], build: (db: Executor, values: Record<N, unknown>) => Compilable<R>) {
+export function precompiled<N extends string, R>(
+  names: readonly N[],
+  build: (db: Executor, values: Record<N, unknown>) => Compilable<R>,
+  opts: { statement?: string } = {},
+) {
   let compiled: { sql: string; slots: N[] } | undefined;
 
   function compile(db: Executor) {
@@ -22,6 +28,7 @@ export function precompiled<N extends string, R>(names: readonly N[], build: (db
     if (slots.some((s) => s === undefined) || new Set(slots).size !== names.length || slots.length !== names.length) {
       throw new Error(`precompiled query must use each of ${names.join(', ')} exactly once as a parameter: ${query.sql}`);
     }
+    if (opts.statement) nameStatement(query.sql, opts.statement);
     return { sql: query.sql, slots: slots as N[] };
   }
 
