@@ -16,10 +16,11 @@
  * Env: BENCH_ENGINES=pglite,postgres (default both; postgres skipped when unreachable),
  * BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 3), BENCH_ROWS (comma list of row
  * keys to run: bare,rates,rates-new,anchor-db,order; default all), BENCH_RESTARTS (timed
- * restarts, default 3, plus one through npm), BENCH_PROFILE=1 (the
+ * restarts, default 3, plus one through npm), BENCH_SERVICE_DIR (another checkout whose built
+ * tree runs as the service, for before/after runs), BENCH_PROFILE=1 (the
  * service writes a --cpu-prof profile to bench/profiles/ on exit).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -31,6 +32,8 @@ const CONNECTIONS = 32;
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ENGINES = (process.env.BENCH_ENGINES ?? 'pglite,postgres').split(',').map((s) => s.trim());
 const ROWS = process.env.BENCH_ROWS ? new Set(process.env.BENCH_ROWS.split(',')) : null;
+// Another checkout's built tree to run as the service (a before/after comparison); this one by default.
+const SERVICE_DIR = path.resolve(process.env.BENCH_SERVICE_DIR ?? '.');
 const RESTARTS = Number(process.env.BENCH_RESTARTS ?? 3);
 const PROFILE = process.env.BENCH_PROFILE === '1';
 const SUPER = { email: 'bench@example.com', password: 'bench-password-123' };
@@ -58,16 +61,16 @@ const port = () => nextPort++;
 /** Every process this run started, so a failure half-way leaves none behind. */
 const started: { child: ChildProcess; group: boolean }[] = [];
 
-function spawnLogged(cmd: string, args: string[], env: Record<string, string | undefined> = {}, opts: { detached?: boolean } = {}) {
+function spawnLogged(cmd: string, args: string[], env: Record<string, string | undefined> = {}, opts: { detached?: boolean; cwd?: string } = {}) {
   let out = '';
-  const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: opts.detached });
+  const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: opts.detached, cwd: opts.cwd });
   started.push({ child, group: Boolean(opts.detached) });
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
   return { child, output: () => out };
 }
 
-async function waitHealthy(url: string, child: ChildProcess, output: () => string, timeoutMs = 60_000): Promise<number> {
+async function waitHealthy(url: string, child: ChildProcess, output: () => string, timeoutMs = 240_000): Promise<number> {
   const started = performance.now();
   while (performance.now() - started < timeoutMs) {
     if (child.exitCode !== null) throw new Error(`process exited with ${child.exitCode}: ${output()}`);
@@ -99,9 +102,9 @@ async function stop(child: ChildProcess, group = false): Promise<void> {
 
 function startService(env: Record<string, string>, opts: { viaNpm?: boolean; profile?: string } = {}) {
   const serviceEnv = { LOG_LEVEL: 'warn', ...env };
-  if (opts.viaNpm) return spawnLogged('npm', ['start', '--silent'], serviceEnv, { detached: true });
+  if (opts.viaNpm) return spawnLogged('npm', ['start', '--silent'], serviceEnv, { detached: true, cwd: SERVICE_DIR });
   const flags = opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${opts.profile}`] : [];
-  return spawnLogged(process.execPath, [...flags, 'scripts/start.mjs'], serviceEnv);
+  return spawnLogged(process.execPath, [...flags, 'scripts/start.mjs'], serviceEnv, { cwd: SERVICE_DIR });
 }
 
 /** CPU time (user + system, ms) a process has used so far, from /proc (Linux); NaN elsewhere. */
@@ -207,7 +210,7 @@ async function benchEngine(engine: 'pglite' | 'postgres', work: string): Promise
     const first = startService(env);
     const coldMs = await waitHealthy(`${base}/health`, first.child, first.output);
     let seed: RegExpMatchArray | null = null;
-    for (let i = 0; i < 200 && !seed; i++) {
+    for (let i = 0; i < 2400 && !seed; i++) {
       seed = first.output().match(/Workspace:\s+(ws_\S+)[\s\S]*Test API key:\s+(sk_test_\S+)/);
       if (!seed) await sleep(50);
     }
@@ -359,10 +362,19 @@ function table(rows: Row[]): string[] {
   return out;
 }
 
+function gitHead(): string {
+  try {
+    return execFileSync('git', ['log', '-1', '--format=%h %s'], { cwd: SERVICE_DIR, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim().slice(0, 80);
+  } catch {
+    return 'not a git checkout';
+  }
+}
+
 async function main() {
   const work = mkdtempSync(path.join(tmpdir(), 'ship-bench-'));
   const load0 = loadavg().map((l) => l.toFixed(2)).join(' ');
   const out: string[] = [
+    `service: ${SERVICE_DIR} (${gitHead()})`,
     `node ${process.version}; autocannon ${CONNECTIONS} connections, ${WARMUP} s warm-up + ${DURATION} s, each in a process of its own; load average at start ${load0}`,
   ];
   try {
