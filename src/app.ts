@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { AjvCompiler } from '@fastify/ajv-compiler';
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
+import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -30,6 +31,7 @@ import { adminOrdersRoutes, ordersRoutes } from './modules/orders/index.js';
 import { ratesRoutes } from './modules/rates/index.js';
 import { addressesRoutes } from './modules/addresses/index.js';
 import { adminIntegrationsRoutes, integrationIntakeRoutes } from './modules/integrations/index.js';
+import { defaultWebDir, webRoutes } from './modules/web/index.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -42,6 +44,8 @@ export interface BuildAppOptions {
   perIpPerMinute?: number;
   /** Where log lines go (tests capture them); stdout by default. */
   logStream?: NodeJS.WritableStream;
+  /** The built dashboard (index.html + assets/); web/dist of this checkout by default. */
+  webDir?: string;
   /** Run migrations at build (default). Tests start from an already migrated template. */
   migrate?: boolean;
 }
@@ -94,6 +98,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     });
     registerErrorHandling(app);
     registerJsonParser(app);
+    // Parses the dashboard's session cookie (read by the session guard); signs nothing.
+    await app.register(cookie);
     const registry = registerMetrics(app, { queueDepth: () => jobs.depth() });
 
     for (const schema of [ErrorResponseSchema, AccountSchema, WorkspaceSchema, ApiKeySchema]) app.addSchema(schema);
@@ -104,6 +110,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await app.register(registerRoutes as never, { deps, perIpPerMinute: options.perIpPerMinute ?? 120 });
 
     app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+    await app.register(webRoutes as never, { webDir: options.webDir ?? defaultWebDir() });
 
     if (config.superAdminEmail && config.superAdminPassword) {
       await app.identity.accounts.ensureSuperAdmin(config.superAdminEmail, config.superAdminPassword);
@@ -171,6 +178,7 @@ async function registerRoutes(app: App, opts: { deps: Deps; perIpPerMinute: numb
     await admin.register(adminWorkspaceRoutes);
     await admin.register(adminOrdersRoutes);
     await admin.register(adminIntegrationsRoutes);
+    await admin.register(ratesRoutes, { surface: 'admin' });
   }, { prefix: '/api/admin' });
 
   await app.register(superAdminIdentityRoutes, { prefix: '/api/super-admin' });

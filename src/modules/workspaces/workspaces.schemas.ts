@@ -88,6 +88,11 @@ export const LoginResponse = Type.Object({
   account: Type.Ref(AccountSchema),
 });
 
+export const SessionResponse = Type.Object({
+  expires_at: Timestamp,
+  account: Type.Ref(AccountSchema),
+});
+
 export const MeResponse = Type.Object({
   account: Type.Ref(AccountSchema),
   workspaces: Type.Array(
