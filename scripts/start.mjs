@@ -3,6 +3,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
+import { buildWeb, webIsStale } from './build-web.mjs';
 
 function newestMtime(dir) {
   let newest = 0;
@@ -20,6 +21,14 @@ const stale = !existsSync(stamp) || !existsSync('dist/server.js') ||
 if (stale) {
   process.stderr.write('Building (dist/ missing or out of date)…\n');
   execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
+} else if (webIsStale()) {
+  // The dashboard alone is missing or out of date: build just that (a few seconds).
+  process.stderr.write('Building the dashboard (web/dist missing or out of date)…\n');
+  try {
+    await buildWeb();
+  } catch (err) {
+    process.stderr.write(`Dashboard build failed (${err?.message ?? err}); the API starts without it.\n`);
+  }
 }
 // `node scripts/start.mjs [server|worker|migrate]`
 const entry = process.argv[2] ?? 'server';

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { App } from '../../platform/http/schemas.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import { AppError } from '../../platform/errors.js';
-import { LoginBody, LoginResponse, MeResponse, RegisterBody, RegisterResponse, SessionResponse } from './workspaces.schemas.js';
+import { CurrentSessionResponse, LoginBody, LoginResponse, MeResponse, RegisterBody, RegisterResponse, SessionResponse } from './workspaces.schemas.js';
 import { requestMeta, sessionToken } from './guards.js';
 import { checkSameOrigin, clearSessionCookie, setSessionCookie } from './session-cookie.js';
 
@@ -71,6 +71,23 @@ export async function authRoutes(app: App, opts: { perIpPerMinute: number }) {
       const session = await accounts.login(request.body, { ...requestMeta(request), userAgent: request.headers['user-agent'] });
       setSessionCookie(request, reply, session.token, new Date(session.expires_at), { publicBaseUrl, isProduction });
       return { expires_at: session.expires_at, account: session.account };
+    },
+  });
+
+  // The dashboard's first question on load. Signed out is an ordinary answer here (200 with
+  // account null), not a 401: the page has nothing to report, and the console stays clean.
+  app.get('/session', {
+    schema: {
+      operationId: 'getSession',
+      summary: 'Who the session (cookie or Bearer) belongs to, or account null when signed out',
+      tags: ['auth'],
+      response: { 200: CurrentSessionResponse },
+    },
+    handler: async (request) => {
+      const found = sessionToken(request);
+      const session = found ? await accounts.verifySession(found.token) : null;
+      if (!session) return { account: null, workspaces: [] };
+      return accounts.me(session.accountId);
     },
   });
 

@@ -159,3 +159,18 @@ describe('DELETE /api/auth/session', () => {
     expect(sessionCookie(res).value).toBe('');
   });
 });
+
+describe('GET /api/auth/session', () => {
+  it('answers 200 with account null when signed out, and the account and workspaces when signed in', async () => {
+    const out = await app.inject({ method: 'GET', url: '/api/auth/session' });
+    expect(out.statusCode).toBe(200);
+    expect(out.json()).toEqual({ account: null, workspaces: [] });
+    const bogus = await app.inject({ method: 'GET', url: '/api/auth/session', headers: { cookie: 'service_session=sst_nope' } });
+    expect(bogus.json().account).toBeNull();
+    const { value } = sessionCookie(await signIn());
+    const signedIn = await app.inject({ method: 'GET', url: '/api/auth/session', headers: { cookie: `service_session=${value}` } });
+    expect(signedIn.statusCode).toBe(200);
+    expect(signedIn.json().account.email).toBe(tenant.email);
+    expect(signedIn.json().workspaces[0].id).toBe(tenant.workspaceId);
+  });
+});

@@ -93,11 +93,16 @@ export const SessionResponse = Type.Object({
   account: Type.Ref(AccountSchema),
 });
 
+const MembershipSchema = Type.Object({ id: Type.String(), name: Type.String(), plan: PlanSchema, role: Type.String() });
+
 export const MeResponse = Type.Object({
   account: Type.Ref(AccountSchema),
-  workspaces: Type.Array(
-    Type.Object({ id: Type.String(), name: Type.String(), plan: PlanSchema, role: Type.String() }),
-  ),
+  workspaces: Type.Array(MembershipSchema),
+});
+
+export const CurrentSessionResponse = Type.Object({
+  account: Type.Union([Type.Ref(AccountSchema), Type.Null()]),
+  workspaces: Type.Array(MembershipSchema),
 });
 
 export const CreateApiKeyBody = Type.Object(
