@@ -28,7 +28,7 @@ export function webIsStale() {
 export async function buildWeb() {
   // Vite is a build tool (devDependency): a production install ships web/dist already built.
   const { build } = await import('vite');
-  await build({ configFile: path.join(web, 'vite.config.ts'), root: web, logLevel: 'warn' });
+  await build({ configFile: path.join(web, 'vite.config.ts'), root: web, mode: 'production', logLevel: 'warn' });
   writeFileSync(stamp, new Date().toISOString());
 }
 

@@ -194,7 +194,7 @@ describe.skipIf(!haveChromium)('dashboard in Chromium', () => {
       expect(stored.cookie).not.toContain('service_session');
       expect(stored.local).toBe('{}');
       expect(stored.session).toBe('{}');
-      const cookies = await user.cookies(base);
+      const cookies = await user.cookies(`${base}/api/auth/session`);
       const session = cookies.find((c) => c.name === 'service_session');
       expect(session?.httpOnly).toBe(true);
       expect(session?.sameSite).toBe('Strict');

@@ -60,7 +60,7 @@ export function Rates() {
           <div className="field">
             <label htmlFor="residential">Destination</label>
             <select id="residential" value={f.residential} onChange={set('residential')}>
-              <option value="auto">Auto (residential unless a company)</option>
+              <option value="auto">Auto</option>
               <option value="yes">Residential</option>
               <option value="no">Commercial</option>
             </select>
