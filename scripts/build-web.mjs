@@ -28,7 +28,16 @@ export function webIsStale() {
 export async function buildWeb() {
   // Vite is a build tool (devDependency): a production install ships web/dist already built.
   const { build } = await import('vite');
-  await build({ configFile: path.join(web, 'vite.config.ts'), root: web, mode: 'production', logLevel: 'warn' });
+  // Always the production build (React's production runtime and JSX transform), also when a
+  // test runner that set NODE_ENV=test asks for it: Vite and the React plugin both read it.
+  const previous = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({ configFile: path.join(web, 'vite.config.ts'), root: web, mode: 'production', logLevel: 'warn' });
+  } finally {
+    if (previous === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = previous;
+  }
   writeFileSync(stamp, new Date().toISOString());
 }
 

@@ -3,11 +3,8 @@ import react from '@vitejs/plugin-react';
 
 // Built into web/dist and served by the API process at /dashboard (assets under
 // /dashboard/assets); the same bundle renders the public /track/:n and /redeem pages.
-export default defineConfig(({ command }) => ({
+export default defineConfig({
   root: import.meta.dirname,
-  // A build is always the production one (React without its development checks), also when a
-  // test runner that set NODE_ENV=test triggers it.
-  define: command === 'build' ? { 'process.env.NODE_ENV': JSON.stringify('production') } : {},
   base: '/dashboard/',
   plugins: [react()],
   build: {
@@ -20,4 +17,4 @@ export default defineConfig(({ command }) => ({
   },
   // `npx vite web` during development: the API runs on :3000 (npm start).
   server: { proxy: { '/api': 'http://localhost:3000' } },
-}));
+});
