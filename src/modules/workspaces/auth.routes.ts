@@ -81,7 +81,7 @@ export async function authRoutes(app: App, opts: { perIpPerMinute: number }) {
       operationId: 'getSession',
       summary: 'Who the session (cookie or Bearer) belongs to, or account null when signed out',
       tags: ['auth'],
-      response: { 200: CurrentSessionResponse },
+      response: { 200: CurrentSessionResponse, ...errorResponses(429) },
     },
     handler: async (request) => {
       const found = sessionToken(request);
