@@ -2,8 +2,18 @@
 // in this same process (so SIGTERM reaches it directly).
 import path from 'node:path';
 import { ensureBuild } from './ensure-build.mjs';
+import { buildWeb, webIsStale } from './build-web.mjs';
 
 ensureBuild();
+if (webIsStale()) {
+  // The dashboard alone is missing or out of date: build just that (a few seconds).
+  process.stderr.write('Building the dashboard (web/dist missing or out of date)…\n');
+  try {
+    await buildWeb();
+  } catch (err) {
+    process.stderr.write(`Dashboard build failed (${err?.message ?? err}); the API starts without it.\n`);
+  }
+}
 // `node scripts/start.mjs [server|worker|migrate]`
 const entry = process.argv[2] ?? 'server';
 if (!['server', 'worker', 'migrate'].includes(entry)) throw new Error(`unknown entry ${entry}`);

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { AjvCompiler } from '@fastify/ajv-compiler';
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
+import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import { Counter } from 'prom-client';
 import swaggerUi from '@fastify/swagger-ui';
@@ -40,6 +41,7 @@ import { superAdminAuditRoutes } from './modules/audit/index.js';
 import { apiRequestCounter, superAdminAnalyticsRoutes } from './modules/analytics/index.js';
 import { publicOfficeRedeemRoutes, superAdminOfficeRedeemRoutes } from './modules/office-redeem/index.js';
 import { adminMtlsRoutes, clientCertificateGuard, mtlsService } from './modules/mtls/index.js';
+import { defaultWebDir, webRoutes } from './modules/web/index.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -52,6 +54,8 @@ export interface BuildAppOptions {
   perIpPerMinute?: number;
   /** Where log lines go (tests capture them); stdout by default. */
   logStream?: NodeJS.WritableStream;
+  /** The built dashboard (index.html + assets/); web/dist of this checkout by default. */
+  webDir?: string;
   /** Run migrations at build (default). Tests start from an already migrated template. */
   migrate?: boolean;
   /** How webhook receivers' names resolve (tests); the private-address guard still applies. */
@@ -128,6 +132,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     registerErrorHandling(app);
     registerJsonParser(app);
     registerNulGuard(app);
+    // Parses the dashboard's session cookie (read by the session guard); signs nothing.
+    await app.register(cookie);
     const registry = registerMetrics(app, { queueDepth: () => jobs.depth() });
     registry.registerMetric(counterFailures);
 
@@ -139,6 +145,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await app.register(registerRoutes as never, { deps, perIpPerMinute: options.perIpPerMinute ?? 120 });
 
     app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+    await app.register(webRoutes as never, { webDir: options.webDir ?? defaultWebDir() });
 
     if (config.superAdminEmail && config.superAdminPassword) {
       await app.identity.accounts.ensureSuperAdmin(config.superAdminEmail, config.superAdminPassword);
@@ -248,6 +255,7 @@ async function registerRoutes(app: App, opts: { deps: Deps; perIpPerMinute: numb
     await admin.register(adminShipmentsRoutes);
     await admin.register(webhooksRoutes, { surface: 'admin' });
     await admin.register(adminMtlsRoutes);
+    await admin.register(ratesRoutes, { surface: 'admin' });
   }, { prefix: '/api/admin' });
 
   await app.register(superAdminIdentityRoutes, { prefix: '/api/super-admin' });

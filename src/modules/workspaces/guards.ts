@@ -7,6 +7,7 @@ import type { AccountsService } from './accounts.service.js';
 import type { VerifiedSession } from './auth-cache.js';
 import type { WorkspacesService } from './workspaces.service.js';
 import * as repo from './workspaces.repo.js';
+import { checkSameOrigin, isStateChanging, sessionCookieToken } from './session-cookie.js';
 
 export interface RequestAuth {
   actor: Actor;
@@ -28,6 +29,17 @@ export function bearer(request: FastifyRequest): string | null {
   if (!header) return null;
   const match = /^Bearer\s+(\S+)$/i.exec(header);
   return match ? match[1] : null;
+}
+
+/**
+ * The session token of a request: the Bearer header (API clients) or else the dashboard's
+ * httpOnly cookie. Which one was used matters for CSRF (see createGuards' session).
+ */
+export function sessionToken(request: FastifyRequest): { token: string; via: 'bearer' | 'cookie' } | null {
+  const header = bearer(request);
+  if (header) return { token: header, via: 'bearer' };
+  const cookie = sessionCookieToken(request);
+  return cookie ? { token: cookie, via: 'cookie' } : null;
 }
 
 /** The service context of an authenticated, scoped request. */
@@ -54,13 +66,18 @@ export function createGuards(opts: {
   workspaces: WorkspacesService;
   counters: CounterStore;
   db: Executor;
+  /** Origin accepted on cookie-authenticated writes besides the request's own host. */
+  publicBaseUrl: string;
 }): Guards {
   const { accounts, workspaces, counters } = opts;
 
   async function session(request: FastifyRequest): Promise<void> {
-    const token = bearer(request);
-    if (!token) throw new AppError('unauthorized', 'A session token is required (Authorization: Bearer <token>).');
-    const s = await accounts.verifySession(token);
+    const found = sessionToken(request);
+    if (!found) throw new AppError('unauthorized', 'A session token is required (Authorization: Bearer <token>).');
+    // A cookie is sent by the browser on its own, so a write made with it must prove it came
+    // from this service's pages. A Bearer header cannot be attached by another site.
+    if (found.via === 'cookie' && isStateChanging(request)) checkSameOrigin(request, opts.publicBaseUrl, { requirePresent: true });
+    const s = await accounts.verifySession(found.token);
     if (!s) throw new AppError('unauthorized', 'The session is invalid or has expired.');
     request.auth = { actor: { type: 'account', id: s.accountId, email: s.email }, session: s };
   }

@@ -113,11 +113,21 @@ export const LoginResponse = Type.Object({
   account: Type.Ref(AccountSchema),
 });
 
+export const SessionResponse = Type.Object({
+  expires_at: Timestamp,
+  account: Type.Ref(AccountSchema),
+});
+
+const MembershipSchema = Type.Object({ id: Type.String(), name: Type.String(), plan: PlanSchema, role: Type.String() });
+
 export const MeResponse = Type.Object({
   account: Type.Ref(AccountSchema),
-  workspaces: Type.Array(
-    Type.Object({ id: Type.String(), name: Type.String(), plan: PlanSchema, role: Type.String() }),
-  ),
+  workspaces: Type.Array(MembershipSchema),
+});
+
+export const CurrentSessionResponse = Type.Object({
+  account: Type.Union([Type.Ref(AccountSchema), Type.Null()]),
+  workspaces: Type.Array(MembershipSchema),
 });
 
 export const CreateApiKeyBody = Type.Object(
