@@ -47,7 +47,7 @@ describe('label render pool (worker threads)', () => {
     expect((await pool.renderLabel(label(2), 'pdf_4x6')).body.subarray(0, 4).toString()).toBe('%PDF');
   });
 
-  it('refuses work once closed', async () => {
+  it('refuses work once closed', { timeout: 60_000 }, async () => {
     const other = createLabelRenderPool({ threads: 1 });
     await other.renderLabel(label(3), 'zpl_4x6');
     await other.close();
