@@ -14,6 +14,7 @@ import { createJobQueue, type JobQueue } from './platform/jobs/index.js';
 import { loggerOptions } from './platform/logger.js';
 import { registerErrorHandling } from './platform/http/error-handler.js';
 import { registerJsonParser } from './platform/http/json-parser.js';
+import { registerNulGuard } from './platform/http/nul-guard.js';
 import { registerIdempotency } from './platform/http/idempotency.js';
 import { registerMetrics } from './platform/http/metrics.js';
 import { ErrorResponseSchema, type App } from './platform/http/schemas.js';
@@ -111,6 +112,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       reply.header('x-request-id', request.id);
     });
     registerErrorHandling(app);
+    registerNulGuard(app);
     registerJsonParser(app);
     const registry = registerMetrics(app, { queueDepth: () => jobs.depth() });
     registry.registerMetric(counterFailures);

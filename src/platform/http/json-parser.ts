@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../errors.js';
+import { AppError, validationError } from '../errors.js';
 
 const MAX_DEPTH = 64;
 
@@ -23,6 +23,34 @@ export function jsonDepthExceeds(text: string, max = MAX_DEPTH): boolean {
   return false;
 }
 
+/**
+ * NUL (U+0000) and unpaired UTF-16 surrogates (JSON may escape either: \u0000, \uD800):
+ * JavaScript keeps them, PostgreSQL text and jsonb refuse them at the driver, which would
+ * surface as a 500. They are no text a client means to send.
+ */
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** The path (`items[0].sku`) of the first string, key or value, PostgreSQL cannot store; null when none. */
+export function unstorableStringAt(value: unknown, path = ''): string | null {
+  if (typeof value === 'string') return UNSTORABLE.test(value) ? path || 'body' : null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const at = unstorableStringAt(value[i], `${path}[${i}]`);
+      if (at) return at;
+    }
+    return null;
+  }
+  if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      const here = path ? `${path}.${k}` : k;
+      if (UNSTORABLE.test(k)) return here;
+      const at = unstorableStringAt(v, here);
+      if (at) return at;
+    }
+  }
+  return null;
+}
+
 /** JSON bodies: Fastify's safe parser (prototype-poisoning protection) behind a depth check. */
 export function registerJsonParser(app: FastifyInstance): void {
   const defaultParser = app.getDefaultJsonParser('error', 'error');
@@ -37,6 +65,10 @@ export function registerJsonParser(app: FastifyInstance): void {
     }
     defaultParser(req, text, (err, value) => {
       if (err) return done(new AppError('invalid_json', 'The request body is not valid JSON.'), undefined);
+      const bad = unstorableStringAt(value);
+      if (bad) {
+        return done(validationError([{ field: bad, message: 'must not contain NUL characters or unpaired surrogates' }]), undefined);
+      }
       done(null, value);
     });
   });
