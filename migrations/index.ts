@@ -1,11 +1,17 @@
 import type { Migration } from 'kysely/migration';
 import * as foundation from './2026-11-23-0001-foundation.js';
 import * as ordersIntegrations from './2026-11-23-0002-orders-integrations.js';
+import * as shipmentsTracking from './2026-11-23-0003-shipments-tracking.js';
+import * as webhooks from './2026-11-23-0004-webhooks.js';
+import * as superAdminPins from './2026-11-23-0005-super-admin-pins.js';
 import * as hardening from './2026-11-23-0007-hardening.js';
 
 /** Every migration, in order. Names are ISO-dated so they sort by creation. */
 export const migrations: Record<string, Migration> = {
   '2026-11-23-0001-foundation': foundation,
   '2026-11-23-0002-orders-integrations': ordersIntegrations,
+  '2026-11-23-0003-shipments-tracking': shipmentsTracking,
+  '2026-11-23-0004-webhooks': webhooks,
+  '2026-11-23-0005-super-admin-pins': superAdminPins,
   '2026-11-23-0007-hardening': hardening,
 };

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { AjvCompiler } from '@fastify/ajv-compiler';
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
+import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import { Counter } from 'prom-client';
 import swaggerUi from '@fastify/swagger-ui';
@@ -12,7 +13,7 @@ import { createInvalidationBus } from './platform/cache/invalidation-bus.js';
 import { createCounterStore, type CounterStore } from './platform/cache/counter-store.js';
 import { createJobQueue, type JobQueue } from './platform/jobs/index.js';
 import { loggerOptions } from './platform/logger.js';
-import { registerErrorHandling } from './platform/http/error-handler.js';
+import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './platform/http/error-handler.js';
 import { registerJsonParser } from './platform/http/json-parser.js';
 import { registerNulGuard } from './platform/http/nul-guard.js';
 import { registerIdempotency } from './platform/http/idempotency.js';
@@ -32,8 +33,15 @@ import { adminOrdersRoutes, ordersRoutes } from './modules/orders/index.js';
 import { ratesRoutes } from './modules/rates/index.js';
 import { addressesRoutes } from './modules/addresses/index.js';
 import { adminIntegrationsRoutes, integrationIntakeRoutes } from './modules/integrations/index.js';
+import { adminShipmentsRoutes, publicTrackingRoutes, shipmentsRoutes } from './modules/shipments/index.js';
 import { superAdminSettingsRoutes } from './modules/settings/index.js';
+import { setupWebhooks, webhooksRoutes } from './modules/webhooks/index.js';
+import type { LookupFunction } from 'node:net';
+import { superAdminAuditRoutes } from './modules/audit/index.js';
+import { apiRequestCounter, superAdminAnalyticsRoutes } from './modules/analytics/index.js';
+import { publicOfficeRedeemRoutes, superAdminOfficeRedeemRoutes } from './modules/office-redeem/index.js';
 import { adminMtlsRoutes, clientCertificateGuard, mtlsService } from './modules/mtls/index.js';
+import { defaultWebDir, webRoutes } from './modules/web/index.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -46,8 +54,12 @@ export interface BuildAppOptions {
   perIpPerMinute?: number;
   /** Where log lines go (tests capture them); stdout by default. */
   logStream?: NodeJS.WritableStream;
+  /** The built dashboard (index.html + assets/); web/dist of this checkout by default. */
+  webDir?: string;
   /** Run migrations at build (default). Tests start from an already migrated template. */
   migrate?: boolean;
+  /** How webhook receivers' names resolve (tests); the private-address guard still applies. */
+  webhookLookup?: LookupFunction;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -83,6 +95,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // carry their own types, so a string where a number belongs is a 400, never a guess.
     schemaController: { compilersFactory: compilersFactory(compilation) as never },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // Every answer, whatever layer gives it (router, HTTP parser, shutdown), is in the common
+    // error shape with X-Request-Id; Fastify's own bodies echo the input and carry no id.
+    frameworkErrors,
+    clientErrorHandler,
+    return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   try {
@@ -105,6 +122,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     const jobs = options.jobs ?? createJobQueue(database, { log: app.log });
     const deps: Deps = { config, database, db: database.db, bus, counters, jobs, log: app.log, now: options.now ?? (() => new Date()) };
     app.decorate('deps', deps);
+    const webhooks = setupWebhooks(deps, { lookup: options.webhookLookup });
     app.decorateRequest('auth', null);
     app.decorate('identity', createIdentity(deps));
 
@@ -112,8 +130,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       reply.header('x-request-id', request.id);
     });
     registerErrorHandling(app);
-    registerNulGuard(app);
     registerJsonParser(app);
+    registerNulGuard(app);
+    // Parses the dashboard's session cookie (read by the session guard); signs nothing.
+    await app.register(cookie);
     const registry = registerMetrics(app, { queueDepth: () => jobs.depth() });
     registry.registerMetric(counterFailures);
 
@@ -125,6 +145,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await app.register(registerRoutes as never, { deps, perIpPerMinute: options.perIpPerMinute ?? 120 });
 
     app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+    await app.register(webRoutes as never, { webDir: options.webDir ?? defaultWebDir() });
 
     if (config.superAdminEmail && config.superAdminPassword) {
       await app.identity.accounts.ensureSuperAdmin(config.superAdminEmail, config.superAdminPassword);
@@ -137,6 +158,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     app.addHook('onClose', async () => {
       compilation.clear();
       await jobs.stop({ timeoutMs: 10_000 }).catch((err: unknown) => app.log.error({ err }, 'job queue stop failed'));
+      webhooks.close();
       await bus.close();
       await counters.close();
       if (ownsDatabase) await database.close();
@@ -194,6 +216,9 @@ function compilersFactory(compilation: DeferredCompilation) {
 /** Every route group, each in its own scope with its guard. */
 async function registerRoutes(app: App, opts: { deps: Deps; perIpPerMinute: number }) {
   const { guards } = app.identity;
+  const requests = apiRequestCounter(opts.deps);
+  // Closed before the app's own onClose (which closes the database): the last counts are kept.
+  app.addHook('onClose', async () => requests.stop());
 
   // Public pages (tracking, office-redeem, …) are open: one per-IP budget across all of them,
   // whichever module registers them (TRUST_PROXY decides what the client IP is).
@@ -204,12 +229,19 @@ async function registerRoutes(app: App, opts: { deps: Deps; perIpPerMinute: numb
 
   await app.register(async (v1: App) => {
     v1.addHook('onRequest', guards.apiKey);
+    // Every authenticated /v1 request counts toward its workspace's analytics.
+    v1.addHook('onResponse', async (request) => {
+      const scope = request.auth?.scope;
+      if (scope) requests.count(scope.workspaceId, scope.environment);
+    });
     v1.addHook('onRequest', clientCertificateGuard({ config: opts.deps.config, workspaces: app.identity.workspaces, mtls: mtlsService(opts.deps) }));
     registerIdempotency(v1, opts.deps.db, opts.deps.now);
     await v1.register(apiKeysRoutes, { surface: 'v1' });
     await v1.register(ordersRoutes);
     await v1.register(ratesRoutes);
     await v1.register(addressesRoutes);
+    await v1.register(shipmentsRoutes);
+    await v1.register(webhooksRoutes, { surface: 'v1' });
   }, { prefix: '/v1' });
 
   await app.register(authRoutes, { prefix: '/api/auth', perIpPerMinute: opts.perIpPerMinute });
@@ -220,11 +252,21 @@ async function registerRoutes(app: App, opts: { deps: Deps; perIpPerMinute: numb
     await admin.register(adminWorkspaceRoutes);
     await admin.register(adminOrdersRoutes);
     await admin.register(adminIntegrationsRoutes);
+    await admin.register(adminShipmentsRoutes);
+    await admin.register(webhooksRoutes, { surface: 'admin' });
     await admin.register(adminMtlsRoutes);
+    await admin.register(ratesRoutes, { surface: 'admin' });
   }, { prefix: '/api/admin' });
 
   await app.register(superAdminIdentityRoutes, { prefix: '/api/super-admin' });
   await app.register(superAdminSettingsRoutes, { prefix: '/api/super-admin' });
+  await app.register(superAdminAuditRoutes, { prefix: '/api/super-admin' });
+  await app.register(superAdminAnalyticsRoutes, { prefix: '/api/super-admin' });
+  await app.register(superAdminOfficeRedeemRoutes, { prefix: '/api/super-admin' });
+
+  await app.register(publicOfficeRedeemRoutes, { prefix: '/api/public', perIpPerMinute: opts.perIpPerMinute });
+
+  await app.register(publicTrackingRoutes, { prefix: '/api/public', perIpPerMinute: opts.perIpPerMinute });
 
   // Order intake: the integration's ingest key; per-IP limit 10× the public one (stores push in bulk).
   await app.register(integrationIntakeRoutes, { prefix: '/api/integrations', perIpPerMinute: opts.perIpPerMinute * 10 });

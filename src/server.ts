@@ -27,8 +27,9 @@ async function main() {
       // Printed once, on the first start, to the terminal (not the JSON log).
       process.stdout.write(
         `\n  Demo workspace ready (shown once):\n` +
-          `    API reference:  ${config.publicBaseUrl}/docs   (the dashboard at /dashboard is not built yet)\n` +
+          `    Dashboard:      ${config.publicBaseUrl}/dashboard   (sign in with the demo login)\n` +
           `    Demo login:     ${seed.email} / ${seed.password}\n` +
+          `    API reference:  ${config.publicBaseUrl}/docs\n` +
           (config.superAdminEmail ? `    Super-admin:    ${config.superAdminEmail} (password from SUPER_ADMIN_PASSWORD)\n` : `    Super-admin:    set SUPER_ADMIN_EMAIL and SUPER_ADMIN_PASSWORD\n`) +
           `    Workspace:      ${seed.workspaceId}\n` +
           `    Test API key:   ${seed.apiKey}\n\n`,

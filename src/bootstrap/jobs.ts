@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { purgeExpiredIdempotencyKeys } from '../platform/http/idempotency.js';
 import { checkIntegrationsHealth } from '../modules/integrations/index.js';
+import { registerShipmentJobs } from '../modules/shipments/index.js';
+import { registerWebhookJobs } from '../modules/webhooks/index.js';
 
 /** Register every module's job handlers and schedules on the app's queue (not started). */
 export async function registerJobHandlers(app: FastifyInstance): Promise<void> {
@@ -12,4 +14,8 @@ export async function registerJobHandlers(app: FastifyInstance): Promise<void> {
     await checkIntegrationsHealth(app.deps, now());
   });
   await jobs.schedule('integrations.check_health', '* * * * *');
+  // Due carrier scans → tracking events, shipment and order status, tracking.updated.
+  await registerShipmentJobs(app.deps);
+  // Webhook deliveries: sent in batches, retried on the settings' schedule, dead after the last attempt.
+  await registerWebhookJobs(app.deps);
 }

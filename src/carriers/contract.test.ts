@@ -293,5 +293,58 @@ describe.each(registry.carriers.map((c) => [c.slug, c] as const))('carrier contr
       const midway = await carrier.adapter.track!({ ...base, now: '2026-03-04T12:00:00.000Z' });
       expect(midway.status).toBe('in_transit');
     });
+
+    it('says when the next scan is due and which milestones are still expected', async () => {
+      const { lane, service, result } = await buy('shp_next');
+      if (!result.ok) throw new Error(result.reason);
+      const base = {
+        tracking_number: result.tracking_number,
+        service_code: service.service_code,
+        purchased_at: purchasedAt,
+        estimated_delivery_date: '2026-03-05',
+        ship_from: lane.from,
+        ship_to: lane.to,
+      };
+      const atPurchase = await carrier.adapter.track!({ ...base, now: purchasedAt });
+      expect(atPurchase.next_event_at).toBe('2026-03-02T18:00:00.000Z');
+      expect(Object.keys(atPurchase.expected_milestones ?? {}).sort()).toEqual(['delivered', 'in_transit', 'out_for_delivery', 'picked_up']);
+      const done = await carrier.adapter.track!({ ...base, now: '2026-03-09T00:00:00.000Z' });
+      expect(done.next_event_at).toBeNull();
+    });
+
+    it('plays the sandbox scenarios and compresses time by the scale', async () => {
+      const { lane, service, result } = await buy('shp_scenarios');
+      if (!result.ok) throw new Error(result.reason);
+      const base = {
+        tracking_number: result.tracking_number,
+        service_code: service.service_code,
+        purchased_at: purchasedAt,
+        estimated_delivery_date: '2026-03-05',
+        ship_from: lane.from,
+        ship_to: lane.to,
+      };
+      const late = '2026-03-20T00:00:00.000Z';
+      const exception = await carrier.adapter.track!({ ...base, now: late, sandbox: { time_scale: 1, scenario: 'exception' } });
+      expect(exception.status).toBe('failure');
+      expect(exception.events.some((e) => e.status === 'delivered')).toBe(false);
+      const rts = await carrier.adapter.track!({ ...base, now: late, sandbox: { time_scale: 1, scenario: 'return_to_sender' } });
+      expect(rts.status).toBe('return_to_sender');
+      expect(rts.events.at(-1)!.status_detail).toBe('returned_to_sender');
+      const instant = await carrier.adapter.track!({ ...base, now: purchasedAt, sandbox: { time_scale: 1, scenario: 'delivered' } });
+      expect(instant.status).toBe('delivered');
+
+      // 3600×: the 18:00 pickup three hours after a 15:00 purchase happens three seconds after it.
+      const fast = { time_scale: 3600, scenario: 'normal' as const };
+      const before = await carrier.adapter.track!({ ...base, now: '2026-03-02T15:00:02.000Z', sandbox: fast });
+      expect(before.status).toBe('pre_transit');
+      expect(before.next_event_at).toBe('2026-03-02T15:00:03.000Z');
+      const after = await carrier.adapter.track!({ ...base, now: '2026-03-02T15:00:03.000Z', sandbox: fast });
+      expect(after.events.map((e) => e.milestone)).toEqual(['label_created', 'picked_up']);
+      const delivered = await carrier.adapter.track!({ ...base, now: '2026-03-02T15:02:00.000Z', sandbox: fast });
+      expect(delivered.status).toBe('delivered');
+      const voidBase = { tracking_number: result.tracking_number, service_code: service.service_code, purchased_at: purchasedAt };
+      expect((await carrier.adapter.void!({ ...voidBase, now: '2026-03-02T15:00:02.000Z', sandbox: fast })).ok).toBe(true);
+      expect((await carrier.adapter.void!({ ...voidBase, now: '2026-03-02T15:00:04.000Z', sandbox: fast })).ok).toBe(false);
+    });
   });
 });

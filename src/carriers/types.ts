@@ -153,6 +153,22 @@ export interface VoidRequest {
   purchased_at: string;
   /** ISO timestamp of "now", so the simulation stays pure. */
   now: string;
+  /** Test-environment knobs for simulated carriers; a real carrier ignores them. */
+  sandbox?: SandboxOptions;
+}
+
+/**
+ * Outcomes a simulated carrier can be asked to play (magic values in the recipient name or the
+ * order notes, `SANDBOX:<scenario>`): `normal` delivers on the estimated date; `exception` fails
+ * delivery on that day (address not found); `return_to_sender` turns back on that day and is
+ * delivered back to the sender two weekdays later; `delivered` scans everything at purchase.
+ */
+export type SandboxScenario = 'normal' | 'exception' | 'return_to_sender' | 'delivered';
+
+export interface SandboxOptions {
+  /** Simulated seconds per real second (1 = real time; 3600 = an hour per second). */
+  time_scale: number;
+  scenario: SandboxScenario;
 }
 
 export type VoidResult = { ok: true } | { ok: false; reason: string };
@@ -198,6 +214,8 @@ export interface TrackRequest {
   ship_from: Address;
   ship_to: Address;
   now: string;
+  /** Test-environment knobs for simulated carriers; a real carrier ignores them. */
+  sandbox?: SandboxOptions;
 }
 
 export interface TrackResult {
@@ -205,6 +223,13 @@ export interface TrackResult {
   /** Oldest first; only events that happened at or before `now`. */
   events: TrackingEvent[];
   estimated_delivery_date: string;
+  /**
+   * When the carrier expects its next scan (null: none expected, the journey is over). Lets the
+   * platform skip asking again before then; absent = unknown (ask again on the poll interval).
+   */
+  next_event_at?: string | null;
+  /** Expected time of each milestone not reached yet, where the carrier promises one. */
+  expected_milestones?: Partial<Record<TrackingMilestone, string>>;
 }
 
 /**

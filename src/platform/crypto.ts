@@ -1,3 +1,4 @@
+import * as nodeCrypto from 'node:crypto';
 import { createHash, randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -13,8 +14,12 @@ export function randomBase62(length: number): string {
   return out;
 }
 
+// One-shot crypto.hash (Node ≥ 20.12) skips the Hash object: ~5× cheaper than createHash for
+// the API key hashed on every /v1 request (issue 25). createHash where it is missing.
+const oneShot = (nodeCrypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
+
 export function sha256Hex(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
+  return oneShot ? oneShot('sha256', value, 'hex') : createHash('sha256').update(value).digest('hex');
 }
 
 function scrypt(password: string, salt: Buffer, keylen: number, opts: ScryptOptions): Promise<Buffer> {

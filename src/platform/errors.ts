@@ -6,6 +6,7 @@
 export const errorCatalogue = {
   validation_failed: { status: 400, message: 'The request is invalid.' },
   invalid_json: { status: 400, message: 'The request body is not valid JSON.' },
+  bad_request: { status: 400, message: 'The HTTP request is malformed.' },
   unauthorized: { status: 401, message: 'Authentication is required.' },
   invalid_credentials: { status: 401, message: 'Email or password is incorrect.' },
   forbidden: { status: 403, message: 'You are not allowed to do this.' },
@@ -14,6 +15,7 @@ export const errorCatalogue = {
   not_available_in_production: { status: 403, message: 'Not available in production.' },
   not_found: { status: 404, message: 'The resource does not exist.' },
   method_not_allowed: { status: 405, message: 'Method not allowed on this route.' },
+  request_timeout: { status: 408, message: 'The request took too long to arrive.' },
   invalid_state: { status: 409, message: 'The resource is not in a state that allows this.' },
   conflict: { status: 409, message: 'The resource already exists.' },
   idempotency_key_in_use: { status: 409, message: 'A request with this Idempotency-Key is still running.' },
@@ -26,6 +28,7 @@ export const errorCatalogue = {
   address_undeliverable: { status: 422, message: 'The address is not deliverable.' },
   missing_ship_from: { status: 422, message: 'No ship-from address: set one on the order or the workspace.' },
   rate_limited: { status: 429, message: 'Too many requests.' },
+  request_headers_too_large: { status: 431, message: 'The request headers (or the URL) are too large.' },
   internal_error: { status: 500, message: 'Something went wrong on our side.' },
   carrier_unavailable: { status: 502, message: 'The carrier is unavailable.' },
   service_unavailable: { status: 503, message: 'The service is temporarily unavailable.' },
@@ -43,11 +46,13 @@ export class AppError extends Error {
   readonly status: number;
   readonly details?: unknown;
   readonly retryable: boolean;
+  /** Seconds the client should wait (the Retry-After header of a 429 or 503). */
+  readonly retryAfterSeconds?: number;
 
   constructor(
     code: ErrorCode,
     message?: string,
-    options: { details?: unknown; cause?: unknown; retryable?: boolean } = {},
+    options: { details?: unknown; cause?: unknown; retryable?: boolean; retryAfterSeconds?: number } = {},
   ) {
     super(message ?? errorCatalogue[code].message, { cause: options.cause });
     this.name = 'AppError';
@@ -55,6 +60,7 @@ export class AppError extends Error {
     this.status = errorCatalogue[code].status;
     this.details = options.details;
     this.retryable = options.retryable ?? false;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }
 
@@ -65,4 +71,9 @@ export function validationError(details: ErrorDetail[], message = 'The request i
 
 export function notFound(what = 'resource'): AppError {
   return new AppError('not_found', `No such ${what}.`);
+}
+
+/** 429 rate_limited: the wait goes in the Retry-After header (details stay a list of fields, DESIGN.md §4). */
+export function rateLimited(message: string, retryAfterSeconds: number): AppError {
+  return new AppError('rate_limited', message, { retryAfterSeconds: Math.max(1, Math.ceil(retryAfterSeconds)) });
 }

@@ -58,6 +58,7 @@ describe.runIf(inject('testDb').engine === 'pglite')('the service process on the
     // The seed is printed once on the first start.
     for (let i = 0; i < 50 && !first.output().includes('Test API key'); i++) await new Promise((r) => setTimeout(r, 100));
     expect(first.output()).toMatch(/Test API key:\s+sk_test_[0-9A-Za-z]{43}/);
+    expect(first.output()).toMatch(/Dashboard:\s+http:\/\/\S+\/dashboard/);
 
     const second = start(await freePort());
     expect(await second.exited).toBe(1);
@@ -89,6 +90,16 @@ describe.runIf(inject('testDb').engine === 'pglite')('the service process on the
       expect(res.status, url).toBe(200);
       await res.arrayBuffer(); // read to the end, so the kept-alive connection is idle at shutdown
     }
+    // The dashboard is served from the built tree (start.mjs builds web/dist when missing), under its CSP.
+    const page = await fetch(`http://127.0.0.1:${thirdPort}/dashboard/orders`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    const script = /src="(\/dashboard\/assets\/[^"]+\.js)"/.exec(await page.text());
+    expect(script, 'index.html names its script').not.toBeNull();
+    const asset = await fetch(`http://127.0.0.1:${thirdPort}${script![1]}`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('content-type')).toMatch(/javascript/);
+    await asset.arrayBuffer();
     // A client that stops reading (1.4 MB left unread on a kept-alive connection) does not hold
     // the shutdown: after SHUTDOWN_GRACE_MS the connection is cut and the process exits cleanly.
     const unread = await fetch(`http://127.0.0.1:${thirdPort}/docs/static/swagger-ui-bundle.js`);

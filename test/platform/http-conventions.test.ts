@@ -129,7 +129,6 @@ describe('system endpoints', () => {
     const ids = new Set<string>();
     for (const [path, ops] of Object.entries<Record<string, { operationId?: string; summary?: string; responses?: Record<string, unknown> }>>(doc.paths)) {
       for (const [method, op] of Object.entries(ops)) {
-        if (path === '/metrics') continue;
         expect(op.operationId, `${method} ${path}`).toBeTruthy();
         expect(ids.has(op.operationId!), `duplicate ${op.operationId}`).toBe(false);
         ids.add(op.operationId!);

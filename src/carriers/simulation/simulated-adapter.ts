@@ -1,7 +1,7 @@
 import type { CarrierAdapter, PurchaseResult, VoidResult } from '../types.js';
 import type { RateCard } from './rate-card.js';
 import { rateFromCard, rateService } from './rate-engine.js';
-import { firstScanAt, trackAt } from './tracking-sim.js';
+import { firstScanAtScaled, trackAt } from './tracking-sim.js';
 
 export interface SimulatedCarrierOptions {
   card: RateCard;
@@ -39,7 +39,7 @@ export function simulatedAdapter(options: SimulatedCarrierOptions): CarrierAdapt
       if (!options.isValidTrackingNumber(request.tracking_number)) {
         return { ok: false, reason: `Not a valid ${card.carrier_name} tracking number` };
       }
-      if (new Date(request.now).getTime() >= firstScanAt(request.purchased_at).getTime()) {
+      if (new Date(request.now).getTime() >= firstScanAtScaled(request.purchased_at, request.sandbox).getTime()) {
         return { ok: false, reason: 'The carrier has already scanned this package; the label can no longer be voided' };
       }
       return { ok: true };
@@ -53,6 +53,7 @@ export function simulatedAdapter(options: SimulatedCarrierOptions): CarrierAdapt
           estimated_delivery_date: request.estimated_delivery_date,
           ship_from: request.ship_from,
           ship_to: request.ship_to,
+          sandbox: request.sandbox,
         },
         request.now,
       );

@@ -1,4 +1,13 @@
-import type { Address, TrackingEvent, TrackingLocation, TrackingMilestone, TrackingStatus, TrackResult } from '../types.js';
+import type {
+  Address,
+  SandboxOptions,
+  SandboxScenario,
+  TrackingEvent,
+  TrackingLocation,
+  TrackingMilestone,
+  TrackingStatus,
+  TrackResult,
+} from '../types.js';
 
 /**
  * The simulated scan schedule every built-in carrier shares. Deterministic from the purchase
@@ -10,6 +19,10 @@ import type { Address, TrackingEvent, TrackingLocation, TrackingMilestone, Track
  * - a departure scan 4 h after pickup, then an arrival scan at 06:00 on each weekday in between;
  * - out_for_delivery at 08:00 and delivered at 14:00 on the estimated delivery date (or the
  *   weekday after pickup, if the promised date is not after it).
+ *
+ * Sandbox scenarios change the ending (see SandboxScenario), and a time scale compresses the
+ * whole schedule towards the purchase time: an event due `d` after purchase happens `d / scale`
+ * after it in real time, so with 3600 a three-day journey takes about 72 seconds.
  */
 
 const HOUR_MS = 3_600_000;
@@ -22,6 +35,25 @@ export interface ScanInput {
   estimated_delivery_date: string;
   ship_from: Address;
   ship_to: Address;
+  sandbox?: SandboxOptions;
+}
+
+const NORMAL: SandboxOptions = { time_scale: 1, scenario: 'normal' };
+
+/** A simulated instant mapped onto the real clock under the time scale. */
+function compress(purchasedAtMs: number, simulatedMs: number, scale: number): number {
+  return purchasedAtMs + Math.round((simulatedMs - purchasedAtMs) / scale);
+}
+
+/** When the first carrier scan happens on the real clock (the label can be voided until then). */
+export function firstScanAtScaled(purchasedAt: string, sandbox: SandboxOptions = NORMAL): Date {
+  const purchased = new Date(purchasedAt).getTime();
+  if (sandbox.scenario === 'delivered') return new Date(purchased);
+  return new Date(compress(purchased, firstScanAt(purchasedAt).getTime(), validScale(sandbox.time_scale)));
+}
+
+function validScale(scale: number): number {
+  return Number.isFinite(scale) && scale > 0 ? scale : 1;
 }
 
 /** When the carrier first scans the parcel. */
@@ -58,16 +90,64 @@ export function scheduleScans(input: ScanInput): TrackingEvent[] {
   return events;
 }
 
+/** The whole journey under a scenario, on the real clock (time scale applied), oldest first. */
+export function scheduleJourney(input: ScanInput): TrackingEvent[] {
+  const sandbox = input.sandbox ?? NORMAL;
+  const normal = scheduleScans(input);
+  const purchased = new Date(input.purchased_at).getTime();
+  const events = withScenario(normal, sandbox.scenario, input);
+  if (sandbox.scenario === 'delivered') return events;
+  const scale = validScale(sandbox.time_scale);
+  if (scale === 1) return events;
+  return events.map((e) => ({ ...e, occurred_at: new Date(compress(purchased, Date.parse(e.occurred_at), scale)).toISOString() }));
+}
+
+function withScenario(normal: TrackingEvent[], scenario: SandboxScenario, input: ScanInput): TrackingEvent[] {
+  const delivered = normal[normal.length - 1];
+  const deliveryDay = startOfUtcDay(new Date(delivered.occurred_at));
+  const origin = locationOf(input.ship_from);
+  switch (scenario) {
+    case 'normal':
+      return normal;
+    case 'delivered':
+      // Every scan at the purchase instant: the shipment reads as delivered at once.
+      return [normal[0], normal[1], normal[normal.length - 2], delivered].map((e) => ({ ...e, occurred_at: new Date(input.purchased_at).toISOString() }));
+    case 'exception':
+      return [
+        ...normal.slice(0, -1),
+        { ...delivered, status: 'failure', status_detail: 'address_not_found', milestone: 'out_for_delivery', carrier_status_code: 'EX', description: 'Delivery exception: address not found' },
+      ];
+    case 'return_to_sender': {
+      const back = nextWeekday(nextWeekday(deliveryDay));
+      return [
+        ...normal.slice(0, -1),
+        { ...delivered, status: 'return_to_sender', status_detail: 'return_to_sender', milestone: 'out_for_delivery', carrier_status_code: 'RS', description: 'Undeliverable: returning to sender' },
+        event(new Date(back.getTime() + 14 * HOUR_MS), 'return_to_sender', 'out_for_delivery', 'returned_to_sender', 'RD', 'Delivered back to the sender', origin),
+      ];
+    }
+  }
+}
+
 /** The schedule as seen at `now`: events that already happened, and the current status. */
 export function trackAt(input: ScanInput, now: string): TrackResult {
   const cutoff = new Date(now).getTime();
-  const all = scheduleScans(input);
+  const all = scheduleJourney(input);
   const past = all.filter((e) => new Date(e.occurred_at).getTime() <= cutoff);
   const events = past.length > 0 ? past : all.slice(0, 1);
+  const future = all.slice(events.length);
+  const expected: Partial<Record<TrackingMilestone, string>> = {};
+  const reached = new Set(events.map((e) => e.milestone));
+  for (const e of future) {
+    if (e.status === 'failure' || e.status === 'return_to_sender') break; // no promise past a failed delivery
+    if (!reached.has(e.milestone) && !expected[e.milestone]) expected[e.milestone] = e.occurred_at;
+  }
+  const deliveredAt = all.find((e) => e.status === 'delivered')?.occurred_at ?? all[all.length - 1].occurred_at;
   return {
     status: events[events.length - 1].status,
     events,
-    estimated_delivery_date: all[all.length - 1].occurred_at.slice(0, 10),
+    estimated_delivery_date: deliveredAt.slice(0, 10),
+    next_event_at: future[0]?.occurred_at ?? null,
+    expected_milestones: expected,
   };
 }
 

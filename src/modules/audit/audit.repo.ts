@@ -1,6 +1,7 @@
 import type { Executor } from '../../platform/db/types.js';
 import type { Actor, RequestMeta } from '../../platform/context.js';
 import { newId } from '../../platform/ids.js';
+import { maskSecrets } from './audit.mask.js';
 import './audit.tables.js';
 
 export interface AuditEntry {
@@ -12,7 +13,7 @@ export interface AuditEntry {
   environment?: string | null;
 }
 
-/** Append one audit-log row, in the caller's transaction so it commits with the change. */
+/** Append one audit-log row, in the caller's transaction so it commits with the change; secrets in `changes` are masked. */
 export async function writeAudit(executor: Executor, actor: Actor, meta: RequestMeta, entry: AuditEntry): Promise<void> {
   await executor
     .insertInto('audit_log')
@@ -26,7 +27,7 @@ export async function writeAudit(executor: Executor, actor: Actor, meta: Request
       action: entry.action,
       target_type: entry.targetType,
       target_id: entry.targetId,
-      changes: entry.changes === undefined ? null : JSON.stringify(entry.changes),
+      changes: entry.changes === undefined ? null : JSON.stringify(maskSecrets(entry.changes)),
       ip: meta.ip ?? null,
       request_id: meta.requestId ?? null,
     })

@@ -1,6 +1,7 @@
 import type { Executor } from '../../platform/db/types.js';
 import type { Scope } from '../../platform/context.js';
 import { newId } from '../../platform/ids.js';
+import { runEventHooks } from '../../platform/events/event-hooks.js';
 import './audit.tables.js';
 
 export interface EventEnvelope<T = unknown> {
@@ -14,7 +15,8 @@ export interface EventEnvelope<T = unknown> {
 
 /**
  * Record a domain event (the webhook envelope of DESIGN.md §5) in the caller's transaction.
- * Webhook delivery reads these rows; recording never calls out.
+ * Consumers registered in platform/events (webhook fan-out) run in the same transaction, so
+ * the deliveries an event causes exist exactly when the event does; recording never calls out.
  */
 export async function recordEvent<T>(executor: Executor, scope: Scope, type: string, data: T): Promise<EventEnvelope<T>> {
   const created = new Date();
@@ -23,5 +25,6 @@ export async function recordEvent<T>(executor: Executor, scope: Scope, type: str
     .insertInto('events')
     .values({ id, workspace_id: scope.workspaceId, environment: scope.environment, type, data: JSON.stringify(data), created_at: created })
     .execute();
+  await runEventHooks(executor, { id, type, workspaceId: scope.workspaceId, environment: scope.environment });
   return { id, type, created_at: created.toISOString(), workspace_id: scope.workspaceId, environment: scope.environment, data };
 }

@@ -61,7 +61,7 @@ export const CreateIntegrationBody = Type.Object(
     platform: PlatformSchema,
     config: Type.Optional(ConfigSchema),
     credentials: Type.Optional(nullable(CredentialsSchema)),
-    token_expires_at: Type.Optional(nullable(Type.String({ format: 'date-time', description: "When the store token stops working (health turns token_expired)." }))),
+    token_expires_at: Type.Optional(nullable(Type.String({ format: 'date-time', maxLength: 40, description: "When the store token stops working (health turns token_expired)." }))),
   },
   { additionalProperties: false },
 );
@@ -73,7 +73,7 @@ export const UpdateIntegrationBody = Type.Object(
     platform: Type.Optional(PlatformSchema),
     config: Type.Optional(ConfigSchema),
     credentials: Type.Optional(nullable(CredentialsSchema)),
-    token_expires_at: Type.Optional(nullable(Type.String({ format: 'date-time' }))),
+    token_expires_at: Type.Optional(nullable(Type.String({ format: 'date-time', maxLength: 40 }))),
     rotate_ingest_key: Type.Optional(Type.Boolean({ description: 'Issue a new ingest key (returned once in this response); the old one stops working at once.' })),
   },
   { additionalProperties: false, description: 'Only the fields given change. A new token_expires_at or credentials counts as a token update.' },

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses, listResponse, type App } from '../../platform/http/schemas.js';
 import { serviceContext } from '../workspaces/index.js';
-import { OrderIdParams, OrderListQuery, OrderSchema, UpdateOrderBody } from './orders.schemas.js';
-import { checkOrderBody, ordersService } from './orders.service.js';
+import { OrderBody, OrderIdParams, OrderListQuery, OrderSchema, UpdateOrderBody } from './orders.schemas.js';
+import { API_SOURCE, checkOrderBody, ordersService } from './orders.service.js';
 
 /**
  * /api/admin/orders (session; the workspace and environment of X-Service-Workspace and
@@ -25,6 +25,28 @@ export async function adminOrdersRoutes(app: App) {
       response: { 200: listResponse(Type.Ref(OrderSchema)), ...errorResponses(401, 404) },
     },
     handler: async (request) => orders.listOrders(serviceContext(request), request.query),
+  });
+
+  // The dashboard's "new order" form: the same create-or-import as POST /v1/orders, with the
+  // session instead of an API key (the browser never holds a secret key).
+  app.post('/orders', {
+    schema: {
+      operationId: 'adminCreateOrder',
+      summary: 'Create an order (a known external_id updates the open order: 200)',
+      tags,
+      security,
+      body: OrderBody,
+      response: {
+        201: Type.Ref(OrderSchema, { description: 'Created' }),
+        200: Type.Ref(OrderSchema, { description: 'An open order with this external_id was updated' }),
+        ...errorResponses(401, 403, 404, 409, 422),
+      },
+    },
+    config: { bodyChecks: checkOrderBody },
+    handler: async (request, reply) => {
+      const { order, created } = await orders.upsertOrder(serviceContext(request), API_SOURCE, request.body);
+      return reply.code(created ? 201 : 200).send(order);
+    },
   });
 
   app.get('/orders/:orderId', {

@@ -1,6 +1,7 @@
 import { sql, type Updateable } from 'kysely';
 import type { Executor } from '../../platform/db/types.js';
 import { inScope } from '../../platform/db/scope.js';
+import { precompiled } from '../../platform/db/precompiled.js';
 import type { Scope } from '../../platform/context.js';
 import type { OrderStatus } from './orders.states.js';
 import type { NewOrderRow, OrderRow, OrdersTable } from './orders.tables.js';
@@ -35,12 +36,29 @@ export async function insertOrderUnlessExternalIdExists(db: Executor, row: NewOr
     .executeTakeFirst();
 }
 
+// The plain read (GET /v1/orders/:id) is the hottest query of the service: compiled once, and
+// a named prepared statement on PostgreSQL.
+const selectOrderById = precompiled(
+  ['workspaceId', 'environment', 'id'],
+  (db, v) =>
+    db
+      .selectFrom('orders')
+      .selectAll()
+      .where(inScope({ workspaceId: v.workspaceId as string, environment: v.environment as Scope['environment'] }))
+      .where('id', '=', v.id as string),
+  { statement: 'orders.find_by_id' },
+);
+
 export async function findOrder(
   db: Executor,
   scope: Scope,
   id: string,
   opts: { source?: string; forUpdate?: boolean } = {},
 ): Promise<OrderRow | undefined> {
+  if (opts.source === undefined && !opts.forUpdate) {
+    const rows = await selectOrderById(db, { workspaceId: scope.workspaceId, environment: scope.environment, id });
+    return rows[0] as OrderRow | undefined;
+  }
   let q = db
     .selectFrom('orders')
     .selectAll()

@@ -118,15 +118,15 @@ const ShipmentSummarySchema = Type.Object(
   { additionalProperties: true },
 );
 
-const OfficePinSummarySchema = Type.Object(
-  {
-    id: Type.String(),
-    product: Type.String(),
-    status: Type.String(),
-    expires_at: orNull(Timestamp),
-  },
-  { additionalProperties: true },
-);
+const OfficePinSummarySchema = Type.Object({
+  id: Type.String(),
+  pin: Type.String({ description: 'The 16 digits on the admin read of one order; elsewhere masked to the last four (••••••••••••1234).' }),
+  last4: Type.String(),
+  product: Type.String({ description: 'office_2024 or office_365' }),
+  status: Type.String({ description: 'active, expired or revoked' }),
+  expires_at: orNull(Timestamp),
+  test: Type.Boolean(),
+});
 
 export const LineItemSchema = Type.Object({
   sku: orNull(Type.String()),

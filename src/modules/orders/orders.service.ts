@@ -2,18 +2,22 @@ import type { Updateable } from 'kysely';
 import { AppError, validationError, type ErrorDetail } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { onePerApp, type Deps } from '../../platform/deps.js';
-import type { Scope, ServiceContext } from '../../platform/context.js';
+import type { Actor, Scope, ServiceContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db/types.js';
 import { paginate, type Page } from '../../platform/http/pagination.js';
 import { writeAudit } from '../audit/index.js';
 import { settingsService } from '../settings/index.js';
+import { officeRedeemService } from '../office-redeem/index.js';
 import { checkShippingAddress, normalizeCountry, type AddressInput } from '../addresses/index.js';
 import * as repo from './orders.repo.js';
 import type { Order, OrderInput, OrderListFilter, OrderPatch } from './orders.schemas.js';
 import { assertEditable, nextStatus, ORDER_STATUSES, type OrderMove, type OrderStatus } from './orders.states.js';
 import { FALLBACK_BOX, deriveParcel, isParcelDerived, needsBox, type Box } from './orders.parcel.js';
 import type { OrderRow, OrdersTable, ParcelInput, StoredAddress, StoredLineItem } from './orders.tables.js';
-import { toOrder } from './orders.wire.js';
+import { toOrder, type OrderAttachments } from './orders.wire.js';
+import { parseInstant } from '../../platform/http/wire.js';
+
+export { parseInstant };
 
 /** Orders created through /v1 carry this source; intake uses the integration id. */
 export const API_SOURCE = 'api';
@@ -93,20 +97,6 @@ export function checkOrderBody(body: unknown): ErrorDetail[] {
   return checkOrderContent(input);
 }
 
-const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
-
-/** An ISO date (midnight UTC) or date-time (UTC when no offset is given). */
-export function parseInstant(value: string, field: string): Date {
-  const match = ISO_INSTANT.exec(value.trim());
-  let date = new Date(NaN);
-  if (match) {
-    const text = value.trim().replace(' ', 'T');
-    date = new Date(text.length === 10 ? `${text}T00:00:00Z` : match[1] ? text : `${text}Z`);
-  }
-  if (Number.isNaN(date.getTime())) throw validationError([{ field, message: 'must be an ISO 8601 date or date-time' }]);
-  return date;
-}
-
 interface OrderFieldChange {
   from: unknown;
   to: unknown;
@@ -142,8 +132,50 @@ export async function moveOrder(executor: Executor, scope: Scope, orderId: strin
   return { before, after };
 }
 
+/** Summaries other modules attach to orders (shipments, office PINs), keyed by order id. */
+export type AttachmentsProvider = (executor: Executor, scope: Scope, orderIds: readonly string[]) => Promise<Map<string, OrderAttachments>>;
+
+
+/**
+ * Whether an answer shows whole office PINs: only a session (the admin dashboard) reading one
+ * order. Lists, /v1 keys and integrations see the last four digits (a leaked API key must not
+ * leak redeemable PINs).
+ */
+function revealsPins(scope: Scope & { actor?: Actor }): boolean {
+  return scope.actor?.type === 'account';
+}
+
 export class OrdersService {
+  private readonly attachmentProviders: AttachmentsProvider[] = [];
+
   constructor(private readonly deps: Deps) {}
+
+  /**
+   * Modules that build on orders (shipments, PINs) register their summaries here, since
+   * orders cannot import them (they import orders).
+   */
+  useAttachments(provider: AttachmentsProvider): void {
+    this.attachmentProviders.push(provider);
+  }
+
+  /**
+   * Rows on the wire, with their office PINs (whole only when `reveal`) and every registered
+   * module's summaries: one query per kind for the whole page.
+   */
+  private async present(executor: Executor, scope: Scope, rows: OrderRow[], reveal = false): Promise<Order[]> {
+    if (rows.length === 0) return [];
+    const ids = rows.map((r) => r.id);
+    const pins = await officeRedeemService(this.deps).pinsForOrders(executor, ids, { reveal });
+    const merged = new Map<string, OrderAttachments>();
+    for (const provider of this.attachmentProviders) {
+      for (const [id, att] of await provider(executor, scope, ids)) merged.set(id, { ...merged.get(id), ...att });
+    }
+    return rows.map((r) => toOrder(r, { ...merged.get(r.id), office_pins: pins.get(r.id) ?? [] }));
+  }
+
+  private async presentOne(executor: Executor, scope: Scope & { actor?: Actor }, row: OrderRow): Promise<Order> {
+    return (await this.present(executor, scope, [row], revealsPins(scope)))[0];
+  }
 
   /**
    * The box used for missing parcel dimensions (setting `orders.default_box`). Read through
@@ -201,7 +233,7 @@ export class OrdersService {
           assertEditable(existing.status);
           const { set } = await this.applyPatch(trx, existing, patch, now);
           const updated = set ? await repo.updateOrder(trx, scope, existing.id, set) : existing;
-          return { order: toOrder(updated ?? existing), created: false };
+          return { order: await this.presentOne(trx, scope, updated ?? existing), created: false };
         }
         const inserted = await repo.insertOrderUnlessExternalIdExists(trx, row);
         if (inserted) return { order: toOrder(inserted), created: true };
@@ -270,11 +302,14 @@ export class OrdersService {
     return { set, changes };
   }
 
-  /** One order of the scope (optionally only one source's: intake reads its own orders only). */
-  async getOrder(scope: Scope, id: string, opts: { source?: string } = {}): Promise<Order> {
-    const row = await repo.findOrder(this.deps.db, scope, id, opts);
+  /**
+   * One order of the scope (optionally only one source's: intake reads its own orders only).
+   * `attachments: false` skips the other modules' summaries (a caller that only needs the order).
+   */
+  async getOrder(scope: Scope & { actor?: Actor }, id: string, opts: { source?: string; attachments?: boolean } = {}): Promise<Order> {
+    const row = await repo.findOrder(this.deps.db, scope, id, { source: opts.source });
     if (!row) throw new AppError('not_found', 'No such order.');
-    return toOrder(row);
+    return opts.attachments === false ? toOrder(row) : this.presentOne(this.deps.db, scope, row);
   }
 
   /** Newest first, cursor paginated; archived orders only when asked for. */
@@ -298,7 +333,7 @@ export class OrdersService {
       q: filter.q?.trim() || undefined,
     });
     const page = await paginate(query, { limit: filter.limit, cursor: filter.cursor });
-    return { ...page, data: page.data.map((row) => toOrder(row)) };
+    return { ...page, data: await this.present(this.deps.db, scope, page.data) };
   }
 
   /** Admin edit of an open order (409 invalid_state once shipped, delivered or cancelled); audited. */
@@ -311,7 +346,7 @@ export class OrdersService {
       assertEditable(row.status);
       const now = this.deps.now();
       const { set, changes } = await this.applyPatch(trx, row, patch, now);
-      if (!set) return toOrder(row);
+      if (!set) return this.presentOne(trx, ctx, row);
       const updated = (await repo.updateOrder(trx, ctx, id, set))!;
       await writeAudit(trx, ctx.actor, ctx, {
         action: 'order.updated',
@@ -321,13 +356,19 @@ export class OrdersService {
         environment: ctx.environment,
         changes,
       });
-      return toOrder(updated);
+      return this.presentOne(trx, ctx, updated);
     });
   }
 
-  /** awaiting_fulfillment → processing. */
+  /**
+   * awaiting_fulfillment → processing. Line items whose SKU maps to an Office product
+   * (setting office_redeem.sku_map) get one PIN per unit, issued in the same transaction.
+   */
   async processOrder(ctx: ServiceContext, id: string): Promise<Order> {
-    return this.move(ctx, id, 'process', 'order.processed');
+    return this.move(ctx, id, 'process', 'order.processed', async (trx, order) => {
+      const pins = await officeRedeemService(this.deps).issueForOrder(trx, order);
+      return pins.length ? { office_pins: pins.map((p) => p.id) } : {};
+    });
   }
 
   /** Any state before shipped → cancelled. */
@@ -335,18 +376,25 @@ export class OrdersService {
     return this.move(ctx, id, 'cancel', 'order.cancelled');
   }
 
-  private async move(ctx: ServiceContext, id: string, move: OrderMove, action: string): Promise<Order> {
+  private async move(
+    ctx: ServiceContext,
+    id: string,
+    move: OrderMove,
+    action: string,
+    then?: (trx: Executor, order: OrderRow) => Promise<Record<string, unknown>>,
+  ): Promise<Order> {
     return this.deps.db.transaction().execute(async (trx) => {
       const { before, after } = await moveOrder(trx, ctx, id, move, this.deps.now());
+      const extra = then ? await then(trx, after) : {};
       await writeAudit(trx, ctx.actor, ctx, {
         action,
         targetType: 'order',
         targetId: id,
         workspaceId: ctx.workspaceId,
         environment: ctx.environment,
-        changes: { status: { from: before.status, to: after.status } },
+        changes: { status: { from: before.status, to: after.status }, ...extra },
       });
-      return toOrder(after);
+      return this.presentOne(trx, ctx, after);
     });
   }
 
@@ -358,7 +406,7 @@ export class OrdersService {
     return this.deps.db.transaction().execute(async (trx) => {
       const row = await repo.findOrder(trx, ctx, id, { forUpdate: true });
       if (!row) throw new AppError('not_found', 'No such order.');
-      if (row.archived === archived) return toOrder(row);
+      if (row.archived === archived) return this.presentOne(trx, ctx, row);
       const now = this.deps.now();
       const updated = (await repo.updateOrder(trx, ctx, id, { archived, archived_at: archived ? now : null, updated_at: now }))!;
       await writeAudit(trx, ctx.actor, ctx, {
@@ -369,7 +417,7 @@ export class OrdersService {
         environment: ctx.environment,
         changes: { archived: { from: row.archived, to: archived } },
       });
-      return toOrder(updated);
+      return this.presentOne(trx, ctx, updated);
     });
   }
 }

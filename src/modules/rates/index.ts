@@ -1,5 +1,5 @@
 /** The rates module's import surface (orders `generate`, shipments purchase, batches). */
-export { quoteRates, warmRateData, type QuoteRatesContext } from './rates.service.js';
+export { quoteRates, warmRateData, prepareLane, toRateOption, type QuoteRatesContext, type PreparedLane } from './rates.service.js';
 export { RateQuerySchema, RateQueryResponseSchema, RateOptionSchema, ParcelSchema } from './rates.schemas.js';
 export type { RateQuery, RateQueryResponse, RateOption, UnavailableService, RateTag } from './rates.schemas.js';
 export { buildRoute, countryGroup, uspsZoneForDistance, groundZoneForDistance } from './zones.js';

@@ -5,30 +5,34 @@ import { RateQueryResponseSchema, RateQuerySchema, type RateQueryResponse } from
 import { checkRateEnds, quoteRatesJson, warmRateData } from './rates.service.js';
 
 /**
- * POST /rates/query (registered under /v1 by the app, behind the API-key guard).
+ * POST /rates/query, registered under /v1 (API-key guard) and under /api/admin (session guard,
+ * for the dashboard's rate calculator; the browser holds no API key).
  *
  * The body is checked without type coercion (strictBodyValidator instead of the app-wide Ajv,
  * which coerces "16" into 16): wrong types are a 400 naming the field.
  */
-export async function ratesRoutes(app: App): Promise<void> {
+export async function ratesRoutes(app: App, opts: { surface?: 'v1' | 'admin' } = {}): Promise<void> {
+  const admin = opts.surface === 'admin';
   const carriers = await getCarrierRegistry(app.log);
   // Load the ZIP data, ZIP3 centroids and holiday calendars (~0.6 s of CPU) once the server
   // listens and has answered its first health checks, rather than at import or during start-up
   // (keeps a restart quick) or on the first rate request (keeps its latency low).
-  app.addHook('onListen', async () => {
-    setTimeout(() => warmRateData(), 1000).unref();
-  });
+  if (!admin) {
+    app.addHook('onListen', async () => {
+      setTimeout(() => warmRateData(), 1000).unref();
+    });
+  }
 
   app.post(
     '/rates/query',
     {
       schema: {
-        operationId: 'queryRates',
-        summary: 'Compare carrier rates for a parcel',
+        operationId: admin ? 'adminQueryRates' : 'queryRates',
+        summary: admin ? 'Compare carrier rates for a parcel (dashboard rate calculator)' : 'Compare carrier rates for a parcel',
         description:
           'One option per carrier service that can carry the parcel, sorted by price, with zone, billable and DIM weight, surcharges, a delivery promise and tags. Services that cannot carry it are listed under `unavailable`; when none can, 422 `no_rates`.',
-        tags: ['rates'],
-        security: [{ apiKey: [] }],
+        tags: [admin ? 'admin' : 'rates'],
+        security: admin ? [{ session: [] }] : [{ apiKey: [] }],
         body: RateQuerySchema,
         response: { 200: RateQueryResponseSchema, ...errorResponses(400, 401, 422, 429) },
       },
@@ -40,7 +44,7 @@ export async function ratesRoutes(app: App): Promise<void> {
     async (request, reply) => {
       // The route's own response serializer (the schema above); the JSON text is sent as is.
       const serialize = reply.getSerializationFunction('200') as (response: RateQueryResponse) => string;
-      const json = await quoteRatesJson(request.body, { carriers }, serialize);
+      const json = await quoteRatesJson(request.body, { carriers, now: app.deps.now() }, serialize);
       return reply.type('application/json; charset=utf-8').send(json as never);
     },
   );

@@ -38,7 +38,7 @@ export const RateQuerySchema = Type.Object(
       }),
     ),
     ship_date: Type.Optional(
-      Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD; default today in the origin\'s time zone.' }),
+      Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', maxLength: 10, description: 'YYYY-MM-DD; default today in the origin\'s time zone.' }),
     ),
     residential: Type.Optional(
       Type.Boolean({ description: 'Residential destination. Default: true unless ship_to has a company name.' }),

@@ -1,5 +1,5 @@
 import type { CarrierRegistry } from '../../carriers/registry.js';
-import { CarrierError, type Address, type CarrierDefinition, type CarrierRate, type RateRequest } from '../../carriers/types.js';
+import { CarrierError, type Address, type CarrierDefinition, type CarrierRate, type RateRequest, type RouteFacts } from '../../carriers/types.js';
 import { AppError, validationError, type ErrorDetail } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { TtlCache } from '../../platform/cache/ttl-cache.js';
@@ -101,16 +101,30 @@ export function checkRateEnds(body: unknown): ErrorDetail[] {
   return details;
 }
 
-async function computeQuote(query: RateQuery, ctx: QuoteRatesContext, now: Date): Promise<{ response: RateQueryResponse; cacheable: boolean }> {
+/** A lane ready for carriers: both ends checked and normalised, its route facts, ship date and clock. */
+export interface PreparedLane {
+  ship_from: Address;
+  ship_to: Address;
+  route: RouteFacts;
+  ship_date: string;
+  residential: boolean;
+  clock: LocalClock;
+}
+
+/**
+ * Checks and normalises both ends of a query (400 validation_failed naming the fields) and
+ * derives what carriers need: route facts, the ship date in the origin's time zone, whether the
+ * destination is residential. Shared by the rate-shop and by label purchase (which re-rates one
+ * service through the carrier's purchase call).
+ */
+export function prepareLane(query: Omit<RateQuery, 'parcel'>, now: Date, extraDetails: ErrorDetail[] = []): PreparedLane {
   const from = checkCountryAndPostalCode(query.ship_from, 'ship_from');
   const to = checkCountryAndPostalCode(query.ship_to, 'ship_to');
-  const details: ErrorDetail[] = [...from.details, ...to.details];
+  const details: ErrorDetail[] = [...from.details, ...to.details, ...extraDetails];
   if (query.ship_date !== undefined && !isValidDate(query.ship_date)) {
     details.push({ field: 'ship_date', message: 'must be a calendar date (YYYY-MM-DD)' });
   }
-  const wanted = resolveServiceFilter(query.services, ctx.carriers, details);
   if (details.length > 0 || !from.country || !to.country) throw validationError(details);
-
   const shipFrom = toCarrierAddress(query.ship_from, from);
   const shipTo = toCarrierAddress(query.ship_to, to);
   const route = buildRoute(
@@ -118,8 +132,26 @@ async function computeQuote(query: RateQuery, ctx: QuoteRatesContext, now: Date)
     { country: to.country, postal_code: shipTo.postal_code, state: to.zip?.state ?? null },
   );
   const clock = localClock(now, originTimeZone(from.zip?.state ?? null));
-  const shipDate = query.ship_date ?? clock.date;
-  const residential = query.residential ?? !(typeof query.ship_to.company === 'string' && query.ship_to.company.trim() !== '');
+  return {
+    ship_from: shipFrom,
+    ship_to: shipTo,
+    route,
+    ship_date: query.ship_date ?? clock.date,
+    residential: query.residential ?? !(typeof query.ship_to.company === 'string' && query.ship_to.company.trim() !== ''),
+    clock,
+  };
+}
+
+/** A carrier's quote as the platform's rate option (id, delivery promise; no tags yet). */
+export function toRateOption(carrier: CarrierDefinition, rate: CarrierRate, lane: PreparedLane): RateOption {
+  return toOption(carrier, rate, lane.ship_date, lane.clock);
+}
+
+async function computeQuote(query: RateQuery, ctx: QuoteRatesContext, now: Date): Promise<{ response: RateQueryResponse; cacheable: boolean }> {
+  const serviceDetails: ErrorDetail[] = [];
+  const wanted = resolveServiceFilter(query.services, ctx.carriers, serviceDetails);
+  const lane = prepareLane(query, now, serviceDetails);
+  const { ship_from: shipFrom, ship_to: shipTo, route, clock, ship_date: shipDate, residential } = lane;
 
   const carriers = ctx.carriers.carriers.filter((c) => c.capabilities.rate && c.adapter.rate);
   const results = await Promise.all(

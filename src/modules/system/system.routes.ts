@@ -120,7 +120,13 @@ export async function systemRoutes(app: App, opts: { deps: Deps; registry: Regis
   }
 
   app.get('/metrics', {
-    schema: { operationId: 'getMetrics', summary: 'Prometheus metrics', tags: ['system'], produces: ['text/plain'] },
+    schema: {
+      operationId: 'getMetrics',
+      summary: 'Prometheus metrics',
+      tags: ['system'],
+      produces: ['text/plain'],
+      response: { 200: Type.String({ description: 'Prometheus text exposition format' }), ...errorResponses() },
+    },
     handler: async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()),
   });
 }

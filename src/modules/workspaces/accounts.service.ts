@@ -1,4 +1,4 @@
-import { AppError, validationError } from '../../platform/errors.js';
+import { AppError, rateLimited, validationError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { dummyPasswordHash, hashPassword, randomBase62, sha256Hex, verifyPassword } from '../../platform/crypto.js';
 import type { Deps } from '../../platform/deps.js';
@@ -78,7 +78,7 @@ export class AccountsService {
     const ipKey = `login:ip:${meta.ip ?? 'unknown'}`;
     const [byAccount, byIp] = await Promise.all([this.deps.counters.count(accountKey), this.deps.counters.count(ipKey)]);
     if (byAccount >= MAX_FAILURES_PER_ACCOUNT || byIp >= MAX_FAILURES_PER_IP) {
-      throw new AppError('rate_limited', 'Too many failed logins. Try again later.', { details: { retry_after: LOGIN_WINDOW_MS / 1000 } });
+      throw rateLimited('Too many failed logins. Try again later.', LOGIN_WINDOW_MS / 1000);
     }
 
     const account = await repo.findAccountByEmail(this.deps.db, email);
@@ -155,8 +155,13 @@ export class AccountsService {
     return toAccount(row);
   }
 
-  /** approve: pending → active; suspend: active → suspended; reactivate: suspended → active. */
-  async transition(accountId: string, move: 'approve' | 'suspend' | 'reactivate', actor: Actor, meta: RequestMeta) {
+  /**
+   * approve: pending → active; suspend: pending/active → suspended; reactivate: suspended →
+   * active. Suspension ends the account's sessions and stops the API keys of the workspaces it
+   * owns, in every process at once (invalidation bus); reactivation restores the keys. A
+   * super-admin cannot suspend themself (409 invalid_state). `reason` is kept in the audit log.
+   */
+  async transition(accountId: string, move: 'approve' | 'suspend' | 'reactivate', actor: Actor, meta: RequestMeta, opts: { reason?: string } = {}) {
     const allowed: Record<typeof move, { from: AccountRow['status'][]; to: AccountRow['status']; action: string }> = {
       approve: { from: ['pending'], to: 'active', action: 'account.approved' },
       suspend: { from: ['pending', 'active'], to: 'suspended', action: 'account.suspended' },
@@ -175,15 +180,25 @@ export class AccountsService {
         });
       }
       const updated = (await repo.updateAccount(trx, account.id, { status: rule.to }))!;
+      let workspaceIds: string[] = [];
       if (rule.to === 'suspended') {
         await repo.revokeAccountSessions(trx, account.id);
         await this.deps.bus.publish(`account:${account.id}`, trx);
+        workspaceIds = await repo.setOwnedWorkspacesSuspended(trx, account.id, this.deps.now());
+      } else if (move === 'reactivate') {
+        workspaceIds = await repo.setOwnedWorkspacesSuspended(trx, account.id, null);
       }
+      for (const id of workspaceIds) await this.deps.bus.publish(`workspace:${id}`, trx);
+      const reason = opts.reason?.trim();
       await writeAudit(trx, actor, meta, {
         action: rule.action,
         targetType: 'account',
         targetId: account.id,
-        changes: { status: { from: account.status, to: rule.to } },
+        changes: {
+          status: { from: account.status, to: rule.to },
+          ...(reason ? { reason } : {}),
+          ...(workspaceIds.length ? { workspaces: workspaceIds } : {}),
+        },
       });
       return updated;
     });

@@ -7,6 +7,8 @@ export interface VerifiedKey {
   workspaceId: string;
   environment: Environment;
   expiresAt: number | null;
+  /** The workspace's owner is suspended: the key is refused until reactivation. */
+  suspended: boolean;
 }
 
 export interface VerifiedSession {
@@ -54,6 +56,8 @@ export class AuthCache {
         break;
       case 'workspace':
         this.workspaces.delete(id);
+        // Suspension and reactivation change whether the workspace's keys work.
+        this.keys.deleteWhere((k) => k?.workspaceId === id);
         break;
       default:
         this.keys.clear();

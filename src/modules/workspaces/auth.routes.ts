@@ -2,12 +2,14 @@ import { Type } from '@sinclair/typebox';
 import type { App } from '../../platform/http/schemas.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import { AppError } from '../../platform/errors.js';
-import { LoginBody, LoginResponse, MeResponse, RegisterBody, RegisterResponse } from './workspaces.schemas.js';
-import { bearer, requestMeta } from './guards.js';
+import { CurrentSessionResponse, LoginBody, LoginResponse, MeResponse, RegisterBody, RegisterResponse, SessionResponse } from './workspaces.schemas.js';
+import { requestMeta, sessionToken } from './guards.js';
+import { checkSameOrigin, clearSessionCookie, setSessionCookie } from './session-cookie.js';
 
-/** /api/auth: register, login, logout, me. */
+/** /api/auth: register, login, logout, me; the dashboard's cookie session. */
 export async function authRoutes(app: App, opts: { perIpPerMinute: number }) {
   const { accounts, guards } = app.identity;
+  const { publicBaseUrl, isProduction } = app.deps.config;
   app.addHook('onRequest', guards.perIp('auth', opts.perIpPerMinute));
 
   app.post('/register', {
@@ -43,9 +45,64 @@ export async function authRoutes(app: App, opts: { perIpPerMinute: number }) {
     },
     onRequest: guards.session,
     handler: async (request, reply) => {
-      const token = bearer(request);
-      if (!token) throw new AppError('unauthorized');
-      await accounts.logout(token);
+      const found = sessionToken(request);
+      if (!found) throw new AppError('unauthorized');
+      await accounts.logout(found.token);
+      if (found.via === 'cookie') clearSessionCookie(reply);
+      return reply.code(204).send(null);
+    },
+  });
+
+  app.post('/session', {
+    schema: {
+      operationId: 'createSession',
+      summary: 'Sign in for the dashboard: the session is set as an httpOnly cookie, never returned',
+      description:
+        'Same checks as POST /api/auth/login. The token goes only into the `service_session` cookie (httpOnly, ' +
+        'SameSite=Strict, Path=/api, Secure over HTTPS); /api/admin and /api/super-admin accept it in place of the ' +
+        'Bearer header. Writes made with the cookie must carry an Origin of this service.',
+      tags: ['auth'],
+      body: LoginBody,
+      response: { 200: SessionResponse, ...errorResponses(401, 403, 429) },
+    },
+    handler: async (request, reply) => {
+      // Login CSRF: another site must not sign the browser into an account of its choosing.
+      checkSameOrigin(request, publicBaseUrl, { requirePresent: false });
+      const session = await accounts.login(request.body, { ...requestMeta(request), userAgent: request.headers['user-agent'] });
+      setSessionCookie(request, reply, session.token, new Date(session.expires_at), { publicBaseUrl, isProduction });
+      return { expires_at: session.expires_at, account: session.account };
+    },
+  });
+
+  // The dashboard's first question on load. Signed out is an ordinary answer here (200 with
+  // account null), not a 401: the page has nothing to report, and the console stays clean.
+  app.get('/session', {
+    schema: {
+      operationId: 'getSession',
+      summary: 'Who the session (cookie or Bearer) belongs to, or account null when signed out',
+      tags: ['auth'],
+      response: { 200: CurrentSessionResponse, ...errorResponses(429) },
+    },
+    handler: async (request) => {
+      const found = sessionToken(request);
+      const session = found ? await accounts.verifySession(found.token) : null;
+      if (!session) return { account: null, workspaces: [] };
+      return accounts.me(session.accountId);
+    },
+  });
+
+  app.delete('/session', {
+    schema: {
+      operationId: 'deleteSession',
+      summary: 'Sign out of the dashboard: revokes the cookie session and clears the cookie',
+      tags: ['auth'],
+      response: { 204: Type.Null({ description: 'Signed out (also when there was no session)' }), ...errorResponses(403) },
+    },
+    handler: async (request, reply) => {
+      const found = sessionToken(request);
+      if (found?.via === 'cookie') checkSameOrigin(request, publicBaseUrl, { requirePresent: true });
+      if (found) await accounts.logout(found.token);
+      clearSessionCookie(reply);
       return reply.code(204).send(null);
     },
   });

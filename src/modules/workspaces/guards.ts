@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../../platform/errors.js';
+import { AppError, rateLimited } from '../../platform/errors.js';
 import type { Actor, Environment, Scope, ServiceContext } from '../../platform/context.js';
 import type { CounterStore } from '../../platform/cache/counter-store.js';
 import type { Executor } from '../../platform/db/types.js';
@@ -7,6 +7,7 @@ import type { AccountsService } from './accounts.service.js';
 import type { VerifiedSession } from './auth-cache.js';
 import type { WorkspacesService } from './workspaces.service.js';
 import * as repo from './workspaces.repo.js';
+import { checkSameOrigin, isStateChanging, sessionCookieToken } from './session-cookie.js';
 
 export interface RequestAuth {
   actor: Actor;
@@ -28,6 +29,17 @@ export function bearer(request: FastifyRequest): string | null {
   if (!header) return null;
   const match = /^Bearer\s+(\S+)$/i.exec(header);
   return match ? match[1] : null;
+}
+
+/**
+ * The session token of a request: the Bearer header (API clients) or else the dashboard's
+ * httpOnly cookie. Which one was used matters for CSRF (see createGuards' session).
+ */
+export function sessionToken(request: FastifyRequest): { token: string; via: 'bearer' | 'cookie' } | null {
+  const header = bearer(request);
+  if (header) return { token: header, via: 'bearer' };
+  const cookie = sessionCookieToken(request);
+  return cookie ? { token: cookie, via: 'cookie' } : null;
 }
 
 /** The service context of an authenticated, scoped request. */
@@ -54,13 +66,18 @@ export function createGuards(opts: {
   workspaces: WorkspacesService;
   counters: CounterStore;
   db: Executor;
+  /** Origin accepted on cookie-authenticated writes besides the request's own host. */
+  publicBaseUrl: string;
 }): Guards {
   const { accounts, workspaces, counters } = opts;
 
   async function session(request: FastifyRequest): Promise<void> {
-    const token = bearer(request);
-    if (!token) throw new AppError('unauthorized', 'A session token is required (Authorization: Bearer <token>).');
-    const s = await accounts.verifySession(token);
+    const found = sessionToken(request);
+    if (!found) throw new AppError('unauthorized', 'A session token is required (Authorization: Bearer <token>).');
+    // A cookie is sent by the browser on its own, so a write made with it must prove it came
+    // from this service's pages. A Bearer header cannot be attached by another site.
+    if (found.via === 'cookie' && isStateChanging(request)) checkSameOrigin(request, opts.publicBaseUrl, { requirePresent: true });
+    const s = await accounts.verifySession(found.token);
     if (!s) throw new AppError('unauthorized', 'The session is invalid or has expired.');
     request.auth = { actor: { type: 'account', id: s.accountId, email: s.email }, session: s };
   }
@@ -72,6 +89,7 @@ export function createGuards(opts: {
       if (!token) throw new AppError('unauthorized', 'An API key is required (Authorization: Bearer sk_…).');
       const key = await workspaces.verifyApiKey(token);
       if (!key) throw new AppError('unauthorized', 'The API key is invalid, revoked or expired.');
+      if (key.suspended) throw new AppError('account_suspended', 'The account that owns this workspace is suspended.');
       const workspaceHeader = request.headers['x-service-workspace'];
       if (typeof workspaceHeader !== 'string' || workspaceHeader === '') {
         throw new AppError('unauthorized', 'The X-Service-Workspace header is required.');
@@ -92,9 +110,7 @@ export function createGuards(opts: {
       reply.header('ratelimit-reset', String(taken.resetSeconds));
       reply.header('ratelimit-policy', `${limit};w=60`);
       if (!taken.allowed) {
-        throw new AppError('rate_limited', `Rate limit of ${limit} requests per minute exceeded.`, {
-          details: { retry_after: taken.retryAfterSeconds },
-        });
+        throw rateLimited(`Rate limit of ${limit} requests per minute exceeded.`, taken.retryAfterSeconds);
       }
     },
 
@@ -140,11 +156,10 @@ export function createGuards(opts: {
     },
 
     perIp(bucket, perMinute) {
-      return async (request, reply) => {
+      return async (request) => {
         const taken = await counters.take(`ip:${bucket}:${request.ip}`, perMinute, 60_000);
         if (!taken.allowed) {
-          reply.header('retry-after', String(taken.retryAfterSeconds));
-          throw new AppError('rate_limited', 'Too many requests from this address.', { details: { retry_after: taken.retryAfterSeconds } });
+          throw rateLimited('Too many requests from this address.', taken.retryAfterSeconds);
         }
       };
     },

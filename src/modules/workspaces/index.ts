@@ -4,9 +4,9 @@ import { AuthCache } from './auth-cache.js';
 import { createGuards, type Guards } from './guards.js';
 import { WorkspacesService } from './workspaces.service.js';
 
-export { bearer, serviceContext, requestMeta, type Guards, type RequestAuth } from './guards.js';
+export { bearer, sessionToken, serviceContext, requestMeta, type Guards, type RequestAuth } from './guards.js';
 export { AccountsService } from './accounts.service.js';
-export { WorkspacesService, PLAN_BURST } from './workspaces.service.js';
+export { WorkspacesService, PLAN_BURST, findWorkspaceOrigin } from './workspaces.service.js';
 
 export interface Identity {
   accounts: AccountsService;
@@ -25,5 +25,5 @@ export function createIdentity(deps: Deps): Identity {
   const cache = new AuthCache(deps.bus);
   const accounts = new AccountsService(deps, cache);
   const workspaces = new WorkspacesService(deps, cache);
-  return { accounts, workspaces, cache, guards: createGuards({ accounts, workspaces, counters: deps.counters, db: deps.db }) };
+  return { accounts, workspaces, cache, guards: createGuards({ accounts, workspaces, counters: deps.counters, db: deps.db, publicBaseUrl: deps.config.publicBaseUrl }) };
 }

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses, listResponse, type App } from '../../platform/http/schemas.js';
-import { AccountListQuery, AccountSchema, IdParams, UpdatePlanBody, UserIdParams, WorkspaceListQuery, WorkspaceSchema } from './workspaces.schemas.js';
+import { AccountListQuery, AccountSchema, IdParams, SuspendBody, UpdatePlanBody, UserIdParams, WorkspaceListQuery, WorkspaceSchema, WorkspaceSummarySchema } from './workspaces.schemas.js';
 import { requestMeta } from './guards.js';
 
 /** /api/super-admin: accounts (list, approve, suspend, reactivate) and workspace plans. */
@@ -38,24 +38,32 @@ export async function superAdminIdentityRoutes(app: App) {
     app.post(`/accounts/:userId/${move}`, {
       schema: {
         operationId: `superAdmin${move[0].toUpperCase()}${move.slice(1)}Account`,
-        summary: { approve: 'Approve a pending account', suspend: 'Suspend an account (ends its sessions at once)', reactivate: 'Reactivate a suspended account' }[move],
+        summary: {
+          approve: 'Approve a pending account',
+          suspend: 'Suspend an account: its sessions end and its workspaces\u2019 API keys stop working at once (not yourself: 409)',
+          reactivate: 'Reactivate a suspended account (its workspaces\u2019 API keys work again)',
+        }[move],
         tags,
         security,
         params: UserIdParams,
+        ...(move === 'suspend' ? { body: SuspendBody } : {}),
         response: { 200: Type.Ref(AccountSchema), ...errorResponses(401, 403, 404, 409) },
       },
-      handler: async (request) => accounts.transition(request.params.userId, move, request.auth!.actor, requestMeta(request)),
+      handler: async (request) => {
+        const body = request.body as { reason?: string } | null | undefined;
+        return accounts.transition(request.params.userId, move, request.auth!.actor, requestMeta(request), { reason: body?.reason });
+      },
     });
   }
 
   app.get('/workspaces', {
     schema: {
       operationId: 'superAdminListWorkspaces',
-      summary: 'List workspaces (search by name or id)',
+      summary: 'List workspaces with plan, burst, member and order counts (search by name or id)',
       tags,
       security,
       querystring: WorkspaceListQuery,
-      response: { 200: listResponse(Type.Ref(WorkspaceSchema)), ...errorResponses(401, 403) },
+      response: { 200: listResponse(WorkspaceSummarySchema), ...errorResponses(401, 403) },
     },
     handler: async (request) => workspaces.listWorkspaces(request.query),
   });

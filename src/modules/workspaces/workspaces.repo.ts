@@ -126,6 +126,43 @@ export async function revokeApiKey(db: Executor, workspaceId: string, id: string
   return q.returningAll().executeTakeFirst();
 }
 
-export async function findApiKeyByHash(db: Executor, keyHash: string): Promise<ApiKeyRow | undefined> {
-  return db.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash).executeTakeFirst();
+export async function findApiKeyByHash(db: Executor, keyHash: string): Promise<(ApiKeyRow & { workspace_suspended_at: Date | null }) | undefined> {
+  return db
+    .selectFrom('api_keys as k')
+    .innerJoin('workspaces as w', 'w.id', 'k.workspace_id')
+    .selectAll('k')
+    .select('w.suspended_at as workspace_suspended_at')
+    .where('k.key_hash', '=', keyHash)
+    .executeTakeFirst();
+}
+
+/** Mark (or clear) the workspaces an account owns as suspended; returns their ids. */
+export async function setOwnedWorkspacesSuspended(db: Executor, accountId: string, at: Date | null): Promise<string[]> {
+  const rows = await db
+    .updateTable('workspaces')
+    .set({ suspended_at: at, updated_at: new Date() })
+    .where('id', 'in', (eb) => eb.selectFrom('workspace_members').select('workspace_id').where('account_id', '=', accountId).where('role', '=', 'owner'))
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/**
+ * The super-admin workspace list with member and order counts. The order count reads the
+ * orders table directly (a read-only aggregate; importing the orders module here would make
+ * the two modules import each other); the per-workspace index keeps it cheap per page.
+ */
+export function workspaceSummariesQuery(db: Executor, filter: { q?: string }) {
+  let q = db
+    .selectFrom('workspaces as w')
+    .selectAll('w')
+    .select([
+      sql<string>`(select count(*) from workspace_members m where m.workspace_id = w.id)`.as('member_count'),
+      sql<string>`(select count(*) from orders o where o.workspace_id = w.id)`.as('order_count'),
+    ]);
+  if (filter.q) {
+    const needle = `%${escapeLike(filter.q.toLowerCase())}%`;
+    q = q.where((eb) => eb.or([eb(sql`lower(w.name)`, 'like', needle), eb('w.id', '=', filter.q!)]));
+  }
+  return q;
 }

@@ -27,10 +27,34 @@ export const WorkspaceSchema = Type.Object(
     burst_per_minute: Type.Union([Type.Integer(), Type.Null()]),
     mtls_required: Type.Boolean({ description: '/v1 only over a connection with a registered client certificate (mutual TLS).' }),
     origin_address: Type.Union([Type.Record(Type.String(), Type.Any()), Type.Null()]),
+    suspended_at: Type.Union([Timestamp, Type.Null()], { description: 'Set while the owning account is suspended (its API keys are refused).' }),
     created_at: Timestamp,
     updated_at: Timestamp,
   },
   { $id: 'Workspace', title: 'Workspace' },
+);
+
+/** The super-admin list: the workspace plus its member and order counts. */
+export const WorkspaceSummarySchema = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    plan: PlanSchema,
+    burst_per_minute: Type.Union([Type.Integer(), Type.Null()]),
+    effective_burst_per_minute: Type.Integer({ description: 'The /v1 burst in force: the custom value (enterprise) or the plan default.' }),
+    origin_address: Type.Union([Type.Record(Type.String(), Type.Any()), Type.Null()]),
+    suspended_at: Type.Union([Timestamp, Type.Null()]),
+    member_count: Type.Integer(),
+    order_count: Type.Integer({ description: 'Orders in both environments, archived included.' }),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { title: 'WorkspaceSummary' },
+);
+
+export const SuspendBody = Type.Union(
+  [Type.Object({ reason: Type.Optional(Type.String({ maxLength: 1000 })) }, { additionalProperties: false }), Type.Null()],
+  { description: 'Optional: why the account is suspended (kept in the audit log).' },
 );
 
 export const ApiKeySchema = Type.Object(
@@ -89,18 +113,28 @@ export const LoginResponse = Type.Object({
   account: Type.Ref(AccountSchema),
 });
 
+export const SessionResponse = Type.Object({
+  expires_at: Timestamp,
+  account: Type.Ref(AccountSchema),
+});
+
+const MembershipSchema = Type.Object({ id: Type.String(), name: Type.String(), plan: PlanSchema, role: Type.String() });
+
 export const MeResponse = Type.Object({
   account: Type.Ref(AccountSchema),
-  workspaces: Type.Array(
-    Type.Object({ id: Type.String(), name: Type.String(), plan: PlanSchema, role: Type.String() }),
-  ),
+  workspaces: Type.Array(MembershipSchema),
+});
+
+export const CurrentSessionResponse = Type.Object({
+  account: Type.Union([Type.Ref(AccountSchema), Type.Null()]),
+  workspaces: Type.Array(MembershipSchema),
 });
 
 export const CreateApiKeyBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 100 }),
     environment: Type.Optional(EnvironmentSchema),
-    expires_at: Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Null()])),
+    expires_at: Type.Optional(Type.Union([Type.String({ format: 'date-time', maxLength: 40 }), Type.Null()])),
   },
   { additionalProperties: false },
 );

@@ -2,6 +2,7 @@ import { AppError, validationError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { randomBase62, sha256Hex } from '../../platform/crypto.js';
 import type { Deps } from '../../platform/deps.js';
+import type { Executor } from '../../platform/db/types.js';
 import type { Actor, Environment, RequestMeta } from '../../platform/context.js';
 import { paginate } from '../../platform/http/pagination.js';
 import { writeAudit } from '../audit/index.js';
@@ -23,6 +24,12 @@ export interface CreateApiKeyInput {
  * custom value and this one until a super-admin sets it.
  */
 export const PLAN_BURST: Record<WorkspaceLimits['plan'], number> = { starter: 60, professional: 300, enterprise: 1000 };
+
+/** The workspace's origin (default ship-from) address, or null when none is set. */
+export async function findWorkspaceOrigin(executor: Executor, workspaceId: string): Promise<Record<string, unknown> | null> {
+  const row = await repo.findWorkspace(executor, workspaceId);
+  return (row?.origin_address as Record<string, unknown> | null | undefined) ?? null;
+}
 
 export class WorkspacesService {
   constructor(
@@ -124,11 +131,21 @@ export class WorkspacesService {
     });
   }
 
+  /** Super-admin list: plan, burst (custom and in force), member and order counts. */
   async listWorkspaces(filter: { q?: string; limit?: number; cursor?: string }) {
-    let q = this.deps.db.selectFrom('workspaces').selectAll();
-    if (filter.q) q = q.where((eb) => eb(eb.fn('lower', ['name']), 'like', `%${repo.escapeLike(filter.q!.toLowerCase())}%`).or('id', '=', filter.q!));
-    const page = await paginate(q, filter);
-    return { ...page, data: page.data.map(toWorkspace) };
+    const page = await paginate(repo.workspaceSummariesQuery(this.deps.db, filter), { ...filter, table: 'w' });
+    return {
+      ...page,
+      data: page.data.map((row) => {
+        const ws = toWorkspace(row);
+        return {
+          ...ws,
+          effective_burst_per_minute: row.plan === 'enterprise' && row.burst_per_minute ? row.burst_per_minute : PLAN_BURST[row.plan],
+          member_count: Number(row.member_count),
+          order_count: Number(row.order_count),
+        };
+      }),
+    };
   }
 
   // ---- API keys ----
@@ -201,7 +218,13 @@ export class WorkspacesService {
       const row = await repo.findApiKeyByHash(this.deps.db, hash);
       key =
         row && !row.revoked_at
-          ? { id: row.id, workspaceId: row.workspace_id, environment: row.environment, expiresAt: row.expires_at ? new Date(row.expires_at).getTime() : null }
+          ? {
+              id: row.id,
+              workspaceId: row.workspace_id,
+              environment: row.environment,
+              expiresAt: row.expires_at ? new Date(row.expires_at).getTime() : null,
+              suspended: row.workspace_suspended_at !== null,
+            }
           : null;
       this.cache.keys.set(hash, key);
     }

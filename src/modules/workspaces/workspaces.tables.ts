@@ -23,6 +23,8 @@ export interface WorkspacesTable {
   mtls_required: ColumnType<boolean, boolean | undefined, boolean>;
   origin_address: Json<Record<string, unknown> | null> | null;
   settings: ColumnType<Record<string, unknown>, string | undefined, string>;
+  /** Set while the owning account is suspended: the workspace's API keys are refused. */
+  suspended_at: NullableTimestamp;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -21,6 +21,7 @@ export function toWorkspace(row: WorkspaceRow) {
     burst_per_minute: row.burst_per_minute,
     mtls_required: row.mtls_required,
     origin_address: (row.origin_address ?? null) as Record<string, unknown> | null,
+    suspended_at: iso(row.suspended_at ?? null),
     created_at: iso(row.created_at)!,
     updated_at: iso(row.updated_at)!,
   };

@@ -27,6 +27,38 @@ export interface OpenDatabaseOptions {
   poolMax?: number;
 }
 
+/**
+ * SQL texts sent as named prepared statements on PostgreSQL (registered by `precompiled`):
+ * each pooled connection parses and plans them once, then only binds and executes, instead of
+ * a parse and plan per call (issue 25: the planner's time on the shared cores of the order
+ * read). Only registered texts are named, so the server keeps a bounded set per connection.
+ */
+const statementNames = new Map<string, string>();
+
+export function nameStatement(sqlText: string, name: string): void {
+  statementNames.set(sqlText, name);
+}
+
+type QueryFn = (...args: unknown[]) => unknown;
+
+/** Routes the registered SQL texts of this client's queries to named statements. */
+function useNamedStatements(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as QueryFn;
+  client.query = ((text: unknown, values?: unknown, callback?: unknown) => {
+    const name = typeof text === 'string' && typeof values !== 'function' && callback === undefined ? statementNames.get(text) : undefined;
+    if (!name) return query(text, values, callback);
+    return (query({ name, text, values }) as Promise<unknown>).catch((err: { code?: string }) => {
+      // "cached plan must not change result type": the table changed under a running process
+      // (a migration of a newer version). Prepare it afresh under a new name.
+      if (err?.code === '0A000' && statementNames.get(text as string) === name) {
+        const renamed = `${name.replace(/#\d+$/, '')}#${Date.now()}`;
+        statementNames.set(text as string, renamed);
+      }
+      throw err;
+    });
+  }) as never;
+}
+
 // int8 (count(*), sums) as JS numbers: our counts and minor-unit sums stay far below 2^53.
 pg.types.setTypeParser(20, (v) => Number(v));
 
@@ -35,6 +67,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolMax ?? 10 });
     // An idle client's error (server restart) must not crash the process; the pool replaces it.
     pool.on('error', () => {});
+    pool.on('connect', useNamedStatements);
     const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
     return {
       db,

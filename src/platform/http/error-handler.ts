@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, errorCatalogue, type ErrorCode, type ErrorDetail } from '../errors.js';
 
@@ -103,7 +106,9 @@ function withBodyChecks(request: FastifyRequest, schemaDetails: ErrorDetail[], c
 export function sendError(reply: FastifyReply, request: FastifyRequest, code: ErrorCode, message: string, details?: unknown) {
   const body: Record<string, unknown> = { code, message, request_id: request.id };
   if (details !== undefined) body.details = details;
-  return reply.code(errorCatalogue[code].status).type('application/json; charset=utf-8').send(body);
+  // Serialised here, not by the route's response schema for that status (GET /health's 503 is
+  // its own health document, and an error body must never fail a schema meant for another).
+  return reply.code(errorCatalogue[code].status).type('application/json; charset=utf-8').send(JSON.stringify(body));
 }
 
 /** Map Fastify's own errors (parsers, limits) to catalogue codes; undefined = unexpected. */
@@ -121,7 +126,66 @@ function fromFastifyError(err: FastifyError): { code: ErrorCode; message: string
   if (err.statusCode === 413) return { code: 'payload_too_large', message: 'The request body is larger than allowed.' };
   if (err.statusCode === 415) return { code: 'unsupported_media_type', message: 'Content-Type must be application/json.' };
   if (err.statusCode === 400 && err instanceof SyntaxError) return { code: 'invalid_json', message: 'The request body is not valid JSON.' };
+  // Any other client error a plugin raises keeps its status class; its own message may quote
+  // the input, so the catalogue's message is sent instead.
+  if (err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500) {
+    const code = clientErrorCodes[err.statusCode] ?? 'bad_request';
+    return { code, message: errorCatalogue[code].message };
+  }
   return undefined;
+}
+
+const clientErrorCodes: Record<number, ErrorCode> = {
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  408: 'request_timeout',
+  410: 'gone',
+  429: 'rate_limited',
+  431: 'request_headers_too_large',
+};
+
+/** A piece of the URL fit to quote in a message (the URL may be kilobytes long). */
+function quotable(path: string): string {
+  return path.length > 100 ? `${path.slice(0, 100)}…` : path;
+}
+
+/**
+ * Errors Fastify's router raises before any hook runs (Fastify's `frameworkErrors` option):
+ * a path parameter longer than the router allows (no resource has such an id: 404), a
+ * malformed percent-encoding (400). Fastify's own answer would echo the whole input and
+ * carry no request id.
+ */
+export function frameworkErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  reply.header('x-request-id', request.id);
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') return sendError(reply, request, 'not_found', 'No such resource (the id is longer than any id).');
+  if (err.code === 'FST_ERR_BAD_URL') {
+    return sendError(reply, request, 'validation_failed', 'The URL is not validly percent-encoded.', [{ field: 'path', message: 'is not a valid URL component' }]);
+  }
+  request.log.error({ err }, 'router error');
+  return sendError(reply, request, 'internal_error', errorCatalogue.internal_error.message);
+}
+
+/**
+ * Requests Node's HTTP parser refuses before Fastify sees them (Fastify's `clientErrorHandler`
+ * option): a raw NUL or other bad byte in a header, headers or a URL over the size limit, a
+ * request that took too long to arrive. The same `{code, message, request_id}` body and
+ * X-Request-Id header as every other answer, then the connection is closed.
+ */
+export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const code: ErrorCode = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'request_timeout' : err.code === 'HPE_HEADER_OVERFLOW' ? 'request_headers_too_large' : 'bad_request';
+  const { status, message } = errorCatalogue[code];
+  const requestId = `req_${randomUUID().replaceAll('-', '')}`;
+  const body = JSON.stringify({ code, message, request_id: requestId });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(err);
 }
 
 /**
@@ -132,9 +196,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof AppError) {
       if (err.status >= 500) request.log.error({ err }, 'request failed');
-      if (err.code === 'rate_limited' && typeof err.details === 'object' && err.details && 'retry_after' in err.details) {
-        reply.header('retry-after', String((err.details as { retry_after: number }).retry_after));
-      }
+      if (err.retryAfterSeconds !== undefined) reply.header('retry-after', String(err.retryAfterSeconds));
       return sendError(reply, request, err.code, err.message, err.details);
     }
     if (err.validation) {
@@ -155,6 +217,19 @@ export function registerErrorHandling(app: FastifyInstance): void {
       reply.header('allow', allowed.join(', '));
       return sendError(reply, request, 'method_not_allowed', `${request.method} is not allowed here. Allowed: ${allowed.join(', ')}.`);
     }
-    return sendError(reply, request, 'not_found', `No route ${request.method} ${path}.`);
+    return sendError(reply, request, 'not_found', `No route ${request.method} ${quotable(path)}.`);
+  });
+
+  // While the server drains on shutdown, new requests are turned away in the common shape
+  // (Fastify's own 503 body is not; return503OnClosing is off in app.ts).
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    if (!closing) return;
+    reply.header('connection', 'close');
+    reply.header('retry-after', '1');
+    return sendError(reply, request, 'service_unavailable', 'The service is shutting down; retry.');
   });
 }

@@ -45,7 +45,17 @@ function fingerprint(request: FastifyRequest): string {
  * not kept, so the client can retry them.
  */
 export function registerIdempotency(app: FastifyInstance, db: Db, now: () => Date): void {
-  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+  // Attached to the POST routes of the scope only: a GET (the order read) then runs no
+  // idempotency hook at all instead of two that return at once (issue 25). Prepended, so they
+  // still run before any hook of the route's own, as scope-level hooks would.
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.includes('POST')) return;
+    route.preHandler = [claimKey, ...hookList(route.preHandler)] as never;
+    route.onSend = [keepResponse, ...hookList(route.onSend)] as never;
+  });
+
+  async function claimKey(request: FastifyRequest, reply: FastifyReply) {
     if (request.method !== 'POST') return;
     const header = request.headers['idempotency-key'];
     if (header === undefined) return;
@@ -108,9 +118,9 @@ export function registerIdempotency(app: FastifyInstance, db: Db, now: () => Dat
       return reply.send(row.response_body ?? '');
     }
     throw new AppError('idempotency_key_in_use');
-  });
+  }
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  async function keepResponse(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
     const idem = request.idempotency;
     if (!idem) return payload;
     request.idempotency = undefined;
@@ -137,7 +147,11 @@ export function registerIdempotency(app: FastifyInstance, db: Db, now: () => Dat
       })
       .execute();
     return payload;
-  });
+  }
+}
+
+function hookList<T>(hooks: T | T[] | undefined): T[] {
+  return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
 }
 
 /** Delete expired keys (run periodically). */

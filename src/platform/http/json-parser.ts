@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError, validationError } from '../errors.js';
+import { nulFields } from './nul-guard.js';
 
 const MAX_DEPTH = 64;
 
@@ -23,35 +24,27 @@ export function jsonDepthExceeds(text: string, max = MAX_DEPTH): boolean {
   return false;
 }
 
-/**
- * NUL (U+0000) and unpaired UTF-16 surrogates (JSON may escape either: \u0000, \uD800):
- * JavaScript keeps them, PostgreSQL text and jsonb refuse them at the driver, which would
- * surface as a 500. They are no text a client means to send.
- */
-const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+// An unpaired UTF-16 surrogate (JSON may escape one: \uD800): JavaScript keeps it, PostgreSQL
+// text and jsonb refuse it at the driver, which would be a 500 (found by the fuzz suite).
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** The path (`items[0].sku`) of the first string, key or value, PostgreSQL cannot store; null when none. */
-export function unstorableStringAt(value: unknown, path = ''): string | null {
-  if (typeof value === 'string') return UNSTORABLE.test(value) ? path || 'body' : null;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const at = unstorableStringAt(value[i], `${path}[${i}]`);
-      if (at) return at;
-    }
-    return null;
-  }
+/** Field paths of strings (or keys) holding an unpaired surrogate. */
+export function unpairedSurrogateFields(value: unknown, path = ''): Array<{ field: string; message: string }> {
+  const message = 'must be valid Unicode (no unpaired UTF-16 surrogates)';
+  if (typeof value === 'string') return LONE_SURROGATE.test(value) ? [{ field: path || 'body', message }] : [];
+  if (Array.isArray(value)) return value.flatMap((v, i) => unpairedSurrogateFields(v, `${path}[${i}]`)).slice(0, 20);
   if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) {
-      const here = path ? `${path}.${k}` : k;
-      if (UNSTORABLE.test(k)) return here;
-      const at = unstorableStringAt(v, here);
-      if (at) return at;
-    }
+    return Object.entries(value)
+      .flatMap(([k, v]) => (LONE_SURROGATE.test(k) ? [{ field: path || 'body', message: `keys ${message}` }] : unpairedSurrogateFields(v, path ? `${path}.${k}` : k)))
+      .slice(0, 20);
   }
-  return null;
+  return [];
 }
 
-/** JSON bodies: Fastify's safe parser (prototype-poisoning protection) behind a depth check. */
+/**
+ * JSON bodies: Fastify's safe parser (prototype-poisoning protection) behind a depth check;
+ * a NUL character anywhere in the body is a 400 naming the field (see nul-guard.ts).
+ */
 export function registerJsonParser(app: FastifyInstance): void {
   const defaultParser = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
@@ -65,9 +58,14 @@ export function registerJsonParser(app: FastifyInstance): void {
     }
     defaultParser(req, text, (err, value) => {
       if (err) return done(new AppError('invalid_json', 'The request body is not valid JSON.'), undefined);
-      const bad = unstorableStringAt(value);
-      if (bad) {
-        return done(validationError([{ field: bad, message: 'must not contain NUL characters or unpaired surrogates' }]), undefined);
+      // A NUL can only arrive escaped (JSON refuses raw control characters in strings).
+      if (text.includes('\\u0000')) {
+        const nul = nulFields(value);
+        if (nul.length > 0) return done(validationError(nul), undefined);
+      }
+      if (/\\u[dD][89a-fA-F]/.test(text)) {
+        const unpaired = unpairedSurrogateFields(value);
+        if (unpaired.length > 0) return done(validationError(unpaired), undefined);
       }
       done(null, value);
     });

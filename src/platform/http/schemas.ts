@@ -64,7 +64,7 @@ export function errorResponses(...statuses: number[]): Record<number, TSchema> {
 export const MoneySchema = Type.Object(
   {
     amount: Type.Integer({ minimum: 0, description: 'Integer minor units (cents).' }),
-    currency: Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code.' }),
+    currency: Type.String({ pattern: '^[A-Z]{3}$', maxLength: 3, description: 'ISO 4217 code.' }),
   },
   { additionalProperties: false },
 );

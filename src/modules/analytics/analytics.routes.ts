@@ -1,0 +1,21 @@
+import { errorResponses, type App } from '../../platform/http/schemas.js';
+import { AnalyticsQuery, AnalyticsResponse } from './analytics.schemas.js';
+import { analyticsService } from './analytics.service.js';
+
+/** /api/super-admin/analytics: platform-wide aggregates over a time range. */
+export async function superAdminAnalyticsRoutes(app: App) {
+  const analytics = analyticsService(app.deps);
+  app.addHook('onRequest', app.identity.guards.superAdmin);
+
+  app.get('/analytics', {
+    schema: {
+      operationId: 'superAdminAnalytics',
+      summary: 'Accounts, workspaces, orders, labels, webhooks, batches and API requests over a time range',
+      tags: ['super-admin'],
+      security: [{ session: [] }],
+      querystring: AnalyticsQuery,
+      response: { 200: AnalyticsResponse, ...errorResponses(401, 403) },
+    },
+    handler: async (request) => analytics.report(request.query),
+  });
+}

@@ -1,0 +1,13 @@
+/** The labels module's import surface: pure rendering (no database, no HTTP). */
+export {
+  LABEL_FORMATS,
+  isLabelFormat,
+  labelContentType,
+  labelFileExtension,
+  type LabelAddress,
+  type LabelData,
+  type LabelFormat,
+  type RenderedLabel,
+} from './labels.types.js';
+export { renderLabel, renderLabelSet } from './labels.render.js';
+export { createLabelRenderPool, type LabelRenderPool, type LabelRenderPoolOptions } from './labels.pool.js';

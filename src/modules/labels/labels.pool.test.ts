@@ -1,0 +1,56 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { upsTrackingNumber } from '../../carriers/ups/tracking-numbers.js';
+import { createLabelRenderPool, renderLabel, type LabelData, type LabelFormat } from './index.js';
+
+const label = (i: number): LabelData => ({
+  shipment_id: `shp_${i}`,
+  tracking_number: upsTrackingNumber(`shp_${i}`, 'ups_ground'),
+  carrier: 'ups',
+  carrier_name: 'UPS',
+  service_code: 'ups_ground',
+  service_name: 'UPS Ground',
+  zone: '4',
+  weight_oz: 12,
+  ship_date: '2026-03-05',
+  ship_from: { name: 'Acme', street1: '1 Main St', city: 'Palo Alto', state: 'CA', postal_code: '94301', country: 'US' },
+  ship_to: { name: `Buyer ${i}`, street1: '350 Fifth Avenue', city: 'New York', state: 'NY', postal_code: '10118', country: 'US' },
+  sample: false,
+});
+
+describe('label render pool (worker threads)', () => {
+  const pool = createLabelRenderPool({ threads: 2 });
+  afterAll(() => pool.close());
+
+  it('renders the same bytes as the module does in-process', { timeout: 60_000 }, async () => {
+    for (const format of ['pdf_4x6', 'png_4x6', 'zpl_4x6'] as const) {
+      const [inPool, here] = await Promise.all([pool.renderLabel(label(1), format), renderLabel(label(1), format)]);
+      expect(inPool.content_type).toBe(here.content_type);
+      expect(inPool.body.equals(here.body)).toBe(true);
+    }
+  });
+
+  it('runs many at once and keeps each answer with its request', { timeout: 60_000 }, async () => {
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => pool.renderLabel(label(i), 'zpl_4x6')));
+    results.forEach((r, i) => expect(r.body.toString('utf8')).toContain(`^FD${label(i).tracking_number}^FS`));
+  });
+
+  it('splits a ZPL set across the workers and keeps the order', { timeout: 60_000 }, async () => {
+    const set = Array.from({ length: 9 }, (_, i) => label(i));
+    const zpl = (await pool.renderLabelSet(set, 'zpl_4x6')).body.toString('utf8');
+    const order = [...zpl.matchAll(/\^BC[^\^]*\^FD([^\^]+)\^FS/g)].map((m) => m[1]);
+    expect(order).toEqual(set.map((l) => l.tracking_number));
+  });
+
+  it('passes a render error back as a rejection, and keeps working', { timeout: 60_000 }, async () => {
+    await expect(pool.renderLabel(label(1), 'gif_4x6' as LabelFormat)).rejects.toThrow(/unknown label format/);
+    await expect(pool.renderLabelSet([], 'pdf_4x6')).rejects.toThrow(RangeError);
+    expect((await pool.renderLabel(label(2), 'pdf_4x6')).body.subarray(0, 4).toString()).toBe('%PDF');
+  });
+
+  it('refuses work once closed', { timeout: 60_000 }, async () => {
+    const other = createLabelRenderPool({ threads: 1 });
+    await other.renderLabel(label(3), 'zpl_4x6');
+    await other.close();
+    await expect(other.renderLabel(label(3), 'zpl_4x6')).rejects.toThrow(/closed/);
+  });
+});

@@ -1,0 +1,48 @@
+import { labelContentType, labelFileExtension, type LabelData, type LabelFormat, type RenderedLabel } from './labels.types.js';
+
+// The writers (and with them pdfkit and bwip-js, ~150 ms to load) are imported on first use,
+// so a process that never renders a label does not pay for them at start-up.
+const pdfWriter = () => import('./labels.pdf.js');
+const pngWriter = () => import('./labels.png.js');
+const zplWriter = () => import('./labels.zpl.js');
+
+function rendered(body: Buffer, format: LabelFormat): RenderedLabel {
+  return { body, content_type: labelContentType(format), file_extension: labelFileExtension(format) };
+}
+
+/** One label in one format. */
+export async function renderLabel(data: LabelData, format: LabelFormat): Promise<RenderedLabel> {
+  switch (format) {
+    case 'pdf_4x6':
+    case 'pdf_letter':
+      return rendered(await (await pdfWriter()).renderPdf([data], format === 'pdf_4x6' ? 'label_4x6' : 'letter'), format);
+    case 'png_4x6':
+      return rendered((await pngWriter()).renderPng(data), format);
+    case 'zpl_4x6':
+      return rendered(Buffer.from((await zplWriter()).renderZpl(data), 'utf8'), format);
+    default:
+      throw new TypeError(`unknown label format ${String(format)}`);
+  }
+}
+
+/**
+ * Many labels in one file (batches): PDF formats one page per label; ZPL the formats one after
+ * the other; PNG — an image holds one label — the 4×6 in multi-page PDF of the same labels
+ * (so the answer's content_type is application/pdf, extension pdf). An empty list is an error.
+ */
+export async function renderLabelSet(data: LabelData[], format: LabelFormat): Promise<RenderedLabel> {
+  if (data.length === 0) throw new RangeError('renderLabelSet needs at least one label');
+  switch (format) {
+    case 'pdf_4x6':
+    case 'png_4x6':
+      return rendered(await (await pdfWriter()).renderPdf(data, 'label_4x6'), 'pdf_4x6');
+    case 'pdf_letter':
+      return rendered(await (await pdfWriter()).renderPdf(data, 'letter'), format);
+    case 'zpl_4x6': {
+      const { renderZpl } = await zplWriter();
+      return rendered(Buffer.from(`${data.map(renderZpl).join('\n')}\n`, 'utf8'), format);
+    }
+    default:
+      throw new TypeError(`unknown label format ${String(format)}`);
+  }
+}

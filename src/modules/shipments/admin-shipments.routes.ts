@@ -1,0 +1,110 @@
+import { Type } from '@sinclair/typebox';
+import { errorResponses, listResponse, type App } from '../../platform/http/schemas.js';
+import { serviceContext } from '../workspaces/index.js';
+import { OrderIdParams, OrderSchema } from '../orders/index.js';
+import { CreateShipmentBody, GenerateBody, LabelQuery, ShipmentIdParams, ShipmentListQuery, ShipmentSchema } from './shipments.schemas.js';
+import { shipmentsService } from './shipments.service.js';
+import { labelResponse, sendLabel } from './shipments.routes.js';
+
+/**
+ * /api/admin/shipments and /api/admin/orders/:orderId/generate (session; the workspace and
+ * environment of X-Service-Workspace and X-Service-Environment). Mutations are audit-logged.
+ */
+export async function adminShipmentsRoutes(app: App) {
+  const shipments = shipmentsService(app.deps);
+  app.addSchema(ShipmentSchema);
+  app.addSchema(OrderSchema);
+  const security = [{ session: [] }];
+  const tags = ['admin'];
+
+  app.post('/shipments', {
+    schema: {
+      operationId: 'adminCreateShipment',
+      summary: 'Buy a label for an order (as POST /v1/shipments)',
+      tags,
+      security,
+      body: CreateShipmentBody,
+      response: { 201: Type.Ref(ShipmentSchema, { description: 'Created' }), ...errorResponses(401, 404, 409, 422, 502) },
+    },
+    handler: async (request, reply) => reply.code(201).send(await shipments.purchase(serviceContext(request), request.body)),
+  });
+
+  app.get('/shipments', {
+    schema: {
+      operationId: 'adminListShipments',
+      summary: 'List shipments, newest first',
+      tags,
+      security,
+      querystring: ShipmentListQuery,
+      response: { 200: listResponse(Type.Ref(ShipmentSchema)), ...errorResponses(401, 404) },
+    },
+    handler: async (request) => shipments.listShipments(serviceContext(request), request.query),
+  });
+
+  app.get('/shipments/:id', {
+    schema: {
+      operationId: 'adminGetShipment',
+      summary: 'Read a shipment',
+      tags,
+      security,
+      params: ShipmentIdParams,
+      response: { 200: Type.Ref(ShipmentSchema), ...errorResponses(401, 404) },
+    },
+    handler: async (request) => shipments.getShipment(serviceContext(request), request.params.id),
+  });
+
+  app.get('/shipments/:id/label', {
+    schema: {
+      operationId: 'adminGetShipmentLabel',
+      summary: 'Download the label (?format= renders another format)',
+      tags,
+      security,
+      params: ShipmentIdParams,
+      querystring: LabelQuery,
+      response: { 200: labelResponse, ...errorResponses(401, 404) },
+    },
+    handler: async (request, reply) => sendLabel(reply, await shipments.label(serviceContext(request), request.params.id, request.query.format)),
+  });
+
+  app.post('/shipments/:id/cancel', {
+    schema: {
+      operationId: 'adminCancelShipment',
+      summary: 'Cancel (void) a label: only label_purchased, else 409',
+      tags,
+      security,
+      params: ShipmentIdParams,
+      response: { 200: Type.Ref(ShipmentSchema), ...errorResponses(401, 404, 409) },
+    },
+    handler: async (request) => shipments.voidShipment(serviceContext(request), request.params.id, 'shipment.cancelled'),
+  });
+
+  app.post('/shipments/:id/force-delivery', {
+    schema: {
+      operationId: 'adminForceDeliverShipment',
+      summary: 'Mark a shipment delivered (any state but voided), with a manual tracking event',
+      tags,
+      security,
+      params: ShipmentIdParams,
+      response: { 200: Type.Ref(ShipmentSchema), ...errorResponses(401, 404, 409) },
+    },
+    handler: async (request) => shipments.forceDelivery(serviceContext(request), request.params.id),
+  });
+
+  app.post('/orders/:orderId/generate', {
+    schema: {
+      operationId: 'adminGenerateOrderLabel',
+      summary: 'Rate-shop the order and buy its label (requested service, else the cheapest)',
+      description: 'From awaiting_fulfillment or processing; the order becomes shipped and carries the tracking number in `shipments`.',
+      tags,
+      security,
+      params: OrderIdParams,
+      body: GenerateBody,
+      response: { 200: Type.Ref(OrderSchema), ...errorResponses(401, 404, 409, 422, 502) },
+    },
+    // The body is optional: no body means the order's requested service, else the cheapest.
+    preValidation: async (request) => {
+      request.body ??= {};
+    },
+    handler: async (request) => shipments.generate(serviceContext(request), request.params.orderId, request.body),
+  });
+}

@@ -1,0 +1,9 @@
+/** The shipments module's import surface (labels bought for orders, and their tracking). */
+export { ShipmentsService, shipmentsService, type LabelFile } from './shipments.service.js';
+export { ShipmentSchema, TrackingSchema, PublicTrackingSchema, LABEL_FORMAT_CODES, type Shipment, type Tracking, type LabelFormatCode } from './shipments.schemas.js';
+export { SHIPMENT_STATUSES, type ShipmentStatus } from './shipments.states.js';
+export { sandboxScenario, TIME_SCALE_SETTING } from './shipments.sandbox.js';
+export { shipmentsRoutes } from './shipments.routes.js';
+export { adminShipmentsRoutes } from './admin-shipments.routes.js';
+export { publicTrackingRoutes } from './public-tracking.routes.js';
+export { registerShipmentJobs, POLL_TRACKING_JOB } from './shipments.jobs.js';

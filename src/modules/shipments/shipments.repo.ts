@@ -1,0 +1,142 @@
+import type { Updateable } from 'kysely';
+import type { Executor } from '../../platform/db/types.js';
+import { inScope } from '../../platform/db/scope.js';
+import type { Scope } from '../../platform/context.js';
+import type { TrackingStatus } from '../../carriers/types.js';
+import type { ShipmentStatus } from './shipments.states.js';
+import type { NewShipmentRow, NewTrackingEventRow, ShipmentRow, ShipmentsTable, TrackingEventRow } from './shipments.tables.js';
+import './shipments.tables.js';
+
+// Every function that serves a tenant takes the scope (workspace + environment) first and
+// filters on it; only public tracking and the poll job look across tenants, by design.
+
+export async function insertShipment(db: Executor, row: NewShipmentRow): Promise<ShipmentRow> {
+  return db.insertInto('shipments').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function findShipment(db: Executor, scope: Scope, id: string, opts: { forUpdate?: boolean } = {}): Promise<ShipmentRow | undefined> {
+  let q = db.selectFrom('shipments').selectAll().where(inScope(scope)).where('id', '=', id);
+  if (opts.forUpdate) q = q.forUpdate();
+  return q.executeTakeFirst();
+}
+
+export async function findShipmentByTrackingNumber(db: Executor, scope: Scope, trackingNumber: string): Promise<ShipmentRow | undefined> {
+  return db.selectFrom('shipments').selectAll().where(inScope(scope)).where('tracking_number', '=', trackingNumber).orderBy('created_at', 'desc').executeTakeFirst();
+}
+
+/** Public tracking: any tenant's shipment with this number (numbers embed a random serial per shipment). */
+export async function findShipmentByTrackingNumberAnywhere(db: Executor, trackingNumber: string): Promise<ShipmentRow | undefined> {
+  return db.selectFrom('shipments').selectAll().where('tracking_number', '=', trackingNumber).orderBy('created_at', 'desc').executeTakeFirst();
+}
+
+/** By id alone, locked: the tracking sync re-reads a row it found through a scoped or public lookup. */
+export async function lockShipment(db: Executor, id: string): Promise<ShipmentRow | undefined> {
+  return db.selectFrom('shipments').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+export async function updateShipment(db: Executor, id: string, patch: Updateable<ShipmentsTable>): Promise<ShipmentRow> {
+  return db.updateTable('shipments').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Shipments of these orders, oldest first (the order's summaries). */
+export async function shipmentsOfOrders(db: Executor, scope: Scope, orderIds: readonly string[]) {
+  if (orderIds.length === 0) return [];
+  return db
+    .selectFrom('shipments')
+    .select(['id', 'order_id', 'carrier', 'service_code', 'tracking_number', 'status', 'created_at'])
+    .where(inScope(scope))
+    .where('order_id', 'in', [...orderIds])
+    .orderBy('created_at', 'asc')
+    .orderBy('id', 'asc')
+    .execute();
+}
+
+export async function countLiveShipmentsOfOrder(db: Executor, scope: Scope, orderId: string, exceptId: string): Promise<number> {
+  const row = await db
+    .selectFrom('shipments')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where(inScope(scope))
+    .where('order_id', '=', orderId)
+    .where('id', '!=', exceptId)
+    .where('status', '!=', 'voided')
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export interface ShipmentsQueryFilter {
+  statuses?: ShipmentStatus[];
+  carrier?: string;
+  orderId?: string;
+  trackingNumber?: string;
+  createdAfter?: Date;
+  createdBefore?: Date;
+}
+
+export function shipmentsQuery(db: Executor, scope: Scope, filter: ShipmentsQueryFilter) {
+  let q = db.selectFrom('shipments').selectAll().where(inScope(scope));
+  if (filter.statuses?.length) q = q.where('status', 'in', filter.statuses);
+  if (filter.carrier !== undefined) q = q.where('carrier', '=', filter.carrier);
+  if (filter.orderId !== undefined) q = q.where('order_id', '=', filter.orderId);
+  if (filter.trackingNumber !== undefined) q = q.where('tracking_number', '=', filter.trackingNumber);
+  if (filter.createdAfter) q = q.where('created_at', '>=', filter.createdAfter);
+  if (filter.createdBefore) q = q.where('created_at', '<', filter.createdBefore);
+  return q;
+}
+
+/** Shipments whose next scan is due (the poll job), across tenants, oldest due first. */
+export async function dueShipments(db: Executor, now: Date, limit: number): Promise<{ id: string }[]> {
+  return db.selectFrom('shipments').select('id').where('next_check_at', '<=', now).orderBy('next_check_at').limit(limit).execute();
+}
+
+// ---- labels ----
+
+export async function insertLabel(db: Executor, row: { shipment_id: string; format: string; workspace_id: string; environment: string; content_type: string; body: Buffer | Uint8Array; created_at: Date }): Promise<void> {
+  await db.insertInto('shipment_labels').values(row).onConflict((oc) => oc.columns(['shipment_id', 'format']).doNothing()).execute();
+}
+
+export async function findLabel(db: Executor, scope: Scope, shipmentId: string, format: string) {
+  return db
+    .selectFrom('shipment_labels')
+    .select(['content_type', 'body', 'created_at'])
+    .where(inScope(scope))
+    .where('shipment_id', '=', shipmentId)
+    .where('format', '=', format)
+    .executeTakeFirst();
+}
+
+// ---- tracking events ----
+
+/** Insert events, dropping those already stored (same shipment and carrier event key); returns the new ones. */
+export async function insertTrackingEvents(db: Executor, rows: NewTrackingEventRow[]): Promise<TrackingEventRow[]> {
+  if (rows.length === 0) return [];
+  return db
+    .insertInto('tracking_events')
+    .values(rows)
+    .onConflict((oc) => oc.columns(['shipment_id', 'event_key']).doNothing())
+    .returningAll()
+    .execute();
+}
+
+/** A shipment's events, newest first (ties in journey order, latest first). */
+export async function eventsOfShipment(db: Executor, shipmentId: string): Promise<TrackingEventRow[]> {
+  return db.selectFrom('tracking_events').selectAll().where('shipment_id', '=', shipmentId).orderBy('occurred_at', 'desc').orderBy('seq', 'desc').execute();
+}
+
+export async function maxEventSeq(db: Executor, shipmentId: string): Promise<number> {
+  const row = await db.selectFrom('tracking_events').select((eb) => eb.fn.max('seq').as('m')).where('shipment_id', '=', shipmentId).executeTakeFirst();
+  return row?.m == null ? -1 : Number(row.m);
+}
+
+export interface TrackingEventsQueryFilter {
+  since?: Date;
+  trackingNumber?: string;
+  statuses?: TrackingStatus[];
+}
+
+export function trackingEventsQuery(db: Executor, scope: Scope, filter: TrackingEventsQueryFilter) {
+  let q = db.selectFrom('tracking_events').selectAll().where(inScope(scope));
+  if (filter.since) q = q.where('occurred_at', '>=', filter.since);
+  if (filter.trackingNumber !== undefined) q = q.where('tracking_number', '=', filter.trackingNumber);
+  if (filter.statuses?.length) q = q.where('status', 'in', filter.statuses);
+  return q;
+}

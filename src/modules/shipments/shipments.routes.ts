@@ -1,0 +1,130 @@
+import { Type } from '@sinclair/typebox';
+import { errorResponses, listResponse, type App } from '../../platform/http/schemas.js';
+import { serviceContext } from '../workspaces/index.js';
+import {
+  CreateShipmentBody,
+  LabelQuery,
+  ShipmentIdParams,
+  ShipmentListQuery,
+  ShipmentSchema,
+  TrackingEventListItemSchema,
+  TrackingEventListQuery,
+  TrackingIdParams,
+  TrackingSchema,
+} from './shipments.schemas.js';
+import { shipmentsService, type LabelFile } from './shipments.service.js';
+
+/** The label file in OpenAPI: one binary body per format's media type. */
+export const labelResponse = {
+  description: 'The label file (Content-Type by format; Content-Disposition names the file).',
+  content: Object.fromEntries(['application/pdf', 'image/png', 'application/x-zpl'].map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
+};
+
+export function sendLabel(reply: { header(k: string, v: string): unknown; type(t: string): unknown; send(b: Buffer): unknown }, file: LabelFile) {
+  reply.header('content-disposition', `inline; filename="${file.filename}"`);
+  reply.header('cache-control', 'private, max-age=3600');
+  reply.type(file.content_type);
+  return reply.send(file.body);
+}
+
+/** /v1/shipments (labels) and /v1/tracking. */
+export async function shipmentsRoutes(app: App) {
+  const shipments = shipmentsService(app.deps);
+  app.addHook('onClose', async () => shipments.close());
+  app.addSchema(ShipmentSchema);
+  app.addSchema(TrackingSchema);
+  const security = [{ apiKey: [], workspace: [] }];
+  const tags = ['shipments'];
+
+  app.post('/shipments', {
+    schema: {
+      operationId: 'createShipment',
+      summary: 'Buy a label for an order',
+      description:
+        'Re-rates the service for the order\'s parcel, buys the label (tracking number with its carrier\'s check digit), stores the rendered label, ' +
+        'moves the order to shipped and emits shipment.label_purchased, in one transaction. The order must be awaiting_fulfillment or processing ' +
+        '(else 409 invalid_state); an unknown service_code is 400; a service that cannot carry the parcel 422 no_rates; no ship-from on the order ' +
+        'or the workspace 422 missing_ship_from. Send an Idempotency-Key: one label per key, even for concurrent retries.',
+      tags,
+      security,
+      body: CreateShipmentBody,
+      response: { 201: Type.Ref(ShipmentSchema, { description: 'Created' }), ...errorResponses(401, 403, 404, 409, 422, 429, 502) },
+    },
+    handler: async (request, reply) => reply.code(201).send(await shipments.purchase(serviceContext(request), request.body)),
+  });
+
+  app.get('/shipments', {
+    schema: {
+      operationId: 'listShipments',
+      summary: 'List shipments, newest first',
+      tags,
+      security,
+      querystring: ShipmentListQuery,
+      response: { 200: listResponse(Type.Ref(ShipmentSchema)), ...errorResponses(401, 403, 429) },
+    },
+    handler: async (request) => shipments.listShipments(serviceContext(request), request.query),
+  });
+
+  app.get('/shipments/:id', {
+    schema: {
+      operationId: 'getShipment',
+      summary: 'Read a shipment (tracking brought up to date)',
+      tags,
+      security,
+      params: ShipmentIdParams,
+      response: { 200: Type.Ref(ShipmentSchema), ...errorResponses(401, 403, 404, 429) },
+    },
+    handler: async (request) => shipments.getShipment(serviceContext(request), request.params.id),
+  });
+
+  app.post('/shipments/:id/void', {
+    schema: {
+      operationId: 'voidShipment',
+      summary: 'Void a label (only label_purchased, before the first carrier scan)',
+      description: 'Any other state is 409 invalid_state. The order returns to processing when it has no other live label.',
+      tags,
+      security,
+      params: ShipmentIdParams,
+      response: { 200: Type.Ref(ShipmentSchema), ...errorResponses(401, 403, 404, 409, 429) },
+    },
+    handler: async (request) => shipments.voidShipment(serviceContext(request), request.params.id),
+  });
+
+  app.get('/shipments/:id/label', {
+    schema: {
+      operationId: 'getShipmentLabel',
+      summary: 'Download the label (stored artifact; ?format= renders another format)',
+      tags,
+      security,
+      params: ShipmentIdParams,
+      querystring: LabelQuery,
+      response: { 200: labelResponse, ...errorResponses(401, 403, 404, 429) },
+    },
+    handler: async (request, reply) => sendLabel(reply, await shipments.label(serviceContext(request), request.params.id, request.query.format)),
+  });
+
+  app.get('/tracking/events', {
+    schema: {
+      operationId: 'listTrackingEvents',
+      summary: 'List tracking events across the workspace, newest first',
+      description: '`since` keeps events that occurred at or after it; the cursor pages by (occurred_at, id).',
+      tags: ['tracking'],
+      security,
+      querystring: TrackingEventListQuery,
+      response: { 200: listResponse(TrackingEventListItemSchema), ...errorResponses(401, 403, 429) },
+    },
+    handler: async (request) => shipments.listTrackingEvents(serviceContext(request), request.query),
+  });
+
+  app.get('/tracking/:id', {
+    schema: {
+      operationId: 'getTracking',
+      summary: 'Read tracking by tracking number or shipment id',
+      tags: ['tracking'],
+      security,
+      params: TrackingIdParams,
+      response: { 200: Type.Ref(TrackingSchema), ...errorResponses(401, 403, 404, 429) },
+    },
+    handler: async (request) => shipments.getTracking(serviceContext(request), request.params.id),
+  });
+}

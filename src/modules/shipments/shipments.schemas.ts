@@ -1,0 +1,181 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { MoneySchema } from '../../platform/http/schemas.js';
+import { AddressOutputSchema } from '../addresses/index.js';
+import { SHIPMENT_STATUSES } from './shipments.states.js';
+
+const Timestamp = Type.String({ format: 'date-time' });
+const orNull = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+/** Text a client sends that reaches SQL: Postgres text cannot hold NUL, so it is a 400 here, never a 500 there. */
+const text = (maxLength: number, options: { minLength?: number; description?: string } = {}) =>
+  Type.String({ maxLength, pattern: '^[^\\u0000]*$', ...options });
+
+/** Label formats (the labels module renders them); pdf_4x6 is the default. */
+export const LABEL_FORMAT_CODES = ['pdf_4x6', 'pdf_letter', 'png_4x6', 'zpl_4x6'] as const;
+export type LabelFormatCode = (typeof LABEL_FORMAT_CODES)[number];
+
+export const LabelFormatSchema = Type.Union(
+  LABEL_FORMAT_CODES.map((f) => Type.Literal(f)),
+  { description: 'pdf_4x6 (default), pdf_letter, png_4x6 (203 dpi), zpl_4x6 (ZPL II).' },
+);
+
+export const TRACKING_STATUSES = ['pre_transit', 'in_transit', 'out_for_delivery', 'delivered', 'available_for_pickup', 'return_to_sender', 'failure', 'cancelled', 'unknown'] as const;
+export const MILESTONES = ['label_created', 'picked_up', 'in_transit', 'out_for_delivery', 'delivered'] as const;
+
+// ---- requests ----
+
+export const CreateShipmentBody = Type.Object(
+  {
+    order_id: text(64, { minLength: 1, description: 'The order to ship (awaiting_fulfillment or processing).' }),
+    service_code: text(100, { minLength: 1, description: 'A service_code from POST /v1/rates/query, e.g. usps_ground_advantage.' }),
+    label_format: Type.Optional(LabelFormatSchema),
+  },
+  { additionalProperties: false, title: 'ShipmentInput' },
+);
+export type CreateShipmentInput = Static<typeof CreateShipmentBody>;
+
+export const GenerateBody = Type.Object(
+  {
+    service_code: Type.Optional(text(100, { minLength: 1, description: 'A service code, or `cheapest`. Default: the order\'s requested service, else the cheapest.' })),
+    label_format: Type.Optional(LabelFormatSchema),
+  },
+  { additionalProperties: false },
+);
+
+export const ShipmentListQuery = Type.Object({
+  status: Type.Optional(Type.String({ maxLength: 200, description: `A status, or several separated by commas: ${SHIPMENT_STATUSES.join(', ')}.` })),
+  carrier: Type.Optional(text(64, { description: 'A carrier slug (usps, ups, fedex, dhl_express).' })),
+  order_id: Type.Optional(text(64)),
+  tracking_number: Type.Optional(text(64)),
+  created_after: Type.Optional(Type.String({ maxLength: 40, description: 'ISO date or date-time; created_at >= this.' })),
+  created_before: Type.Optional(Type.String({ maxLength: 40, description: 'ISO date or date-time; created_at < this.' })),
+  limit: Type.Optional(Type.Integer({ description: 'Page size, default 20, clamped to 1..100.' })),
+  cursor: Type.Optional(Type.String({ maxLength: 512 })),
+});
+export type ShipmentListFilter = Static<typeof ShipmentListQuery>;
+
+export const ShipmentIdParams = Type.Object({ id: text(64) });
+export const LabelQuery = Type.Object({
+  format: Type.Optional(Type.Union(LABEL_FORMAT_CODES.map((f) => Type.Literal(f)), { description: 'Render another format on demand (default: the purchased one).' })),
+});
+
+export const TrackingIdParams = Type.Object({ id: text(64, { description: 'A tracking number or a shipment id (shp_…).' }) });
+export const PublicTrackingParams = Type.Object({ trackingNumber: text(64) });
+
+export const TrackingEventListQuery = Type.Object({
+  since: Type.Optional(Type.String({ maxLength: 40, description: 'ISO date or date-time: events that occurred at or after it.' })),
+  tracking_number: Type.Optional(text(64)),
+  status: Type.Optional(Type.String({ maxLength: 200, description: `A tracking status, or several separated by commas: ${TRACKING_STATUSES.join(', ')}.` })),
+  limit: Type.Optional(Type.Integer({ description: 'Page size, default 20, clamped to 1..100.' })),
+  cursor: Type.Optional(Type.String({ maxLength: 512 })),
+});
+export type TrackingEventListFilter = Static<typeof TrackingEventListQuery>;
+
+// ---- responses ----
+
+const SurchargeSchema = Type.Object({ code: Type.String(), amount: MoneySchema });
+
+export const ShipmentRateSchema = Type.Object({
+  zone: Type.Integer(),
+  base_price: MoneySchema,
+  surcharges: Type.Array(SurchargeSchema),
+  billable_weight_oz: Type.Number(),
+  dim_weight_oz: orNull(Type.Number()),
+  dim_divisor: orNull(Type.Number()),
+  dim_divisor_unit: orNull(Type.String()),
+  delivery: Type.Object({ business_days: Type.Integer(), estimated_delivery_date: Type.String(), guaranteed: Type.Boolean() }),
+  rate_table_version: Type.String(),
+  ship_date: Type.String(),
+  residential: Type.Boolean(),
+});
+
+export const ShipmentSchema = Type.Object(
+  {
+    id: Type.String({ examples: ['shp_01jx0000000000000000000000'] }),
+    order_id: Type.String(),
+    environment: Type.Union([Type.Literal('test'), Type.Literal('live')]),
+    carrier: Type.String(),
+    service_code: Type.String(),
+    service_name: Type.String(),
+    tracking_number: Type.String(),
+    tracking_url: Type.String({ description: 'Public tracking page for the buyer.' }),
+    status: Type.Union(SHIPMENT_STATUSES.map((s) => Type.Literal(s)), {
+      description: 'label_purchased → in_transit → out_for_delivery → delivered; also exception, returned; voided (only from label_purchased).',
+    }),
+    tracking_status: Type.String({ description: 'The normalised tracking status (see GET /v1/tracking/:id).' }),
+    status_detail: orNull(Type.String({ description: 'Reason code of the latest tracking event.' })),
+    estimated_delivery_date: orNull(Type.String()),
+    price: MoneySchema,
+    rate: ShipmentRateSchema,
+    ship_from: AddressOutputSchema,
+    ship_to: AddressOutputSchema,
+    parcel: Type.Object({ weight_oz: Type.Number(), length_in: Type.Number(), width_in: Type.Number(), height_in: Type.Number() }),
+    label: Type.Object({ format: Type.String(), url: Type.String(), created_at: Timestamp }),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    voided_at: orNull(Timestamp),
+    delivered_at: orNull(Timestamp),
+  },
+  { $id: 'Shipment', title: 'Shipment' },
+);
+export type Shipment = Static<typeof ShipmentSchema>;
+
+export const TrackingLocationSchema = Type.Object({
+  city: orNull(Type.String()),
+  state: orNull(Type.String()),
+  postal_code: orNull(Type.String()),
+  country: orNull(Type.String()),
+});
+
+export const TrackingEventSchema = Type.Object({
+  id: Type.String(),
+  occurred_at: Timestamp,
+  status: Type.String(),
+  status_detail: Type.String(),
+  description: Type.String(),
+  location: TrackingLocationSchema,
+  carrier_status_code: Type.String(),
+});
+
+export const TrackingEventListItemSchema = Type.Object({
+  ...TrackingEventSchema.properties,
+  shipment_id: Type.String(),
+  tracking_number: Type.String(),
+  carrier: Type.String(),
+  created_at: Timestamp,
+});
+
+export const TimelineEntrySchema = Type.Object({
+  milestone: Type.Union(MILESTONES.map((m) => Type.Literal(m))),
+  reached_at: orNull(Timestamp),
+  estimated_at: orNull(Timestamp),
+});
+
+export const TrackingSchema = Type.Object(
+  {
+    id: Type.String({ description: 'The shipment id.' }),
+    shipment_id: Type.String(),
+    tracking_number: Type.String(),
+    carrier: Type.String(),
+    status: Type.String({ description: TRACKING_STATUSES.join(', ') }),
+    status_detail: orNull(Type.String()),
+    estimated_delivery_date: orNull(Type.String()),
+    events: Type.Array(TrackingEventSchema, { description: 'Newest first.' }),
+    timeline: Type.Array(TimelineEntrySchema, { description: 'label_created, picked_up, in_transit, out_for_delivery, delivered, in that order.' }),
+  },
+  { $id: 'Tracking', title: 'Tracking' },
+);
+export type Tracking = Static<typeof TrackingSchema>;
+
+export const PublicTrackingSchema = Type.Object(
+  {
+    tracking_number: Type.String(),
+    carrier: Type.String(),
+    status: Type.String(),
+    status_detail: orNull(Type.String()),
+    estimated_delivery_date: orNull(Type.String()),
+    timeline: Type.Array(TimelineEntrySchema),
+    events: Type.Array(TrackingEventSchema),
+  },
+  { title: 'PublicTracking', description: 'The buyer timeline: no names, streets, emails or phone numbers.' },
+);
+export type PublicTracking = Static<typeof PublicTrackingSchema>;

@@ -1,0 +1,445 @@
+import { getCarrierRegistry, type CarrierRegistry } from '../../carriers/registry.js';
+import { CarrierError, type CarrierDefinition } from '../../carriers/types.js';
+import { AppError, validationError } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import { onePerApp, type Deps } from '../../platform/deps.js';
+import type { Scope, ServiceContext } from '../../platform/context.js';
+import type { Executor } from '../../platform/db/types.js';
+import { paginate, type Page } from '../../platform/http/pagination.js';
+import { recordEvent, writeAudit } from '../audit/index.js';
+import { settingsService } from '../settings/index.js';
+import { findWorkspaceOrigin } from '../workspaces/index.js';
+import { moveOrder, nextStatus, ordersService, parseInstant, type Order, type OrderAttachments } from '../orders/index.js';
+import { prepareLane, quoteRates, toRateOption, type PreparedLane } from '../rates/index.js';
+import * as repo from './shipments.repo.js';
+import { LABEL_FORMAT_CODES, TRACKING_STATUSES, type CreateShipmentInput, type LabelFormatCode, type PublicTracking, type Shipment, type ShipmentListFilter, type Tracking, type TrackingEventListFilter } from './shipments.schemas.js';
+import { labelDataOf, lazyRenderPool, type LabelRenderer } from './shipments.labels.js';
+import { parseTimeScale, sandboxOptions, sandboxScenario, TIME_SCALE_SETTING } from './shipments.sandbox.js';
+import { SHIPMENT_STATUSES, shipmentStateError, type ShipmentStatus } from './shipments.states.js';
+import type { ShipmentAddress, ShipmentRow, StoredRate } from './shipments.tables.js';
+import { deliverOrder, isDue, scopeOf, TrackingSync } from './shipments.tracking.js';
+import { labelUrl, toPublicTracking, toShipment, toTracking, toTrackingEventListItem } from './shipments.wire.js';
+
+export interface LabelFile {
+  body: Buffer;
+  content_type: string;
+  filename: string;
+}
+
+const fileExtension: Record<LabelFormatCode, string> = { pdf_4x6: 'pdf', pdf_letter: 'pdf', png_4x6: 'png', zpl_4x6: 'zpl' };
+
+export class ShipmentsService {
+  readonly tracking: TrackingSync;
+  private readonly carriers: Promise<CarrierRegistry>;
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly renderer: LabelRenderer = lazyRenderPool(),
+  ) {
+    this.carriers = getCarrierRegistry(deps.log);
+    this.tracking = new TrackingSync(deps, this.carriers);
+    // The order wire lists its shipments; orders cannot import this module (it imports orders).
+    ordersService(deps).useAttachments((executor, scope, ids) => this.attachmentsOf(executor, scope, ids));
+  }
+
+  private get baseUrl(): string {
+    return this.deps.config.publicBaseUrl;
+  }
+
+  /** Stops the label render workers. */
+  async close(): Promise<void> {
+    await this.renderer.close();
+  }
+
+  /** `sandbox.tracking_time_scale` (cached by the settings module, in force everywhere within 2 s). */
+  private async timeScale(): Promise<number> {
+    return parseTimeScale(await settingsService(this.deps).get(TIME_SCALE_SETTING));
+  }
+
+  /**
+   * Buy a label for an order (POST /v1/shipments): re-rates the service for the order's parcel
+   * through the carrier's purchase, renders the label, then in one transaction moves the order
+   * to shipped, stores the shipment, its label bytes and first scan, and records
+   * `shipment.label_purchased`. If that transaction fails, the carrier label is voided again.
+   */
+  async purchase(ctx: ServiceContext, input: CreateShipmentInput): Promise<Shipment> {
+    const carriers = await this.carriers;
+    const carrier = carriers.byServiceCode(input.service_code);
+    if (!carrier) throw validationError([{ field: 'service_code', message: `unknown service code "${input.service_code}"` }]);
+    const order = await ordersService(this.deps).getOrder(ctx, input.order_id, { attachments: false });
+    const row = await this.buy(ctx, order, carrier, input.service_code, input.label_format ?? 'pdf_4x6');
+    return toShipment(row, this.baseUrl);
+  }
+
+  /**
+   * Admin `generate`: rate-shop the order (the given service, else its requested service, else
+   * the cheapest option) and buy that label. Returns the order, now shipped with its tracking number.
+   */
+  async generate(ctx: ServiceContext, orderId: string, input: { service_code?: string; label_format?: LabelFormatCode }): Promise<Order> {
+    const orders = ordersService(this.deps);
+    const order = await orders.getOrder(ctx, orderId, { attachments: false });
+    nextStatus(order.status, 'purchase_label');
+    const carriers = await this.carriers;
+    let code = input.service_code && input.service_code !== 'cheapest' ? input.service_code : input.service_code ? null : order.requested_service;
+    if (code && !carriers.byServiceCode(code)) throw validationError([{ field: 'service_code', message: `unknown service code "${code}"` }]);
+    if (!code) {
+      const shipFrom = await this.shipFromOf(ctx, order);
+      const quote = await quoteRates(
+        { ship_from: { ...shipFrom, postal_code: shipFrom.postal_code ?? '' }, ship_to: { ...order.ship_to, postal_code: order.ship_to.postal_code ?? '', country: order.ship_to.country ?? '' }, parcel: order.parcel },
+        { carriers, now: this.deps.now() },
+      ).catch((err: unknown) => {
+        if (err instanceof AppError && err.code === 'validation_failed') throw new AppError('address_undeliverable', 'The order\'s addresses cannot be shipped to or from.', { details: err.details });
+        throw err;
+      });
+      code = quote.data[0].service_code; // sorted by price: the cheapest
+    }
+    await this.buy(ctx, order, carriers.byServiceCode(code)!, code, input.label_format ?? 'pdf_4x6');
+    return orders.getOrder(ctx, orderId);
+  }
+
+  private async shipFromOf(scope: Scope, order: Order): Promise<ShipmentAddress> {
+    const from = order.ship_from ?? (await findWorkspaceOrigin(this.deps.db, scope.workspaceId));
+    if (!from || typeof from.country !== 'string') {
+      throw new AppError('missing_ship_from', 'The order has no ship_from and the workspace no origin address (PATCH /api/admin/workspace).');
+    }
+    return from as ShipmentAddress;
+  }
+
+  private async buy(ctx: ServiceContext, order: Order, carrier: CarrierDefinition, serviceCode: string, format: LabelFormatCode): Promise<ShipmentRow> {
+    nextStatus(order.status, 'purchase_label'); // 409 naming the state before any carrier call
+    const shipFrom = await this.shipFromOf(ctx, order);
+    if (!carrier.adapter.purchase || !carrier.capabilities.purchase) throw new AppError('unprocessable', `${carrier.name} does not sell labels.`);
+    const now = this.deps.now();
+    let lane: PreparedLane;
+    try {
+      lane = prepareLane({ ship_from: { ...shipFrom, postal_code: shipFrom.postal_code ?? '' }, ship_to: { ...order.ship_to, postal_code: order.ship_to.postal_code ?? '', country: order.ship_to.country ?? '' } }, now);
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'validation_failed') {
+        throw new AppError('address_undeliverable', 'The order\'s addresses cannot be shipped to or from.', { details: err.details });
+      }
+      throw err;
+    }
+    const id = newId('shipment');
+    const purchasedAt = now.toISOString();
+    let result;
+    try {
+      result = await carrier.adapter.purchase({
+        service_code: serviceCode,
+        ship_from: lane.ship_from,
+        ship_to: lane.ship_to,
+        parcel: order.parcel,
+        ship_date: lane.ship_date,
+        residential: lane.residential,
+        route: lane.route,
+        reference: id,
+        purchased_at: purchasedAt,
+      });
+    } catch (err) {
+      if (err instanceof CarrierError) throw new AppError('carrier_unavailable', `${carrier.name} is unavailable; try again.`, { cause: err, retryable: err.retryable });
+      throw err;
+    }
+    if (!result.ok) throw new AppError('no_rates', result.reason, { details: [{ field: 'service_code', message: result.reason }] });
+
+    const option = toRateOption(carrier, result.rate, lane);
+    const rate: StoredRate = {
+      zone: option.zone,
+      base_price: option.base_price,
+      surcharges: option.surcharges,
+      billable_weight_oz: option.billable_weight_oz,
+      dim_weight_oz: option.dim_weight_oz,
+      dim_divisor: option.dim_divisor,
+      dim_divisor_unit: option.dim_divisor_unit,
+      delivery: option.delivery,
+      rate_table_version: option.rate_table_version,
+      ship_date: lane.ship_date,
+      residential: lane.residential,
+    };
+    const scenario = sandboxScenario(order.ship_to.name, order.notes);
+    const sandbox = sandboxOptions(ctx.environment, ctx.environment === 'test' ? await this.timeScale() : 1, scenario);
+    const draft = {
+      id,
+      tracking_number: result.tracking_number,
+      carrier: carrier.slug,
+      service_code: serviceCode,
+      service_name: option.service_name,
+      rate,
+      parcel: order.parcel,
+      ship_from: shipFrom,
+      ship_to: order.ship_to as ShipmentAddress,
+      environment: ctx.environment,
+    };
+    // Rendered before the transaction: the render must not hold a database connection.
+    const label = await this.renderer.renderLabel(labelDataOf(draft, carrier.name, order.external_id ?? order.id), format);
+
+    try {
+      return await this.deps.db.transaction().execute(async (trx) => {
+        await moveOrder(trx, ctx, order.id, 'purchase_label', now);
+        let row = await repo.insertShipment(trx, {
+          ...draft,
+          workspace_id: ctx.workspaceId,
+          order_id: order.id,
+          status: 'label_purchased',
+          price_amount: option.price.amount,
+          price_currency: option.price.currency,
+          rate: JSON.stringify(rate),
+          parcel: JSON.stringify(order.parcel),
+          ship_from: JSON.stringify(shipFrom),
+          ship_to: JSON.stringify(order.ship_to),
+          label_format: format,
+          label_created_at: now,
+          tracking_status: 'pre_transit',
+          tracking_status_detail: 'label_created',
+          estimated_delivery_date: option.delivery.estimated_delivery_date,
+          expected_milestones: '{}',
+          sandbox: sandbox ? JSON.stringify(sandbox) : null,
+          next_check_at: now,
+          purchased_at: now,
+          created_at: now,
+          updated_at: now,
+        });
+        await repo.insertLabel(trx, { shipment_id: id, format, workspace_id: ctx.workspaceId, environment: ctx.environment, content_type: label.content_type, body: label.body, created_at: now });
+        const shipment = toShipment(row, this.baseUrl);
+        await recordEvent(trx, ctx, 'shipment.label_purchased', {
+          shipment,
+          label_url: shipment.label.url,
+          label_urls: Object.fromEntries(LABEL_FORMAT_CODES.map((f) => [f, labelUrl(this.baseUrl, id, f)])),
+        });
+        // The first scan (label created; everything at once for SANDBOX:delivered).
+        row = await this.tracking.syncLocked(trx, row, now);
+        if (ctx.actor.type === 'account') {
+          await writeAudit(trx, ctx.actor, ctx, {
+            action: 'shipment.created',
+            targetType: 'shipment',
+            targetId: id,
+            workspaceId: ctx.workspaceId,
+            environment: ctx.environment,
+            changes: { order_id: order.id, service_code: serviceCode, tracking_number: row.tracking_number },
+          });
+        }
+        return row;
+      });
+    } catch (err) {
+      // Compensation: the carrier sold a label we did not keep.
+      await carrier.adapter
+        .void?.({ tracking_number: result.tracking_number, service_code: serviceCode, purchased_at: purchasedAt, now: this.deps.now().toISOString(), sandbox: sandbox ?? undefined })
+        .catch((voidErr: unknown) => this.deps.log.error({ err: voidErr, tracking_number: result.tracking_number }, 'could not void an unrecorded label'));
+      throw err;
+    }
+  }
+
+  /** One shipment, with tracking brought up to date. */
+  async getShipment(scope: Scope, id: string): Promise<Shipment> {
+    return toShipment(await this.tracking.refresh(await this.findOrThrow(scope, id)), this.baseUrl);
+  }
+
+  private async findOrThrow(scope: Scope, id: string): Promise<ShipmentRow> {
+    const row = await repo.findShipment(this.deps.db, scope, id);
+    if (!row) throw new AppError('not_found', 'No such shipment.');
+    return row;
+  }
+
+  /** Newest first, cursor paginated; rows whose scan is due are brought up to date. */
+  async listShipments(scope: Scope, filter: ShipmentListFilter): Promise<Page<Shipment>> {
+    const statuses = filter.status === undefined ? undefined : parseList(filter.status, SHIPMENT_STATUSES, 'status');
+    const query = repo.shipmentsQuery(this.deps.db, scope, {
+      statuses: statuses as ShipmentStatus[] | undefined,
+      carrier: filter.carrier,
+      orderId: filter.order_id,
+      trackingNumber: filter.tracking_number,
+      createdAfter: filter.created_after ? parseInstant(filter.created_after, 'created_after') : undefined,
+      createdBefore: filter.created_before ? parseInstant(filter.created_before, 'created_before') : undefined,
+    });
+    const page = await paginate(query, { limit: filter.limit, cursor: filter.cursor });
+    const now = this.deps.now();
+    const rows = [];
+    for (const row of page.data) rows.push(isDue(row, now) ? await this.tracking.refresh(row) : row);
+    return { ...page, data: rows.map((r) => toShipment(r, this.baseUrl)) };
+  }
+
+  /**
+   * Void a label (POST /v1/shipments/:id/void; admin cancel): only from label_purchased, and
+   * only while the carrier allows it (before its first scan), else 409. The order returns to
+   * processing when it has no other live label.
+   */
+  async voidShipment(ctx: ServiceContext, id: string, action: 'shipment.voided' | 'shipment.cancelled' = 'shipment.voided'): Promise<Shipment> {
+    await this.tracking.refresh(await this.findOrThrow(ctx, id));
+    const carriers = await this.carriers;
+    const now = this.deps.now();
+    const row = await this.deps.db.transaction().execute(async (trx) => {
+      const current = await repo.findShipment(trx, ctx, id, { forUpdate: true });
+      if (!current) throw new AppError('not_found', 'No such shipment.');
+      if (current.status !== 'label_purchased') throw shipmentStateError(current.status, 'be voided', `The shipment is ${current.status}; only a label_purchased shipment can be voided.`);
+      const carrier = carriers.get(current.carrier);
+      if (carrier?.adapter.void && carrier.capabilities.void) {
+        const result = await carrier.adapter.void({
+          tracking_number: current.tracking_number,
+          service_code: current.service_code,
+          purchased_at: new Date(current.purchased_at).toISOString(),
+          now: now.toISOString(),
+          sandbox: current.sandbox ?? undefined,
+        });
+        if (!result.ok) throw shipmentStateError(current.status, 'be voided', result.reason);
+      }
+      const voided = await repo.updateShipment(trx, id, {
+        status: 'voided',
+        tracking_status: 'cancelled',
+        tracking_status_detail: 'label_voided',
+        voided_at: now,
+        next_check_at: null,
+        updated_at: now,
+      });
+      await repo.insertTrackingEvents(trx, [manualEvent(voided, now, { status: 'cancelled', status_detail: 'label_voided', code: 'VOID', description: 'Label voided; the shipment was cancelled', seq: 10_000 })]);
+      if ((await repo.countLiveShipmentsOfOrder(trx, ctx, current.order_id, id)) === 0) {
+        try {
+          await moveOrder(trx, ctx, current.order_id, 'void_label', now);
+        } catch (err) {
+          if (!(err instanceof AppError) || err.code !== 'invalid_state') throw err;
+        }
+      }
+      await this.tracking.recordTrackingUpdated(trx, voided, current.status);
+      if (ctx.actor.type === 'account') {
+        await writeAudit(trx, ctx.actor, ctx, { action, targetType: 'shipment', targetId: id, workspaceId: ctx.workspaceId, environment: ctx.environment, changes: { status: { from: current.status, to: 'voided' } } });
+      }
+      return voided;
+    });
+    return toShipment(row, this.baseUrl);
+  }
+
+  /**
+   * Admin force-delivery: any shipment but a voided one → delivered, with a manual tracking
+   * event, the order → delivered, `tracking.updated` and an audit entry. Already delivered:
+   * returned as it is.
+   */
+  async forceDelivery(ctx: ServiceContext, id: string): Promise<Shipment> {
+    const now = this.deps.now();
+    const row = await this.deps.db.transaction().execute(async (trx) => {
+      const current = await repo.findShipment(trx, ctx, id, { forUpdate: true });
+      if (!current) throw new AppError('not_found', 'No such shipment.');
+      if (current.status === 'voided') throw shipmentStateError(current.status, 'be delivered', 'The shipment is voided; a voided label cannot be delivered.');
+      if (current.status === 'delivered') return current;
+      const delivered = await repo.updateShipment(trx, id, {
+        status: 'delivered',
+        tracking_status: 'delivered',
+        tracking_status_detail: 'delivered_manually',
+        delivered_at: now,
+        next_check_at: null,
+        updated_at: now,
+      });
+      await repo.insertTrackingEvents(trx, [manualEvent(delivered, now, { status: 'delivered', status_detail: 'delivered_manually', code: 'MANUAL', description: `Marked delivered by ${ctx.actor.email ?? 'an administrator'}`, seq: 10_001, milestone: 'delivered', location: current.ship_to })]);
+      await deliverOrder(trx, ctx, current.order_id, now);
+      await this.tracking.recordTrackingUpdated(trx, delivered, current.status);
+      await writeAudit(trx, ctx.actor, ctx, {
+        action: 'shipment.force_delivered',
+        targetType: 'shipment',
+        targetId: id,
+        workspaceId: ctx.workspaceId,
+        environment: ctx.environment,
+        changes: { status: { from: current.status, to: 'delivered' } },
+      });
+      return delivered;
+    });
+    return toShipment(row, this.baseUrl);
+  }
+
+  /**
+   * The label file: the stored artifact, or with `format` another rendering (made on demand
+   * from the stored shipment, then kept beside the original so the next read is a read).
+   */
+  async label(scope: Scope, id: string, format?: LabelFormatCode): Promise<LabelFile> {
+    const row = await this.findOrThrow(scope, id);
+    const wanted = (format ?? row.label_format) as LabelFormatCode;
+    const filename = `label-${row.tracking_number}.${fileExtension[wanted] ?? 'bin'}`;
+    const stored = await repo.findLabel(this.deps.db, scope, id, wanted);
+    if (stored) return { body: Buffer.from(stored.body.buffer, stored.body.byteOffset, stored.body.byteLength), content_type: stored.content_type, filename };
+    const carrier = (await this.carriers).get(row.carrier);
+    const order = await ordersService(this.deps).getOrder(scope, row.order_id, { attachments: false }).catch(() => null);
+    const rendered = await this.renderer.renderLabel(labelDataOf(row, carrier?.name ?? row.carrier, order ? (order.external_id ?? order.id) : null), wanted);
+    await repo.insertLabel(this.deps.db, { shipment_id: id, format: wanted, workspace_id: row.workspace_id, environment: row.environment, content_type: rendered.content_type, body: rendered.body, created_at: this.deps.now() });
+    return { body: rendered.body, content_type: rendered.content_type, filename };
+  }
+
+  /** GET /v1/tracking/:id: a tracking number or a shipment id of the scope. */
+  async getTracking(scope: Scope, idOrNumber: string): Promise<Tracking> {
+    const found = idOrNumber.startsWith('shp_')
+      ? await repo.findShipment(this.deps.db, scope, idOrNumber)
+      : await repo.findShipmentByTrackingNumber(this.deps.db, scope, idOrNumber.replace(/\s+/g, '').toUpperCase());
+    if (!found) throw new AppError('not_found', 'No shipment with this id or tracking number.');
+    const row = await this.tracking.refresh(found);
+    return toTracking(row, await repo.eventsOfShipment(this.deps.db, row.id));
+  }
+
+  /** Public tracking by number (any tenant), without names, streets, emails or phones. */
+  async publicTracking(trackingNumber: string): Promise<PublicTracking> {
+    const found = await repo.findShipmentByTrackingNumberAnywhere(this.deps.db, trackingNumber.replace(/\s+/g, '').toUpperCase());
+    if (!found) throw new AppError('not_found', 'No shipment with this tracking number.');
+    const row = await this.tracking.refresh(found);
+    return toPublicTracking(row, await repo.eventsOfShipment(this.deps.db, row.id));
+  }
+
+  /** GET /v1/tracking/events: the workspace's events, newest first (by when they occurred). */
+  async listTrackingEvents(scope: Scope, filter: TrackingEventListFilter) {
+    const statuses = filter.status === undefined ? undefined : parseList(filter.status, TRACKING_STATUSES, 'status');
+    const query = repo.trackingEventsQuery(this.deps.db, scope, {
+      since: filter.since ? parseInstant(filter.since, 'since') : undefined,
+      trackingNumber: filter.tracking_number,
+      statuses: statuses as never,
+    });
+    const page = await paginate(query, { limit: filter.limit, cursor: filter.cursor, createdAtColumn: 'occurred_at' });
+    return { ...page, data: page.data.map(toTrackingEventListItem) };
+  }
+
+  /** The orders module's `shipments` summaries. */
+  private async attachmentsOf(executor: Executor, scope: Scope, orderIds: readonly string[]): Promise<Map<string, OrderAttachments>> {
+    const out = new Map<string, OrderAttachments>();
+    for (const s of await repo.shipmentsOfOrders(executor, scope, orderIds)) {
+      const list = out.get(s.order_id)?.shipments ?? [];
+      list.push({ id: s.id, carrier: s.carrier, service_code: s.service_code, tracking_number: s.tracking_number, status: s.status, created_at: new Date(s.created_at).toISOString() });
+      out.set(s.order_id, { shipments: list });
+    }
+    return out;
+  }
+
+  /** For tests and the shipment's own checks. */
+  isDue(row: ShipmentRow): boolean {
+    return isDue(row, this.deps.now());
+  }
+
+  scopeOf(row: ShipmentRow): Scope {
+    return scopeOf(row);
+  }
+}
+
+function parseList(value: string, allowed: readonly string[], field: string): string[] {
+  const parts = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = parts.filter((s) => !allowed.includes(s));
+  if (unknown.length || parts.length === 0) throw validationError([{ field, message: `must be one or more of ${allowed.join(', ')} (comma-separated)` }]);
+  return parts;
+}
+
+function manualEvent(
+  row: ShipmentRow,
+  now: Date,
+  e: { status: 'cancelled' | 'delivered'; status_detail: string; code: string; description: string; seq: number; milestone?: 'delivered'; location?: ShipmentAddress },
+) {
+  return {
+    id: newId('trackingEvent'),
+    workspace_id: row.workspace_id,
+    environment: row.environment,
+    shipment_id: row.id,
+    tracking_number: row.tracking_number,
+    carrier: row.carrier,
+    event_key: `${e.code}|${now.toISOString()}`,
+    seq: e.seq,
+    occurred_at: now,
+    status: e.status,
+    status_detail: e.status_detail,
+    milestone: e.milestone ?? null,
+    description: e.description,
+    location: JSON.stringify({ city: e.location?.city ?? null, state: e.location?.state ?? null, postal_code: e.location?.postal_code ?? null, country: e.location?.country ?? null }),
+    carrier_status_code: e.code,
+    created_at: now,
+  };
+}
+
+/** The app's one ShipmentsService (one render pool, one settings cache). */
+export const shipmentsService = onePerApp((deps) => new ShipmentsService(deps));

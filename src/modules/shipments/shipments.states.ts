@@ -1,0 +1,51 @@
+import type { TrackingStatus } from '../../carriers/types.js';
+import { AppError } from '../../platform/errors.js';
+
+/**
+ * Shipment states (DESIGN.md §5 "Shipment"):
+ *
+ *   label_purchased ─▶ in_transit ─▶ out_for_delivery ─▶ delivered
+ *        │                 └──────────────┴──▶ exception | returned
+ *        └─void─▶ voided
+ *
+ * Tracking drives every move but `void` (only from label_purchased) and force-delivery (any
+ * state but voided → delivered). Nothing moves a delivered or voided shipment again.
+ */
+export const SHIPMENT_STATUSES = ['label_purchased', 'in_transit', 'out_for_delivery', 'delivered', 'exception', 'returned', 'voided'] as const;
+export type ShipmentStatus = (typeof SHIPMENT_STATUSES)[number];
+
+/** States in which the label is still live (counts as the order's shipment). */
+export const LIVE_STATUSES: readonly ShipmentStatus[] = SHIPMENT_STATUSES.filter((s) => s !== 'voided');
+
+/** States tracking no longer changes. */
+export const FINAL_STATUSES: readonly ShipmentStatus[] = ['delivered', 'voided'];
+
+/** The shipment state a normalised tracking status puts it in. */
+export function statusFromTracking(tracking: TrackingStatus, current: ShipmentStatus): ShipmentStatus {
+  if (FINAL_STATUSES.includes(current)) return current;
+  switch (tracking) {
+    case 'in_transit':
+    case 'available_for_pickup':
+      return 'in_transit';
+    case 'out_for_delivery':
+      return 'out_for_delivery';
+    case 'delivered':
+      return 'delivered';
+    case 'failure':
+      return 'exception';
+    case 'return_to_sender':
+      return 'returned';
+    // A label scan, a cancellation notice or an unknown code never moves a parcel back.
+    case 'pre_transit':
+    case 'cancelled':
+    case 'unknown':
+      return current;
+  }
+}
+
+/** 409 invalid_state naming the shipment's current state. */
+export function shipmentStateError(status: ShipmentStatus, attempted: string, reason?: string): AppError {
+  return new AppError('invalid_state', reason ?? `The shipment is ${status}; it cannot ${attempted}.`, {
+    details: { current_state: status },
+  });
+}

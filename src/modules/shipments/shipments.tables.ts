@@ -1,0 +1,122 @@
+import type { ColumnType, Insertable, Selectable } from 'kysely';
+import type { SandboxOptions, TrackingMilestone, TrackingStatus } from '../../carriers/types.js';
+import type { ShipmentStatus } from './shipments.states.js';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+/** jsonb: written as JSON text, read back parsed by both drivers. */
+type Json<T> = ColumnType<T, string, string>;
+type NullableJson<T> = ColumnType<T | null, string | null | undefined, string | null>;
+
+export interface ShipmentAddress {
+  name?: string;
+  company?: string;
+  street1?: string;
+  street2?: string;
+  city?: string;
+  state?: string;
+  postal_code?: string;
+  country: string;
+  phone?: string;
+  email?: string;
+}
+
+/** What the rate said at purchase (the rate option without its id and tags). */
+export interface StoredRate {
+  zone: number;
+  base_price: { amount: number; currency: string };
+  surcharges: { code: string; amount: { amount: number; currency: string } }[];
+  billable_weight_oz: number;
+  dim_weight_oz: number | null;
+  dim_divisor: number | null;
+  dim_divisor_unit: 'in3_per_lb' | 'cm3_per_kg' | null;
+  delivery: { business_days: number; estimated_delivery_date: string; guaranteed: boolean };
+  rate_table_version: string;
+  ship_date: string;
+  residential: boolean;
+}
+
+export interface ShipmentsTable {
+  id: string;
+  workspace_id: string;
+  environment: 'test' | 'live';
+  order_id: string;
+  carrier: string;
+  service_code: string;
+  service_name: string;
+  tracking_number: string;
+  status: ShipmentStatus;
+  price_amount: number;
+  price_currency: string;
+  rate: Json<StoredRate>;
+  ship_from: Json<ShipmentAddress>;
+  ship_to: Json<ShipmentAddress>;
+  parcel: Json<{ weight_oz: number; length_in: number; width_in: number; height_in: number }>;
+  label_format: string;
+  label_created_at: Timestamp;
+  tracking_status: TrackingStatus;
+  tracking_status_detail: string | null;
+  estimated_delivery_date: string | null;
+  expected_milestones: Json<Partial<Record<TrackingMilestone, string>>>;
+  /** Test environment only: time scale and scenario the simulated carrier plays. */
+  sandbox: NullableJson<SandboxOptions>;
+  /** When tracking should be asked again (null: nothing more to come). */
+  next_check_at: NullableTimestamp;
+  purchased_at: Timestamp;
+  voided_at: NullableTimestamp;
+  delivered_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ShipmentLabelsTable {
+  shipment_id: string;
+  format: string;
+  workspace_id: string;
+  environment: string;
+  content_type: string;
+  /** Uint8Array from PGlite, Buffer from node-pg. */
+  body: ColumnType<Uint8Array, Buffer | Uint8Array, Buffer | Uint8Array>;
+  created_at: Timestamp;
+}
+
+export interface TrackingLocationRow {
+  city: string | null;
+  state: string | null;
+  postal_code: string | null;
+  country: string | null;
+}
+
+export interface TrackingEventsTable {
+  id: string;
+  workspace_id: string;
+  environment: string;
+  shipment_id: string;
+  tracking_number: string;
+  carrier: string;
+  /** Identifies the carrier's event, so a re-ingested scan is dropped. */
+  event_key: string;
+  /** Position in the carrier's journey: orders events that share a timestamp. */
+  seq: number;
+  occurred_at: Timestamp;
+  status: TrackingStatus;
+  status_detail: string;
+  milestone: TrackingMilestone | null;
+  description: string;
+  location: Json<TrackingLocationRow>;
+  carrier_status_code: string;
+  created_at: Timestamp;
+}
+
+export type ShipmentRow = Selectable<ShipmentsTable>;
+export type NewShipmentRow = Insertable<ShipmentsTable>;
+export type TrackingEventRow = Selectable<TrackingEventsTable>;
+export type NewTrackingEventRow = Insertable<TrackingEventsTable>;
+
+declare module '../../platform/db/types.js' {
+  interface Tables {
+    shipments: ShipmentsTable;
+    shipment_labels: ShipmentLabelsTable;
+    tracking_events: TrackingEventsTable;
+  }
+}

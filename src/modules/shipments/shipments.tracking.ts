@@ -1,0 +1,168 @@
+import { CarrierError, type TrackingEvent } from '../../carriers/types.js';
+import type { CarrierRegistry } from '../../carriers/registry.js';
+import type { Deps } from '../../platform/deps.js';
+import type { Scope } from '../../platform/context.js';
+import type { Executor } from '../../platform/db/types.js';
+import { AppError } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import { iso } from '../../platform/http/wire.js';
+import { recordEvent } from '../audit/index.js';
+import { moveOrder } from '../orders/index.js';
+import * as repo from './shipments.repo.js';
+import { FINAL_STATUSES, statusFromTracking, type ShipmentStatus } from './shipments.states.js';
+import type { NewTrackingEventRow, ShipmentRow, TrackingEventRow } from './shipments.tables.js';
+import { buildTimeline } from './shipments.wire.js';
+
+/** How long to wait before asking a carrier again when it gives no next-scan time, or failed. */
+const DEFAULT_RECHECK_MS = 30 * 60_000;
+const FAILED_RECHECK_MS = 5 * 60_000;
+
+/** A stored event's identity at its carrier: re-ingesting the same scan is a no-op. */
+export function eventKey(e: Pick<TrackingEvent, 'carrier_status_code' | 'occurred_at' | 'status_detail'>): string {
+  return `${e.carrier_status_code}|${new Date(e.occurred_at).toISOString()}|${e.status_detail}`;
+}
+
+export function scopeOf(row: ShipmentRow): Scope {
+  return { workspaceId: row.workspace_id, environment: row.environment };
+}
+
+export function isDue(row: ShipmentRow, now: Date): boolean {
+  return !FINAL_STATUSES.includes(row.status) && row.next_check_at !== null && new Date(row.next_check_at).getTime() <= now.getTime();
+}
+
+/**
+ * Ingests carrier scans. A shipment carries `next_check_at`, the time the carrier expects its
+ * next scan, so reads (which bring tracking up to date so a GET is never stale) and the poll job
+ * ask the carrier only when something can have happened; otherwise a read costs nothing extra.
+ */
+export class TrackingSync {
+  constructor(
+    private readonly deps: Deps,
+    private readonly carriers: Promise<CarrierRegistry>,
+  ) {}
+
+  /** The row brought up to date when a scan is due (its own transaction), else as it is. */
+  async refresh(row: ShipmentRow): Promise<ShipmentRow> {
+    const now = this.deps.now();
+    if (!isDue(row, now)) return row;
+    return this.deps.db.transaction().execute(async (trx) => {
+      const locked = await repo.lockShipment(trx, row.id);
+      return locked ? this.syncLocked(trx, locked, now) : row;
+    });
+  }
+
+  /** Every shipment whose scan is due (the poll job); returns how many were looked at. */
+  async pollDue(limit = 500): Promise<number> {
+    const due = await repo.dueShipments(this.deps.db, this.deps.now(), limit);
+    for (const { id } of due) {
+      try {
+        await this.deps.db.transaction().execute(async (trx) => {
+          const locked = await repo.lockShipment(trx, id);
+          if (locked) await this.syncLocked(trx, locked, this.deps.now());
+        });
+      } catch (err) {
+        this.deps.log.error({ err, shipment_id: id }, 'tracking sync failed');
+      }
+    }
+    return due.length;
+  }
+
+  /**
+   * Asks the carrier for the journey so far (row locked by the caller), stores new events,
+   * moves the shipment (never back from delivered) and the order (→ delivered), and records
+   * `tracking.updated` when the status changed.
+   */
+  async syncLocked(trx: Executor, row: ShipmentRow, now: Date): Promise<ShipmentRow> {
+    if (!isDue(row, now)) return row;
+    const carrier = (await this.carriers).get(row.carrier);
+    if (!carrier?.adapter.track || !carrier.capabilities.track) {
+      return repo.updateShipment(trx, row.id, { next_check_at: null });
+    }
+    let result;
+    try {
+      result = await carrier.adapter.track({
+        tracking_number: row.tracking_number,
+        service_code: row.service_code,
+        purchased_at: new Date(row.purchased_at).toISOString(),
+        estimated_delivery_date: row.rate.delivery.estimated_delivery_date,
+        ship_from: { ...row.ship_from, postal_code: row.ship_from.postal_code ?? '' },
+        ship_to: { ...row.ship_to, postal_code: row.ship_to.postal_code ?? '' },
+        now: now.toISOString(),
+        sandbox: row.sandbox ?? undefined,
+      });
+    } catch (err) {
+      if (!(err instanceof CarrierError)) throw err;
+      this.deps.log.warn({ err, shipment_id: row.id }, 'carrier tracking unavailable; will retry');
+      return repo.updateShipment(trx, row.id, { next_check_at: new Date(now.getTime() + FAILED_RECHECK_MS) });
+    }
+
+    const scope = scopeOf(row);
+    const added = await repo.insertTrackingEvents(trx, result.events.map((e, seq) => this.eventRow(row, e, seq, now)));
+    const last = result.events[result.events.length - 1];
+    const status = statusFromTracking(result.status, row.status);
+    const delivered = status === 'delivered' && row.status !== 'delivered';
+    const next = status === 'delivered' ? null : result.next_event_at === undefined ? new Date(now.getTime() + DEFAULT_RECHECK_MS) : result.next_event_at;
+    const changed = status !== row.status || result.status !== row.tracking_status;
+    const updated = await repo.updateShipment(trx, row.id, {
+      status,
+      tracking_status: result.status,
+      tracking_status_detail: last?.status_detail ?? row.tracking_status_detail,
+      estimated_delivery_date: result.estimated_delivery_date ?? row.estimated_delivery_date,
+      expected_milestones: JSON.stringify(result.expected_milestones ?? {}),
+      next_check_at: next,
+      ...(delivered ? { delivered_at: result.events.find((e) => e.status === 'delivered')?.occurred_at ?? now } : {}),
+      ...(added.length > 0 || changed ? { updated_at: now } : {}),
+    });
+    if (delivered) await deliverOrder(trx, scope, row.order_id, now);
+    if (changed) await this.recordTrackingUpdated(trx, updated, row.status);
+    return updated;
+  }
+
+  private eventRow(row: ShipmentRow, e: TrackingEvent, seq: number, now: Date): NewTrackingEventRow {
+    return {
+      id: newId('trackingEvent'),
+      workspace_id: row.workspace_id,
+      environment: row.environment,
+      shipment_id: row.id,
+      tracking_number: row.tracking_number,
+      carrier: row.carrier,
+      event_key: eventKey(e),
+      seq,
+      occurred_at: e.occurred_at,
+      status: e.status,
+      status_detail: e.status_detail,
+      milestone: e.milestone,
+      description: e.description,
+      location: JSON.stringify(e.location),
+      carrier_status_code: e.carrier_status_code,
+      created_at: now,
+    };
+  }
+
+  /** `tracking.updated` with the normalised milestones (the webhook buyers' notifications use). */
+  async recordTrackingUpdated(trx: Executor, row: ShipmentRow, previousStatus: ShipmentStatus): Promise<void> {
+    const events: TrackingEventRow[] = await repo.eventsOfShipment(trx, row.id);
+    await recordEvent(trx, scopeOf(row), 'tracking.updated', {
+      shipment_id: row.id,
+      order_id: row.order_id,
+      tracking_number: row.tracking_number,
+      carrier: row.carrier,
+      status: row.tracking_status,
+      status_detail: row.tracking_status_detail,
+      shipment_status: row.status,
+      previous_shipment_status: previousStatus,
+      estimated_delivery_date: row.estimated_delivery_date,
+      timeline: buildTimeline(row, events),
+      latest_event: events[0] ? { occurred_at: iso(events[0].occurred_at), status: events[0].status, status_detail: events[0].status_detail, description: events[0].description, location: events[0].location } : null,
+    });
+  }
+}
+
+/** The order follows its delivered shipment (shipped → delivered); any other order state stays. */
+export async function deliverOrder(trx: Executor, scope: Scope, orderId: string, now: Date): Promise<void> {
+  try {
+    await moveOrder(trx, scope, orderId, 'deliver', now);
+  } catch (err) {
+    if (!(err instanceof AppError) || (err.code !== 'invalid_state' && err.code !== 'not_found')) throw err;
+  }
+}

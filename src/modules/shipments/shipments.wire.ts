@@ -1,0 +1,112 @@
+import { iso } from '../../platform/http/wire.js';
+import type { TrackingMilestone } from '../../carriers/types.js';
+import { MILESTONES, type PublicTracking, type Shipment, type Tracking } from './shipments.schemas.js';
+import type { ShipmentRow, TrackingEventRow } from './shipments.tables.js';
+
+export function labelUrl(baseUrl: string, shipmentId: string, format?: string): string {
+  return `${baseUrl}/v1/shipments/${shipmentId}/label${format ? `?format=${format}` : ''}`;
+}
+
+export function publicTrackingUrl(baseUrl: string, trackingNumber: string): string {
+  return `${baseUrl}/track/${encodeURIComponent(trackingNumber)}`;
+}
+
+export function toShipment(row: ShipmentRow, baseUrl: string): Shipment {
+  return {
+    id: row.id,
+    order_id: row.order_id,
+    environment: row.environment,
+    carrier: row.carrier,
+    service_code: row.service_code,
+    service_name: row.service_name,
+    tracking_number: row.tracking_number,
+    tracking_url: publicTrackingUrl(baseUrl, row.tracking_number),
+    status: row.status,
+    tracking_status: row.tracking_status,
+    status_detail: row.tracking_status_detail,
+    estimated_delivery_date: row.estimated_delivery_date,
+    price: { amount: row.price_amount, currency: row.price_currency },
+    rate: row.rate,
+    ship_from: row.ship_from,
+    ship_to: row.ship_to,
+    parcel: row.parcel,
+    label: { format: row.label_format, url: labelUrl(baseUrl, row.id), created_at: iso(row.label_created_at)! },
+    created_at: iso(row.created_at)!,
+    updated_at: iso(row.updated_at)!,
+    voided_at: iso(row.voided_at),
+    delivered_at: iso(row.delivered_at),
+  };
+}
+
+export function toTrackingEvent(row: TrackingEventRow) {
+  return {
+    id: row.id,
+    occurred_at: iso(row.occurred_at)!,
+    status: row.status,
+    status_detail: row.status_detail,
+    description: row.description,
+    location: row.location,
+    carrier_status_code: row.carrier_status_code,
+  };
+}
+
+export function toTrackingEventListItem(row: TrackingEventRow) {
+  return { ...toTrackingEvent(row), shipment_id: row.shipment_id, tracking_number: row.tracking_number, carrier: row.carrier, created_at: iso(row.created_at)! };
+}
+
+/**
+ * The buyer timeline: each milestone in order, reached at its earliest event; a milestone not
+ * reached yet carries the carrier's expected time (none once the journey ended otherwise). A
+ * later milestone reached implies the earlier ones (a parcel delivered was out for delivery),
+ * so a skipped one takes the time of the first later milestone.
+ */
+export function buildTimeline(row: ShipmentRow, events: readonly TrackingEventRow[]): Tracking['timeline'] {
+  const reached = new Map<TrackingMilestone, string>();
+  for (const e of events) {
+    if (!e.milestone) continue;
+    const at = iso(e.occurred_at)!;
+    const prev = reached.get(e.milestone);
+    if (!prev || at < prev) reached.set(e.milestone, at);
+  }
+  const open = !['voided', 'exception', 'returned'].includes(row.status);
+  const timeline = MILESTONES.map((milestone) => ({
+    milestone,
+    reached_at: reached.get(milestone) ?? null,
+    estimated_at: !reached.has(milestone) && open ? (row.expected_milestones[milestone] ?? null) : null,
+  }));
+  for (let i = timeline.length - 2; i >= 0; i--) {
+    if (!timeline[i].reached_at && timeline[i + 1].reached_at) {
+      timeline[i].reached_at = timeline[i + 1].reached_at;
+      timeline[i].estimated_at = null;
+    }
+  }
+  return timeline;
+}
+
+export function toTracking(row: ShipmentRow, events: readonly TrackingEventRow[]): Tracking {
+  return {
+    id: row.id,
+    shipment_id: row.id,
+    tracking_number: row.tracking_number,
+    carrier: row.carrier,
+    status: row.tracking_status,
+    status_detail: row.tracking_status_detail,
+    estimated_delivery_date: row.estimated_delivery_date,
+    events: events.map(toTrackingEvent),
+    timeline: buildTimeline(row, events),
+  };
+}
+
+/** What anyone holding the number may see: no names, streets, emails or phones anywhere. */
+export function toPublicTracking(row: ShipmentRow, events: readonly TrackingEventRow[]): PublicTracking {
+  const t = toTracking(row, events);
+  return {
+    tracking_number: t.tracking_number,
+    carrier: t.carrier,
+    status: t.status,
+    status_detail: t.status_detail,
+    estimated_delivery_date: t.estimated_delivery_date,
+    timeline: t.timeline,
+    events: t.events.map((e) => ({ ...e, location: { city: e.location.city, state: e.location.state, postal_code: e.location.postal_code, country: e.location.country } })),
+  };
+}

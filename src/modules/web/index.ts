@@ -1,0 +1,1 @@
+export { webRoutes, defaultWebDir, DASHBOARD_CSP } from './web.routes.js';

@@ -1,0 +1,182 @@
+import type { LookupFunction } from 'node:net';
+import type { Deps } from '../../platform/deps.js';
+import type { Executor } from '../../platform/db/types.js';
+import type { Environment } from '../../platform/context.js';
+import type { EventHook } from '../../platform/events/event-hooks.js';
+import { createSecretBox, type SecretBox } from '../../platform/secret-box.js';
+import { settingsService } from '../settings/index.js';
+import {
+  claimDueDeliveries,
+  findSubscribedEndpointIds,
+  insertDeliveries,
+  recordAttempts,
+  updateEndpointHealth,
+  type AttemptOutcome,
+  type ClaimedDelivery,
+} from './webhooks.repo.js';
+import { TEST_EVENT_TYPE } from './webhooks.schemas.js';
+import { DELIVERY_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, signatureHeader } from './webhooks.signing.js';
+import { WebhookTransport, type AttemptResult } from './webhooks.transport.js';
+
+/** The job queue of delivery work. A job means "deliveries are due": it delivers whatever is, in batches. */
+export const DELIVER_QUEUE = 'webhooks.deliver';
+/** Deliveries claimed (and sent concurrently) per round. */
+export const CLAIM_BATCH = 100;
+/** A claim outlives the 10 s attempt timeout plus recording; after it a crashed worker's rows are free. */
+const LEASE_SECONDS = 60;
+/** One job delivers for at most this long, then hands over to a fresh job (fairness, expiry). */
+const JOB_BUDGET_MS = 60_000;
+const DISABLE_AFTER_SECONDS = 3 * 86_400;
+/** Up to this share of a retry delay is added at random, so retries of one outage spread out. */
+const JITTER = 0.2;
+
+const KICK_OPTIONS = { retryLimit: 3, retryDelaySeconds: 5, expireInSeconds: 180 } as const;
+
+export interface KickData {
+  workspace_id?: string;
+  environment?: string;
+  event_id?: string;
+}
+
+/** Queue delivery work now (in `executor`'s transaction when it is one): API actions use it to skip the relay's wait. */
+export async function sendKick(deps: Deps, executor: Executor, data: KickData): Promise<void> {
+  await deps.jobs.send(DELIVER_QUEUE, data, { ...KICK_OPTIONS, executor });
+}
+
+/**
+ * The fan-out (registered on platform/events by setupWebhooks): in the transaction that
+ * records an event, one pending delivery per enabled endpoint of that workspace and
+ * environment subscribed to its type. Plain SQL on the caller's executor, nothing else: the
+ * rows are the outbox, and the relay (webhooks.jobs.ts) turns due rows into delivery jobs, so
+ * recording an event never waits on the queue nor locks anything other transactions need.
+ */
+export const webhookFanOut: EventHook = async (executor, event) => {
+  if (event.type === TEST_EVENT_TYPE) return; // sent to one endpoint only, by the test route
+  const scope = { workspaceId: event.workspaceId, environment: event.environment as Environment };
+  const endpointIds = await findSubscribedEndpointIds(executor, scope, event.type);
+  if (endpointIds.length > 0) await insertDeliveries(executor, scope, event, endpointIds);
+};
+
+export interface DispatcherOptions {
+  /** Name resolution for receivers (tests); always behind the private-address guard unless allowed. */
+  lookup?: LookupFunction;
+  timeoutMs?: number;
+}
+
+/**
+ * Sends due deliveries: claims a batch, posts every one concurrently over keep-alive
+ * connections, records all outcomes in one statement, schedules retries, repeats while
+ * a full batch came back.
+ */
+export class WebhookDispatcher {
+  readonly #deps: Deps;
+  readonly #box: SecretBox;
+  readonly #transport: WebhookTransport;
+  readonly #userAgent: string;
+
+  constructor(deps: Deps, options: DispatcherOptions = {}) {
+    this.#deps = deps;
+    this.#box = createSecretBox(deps.config);
+    this.#transport = new WebhookTransport({ allowPrivateTargets: deps.config.webhookAllowPrivateTargets, lookup: options.lookup, timeoutMs: options.timeoutMs });
+    this.#userAgent = `shipping-service-webhooks/${deps.config.version}`;
+  }
+
+  /** Deliver until nothing is due (or the job's time budget is spent). Returns attempts made. */
+  async runDue(signal?: AbortSignal): Promise<number> {
+    const started = Date.now();
+    let total = 0;
+    for (;;) {
+      if (signal?.aborted) return total;
+      const sent = await this.runBatch();
+      total += sent;
+      if (sent < CLAIM_BATCH) return total;
+      // More is due: the relay's next job carries on, so this one ends well before it expires.
+      if (Date.now() - started > JOB_BUDGET_MS) return total;
+    }
+  }
+
+  /** One round: claim, send, record. Returns how many were claimed. */
+  async runBatch(limit = CLAIM_BATCH): Promise<number> {
+    const { db } = this.#deps;
+    const claimed = await claimDueDeliveries(db, limit, LEASE_SECONDS);
+    if (claimed.length === 0) return 0;
+    const settings = settingsService(this.#deps);
+    const [maxAttempts, schedule] = await Promise.all([settings.get('webhooks.max_attempts'), settings.get('webhooks.retry_schedule_seconds')]);
+    const outcomes = await Promise.all(claimed.map(async (d) => this.#outcome(d, await this.#attempt(d), maxAttempts, schedule)));
+
+    const health = new Map<string, { endpoint_id: string; succeeded: boolean; failed_at: string | null; gone: boolean }>();
+    for (const o of outcomes) {
+      const h = health.get(o.endpoint_id) ?? { endpoint_id: o.endpoint_id, succeeded: false, failed_at: null, gone: false };
+      if (o.status === 'delivered') h.succeeded = true;
+      else h.failed_at ??= o.attempted_at;
+      if (o.gone) h.gone = true;
+      health.set(o.endpoint_id, h);
+    }
+    // Retries need no job of their own: the relay sees them once next_attempt_at has passed.
+    await db.transaction().execute(async (trx) => {
+      await recordAttempts(trx, outcomes);
+      await updateEndpointHealth(trx, [...health.values()], DISABLE_AFTER_SECONDS);
+    });
+    return claimed.length;
+  }
+
+  async #attempt(d: ClaimedDelivery): Promise<AttemptResult & { attemptedAt: string }> {
+    const attemptedAt = new Date().toISOString();
+    let secrets: string[];
+    try {
+      secrets = [this.#box.open(d.secret_sealed, d.endpoint_id)];
+      if (d.previous_secret_sealed && d.previous_secret_valid) secrets.push(this.#box.open(d.previous_secret_sealed, d.endpoint_id));
+    } catch {
+      // A key change made the secret unreadable: nothing can be signed; logged as the attempt's error.
+      return { attemptedAt, statusCode: null, latencyMs: 0, responseBody: null, error: 'signing_failed: the endpoint secret cannot be read; rotate it' };
+    }
+    const body = JSON.stringify({
+      id: d.event_id,
+      type: d.event_type,
+      created_at: new Date(d.event_created_at).toISOString(),
+      workspace_id: d.workspace_id,
+      environment: d.environment,
+      data: d.event_data,
+    });
+    const result = await this.#transport.post(d.url, body, {
+      'content-type': 'application/json',
+      'user-agent': this.#userAgent,
+      [SIGNATURE_HEADER]: signatureHeader(body, secrets, Math.floor(Date.now() / 1000)),
+      [DELIVERY_ID_HEADER]: d.id,
+      [EVENT_TYPE_HEADER]: d.event_type,
+      'x-service-event-id': d.event_id,
+    });
+    return { ...result, attemptedAt };
+  }
+
+  #outcome(d: ClaimedDelivery, r: AttemptResult & { attemptedAt: string }, maxAttempts: number, schedule: readonly number[]): AttemptOutcome {
+    const number = d.attempt_count + 1;
+    const ok = r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300;
+    const gone = r.statusCode === 410;
+    const error = r.error ?? (r.statusCode !== null && r.statusCode >= 300 && r.statusCode < 400 ? `redirect: ${r.statusCode} answered; redirects are not followed` : null);
+    const limit = d.attempt_limit ?? maxAttempts;
+    const status: AttemptOutcome['status'] = ok ? 'delivered' : gone || number >= limit ? 'dead' : 'failed';
+    let retry: number | null = null;
+    if (status === 'failed') {
+      const base = schedule[Math.min(number - 1, schedule.length - 1)] ?? 60;
+      retry = base * (1 + Math.random() * JITTER);
+    }
+    return {
+      delivery_id: d.id,
+      endpoint_id: d.endpoint_id,
+      number,
+      attempted_at: r.attemptedAt,
+      status_code: r.statusCode,
+      latency_ms: r.latencyMs,
+      response_body: r.responseBody,
+      error,
+      status,
+      retry_in_seconds: retry,
+      gone,
+    };
+  }
+
+  close(): void {
+    this.#transport.close();
+  }
+}

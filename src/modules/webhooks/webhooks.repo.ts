@@ -1,0 +1,276 @@
+import { sql } from 'kysely';
+import type { Scope } from '../../platform/context.js';
+import type { Executor } from '../../platform/db/types.js';
+import { inScope } from '../../platform/db/scope.js';
+import { paginate, type Page } from '../../platform/http/pagination.js';
+import { newId } from '../../platform/ids.js';
+import type { AttemptRow, DeliveryRow, DeliveryStatus, EndpointRow, WebhookEndpointsTable } from './webhooks.tables.js';
+import type { Updateable } from 'kysely';
+import './webhooks.tables.js';
+
+// ── endpoints ────────────────────────────────────────────────────────────────────────────────
+
+export async function insertEndpoint(executor: Executor, row: Omit<EndpointRow, 'created_at' | 'updated_at' | 'enabled' | 'disabled_at' | 'disabled_reason' | 'failing_since' | 'previous_secret_sealed' | 'previous_secret_expires_at' | 'secret_rotated_at'>): Promise<EndpointRow> {
+  return executor.insertInto('webhook_endpoints').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export function findEndpointById(executor: Executor, scope: Scope, id: string): Promise<EndpointRow | undefined> {
+  return executor.selectFrom('webhook_endpoints').selectAll().where(inScope(scope)).where('id', '=', id).executeTakeFirst();
+}
+
+export function listEndpoints(executor: Executor, scope: Scope, page: { limit?: number; cursor?: string }): Promise<Page<EndpointRow>> {
+  return paginate(executor.selectFrom('webhook_endpoints').selectAll().where(inScope(scope)), page);
+}
+
+export function updateEndpoint(executor: Executor, scope: Scope, id: string, changes: Updateable<WebhookEndpointsTable>): Promise<EndpointRow | undefined> {
+  return executor
+    .updateTable('webhook_endpoints')
+    .set({ ...changes, updated_at: sql`now()` })
+    .where(inScope(scope))
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function deleteEndpoint(executor: Executor, scope: Scope, id: string): Promise<boolean> {
+  const res = await executor.deleteFrom('webhook_endpoints').where(inScope(scope)).where('id', '=', id).executeTakeFirst();
+  return Number(res.numDeletedRows) > 0;
+}
+
+// ── deliveries ───────────────────────────────────────────────────────────────────────────────
+
+/** Enabled endpoints of a workspace and environment subscribed to `type` (or to `*`). */
+export async function findSubscribedEndpointIds(executor: Executor, scope: Scope, type: string): Promise<string[]> {
+  const rows = await executor
+    .selectFrom('webhook_endpoints')
+    .select('id')
+    .where(inScope(scope))
+    .where('enabled', '=', true)
+    .where(sql<boolean>`(${type} = any(events) or '*' = any(events))`)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** New deliveries, due now (database clock). */
+export async function insertDeliveries(
+  executor: Executor,
+  scope: Scope,
+  event: { id: string; type: string },
+  endpointIds: string[],
+): Promise<string[]> {
+  if (endpointIds.length === 0) return [];
+  const rows = endpointIds.map((endpointId) => ({
+    id: newId('delivery'),
+    workspace_id: scope.workspaceId,
+    environment: scope.environment,
+    endpoint_id: endpointId,
+    event_id: event.id,
+    event_type: event.type,
+    status: 'pending' as const,
+    next_attempt_at: sql<Date>`now()`,
+  }));
+  await executor.insertInto('webhook_deliveries').values(rows as never).execute();
+  return rows.map((r) => r.id);
+}
+
+export function findDeliveryById(executor: Executor, scope: Scope, id: string): Promise<DeliveryRow | undefined> {
+  return executor.selectFrom('webhook_deliveries').selectAll().where(inScope(scope)).where('id', '=', id).executeTakeFirst();
+}
+
+export function listDeliveries(
+  executor: Executor,
+  scope: Scope,
+  filter: { endpointId?: string; status?: DeliveryStatus; limit?: number; cursor?: string },
+): Promise<Page<DeliveryRow>> {
+  let q = executor.selectFrom('webhook_deliveries').selectAll().where(inScope(scope));
+  if (filter.endpointId) q = q.where('endpoint_id', '=', filter.endpointId);
+  if (filter.status) q = q.where('status', '=', filter.status);
+  return paginate(q, filter);
+}
+
+/** Attempts of these deliveries, oldest first, grouped by delivery. */
+export async function attemptsByDelivery(executor: Executor, deliveryIds: string[]): Promise<Map<string, AttemptRow[]>> {
+  const out = new Map<string, AttemptRow[]>();
+  if (deliveryIds.length === 0) return out;
+  const rows = await executor
+    .selectFrom('webhook_delivery_attempts')
+    .selectAll()
+    .where('delivery_id', 'in', deliveryIds)
+    .orderBy('delivery_id')
+    .orderBy('number')
+    .execute();
+  for (const row of rows) {
+    const list = out.get(row.delivery_id) ?? [];
+    list.push(row);
+    out.set(row.delivery_id, list);
+  }
+  return out;
+}
+
+/**
+ * A manual retry: due now, with one more attempt allowed. Only a dead or failed delivery of
+ * an enabled endpoint moves; returns the row, or undefined when it did not.
+ */
+export function requeueDelivery(executor: Executor, scope: Scope, id: string): Promise<DeliveryRow | undefined> {
+  return executor
+    .updateTable('webhook_deliveries')
+    .set({
+      status: 'pending',
+      next_attempt_at: sql`now()`,
+      attempt_limit: sql`attempt_count + 1`,
+      locked_until: null,
+      updated_at: sql`now()`,
+    })
+    .where(inScope(scope))
+    .where('id', '=', id)
+    .where('status', 'in', ['dead', 'failed'])
+    .returningAll()
+    .executeTakeFirst();
+}
+
+// ── dispatch ─────────────────────────────────────────────────────────────────────────────────
+
+/** Whether any delivery is due and unclaimed (for an enabled endpoint): the relay's one cheap question. */
+export async function hasDueDeliveries(executor: Executor): Promise<boolean> {
+  const { rows } = await sql<{ one: number }>`
+    select 1 as one from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
+     where d.status in ('pending', 'failed') and d.next_attempt_at <= now()
+       and (d.locked_until is null or d.locked_until < now()) and e.enabled
+     limit 1`.execute(executor);
+  return rows.length > 0;
+}
+
+/** A claimed delivery with what it takes to send it. */
+export interface ClaimedDelivery {
+  id: string;
+  workspace_id: string;
+  environment: string;
+  endpoint_id: string;
+  attempt_count: number;
+  attempt_limit: number | null;
+  url: string;
+  secret_sealed: string;
+  previous_secret_sealed: string | null;
+  previous_secret_valid: boolean;
+  event_id: string;
+  event_type: string;
+  event_data: unknown;
+  event_created_at: Date | string;
+}
+
+/**
+ * Claim up to `limit` due deliveries of enabled endpoints for `leaseSeconds`: others skip them
+ * (SKIP LOCKED now, the lease after commit), and a crashed dispatcher's claim runs out. One
+ * statement returns each with its endpoint's URL and secrets and its event's envelope.
+ */
+export async function claimDueDeliveries(executor: Executor, limit: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
+  const { rows } = await sql<ClaimedDelivery>`
+    with due as (
+      select d.id from webhook_deliveries d
+        join webhook_endpoints e on e.id = d.endpoint_id
+       where d.status in ('pending', 'failed') and d.next_attempt_at <= now()
+         and (d.locked_until is null or d.locked_until < now()) and e.enabled
+       order by d.next_attempt_at
+       limit ${limit}
+       for update of d skip locked
+    ), claimed as (
+      update webhook_deliveries d set locked_until = now() + make_interval(secs => ${leaseSeconds})
+        from due where d.id = due.id
+      returning d.id, d.workspace_id, d.environment, d.endpoint_id, d.attempt_count, d.attempt_limit, d.event_id
+    )
+    select c.id, c.workspace_id, c.environment, c.endpoint_id, c.attempt_count, c.attempt_limit,
+           e.url, e.secret_sealed, e.previous_secret_sealed,
+           coalesce(e.previous_secret_expires_at > now(), false) as previous_secret_valid,
+           ev.id as event_id, ev.type as event_type, ev.data as event_data, ev.created_at as event_created_at
+      from claimed c
+      join webhook_endpoints e on e.id = c.endpoint_id
+      join events ev on ev.id = c.event_id`.execute(executor);
+  return rows;
+}
+
+/** One attempt's outcome, to record. */
+export interface AttemptOutcome {
+  delivery_id: string;
+  endpoint_id: string;
+  number: number;
+  attempted_at: string;
+  status_code: number | null;
+  latency_ms: number;
+  response_body: string | null;
+  error: string | null;
+  /** What the delivery becomes. */
+  status: 'delivered' | 'failed' | 'dead';
+  /** For `failed`: seconds until the next attempt. */
+  retry_in_seconds: number | null;
+  /** The receiver answered 410 Gone: disable the endpoint. */
+  gone: boolean;
+}
+
+/**
+ * Record a batch of attempts in one statement: the attempt rows, and each delivery's new
+ * state. A delivery moves only from the attempt count it was claimed at, so an outcome
+ * arriving twice (a job run twice) changes nothing the second time. Returns the moved ids.
+ */
+export async function recordAttempts(executor: Executor, outcomes: AttemptOutcome[]): Promise<Set<string>> {
+  if (outcomes.length === 0) return new Set();
+  const { rows } = await sql<{ id: string }>`
+    with r as (
+      select * from jsonb_to_recordset(${JSON.stringify(outcomes)}::jsonb) as r(
+        delivery_id text, number int, attempted_at timestamptz, status_code int, latency_ms int,
+        response_body text, error text, status text, retry_in_seconds double precision)
+    ), moved as (
+      update webhook_deliveries d set
+        status = r.status,
+        attempt_count = r.number,
+        next_attempt_at = case when r.status = 'failed' then now() + make_interval(secs => r.retry_in_seconds) else null end,
+        locked_until = null,
+        last_attempt_at = r.attempted_at,
+        last_status_code = r.status_code,
+        last_error = r.error,
+        delivered_at = case when r.status = 'delivered' then now() else d.delivered_at end,
+        updated_at = now()
+      from r
+      where d.id = r.delivery_id and d.attempt_count = r.number - 1 and d.status in ('pending', 'failed')
+      returning d.id
+    ), attempts as (
+      insert into webhook_delivery_attempts (delivery_id, number, attempted_at, status_code, latency_ms, response_body, error)
+      select r.delivery_id, r.number, r.attempted_at, r.status_code, r.latency_ms, r.response_body, r.error
+        from r join moved on moved.id = r.delivery_id
+    )
+    select id from moved`.execute(executor);
+  return new Set(rows.map((r) => r.id));
+}
+
+/**
+ * Endpoint health after a batch: a success clears `failing_since`; a failure starts it; an
+ * endpoint failing for `disableAfterSeconds` without a success, or answered 410, is disabled
+ * with its reason (PATCH enabled:true re-enables it).
+ */
+export async function updateEndpointHealth(
+  executor: Executor,
+  health: Array<{ endpoint_id: string; succeeded: boolean; failed_at: string | null; gone: boolean }>,
+  disableAfterSeconds: number,
+): Promise<void> {
+  if (health.length === 0) return;
+  await sql`
+    with h as (
+      select * from jsonb_to_recordset(${JSON.stringify(health)}::jsonb) as h(endpoint_id text, succeeded boolean, failed_at timestamptz, gone boolean)
+    )
+    update webhook_endpoints e set
+      failing_since = case when h.succeeded then null else coalesce(e.failing_since, h.failed_at) end,
+      enabled = case
+        when h.gone then false
+        when not h.succeeded and coalesce(e.failing_since, h.failed_at) <= now() - make_interval(secs => ${disableAfterSeconds}) then false
+        else e.enabled end,
+      disabled_reason = case
+        when h.gone and e.enabled then 'The receiver answered 410 Gone.'
+        when e.enabled and not h.succeeded and coalesce(e.failing_since, h.failed_at) <= now() - make_interval(secs => ${disableAfterSeconds})
+          then 'Every delivery failed for 3 days.'
+        else e.disabled_reason end,
+      disabled_at = case
+        when e.enabled and (h.gone or (not h.succeeded and coalesce(e.failing_since, h.failed_at) <= now() - make_interval(secs => ${disableAfterSeconds})))
+          then now()
+        else e.disabled_at end,
+      updated_at = now()
+    from h where e.id = h.endpoint_id`.execute(executor);
+}

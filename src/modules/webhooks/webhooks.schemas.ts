@@ -1,0 +1,128 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { nullable } from '../../platform/http/nullable.js';
+
+const Timestamp = Type.String({ format: 'date-time' });
+const orNull = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+/** Text we store: no NUL (PostgreSQL text cannot hold it) nor other control characters. */
+const NO_CONTROL = '^[^\\u0000-\\u001f\\u007f]*$';
+
+/** Event types an endpoint can subscribe to (DESIGN.md §5); `*` = every one, present and future. */
+export const WEBHOOK_EVENT_TYPES = ['shipment.label_purchased', 'tracking.updated', 'integration.health_changed', 'batch.completed'] as const;
+export const TEST_EVENT_TYPE = 'webhook.test';
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'dead'] as const;
+
+const EventTypeSchema = Type.Union([...WEBHOOK_EVENT_TYPES.map((t) => Type.Literal(t)), Type.Literal('*')], {
+  description: 'An event type, or `*` for every type.',
+});
+const EventsSchema = Type.Array(EventTypeSchema, { minItems: 1, maxItems: 20, uniqueItems: true });
+const UrlSchema = Type.String({
+  minLength: 1,
+  maxLength: 2048,
+  pattern: NO_CONTROL,
+  description: 'Where deliveries are POSTed. https is required in the live environment; private, loopback and link-local targets are refused.',
+});
+const DescriptionSchema = Type.String({ maxLength: 500, pattern: NO_CONTROL });
+
+export const WebhookEndpointSchema = Type.Object(
+  {
+    id: Type.String({ examples: ['whk_01jx0000000000000000000000'] }),
+    url: Type.String(),
+    description: orNull(Type.String()),
+    events: Type.Array(Type.String()),
+    enabled: Type.Boolean(),
+    disabled_reason: orNull(Type.String({ description: 'Why the service disabled it (a 410 from the receiver, 3 days of failures); PATCH enabled:true re-enables.' })),
+    disabled_at: orNull(Timestamp),
+    environment: Type.Union([Type.Literal('test'), Type.Literal('live')]),
+    secret_rotated_at: orNull(Timestamp),
+    previous_secret_expires_at: orNull(Timestamp),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { $id: 'WebhookEndpoint', title: 'WebhookEndpoint' },
+);
+export type WebhookEndpoint = Static<typeof WebhookEndpointSchema>;
+
+export const WebhookEndpointWithSecretSchema = Type.Object(
+  {
+    ...WebhookEndpointSchema.properties,
+    secret: Type.String({ description: 'The signing secret whsec_…, shown in this response only.' }),
+  },
+  { title: 'WebhookEndpointWithSecret' },
+);
+export type WebhookEndpointWithSecret = Static<typeof WebhookEndpointWithSecretSchema>;
+
+export const AttemptSchema = Type.Object({
+  number: Type.Integer(),
+  attempted_at: Timestamp,
+  status_code: orNull(Type.Integer()),
+  latency_ms: Type.Integer(),
+  response_body: orNull(Type.String({ description: 'The first 1 KiB of the response body.' })),
+  error: orNull(Type.String({ description: 'Connection error, timeout, refused target… (null when a status came back).' })),
+});
+export type Attempt = Static<typeof AttemptSchema>;
+
+export const DeliverySchema = Type.Object(
+  {
+    id: Type.String({ examples: ['dlv_01jx0000000000000000000000'], description: 'Sent as X-Service-Delivery-Id, the same on every retry.' }),
+    webhook_id: Type.String(),
+    event_id: Type.String(),
+    event_type: Type.String(),
+    status: Type.Union(DELIVERY_STATUSES.map((s) => Type.Literal(s)), {
+      description: 'pending: not attempted yet (or requeued); failed: the last attempt failed and a retry is scheduled; delivered; dead: no retry left.',
+    }),
+    attempt_count: Type.Integer(),
+    next_attempt_at: orNull(Timestamp),
+    last_attempt_at: orNull(Timestamp),
+    last_status_code: orNull(Type.Integer()),
+    last_error: orNull(Type.String()),
+    delivered_at: orNull(Timestamp),
+    attempts: Type.Array(AttemptSchema, { description: 'Every attempt, oldest first.' }),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { $id: 'WebhookDelivery', title: 'WebhookDelivery' },
+);
+export type Delivery = Static<typeof DeliverySchema>;
+
+export const CreateWebhookBody = Type.Object(
+  {
+    url: UrlSchema,
+    events: EventsSchema,
+    description: Type.Optional(nullable(DescriptionSchema)),
+  },
+  { additionalProperties: false },
+);
+export type CreateWebhookInput = Static<typeof CreateWebhookBody>;
+
+export const UpdateWebhookBody = Type.Object(
+  {
+    url: Type.Optional(UrlSchema),
+    events: Type.Optional(EventsSchema),
+    description: Type.Optional(nullable(DescriptionSchema)),
+    enabled: Type.Optional(Type.Boolean({ description: 'false pauses deliveries; true re-enables a disabled endpoint (pending deliveries resume).' })),
+  },
+  { additionalProperties: false, description: 'Only the fields given change.' },
+);
+export type UpdateWebhookInput = Static<typeof UpdateWebhookBody>;
+
+export const ListQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ description: 'Page size, default 20, clamped to 1..100.' })),
+  cursor: Type.Optional(Type.String({ maxLength: 512 })),
+});
+
+export const DeliveryListQuery = Type.Object({
+  status: Type.Optional(Type.Union(DELIVERY_STATUSES.map((s) => Type.Literal(s)))),
+  limit: Type.Optional(Type.Integer({ description: 'Page size, default 20, clamped to 1..100.' })),
+  cursor: Type.Optional(Type.String({ maxLength: 512 })),
+});
+export type DeliveryListFilter = Static<typeof DeliveryListQuery>;
+
+export const AllDeliveriesQuery = Type.Object({
+  status: Type.Optional(Type.Union(DELIVERY_STATUSES.map((s) => Type.Literal(s)))),
+  webhook_id: Type.Optional(Type.String({ maxLength: 64 })),
+  limit: Type.Optional(Type.Integer({ description: 'Page size, default 20, clamped to 1..100.' })),
+  cursor: Type.Optional(Type.String({ maxLength: 512 })),
+});
+export type AllDeliveriesFilter = Static<typeof AllDeliveriesQuery>;
+
+export const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });

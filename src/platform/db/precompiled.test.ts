@@ -1,0 +1,71 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDatabase } from '../../../test/helpers/db.js';
+import type { DatabaseHandle } from './database.js';
+import type { Executor } from './types.js';
+import { precompiled } from './precompiled.js';
+
+interface ScratchRow {
+  ws: string;
+  env: string;
+  id: string;
+  note: string;
+}
+
+describe('precompiled', () => {
+  let handle: DatabaseHandle;
+  const scratch = (db: Executor) => (db as unknown as import('kysely').Kysely<{ precompiled_scratch: ScratchRow }>).selectFrom('precompiled_scratch');
+  const find = precompiled(['ws', 'env', 'id'], (db, v) =>
+    scratch(db)
+      .selectAll()
+      // Written in another order than the names, so the binding order is the compiler's.
+      .where('id', '=', v.id as string)
+      .where('env', '=', v.env as string)
+      .where('ws', '=', v.ws as string),
+  );
+
+  beforeAll(async () => {
+    handle = await openTestDatabase();
+    await sql`create table precompiled_scratch (ws text, env text, id text, note text)`.execute(handle.db);
+    await sql`insert into precompiled_scratch values ('w1', 'test', 'a', 'w1 test a'), ('w1', 'live', 'a', 'w1 live a'), ('w2', 'test', 'a', 'w2 test a')`.execute(handle.db);
+  });
+  afterAll(async () => handle?.close());
+
+  it('binds each call’s values to the once-compiled SQL, in the compiler’s parameter order', async () => {
+    expect((await find(handle.db, { ws: 'w1', env: 'live', id: 'a' })).map((r) => r.note)).toEqual(['w1 live a']);
+    expect((await find(handle.db, { ws: 'w2', env: 'test', id: 'a' })).map((r) => r.note)).toEqual(['w2 test a']);
+    expect(await find(handle.db, { ws: 'w2', env: 'live', id: 'a' })).toEqual([]);
+    // A value that looks like SQL is a value.
+    expect(await find(handle.db, { ws: "w1' or '1'='1", env: 'test', id: 'a' })).toEqual([]);
+  });
+
+  it('runs inside the transaction it is given (sees its uncommitted rows)', async () => {
+    await handle.db
+      .transaction()
+      .execute(async (trx) => {
+        await sql`insert into precompiled_scratch values ('w3', 'test', 'b', 'in trx')`.execute(trx);
+        expect((await find(trx, { ws: 'w3', env: 'test', id: 'b' })).map((r) => r.note)).toEqual(['in trx']);
+        throw new Error('roll back');
+      })
+      .catch(() => {});
+    expect(await find(handle.db, { ws: 'w3', env: 'test', id: 'b' })).toEqual([]);
+  });
+
+  it('runs as a named prepared statement on PostgreSQL, still answering per call', async () => {
+    if (handle.engine !== 'postgres') return;
+    const named = precompiled(['ws', 'id'], (db, v) => scratch(db).select('note').where('ws', '=', v.ws as string).where('id', '=', v.id as string), {
+      statement: 'precompiled_test.by_ws_id',
+    });
+    await handle.db.transaction().execute(async (trx) => {
+      expect((await named(trx, { ws: 'w1', id: 'a' })).map((r) => r.note).sort()).toEqual(['w1 live a', 'w1 test a']);
+      expect((await named(trx, { ws: 'w2', id: 'a' })).map((r) => r.note)).toEqual(['w2 test a']);
+      const { rows } = await sql<{ name: string }>`select name from pg_prepared_statements`.execute(trx);
+      expect(rows.map((r) => r.name)).toContain('precompiled_test.by_ws_id');
+    });
+  });
+
+  it('refuses a builder that does not use every value exactly once as a parameter', async () => {
+    const bad = precompiled(['ws', 'id'], (db, v) => scratch(db).selectAll().where('ws', '=', v.ws as string));
+    await expect(bad(handle.db, { ws: 'w1', id: 'a' })).rejects.toThrow(/exactly once/);
+  });
+});

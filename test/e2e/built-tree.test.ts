@@ -1,0 +1,226 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectStatus, onboardClient, uncalledRouteGroups, useBuiltService, type BuiltClient, type BuiltService } from '../helpers/built-service.js';
+
+// What users run is what is tested (DESIGN.md §7): the bundled tree, started as `npm start`
+// starts it, walked through the first minutes of a client (DESIGN.md §3) and then every route
+// group with realistic inputs, domestic and international — a package that breaks once bundled
+// (postal-codes-js did: every international address was a 500 from dist/ only) fails here.
+// A route group added later adds its `it` block below (or a file of its own with one
+// useBuiltService()); the service is started once per file.
+const service = useBuiltService();
+let svc: BuiltService;
+let c: BuiltClient;
+
+beforeAll(async () => {
+  svc = service();
+  c = await onboardClient(svc);
+}, 60_000);
+
+const parcel = { weight_oz: 24, length_in: 10, width_in: 8, height_in: 4 };
+const sanFrancisco = { name: 'Warehouse', street1: '1 Market St', city: 'San Francisco', state: 'CA', postal_code: '94105', country: 'US' };
+const newYork = { name: 'Ada Buyer', street1: '350 5th Ave', city: 'New York', state: 'NY', postal_code: '10118', country: 'US' };
+const london = { name: 'Prime Minister', street1: '10 Downing Street', city: 'London', postal_code: 'SW1A 2AA', country: 'GB' };
+const berlin = { name: 'Kunde', street1: 'Unter den Linden 77', city: 'Berlin', postal_code: '10117', country: 'DE' };
+const tokyo = { name: '山田太郎', street1: '1-1 Chiyoda', city: 'Chiyoda-ku, Tokyo', postal_code: '100-0001', country: 'JP' };
+const toronto = { name: 'Client', street1: '100 Queen St W', city: 'Toronto', state: 'ON', postal_code: 'M5H 2N2', country: 'CA' };
+
+function expectCommonError(res: { status: number; headers: Headers; body: any }, status: number, code: string) {
+  expect(res.status).toBe(status);
+  expect(res.body).toMatchObject({ code, message: expect.any(String), request_id: res.headers.get('x-request-id') });
+}
+
+describe('the built tree (npm start)', () => {
+  it('serves the system endpoints: /, /api, /health, /metrics, /openapi.json, /docs', async () => {
+    for (const url of ['/', '/api']) {
+      const res = await svc.request('GET', url);
+      expectStatus(svc, res, 200, url);
+      expect(res.body).toMatchObject({ status: 'running', documentation: '/docs' });
+    }
+    const health = await svc.request('GET', '/health');
+    expect(health.body).toMatchObject({ status: 'ok', checks: { database: { status: 'ok' } } });
+    const metrics = await svc.request('GET', '/metrics');
+    expectStatus(svc, metrics, 200, '/metrics');
+    expect(metrics.text).toContain('http_requests_total');
+    const doc = await svc.request('GET', '/openapi.json');
+    expectStatus(svc, doc, 200, '/openapi.json');
+    expect(doc.body.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.body.paths).length).toBeGreaterThan(20);
+    const docs = await svc.request('GET', '/docs/');
+    expectStatus(svc, docs, 200, '/docs/');
+    expect(docs.headers.get('content-type')).toContain('text/html');
+    const css = await svc.request('GET', '/docs/static/swagger-ui.css');
+    expectStatus(svc, css, 200, 'swagger-ui assets');
+  });
+
+  it('validates addresses at home and abroad (US, GB, DE, JP, CA)', async () => {
+    const us = await svc.request('POST', '/v1/addresses/validate', { headers: c.v1, json: { street1: '350 fifth avenue', city: 'new york', state: 'NY', postal_code: '10118', country: 'US' } });
+    expectStatus(svc, us, 200, 'US address');
+    expect(['verified', 'corrected']).toContain(us.body.status);
+    for (const address of [london, berlin, tokyo, toronto]) {
+      const res = await svc.request('POST', '/v1/addresses/validate', { headers: c.v1, json: address });
+      expectStatus(svc, res, 200, `${address.country} address`);
+      expect(res.body.status, address.country).toBe('unverified');
+    }
+    const badPostcode = await svc.request('POST', '/v1/addresses/validate', { headers: c.v1, json: { ...london, postal_code: '12345678' } });
+    expectStatus(svc, badPostcode, 200, 'GB address with a malformed postcode');
+    expect(badPostcode.body.status).toBe('invalid');
+  });
+
+  it('quotes rates domestic (US→US) and international (US→GB, US→DE, US→CA)', async () => {
+    const domestic = await svc.request('POST', '/v1/rates/query', { headers: c.v1, json: { ship_from: sanFrancisco, ship_to: newYork, parcel } });
+    expectStatus(svc, domestic, 200, 'US→US rates');
+    expect(new Set(domestic.body.data.map((o: { carrier: string }) => o.carrier))).toEqual(new Set(['usps', 'ups', 'fedex']));
+    for (const to of [london, berlin, toronto]) {
+      const res = await svc.request('POST', '/v1/rates/query', { headers: c.v1, json: { ship_from: sanFrancisco, ship_to: to, parcel } });
+      expectStatus(svc, res, 200, `US→${to.country} rates`);
+      expect(res.body.data.length, `US→${to.country} options`).toBeGreaterThan(0);
+      expect(res.body.data.some((o: { carrier: string }) => o.carrier === 'dhl_express'), `US→${to.country} DHL Express`).toBe(true);
+    }
+  });
+
+  it('creates, lists and reads orders through /v1 (domestic and international)', async () => {
+    const ids: string[] = [];
+    for (const shipTo of [newYork, london]) {
+      const res = await svc.request('POST', '/v1/orders', {
+        headers: { ...c.v1, 'idempotency-key': `built-${shipTo.country}-${Date.now()}` },
+        json: {
+          external_id: `ext-${shipTo.country}-${Date.now()}`,
+          customer: { name: shipTo.name, email: 'buyer@example.com' },
+          ship_to: shipTo,
+          line_items: [{ sku: 'MUG-1', name: 'Mug', quantity: 2, unit_price: { amount: 1250, currency: 'USD' }, weight_oz: 12 }],
+          notes: 'Leave at the door — merci',
+        },
+      });
+      expectStatus(svc, res, 201, `order to ${shipTo.country}`);
+      ids.push(res.body.id);
+    }
+    const list = await svc.request('GET', '/v1/orders?limit=10', { headers: c.v1 });
+    expectStatus(svc, list, 200, 'list orders');
+    expect(list.body.data.map((o: { id: string }) => o.id)).toEqual(expect.arrayContaining(ids));
+    const one = await svc.request('GET', `/v1/orders/${ids[1]}`, { headers: c.v1 });
+    expectStatus(svc, one, 200, 'get order');
+    expect(one.body.ship_to.country).toBe('GB');
+  });
+
+  it('manages API keys through /v1 and /api/admin', async () => {
+    const created = await svc.request('POST', '/v1/api-keys', { headers: c.v1, json: { name: 'second key' } });
+    expectStatus(svc, created, 201, 'create key (v1)');
+    const list = await svc.request('GET', '/v1/api-keys', { headers: c.v1 });
+    expect(list.body.data.map((k: { id: string }) => k.id)).toContain(created.body.id);
+    const revoked = await svc.request('DELETE', `/v1/api-keys/${created.body.id}`, { headers: c.v1 });
+    expectStatus(svc, revoked, 204, 'revoke key (v1)');
+    const refused = await svc.request('GET', '/v1/orders', { headers: { ...c.v1, authorization: `Bearer ${created.body.secret}` } });
+    expectCommonError(refused, 401, 'unauthorized');
+    const adminList = await svc.request('GET', '/api/admin/api-keys', { headers: c.admin });
+    expectStatus(svc, adminList, 200, 'list keys (admin)');
+  });
+
+  it('serves /api/auth/me and /api/admin workspace and orders', async () => {
+    const me = await svc.request('GET', '/api/auth/me', { headers: c.admin });
+    expectStatus(svc, me, 200, 'me');
+    expect(me.body.workspaces.map((w: { id: string }) => w.id)).toContain(c.workspaceId);
+    const ws = await svc.request('PATCH', '/api/admin/workspace', { headers: c.admin, json: { origin_address: sanFrancisco } });
+    expectStatus(svc, ws, 200, 'set origin address');
+    expect((await svc.request('GET', '/api/admin/workspace', { headers: c.admin })).body.origin_address.postal_code).toBe('94105');
+
+    const order = await svc.request('POST', '/v1/orders', { headers: c.v1, json: { ship_to: berlin, line_items: [{ sku: 'BOOK', quantity: 1 }] } });
+    expectStatus(svc, order, 201, 'order to DE');
+    const list = await svc.request('GET', '/api/admin/orders?limit=5', { headers: c.admin });
+    expectStatus(svc, list, 200, 'admin list orders');
+    const patched = await svc.request('PATCH', `/api/admin/orders/${order.body.id}`, { headers: c.admin, json: { ship_to: tokyo, notes: 'gift' } });
+    expectStatus(svc, patched, 200, 'admin update order to JP');
+    const processed = await svc.request('POST', `/api/admin/orders/${order.body.id}/process`, { headers: c.admin });
+    expectStatus(svc, processed, 200, 'process order');
+    expect(processed.body.status).toBe('processing');
+    const read = await svc.request('GET', `/api/admin/orders/${order.body.id}`, { headers: c.admin });
+    expect(read.body).toMatchObject({ status: 'processing', ship_to: { country: 'JP' } });
+  });
+
+  it('creates an integration and takes orders through intake with its ingest key', async () => {
+    const created = await svc.request('POST', '/api/admin/integrations', { headers: c.admin, json: { name: 'Shop', platform: 'shopify', config: { shop: 'demo.myshopify.com' }, credentials: { token: 'shpat_x' } } });
+    expectStatus(svc, created, 201, 'create integration');
+    const ingest = { authorization: `Bearer ${created.body.ingest_key}` };
+    const intake = await svc.request('POST', '/api/integrations/orders', {
+      headers: ingest,
+      json: { external_id: '#1001', ship_to: toronto, line_items: [{ sku: 'TEE', name: 'T-shirt', quantity: 1, weight_oz: 6 }] },
+    });
+    expectStatus(svc, intake, 201, 'intake order to CA');
+    expect(intake.body.source).toBe(created.body.id);
+    const read = await svc.request('GET', `/api/integrations/orders/${intake.body.id}`, { headers: ingest });
+    expectStatus(svc, read, 200, 'intake read');
+    const list = await svc.request('GET', '/api/admin/integrations', { headers: c.admin });
+    expect(list.body.data.map((i: { id: string }) => i.id)).toContain(created.body.id);
+    const updated = await svc.request('PUT', `/api/admin/integrations/${created.body.id}`, { headers: c.admin, json: { name: 'Shop (EU)' } });
+    expectStatus(svc, updated, 200, 'update integration');
+    const got = await svc.request('GET', `/api/admin/integrations/${created.body.id}`, { headers: c.admin });
+    expect(got.body.name).toBe('Shop (EU)');
+    const deleted = await svc.request('DELETE', `/api/admin/integrations/${created.body.id}`, { headers: c.admin });
+    expect([200, 204]).toContain(deleted.status);
+  });
+
+  it('serves super-admin accounts and workspaces', async () => {
+    const accounts = await svc.request('GET', `/api/super-admin/accounts?status=active&q=${encodeURIComponent(c.email)}`, { headers: c.root });
+    expectStatus(svc, accounts, 200, 'accounts');
+    expect(accounts.body.data.map((a: { id: string }) => a.id)).toEqual([c.accountId]);
+    const account = await svc.request('GET', `/api/super-admin/accounts/${c.accountId}`, { headers: c.root });
+    expectStatus(svc, account, 200, 'account');
+    const workspaces = await svc.request('GET', '/api/super-admin/workspaces?limit=100', { headers: c.root });
+    expect(workspaces.body.data.map((w: { id: string }) => w.id)).toContain(c.workspaceId);
+  });
+
+  it('serves super-admin analytics and the audit log, and issues and redeems office PINs', async () => {
+    const analytics = await svc.request('GET', '/api/super-admin/analytics?interval=week', { headers: c.root });
+    expectStatus(svc, analytics, 200, 'analytics');
+    expect(analytics.body.accounts_by_status.active).toBeGreaterThanOrEqual(1);
+    const audit = await svc.request('GET', `/api/super-admin/audit-log?target_id=${c.accountId}`, { headers: c.root });
+    expectStatus(svc, audit, 200, 'audit log');
+    expect(audit.body.data.map((e: { action: string }) => e.action)).toContain('account.approved');
+
+    const map = await svc.request('PUT', '/api/super-admin/settings/office_redeem.sku_map', { headers: c.root, json: { value: { 'OFF-365': 'office_365', 'OFF-2024': 'office_2024' } } });
+    expectStatus(svc, map, 200, 'sku map');
+    const key = await svc.request('PUT', '/api/super-admin/office-redeem/2024-master-product-key', { headers: c.root, json: { product_key: 'ABCDE-12345-FGHIJ-67890-KLMNO' } });
+    expectStatus(svc, key, 200, '2024 key');
+    const order = await svc.request('POST', '/v1/orders', { headers: c.v1, json: { ship_to: newYork, line_items: [{ sku: 'OFF-2024', quantity: 1 }, { sku: 'OFF-365', quantity: 1 }] } });
+    expectStatus(svc, order, 201, 'order');
+    const processed = await svc.request('POST', `/api/admin/orders/${order.body.id}/process`, { headers: c.admin });
+    expectStatus(svc, processed, 200, 'process');
+    const [p2024, p365] = processed.body.office_pins as Array<{ pin: string; product: string }>;
+    const r2024 = await svc.request('POST', '/api/public/office-redeem/lookup', { json: { pin: p2024.pin } });
+    expectStatus(svc, r2024, 200, 'lookup 2024');
+    expect(r2024.body).toMatchObject({ product: 'office_2024', product_key: 'ABCDE-12345-FGHIJ-67890-KLMNO' });
+    const revoke = await svc.request('POST', `/api/super-admin/office-redeem/pins/${p365.pin}/expire`, { headers: c.root });
+    expectStatus(svc, revoke, 200, 'expire');
+    expectCommonError(await svc.request('POST', '/api/public/office-redeem/lookup', { json: { pin: p365.pin } }), 410, 'gone');
+    const testPin = await svc.request('POST', '/api/public/office-redeem/dev-create-test-pin', { json: { product: 'office_365' } });
+    expectStatus(svc, testPin, 201, 'dev test pin');
+    const pins = await svc.request('GET', '/api/super-admin/office-redeem/pins?filter=test', { headers: c.root });
+    expect(pins.body.data.map((p: { id: string }) => p.id)).toContain(testPin.body.id);
+  });
+
+  it('answers hostile input in the common error shape, never a 500', async () => {
+    const nul = await svc.request('POST', '/v1/orders', { headers: c.v1, json: { ship_to: newYork, line_items: [{ sku: 'A', quantity: 1 }], notes: 'a\u0000b' } });
+    expectCommonError(nul, 400, 'validation_failed');
+    expect(nul.body.details).toEqual([{ field: 'notes', message: expect.any(String) }]);
+    const longId = await svc.request('GET', `/v1/orders/${'x'.repeat(10_000)}`, { headers: c.v1 });
+    expectCommonError(longId, 404, 'not_found');
+    expect(longId.text.length).toBeLessThan(500);
+    const unknown = await svc.request('GET', '/nope');
+    expectCommonError(unknown, 404, 'not_found');
+  });
+
+  it('ends the session (logout)', async () => {
+    const login = await svc.request('POST', '/api/auth/login', { json: { email: c.email, password: c.password } });
+    const headers = { authorization: `Bearer ${login.body.token}` };
+    expectStatus(svc, await svc.request('POST', '/api/auth/logout', { headers }), 204, 'logout');
+    expectCommonError(await svc.request('GET', '/api/auth/me', { headers }), 401, 'unauthorized');
+  });
+
+  // Keep these two last: they judge everything above.
+  it('called every route group the service documents (a new group adds its calls here)', async () => {
+    expect(await uncalledRouteGroups(svc)).toEqual([]);
+  });
+
+  it('logged no unexpected error while serving all of the above', () => {
+    expect(svc.output()).not.toMatch(/"level":50/);
+  });
+});

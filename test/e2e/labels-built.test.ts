@@ -1,0 +1,70 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error -- a plain .mjs build script without typings
+import { ensureBuild } from '../../scripts/ensure-build.mjs';
+
+// What users run is the bundle: pdfkit (external, reading its font metrics from node_modules),
+// DejaVu read at run time, and the render pool's worker as an entry of its own. Render every
+// format from dist/ in a separate process, directly and through the pool, from another cwd.
+const data = {
+  shipment_id: 'shp_01jbuilt', tracking_number: '1Z999AA10123456784', carrier: 'ups', carrier_name: 'UPS',
+  service_code: 'ups_ground', service_name: 'UPS Ground', zone: '5', weight_oz: 35.2, ship_date: '2026-03-05',
+  ship_from: { name: 'Jürgen Müller', street1: '1 Main St', city: 'Palo Alto', state: 'CA', postal_code: '94301', country: 'US' },
+  ship_to: { name: 'Renée 東京', street1: '350 Fifth Avenue', city: 'New York', state: 'NY', postal_code: '10118', country: 'US' },
+  sample: true,
+};
+
+type Out = Record<string, { direct: string; pool: string; content_type: string }>;
+let out: Out;
+const dir = mkdtempSync(path.join(tmpdir(), 'labels-built-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+beforeAll(() => {
+  ensureBuild();
+  const bundle = pathToFileURL(path.resolve('dist/src/labels.bundle.js')).href;
+  const script = `
+    const m = await import(${JSON.stringify(bundle)});
+    const data = ${JSON.stringify(data)};
+    const pool = m.createLabelRenderPool({ threads: 2 });
+    const out = {};
+    for (const f of m.LABEL_FORMATS) {
+      const [direct, pooled] = await Promise.all([m.renderLabel(data, f), pool.renderLabel(data, f)]);
+      out[f] = { direct: direct.body.toString('base64'), pool: pooled.body.toString('base64'), content_type: pooled.content_type };
+    }
+    const set = await pool.renderLabelSet([data, data, data], 'pdf_4x6');
+    out.set = { direct: '', pool: set.body.toString('base64'), content_type: set.content_type };
+    await pool.close();
+    process.stdout.write(JSON.stringify(out));
+  `;
+  out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: dir, encoding: 'utf8', maxBuffer: 64 << 20 }));
+}, 300_000);
+
+describe('labels from the built tree', () => {
+  it('renders every format, the same bytes in the pool as in-process', () => {
+    for (const f of ['pdf_4x6', 'pdf_letter', 'png_4x6', 'zpl_4x6']) {
+      expect(out[f]!.pool.length, f).toBeGreaterThan(1000);
+      expect(out[f]!.pool, f).toBe(out[f]!.direct);
+    }
+    const pdf = Buffer.from(out.pdf_4x6!.pool, 'base64').toString('latin1');
+    expect(pdf.startsWith('%PDF')).toBe(true);
+    expect(pdf).toContain('/MediaBox [0 0 288 432]');
+    expect(Buffer.from(out.pdf_letter!.pool, 'base64').toString('latin1')).toContain('/MediaBox [0 0 612 792]');
+    const png = Buffer.from(out.png_4x6!.pool, 'base64');
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([812, 1218]);
+    const zpl = Buffer.from(out.zpl_4x6!.pool, 'base64').toString('utf8');
+    expect(zpl).toMatch(/^\^XA[\s\S]*\^BC[^\^]*\^FD1Z999AA10123456784\^FS[\s\S]*\^XZ$/);
+    expect(out.set!.content_type).toBe('application/pdf');
+    expect(Buffer.from(out.set!.pool, 'base64').toString('latin1').match(/\/Type \/Page\b/g)).toHaveLength(3);
+  });
+
+  it.runIf(spawnSync('zbarimg', ['--version']).status === 0)('a scanner reads the built PNG', () => {
+    const file = path.join(dir, 'label.png');
+    writeFileSync(file, Buffer.from(out.png_4x6!.pool, 'base64'));
+    const read = execFileSync('zbarimg', ['--quiet', '--raw', file], { encoding: 'latin1', stdio: ['ignore', 'pipe', 'ignore'] });
+    expect(read.trim()).toBe('1Z999AA10123456784');
+  });
+});

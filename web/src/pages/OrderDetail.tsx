@@ -1,0 +1,169 @@
+import { api, call, type Order } from '../api/client';
+import type { PageProps } from '../routes';
+import { Link } from '../router';
+import { Badge, Empty, ErrorBox, Loading, money, useAction, useAsync, when } from '../ui';
+import { actionLabel, allowedActions, runOrderAction, type OrderAction } from './orders-actions';
+
+type Address = Order['ship_to'];
+
+export function AddressBlock({ address }: { address: Address | null }) {
+  if (!address) return <p className="muted">Workspace origin address</p>;
+  return (
+    <address>
+      {[address.name, address.company, address.street1, address.street2, [address.city, address.state, address.postal_code].filter(Boolean).join(' '), address.country, address.phone, address.email]
+        .filter(Boolean)
+        .map((line, i) => (
+          <div key={i}>{line}</div>
+        ))}
+    </address>
+  );
+}
+
+export function OrderDetail({ params }: PageProps) {
+  const order = useAsync(() => call(api.GET('/api/admin/orders/{orderId}', { params: { path: { orderId: params.id } } })), [params.id]);
+  const action = useAction();
+
+  async function act(a: OrderAction) {
+    const updated = await action.run(() => runOrderAction(params.id, a));
+    if (updated) order.setData(updated);
+  }
+
+  if (order.error) return <ErrorBox error={order.error.status === 404 ? Object.assign(order.error, { message: 'This order does not exist in this workspace and environment.' }) : order.error} onRetry={order.reload} />;
+  if (!order.data) return <Loading label="Loading order…" />;
+  const o = order.data;
+  const editable = o.status === 'awaiting_fulfillment' || o.status === 'processing';
+  return (
+    <section>
+      <p>
+        <Link to="/dashboard/orders">← Orders</Link>
+      </p>
+      <div className="page-head">
+        <h1>
+          Order <span className="mono">{o.external_id ?? o.id}</span> <Badge value={o.status} /> {o.archived && <Badge value="archived" />}
+        </h1>
+        <div className="actions" role="group" aria-label="Order actions">
+          {allowedActions(o).map((a) => (
+            <button key={a} type="button" className={`btn ${a === 'process' ? 'btn-primary' : a === 'cancel' ? 'btn-danger' : ''}`} disabled={action.busy} onClick={() => act(a)}>
+              {actionLabel[a]}
+            </button>
+          ))}
+          {editable && (
+            <Link to={`/dashboard/orders/${o.id}/edit`} className="btn">
+              Edit
+            </Link>
+          )}
+        </div>
+      </div>
+      {action.error && <ErrorBox error={action.error} />}
+      <dl className="facts">
+        <div>
+          <dt>ID</dt>
+          <dd className="mono">{o.id}</dd>
+        </div>
+        <div>
+          <dt>Source</dt>
+          <dd>{o.source}</dd>
+        </div>
+        <div>
+          <dt>Created</dt>
+          <dd>{when(o.created_at)}</dd>
+        </div>
+        <div>
+          <dt>Requested service</dt>
+          <dd>{o.requested_service ?? 'Cheapest'}</dd>
+        </div>
+      </dl>
+      <div className="grid3">
+        <div className="card">
+          <h2>Customer</h2>
+          <p>
+            {o.customer.name ?? '—'}
+            <br />
+            {o.customer.email}
+            <br />
+            {o.customer.phone}
+          </p>
+        </div>
+        <div className="card">
+          <h2>Ship to</h2>
+          <AddressBlock address={o.ship_to} />
+        </div>
+        <div className="card">
+          <h2>Ship from</h2>
+          <AddressBlock address={o.ship_from} />
+        </div>
+      </div>
+      <div className="card">
+        <h2>Line items</h2>
+        <div className="table-wrap">
+          <table className="table">
+            <thead>
+              <tr>
+                <th>SKU</th>
+                <th>Name</th>
+                <th className="num">Qty</th>
+                <th className="num">Unit price</th>
+                <th className="num">Weight (oz)</th>
+              </tr>
+            </thead>
+            <tbody>
+              {o.line_items.map((li, i) => (
+                <tr key={i}>
+                  <td className="mono">{li.sku ?? '—'}</td>
+                  <td>{li.name ?? '—'}</td>
+                  <td className="num">{li.quantity}</td>
+                  <td className="num">{money(li.unit_price)}</td>
+                  <td className="num">{li.weight_oz ?? '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <p className="muted">
+          Parcel: {o.parcel.weight_oz} oz, {o.parcel.length_in}×{o.parcel.width_in}×{o.parcel.height_in} in{o.parcel_derived ? ' (derived)' : ''}
+        </p>
+      </div>
+      <div className="grid2">
+        <div className="card">
+          <h2>Shipments</h2>
+          {o.shipments.length === 0 ? (
+            <Empty>No label bought yet.</Empty>
+          ) : (
+            <ul className="plain">
+              {o.shipments.map((s) => (
+                <li key={s.id}>
+                  <span className="mono">{s.tracking_number ?? s.id}</span> {s.service_code} <Badge value={s.status} />{' '}
+                  {s.tracking_number && (
+                    <a href={`/track/${encodeURIComponent(s.tracking_number)}`} target="_blank" rel="noreferrer">
+                      Tracking page
+                    </a>
+                  )}
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+        <div className="card">
+          <h2>Office PINs</h2>
+          {o.office_pins.length === 0 ? (
+            <Empty>No PINs for this order.</Empty>
+          ) : (
+            <ul className="plain">
+              {o.office_pins.map((p) => (
+                <li key={p.id}>
+                  {p.product} <Badge value={p.status} /> expires {when(p.expires_at)}
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      </div>
+      {o.notes && (
+        <div className="card">
+          <h2>Notes</h2>
+          <p className="prewrap">{o.notes}</p>
+        </div>
+      )}
+    </section>
+  );
+}

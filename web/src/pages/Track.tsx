@@ -1,0 +1,119 @@
+import { useState, type FormEvent } from 'react';
+import { fetchJson } from '../api/client';
+import type { PageProps } from '../routes';
+import { navigate } from '../router';
+import { Badge, ErrorBox, Loading, day, useAsync, when } from '../ui';
+
+/** DESIGN §8 "Public tracking": no name, street, email or phone. */
+interface PublicTracking {
+  tracking_number: string;
+  carrier: string;
+  status: string;
+  estimated_delivery_date: string | null;
+  timeline: { milestone: string; reached_at: string | null; estimated_at: string | null }[];
+  events: {
+    id: string;
+    occurred_at: string;
+    status: string;
+    description: string;
+    location?: { city?: string | null; state?: string | null; postal_code?: string | null; country?: string | null } | null;
+  }[];
+}
+
+const MILESTONE: Record<string, string> = {
+  label_created: 'Label created',
+  picked_up: 'Picked up',
+  in_transit: 'In transit',
+  out_for_delivery: 'Out for delivery',
+  delivered: 'Delivered',
+};
+
+export function Track({ params }: PageProps) {
+  const n = params.trackingNumber;
+  const t = useAsync(() => fetchJson<PublicTracking>(`/api/public/track/${encodeURIComponent(n)}`), [n]);
+  return (
+    <div className="narrow-page">
+      <h1 className="brand">Track your parcel</h1>
+      <TrackSearch initial={n} />
+      {t.loading && !t.data ? (
+        <Loading label="Looking up your parcel…" />
+      ) : t.error ? (
+        t.error.status === 404 ? (
+          <div className="alert alert-warn" role="alert" data-testid="track-not-found">
+            <strong>We could not find a parcel with tracking number {n}.</strong>
+            <p>Check the number on your shipping confirmation. A new label can take a few hours to show up.</p>
+          </div>
+        ) : (
+          <ErrorBox error={t.error} onRetry={t.reload} />
+        )
+      ) : t.data ? (
+        <Tracking data={t.data} />
+      ) : null}
+    </div>
+  );
+}
+
+function TrackSearch({ initial }: { initial: string }) {
+  const [value, setValue] = useState(initial);
+  return (
+    <form
+      className="filters"
+      role="search"
+      onSubmit={(e: FormEvent) => {
+        e.preventDefault();
+        const v = value.trim().replace(/\s+/g, '');
+        if (v) navigate(`/track/${encodeURIComponent(v)}`);
+      }}
+    >
+      <label className="inline grow">
+        <span className="sr-only">Tracking number</span>
+        <input value={value} maxLength={64} onChange={(e) => setValue(e.target.value)} placeholder="Tracking number" />
+      </label>
+      <button type="submit" className="btn btn-primary">
+        Track
+      </button>
+    </form>
+  );
+}
+
+function Tracking({ data }: { data: PublicTracking }) {
+  return (
+    <>
+      <div className="card">
+        <p className="muted small">
+          {data.carrier.toUpperCase()} · <span className="mono">{data.tracking_number}</span>
+        </p>
+        <h2>
+          <Badge value={data.status} />
+        </h2>
+        {data.status !== 'delivered' && data.estimated_delivery_date && <p>Estimated delivery: <strong>{day(data.estimated_delivery_date)}</strong></p>}
+        <ol className="timeline">
+          {data.timeline.map((m) => (
+            <li key={m.milestone} className={m.reached_at ? 'reached' : 'pending'}>
+              <strong>{MILESTONE[m.milestone] ?? m.milestone}</strong>
+              <span className="muted small">{m.reached_at ? when(m.reached_at) : m.estimated_at ? `expected ${when(m.estimated_at)}` : ''}</span>
+            </li>
+          ))}
+        </ol>
+      </div>
+      <div className="card">
+        <h2>History</h2>
+        {data.events.length === 0 ? (
+          <p className="muted">No scans yet.</p>
+        ) : (
+          <ul className="plain events">
+            {data.events.map((e) => (
+              <li key={e.id}>
+                <div>{e.description}</div>
+                <div className="muted small">
+                  {when(e.occurred_at)}
+                  {e.location && ` · ${[e.location.city, e.location.state, e.location.country].filter(Boolean).join(', ')}`}
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+    </>
+  );
+}

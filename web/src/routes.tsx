@@ -1,0 +1,44 @@
+import type { ComponentType } from 'react';
+import { SignIn } from './pages/SignIn';
+import { Register } from './pages/Register';
+import { Orders } from './pages/Orders';
+import { OrderDetail } from './pages/OrderDetail';
+import { OrderForm } from './pages/OrderForm';
+import { Rates } from './pages/Rates';
+import { Integrations } from './pages/Integrations';
+import { IntegrationEdit } from './pages/IntegrationEdit';
+import { ApiKeys } from './pages/ApiKeys';
+import { AdminAccounts } from './pages/AdminAccounts';
+import { AdminWorkspaces } from './pages/AdminWorkspaces';
+import { Track } from './pages/Track';
+import { Redeem } from './pages/Redeem';
+
+export type PageProps = { params: Record<string, string> };
+
+export interface RouteEntry {
+  path: string;
+  title: string;
+  page: ComponentType<PageProps>;
+  /** public: anyone, no chrome; guest: signed-out pages; user / super_admin: inside the shell. */
+  access: 'public' | 'guest' | 'user' | 'super_admin';
+  /** Shown in the navigation under this label. */
+  nav?: string;
+}
+
+/** Every page: one file under pages/ plus one line here. The first match wins. */
+export const routes: RouteEntry[] = [
+  { path: '/dashboard/login', title: 'Sign in', page: SignIn, access: 'guest' },
+  { path: '/dashboard/register', title: 'Create an account', page: Register, access: 'guest' },
+  { path: '/dashboard/orders', title: 'Orders', page: Orders, access: 'user', nav: 'Orders' },
+  { path: '/dashboard/orders/new', title: 'New order', page: OrderForm, access: 'user' },
+  { path: '/dashboard/orders/:id/edit', title: 'Edit order', page: OrderForm, access: 'user' },
+  { path: '/dashboard/orders/:id', title: 'Order', page: OrderDetail, access: 'user' },
+  { path: '/dashboard/rates', title: 'Rate calculator', page: Rates, access: 'user', nav: 'Rates' },
+  { path: '/dashboard/integrations', title: 'Integrations', page: Integrations, access: 'user', nav: 'Integrations' },
+  { path: '/dashboard/integrations/:id', title: 'Integration', page: IntegrationEdit, access: 'user' },
+  { path: '/dashboard/api-keys', title: 'API keys', page: ApiKeys, access: 'user', nav: 'API keys' },
+  { path: '/dashboard/admin/accounts', title: 'Accounts', page: AdminAccounts, access: 'super_admin', nav: 'Accounts' },
+  { path: '/dashboard/admin/workspaces', title: 'Workspaces & plans', page: AdminWorkspaces, access: 'super_admin', nav: 'Workspaces' },
+  { path: '/track/:trackingNumber', title: 'Track a parcel', page: Track, access: 'public' },
+  { path: '/redeem', title: 'Redeem a PIN', page: Redeem, access: 'public' },
+];

@@ -1,0 +1,85 @@
+import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
+import { api, call, scope, sessionEnded, type Account, type Environment } from './api/client';
+
+export interface Me {
+  account: Account;
+  workspaces: { id: string; name: string; plan: string; role: string }[];
+}
+
+interface SessionState {
+  status: 'loading' | 'signed_out' | 'signed_in';
+  me?: Me;
+  workspaceId: string | null;
+  environment: Environment;
+  signIn(email: string, password: string): Promise<void>;
+  signOut(): Promise<void>;
+  setWorkspace(id: string): void;
+  setEnvironment(env: Environment): void;
+}
+
+const SessionContext = createContext<SessionState | null>(null);
+
+export function useSession(): SessionState {
+  const s = useContext(SessionContext);
+  if (!s) throw new Error('useSession outside SessionProvider');
+  return s;
+}
+
+/**
+ * Who is signed in. The session is the httpOnly cookie set by POST /api/auth/session: this code
+ * never sees a token, it only asks /api/auth/me who the cookie belongs to.
+ */
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const [status, setStatus] = useState<SessionState['status']>('loading');
+  const [me, setMe] = useState<Me | undefined>();
+  const [workspaceId, setWorkspaceId] = useState<string | null>(null);
+  // Always opens in test (DESIGN §8): live data is one deliberate switch away.
+  const [environment, setEnv] = useState<Environment>('test');
+
+  const adopt = useCallback((next: Me | undefined) => {
+    setMe(next);
+    const first = next?.workspaces[0]?.id ?? null;
+    scope.workspaceId = first;
+    scope.environment = 'test';
+    setWorkspaceId(first);
+    setEnv('test');
+    setStatus(next ? 'signed_in' : 'signed_out');
+  }, []);
+
+  useEffect(() => {
+    call(api.GET('/api/auth/session')).then(
+      (s) => adopt(s.account ? (s as Me) : undefined),
+      () => adopt(undefined),
+    );
+    const ended = () => {
+      setMe(undefined);
+      setStatus('signed_out');
+    };
+    sessionEnded.addEventListener('ended', ended);
+    return () => sessionEnded.removeEventListener('ended', ended);
+  }, [adopt]);
+
+  const value: SessionState = {
+    status,
+    me,
+    workspaceId,
+    environment,
+    async signIn(email, password) {
+      await call(api.POST('/api/auth/session', { body: { email, password } }));
+      adopt((await call(api.GET('/api/auth/me'))) as Me);
+    },
+    async signOut() {
+      await call(api.DELETE('/api/auth/session')).catch(() => undefined);
+      adopt(undefined);
+    },
+    setWorkspace(id) {
+      scope.workspaceId = id;
+      setWorkspaceId(id);
+    },
+    setEnvironment(env) {
+      scope.environment = env;
+      setEnv(env);
+    },
+  };
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
