@@ -14,8 +14,8 @@ import { createCounterStore, type CounterStore } from './platform/cache/counter-
 import { createJobQueue, type JobQueue } from './platform/jobs/index.js';
 import { loggerOptions } from './platform/logger.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './platform/http/error-handler.js';
-import { registerNulGuard } from './platform/http/nul-guard.js';
 import { registerJsonParser } from './platform/http/json-parser.js';
+import { registerNulGuard } from './platform/http/nul-guard.js';
 import { registerIdempotency } from './platform/http/idempotency.js';
 import { registerMetrics } from './platform/http/metrics.js';
 import { ErrorResponseSchema, type App } from './platform/http/schemas.js';
