@@ -254,6 +254,24 @@ describe('the built tree (npm start)', () => {
     expect(session.body.account).toBeNull();
   });
 
+  it('runs a batch to completion in the background and lists its items', async () => {
+    const started = await svc.request('POST', '/v1/batches', {
+      headers: c.v1,
+      json: { type: 'validate_addresses', items: [newYork, london, { street1: '1 Nowhere', city: 'X', postal_code: '00000', country: 'US' }] },
+    });
+    expectStatus(svc, started, 202, 'batch create');
+    let batch = started.body;
+    for (let i = 0; i < 120 && !['completed', 'completed_with_errors', 'failed'].includes(batch.status); i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      batch = (await svc.request('GET', `/v1/batches/${batch.id}`, { headers: c.v1 })).body;
+    }
+    expect(batch.counts).toMatchObject({ total: 3, pending: 0 });
+    const items = await svc.request('GET', `/v1/batches/${batch.id}/items`, { headers: c.v1 });
+    expectStatus(svc, items, 200, 'batch items');
+    expect(items.body.data.map((item: { index: number }) => item.index).sort()).toEqual([0, 1, 2]);
+    expectStatus(svc, await svc.request('GET', '/api/admin/batches', { headers: c.admin }), 200, 'admin batches');
+  });
+
   it('answers hostile input in the common error shape, never a 500', async () => {
     const nul = await svc.request('POST', '/v1/orders', { headers: c.v1, json: { ship_to: newYork, line_items: [{ sku: 'A', quantity: 1 }], notes: 'a\u0000b' } });
     expectCommonError(nul, 400, 'validation_failed');
