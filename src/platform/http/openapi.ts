@@ -30,7 +30,7 @@ export function openApiOptions(config: Config): FastifyDynamicSwaggerOptions {
         },
       },
     },
-    transformObject: ({ openapiObject }) => completeOperations(openapiObject as OpenApiObject),
+    transformObject: (documentObject) => completeOperations((documentObject as { openapiObject: OpenApiObject }).openapiObject),
     refResolver: {
       // Name components after their $id (Error, Account…) rather than def-0, def-1.
       buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`),
