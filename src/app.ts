@@ -14,8 +14,8 @@ import { createCounterStore, type CounterStore } from './platform/cache/counter-
 import { createJobQueue, type JobQueue } from './platform/jobs/index.js';
 import { loggerOptions } from './platform/logger.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './platform/http/error-handler.js';
-import { registerNulGuard } from './platform/http/nul-guard.js';
 import { registerJsonParser } from './platform/http/json-parser.js';
+import { registerNulGuard } from './platform/http/nul-guard.js';
 import { registerIdempotency } from './platform/http/idempotency.js';
 import { registerMetrics } from './platform/http/metrics.js';
 import { ErrorResponseSchema, type App } from './platform/http/schemas.js';
@@ -35,6 +35,7 @@ import { addressesRoutes } from './modules/addresses/index.js';
 import { adminIntegrationsRoutes, integrationIntakeRoutes } from './modules/integrations/index.js';
 import { adminShipmentsRoutes, publicTrackingRoutes, shipmentsRoutes } from './modules/shipments/index.js';
 import { superAdminSettingsRoutes } from './modules/settings/index.js';
+import { adminBatchesRoutes, batchesRoutes } from './modules/batches/index.js';
 import { setupWebhooks, webhooksRoutes } from './modules/webhooks/index.js';
 import type { LookupFunction } from 'node:net';
 import { superAdminAuditRoutes } from './modules/audit/index.js';
@@ -241,6 +242,7 @@ async function registerRoutes(app: App, opts: { deps: Deps; perIpPerMinute: numb
     await v1.register(ratesRoutes);
     await v1.register(addressesRoutes);
     await v1.register(shipmentsRoutes);
+    await v1.register(batchesRoutes);
     await v1.register(webhooksRoutes, { surface: 'v1' });
   }, { prefix: '/v1' });
 
@@ -253,6 +255,7 @@ async function registerRoutes(app: App, opts: { deps: Deps; perIpPerMinute: numb
     await admin.register(adminOrdersRoutes);
     await admin.register(adminIntegrationsRoutes);
     await admin.register(adminShipmentsRoutes);
+    await admin.register(adminBatchesRoutes);
     await admin.register(webhooksRoutes, { surface: 'admin' });
     await admin.register(adminMtlsRoutes);
     await admin.register(ratesRoutes, { surface: 'admin' });

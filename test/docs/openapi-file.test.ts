@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import openapiTS, { astToString } from 'openapi-typescript';
 import { describe, expect, it } from 'vitest';
 import { loadOpenApiDocument, serializeOpenApi } from '../../scripts/lib/openapi-document.js';
 
@@ -18,6 +19,9 @@ describe('openapi.json', () => {
     // Compare parsed first for a readable diff, then the bytes (formatting is part of the file).
     expect(JSON.parse(committed)).toEqual(JSON.parse(live));
     expect(committed).toBe(live);
+    // The Node client's generated types (packages/client) follow the same document.
+    const types = readFileSync(path.join(root, 'packages/client/src/schema.d.ts'), 'utf8');
+    expect(types.slice(types.indexOf('\n') + 1)).toBe(astToString(await openapiTS(JSON.parse(live))));
   });
 
   it('passes `redocly lint` with no errors', { timeout: 120_000 }, () => {

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import { freePort } from '../helpers/built-service.js';
 
 // The real process, exactly as `npm start` runs it (scripts/start.mjs: the built, bundled tree,
 // rebuilt first when the sources are newer): start on a fresh embedded data dir, refuse a
@@ -26,15 +26,6 @@ function start(port: number, env: Record<string, string> = {}) {
   child.stderr!.on('data', (d) => (output += d));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return { child, exited, output: () => output };
-}
-
-/** A port nobody listens on now (fixed ranges collide with local services such as NATS on 4222). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 async function healthy(port: number, timeoutMs: number, child?: ChildProcess): Promise<boolean> {

@@ -7,6 +7,8 @@ const SECRET_KEY = /^(password|secret|token|credentials|ingest_key|api_key|priva
 const TAIL_KEYS: Record<string, number> = { product_key: 5, pin: 4 };
 
 export const MASK = '[redacted]';
+/** What a service writes to say a secret changed without writing the secret: kept as is. */
+const MARKER = /^(set|removed|rotated|replaced|updated|unchanged)$/;
 
 export function maskValue(value: unknown, visibleTail = 0): string {
   if (typeof value !== 'string' || visibleTail === 0) return MASK;
@@ -19,7 +21,7 @@ export function maskSecrets(value: unknown, depth = 0): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
     if (Object.hasOwn(TAIL_KEYS, key)) out[key] = v == null ? v : maskTree(v, TAIL_KEYS[key]);
-    else if (SECRET_KEY.test(key)) out[key] = v == null ? v : MASK;
+    else if (SECRET_KEY.test(key)) out[key] = v == null || typeof v === 'boolean' || (typeof v === 'string' && MARKER.test(v)) ? v : MASK;
     else out[key] = maskSecrets(v, depth + 1);
   }
   return out;

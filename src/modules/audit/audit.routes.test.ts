@@ -81,12 +81,14 @@ describe('GET /api/super-admin/audit-log', () => {
   });
 
   it('masks secrets before the row is written', async () => {
-    expect(maskSecrets({ password: 'hunter2', config: { api_token: 'tok', shop: 'x' }, secret: 'whsec_1', product_key: { from: null, to: 'ABCDE-12345-FGHIJ-67890-KLMNO' }, token_expires_at: '2030-01-01' })).toEqual({
+    expect(maskSecrets({ password: 'hunter2', config: { api_token: 'tok', shop: 'x' }, secret: 'whsec_1', product_key: { from: null, to: 'ABCDE-12345-FGHIJ-67890-KLMNO' }, token_expires_at: '2030-01-01', credentials: 'removed', ingest_key: 'rotated' })).toEqual({
       password: '[redacted]',
       config: { api_token: '[redacted]', shop: 'x' },
       secret: '[redacted]',
       product_key: { from: null, to: '•••••-•••••-•••••-•••••-KLMNO' },
       token_expires_at: '2030-01-01',
+      credentials: 'removed',
+      ingest_key: 'rotated',
     });
     await writeAudit(app.deps.db, { type: 'system', id: null }, { requestId: 'mask-test' }, { action: 'test.masked', targetType: 'test', targetId: null, changes: { credentials: { key: 'k' }, client_secret: 's' } });
     const row = await app.deps.db.selectFrom('audit_log').select('changes').where('request_id', '=', 'mask-test').executeTakeFirstOrThrow();

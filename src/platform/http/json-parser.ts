@@ -24,6 +24,23 @@ export function jsonDepthExceeds(text: string, max = MAX_DEPTH): boolean {
   return false;
 }
 
+// An unpaired UTF-16 surrogate (JSON may escape one: \uD800): JavaScript keeps it, PostgreSQL
+// text and jsonb refuse it at the driver, which would be a 500 (found by the fuzz suite).
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Field paths of strings (or keys) holding an unpaired surrogate. */
+export function unpairedSurrogateFields(value: unknown, path = ''): Array<{ field: string; message: string }> {
+  const message = 'must be valid Unicode (no unpaired UTF-16 surrogates)';
+  if (typeof value === 'string') return LONE_SURROGATE.test(value) ? [{ field: path || 'body', message }] : [];
+  if (Array.isArray(value)) return value.flatMap((v, i) => unpairedSurrogateFields(v, `${path}[${i}]`)).slice(0, 20);
+  if (value && typeof value === 'object') {
+    return Object.entries(value)
+      .flatMap(([k, v]) => (LONE_SURROGATE.test(k) ? [{ field: path || 'body', message: `keys ${message}` }] : unpairedSurrogateFields(v, path ? `${path}.${k}` : k)))
+      .slice(0, 20);
+  }
+  return [];
+}
+
 /**
  * JSON bodies: Fastify's safe parser (prototype-poisoning protection) behind a depth check;
  * a NUL character anywhere in the body is a 400 naming the field (see nul-guard.ts).
@@ -45,6 +62,10 @@ export function registerJsonParser(app: FastifyInstance): void {
       if (text.includes('\\u0000')) {
         const nul = nulFields(value);
         if (nul.length > 0) return done(validationError(nul), undefined);
+      }
+      if (/\\u[dD][89a-fA-F]/.test(text)) {
+        const unpaired = unpairedSurrogateFields(value);
+        if (unpaired.length > 0) return done(validationError(unpaired), undefined);
       }
       done(null, value);
     });

@@ -1,0 +1,89 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, superAdminHeaders } from '../helpers/app.js';
+import { makePrincipal, orderBody, resourceFactories, type Principal } from '../helpers/credentials.js';
+import { collectionOf, fillPath, loadOperations, pathParams, validArbitrary, type OpenApiDoc, type Operation } from '../helpers/openapi.js';
+
+// OWASP API3 (mass assignment): fields the server owns are refused in every request body that
+// does not declare them, and nothing a client sends changes them; re-reads prove it.
+
+const READ_ONLY = {
+  id: 'ord_injected0000000000000000000',
+  workspace_id: 'ws_injected000000000000000000',
+  status: 'delivered',
+  price: { amount: 1, currency: 'USD' },
+  role: 'super_admin',
+  plan: 'enterprise',
+  created_at: '2000-01-01T00:00:00.000Z',
+  updated_at: '2000-01-01T00:00:00.000Z',
+};
+
+let app: FastifyInstance;
+let doc: OpenApiDoc;
+let operations: Operation[];
+let me: Principal;
+const ids: Record<string, string> = {};
+
+beforeAll(async () => {
+  app = await buildTestApp({ config: { webhookAllowPrivateTargets: true, encryptionKey: randomBytes(32).toString('base64') } });
+  ({ doc, operations } = await loadOperations(app));
+  me = await makePrincipal(app, await superAdminHeaders(app));
+  for (const [collection, factory] of Object.entries(resourceFactories)) ids[collection] = await factory.create(app, me, 'test');
+}, 180_000);
+
+describe('read-only fields in request bodies', () => {
+  it('every body that does not declare them refuses them (or, where extra fields pass, ignores them)', { timeout: 180_000 }, async () => {
+    const problems: string[] = [];
+    const bodies = operations.filter((o) => o.body && o.auth !== 'none' && o.auth !== 'superAdmin');
+    expect(bodies.length).toBeGreaterThan(8);
+    for (const op of bodies) {
+      const declared = Object.keys((op.body!.properties ?? {}) as object);
+      const injected = Object.fromEntries(Object.entries(READ_ONLY).filter(([k]) => !declared.includes(k)));
+      const base = fc.sample(validArbitrary(op.body!, doc), { numRuns: 1, seed: 3 })[0] as Record<string, unknown>;
+      const param = pathParams(op.path)[0];
+      const url = fillPath(op.path, param ? { [param]: ids[collectionOf(op.path) ?? ''] ?? 'x' } : {});
+      const res = await app.inject({ method: op.method, url, headers: await me.headers(op.auth, 'test'), payload: { ...base, ...injected } });
+      if (op.body!.additionalProperties === false) {
+        const fields = res.statusCode === 400 ? (res.json().details ?? []).map((d: { field: string }) => d.field) : [];
+        const missing = Object.keys(injected).filter((k) => !fields.includes(k));
+        if (res.statusCode !== 400 || missing.length) problems.push(`${op.method} ${op.path}: ${res.statusCode}, not refused: ${missing.join(',')}`);
+      } else if (res.statusCode < 300) {
+        for (const [k, v] of Object.entries(injected)) {
+          if (JSON.stringify(res.json()).includes(JSON.stringify(v).slice(1, -1)) && typeof v === 'string') problems.push(`${op.method} ${op.path}: echoed ${k}`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('an order cannot be created or edited into another status, id or workspace (re-read)', async () => {
+    const created = await app.inject({ method: 'POST', url: '/v1/orders', headers: me.tenant.headers, payload: { ...orderBody(), status: 'shipped', id: READ_ONLY.id } });
+    expect(created.statusCode).toBe(400);
+    const list = await app.inject({ method: 'GET', url: `/v1/orders?limit=100`, headers: me.tenant.headers });
+    expect(list.json().data.some((o: { id: string }) => o.id === READ_ONLY.id)).toBe(false);
+    expect((await app.inject({ method: 'GET', url: `/v1/orders/${READ_ONLY.id}`, headers: me.tenant.headers })).statusCode).toBe(404);
+
+    const id = ids.orders;
+    const before = (await app.inject({ method: 'GET', url: `/v1/orders/${id}`, headers: me.tenant.headers })).json();
+    const patch = await app.inject({ method: 'PATCH', url: `/api/admin/orders/${id}`, headers: me.tenant.adminHeaders, payload: { status: 'delivered', workspace_id: READ_ONLY.workspace_id, created_at: READ_ONLY.created_at } });
+    expect(patch.statusCode).toBe(400);
+    const after = (await app.inject({ method: 'GET', url: `/v1/orders/${id}`, headers: me.tenant.headers })).json();
+    expect(after).toEqual(before);
+  });
+
+  it('a workspace cannot change its own plan or burst, and an account not its role (re-read)', async () => {
+    const res = await app.inject({ method: 'PATCH', url: '/api/admin/workspace', headers: me.tenant.adminHeaders, payload: { plan: 'enterprise', burst_per_minute: 10_000_000, mtls_required: false } });
+    expect(res.statusCode).toBe(400);
+    const ws = (await app.inject({ method: 'GET', url: '/api/admin/workspace', headers: me.tenant.adminHeaders })).json();
+    expect(ws).toMatchObject({ plan: 'enterprise', burst_per_minute: 1_000_000 }); // as createTenant set them
+
+    const email = `mass-${Date.now()}@example.com`;
+    const reg = await app.inject({ method: 'POST', url: '/api/auth/register', payload: { email, password: 'long enough pw', name: 'M', workspace_name: 'M', role: 'super_admin', status: 'active', plan: 'enterprise' } });
+    expect(reg.statusCode).toBe(400);
+    expect(reg.json().details.map((d: { field: string }) => d.field).sort()).toEqual(['plan', 'role', 'status']);
+    const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: 'long enough pw' } });
+    expect(login.statusCode).toBe(401); // no account was made
+  });
+});
