@@ -195,7 +195,7 @@ describe.skipIf(!haveChromium)('dashboard in Chromium', () => {
       await page.getByRole('heading', { name: /Shipment/ }).waitFor();
       await visible(page.getByTestId('label-preview'));
       expect(await page.getByTestId('label-preview').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 100)).toBe(true);
-      await visible(page.getByText('Label created'));
+      await visible(page.getByText('Label created', { exact: true }));
     });
 
     await step(page, '08-rates', async () => {
@@ -262,7 +262,7 @@ describe.skipIf(!haveChromium)('dashboard in Chromium', () => {
     await step(visitor, '14-public-track-timeline', async () => {
       await visitor.goto(`${base}/track/${tracking}`);
       await visitor.locator('.timeline li.reached').first().waitFor();
-      await visible(visitor.getByText('Label created'));
+      await visible(visitor.getByText('Label created', { exact: true }));
       const overflow = await visitor.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow).toBeLessThanOrEqual(0);
     });
