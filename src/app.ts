@@ -221,12 +221,6 @@ async function registerRoutes(app: App, opts: { deps: Deps; perIpPerMinute: numb
   // Closed before the app's own onClose (which closes the database): the last counts are kept.
   app.addHook('onClose', async () => requests.stop());
 
-  // Public pages (tracking, office-redeem, …) are open: one per-IP budget across all of them,
-  // whichever module registers them (TRUST_PROXY decides what the client IP is).
-  const publicPerIp = guards.perIp('public', opts.perIpPerMinute);
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.url.startsWith('/api/public/')) await publicPerIp(request, reply);
-  });
 
   await app.register(async (v1: App) => {
     v1.addHook('onRequest', guards.apiKey);

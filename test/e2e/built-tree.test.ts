@@ -270,6 +270,18 @@ describe('the built tree (npm start)', () => {
     expectStatus(svc, items, 200, 'batch items');
     expect(items.body.data.map((item: { index: number }) => item.index).sort()).toEqual([0, 1, 2]);
     expectStatus(svc, await svc.request('GET', '/api/admin/batches', { headers: c.admin }), 200, 'admin batches');
+  it('registers mTLS client certificates, and a flagged workspace refuses /v1 without one', async () => {
+    const fingerprint = 'AB:'.repeat(31) + 'AB';
+    const cert = await svc.request('POST', '/api/admin/mtls-certificates', { headers: c.admin, json: { name: 'warehouse', fingerprint_sha256: fingerprint } });
+    expectStatus(svc, cert, 201, 'mtls certificate');
+    expect(cert.body.fingerprint_sha256).toBe('ab'.repeat(32));
+    const list = await svc.request('GET', '/api/admin/mtls-certificates', { headers: c.admin });
+    expect(list.body.data.map((x: { id: string }) => x.id)).toContain(cert.body.id);
+    expectStatus(svc, await svc.request('PATCH', `/api/super-admin/workspaces/${c.workspaceId}`, { headers: c.root, json: { mtls_required: true } }), 200, 'mtls on');
+    expectCommonError(await svc.request('GET', '/v1/orders', { headers: c.v1 }), 403, 'forbidden');
+    expectStatus(svc, await svc.request('PATCH', `/api/super-admin/workspaces/${c.workspaceId}`, { headers: c.root, json: { mtls_required: false } }), 200, 'mtls off');
+    expectStatus(svc, await svc.request('GET', '/v1/orders', { headers: c.v1 }), 200, 'v1 again');
+    expectStatus(svc, await svc.request('DELETE', `/api/admin/mtls-certificates/${cert.body.id}`, { headers: c.admin }), 204, 'delete certificate');
   });
 
   it('answers hostile input in the common error shape, never a 500', async () => {
