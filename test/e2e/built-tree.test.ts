@@ -270,6 +270,8 @@ describe('the built tree (npm start)', () => {
     expectStatus(svc, items, 200, 'batch items');
     expect(items.body.data.map((item: { index: number }) => item.index).sort()).toEqual([0, 1, 2]);
     expectStatus(svc, await svc.request('GET', '/api/admin/batches', { headers: c.admin }), 200, 'admin batches');
+  });
+
   it('registers mTLS client certificates, and a flagged workspace refuses /v1 without one', async () => {
     const fingerprint = 'AB:'.repeat(31) + 'AB';
     const cert = await svc.request('POST', '/api/admin/mtls-certificates', { headers: c.admin, json: { name: 'warehouse', fingerprint_sha256: fingerprint } });
