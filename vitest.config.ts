@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'packages/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
     // Generous: several suites start real processes (the built tree, Chromium) on a 2-core machine.
     testTimeout: 60_000,

@@ -4,6 +4,7 @@ import * as ordersIntegrations from './2026-11-23-0002-orders-integrations.js';
 import * as shipmentsTracking from './2026-11-23-0003-shipments-tracking.js';
 import * as webhooks from './2026-11-23-0004-webhooks.js';
 import * as superAdminPins from './2026-11-23-0005-super-admin-pins.js';
+import * as batches from './2026-11-23-0006-batches.js';
 import * as hardening from './2026-11-23-0007-hardening.js';
 
 /** Every migration, in order. Names are ISO-dated so they sort by creation. */
@@ -13,5 +14,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23-0003-shipments-tracking': shipmentsTracking,
   '2026-11-23-0004-webhooks': webhooks,
   '2026-11-23-0005-super-admin-pins': superAdminPins,
+  '2026-11-23-0006-batches': batches,
   '2026-11-23-0007-hardening': hardening,
 };

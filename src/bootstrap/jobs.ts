@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { purgeExpiredIdempotencyKeys } from '../platform/http/idempotency.js';
 import { checkIntegrationsHealth } from '../modules/integrations/index.js';
 import { registerShipmentJobs } from '../modules/shipments/index.js';
+import { registerBatchJobs } from '../modules/batches/index.js';
 import { registerWebhookJobs } from '../modules/webhooks/index.js';
 
 /** Register every module's job handlers and schedules on the app's queue (not started). */
@@ -18,4 +19,6 @@ export async function registerJobHandlers(app: FastifyInstance): Promise<void> {
   await registerShipmentJobs(app.deps);
   // Webhook deliveries: sent in batches, retried on the settings' schedule, dead after the last attempt.
   await registerWebhookJobs(app.deps);
+  // Batch chunks: items exactly once, resumed after a crash (the chunk job is retried).
+  await registerBatchJobs(app.deps);
 }

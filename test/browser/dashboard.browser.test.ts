@@ -170,6 +170,34 @@ describe.skipIf(!haveChromium)('dashboard in Chromium', () => {
       await visible(row.getByText('processing'));
     });
 
+    let tracking = '';
+    await step(page, '07b-generate-label', async () => {
+      // A label needs a ship-from: give the new workspace its origin address through the API.
+      const status = await page.evaluate(async () => {
+        const me = await (await fetch('/api/auth/me')).json();
+        const res = await fetch('/api/admin/workspace', {
+          method: 'PATCH',
+          headers: { 'content-type': 'application/json', 'X-Service-Workspace': me.workspaces[0].id, 'X-Service-Environment': 'test' },
+          body: JSON.stringify({ origin_address: { name: 'Ada Store', street1: '350 5th Ave', city: 'New York', state: 'NY', postal_code: '10118', country: 'US' } }),
+        });
+        return res.status;
+      });
+      expect(status).toBe(200);
+      await page.getByRole('row', { name: /Ada Buyer/ }).getByRole('link').first().click();
+      await page.getByRole('button', { name: 'Generate label' }).click();
+      await page.getByRole('heading', { name: /Order/ }).getByText('shipped').waitFor();
+      await page.getByRole('link', { name: 'Shipments' }).click();
+      const row = page.getByTestId('shipments').locator('tbody tr').first();
+      await visible(row.getByText('label purchased'));
+      tracking = (await row.locator('td').first().innerText()).trim();
+      expect(tracking.length).toBeGreaterThan(9);
+      await row.getByRole('link').click();
+      await page.getByRole('heading', { name: /Shipment/ }).waitFor();
+      await visible(page.getByTestId('label-preview'));
+      expect(await page.getByTestId('label-preview').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 100)).toBe(true);
+      await visible(page.getByText('Label created', { exact: true }));
+    });
+
     await step(page, '08-rates', async () => {
       await page.getByRole('link', { name: 'Rates' }).click();
       await page.getByRole('button', { name: 'Get rates' }).click();
@@ -229,6 +257,14 @@ describe.skipIf(!haveChromium)('dashboard in Chromium', () => {
       expect(res?.headers()['content-security-policy']).toContain("script-src 'self'");
       await visitor.getByTestId('track-not-found').waitFor();
       await visible(visitor.getByText('We could not find a parcel with tracking number 1Z999AA10123456784.'));
+    });
+
+    await step(visitor, '14-public-track-timeline', async () => {
+      await visitor.goto(`${base}/track/${tracking}`);
+      await visitor.locator('.timeline li.reached').first().waitFor();
+      await visible(visitor.getByText('Label created', { exact: true }));
+      const overflow = await visitor.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
     });
 
     expect(problems, problems.join('\n')).toEqual([]);

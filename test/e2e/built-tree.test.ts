@@ -197,6 +197,93 @@ describe('the built tree (npm start)', () => {
     expect(pins.body.data.map((p: { id: string }) => p.id)).toContain(testPin.body.id);
   });
 
+  it('buys, prints, tracks and voids a label; the buyer follows it publicly (pdfkit, bwip-js from the bundle)', async () => {
+    const order = await svc.request('POST', '/v1/orders', {
+      headers: c.v1,
+      json: { ship_from: sanFrancisco, ship_to: newYork, line_items: [{ sku: 'MUG', name: 'Mug', quantity: 1, weight_oz: 12 }], parcel },
+    });
+    expectStatus(svc, order, 201, 'order to ship');
+    const bought = await svc.request('POST', '/v1/shipments', {
+      headers: { ...c.v1, 'idempotency-key': `built-${order.body.id}` },
+      json: { order_id: order.body.id, service_code: 'ups_ground', label_format: 'pdf_4x6' },
+    });
+    expectStatus(svc, bought, 201, 'label purchase');
+    expect(bought.body.tracking_number).toMatch(/^1Z/);
+    const id = bought.body.id as string;
+    // The body is read as text: PNG's first byte (0x89) is not UTF-8, so its magic is checked after it.
+    const formats = { pdf_4x6: ['%PDF', 'application/pdf'], pdf_letter: ['%PDF', 'application/pdf'], png_4x6: ['PNG', 'image/png'], zpl_4x6: ['^XA', 'application/x-zpl'] };
+    for (const [format, [magic, type]] of Object.entries(formats)) {
+      const label = await svc.request('GET', `/v1/shipments/${id}/label?format=${format}`, { headers: c.v1 });
+      expectStatus(svc, label, 200, `label ${format}`);
+      expect(label.headers.get('content-type'), format).toContain(type);
+      expect(label.text.slice(0, 8), format).toContain(magic);
+    }
+    expectStatus(svc, await svc.request('GET', `/v1/shipments?order_id=${order.body.id}`, { headers: c.v1 }), 200, 'shipments list');
+    const tracking = await svc.request('GET', `/v1/tracking/${bought.body.tracking_number}`, { headers: c.v1 });
+    expectStatus(svc, tracking, 200, 'tracking');
+    expect(tracking.body.timeline[0].milestone).toBe('label_created');
+    expectStatus(svc, await svc.request('GET', '/v1/tracking/events?limit=5', { headers: c.v1 }), 200, 'tracking events');
+    const open = await svc.request('GET', `/api/public/track/${bought.body.tracking_number}`);
+    expectStatus(svc, open, 200, 'public tracking');
+    expect(open.text).not.toContain('Ada Buyer');
+    expect(open.text).not.toContain('350 5th Ave');
+    expectCommonError(await svc.request('GET', '/api/public/track/1Z0000000000000000'), 404, 'not_found');
+    const adminList = await svc.request('GET', '/api/admin/shipments', { headers: c.admin });
+    expectStatus(svc, adminList, 200, 'admin shipments');
+    expect(adminList.body.data.map((s: { id: string }) => s.id)).toContain(id);
+    const voided = await svc.request('POST', `/v1/shipments/${id}/void`, { headers: c.v1 });
+    expectStatus(svc, voided, 200, 'void');
+    expect(voided.body.status).toBe('voided');
+    expectCommonError(await svc.request('POST', `/v1/shipments/${id}/void`, { headers: c.v1 }), 409, 'invalid_state');
+  });
+
+  it('registers webhook endpoints, lists deliveries, and serves the session cookie, admin rates and mTLS certificates', async () => {
+    const hook = await svc.request('POST', '/v1/webhooks', { headers: c.v1, json: { url: 'https://hooks.example.com/shipping', events: ['shipment.label_purchased'] } });
+    expectStatus(svc, hook, 201, 'webhook create');
+    expect(hook.body.secret).toMatch(/^whsec_/);
+    const listed = await svc.request('GET', '/v1/webhooks', { headers: c.v1 });
+    expect(JSON.stringify(listed.body)).not.toContain(hook.body.secret);
+    expectStatus(svc, await svc.request('GET', '/v1/webhook-deliveries?status=dead', { headers: c.v1 }), 200, 'dead letters');
+    expectStatus(svc, await svc.request('GET', '/api/admin/webhooks', { headers: c.admin }), 200, 'admin webhooks');
+    expectStatus(svc, await svc.request('GET', '/api/admin/webhook-deliveries', { headers: c.admin }), 200, 'admin deliveries');
+    const quote = await svc.request('POST', '/api/admin/rates/query', { headers: c.admin, json: { ship_from: sanFrancisco, ship_to: london, parcel } });
+    expectStatus(svc, quote, 200, 'admin rates to GB');
+    expectStatus(svc, await svc.request('GET', '/api/admin/mtls-certificates', { headers: c.admin }), 200, 'mtls certificates');
+    const session = await svc.request('GET', '/api/auth/session');
+    expectStatus(svc, session, 200, 'signed-out session');
+    expect(session.body.account).toBeNull();
+  });
+
+  it('runs a batch to completion in the background and lists its items', async () => {
+    const started = await svc.request('POST', '/v1/batches', {
+      headers: c.v1,
+      json: { type: 'validate_addresses', items: [newYork, london, { street1: '1 Nowhere', city: 'X', postal_code: '00000', country: 'US' }] },
+    });
+    expectStatus(svc, started, 202, 'batch create');
+    let batch = started.body;
+    for (let i = 0; i < 120 && !['completed', 'completed_with_errors', 'failed'].includes(batch.status); i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      batch = (await svc.request('GET', `/v1/batches/${batch.id}`, { headers: c.v1 })).body;
+    }
+    expect(batch.counts).toMatchObject({ total: 3, pending: 0 });
+    const items = await svc.request('GET', `/v1/batches/${batch.id}/items`, { headers: c.v1 });
+    expectStatus(svc, items, 200, 'batch items');
+    expect(items.body.data.map((item: { index: number }) => item.index).sort()).toEqual([0, 1, 2]);
+    expectStatus(svc, await svc.request('GET', '/api/admin/batches', { headers: c.admin }), 200, 'admin batches');
+  it('registers mTLS client certificates, and a flagged workspace refuses /v1 without one', async () => {
+    const fingerprint = 'AB:'.repeat(31) + 'AB';
+    const cert = await svc.request('POST', '/api/admin/mtls-certificates', { headers: c.admin, json: { name: 'warehouse', fingerprint_sha256: fingerprint } });
+    expectStatus(svc, cert, 201, 'mtls certificate');
+    expect(cert.body.fingerprint_sha256).toBe('ab'.repeat(32));
+    const list = await svc.request('GET', '/api/admin/mtls-certificates', { headers: c.admin });
+    expect(list.body.data.map((x: { id: string }) => x.id)).toContain(cert.body.id);
+    expectStatus(svc, await svc.request('PATCH', `/api/super-admin/workspaces/${c.workspaceId}`, { headers: c.root, json: { mtls_required: true } }), 200, 'mtls on');
+    expectCommonError(await svc.request('GET', '/v1/orders', { headers: c.v1 }), 403, 'forbidden');
+    expectStatus(svc, await svc.request('PATCH', `/api/super-admin/workspaces/${c.workspaceId}`, { headers: c.root, json: { mtls_required: false } }), 200, 'mtls off');
+    expectStatus(svc, await svc.request('GET', '/v1/orders', { headers: c.v1 }), 200, 'v1 again');
+    expectStatus(svc, await svc.request('DELETE', `/api/admin/mtls-certificates/${cert.body.id}`, { headers: c.admin }), 204, 'delete certificate');
+  });
+
   it('answers hostile input in the common error shape, never a 500', async () => {
     const nul = await svc.request('POST', '/v1/orders', { headers: c.v1, json: { ship_to: newYork, line_items: [{ sku: 'A', quantity: 1 }], notes: 'a\u0000b' } });
     expectCommonError(nul, 400, 'validation_failed');

@@ -42,10 +42,10 @@ async function healthy(port: number, timeoutMs: number, child?: ChildProcess): P
 }
 
 describe.runIf(inject('testDb').engine === 'pglite')('the service process on the embedded database', () => {
-  it('starts, seeds once, refuses a second process on the data dir, and stops cleanly on SIGTERM', { timeout: 90_000 }, async () => {
+  it('starts, seeds once, refuses a second process on the data dir, and stops cleanly on SIGTERM', { timeout: 240_000 }, async () => {
     const port = await freePort();
     const first = start(port);
-    expect(await healthy(port, 60_000, first.child), first.output()).toBe(true);
+    expect(await healthy(port, 120_000, first.child), first.output()).toBe(true);
     // The seed is printed once on the first start.
     for (let i = 0; i < 50 && !first.output().includes('Test API key'); i++) await new Promise((r) => setTimeout(r, 100));
     expect(first.output()).toMatch(/Test API key:\s+sk_test_[0-9A-Za-z]{43}/);
@@ -63,7 +63,7 @@ describe.runIf(inject('testDb').engine === 'pglite')('the service process on the
     // A restart on the same data dir keeps the data and does not seed again.
     const thirdPort = await freePort();
     const third = start(thirdPort, { SHUTDOWN_GRACE_MS: '300' });
-    expect(await healthy(thirdPort, 60_000, third.child), third.output()).toBe(true);
+    expect(await healthy(thirdPort, 120_000, third.child), third.output()).toBe(true);
     expect(third.output()).not.toContain('Test API key');
     // The built tree serves the API: carriers discovered beside the bundle, a real quote, the docs.
     const [, workspace] = /Workspace:\s+(ws_\S+)/.exec(first.output())!;

@@ -68,7 +68,27 @@ async function created(res: { statusCode: number; body: string; json(): { id: st
   return res.json().id;
 }
 
+const shipFrom = { name: 'Warehouse', street1: '1 Main St', city: 'Austin', state: 'TX', postal_code: '78701', country: 'US' };
+
+async function buyLabel(app: FastifyInstance, who: Principal, env: Env): Promise<string> {
+  const headers = await who.headers('apiKey', env);
+  const order = await app.inject({ method: 'POST', url: '/v1/orders', headers, payload: { ...orderBody(), ship_from: shipFrom } });
+  const orderId = await created(order, 'order');
+  return created(await app.inject({ method: 'POST', url: '/v1/shipments', headers, payload: { order_id: orderId, service_code: 'usps_ground_advantage' } }), 'shipment');
+}
+
 export const resourceFactories: Record<string, ResourceFactory> = {
+  shipments: { environmentScoped: () => true, create: buyLabel },
+  // /v1/tracking/{id} takes a shipment id (or its tracking number).
+  tracking: { environmentScoped: () => true, create: buyLabel },
+  webhooks: {
+    environmentScoped: () => true,
+    create: async (app, who, env) =>
+      created(
+        await app.inject({ method: 'POST', url: '/v1/webhooks', headers: await who.headers('apiKey', env), payload: { url: 'https://127.0.0.1:9/hook', events: ['tracking.updated'] } }),
+        'webhook',
+      ),
+  },
   orders: {
     environmentScoped: () => true,
     create: async (app, who, env) =>

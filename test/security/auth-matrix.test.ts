@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -19,7 +20,7 @@ let owner: Principal;
 let stranger: Principal;
 
 beforeAll(async () => {
-  app = await buildTestApp();
+  app = await buildTestApp({ config: { webhookAllowPrivateTargets: true, encryptionKey: randomBytes(32).toString('base64') } });
   ({ doc, operations } = await loadOperations(app));
   root = await superAdminHeaders(app);
   owner = await makePrincipal(app, root);
@@ -78,7 +79,7 @@ describe('every operation in /openapi.json', () => {
     expect(guarded.length).toBeGreaterThan(20);
     // Open routes are open on purpose: system, public, register/login.
     for (const o of operations.filter((o) => o.auth === 'none')) {
-      expect(o.path, `${o.method} ${o.path} has no security`).toMatch(/^\/($|api$|health$|metrics$|api\/public\/|api\/auth\/(login|register)$)/);
+      expect(o.path, `${o.method} ${o.path} has no security`).toMatch(/^\/($|api$|health$|metrics$|api\/public\/|api\/auth\/(login|register|session)$)/);
     }
   });
 

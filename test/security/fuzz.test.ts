@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -39,7 +40,7 @@ let me: Principal;
 const pools: Record<string, string[]> = {};
 
 beforeAll(async () => {
-  app = await buildTestApp();
+  app = await buildTestApp({ config: { webhookAllowPrivateTargets: true, encryptionKey: randomBytes(32).toString('base64') } });
   ({ doc, operations } = await loadOperations(app));
   const root = await superAdminHeaders(app);
   me = await makePrincipal(app, root);

@@ -10,6 +10,12 @@ import { IntegrationEdit } from './pages/IntegrationEdit';
 import { ApiKeys } from './pages/ApiKeys';
 import { AdminAccounts } from './pages/AdminAccounts';
 import { AdminWorkspaces } from './pages/AdminWorkspaces';
+import { Shipments } from './pages/Shipments';
+import { ShipmentDetail } from './pages/ShipmentDetail';
+import { AdminSettings } from './pages/AdminSettings';
+import { AdminAudit } from './pages/AdminAudit';
+import { AdminAnalytics } from './pages/AdminAnalytics';
+import { AdminOfficeRedeem } from './pages/AdminOfficeRedeem';
 import { Track } from './pages/Track';
 import { Redeem } from './pages/Redeem';
 
@@ -33,12 +39,18 @@ export const routes: RouteEntry[] = [
   { path: '/dashboard/orders/new', title: 'New order', page: OrderForm, access: 'user' },
   { path: '/dashboard/orders/:id/edit', title: 'Edit order', page: OrderForm, access: 'user' },
   { path: '/dashboard/orders/:id', title: 'Order', page: OrderDetail, access: 'user' },
+  { path: '/dashboard/shipments', title: 'Shipments', page: Shipments, access: 'user', nav: 'Shipments' },
+  { path: '/dashboard/shipments/:id', title: 'Shipment', page: ShipmentDetail, access: 'user' },
   { path: '/dashboard/rates', title: 'Rate calculator', page: Rates, access: 'user', nav: 'Rates' },
   { path: '/dashboard/integrations', title: 'Integrations', page: Integrations, access: 'user', nav: 'Integrations' },
   { path: '/dashboard/integrations/:id', title: 'Integration', page: IntegrationEdit, access: 'user' },
   { path: '/dashboard/api-keys', title: 'API keys', page: ApiKeys, access: 'user', nav: 'API keys' },
   { path: '/dashboard/admin/accounts', title: 'Accounts', page: AdminAccounts, access: 'super_admin', nav: 'Accounts' },
   { path: '/dashboard/admin/workspaces', title: 'Workspaces & plans', page: AdminWorkspaces, access: 'super_admin', nav: 'Workspaces' },
+  { path: '/dashboard/admin/settings', title: 'Settings', page: AdminSettings, access: 'super_admin', nav: 'Settings' },
+  { path: '/dashboard/admin/audit-log', title: 'Audit log', page: AdminAudit, access: 'super_admin', nav: 'Audit log' },
+  { path: '/dashboard/admin/analytics', title: 'Analytics', page: AdminAnalytics, access: 'super_admin', nav: 'Analytics' },
+  { path: '/dashboard/admin/office-redeem', title: 'Office redeem', page: AdminOfficeRedeem, access: 'super_admin', nav: 'Office redeem' },
   { path: '/track/:trackingNumber', title: 'Track a parcel', page: Track, access: 'public' },
   { path: '/redeem', title: 'Redeem a PIN', page: Redeem, access: 'public' },
 ];

@@ -79,8 +79,34 @@ export class ShipmentsService {
     const orders = ordersService(this.deps);
     const order = await orders.getOrder(ctx, orderId, { attachments: false });
     nextStatus(order.status, 'purchase_label');
+    const code = await this.chooseService(ctx, order, input.service_code);
     const carriers = await this.carriers;
-    let code = input.service_code && input.service_code !== 'cheapest' ? input.service_code : input.service_code ? null : order.requested_service;
+    await this.buy(ctx, order, carriers.byServiceCode(code)!, code, input.label_format ?? 'pdf_4x6');
+    return orders.getOrder(ctx, orderId);
+  }
+
+  /**
+   * A batch item's purchase: the service chosen as in `generate`, and `inTransaction` run in the
+   * purchase's own transaction (the batch marks its item there, so the label and the item's
+   * outcome commit together or not at all).
+   */
+  async purchaseInBatch(
+    ctx: ServiceContext,
+    input: { order_id: string; service_code?: string; label_format?: LabelFormatCode },
+    inTransaction: (trx: Executor, shipment: Shipment) => Promise<void>,
+  ): Promise<Shipment> {
+    const order = await ordersService(this.deps).getOrder(ctx, input.order_id, { attachments: false });
+    nextStatus(order.status, 'purchase_label');
+    const code = await this.chooseService(ctx, order, input.service_code);
+    const carriers = await this.carriers;
+    const row = await this.buy(ctx, order, carriers.byServiceCode(code)!, code, input.label_format ?? 'pdf_4x6', inTransaction);
+    return toShipment(row, this.baseUrl);
+  }
+
+  /** The given service, else the order's requested one, else (or for "cheapest") the cheapest option. */
+  private async chooseService(ctx: ServiceContext, order: Order, requested: string | undefined): Promise<string> {
+    const carriers = await this.carriers;
+    let code = requested && requested !== 'cheapest' ? requested : requested ? null : order.requested_service;
     if (code && !carriers.byServiceCode(code)) throw validationError([{ field: 'service_code', message: `unknown service code "${code}"` }]);
     if (!code) {
       const shipFrom = await this.shipFromOf(ctx, order);
@@ -91,10 +117,10 @@ export class ShipmentsService {
         if (err instanceof AppError && err.code === 'validation_failed') throw new AppError('address_undeliverable', 'The order\'s addresses cannot be shipped to or from.', { details: err.details });
         throw err;
       });
+      if (quote.data.length === 0) throw new AppError('no_rates', 'No service can carry this parcel on this lane.');
       code = quote.data[0].service_code; // sorted by price: the cheapest
     }
-    await this.buy(ctx, order, carriers.byServiceCode(code)!, code, input.label_format ?? 'pdf_4x6');
-    return orders.getOrder(ctx, orderId);
+    return code;
   }
 
   private async shipFromOf(scope: Scope, order: Order): Promise<ShipmentAddress> {
@@ -105,7 +131,14 @@ export class ShipmentsService {
     return from as ShipmentAddress;
   }
 
-  private async buy(ctx: ServiceContext, order: Order, carrier: CarrierDefinition, serviceCode: string, format: LabelFormatCode): Promise<ShipmentRow> {
+  private async buy(
+    ctx: ServiceContext,
+    order: Order,
+    carrier: CarrierDefinition,
+    serviceCode: string,
+    format: LabelFormatCode,
+    inTransaction?: (trx: Executor, shipment: Shipment) => Promise<void>,
+  ): Promise<ShipmentRow> {
     nextStatus(order.status, 'purchase_label'); // 409 naming the state before any carrier call
     const shipFrom = await this.shipFromOf(ctx, order);
     if (!carrier.adapter.purchase || !carrier.capabilities.purchase) throw new AppError('unprocessable', `${carrier.name} does not sell labels.`);
@@ -199,6 +232,7 @@ export class ShipmentsService {
         });
         await repo.insertLabel(trx, { shipment_id: id, format, workspace_id: ctx.workspaceId, environment: ctx.environment, content_type: label.content_type, body: label.body, created_at: now });
         const shipment = toShipment(row, this.baseUrl);
+        if (inTransaction) await inTransaction(trx, shipment);
         await recordEvent(trx, ctx, 'shipment.label_purchased', {
           shipment,
           label_url: shipment.label.url,

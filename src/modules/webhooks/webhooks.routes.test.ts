@@ -105,7 +105,7 @@ describe('endpoint registry', () => {
     expect(patch.statusCode).toBe(400);
   });
 
-  it('passes the /v1 auth and tenant matrix', async () => {
+  it('passes the /v1 auth and tenant matrix', { timeout: 180_000 }, async () => {
     const endpoint = await createEndpoint(t.headers, { url: receiver.url('/matrix') });
     await expectV1AuthMatrix(app, { method: 'GET', url: `/v1/webhooks/${endpoint.id}` }, { owner: t, otherWorkspaceResource: true });
     await expectV1AuthMatrix(app, { method: 'POST', url: `/v1/webhooks/${endpoint.id}/test` }, { owner: t, otherWorkspaceResource: true });

@@ -8,7 +8,7 @@ const movesFor: Record<Account['status'], Move[]> = { pending: ['approve'], acti
 function move(userId: string, m: Move): Promise<Account> {
   const params = { params: { path: { userId } } };
   if (m === 'approve') return call(api.POST('/api/super-admin/accounts/{userId}/approve', params));
-  if (m === 'suspend') return call(api.POST('/api/super-admin/accounts/{userId}/suspend', params));
+  if (m === 'suspend') return call(api.POST('/api/super-admin/accounts/{userId}/suspend', { ...params, body: {} }));
   return call(api.POST('/api/super-admin/accounts/{userId}/reactivate', params));
 }
 

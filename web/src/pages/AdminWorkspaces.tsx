@@ -61,7 +61,10 @@ export function AdminWorkspaces() {
   );
 }
 
-function WorkspaceRow({ workspace }: { workspace: Workspace }) {
+// The super-admin list carries its own shape (effective burst), not the tenant Workspace.
+type AdminWorkspace = Pick<Workspace, 'id' | 'name' | 'plan' | 'burst_per_minute' | 'created_at'>;
+
+function WorkspaceRow({ workspace }: { workspace: AdminWorkspace }) {
   const [w, setW] = useState(workspace);
   const [plan, setPlan] = useState<Workspace['plan']>(w.plan);
   const [burst, setBurst] = useState(w.burst_per_minute ? String(w.burst_per_minute) : '');

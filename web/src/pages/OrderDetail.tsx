@@ -43,7 +43,7 @@ export function OrderDetail({ params }: PageProps) {
         </h1>
         <div className="actions" role="group" aria-label="Order actions">
           {allowedActions(o).map((a) => (
-            <button key={a} type="button" className={`btn ${a === 'process' ? 'btn-primary' : a === 'cancel' ? 'btn-danger' : ''}`} disabled={action.busy} onClick={() => act(a)}>
+            <button key={a} type="button" className={`btn ${a === 'process' || a === 'generate' ? 'btn-primary' : a === 'cancel' ? 'btn-danger' : ''}`} disabled={action.busy} onClick={() => act(a)}>
               {actionLabel[a]}
             </button>
           ))}
@@ -132,7 +132,10 @@ export function OrderDetail({ params }: PageProps) {
             <ul className="plain">
               {o.shipments.map((s) => (
                 <li key={s.id}>
-                  <span className="mono">{s.tracking_number ?? s.id}</span> {s.service_code} <Badge value={s.status} />{' '}
+                  <Link to={`/dashboard/shipments/${s.id}`} className="mono">
+                    {s.tracking_number ?? s.id}
+                  </Link>{' '}
+                  {s.service_code} <Badge value={s.status} />{' '}
                   {s.tracking_number && (
                     <a href={`/track/${encodeURIComponent(s.tracking_number)}`} target="_blank" rel="noreferrer">
                       Tracking page

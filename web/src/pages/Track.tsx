@@ -5,7 +5,7 @@ import { navigate } from '../router';
 import { Badge, ErrorBox, Loading, day, useAsync, when } from '../ui';
 
 /** DESIGN §8 "Public tracking": no name, street, email or phone. */
-interface PublicTracking {
+export interface PublicTracking {
   tracking_number: string;
   carrier: string;
   status: string;
@@ -76,7 +76,7 @@ function TrackSearch({ initial }: { initial: string }) {
   );
 }
 
-function Tracking({ data }: { data: PublicTracking }) {
+export function Tracking({ data }: { data: PublicTracking }) {
   return (
     <>
       <div className="card">

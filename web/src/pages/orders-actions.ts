@@ -1,23 +1,27 @@
 import { api, call, type Order } from '../api/client';
 
-export type OrderAction = 'process' | 'cancel' | 'archive' | 'unarchive';
+export type OrderAction = 'process' | 'generate' | 'cancel' | 'archive' | 'unarchive';
 
 /** The state moves the API allows from an order's current state (DESIGN §5 Order). */
 export function allowedActions(order: Pick<Order, 'status' | 'archived'>): OrderAction[] {
   const out: OrderAction[] = [];
   if (order.status === 'awaiting_fulfillment') out.push('process');
+  if (order.status === 'awaiting_fulfillment' || order.status === 'processing') out.push('generate');
   if (order.status === 'awaiting_fulfillment' || order.status === 'processing') out.push('cancel');
   out.push(order.archived ? 'unarchive' : 'archive');
   return out;
 }
 
-export const actionLabel: Record<OrderAction, string> = { process: 'Process', cancel: 'Cancel order', archive: 'Archive', unarchive: 'Unarchive' };
+export const actionLabel: Record<OrderAction, string> = { process: 'Process', generate: 'Generate label', cancel: 'Cancel order', archive: 'Archive', unarchive: 'Unarchive' };
 
 export function runOrderAction(orderId: string, action: OrderAction): Promise<Order> {
   const params = { params: { path: { orderId } } };
   switch (action) {
     case 'process':
       return call(api.POST('/api/admin/orders/{orderId}/process', params));
+    case 'generate':
+      // The order's requested service, else the cheapest; the default label format.
+      return call(api.POST('/api/admin/orders/{orderId}/generate', { ...params, body: {} }));
     case 'cancel':
       return call(api.POST('/api/admin/orders/{orderId}/cancel', params));
     case 'archive':

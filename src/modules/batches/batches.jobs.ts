@@ -1,0 +1,12 @@
+import type { Deps } from '../../platform/deps.js';
+import { batchesService, RUN_CHUNK_JOB, type ChunkJob } from './batches.service.js';
+
+/**
+ * Chunk jobs of every batch. Two chunks at once per process (BATCH_WORKERS): with the item
+ * concurrency inside each, that bounds the work a batch takes from interactive requests.
+ */
+export async function registerBatchJobs(deps: Deps): Promise<void> {
+  const n = Number(process.env.BATCH_WORKERS ?? 2);
+  const concurrency = Number.isInteger(n) && n >= 1 && n <= 32 ? n : 2;
+  await deps.jobs.work<ChunkJob>(RUN_CHUNK_JOB, async (data) => batchesService(deps).runChunk(data), { concurrency, pollingIntervalSeconds: 1 });
+}

@@ -1,0 +1,86 @@
+import { sql } from 'kysely';
+import type { Scope } from '../../platform/context.js';
+import type { Executor } from '../../platform/db/types.js';
+import { inScope } from '../../platform/db/scope.js';
+import type { BatchItemRow, BatchRow, ItemError, ItemStatus } from './batches.tables.js';
+
+export interface Counts {
+  total: number;
+  pending: number;
+  succeeded: number;
+  failed: number;
+  cancelled: number;
+}
+
+export async function findBatch(executor: Executor, scope: Scope, id: string, opts: { forUpdate?: boolean } = {}): Promise<BatchRow | undefined> {
+  let q = executor.selectFrom('batches').selectAll().where('id', '=', id).where(inScope(scope));
+  if (opts.forUpdate) q = q.forUpdate();
+  return q.executeTakeFirst();
+}
+
+/** The job's read: by id alone (the job payload names the scope, checked by the caller). */
+export async function findBatchById(executor: Executor, id: string): Promise<BatchRow | undefined> {
+  return executor.selectFrom('batches').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function countsOf(executor: Executor, batchId: string, total: number): Promise<Counts> {
+  const rows = await executor
+    .selectFrom('batch_items')
+    .select(['status', sql<string>`count(*)`.as('n')])
+    .where('batch_id', '=', batchId)
+    .groupBy('status')
+    .execute();
+  const counts: Counts = { total, pending: 0, succeeded: 0, failed: 0, cancelled: 0 };
+  for (const r of rows) counts[r.status] = Number(r.n);
+  return counts;
+}
+
+export async function pendingItemsInRange(executor: Executor, batchId: string, from: number, to: number): Promise<BatchItemRow[]> {
+  return executor
+    .selectFrom('batch_items')
+    .selectAll()
+    .where('batch_id', '=', batchId)
+    .where('status', '=', 'pending')
+    .where('idx', '>=', from)
+    .where('idx', '<', to)
+    .orderBy('idx')
+    .execute();
+}
+
+export async function itemStatus(executor: Executor, itemId: string): Promise<ItemStatus | undefined> {
+  const row = await executor.selectFrom('batch_items').select('status').where('id', '=', itemId).executeTakeFirst();
+  return row?.status;
+}
+
+/**
+ * An item's one move out of pending. Returns false when it had already left pending (another
+ * run of the same chunk finished it, or the batch was cancelled): the caller then keeps nothing.
+ */
+export async function finishItem(
+  executor: Executor,
+  itemId: string,
+  outcome: { status: 'succeeded' | 'failed'; result?: Record<string, unknown>; error?: ItemError; shipmentId?: string },
+  now: Date,
+): Promise<boolean> {
+  const row = await executor
+    .updateTable('batch_items')
+    .set({
+      status: outcome.status,
+      result: outcome.result ? JSON.stringify(outcome.result) : null,
+      error: outcome.error ? JSON.stringify(outcome.error) : null,
+      shipment_id: outcome.shipmentId ?? null,
+      finished_at: now,
+    })
+    .where('id', '=', itemId)
+    .where('status', '=', 'pending')
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function listItems(executor: Executor, scope: Scope, batchId: string, opts: { afterIndex?: number; status?: ItemStatus; limit: number }): Promise<BatchItemRow[]> {
+  let q = executor.selectFrom('batch_items').selectAll().where('batch_id', '=', batchId).where(inScope(scope));
+  if (opts.afterIndex !== undefined) q = q.where('idx', '>', opts.afterIndex);
+  if (opts.status) q = q.where('status', '=', opts.status);
+  return q.orderBy('idx').limit(opts.limit + 1).execute();
+}

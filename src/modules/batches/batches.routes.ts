@@ -1,0 +1,128 @@
+import { Type } from '@sinclair/typebox';
+import { errorResponses, listResponse, type App } from '../../platform/http/schemas.js';
+import { serviceContext } from '../workspaces/index.js';
+import { labelResponse, sendLabel } from '../shipments/shipments.routes.js';
+import { AdminBatchGenerateBody, AdminBatchProcessBody, BatchIdParams, BatchItemSchema, BatchItemsQuery, BatchListQuery, BatchSchema, CreateBatchBody } from './batches.schemas.js';
+import { batchesService } from './batches.service.js';
+
+/** 10 MiB: a 10,000-item batch of order bodies fits; every other route keeps the default. */
+export const BATCH_BODY_LIMIT = 10 * 1024 * 1024;
+
+const CREATE_DESCRIPTION =
+  'Answers 202 with the queued batch; workers process its items in chunks (each item in its own transaction, exactly once even ' +
+  'across crashes). Up to 10,000 items: more is 413 payload_too_large (the body itself is limited to 10 MiB). An item that does ' +
+  'not validate becomes a failed item with validation_failed details; only a malformed envelope is a 400. Send an Idempotency-Key ' +
+  'to make retries safe.';
+
+/** Read routes shared by /v1 and /api/admin (the dashboard shows the same batches). */
+function readRoutes(app: App, surface: 'v1' | 'admin') {
+  const batches = batchesService(app.deps);
+  const admin = surface === 'admin';
+  const security = admin ? [{ session: [] }] : [{ apiKey: [], workspace: [] }];
+  const tags = admin ? ['admin'] : ['batches'];
+  const op = (name: string) => (admin ? `admin${name[0].toUpperCase()}${name.slice(1)}` : name);
+  const auth = admin ? [401, 404] : [401, 403, 429];
+
+  app.get('/batches', {
+    schema: { operationId: op('listBatches'), summary: 'List batches, newest first', tags, security, querystring: BatchListQuery, response: { 200: listResponse(Type.Ref(BatchSchema)), ...errorResponses(400, ...auth) } },
+    handler: async (request) => batches.list(serviceContext(request), request.query),
+  });
+  app.get('/batches/:id', {
+    schema: { operationId: op('getBatch'), summary: 'Read a batch: status, counts, progress, ETA', tags, security, params: BatchIdParams, response: { 200: Type.Ref(BatchSchema), ...errorResponses(...auth, 404) } },
+    handler: async (request) => batches.get(serviceContext(request), request.params.id),
+  });
+  app.get('/batches/:id/items', {
+    schema: {
+      operationId: op('listBatchItems'),
+      summary: 'List a batch\'s items in input order (?status= filters)',
+      tags,
+      security,
+      params: BatchIdParams,
+      querystring: BatchItemsQuery,
+      response: { 200: listResponse(Type.Ref(BatchItemSchema)), ...errorResponses(400, ...auth, 404) },
+    },
+    handler: async (request) => batches.items(serviceContext(request), request.params.id, request.query),
+  });
+  app.post('/batches/:id/cancel', {
+    schema: {
+      operationId: op('cancelBatch'),
+      summary: 'Cancel a batch: items not started are cancelled, finished ones stay',
+      description: 'A completed or failed batch is 409 invalid_state; cancelling a cancelled batch answers it as it is.',
+      tags,
+      security,
+      params: BatchIdParams,
+      response: { 200: Type.Ref(BatchSchema), ...errorResponses(...auth, 404, 409) },
+    },
+    handler: async (request) => batches.cancel(serviceContext(request), request.params.id),
+  });
+  app.get('/batches/:id/label', {
+    schema: {
+      operationId: op('getBatchLabel'),
+      summary: 'Download every label of the batch as one file (PDF pages or concatenated ZPL)',
+      description: '409 invalid_state until the batch has finished; 404 when it bought no labels.',
+      tags,
+      security,
+      params: BatchIdParams,
+      response: { 200: labelResponse, ...errorResponses(...auth, 404, 409) },
+    },
+    handler: async (request, reply) => sendLabel(reply, await batches.label(serviceContext(request), request.params.id)),
+  });
+}
+
+/** /v1/batches. */
+export async function batchesRoutes(app: App) {
+  const batches = batchesService(app.deps);
+  app.addHook('onClose', async () => batches.close());
+  app.addSchema(BatchSchema);
+  app.addSchema(BatchItemSchema);
+  app.post('/batches', {
+    bodyLimit: BATCH_BODY_LIMIT,
+    schema: {
+      operationId: 'createBatch',
+      summary: 'Start a batch job',
+      description: CREATE_DESCRIPTION,
+      tags: ['batches'],
+      security: [{ apiKey: [], workspace: [] }],
+      body: CreateBatchBody,
+      response: { 202: Type.Ref(BatchSchema, { description: 'Accepted' }), ...errorResponses(400, 401, 403, 409, 413, 429) },
+    },
+    handler: async (request, reply) => reply.code(202).send(await batches.create(serviceContext(request), request.body)),
+  });
+  readRoutes(app, 'v1');
+}
+
+/** /api/admin: batch-generate, batch-process, and the batches for the dashboard. */
+export async function adminBatchesRoutes(app: App) {
+  const batches = batchesService(app.deps);
+  app.addSchema(BatchSchema);
+  app.addSchema(BatchItemSchema);
+  const security = [{ session: [] }];
+  const tags = ['admin'];
+  app.post('/orders/batch-generate', {
+    bodyLimit: BATCH_BODY_LIMIT,
+    schema: {
+      operationId: 'adminBatchGenerate',
+      summary: 'Buy labels for many orders (a purchase_labels batch)',
+      description: 'service_code: a code or `cheapest`; default each order\'s requested service, else the cheapest. Answers 202 with the batch.',
+      tags,
+      security,
+      body: AdminBatchGenerateBody,
+      response: { 202: Type.Ref(BatchSchema, { description: 'Accepted' }), ...errorResponses(400, 401, 404, 413) },
+    },
+    handler: async (request, reply) =>
+      reply.code(202).send(await batches.create(serviceContext(request), { type: 'purchase_labels', order_ids: request.body.order_ids, service_code: request.body.service_code, label_format: request.body.label_format })),
+  });
+  app.post('/orders/batch-process', {
+    bodyLimit: BATCH_BODY_LIMIT,
+    schema: {
+      operationId: 'adminBatchProcess',
+      summary: 'Process many orders (a process_orders batch)',
+      tags,
+      security,
+      body: AdminBatchProcessBody,
+      response: { 202: Type.Ref(BatchSchema, { description: 'Accepted' }), ...errorResponses(400, 401, 404, 413) },
+    },
+    handler: async (request, reply) => reply.code(202).send(await batches.create(serviceContext(request), { type: 'process_orders', order_ids: request.body.order_ids })),
+  });
+  readRoutes(app, 'admin');
+}

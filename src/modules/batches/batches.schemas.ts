@@ -1,0 +1,100 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { LabelFormatSchema } from '../shipments/shipments.schemas.js';
+import { BATCH_STATUSES, BATCH_TYPES, ITEM_STATUSES } from './batches.tables.js';
+
+const Timestamp = Type.String({ format: 'date-time' });
+const orNull = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const text = (maxLength: number, options: { minLength?: number; description?: string } = {}) =>
+  Type.String({ maxLength, pattern: '^[^\\u0000]*$', ...options });
+
+/** The contract's limit; more is 413 payload_too_large (the schema's own cap only bounds parsing). */
+export const MAX_BATCH_ITEMS = 10_000;
+/** Above the contract limit so that a too-large batch gets the 413 with its count, not a schema 400. */
+const SCHEMA_ITEM_CAP = 100_000;
+
+// ---- requests ----
+
+export const CreateBatchBody = Type.Object(
+  {
+    type: Type.Union(BATCH_TYPES.map((t) => Type.Literal(t)), { description: 'purchase_labels, import_orders, validate_addresses or process_orders.' }),
+    items: Type.Optional(
+      Type.Array(Type.Unknown(), {
+        maxItems: SCHEMA_ITEM_CAP,
+        description:
+          'purchase_labels: [{order_id, service_code?, label_format?}]; import_orders: order bodies of POST /v1/orders; ' +
+          'validate_addresses: addresses of POST /v1/addresses/validate. Up to 10,000 (more is 413). An item that does not ' +
+          'validate becomes a failed item; it does not fail the batch.',
+      }),
+    ),
+    order_ids: Type.Optional(Type.Array(text(64), { maxItems: SCHEMA_ITEM_CAP, description: 'purchase_labels and process_orders: the orders (instead of items).' })),
+    service_code: Type.Optional(text(100, { minLength: 1, description: 'purchase_labels: the default service code, or `cheapest`. Default: each order\'s requested service, else the cheapest.' })),
+    label_format: Type.Optional(LabelFormatSchema),
+  },
+  { additionalProperties: false },
+);
+export type CreateBatchInput = Static<typeof CreateBatchBody>;
+
+export const AdminBatchGenerateBody = Type.Object(
+  {
+    order_ids: Type.Array(text(64), { minItems: 1, maxItems: SCHEMA_ITEM_CAP }),
+    service_code: Type.Optional(text(100, { minLength: 1 })),
+    label_format: Type.Optional(LabelFormatSchema),
+  },
+  { additionalProperties: false },
+);
+export const AdminBatchProcessBody = Type.Object({ order_ids: Type.Array(text(64), { minItems: 1, maxItems: SCHEMA_ITEM_CAP }) }, { additionalProperties: false });
+
+export const PurchaseItemSchema = Type.Object(
+  {
+    order_id: text(64, { minLength: 1 }),
+    service_code: Type.Optional(text(100, { minLength: 1 })),
+    label_format: Type.Optional(LabelFormatSchema),
+  },
+  { additionalProperties: false },
+);
+export type PurchaseItem = Static<typeof PurchaseItemSchema>;
+
+export const BatchIdParams = Type.Object({ id: text(64) });
+export const BatchListQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ description: 'Page size, default 20, clamped to 1..100.' })),
+  cursor: Type.Optional(text(512)),
+});
+export const BatchItemsQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ description: 'Page size, default 20, clamped to 1..100.' })),
+  cursor: Type.Optional(text(512)),
+  status: Type.Optional(Type.Union(ITEM_STATUSES.map((s) => Type.Literal(s)))),
+});
+
+// ---- responses ----
+
+export const BatchSchema = Type.Object(
+  {
+    id: Type.String(),
+    type: Type.Union(BATCH_TYPES.map((t) => Type.Literal(t))),
+    status: Type.Union(BATCH_STATUSES.map((s) => Type.Literal(s))),
+    counts: Type.Object({ total: Type.Integer(), pending: Type.Integer(), succeeded: Type.Integer(), failed: Type.Integer(), cancelled: Type.Integer() }),
+    progress: Type.Number({ description: 'Finished items / total, 0–1.' }),
+    label_format: orNull(Type.String()),
+    service_code: orNull(Type.String()),
+    eta_seconds: orNull(Type.Integer({ description: 'While running: remaining items at the rate so far.' })),
+    label: orNull(Type.Object({ url: Type.String() })),
+    started_at: orNull(Timestamp),
+    finished_at: orNull(Timestamp),
+    created_at: Timestamp,
+  },
+  { $id: 'Batch', title: 'Batch' },
+);
+export type Batch = Static<typeof BatchSchema>;
+
+export const BatchItemSchema = Type.Object(
+  {
+    id: Type.String(),
+    index: Type.Integer({ description: '0-based position in the input.' }),
+    status: Type.Union(ITEM_STATUSES.map((s) => Type.Literal(s))),
+    result: orNull(Type.Any({ description: 'The created resource, e.g. {shipment}, {order} or the address result.' })),
+    error: orNull(Type.Object({ code: Type.String(), message: Type.String(), details: Type.Optional(Type.Any()) })),
+    finished_at: orNull(Timestamp),
+  },
+  { $id: 'BatchItem', title: 'BatchItem' },
+);
+export type BatchItem = Static<typeof BatchItemSchema>;

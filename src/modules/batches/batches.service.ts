@@ -1,0 +1,348 @@
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { AjvCompiler } from '@fastify/ajv-compiler';
+import type { TSchema } from '@sinclair/typebox';
+import { getCarrierRegistry } from '../../carriers/registry.js';
+import { AppError, validationError, type ErrorDetail } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import { onePerApp, type Deps } from '../../platform/deps.js';
+import type { Scope, ServiceContext } from '../../platform/context.js';
+import type { Executor } from '../../platform/db/types.js';
+import { clampLimit, paginate, type Page } from '../../platform/http/pagination.js';
+import { inScope } from '../../platform/db/scope.js';
+import { recordEvent } from '../audit/index.js';
+import { AddressSchema, validateAddress } from '../addresses/index.js';
+import { API_SOURCE, checkOrderBody, OrderBody, ordersService, type OrderInput } from '../orders/index.js';
+import { shipmentsService } from '../shipments/index.js';
+import { labelDataOf } from '../shipments/shipments.labels.js';
+import type { ShipmentRow } from '../shipments/shipments.tables.js';
+import { createLabelRenderPool, type LabelFormat, type LabelRenderPool } from '../labels/index.js';
+import * as repo from './batches.repo.js';
+import { MAX_BATCH_ITEMS, PurchaseItemSchema, type Batch, type BatchItem, type CreateBatchInput, type PurchaseItem } from './batches.schemas.js';
+import type { BatchItemRow, BatchRow, BatchStatus, BatchType, ItemError, ItemStatus } from './batches.tables.js';
+import { toBatch, toBatchItem } from './batches.wire.js';
+
+export const RUN_CHUNK_JOB = 'batches.run_chunk';
+/** Items per job: small enough that a crashed chunk costs little to redo, large enough to amortise the job. */
+export const CHUNK_SIZE = 50;
+const FINISHED: readonly BatchStatus[] = ['completed', 'completed_with_errors', 'failed', 'cancelled'];
+
+export interface ChunkJob {
+  batch_id: string;
+  workspace_id: string;
+  environment: 'test' | 'live';
+  from: number;
+  to: number;
+}
+
+/** Thrown inside a purchase's transaction when its item already left pending: rolls the label back. */
+class ItemAlreadyFinished extends Error {}
+
+/** Items processed at once within one chunk job (BATCH_ITEM_CONCURRENCY, default 4). */
+export function itemConcurrency(): number {
+  const n = Number(process.env.BATCH_ITEM_CONCURRENCY ?? 4);
+  return Number.isInteger(n) && n >= 1 && n <= 64 ? n : 4;
+}
+
+type ItemValidator = ((value: unknown) => boolean) & { errors?: { instancePath: string; message?: string; params?: { missingProperty?: string; additionalProperty?: string } }[] | null };
+// Items are checked with the same Ajv setup as request bodies (no coercion), one validator per schema.
+const compileItemValidator = AjvCompiler()({}, { customOptions: { coerceTypes: false, allErrors: true, removeAdditional: false } } as never) as unknown as (route: unknown) => ItemValidator;
+const validators = new Map<TSchema, ItemValidator>();
+function checkShape(schema: TSchema, value: unknown): ErrorDetail[] {
+  let validate = validators.get(schema);
+  if (!validate) validators.set(schema, (validate = compileItemValidator({ schema, method: 'POST', url: '/v1/batches', httpPart: 'body' })));
+  if (validate(value)) return [];
+  const details: ErrorDetail[] = [];
+  const seen = new Set<string>();
+  for (const e of validate.errors ?? []) {
+    const name = e.params?.missingProperty ?? e.params?.additionalProperty;
+    const path = [e.instancePath.replace(/^\//, '').replace(/\//g, '.'), name].filter(Boolean).join('.') || 'item';
+    if (seen.has(path)) continue;
+    seen.add(path);
+    details.push({ field: path, message: e.params?.missingProperty ? 'is required' : e.params?.additionalProperty ? 'is not a known field' : (e.message ?? 'is invalid') });
+    if (details.length >= 20) break;
+  }
+  return details;
+}
+
+export class BatchesService {
+  private pool: LabelRenderPool | null = null;
+
+  constructor(private readonly deps: Deps) {}
+
+  private get baseUrl(): string {
+    return this.deps.config.publicBaseUrl;
+  }
+
+  async close(): Promise<void> {
+    const p = this.pool;
+    this.pool = null;
+    await p?.close();
+  }
+
+  /**
+   * POST /v1/batches: the batch, its items (each validated now: a malformed item is stored as
+   * failed, the rest pending) and one job per chunk of items, all in one transaction.
+   */
+  async create(ctx: ServiceContext, input: CreateBatchInput): Promise<Batch> {
+    const raw = rawItems(input);
+    if (raw.length === 0) throw validationError([{ field: input.items ? 'items' : 'order_ids', message: 'must have at least one item' }]);
+    if (raw.length > MAX_BATCH_ITEMS) {
+      throw new AppError('payload_too_large', `A batch holds at most ${MAX_BATCH_ITEMS.toLocaleString('en-US')} items; this one has ${raw.length.toLocaleString('en-US')}. Split it into several batches.`);
+    }
+    const now = this.deps.now();
+    const id = newId('batch');
+    const items = raw.map((value, idx) => {
+      const details = checkItem(input.type, value);
+      return {
+        id: newId('batchItem'),
+        batch_id: id,
+        workspace_id: ctx.workspaceId,
+        environment: ctx.environment,
+        idx,
+        status: (details.length ? 'failed' : 'pending') as ItemStatus,
+        input: JSON.stringify(value ?? null),
+        error: details.length ? JSON.stringify({ code: 'validation_failed', message: 'The item is invalid.', details } satisfies ItemError) : null,
+        finished_at: details.length ? now : null,
+      };
+    });
+    const row = await this.deps.db.transaction().execute(async (trx) => {
+      const batch = await trx
+        .insertInto('batches')
+        .values({
+          id,
+          workspace_id: ctx.workspaceId,
+          environment: ctx.environment,
+          type: input.type,
+          status: 'queued',
+          label_format: input.type === 'purchase_labels' ? (input.label_format ?? 'pdf_4x6') : null,
+          service_code: input.type === 'purchase_labels' ? (input.service_code ?? null) : null,
+          total: items.length,
+          actor: JSON.stringify({ type: ctx.actor.type, id: ctx.actor.id, email: ctx.actor.email ?? null }),
+          created_at: now,
+          updated_at: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      for (let i = 0; i < items.length; i += 500) await trx.insertInto('batch_items').values(items.slice(i, i + 500)).execute();
+      for (let from = 0; from < items.length; from += CHUNK_SIZE) {
+        const to = Math.min(from + CHUNK_SIZE, items.length);
+        if (!items.slice(from, to).some((it) => it.status === 'pending')) continue;
+        const job: ChunkJob = { batch_id: id, workspace_id: ctx.workspaceId, environment: ctx.environment, from, to };
+        await this.deps.jobs.send(RUN_CHUNK_JOB, job, { executor: trx, expireInSeconds: 600, retryLimit: 10, retryDelaySeconds: 2 });
+      }
+      return batch;
+    });
+    if (!items.some((it) => it.status === 'pending')) await this.finishIfDone(id);
+    return this.present(this.deps.db, (await repo.findBatchById(this.deps.db, id)) ?? row);
+  }
+
+  async get(scope: Scope, id: string): Promise<Batch> {
+    return this.present(this.deps.db, await this.findOrThrow(scope, id));
+  }
+
+  async list(scope: Scope, opts: { limit?: number; cursor?: string }): Promise<Page<Batch>> {
+    const page = await paginate(this.deps.db.selectFrom('batches').selectAll().where(inScope(scope)), opts);
+    const data = [];
+    for (const row of page.data) data.push(await this.present(this.deps.db, row));
+    return { ...page, data };
+  }
+
+  async items(scope: Scope, id: string, opts: { limit?: number; cursor?: string; status?: ItemStatus }): Promise<Page<BatchItem>> {
+    await this.findOrThrow(scope, id);
+    const limit = clampLimit(opts.limit);
+    const rows = await repo.listItems(this.deps.db, scope, id, { limit, status: opts.status, afterIndex: opts.cursor === undefined ? undefined : decodeIndexCursor(opts.cursor) });
+    const has_more = rows.length > limit;
+    const data = has_more ? rows.slice(0, limit) : rows;
+    return { data: data.map(toBatchItem), has_more, next_cursor: has_more ? encodeIndexCursor(data[data.length - 1].idx) : null };
+  }
+
+  /** Items not started become cancelled; finished ones stay. A finished batch is 409. */
+  async cancel(ctx: ServiceContext, id: string): Promise<Batch> {
+    const now = this.deps.now();
+    return this.deps.db.transaction().execute(async (trx) => {
+      const row = await repo.findBatch(trx, ctx, id, { forUpdate: true });
+      if (!row) throw new AppError('not_found', 'No such batch.');
+      if (row.status === 'cancelled') return this.present(trx, row);
+      if (FINISHED.includes(row.status)) throw new AppError('invalid_state', `The batch is ${row.status}; only a queued or running batch can be cancelled.`, { details: [{ field: 'status', message: row.status }] });
+      await trx.updateTable('batch_items').set({ status: 'cancelled', finished_at: now }).where('batch_id', '=', id).where('status', '=', 'pending').execute();
+      const updated = await trx.updateTable('batches').set({ status: 'cancelled', finished_at: now, updated_at: now }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+      return this.present(trx, updated);
+    });
+  }
+
+  /** The merged label file: rendered once (off the event loop), then kept. */
+  async label(scope: Scope, id: string): Promise<{ body: Buffer; content_type: string; filename: string }> {
+    const batch = await this.findOrThrow(scope, id);
+    if (!FINISHED.includes(batch.status)) throw new AppError('invalid_state', `The batch is ${batch.status}; its label file is ready when it has finished.`);
+    const format = (batch.label_format ?? 'pdf_4x6') as LabelFormat;
+    const ext = format === 'zpl_4x6' ? 'zpl' : 'pdf';
+    const filename = `batch-${id}.${ext}`;
+    const stored = await this.deps.db.selectFrom('batch_labels').selectAll().where('batch_id', '=', id).executeTakeFirst();
+    if (stored) return { body: Buffer.from(stored.body.buffer, stored.body.byteOffset, stored.body.byteLength), content_type: stored.content_type, filename };
+    const rows = (await this.deps.db
+      .selectFrom('batch_items')
+      .innerJoin('shipments', 'shipments.id', 'batch_items.shipment_id')
+      .selectAll('shipments')
+      .where('batch_items.batch_id', '=', id)
+      .orderBy('batch_items.idx')
+      .execute()) as unknown as ShipmentRow[];
+    if (rows.length === 0) throw new AppError('not_found', 'The batch bought no labels.');
+    const carriers = await getCarrierRegistry(this.deps.log);
+    const data = rows.map((r) => labelDataOf(r, carriers.get(r.carrier)?.name ?? r.carrier, r.order_id));
+    this.pool ??= createLabelRenderPool();
+    // png_4x6 has no multi-page form: its batch file is the 4x6 PDF.
+    const rendered = await this.pool.renderLabelSet(data, format === 'png_4x6' ? 'pdf_4x6' : format);
+    await this.deps.db
+      .insertInto('batch_labels')
+      .values({ batch_id: id, content_type: rendered.content_type, body: rendered.body, created_at: this.deps.now() })
+      .onConflict((oc) => oc.column('batch_id').doNothing())
+      .execute();
+    return { body: rendered.body, content_type: rendered.content_type, filename };
+  }
+
+  /**
+   * One chunk job: its pending items, a few at a time, each in its own transaction. Safe to
+   * run again (after a crash, an expiry, or alongside a stale copy): only pending items are
+   * taken, and an item leaves pending once.
+   */
+  async runChunk(job: ChunkJob): Promise<void> {
+    const batch = await repo.findBatchById(this.deps.db, job.batch_id);
+    if (!batch || batch.workspace_id !== job.workspace_id || batch.environment !== job.environment) return;
+    if (FINISHED.includes(batch.status)) return;
+    if (batch.status === 'queued') {
+      const now = this.deps.now();
+      await this.deps.db.updateTable('batches').set({ status: 'running', started_at: now, updated_at: now }).where('id', '=', batch.id).where('status', '=', 'queued').execute();
+    }
+    const ctx: ServiceContext = { workspaceId: batch.workspace_id, environment: batch.environment, actor: batch.actor, requestId: `batch:${batch.id}` };
+    const queue = await repo.pendingItemsInRange(this.deps.db, batch.id, job.from, job.to);
+    const workers = Array.from({ length: Math.min(itemConcurrency(), queue.length) }, async () => {
+      for (let item = queue.shift(); item; item = queue.shift()) {
+        await this.runItem(ctx, batch, item);
+        // Let interactive requests in between items.
+        await yieldToLoop();
+      }
+    });
+    await Promise.all(workers);
+    await this.finishIfDone(batch.id);
+  }
+
+  private async runItem(ctx: ServiceContext, batch: BatchRow, item: BatchItemRow): Promise<void> {
+    // Cancelled (or finished by another run) since the chunk was read.
+    if ((await repo.itemStatus(this.deps.db, item.id)) !== 'pending') return;
+    const now = () => this.deps.now();
+    try {
+      switch (batch.type) {
+        case 'purchase_labels': {
+          const input = item.input as PurchaseItem;
+          await shipmentsService(this.deps).purchaseInBatch(
+            ctx,
+            { order_id: input.order_id, service_code: input.service_code ?? batch.service_code ?? undefined, label_format: (input.label_format ?? batch.label_format ?? 'pdf_4x6') as never },
+            async (trx, shipment) => {
+              if (!(await repo.finishItem(trx, item.id, { status: 'succeeded', result: { shipment }, shipmentId: shipment.id }, now()))) throw new ItemAlreadyFinished();
+            },
+          );
+          return;
+        }
+        case 'import_orders': {
+          const { order } = await ordersService(this.deps).upsertOrder(ctx, API_SOURCE, item.input as OrderInput);
+          await repo.finishItem(this.deps.db, item.id, { status: 'succeeded', result: { order } }, now());
+          return;
+        }
+        case 'validate_addresses': {
+          const result = validateAddress(item.input as never);
+          await repo.finishItem(this.deps.db, item.id, { status: 'succeeded', result: result as never }, now());
+          return;
+        }
+        case 'process_orders': {
+          const order = await ordersService(this.deps).processOrder(ctx, (item.input as { order_id: string }).order_id);
+          await repo.finishItem(this.deps.db, item.id, { status: 'succeeded', result: { order } }, now());
+          return;
+        }
+      }
+    } catch (err) {
+      if (err instanceof ItemAlreadyFinished) return;
+      const error: ItemError =
+        err instanceof AppError
+          ? { code: err.code, message: err.message, ...(err.details !== undefined ? { details: err.details } : {}) }
+          : { code: 'internal_error', message: 'The item could not be processed.' };
+      if (!(err instanceof AppError)) this.deps.log.error({ err, batch_id: batch.id, item_id: item.id }, 'batch item failed unexpectedly');
+      await repo.finishItem(this.deps.db, item.id, { status: 'failed', error }, now());
+    }
+  }
+
+  /** When no item is pending: the final status and `batch.completed`, once (under the batch's row lock). */
+  async finishIfDone(batchId: string): Promise<void> {
+    await this.deps.db.transaction().execute(async (trx) => {
+      const row = await trx.selectFrom('batches').selectAll().where('id', '=', batchId).forUpdate().executeTakeFirst();
+      if (!row || FINISHED.includes(row.status)) return;
+      const counts = await repo.countsOf(trx, batchId, row.total);
+      if (counts.pending > 0) return;
+      const status: BatchStatus = counts.failed === 0 ? 'completed' : counts.succeeded === 0 ? 'failed' : 'completed_with_errors';
+      const now = this.deps.now();
+      const done = await trx
+        .updateTable('batches')
+        .set({ status, finished_at: now, started_at: row.started_at ?? now, updated_at: now })
+        .where('id', '=', batchId)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const batch = toBatch(done, counts, this.baseUrl, now);
+      await recordEvent(trx, { workspaceId: row.workspace_id, environment: row.environment }, 'batch.completed', { batch, counts: batch.counts });
+    });
+  }
+
+  private async findOrThrow(scope: Scope, id: string): Promise<BatchRow> {
+    const row = await repo.findBatch(this.deps.db, scope, id);
+    if (!row) throw new AppError('not_found', 'No such batch.');
+    return row;
+  }
+
+  private async present(executor: Executor, row: BatchRow): Promise<Batch> {
+    return toBatch(row, await repo.countsOf(executor, row.id, row.total), this.baseUrl, this.deps.now());
+  }
+}
+
+
+/** The items as given: `items`, or `order_ids` as `{order_id}` items. */
+function rawItems(input: CreateBatchInput): unknown[] {
+  const { type, items, order_ids } = input;
+  if (items && order_ids) throw validationError([{ field: 'items', message: 'send items or order_ids, not both' }]);
+  if (type === 'import_orders' || type === 'validate_addresses') {
+    if (order_ids) throw validationError([{ field: 'order_ids', message: `${type} takes items` }]);
+    if (!items) throw validationError([{ field: 'items', message: 'is required' }]);
+    return items;
+  }
+  if (order_ids) return order_ids.map((order_id) => ({ order_id }));
+  if (!items) throw validationError([{ field: 'items', message: 'items or order_ids is required' }]);
+  // process_orders items may be ids or {order_id}.
+  return type === 'process_orders' ? items.map((it) => (typeof it === 'string' ? { order_id: it } : it)) : items;
+}
+
+const ProcessItemSchema = PurchaseItemSchema; // {order_id} (service fields are ignored for processing)
+
+function checkItem(type: BatchType, value: unknown): ErrorDetail[] {
+  switch (type) {
+    case 'purchase_labels':
+      return checkShape(PurchaseItemSchema, value);
+    case 'process_orders':
+      return checkShape(ProcessItemSchema, value);
+    case 'validate_addresses':
+      return checkShape(AddressSchema, value);
+    case 'import_orders': {
+      const shape = checkShape(OrderBody, value);
+      return shape.length ? shape : checkOrderBody(value);
+    }
+  }
+}
+
+function encodeIndexCursor(idx: number): string {
+  return Buffer.from(`i:${idx}`).toString('base64url');
+}
+
+function decodeIndexCursor(cursor: string): number {
+  const m = /^i:(\d{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!m) throw validationError([{ field: 'cursor', message: 'is not a cursor of this list' }]);
+  return Number(m[1]);
+}
+
+/** The app's one BatchesService (one label pool). */
+export const batchesService = onePerApp((deps) => new BatchesService(deps));

@@ -1,0 +1,127 @@
+import { useEffect, useState } from 'react';
+import { api, call, fetchJson } from '../api/client';
+import type { PageProps } from '../routes';
+import { Link } from '../router';
+import { AddressBlock } from './OrderDetail';
+import { Tracking, type PublicTracking } from './Track';
+import { downloadLabel, fetchLabel, LABEL_FORMATS } from './label-file';
+import { asApiError, Badge, ConfirmButton, ErrorBox, Loading, money, useAction, useAsync, when } from '../ui';
+
+export function ShipmentDetail({ params }: PageProps) {
+  const shipment = useAsync(() => call(api.GET('/api/admin/shipments/{id}', { params: { path: { id: params.id } } })), [params.id]);
+  const action = useAction();
+  const s = shipment.data;
+  // The buyer's timeline is the public tracking answer: the same one the buyer sees.
+  const tracking = useAsync(() => (s ? fetchJson<PublicTracking>(`/api/public/track/${encodeURIComponent(s.tracking_number)}`) : new Promise<never>(() => {})), [s?.tracking_number, s?.status]);
+
+  if (shipment.error) return <ErrorBox error={shipment.error} onRetry={shipment.reload} />;
+  if (!s) return <Loading label="Loading shipment…" />;
+
+  async function act(kind: 'cancel' | 'force-delivery') {
+    const path = { params: { path: { id: params.id } } };
+    const updated = await action.run(() => call(kind === 'cancel' ? api.POST('/api/admin/shipments/{id}/cancel', path) : api.POST('/api/admin/shipments/{id}/force-delivery', path)));
+    if (updated) shipment.setData(updated);
+  }
+
+  return (
+    <section>
+      <p>
+        <Link to="/dashboard/shipments">← Shipments</Link> · <Link to={`/dashboard/orders/${s.order_id}`}>Order</Link>
+      </p>
+      <div className="page-head">
+        <h1>
+          Shipment <span className="mono">{s.tracking_number}</span> <Badge value={s.status} />
+        </h1>
+        <div className="actions" role="group" aria-label="Shipment actions">
+          {s.status === 'label_purchased' && <ConfirmButton label="Void label" confirmLabel="Void now" disabled={action.busy} onConfirm={() => act('cancel')} />}
+          {s.status !== 'voided' && s.status !== 'delivered' && (
+            <button type="button" className="btn" disabled={action.busy} onClick={() => act('force-delivery')}>
+              Mark delivered
+            </button>
+          )}
+          <a className="btn" href={s.tracking_url} target="_blank" rel="noreferrer">
+            Buyer tracking page
+          </a>
+        </div>
+      </div>
+      {action.error && <ErrorBox error={action.error} />}
+      <dl className="facts">
+        <div>
+          <dt>Service</dt>
+          <dd>
+            {s.carrier} · {s.service_name}
+          </dd>
+        </div>
+        <div>
+          <dt>Price</dt>
+          <dd>{money(s.price)}</dd>
+        </div>
+        <div>
+          <dt>Zone / billable</dt>
+          <dd>
+            {s.rate.zone} · {s.rate.billable_weight_oz} oz
+          </dd>
+        </div>
+        <div>
+          <dt>Estimated delivery</dt>
+          <dd>{s.estimated_delivery_date ?? '—'}</dd>
+        </div>
+        <div>
+          <dt>Created</dt>
+          <dd>{when(s.created_at)}</dd>
+        </div>
+      </dl>
+      <div className="grid2">
+        <div className="card">
+          <h2>Label</h2>
+          <LabelPreview shipmentId={s.id} voided={s.status === 'voided'} />
+          <div className="actions" role="group" aria-label="Download label">
+            {LABEL_FORMATS.map((f) => (
+              <button key={f} type="button" className="btn btn-small" onClick={() => action.run(() => downloadLabel(s.id, s.tracking_number, f))}>
+                Download {f.replace('_', ' ')}
+              </button>
+            ))}
+          </div>
+        </div>
+        <div>
+          <div className="grid2">
+            <div className="card">
+              <h2>Ship to</h2>
+              <AddressBlock address={s.ship_to as never} />
+            </div>
+            <div className="card">
+              <h2>Ship from</h2>
+              <AddressBlock address={s.ship_from as never} />
+            </div>
+          </div>
+        </div>
+      </div>
+      <h2>Tracking</h2>
+      {tracking.error ? <ErrorBox error={tracking.error} onRetry={tracking.reload} /> : tracking.data ? <Tracking data={tracking.data} /> : <Loading label="Loading tracking…" />}
+    </section>
+  );
+}
+
+/** The label as a PNG (rendered on demand in that format): an <img> works on every browser and phone. */
+function LabelPreview({ shipmentId, voided }: { shipmentId: string; voided: boolean }) {
+  const [url, setUrl] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    let made: string | null = null;
+    fetchLabel(shipmentId, 'png_4x6').then(
+      (blob) => {
+        made = URL.createObjectURL(blob);
+        if (live) setUrl(made);
+      },
+      (e: unknown) => live && setError(asApiError(e).message),
+    );
+    return () => {
+      live = false;
+      if (made) URL.revokeObjectURL(made);
+    };
+  }, [shipmentId]);
+  if (error) return <p className="muted">{error}</p>;
+  if (!url) return <Loading label="Rendering label…" />;
+  return <img src={url} alt={voided ? 'Label (voided)' : 'Shipping label'} className="label-preview" data-testid="label-preview" />;
+}
