@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
-import type { Executor } from '../../platform/db/types.js';
+import { sql, type ExpressionBuilder } from 'kysely';
+import { jsonArrayFrom } from 'kysely/helpers/postgres';
+import type { Executor, Tables } from '../../platform/db/types.js';
 import type { OfficePinRow, OfficePinsTable, OfficeProduct } from './office-redeem.tables.js';
 import type { Insertable } from 'kysely';
 import './office-redeem.tables.js';
@@ -40,9 +41,14 @@ export async function updatePin(db: Executor, id: string, set: Partial<Pick<Offi
   return db.updateTable('office_pins').set({ ...set, updated_at: now }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function pinsForOrders(db: Executor, orderIds: string[]): Promise<OfficePinRow[]> {
+export async function pinsForOrders(db: Executor, orderIds: readonly string[]): Promise<OfficePinRow[]> {
   if (orderIds.length === 0) return [];
   return db.selectFrom('office_pins').selectAll().where('order_id', 'in', orderIds).orderBy('line_index').orderBy('unit_index').execute();
+}
+
+/** The same rows for the order of the enclosing select, as a JSON array (timestamps as text). */
+export function pinsOfOrderJson(eb: ExpressionBuilder<Tables, 'orders'>) {
+  return jsonArrayFrom(eb.selectFrom('office_pins').selectAll('office_pins').whereRef('office_pins.order_id', '=', 'orders.id').orderBy('line_index').orderBy('unit_index'));
 }
 
 export interface PinListFilter {

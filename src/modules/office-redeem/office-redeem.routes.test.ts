@@ -72,6 +72,9 @@ describe('issuing on order process', () => {
     const list = await app.inject({ method: 'GET', url: '/api/admin/orders?limit=100', headers: t.adminHeaders });
     const listed = list.json().data.find((o: { id: string }) => o.id === order.id);
     expect(listed.office_pins.map((p: { pin: string }) => p.pin.slice(0, 12))).toEqual(['••••••••••••', '••••••••••••', '••••••••••••']);
+    // The single read (one statement, PINs as a JSON subquery) and the list agree field for field.
+    const v1Listed = (await app.inject({ method: 'GET', url: '/v1/orders?limit=100', headers: t.headers })).json();
+    expect(v1Read.json()).toEqual(v1Listed.data.find((o: { id: string }) => o.id === order.id));
 
     // The process audit entry names the PINs (ids, never the digits).
     const audit = await app.inject({ method: 'GET', url: `/api/super-admin/audit-log?action=order.processed&target_id=${order.id}`, headers: root });

@@ -9,6 +9,7 @@ import { clampLimit } from '../../platform/http/pagination.js';
 import { iso } from '../../platform/http/wire.js';
 import { writeAudit } from '../audit/index.js';
 import { settingsService } from '../settings/index.js';
+import type { AttachmentsProvider, OrderAttachments } from '../orders/index.js';
 import * as repo from './office-redeem.repo.js';
 import type { OfficePinRow, OfficeProduct } from './office-redeem.tables.js';
 import type { Config365, OfficePin, Slip } from './office-redeem.schemas.js';
@@ -110,17 +111,21 @@ export class OfficeRedeemService {
     return issued;
   }
 
-  /** PIN summaries per order id (the order wire's office_pins). */
-  async pinsForOrders(executor: Executor, orderIds: string[], opts: { reveal: boolean }) {
-    const now = this.deps.now();
-    const byOrder = new Map<string, ReturnType<typeof toOrderPin>[]>();
-    for (const row of await repo.pinsForOrders(executor, orderIds)) {
-      const list = byOrder.get(row.order_id!) ?? [];
-      list.push(toOrderPin(row, now, opts.reveal));
-      byOrder.set(row.order_id!, list);
-    }
-    return byOrder;
-  }
+  /** The orders' `office_pins` (see AttachmentsProvider in the orders module). */
+  readonly orderPins: AttachmentsProvider = {
+    name: 'office_pins',
+    forOrders: async (executor, _scope, orderIds, opts) => {
+      const byOrder = new Map<string, OrderAttachments>();
+      for (const row of await repo.pinsForOrders(executor, orderIds)) {
+        const att = byOrder.get(row.order_id!) ?? { office_pins: [] };
+        att.office_pins!.push(toOrderPin(row, this.deps.now(), opts.reveal));
+        byOrder.set(row.order_id!, att);
+      }
+      return byOrder;
+    },
+    json: (eb) => repo.pinsOfOrderJson(eb),
+    decode: (rows, opts) => ({ office_pins: (rows as OfficePinRow[]).map((row) => toOrderPin(row, this.deps.now(), opts.reveal)) }),
+  };
 
   // ---- public lookup ----
 

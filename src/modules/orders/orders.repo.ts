@@ -1,5 +1,5 @@
-import { sql, type Updateable } from 'kysely';
-import type { Executor } from '../../platform/db/types.js';
+import { sql, type AliasableExpression, type ExpressionBuilder, type Updateable } from 'kysely';
+import type { Executor, Tables } from '../../platform/db/types.js';
 import { inScope } from '../../platform/db/scope.js';
 import { precompiled } from '../../platform/db/precompiled.js';
 import type { Scope } from '../../platform/context.js';
@@ -48,6 +48,43 @@ const selectOrderById = precompiled(
       .where('id', '=', v.id as string),
   { statement: 'orders.find_by_id' },
 );
+
+/**
+ * The order read with other modules' summaries as JSON array columns beside it, one statement
+ * (see AttachmentsProvider in orders.service.ts). Compiled at its first call, with the
+ * providers registered by then (all of them: modules register while the app is built).
+ */
+export function findOrderWithAttachments(providers: () => readonly { json(eb: ExpressionBuilder<Tables, 'orders'>): AliasableExpression<unknown> }[]) {
+  let query: ReturnType<typeof compile> | undefined;
+  let compiledWith: number | undefined;
+  function compile(list: ReturnType<typeof providers>) {
+    return precompiled(
+      ['workspaceId', 'environment', 'id'],
+      (db, v) =>
+        db
+          .selectFrom('orders')
+          .selectAll('orders')
+          .select((eb) => list.map((p, i) => p.json(eb).as(`attachments_${i}`)))
+          .where(inScope({ workspaceId: v.workspaceId as string, environment: v.environment as Scope['environment'] }))
+          .where('id', '=', v.id as string),
+      { statement: 'orders.find_by_id_with_attachments' },
+    );
+  }
+  return async (db: Executor, scope: Scope, id: string): Promise<{ row: OrderRow; attachments: unknown[][] } | undefined> => {
+    const list = providers();
+    query ??= compile(list);
+    compiledWith ??= list.length;
+    if (list.length !== compiledWith) throw new Error('an order attachments provider registered after the first order read');
+    const [found] = (await query(db, { workspaceId: scope.workspaceId, environment: scope.environment, id })) as Record<string, unknown>[];
+    if (!found) return undefined;
+    const attachments = list.map((_, i) => {
+      const value = found[`attachments_${i}`];
+      delete found[`attachments_${i}`];
+      return value as unknown[];
+    });
+    return { row: found as unknown as OrderRow, attachments };
+  };
+}
 
 export async function findOrder(
   db: Executor,

@@ -1,5 +1,6 @@
-import type { Updateable } from 'kysely';
-import type { Executor } from '../../platform/db/types.js';
+import type { ExpressionBuilder, Updateable } from 'kysely';
+import { jsonArrayFrom } from 'kysely/helpers/postgres';
+import type { Executor, Tables } from '../../platform/db/types.js';
 import { inScope } from '../../platform/db/scope.js';
 import type { Scope } from '../../platform/context.js';
 import type { TrackingStatus } from '../../carriers/types.js';
@@ -49,6 +50,20 @@ export async function shipmentsOfOrders(db: Executor, scope: Scope, orderIds: re
     .orderBy('created_at', 'asc')
     .orderBy('id', 'asc')
     .execute();
+}
+
+/** The same summaries for the order of the enclosing select, as a JSON array (timestamps as text). */
+export function shipmentsOfOrderJson(eb: ExpressionBuilder<Tables, 'orders'>) {
+  return jsonArrayFrom(
+    eb
+      .selectFrom('shipments')
+      .select(['shipments.id', 'shipments.order_id', 'shipments.carrier', 'shipments.service_code', 'shipments.tracking_number', 'shipments.status', 'shipments.created_at'])
+      .whereRef('shipments.workspace_id', '=', 'orders.workspace_id')
+      .whereRef('shipments.environment', '=', 'orders.environment')
+      .whereRef('shipments.order_id', '=', 'orders.id')
+      .orderBy('shipments.created_at', 'asc')
+      .orderBy('shipments.id', 'asc'),
+  );
 }
 
 export async function countLiveShipmentsOfOrder(db: Executor, scope: Scope, orderId: string, exceptId: string): Promise<number> {

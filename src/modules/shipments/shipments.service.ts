@@ -39,7 +39,12 @@ export class ShipmentsService {
     this.carriers = getCarrierRegistry(deps.log);
     this.tracking = new TrackingSync(deps, this.carriers);
     // The order wire lists its shipments; orders cannot import this module (it imports orders).
-    ordersService(deps).useAttachments((executor, scope, ids) => this.attachmentsOf(executor, scope, ids));
+    ordersService(deps).useAttachments({
+      name: 'shipments',
+      forOrders: (executor, scope, ids) => this.attachmentsOf(executor, scope, ids),
+      json: (eb) => repo.shipmentsOfOrderJson(eb),
+      decode: (rows) => ({ shipments: (rows as ShipmentSummaryRow[]).map(toShipmentSummary) }),
+    });
   }
 
   private get baseUrl(): string {
@@ -427,7 +432,7 @@ export class ShipmentsService {
     const out = new Map<string, OrderAttachments>();
     for (const s of await repo.shipmentsOfOrders(executor, scope, orderIds)) {
       const list = out.get(s.order_id)?.shipments ?? [];
-      list.push({ id: s.id, carrier: s.carrier, service_code: s.service_code, tracking_number: s.tracking_number, status: s.status, created_at: new Date(s.created_at).toISOString() });
+      list.push(toShipmentSummary(s));
       out.set(s.order_id, { shipments: list });
     }
     return out;
@@ -477,3 +482,10 @@ function manualEvent(
 
 /** The app's one ShipmentsService (one render pool, one settings cache). */
 export const shipmentsService = onePerApp((deps) => new ShipmentsService(deps));
+
+type ShipmentSummaryRow = Awaited<ReturnType<typeof repo.shipmentsOfOrders>>[number];
+
+/** A shipment as its order shows it (created_at is text when it comes through JSON). */
+function toShipmentSummary(s: ShipmentSummaryRow) {
+  return { id: s.id, carrier: s.carrier, service_code: s.service_code, tracking_number: s.tracking_number, status: s.status, created_at: new Date(s.created_at).toISOString() };
+}
