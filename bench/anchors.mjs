@@ -3,8 +3,13 @@
 //   node bench/anchors.mjs bare   <port> <payload file>          same JSON text for every request
 //   node bench/anchors.mjs pg     <port> <database url> <id> <workspace> <environment>
 //   node bench/anchors.mjs pglite <port> <data dir>     <id> <workspace> <environment>
+//   node bench/anchors.mjs receiver <port> <count> <delivery id prefix>
 // The two database anchors run the order read's point select per request and answer
-// JSON.stringify of the row. Prints "ready" once listening.
+// JSON.stringify of the row. The receiver is the webhook target (not an anchor): it answers 200
+// to every POST and, once it has seen <count> distinct X-Service-Delivery-Id values starting
+// with the prefix, prints `done {"first":…,"last":…,"count":…}` (epoch ms of the first and the
+// last of them), so the delivery rate is measured where the deliveries arrive.
+// Prints "ready" once listening.
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 
@@ -50,9 +55,30 @@ if (kind === 'bare') {
       },
     );
   };
+} else if (kind === 'receiver') {
+  const expected = Number(source);
+  const [prefix] = params;
+  const seen = new Set();
+  let first;
+  handler = (req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const id = String(req.headers['x-service-delivery-id'] ?? '');
+      if (id.startsWith(prefix) && !seen.has(id)) {
+        const now = performance.timeOrigin + performance.now();
+        first ??= now;
+        seen.add(id);
+        if (seen.size === expected) process.stdout.write(`done ${JSON.stringify({ first, last: now, count: seen.size })}\n`);
+      }
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('ok');
+    });
+  };
 } else {
   throw new Error(`unknown anchor ${kind}`);
 }
 
-createServer(handler).listen(port, '127.0.0.1', () => process.stdout.write('ready\n'));
+const server = createServer(handler);
+server.keepAliveTimeout = 60_000;
+server.listen(port, '127.0.0.1', () => process.stdout.write('ready\n'));
 process.on('SIGTERM', () => process.exit(0));

@@ -1,45 +1,120 @@
 // The load generator, in a process of its own (bench/run.ts starts one per row so that neither
-// the servers nor the orchestrator share its core time): autocannon with a warm-up first, then
-// the measured run. Reads its job as JSON from argv[2]; prints the summary as JSON.
+// the servers nor the orchestrator share its core time). Reads its job as JSON from argv[2];
+// prints the summary as JSON. Two kinds of job:
+//
+// Throughput (autocannon, a warm-up first, then the measured run):
 //   { url, method?, headers?, body?, newLanes?, connections, duration, warmup }
-// newLanes: every request a different lane and weight (no repeat within the run), so no cache
-// keyed on the request can answer it.
+//   newLanes: every request a different lane and weight (no repeat within the run), so no cache
+//   keyed on the request can answer it.
+//
+// Latency (one request at a time over a keep-alive connection, timed each with performance.now,
+// so sub-millisecond differences show; autocannon's histogram rounds to whole milliseconds):
+//   { sequence: [{ method, url, headers?, body? }, …], warmupCount, warmupFor?, repeatFor? }
+//   repeatFor (s): cycle through the sequence until that long has passed, after warmupCount
+//   uncounted requests and warmupFor s of them (read-only requests). Without it each request is sent once and the first
+//   warmupCount of them are not counted.
 import autocannon from 'autocannon';
+import http from 'node:http';
 
 const job = JSON.parse(process.argv[2]);
-const ZIPS = ['10001', '94105', '60601', '73301', '33101', '98101', '02108', '30301', '80202', '85001', '97201', '55401', '63101', '70112', '84101', '96813', '99501', '04101', '37201', '46201'];
-let n = 0;
-function newLaneBody() {
-  n++;
-  return JSON.stringify({
-    ship_from: { country: 'US', postal_code: ZIPS[n % ZIPS.length] },
-    ship_to: { country: 'US', postal_code: ZIPS[(n * 7 + 3) % ZIPS.length] },
-    parcel: { weight_oz: 1 + (n % 1000) + (n % 9973) / 10_000, length_in: 12, width_in: 9, height_in: 6 },
-  });
-}
 
-function run(duration) {
-  const opts = { url: job.url, connections: job.connections, duration, pipelining: 1 };
-  if (job.newLanes) {
-    opts.requests = [{ method: job.method ?? 'POST', headers: job.headers, setupRequest: (req) => ({ ...req, body: newLaneBody() }) }];
+if (job.sequence) await latency();
+else await throughput();
+
+async function latency() {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const send = (r) =>
+    new Promise((resolve, reject) => {
+      const t0 = performance.now();
+      const req = http.request(r.url, { method: r.method ?? 'GET', headers: r.headers, agent }, (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => resolve({ ms: performance.now() - t0, status: res.statusCode, body: Buffer.concat(chunks).toString('utf8') }));
+      });
+      req.on('error', reject);
+      req.end(r.body);
+    });
+  const times = [];
+  let non2xx = 0;
+  let firstError;
+  const count = (res) => {
+    if (res.status < 200 || res.status >= 300) {
+      non2xx++;
+      firstError ??= `${res.status} ${res.body.slice(0, 300)}`;
+    }
+  };
+  const seq = job.sequence;
+  const warm = job.repeatFor ? (job.warmupCount ?? 0) : Math.min(job.warmupCount ?? 0, seq.length);
+  for (let i = 0; i < warm; i++) count(await send(seq[i % seq.length]));
+  const warmUntil = performance.now() + (job.warmupFor ?? 0) * 1000;
+  for (let i = 0; job.repeatFor && performance.now() < warmUntil; i++) count(await send(seq[i % seq.length]));
+  process.stderr.write('measuring\n');
+  const started = performance.now();
+  if (job.repeatFor) {
+    for (let i = 0; performance.now() - started < job.repeatFor * 1000; i++) {
+      const res = await send(seq[i % seq.length]);
+      count(res);
+      times.push(res.ms);
+    }
   } else {
-    Object.assign(opts, { method: job.method ?? 'GET', headers: job.headers, body: job.body });
+    for (let i = job.warmupCount ?? 0; i < seq.length; i++) {
+      const res = await send(seq[i]);
+      count(res);
+      times.push(res.ms);
+    }
   }
-  return autocannon(opts);
+  process.stderr.write('measured\n');
+  agent.destroy();
+  times.sort((a, b) => a - b);
+  const pct = (p) => times[Math.min(times.length - 1, Math.max(0, Math.ceil((p / 100) * times.length) - 1))];
+  const round = (x) => Math.round(x * 100) / 100;
+  process.stdout.write(
+    JSON.stringify({
+      n: times.length,
+      p50: round(pct(50)),
+      p99: round(pct(99)),
+      max: round(times[times.length - 1]),
+      mean: round(times.reduce((a, b) => a + b, 0) / times.length),
+      non2xx,
+      firstError,
+      total: times.length,
+    }),
+  );
 }
 
-if (job.warmup > 0) await run(job.warmup);
-// The orchestrator samples the servers' CPU time between these two marks.
-process.stderr.write('measuring\n');
-const r = await run(job.duration);
-process.stderr.write('measured\n');
-process.stdout.write(
-  JSON.stringify({
-    rps: r.requests.average,
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    errors: r.errors + r.timeouts,
-    non2xx: r.non2xx,
-    total: r.requests.total,
-  }),
-);
+async function throughput() {
+  const ZIPS = ['10001', '94105', '60601', '73301', '33101', '98101', '02108', '30301', '80202', '85001', '97201', '55401', '63101', '70112', '84101', '96813', '99501', '04101', '37201', '46201'];
+  let n = 0;
+  const newLaneBody = () => {
+    n++;
+    return JSON.stringify({
+      ship_from: { country: 'US', postal_code: ZIPS[n % ZIPS.length] },
+      ship_to: { country: 'US', postal_code: ZIPS[(n * 7 + 3) % ZIPS.length] },
+      parcel: { weight_oz: 1 + (n % 1000) + (n % 9973) / 10_000, length_in: 12, width_in: 9, height_in: 6 },
+    });
+  };
+  const run = (duration) => {
+    const opts = { url: job.url, connections: job.connections, duration, pipelining: 1 };
+    if (job.newLanes) {
+      opts.requests = [{ method: job.method ?? 'POST', headers: job.headers, setupRequest: (req) => ({ ...req, body: newLaneBody() }) }];
+    } else {
+      Object.assign(opts, { method: job.method ?? 'GET', headers: job.headers, body: job.body });
+    }
+    return autocannon(opts);
+  };
+  if (job.warmup > 0) await run(job.warmup);
+  // The orchestrator samples the servers' CPU time between these two marks.
+  process.stderr.write('measuring\n');
+  const r = await run(job.duration);
+  process.stderr.write('measured\n');
+  process.stdout.write(
+    JSON.stringify({
+      rps: r.requests.average,
+      p50: r.latency.p50,
+      p99: r.latency.p99,
+      errors: r.errors + r.timeouts,
+      non2xx: r.non2xx,
+      total: r.requests.total,
+    }),
+  );
+}

@@ -1,0 +1,170 @@
+// The service under test as users run it (`node scripts/start.mjs`, what `npm start` runs: the
+// built tree), on one engine: a fresh PGlite data dir, or a PostgreSQL database of its own
+// created in BENCH_DATABASE_URL's server and dropped at the end. Plus the first-start onboarding
+// every bench needs (the demo seed's workspace and test key, the burst limit lifted) and a
+// small JSON client.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { port, runNode, sleep, spawnLogged, stop, waitHealthy, type Logged } from './proc.js';
+
+export type Engine = 'pglite' | 'postgres';
+export const ENGINE_NAMES: Record<Engine, string> = { pglite: 'PGlite', postgres: 'PostgreSQL' };
+
+export const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const SUPER = { email: 'bench@example.com', password: 'bench-password-123' };
+
+export async function postgresReachable(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: ADMIN_URL });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export interface Tenant {
+  workspaceId: string;
+  apiKey: string;
+  /** Key, workspace and JSON content type: what every /v1 call sends. */
+  headers: Record<string, string>;
+}
+
+export class Service {
+  readonly base: string;
+  readonly dataDir: string;
+  /** The PostgreSQL database's URL (postgres engine only). */
+  dbUrl?: string;
+  #dbName?: string;
+  #env: Record<string, string>;
+  #proc?: Logged;
+  #viaNpm = false;
+
+  constructor(
+    readonly engine: Engine,
+    work: string,
+    readonly serviceDir: string,
+  ) {
+    this.dataDir = path.join(work, engine);
+    mkdirSync(this.dataDir, { recursive: true });
+    const servicePort = port();
+    this.base = `http://127.0.0.1:${servicePort}`;
+    this.#env = {
+      PORT: String(servicePort),
+      HOST: '127.0.0.1',
+      DATA_DIR: this.dataDir,
+      DATABASE_URL: '',
+      LOG_LEVEL: 'warn',
+      SEED_DEMO: '1',
+      SUPER_ADMIN_EMAIL: SUPER.email,
+      SUPER_ADMIN_PASSWORD: SUPER.password,
+      // The webhook row delivers to a receiver on 127.0.0.1 (honoured outside production only).
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: '1',
+    };
+  }
+
+  /** Creates the PostgreSQL database (postgres engine); a no-op on PGlite. */
+  async create(): Promise<void> {
+    if (this.engine !== 'postgres') return;
+    this.#dbName = `bench_${process.pid}_${Date.now() % 100_000}`;
+    await withAdmin((c) => c.query(`create database ${this.#dbName}`));
+    const u = new URL(ADMIN_URL);
+    u.pathname = `/${this.#dbName}`;
+    this.dbUrl = u.toString();
+    this.#env.DATABASE_URL = this.dbUrl;
+  }
+
+  async drop(): Promise<void> {
+    await this.stop();
+    if (this.#dbName) await withAdmin((c) => c.query(`drop database if exists ${this.#dbName} with (force)`)).catch(() => {});
+  }
+
+  get pid(): number {
+    if (!this.#proc?.child.pid) throw new Error('the service is not running');
+    return this.#proc.child.pid;
+  }
+
+  output(): string {
+    return this.#proc?.output() ?? '';
+  }
+
+  /**
+   * Starts the service and resolves to the milliseconds until /health answered. `viaNpm` runs
+   * `npm start` itself (a process group: npm, then node); `profile` writes a --cpu-prof there.
+   */
+  async start(opts: { viaNpm?: boolean; profile?: string } = {}): Promise<number> {
+    if (this.#proc) throw new Error('the service is already running');
+    const cwd = this.serviceDir;
+    if (opts.viaNpm) this.#proc = spawnLogged('npm', ['start', '--silent'], this.#env, { detached: true, cwd });
+    else {
+      const flags = opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${opts.profile}`] : [];
+      this.#proc = spawnLogged(process.execPath, [...flags, 'scripts/start.mjs'], this.#env, { cwd });
+    }
+    this.#viaNpm = Boolean(opts.viaNpm);
+    return waitHealthy(`${this.base}/health`, this.#proc);
+  }
+
+  async stop(): Promise<void> {
+    if (!this.#proc) return;
+    await stop(this.#proc.child, this.#viaNpm);
+    this.#proc = undefined;
+  }
+
+  /**
+   * The first start's onboarding: the demo workspace and test key the seed prints, and its burst
+   * limit lifted (super-admin) so rows measure the service, not the limiter (which still runs).
+   */
+  async onboard(): Promise<Tenant> {
+    let seed: RegExpMatchArray | null = null;
+    for (let i = 0; i < 2400 && !seed; i++) {
+      seed = this.output().match(/Workspace:\s+(ws_\S+)[\s\S]*Test API key:\s+(sk_test_\S+)/);
+      if (!seed) await sleep(50);
+    }
+    if (!seed) throw new Error(`no demo seed printed: ${this.output()}`);
+    const [, workspaceId, apiKey] = seed;
+    const { token } = (await this.call('POST', '/api/auth/login', SUPER, { 'content-type': 'application/json' })) as { token: string };
+    await this.call(
+      'PATCH',
+      `/api/super-admin/workspaces/${workspaceId}`,
+      { plan: 'enterprise', burst_per_minute: 10_000_000 },
+      { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    );
+    return { workspaceId, apiKey, headers: { authorization: `Bearer ${apiKey}`, 'x-service-workspace': workspaceId, 'content-type': 'application/json' } };
+  }
+
+  /** One JSON call; throws on a non-2xx answer with its body. */
+  async call(method: string, url: string, body: unknown, headers: Record<string, string>): Promise<any> {
+    const res = await fetch(`${this.base}${url}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 500)}`);
+    return text ? JSON.parse(text) : undefined;
+  }
+
+  /**
+   * SQL straight into the service's database (bench/seed.mjs, a process of its own). PGlite
+   * allows one process per data dir, so there the service is stopped first and started again
+   * after (the caller's next row then runs on a fresh process; it warms up before measuring).
+   */
+  async sql(statements: string[]): Promise<{ ms: number[]; rows: any[] }> {
+    const running = Boolean(this.#proc);
+    if (this.engine === 'pglite' && running) await this.stop();
+    const job = this.engine === 'postgres' ? { engine: 'postgres', url: this.dbUrl, statements } : { engine: 'pglite', dataDir: this.dataDir, statements };
+    try {
+      return JSON.parse(await runNode([path.resolve('bench/seed.mjs'), JSON.stringify(job)]));
+    } finally {
+      if (this.engine === 'pglite' && running) await this.start();
+    }
+  }
+}

@@ -1,0 +1,81 @@
+// One purchase_labels batch of SIZES.batchItems labels (default 10,000; DESIGN.md §7: < 60 s on
+// PostgreSQL on 2 cores, reported on PGlite): total time, items/s, the service's peak memory
+// while it ran, and the merged label file. The orders come in first through an import_orders
+// batch (reported too).
+import { SIZES, judge, round, type Context } from '../lib/context.js';
+import { shippableOrder } from '../lib/fixtures.js';
+import { QUICK } from '../lib/measure.js';
+import { memoryMiB, resetPeakMemory, sleep } from '../lib/proc.js';
+
+interface Batch {
+  id: string;
+  status: string;
+  counts: { total: number; succeeded: number; failed: number };
+  finished_at: string | null;
+}
+
+async function runBatch(ctx: Context, body: unknown): Promise<{ batch: Batch; seconds: number }> {
+  const { service, tenant } = ctx;
+  const postedAt = Date.now();
+  const created: Batch = await service.call('POST', '/v1/batches', body, tenant.headers);
+  let batch = created;
+  while (['queued', 'running'].includes(batch.status)) {
+    await sleep(QUICK ? 100 : 250);
+    batch = await service.call('GET', `/v1/batches/${created.id}`, undefined, tenant.headers);
+  }
+  // From the client's POST to the server's finish stamp (one clock: the same machine); the poll interval does not count.
+  const seconds = ((batch.finished_at ? Date.parse(batch.finished_at) : Date.now()) - postedAt) / 1000;
+  return { batch, seconds };
+}
+
+export async function batchRows(ctx: Context): Promise<void> {
+  const { service, tenant, engine } = ctx;
+  const items = SIZES.batchItems;
+  const imported = await runBatch(ctx, { type: 'import_orders', items: Array.from({ length: items }, (_, i) => shippableOrder(i, 'bench-batch')) });
+  const orderIds: string[] = [];
+  for (let cursor: string | null = null; ; ) {
+    const page: { data: { status: string; result: { order: { id: string } } }[]; next_cursor: string | null } = await service.call(
+      'GET',
+      `/v1/batches/${imported.batch.id}/items?limit=100${cursor ? `&cursor=${cursor}` : ''}`,
+      undefined,
+      tenant.headers,
+    );
+    orderIds.push(...page.data.filter((it) => it.status === 'succeeded').map((it) => it.result.order.id));
+    cursor = page.next_cursor;
+    if (!cursor) break;
+  }
+  ctx.add({
+    key: 'batch-import',
+    name: `import_orders batch, ${items.toLocaleString('en-US')} orders`,
+    value: round(imported.seconds, 1),
+    unit: 's',
+    detail: { items_per_s: Math.round(items / imported.seconds), status: imported.batch.status, failed: imported.batch.counts.failed },
+    target: 'none in §7 (reported)',
+    met: null,
+  });
+
+  const peakReset = resetPeakMemory(service.pid);
+  const purchased = await runBatch(ctx, { type: 'purchase_labels', order_ids: orderIds, service_code: 'usps_ground_advantage', label_format: SIZES.labelFormat });
+  const mem = memoryMiB(service.pid);
+  const labelStarted = performance.now();
+  const label = await fetch(`${service.base}/v1/batches/${purchased.batch.id}/label`, { headers: tenant.headers });
+  const labelBytes = (await label.arrayBuffer()).byteLength;
+  const labelSeconds = (performance.now() - labelStarted) / 1000;
+  const full = items === 10_000;
+  ctx.add({
+    key: 'batch',
+    name: `purchase_labels batch, ${orderIds.length.toLocaleString('en-US')} ${SIZES.labelFormat} labels`,
+    value: round(purchased.seconds, 1),
+    unit: 's',
+    detail: {
+      items_per_s: Math.round(orderIds.length / purchased.seconds),
+      service_peak_rss_mib: mem?.peak ?? null,
+      peak_since: peakReset ? 'batch start' : 'process start',
+      status: purchased.batch.status,
+      failed: purchased.batch.counts.failed,
+      merged_label: `${label.status}, ${round(labelSeconds, 1)} s, ${round(labelBytes / 2 ** 20, 1)} MiB`,
+    },
+    target: engine === 'postgres' ? '10,000 labels < 60 s on 2 cores' : 'reported on PGlite (< 60 s is the PostgreSQL goal)',
+    met: engine === 'postgres' && full ? judge(purchased.seconds < 60 && purchased.batch.counts.failed === 0) : null,
+  });
+}

@@ -1,0 +1,101 @@
+// Throughput rows, each beside its anchor (DESIGN.md §7): GET /health and the rate query beside
+// bare node:http answering the same payload; GET /v1/orders/:id beside node:http running the
+// order read's point select through pg.Pool (max 10) / PGlite.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { judge, round, type Context } from '../lib/context.js';
+import { READ_ORDER, RATE_BODY } from '../lib/fixtures.js';
+import { startAnchor, throughput, type Throughput } from '../lib/measure.js';
+import { stop } from '../lib/proc.js';
+import type { Row } from '../lib/report.js';
+
+export interface HotPathFixtures {
+  orderId: string;
+  /** The service's own answers, served verbatim by the bare anchors. */
+  payloads: { health: string; rates: string };
+}
+
+/** Made on the first start (the PGlite anchor reads a copy of the data dir taken after it). */
+export async function hotPathFixtures(ctx: Context): Promise<HotPathFixtures> {
+  const { service, tenant } = ctx;
+  const order = await service.call('POST', '/v1/orders', READ_ORDER, tenant.headers);
+  const rates = await (await fetch(`${service.base}/v1/rates/query`, { method: 'POST', headers: tenant.headers, body: JSON.stringify(RATE_BODY) })).text();
+  const health = await (await fetch(`${service.base}/health`)).text();
+  return { orderId: order.id, payloads: { health, rates } };
+}
+
+function throughputRow(name: string, r: Throughput, anchor: { name: string; result: Throughput }, goal?: { ratio: number; p99?: number }): Omit<Row, 'engine' | 'key'> {
+  const ratio = r.rps / anchor.result.rps;
+  return {
+    name,
+    value: r.rps,
+    unit: 'req/s',
+    detail: {
+      p50_ms: r.p50,
+      p99_ms: r.p99,
+      cpu_us_per_req: r.cpuUsPerRequest,
+      anchor_cpu_us_per_req: anchor.result.cpuUsPerRequest,
+      'errors/non-2xx': `${r.errors}/${r.non2xx}`,
+    },
+    anchor: { name: anchor.name, value: anchor.result.rps, unit: 'req/s' },
+    ratio: round(ratio),
+    target: goal ? `≥ ${goal.ratio.toFixed(2)} of ${anchor.name}${goal.p99 ? `, p99 < ${goal.p99} ms` : ''}` : 'none in §7 (reported)',
+    met: goal ? judge(ratio >= goal.ratio && (goal.p99 === undefined || r.p99 < goal.p99)) : null,
+  };
+}
+
+/** Writes a payload for a bare anchor and starts it. */
+async function bareAnchor(ctx: Context, name: string, payload: string) {
+  const file = path.join(ctx.work, `${ctx.engine}-${name}.json`);
+  writeFileSync(file, payload);
+  return startAnchor('bare', file);
+}
+
+export async function hotPathRows(ctx: Context, fx: HotPathFixtures, want: (key: string) => boolean, anchorDataDir?: string): Promise<void> {
+  const { service, tenant, engine } = ctx;
+  const pid = service.pid;
+
+  if (want('health')) {
+    const bare = await bareAnchor(ctx, 'health', fx.payloads.health);
+    try {
+      const anchor = { name: 'bare', result: await throughput({ url: bare.url }, bare.child.pid!) };
+      ctx.add({ key: 'health', ...throughputRow('GET /health', await throughput({ url: `${service.base}/health` }, pid), anchor) });
+    } finally {
+      await stop(bare.child);
+    }
+  }
+
+  if (want('rates') || want('rates-new')) {
+    const bare = await bareAnchor(ctx, 'rates', fx.payloads.rates);
+    try {
+      const anchor = { name: 'bare', result: await throughput({ url: bare.url }, bare.child.pid!) };
+      const rateJob = { url: `${service.base}/v1/rates/query`, method: 'POST', headers: tenant.headers };
+      if (want('rates')) {
+        const r = await throughput({ ...rateJob, body: JSON.stringify(RATE_BODY) }, pid);
+        ctx.add({ key: 'rates', ...throughputRow('POST /v1/rates/query, one lane repeated', r, anchor, { ratio: 0.5, p99: 15 }) });
+      }
+      if (want('rates-new')) {
+        const r = await throughput({ ...rateJob, newLanes: true }, pid);
+        ctx.add({ key: 'rates-new', ...throughputRow('POST /v1/rates/query, every request a new lane', r, anchor, { ratio: 0.35 }) });
+      }
+    } finally {
+      await stop(bare.child);
+    }
+  }
+
+  if (want('order')) {
+    const db =
+      engine === 'postgres'
+        ? await startAnchor('pg', service.dbUrl!, fx.orderId, tenant.workspaceId, 'test')
+        : await startAnchor('pglite', anchorDataDir!, fx.orderId, tenant.workspaceId, 'test');
+    try {
+      const anchorName = engine === 'postgres' ? 'bare + pg' : 'bare + PGlite';
+      const anchor = { name: anchorName, result: await throughput({ url: db.url }, db.child.pid!) };
+      const headers = { authorization: tenant.headers.authorization, 'x-service-workspace': tenant.workspaceId };
+      const r = await throughput({ url: `${service.base}/v1/orders/${fx.orderId}`, headers }, pid);
+      ctx.add({ key: 'order', ...throughputRow('GET /v1/orders/:id', r, anchor, { ratio: 0.7, p99: engine === 'postgres' ? 15 : undefined }) });
+    } finally {
+      await stop(db.child);
+    }
+  }
+}
