@@ -1,11 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from '../helpers/app.js';
+import { exampleProblems, type DocWithExamples } from '../helpers/openapi-examples.js';
 
 // The contract rules every route must follow, checked on the document clients read
 // (/openapi.json), so a route added later is covered without touching this file:
-// DESIGN.md §8 (operationId, summary, error responses) and the input bounds of §4
-// (every string a maxLength, every array a maxItems, every path id a length bound).
+// DESIGN.md §8 (operationId, summary, error responses), the input bounds of §4 (every string a
+// maxLength, every array a maxItems, every path id a length bound), and examples (issue 24: every
+// request body and 2xx JSON response has one, the Error schema too, each valid for its schema).
 type Schema = Record<string, any>;
 interface Operation {
   operationId?: string;
@@ -79,5 +81,20 @@ describe('every operation in /openapi.json', () => {
       for (const [type, media] of Object.entries(op.requestBody?.content ?? {})) unbounded(media.schema, `${name} body(${type})`, problems);
     }
     expect([...new Set(problems)]).toEqual([]);
+  });
+
+  it('has an example for every request body, every 2xx JSON response and the Error schema, each valid against its schema', () => {
+    const { missing, invalid, checked } = exampleProblems(doc as DocWithExamples);
+    expect(missing).toEqual([]);
+    expect(invalid).toEqual([]);
+    // Request bodies, successes and every documented error response: hundreds, not a handful.
+    expect(checked).toBeGreaterThan(300);
+  });
+
+  it('shows each error status with its usual code from the catalogue', () => {
+    const responses = doc.paths['/v1/orders/{id}'].get.responses as Record<string, { content: Record<string, { example: { code: string } }> }>;
+    expect(responses['404'].content['application/json'].example.code).toBe('not_found');
+    expect(responses['401'].content['application/json'].example.code).toBe('unauthorized');
+    expect(responses['400'].content['application/json'].example.code).toBe('validation_failed');
   });
 });

@@ -2096,7 +2096,24 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** Error */
+        /**
+         * Error
+         * @example {
+         *       "code": "validation_failed",
+         *       "message": "The request is invalid.",
+         *       "details": [
+         *         {
+         *           "field": "line_items",
+         *           "message": "must NOT have fewer than 1 items"
+         *         },
+         *         {
+         *           "field": "ship_to.postal_code",
+         *           "message": "is required for US"
+         *         }
+         *       ],
+         *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+         *     }
+         */
         Error: {
             /** @description Machine-readable error code (see the catalogue in the docs). */
             code: string;
@@ -2105,7 +2122,18 @@ export interface components {
             details?: unknown;
             request_id: string;
         };
-        /** Account */
+        /**
+         * Account
+         * @example {
+         *       "id": "acct_01m855vpzqehzrxmg4vq7v01h7",
+         *       "email": "ada@example.com",
+         *       "name": "Ada Lovelace",
+         *       "role": "user",
+         *       "status": "active",
+         *       "created_at": "2026-11-23T21:44:13.046Z",
+         *       "updated_at": "2026-11-23T21:44:13.100Z"
+         *     }
+         */
         Account: {
             /** @example acct_01jx0000000000000000000000 */
             id: string;
@@ -2118,7 +2146,29 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        /** Workspace */
+        /**
+         * Workspace
+         * @example {
+         *       "id": "ws_01m855vq01edv9y9wya31zz08a",
+         *       "name": "Analytical Engines Ltd",
+         *       "plan": "enterprise",
+         *       "burst_per_minute": 6000,
+         *       "mtls_required": false,
+         *       "origin_address": {
+         *         "city": "Palo Alto",
+         *         "name": "Acme Fulfilment",
+         *         "phone": "+1 650 555 0100",
+         *         "state": "CA",
+         *         "company": "Acme Inc.",
+         *         "country": "US",
+         *         "street1": "1 Main St",
+         *         "postal_code": "94301"
+         *       },
+         *       "suspended_at": null,
+         *       "created_at": "2026-11-23T21:44:13.046Z",
+         *       "updated_at": "2026-11-23T21:44:16.712Z"
+         *     }
+         */
         Workspace: {
             id: string;
             name: string;
@@ -2136,7 +2186,19 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        /** ApiKey */
+        /**
+         * ApiKey
+         * @example {
+         *       "id": "key_01m855vr8rexe8pmhf6m9wwatm",
+         *       "name": "Warehouse integration",
+         *       "environment": "test",
+         *       "prefix": "sk_test_Aut9",
+         *       "last4": "hE2Y",
+         *       "created_at": "2026-11-23T21:44:14.359Z",
+         *       "expires_at": null,
+         *       "revoked_at": null
+         *     }
+         */
         ApiKey: {
             id: string;
             name: string;
@@ -2149,7 +2211,62 @@ export interface components {
             expires_at: string | null;
             revoked_at: string | null;
         };
-        /** Order */
+        /**
+         * Order
+         * @example {
+         *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
+         *       "external_id": "SHOP-1001",
+         *       "source": "api",
+         *       "environment": "test",
+         *       "status": "awaiting_fulfillment",
+         *       "archived": false,
+         *       "customer": {
+         *         "name": "Grace Hopper",
+         *         "email": "grace@example.com",
+         *         "phone": "+1 212 555 0199"
+         *       },
+         *       "ship_to": {
+         *         "name": "Grace Hopper",
+         *         "street1": "350 5th Ave",
+         *         "street2": "Suite 4500",
+         *         "city": "New York",
+         *         "state": "NY",
+         *         "postal_code": "10118",
+         *         "country": "US"
+         *       },
+         *       "ship_from": null,
+         *       "line_items": [
+         *         {
+         *           "sku": "MUG-BLUE",
+         *           "name": "Blue mug",
+         *           "quantity": 2,
+         *           "unit_price": {
+         *             "amount": 1250,
+         *             "currency": "USD"
+         *           },
+         *           "weight_oz": 12
+         *         }
+         *       ],
+         *       "parcel": {
+         *         "weight_oz": 24,
+         *         "length_in": 10,
+         *         "width_in": 8,
+         *         "height_in": 4
+         *       },
+         *       "parcel_derived": true,
+         *       "requested_service": "usps_ground_advantage",
+         *       "shipments": [],
+         *       "office_pins": [],
+         *       "notes": "Gift wrap, please.",
+         *       "processed_at": null,
+         *       "shipped_at": null,
+         *       "delivered_at": null,
+         *       "cancelled_at": null,
+         *       "archived_at": null,
+         *       "created_at": "2026-11-23T21:44:17.263Z",
+         *       "updated_at": "2026-11-23T21:44:17.263Z"
+         *     }
+         */
         Order: {
             /** @example ord_01jx0000000000000000000000 */
             id: string;
@@ -2244,7 +2361,81 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        /** Shipment */
+        /**
+         * Shipment
+         * @example {
+         *       "id": "shp_01m855vxgqem0szrmwkjs6ghzy",
+         *       "order_id": "ord_01m855vv3fet5smbvfy0vdetyk",
+         *       "environment": "test",
+         *       "carrier": "usps",
+         *       "service_code": "usps_ground_advantage",
+         *       "service_name": "USPS Ground Advantage",
+         *       "tracking_number": "9300155747967004000157",
+         *       "tracking_url": "http://localhost:3000/track/9300155747967004000157",
+         *       "status": "label_purchased",
+         *       "tracking_status": "pre_transit",
+         *       "status_detail": "label_created",
+         *       "estimated_delivery_date": "2026-12-01",
+         *       "price": {
+         *         "amount": 1380,
+         *         "currency": "USD"
+         *       },
+         *       "rate": {
+         *         "zone": 8,
+         *         "base_price": {
+         *           "amount": 1380,
+         *           "currency": "USD"
+         *         },
+         *         "surcharges": [],
+         *         "billable_weight_oz": 32,
+         *         "dim_weight_oz": null,
+         *         "dim_divisor": null,
+         *         "dim_divisor_unit": null,
+         *         "delivery": {
+         *           "business_days": 5,
+         *           "estimated_delivery_date": "2026-12-01",
+         *           "guaranteed": false
+         *         },
+         *         "rate_table_version": "usps-2026-01",
+         *         "ship_date": "2026-11-23",
+         *         "residential": true
+         *       },
+         *       "ship_from": {
+         *         "name": "Acme Fulfilment",
+         *         "company": "Acme Inc.",
+         *         "street1": "1 Main St",
+         *         "city": "Palo Alto",
+         *         "state": "CA",
+         *         "postal_code": "94301",
+         *         "country": "US",
+         *         "phone": "+1 650 555 0100"
+         *       },
+         *       "ship_to": {
+         *         "name": "Grace Hopper",
+         *         "street1": "350 5th Ave",
+         *         "street2": "Suite 4500",
+         *         "city": "New York",
+         *         "state": "NY",
+         *         "postal_code": "10118",
+         *         "country": "US"
+         *       },
+         *       "parcel": {
+         *         "weight_oz": 24,
+         *         "length_in": 10,
+         *         "width_in": 8,
+         *         "height_in": 4
+         *       },
+         *       "label": {
+         *         "format": "pdf_4x6",
+         *         "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
+         *         "created_at": "2026-11-23T21:44:19.734Z"
+         *       },
+         *       "created_at": "2026-11-23T21:44:19.734Z",
+         *       "updated_at": "2026-11-23T21:44:19.734Z",
+         *       "voided_at": null,
+         *       "delivered_at": null
+         *     }
+         */
         Shipment: {
             /** @example shp_01jx0000000000000000000000 */
             id: string;
@@ -2341,7 +2532,61 @@ export interface components {
             voided_at: string | null;
             delivered_at: string | null;
         };
-        /** Tracking */
+        /**
+         * Tracking
+         * @example {
+         *       "id": "shp_01m855vxgqem0szrmwkjs6ghzy",
+         *       "shipment_id": "shp_01m855vxgqem0szrmwkjs6ghzy",
+         *       "tracking_number": "9300155747967004000157",
+         *       "carrier": "usps",
+         *       "status": "pre_transit",
+         *       "status_detail": "label_created",
+         *       "estimated_delivery_date": "2026-12-01",
+         *       "events": [
+         *         {
+         *           "id": "tev_01m855w1kre63s1k0qxqfznbz7",
+         *           "occurred_at": "2026-11-23T21:44:19.734Z",
+         *           "status": "pre_transit",
+         *           "status_detail": "label_created",
+         *           "description": "Shipping label created",
+         *           "location": {
+         *             "city": "Palo Alto",
+         *             "state": "CA",
+         *             "postal_code": "94301",
+         *             "country": "US"
+         *           },
+         *           "carrier_status_code": "LC"
+         *         }
+         *       ],
+         *       "timeline": [
+         *         {
+         *           "milestone": "label_created",
+         *           "reached_at": "2026-11-23T21:44:19.734Z",
+         *           "estimated_at": null
+         *         },
+         *         {
+         *           "milestone": "picked_up",
+         *           "reached_at": null,
+         *           "estimated_at": "2026-11-24T18:00:00.000Z"
+         *         },
+         *         {
+         *           "milestone": "in_transit",
+         *           "reached_at": null,
+         *           "estimated_at": "2026-11-24T22:00:00.000Z"
+         *         },
+         *         {
+         *           "milestone": "out_for_delivery",
+         *           "reached_at": null,
+         *           "estimated_at": "2026-12-01T08:00:00.000Z"
+         *         },
+         *         {
+         *           "milestone": "delivered",
+         *           "reached_at": null,
+         *           "estimated_at": "2026-12-01T14:00:00.000Z"
+         *         }
+         *       ]
+         *     }
+         */
         Tracking: {
             /** @description The shipment id. */
             id: string;
@@ -2375,7 +2620,31 @@ export interface components {
                 estimated_at: string | null;
             }[];
         };
-        /** Batch */
+        /**
+         * Batch
+         * @example {
+         *       "id": "bat_01m855w25ve189mjy106t2h0b9",
+         *       "type": "purchase_labels",
+         *       "status": "completed",
+         *       "counts": {
+         *         "total": 2,
+         *         "pending": 0,
+         *         "succeeded": 2,
+         *         "failed": 0,
+         *         "cancelled": 0
+         *       },
+         *       "progress": 1,
+         *       "label_format": "zpl_4x6",
+         *       "service_code": "cheapest",
+         *       "eta_seconds": null,
+         *       "label": {
+         *         "url": "http://localhost:3000/v1/batches/bat_01m855w25ve189mjy106t2h0b9/label"
+         *       },
+         *       "started_at": "2026-11-23T21:44:24.612Z",
+         *       "finished_at": "2026-11-23T21:44:25.208Z",
+         *       "created_at": "2026-11-23T21:44:24.507Z"
+         *     }
+         */
         Batch: {
             id: string;
             type: "purchase_labels" | "import_orders" | "validate_addresses" | "process_orders";
@@ -2400,7 +2669,90 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
-        /** BatchItem */
+        /**
+         * BatchItem
+         * @example {
+         *       "id": "bti_01m855w2bfer2av45qt2d3073d",
+         *       "index": 0,
+         *       "status": "succeeded",
+         *       "result": {
+         *         "shipment": {
+         *           "id": "shp_01m855vxgqem0szrmwkjs6ghzy",
+         *           "order_id": "ord_01m855vv3fet5smbvfy0vdetyk",
+         *           "environment": "test",
+         *           "carrier": "usps",
+         *           "service_code": "usps_ground_advantage",
+         *           "service_name": "USPS Ground Advantage",
+         *           "tracking_number": "9300155747967004000157",
+         *           "tracking_url": "http://localhost:3000/track/9300155747967004000157",
+         *           "status": "label_purchased",
+         *           "tracking_status": "pre_transit",
+         *           "status_detail": "label_created",
+         *           "estimated_delivery_date": "2026-12-01",
+         *           "price": {
+         *             "amount": 1380,
+         *             "currency": "USD"
+         *           },
+         *           "rate": {
+         *             "zone": 8,
+         *             "base_price": {
+         *               "amount": 1380,
+         *               "currency": "USD"
+         *             },
+         *             "surcharges": [],
+         *             "billable_weight_oz": 32,
+         *             "dim_weight_oz": null,
+         *             "dim_divisor": null,
+         *             "dim_divisor_unit": null,
+         *             "delivery": {
+         *               "business_days": 5,
+         *               "estimated_delivery_date": "2026-12-01",
+         *               "guaranteed": false
+         *             },
+         *             "rate_table_version": "usps-2026-01",
+         *             "ship_date": "2026-11-23",
+         *             "residential": true
+         *           },
+         *           "ship_from": {
+         *             "name": "Acme Fulfilment",
+         *             "company": "Acme Inc.",
+         *             "street1": "1 Main St",
+         *             "city": "Palo Alto",
+         *             "state": "CA",
+         *             "postal_code": "94301",
+         *             "country": "US",
+         *             "phone": "+1 650 555 0100"
+         *           },
+         *           "ship_to": {
+         *             "name": "Grace Hopper",
+         *             "street1": "350 5th Ave",
+         *             "street2": "Suite 4500",
+         *             "city": "New York",
+         *             "state": "NY",
+         *             "postal_code": "10118",
+         *             "country": "US"
+         *           },
+         *           "parcel": {
+         *             "weight_oz": 24,
+         *             "length_in": 10,
+         *             "width_in": 8,
+         *             "height_in": 4
+         *           },
+         *           "label": {
+         *             "format": "pdf_4x6",
+         *             "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
+         *             "created_at": "2026-11-23T21:44:19.734Z"
+         *           },
+         *           "created_at": "2026-11-23T21:44:19.734Z",
+         *           "updated_at": "2026-11-23T21:44:19.734Z",
+         *           "voided_at": null,
+         *           "delivered_at": null
+         *         }
+         *       },
+         *       "error": null,
+         *       "finished_at": "2026-11-23T21:44:25.101Z"
+         *     }
+         */
         BatchItem: {
             id: string;
             /** @description 0-based position in the input. */
@@ -2414,7 +2766,26 @@ export interface components {
             } | null;
             finished_at: string | null;
         };
-        /** WebhookEndpoint */
+        /**
+         * WebhookEndpoint
+         * @example {
+         *       "id": "whk_01m855w668emtr9trm0mphb70c",
+         *       "url": "https://example.com/hooks/shipping",
+         *       "description": "Order system",
+         *       "events": [
+         *         "shipment.label_purchased",
+         *         "tracking.updated"
+         *       ],
+         *       "enabled": true,
+         *       "disabled_reason": null,
+         *       "disabled_at": null,
+         *       "environment": "test",
+         *       "secret_rotated_at": null,
+         *       "previous_secret_expires_at": null,
+         *       "created_at": "2026-11-23T21:44:28.633Z",
+         *       "updated_at": "2026-11-23T21:44:28.633Z"
+         *     }
+         */
         WebhookEndpoint: {
             /** @example whk_01jx0000000000000000000000 */
             id: string;
@@ -2432,7 +2803,42 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        /** WebhookDelivery */
+        /**
+         * WebhookDelivery
+         * @example {
+         *       "id": "dlv_01m855w6ahe9sr1w4s3b2mdx7j",
+         *       "webhook_id": "whk_01m855w668emtr9trm0mphb70c",
+         *       "event_id": "evt_01m855vxh2e8b9w2kf4q3n6z0c",
+         *       "event_type": "shipment.label_purchased",
+         *       "status": "delivered",
+         *       "attempt_count": 2,
+         *       "next_attempt_at": null,
+         *       "last_attempt_at": "2026-11-23T21:45:20.117Z",
+         *       "last_status_code": 200,
+         *       "last_error": null,
+         *       "delivered_at": "2026-11-23T21:45:20.141Z",
+         *       "attempts": [
+         *         {
+         *           "number": 1,
+         *           "attempted_at": "2026-11-23T21:44:20.301Z",
+         *           "status_code": 503,
+         *           "latency_ms": 41,
+         *           "response_body": "Service Unavailable",
+         *           "error": null
+         *         },
+         *         {
+         *           "number": 2,
+         *           "attempted_at": "2026-11-23T21:45:20.117Z",
+         *           "status_code": 200,
+         *           "latency_ms": 24,
+         *           "response_body": "ok",
+         *           "error": null
+         *         }
+         *       ],
+         *       "created_at": "2026-11-23T21:44:19.734Z",
+         *       "updated_at": "2026-11-23T21:45:20.141Z"
+         *     }
+         */
         WebhookDelivery: {
             /**
              * @description Sent as X-Service-Delivery-Id, the same on every retry.
@@ -2465,7 +2871,27 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        /** Integration */
+        /**
+         * Integration
+         * @example {
+         *       "id": "int_01m855w6xses490s9118mbhj7y",
+         *       "name": "Shopify store",
+         *       "platform": "shopify",
+         *       "environment": "test",
+         *       "config": {
+         *         "shop_domain": "acme.myshopify.com"
+         *       },
+         *       "has_credentials": true,
+         *       "token_expires_at": null,
+         *       "health": "healthy",
+         *       "health_reason": null,
+         *       "health_checked_at": "2026-11-23T21:44:29.436Z",
+         *       "last_intake_at": "2026-11-23T21:44:29.436Z",
+         *       "ingest_key_last4": "cSct",
+         *       "created_at": "2026-11-23T21:44:29.369Z",
+         *       "updated_at": "2026-11-23T21:44:29.369Z"
+         *     }
+         */
         Integration: {
             /** @example int_01jx0000000000000000000000 */
             id: string;
@@ -2491,7 +2917,17 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        /** MtlsCertificate */
+        /**
+         * MtlsCertificate
+         * @example {
+         *       "id": "mtc_01m855w9p2e6rb4x0v7c1k3s8d",
+         *       "name": "Warehouse gateway",
+         *       "fingerprint_sha256": "3f2a9c417d0eb58861c24a19e73bd0558fa612c9704ebb2d96e1580a3c7fd46b",
+         *       "subject": null,
+         *       "expires_at": null,
+         *       "created_at": "2026-11-23T21:44:31.020Z"
+         *     }
+         */
         MtlsCertificate: {
             id: string;
             name: string;
@@ -2503,7 +2939,31 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
-        /** AuditEntry */
+        /**
+         * AuditEntry
+         * @example {
+         *       "id": "aud_01m855w7bbek0a91aqhfyhg6v9",
+         *       "at": "2026-11-23T21:44:29.792Z",
+         *       "actor": {
+         *         "type": "account",
+         *         "id": "acct_01m855vmyve62r5bfkzean5tsr",
+         *         "email": "root@example.com"
+         *       },
+         *       "action": "setting.updated",
+         *       "target_type": "setting",
+         *       "target_id": "webhooks.max_attempts",
+         *       "workspace_id": null,
+         *       "environment": null,
+         *       "changes": {
+         *         "value": {
+         *           "to": 10,
+         *           "from": null
+         *         }
+         *       },
+         *       "ip": "127.0.0.1",
+         *       "request_id": "req_4ba2699223534d6d8624c83ce033d475"
+         *     }
+         */
         AuditEntry: {
             id: string;
             /** Format: date-time */
@@ -2525,7 +2985,26 @@ export interface components {
             ip: string | null;
             request_id: string | null;
         };
-        /** OfficePin */
+        /**
+         * OfficePin
+         * @example {
+         *       "id": "pin_01m855w7rfespr1z8hr1nn90sf",
+         *       "pin": "9435170517625480",
+         *       "product": "office_2024",
+         *       "status": "active",
+         *       "expires_at": "2026-12-23T21:44:30.222Z",
+         *       "order_id": null,
+         *       "workspace_id": null,
+         *       "environment": null,
+         *       "test": true,
+         *       "lookup_count": 0,
+         *       "last_lookup_at": null,
+         *       "revoked_at": null,
+         *       "renewed_at": null,
+         *       "created_at": "2026-11-23T21:44:30.222Z",
+         *       "updated_at": "2026-11-23T21:44:30.222Z"
+         *     }
+         */
         OfficePin: {
             /** @example pin_01jx0000000000000000000000 */
             id: string;
@@ -2548,7 +3027,22 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        /** Setting */
+        /**
+         * Setting
+         * @example {
+         *       "key": "webhooks.max_attempts",
+         *       "value": 10,
+         *       "default": 8,
+         *       "schema": {
+         *         "minimum": 1,
+         *         "maximum": 50,
+         *         "type": "integer"
+         *       },
+         *       "description": "Delivery attempts before a webhook delivery is dead-lettered.",
+         *       "updated_at": "2026-11-23T21:44:29.797Z",
+         *       "updated_by": "acct_01m855vmyve62r5bfkzean5tsr"
+         *     }
+         */
         Setting: {
             key: string;
             /** @description The value in force (the default while never set). */
@@ -2587,6 +3081,58 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "shipping-service",
+                     *       "version": "0.1.0",
+                     *       "status": "running",
+                     *       "endpoints": {
+                     *         "v1": {
+                     *           "orders": "/v1/orders",
+                     *           "shipments": "/v1/shipments",
+                     *           "rates": "/v1/rates/query",
+                     *           "tracking": "/v1/tracking/:id",
+                     *           "tracking_events": "/v1/tracking/events",
+                     *           "addresses": "/v1/addresses/validate",
+                     *           "batches": "/v1/batches",
+                     *           "webhooks": "/v1/webhooks",
+                     *           "api_keys": "/v1/api-keys"
+                     *         },
+                     *         "auth": {
+                     *           "register": "/api/auth/register",
+                     *           "login": "/api/auth/login",
+                     *           "logout": "/api/auth/logout",
+                     *           "me": "/api/auth/me"
+                     *         },
+                     *         "admin": {
+                     *           "orders": "/api/admin/orders",
+                     *           "shipments": "/api/admin/shipments",
+                     *           "integrations": "/api/admin/integrations",
+                     *           "api_keys": "/api/admin/api-keys",
+                     *           "workspace": "/api/admin/workspace"
+                     *         },
+                     *         "integrations": {
+                     *           "orders": "/api/integrations/orders"
+                     *         },
+                     *         "public": {
+                     *           "track": "/api/public/track/:trackingNumber",
+                     *           "office_redeem_lookup": "/api/public/office-redeem/lookup"
+                     *         },
+                     *         "super_admin": {
+                     *           "accounts": "/api/super-admin/accounts",
+                     *           "workspaces": "/api/super-admin/workspaces",
+                     *           "settings": "/api/super-admin/settings",
+                     *           "analytics": "/api/super-admin/analytics",
+                     *           "audit_log": "/api/super-admin/audit-log",
+                     *           "office_redeem": "/api/super-admin/office-redeem"
+                     *         },
+                     *         "health": "/health",
+                     *         "metrics": "/metrics",
+                     *         "openapi": "/openapi.json"
+                     *       },
+                     *       "documentation": "/docs"
+                     *     }
+                     */
                     "application/json": {
                         name: string;
                         version: string;
@@ -2605,6 +3151,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2614,6 +3177,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2634,6 +3204,58 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "shipping-service",
+                     *       "version": "0.1.0",
+                     *       "status": "running",
+                     *       "endpoints": {
+                     *         "v1": {
+                     *           "orders": "/v1/orders",
+                     *           "shipments": "/v1/shipments",
+                     *           "rates": "/v1/rates/query",
+                     *           "tracking": "/v1/tracking/:id",
+                     *           "tracking_events": "/v1/tracking/events",
+                     *           "addresses": "/v1/addresses/validate",
+                     *           "batches": "/v1/batches",
+                     *           "webhooks": "/v1/webhooks",
+                     *           "api_keys": "/v1/api-keys"
+                     *         },
+                     *         "auth": {
+                     *           "register": "/api/auth/register",
+                     *           "login": "/api/auth/login",
+                     *           "logout": "/api/auth/logout",
+                     *           "me": "/api/auth/me"
+                     *         },
+                     *         "admin": {
+                     *           "orders": "/api/admin/orders",
+                     *           "shipments": "/api/admin/shipments",
+                     *           "integrations": "/api/admin/integrations",
+                     *           "api_keys": "/api/admin/api-keys",
+                     *           "workspace": "/api/admin/workspace"
+                     *         },
+                     *         "integrations": {
+                     *           "orders": "/api/integrations/orders"
+                     *         },
+                     *         "public": {
+                     *           "track": "/api/public/track/:trackingNumber",
+                     *           "office_redeem_lookup": "/api/public/office-redeem/lookup"
+                     *         },
+                     *         "super_admin": {
+                     *           "accounts": "/api/super-admin/accounts",
+                     *           "workspaces": "/api/super-admin/workspaces",
+                     *           "settings": "/api/super-admin/settings",
+                     *           "analytics": "/api/super-admin/analytics",
+                     *           "audit_log": "/api/super-admin/audit-log",
+                     *           "office_redeem": "/api/super-admin/office-redeem"
+                     *         },
+                     *         "health": "/health",
+                     *         "metrics": "/metrics",
+                     *         "openapi": "/openapi.json"
+                     *       },
+                     *       "documentation": "/docs"
+                     *     }
+                     */
                     "application/json": {
                         name: string;
                         version: string;
@@ -2652,6 +3274,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2661,6 +3300,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2681,6 +3327,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok",
+                     *       "checks": {
+                     *         "database": {
+                     *           "status": "ok",
+                     *           "latency_ms": 1.21
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         status: "ok" | "unavailable";
                         checks: {
@@ -2698,6 +3355,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2707,6 +3381,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2716,6 +3397,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "unavailable",
+                     *       "checks": {
+                     *         "database": {
+                     *           "status": "failing"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         status: "ok" | "unavailable";
                         checks: {
@@ -2786,6 +3477,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "key_01m855vr8rexe8pmhf6m9wwatm",
+                     *           "name": "Warehouse integration",
+                     *           "environment": "test",
+                     *           "prefix": "sk_test_Aut9",
+                     *           "last4": "hE2Y",
+                     *           "created_at": "2026-11-23T21:44:14.359Z",
+                     *           "expires_at": null,
+                     *           "revoked_at": null
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ApiKey"][];
                         has_more: boolean;
@@ -2799,6 +3508,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2808,6 +3534,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2817,6 +3550,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2826,6 +3566,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2835,6 +3582,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2884,6 +3638,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2893,6 +3664,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2902,6 +3680,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2911,6 +3696,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2920,6 +3712,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2949,6 +3748,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2958,6 +3774,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2967,6 +3790,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2976,6 +3806,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2985,6 +3822,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2994,6 +3838,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3031,6 +3882,67 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "ord_01m855vv3fet5smbvfy0vdetyk",
+                     *           "external_id": "SHOP-1001",
+                     *           "source": "api",
+                     *           "environment": "test",
+                     *           "status": "awaiting_fulfillment",
+                     *           "archived": false,
+                     *           "customer": {
+                     *             "name": "Grace Hopper",
+                     *             "email": "grace@example.com",
+                     *             "phone": "+1 212 555 0199"
+                     *           },
+                     *           "ship_to": {
+                     *             "name": "Grace Hopper",
+                     *             "street1": "350 5th Ave",
+                     *             "street2": "Suite 4500",
+                     *             "city": "New York",
+                     *             "state": "NY",
+                     *             "postal_code": "10118",
+                     *             "country": "US"
+                     *           },
+                     *           "ship_from": null,
+                     *           "line_items": [
+                     *             {
+                     *               "sku": "MUG-BLUE",
+                     *               "name": "Blue mug",
+                     *               "quantity": 2,
+                     *               "unit_price": {
+                     *                 "amount": 1250,
+                     *                 "currency": "USD"
+                     *               },
+                     *               "weight_oz": 12
+                     *             }
+                     *           ],
+                     *           "parcel": {
+                     *             "weight_oz": 24,
+                     *             "length_in": 10,
+                     *             "width_in": 8,
+                     *             "height_in": 4
+                     *           },
+                     *           "parcel_derived": true,
+                     *           "requested_service": "usps_ground_advantage",
+                     *           "shipments": [],
+                     *           "office_pins": [],
+                     *           "notes": "Gift wrap, please.",
+                     *           "processed_at": null,
+                     *           "shipped_at": null,
+                     *           "delivered_at": null,
+                     *           "cancelled_at": null,
+                     *           "archived_at": null,
+                     *           "created_at": "2026-11-23T21:44:17.263Z",
+                     *           "updated_at": "2026-11-23T21:44:17.263Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Order"][];
                         has_more: boolean;
@@ -3044,6 +3956,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3053,6 +3982,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3062,6 +3998,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3071,6 +4014,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3080,6 +4030,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3094,6 +4051,39 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "external_id": "SHOP-1001",
+                 *       "customer": {
+                 *         "name": "Grace Hopper",
+                 *         "email": "grace@example.com",
+                 *         "phone": "+1 212 555 0199"
+                 *       },
+                 *       "ship_to": {
+                 *         "name": "Grace Hopper",
+                 *         "street1": "350 5th Ave",
+                 *         "street2": "Suite 4500",
+                 *         "city": "New York",
+                 *         "state": "NY",
+                 *         "postal_code": "10118",
+                 *         "country": "US"
+                 *       },
+                 *       "line_items": [
+                 *         {
+                 *           "sku": "MUG-BLUE",
+                 *           "name": "Blue mug",
+                 *           "quantity": 2,
+                 *           "unit_price": {
+                 *             "amount": 1250,
+                 *             "currency": "USD"
+                 *           },
+                 *           "weight_oz": 12
+                 *         }
+                 *       ],
+                 *       "requested_service": "usps_ground_advantage",
+                 *       "notes": "Gift wrap, please."
+                 *     }
+                 */
                 "application/json": {
                     /** @description Your id for the order; unique per source. A known one updates the order while it is open. */
                     external_id?: string | null;
@@ -3102,7 +4092,17 @@ export interface operations {
                         email?: string | null;
                         phone?: string | null;
                     };
-                    /** Address */
+                    /**
+                     * Address
+                     * @example {
+                     *       "name": "Grace Hopper",
+                     *       "street1": "350 fifth avenue",
+                     *       "city": "new york",
+                     *       "state": "ny",
+                     *       "postal_code": "10118",
+                     *       "country": "US"
+                     *     }
+                     */
                     ship_to: {
                         name?: string | null;
                         company?: string | null;
@@ -3116,7 +4116,17 @@ export interface operations {
                         phone?: string | null;
                         email?: string | null;
                     };
-                    /** Address */
+                    /**
+                     * Address
+                     * @example {
+                     *       "name": "Grace Hopper",
+                     *       "street1": "350 fifth avenue",
+                     *       "city": "new york",
+                     *       "state": "ny",
+                     *       "postal_code": "10118",
+                     *       "country": "US"
+                     *     }
+                     */
                     ship_from?: {
                         name?: string | null;
                         company?: string | null;
@@ -3163,6 +4173,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
+                     *       "external_id": "SHOP-1001",
+                     *       "source": "api",
+                     *       "environment": "test",
+                     *       "status": "awaiting_fulfillment",
+                     *       "archived": false,
+                     *       "customer": {
+                     *         "name": "Grace Hopper",
+                     *         "email": "grace@example.com",
+                     *         "phone": "+1 212 555 0199"
+                     *       },
+                     *       "ship_to": {
+                     *         "name": "Grace Hopper",
+                     *         "street1": "350 5th Ave",
+                     *         "street2": "Suite 4500",
+                     *         "city": "New York",
+                     *         "state": "NY",
+                     *         "postal_code": "10118",
+                     *         "country": "US"
+                     *       },
+                     *       "ship_from": null,
+                     *       "line_items": [
+                     *         {
+                     *           "sku": "MUG-BLUE",
+                     *           "name": "Blue mug",
+                     *           "quantity": 2,
+                     *           "unit_price": {
+                     *             "amount": 1250,
+                     *             "currency": "USD"
+                     *           },
+                     *           "weight_oz": 12
+                     *         }
+                     *       ],
+                     *       "parcel": {
+                     *         "weight_oz": 24,
+                     *         "length_in": 10,
+                     *         "width_in": 8,
+                     *         "height_in": 4
+                     *       },
+                     *       "parcel_derived": true,
+                     *       "requested_service": "usps_ground_advantage",
+                     *       "shipments": [],
+                     *       "office_pins": [],
+                     *       "notes": "Gift wrap, please.",
+                     *       "processed_at": null,
+                     *       "shipped_at": null,
+                     *       "delivered_at": null,
+                     *       "cancelled_at": null,
+                     *       "archived_at": null,
+                     *       "created_at": "2026-11-23T21:44:17.263Z",
+                     *       "updated_at": "2026-11-23T21:44:17.263Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -3172,6 +4237,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
+                     *       "external_id": "SHOP-1001",
+                     *       "source": "api",
+                     *       "environment": "test",
+                     *       "status": "awaiting_fulfillment",
+                     *       "archived": false,
+                     *       "customer": {
+                     *         "name": "Grace Hopper",
+                     *         "email": "grace@example.com",
+                     *         "phone": "+1 212 555 0199"
+                     *       },
+                     *       "ship_to": {
+                     *         "name": "Grace Hopper",
+                     *         "street1": "350 5th Ave",
+                     *         "street2": "Suite 4500",
+                     *         "city": "New York",
+                     *         "state": "NY",
+                     *         "postal_code": "10118",
+                     *         "country": "US"
+                     *       },
+                     *       "ship_from": null,
+                     *       "line_items": [
+                     *         {
+                     *           "sku": "MUG-BLUE",
+                     *           "name": "Blue mug",
+                     *           "quantity": 2,
+                     *           "unit_price": {
+                     *             "amount": 1250,
+                     *             "currency": "USD"
+                     *           },
+                     *           "weight_oz": 12
+                     *         }
+                     *       ],
+                     *       "parcel": {
+                     *         "weight_oz": 24,
+                     *         "length_in": 10,
+                     *         "width_in": 8,
+                     *         "height_in": 4
+                     *       },
+                     *       "parcel_derived": true,
+                     *       "requested_service": "usps_ground_advantage",
+                     *       "shipments": [],
+                     *       "office_pins": [],
+                     *       "notes": "Gift wrap, please.",
+                     *       "processed_at": null,
+                     *       "shipped_at": null,
+                     *       "delivered_at": null,
+                     *       "cancelled_at": null,
+                     *       "archived_at": null,
+                     *       "created_at": "2026-11-23T21:44:17.263Z",
+                     *       "updated_at": "2026-11-23T21:44:17.263Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -3181,6 +4301,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3190,6 +4327,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3199,6 +4343,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3208,6 +4359,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The resource is not in a state that allows this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3217,6 +4375,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unprocessable",
+                     *       "message": "The request cannot be processed.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3226,6 +4391,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3235,6 +4407,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3257,6 +4436,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
+                     *       "external_id": "SHOP-1001",
+                     *       "source": "api",
+                     *       "environment": "test",
+                     *       "status": "awaiting_fulfillment",
+                     *       "archived": false,
+                     *       "customer": {
+                     *         "name": "Grace Hopper",
+                     *         "email": "grace@example.com",
+                     *         "phone": "+1 212 555 0199"
+                     *       },
+                     *       "ship_to": {
+                     *         "name": "Grace Hopper",
+                     *         "street1": "350 5th Ave",
+                     *         "street2": "Suite 4500",
+                     *         "city": "New York",
+                     *         "state": "NY",
+                     *         "postal_code": "10118",
+                     *         "country": "US"
+                     *       },
+                     *       "ship_from": null,
+                     *       "line_items": [
+                     *         {
+                     *           "sku": "MUG-BLUE",
+                     *           "name": "Blue mug",
+                     *           "quantity": 2,
+                     *           "unit_price": {
+                     *             "amount": 1250,
+                     *             "currency": "USD"
+                     *           },
+                     *           "weight_oz": 12
+                     *         }
+                     *       ],
+                     *       "parcel": {
+                     *         "weight_oz": 24,
+                     *         "length_in": 10,
+                     *         "width_in": 8,
+                     *         "height_in": 4
+                     *       },
+                     *       "parcel_derived": true,
+                     *       "requested_service": "usps_ground_advantage",
+                     *       "shipments": [],
+                     *       "office_pins": [],
+                     *       "notes": "Gift wrap, please.",
+                     *       "processed_at": null,
+                     *       "shipped_at": null,
+                     *       "delivered_at": null,
+                     *       "cancelled_at": null,
+                     *       "archived_at": null,
+                     *       "created_at": "2026-11-23T21:44:17.263Z",
+                     *       "updated_at": "2026-11-23T21:44:17.263Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -3266,6 +4500,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3275,6 +4526,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3284,6 +4542,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3293,6 +4558,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3302,6 +4574,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3311,6 +4590,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3325,6 +4611,24 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ship_from": {
+                 *         "postal_code": "94301",
+                 *         "country": "US"
+                 *       },
+                 *       "ship_to": {
+                 *         "postal_code": "10118",
+                 *         "country": "US"
+                 *       },
+                 *       "parcel": {
+                 *         "weight_oz": 24,
+                 *         "length_in": 10,
+                 *         "width_in": 8,
+                 *         "height_in": 4
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** RateAddress */
                     ship_from: {
@@ -3383,6 +4687,132 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "ship_date": "2026-11-23",
+                     *       "residential": true,
+                     *       "rate_table_versions": {
+                     *         "dhl_express": "dhl_express-2026-01",
+                     *         "fedex": "fedex-2026-01",
+                     *         "ups": "ups-2026-01",
+                     *         "usps": "usps-2026-01"
+                     *       },
+                     *       "data": [
+                     *         {
+                     *           "id": "rate_01m855vxcke5ts1w9g6ztg97b9",
+                     *           "service_code": "usps_ground_advantage",
+                     *           "carrier": "usps",
+                     *           "service_name": "USPS Ground Advantage",
+                     *           "price": {
+                     *             "amount": 1380,
+                     *             "currency": "USD"
+                     *           },
+                     *           "base_price": {
+                     *             "amount": 1380,
+                     *             "currency": "USD"
+                     *           },
+                     *           "zone": 8,
+                     *           "billable_weight_oz": 32,
+                     *           "dim_weight_oz": null,
+                     *           "dim_divisor": null,
+                     *           "dim_divisor_unit": null,
+                     *           "surcharges": [],
+                     *           "delivery": {
+                     *             "business_days": 5,
+                     *             "estimated_delivery_date": "2026-12-01",
+                     *             "guaranteed": false
+                     *           },
+                     *           "tags": [
+                     *             "cheapest"
+                     *           ],
+                     *           "rate_table_version": "usps-2026-01"
+                     *         },
+                     *         {
+                     *           "id": "rate_01m855vxcke5ts1w9g6ztg97ba",
+                     *           "service_code": "usps_priority_mail",
+                     *           "carrier": "usps",
+                     *           "service_name": "USPS Priority Mail",
+                     *           "price": {
+                     *             "amount": 2220,
+                     *             "currency": "USD"
+                     *           },
+                     *           "base_price": {
+                     *             "amount": 2220,
+                     *             "currency": "USD"
+                     *           },
+                     *           "zone": 8,
+                     *           "billable_weight_oz": 32,
+                     *           "dim_weight_oz": null,
+                     *           "dim_divisor": null,
+                     *           "dim_divisor_unit": null,
+                     *           "surcharges": [],
+                     *           "delivery": {
+                     *             "business_days": 3,
+                     *             "estimated_delivery_date": "2026-11-27",
+                     *             "guaranteed": false
+                     *           },
+                     *           "tags": [
+                     *             "best_value"
+                     *           ],
+                     *           "rate_table_version": "usps-2026-01"
+                     *         },
+                     *         {
+                     *           "id": "rate_01m855vwdte46a2akzmypthzmd",
+                     *           "service_code": "fedex_home_delivery",
+                     *           "carrier": "fedex",
+                     *           "service_name": "FedEx Home Delivery",
+                     *           "price": {
+                     *             "amount": 2879,
+                     *             "currency": "USD"
+                     *           },
+                     *           "base_price": {
+                     *             "amount": 1953,
+                     *             "currency": "USD"
+                     *           },
+                     *           "zone": 8,
+                     *           "billable_weight_oz": 48,
+                     *           "dim_weight_oz": 37,
+                     *           "dim_divisor": 139,
+                     *           "dim_divisor_unit": "in3_per_lb",
+                     *           "surcharges": [
+                     *             {
+                     *               "code": "fuel",
+                     *               "amount": {
+                     *                 "amount": 371,
+                     *                 "currency": "USD"
+                     *               }
+                     *             },
+                     *             {
+                     *               "code": "residential",
+                     *               "amount": {
+                     *                 "amount": 555,
+                     *                 "currency": "USD"
+                     *               }
+                     *             }
+                     *           ],
+                     *           "delivery": {
+                     *             "business_days": 5,
+                     *             "estimated_delivery_date": "2026-12-01",
+                     *             "guaranteed": false
+                     *           },
+                     *           "tags": [],
+                     *           "rate_table_version": "fedex-2026-01"
+                     *         }
+                     *       ],
+                     *       "unavailable": [
+                     *         {
+                     *           "carrier": "dhl_express",
+                     *           "service_code": "dhl_express_worldwide",
+                     *           "reason": "DHL Express offers no US-to-US service"
+                     *         },
+                     *         {
+                     *           "carrier": "dhl_express",
+                     *           "service_code": "dhl_express_domestic",
+                     *           "reason": "DHL Express offers no US-to-US service"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @description The ship date the quotes assume. */
                         ship_date: string;
@@ -3455,6 +4885,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3464,6 +4911,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3473,6 +4927,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unprocessable",
+                     *       "message": "The request cannot be processed.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3482,6 +4943,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3491,6 +4959,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3505,6 +4980,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Grace Hopper",
+                 *       "street1": "350 fifth avenue",
+                 *       "city": "new york",
+                 *       "state": "ny",
+                 *       "postal_code": "10118",
+                 *       "country": "US"
+                 *     }
+                 */
                 "application/json": {
                     name?: string | null;
                     company?: string | null;
@@ -3527,6 +5012,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "verified",
+                     *       "residential": "unknown",
+                     *       "original": {
+                     *         "name": "Grace Hopper",
+                     *         "street1": "350 fifth avenue",
+                     *         "city": "new york",
+                     *         "state": "ny",
+                     *         "postal_code": "10118",
+                     *         "country": "US"
+                     *       },
+                     *       "normalized": {
+                     *         "name": "Grace Hopper",
+                     *         "street1": "350 FIFTH AVE",
+                     *         "city": "NEW YORK",
+                     *         "state": "NY",
+                     *         "postal_code": "10118",
+                     *         "country": "US"
+                     *       },
+                     *       "messages": []
+                     *     }
+                     */
                     "application/json": {
                         /** @description verified: valid US address, only formatting changed; corrected: city/state fixed or filled from the ZIP data; unverified: valid country and postal-code format, no street data to check against; invalid: a required field is missing, or the country, postal code or ZIP is bad. */
                         status: "verified" | "corrected" | "unverified" | "invalid";
@@ -3571,6 +5079,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3580,6 +5105,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3589,6 +5121,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3598,6 +5137,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3632,6 +5178,86 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "shp_01m855vxgqem0szrmwkjs6ghzy",
+                     *           "order_id": "ord_01m855vv3fet5smbvfy0vdetyk",
+                     *           "environment": "test",
+                     *           "carrier": "usps",
+                     *           "service_code": "usps_ground_advantage",
+                     *           "service_name": "USPS Ground Advantage",
+                     *           "tracking_number": "9300155747967004000157",
+                     *           "tracking_url": "http://localhost:3000/track/9300155747967004000157",
+                     *           "status": "label_purchased",
+                     *           "tracking_status": "pre_transit",
+                     *           "status_detail": "label_created",
+                     *           "estimated_delivery_date": "2026-12-01",
+                     *           "price": {
+                     *             "amount": 1380,
+                     *             "currency": "USD"
+                     *           },
+                     *           "rate": {
+                     *             "zone": 8,
+                     *             "base_price": {
+                     *               "amount": 1380,
+                     *               "currency": "USD"
+                     *             },
+                     *             "surcharges": [],
+                     *             "billable_weight_oz": 32,
+                     *             "dim_weight_oz": null,
+                     *             "dim_divisor": null,
+                     *             "dim_divisor_unit": null,
+                     *             "delivery": {
+                     *               "business_days": 5,
+                     *               "estimated_delivery_date": "2026-12-01",
+                     *               "guaranteed": false
+                     *             },
+                     *             "rate_table_version": "usps-2026-01",
+                     *             "ship_date": "2026-11-23",
+                     *             "residential": true
+                     *           },
+                     *           "ship_from": {
+                     *             "name": "Acme Fulfilment",
+                     *             "company": "Acme Inc.",
+                     *             "street1": "1 Main St",
+                     *             "city": "Palo Alto",
+                     *             "state": "CA",
+                     *             "postal_code": "94301",
+                     *             "country": "US",
+                     *             "phone": "+1 650 555 0100"
+                     *           },
+                     *           "ship_to": {
+                     *             "name": "Grace Hopper",
+                     *             "street1": "350 5th Ave",
+                     *             "street2": "Suite 4500",
+                     *             "city": "New York",
+                     *             "state": "NY",
+                     *             "postal_code": "10118",
+                     *             "country": "US"
+                     *           },
+                     *           "parcel": {
+                     *             "weight_oz": 24,
+                     *             "length_in": 10,
+                     *             "width_in": 8,
+                     *             "height_in": 4
+                     *           },
+                     *           "label": {
+                     *             "format": "pdf_4x6",
+                     *             "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
+                     *             "created_at": "2026-11-23T21:44:19.734Z"
+                     *           },
+                     *           "created_at": "2026-11-23T21:44:19.734Z",
+                     *           "updated_at": "2026-11-23T21:44:19.734Z",
+                     *           "voided_at": null,
+                     *           "delivered_at": null
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Shipment"][];
                         has_more: boolean;
@@ -3645,6 +5271,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3654,6 +5297,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3663,6 +5313,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3672,6 +5329,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3681,6 +5345,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3695,6 +5366,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "order_id": "ord_01m855vv3fet5smbvfy0vdetyk",
+                 *       "service_code": "usps_ground_advantage",
+                 *       "label_format": "pdf_4x6"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The order to ship (awaiting_fulfillment or processing). */
                     order_id: string;
@@ -3712,6 +5390,80 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "shp_01m855vxgqem0szrmwkjs6ghzy",
+                     *       "order_id": "ord_01m855vv3fet5smbvfy0vdetyk",
+                     *       "environment": "test",
+                     *       "carrier": "usps",
+                     *       "service_code": "usps_ground_advantage",
+                     *       "service_name": "USPS Ground Advantage",
+                     *       "tracking_number": "9300155747967004000157",
+                     *       "tracking_url": "http://localhost:3000/track/9300155747967004000157",
+                     *       "status": "label_purchased",
+                     *       "tracking_status": "pre_transit",
+                     *       "status_detail": "label_created",
+                     *       "estimated_delivery_date": "2026-12-01",
+                     *       "price": {
+                     *         "amount": 1380,
+                     *         "currency": "USD"
+                     *       },
+                     *       "rate": {
+                     *         "zone": 8,
+                     *         "base_price": {
+                     *           "amount": 1380,
+                     *           "currency": "USD"
+                     *         },
+                     *         "surcharges": [],
+                     *         "billable_weight_oz": 32,
+                     *         "dim_weight_oz": null,
+                     *         "dim_divisor": null,
+                     *         "dim_divisor_unit": null,
+                     *         "delivery": {
+                     *           "business_days": 5,
+                     *           "estimated_delivery_date": "2026-12-01",
+                     *           "guaranteed": false
+                     *         },
+                     *         "rate_table_version": "usps-2026-01",
+                     *         "ship_date": "2026-11-23",
+                     *         "residential": true
+                     *       },
+                     *       "ship_from": {
+                     *         "name": "Acme Fulfilment",
+                     *         "company": "Acme Inc.",
+                     *         "street1": "1 Main St",
+                     *         "city": "Palo Alto",
+                     *         "state": "CA",
+                     *         "postal_code": "94301",
+                     *         "country": "US",
+                     *         "phone": "+1 650 555 0100"
+                     *       },
+                     *       "ship_to": {
+                     *         "name": "Grace Hopper",
+                     *         "street1": "350 5th Ave",
+                     *         "street2": "Suite 4500",
+                     *         "city": "New York",
+                     *         "state": "NY",
+                     *         "postal_code": "10118",
+                     *         "country": "US"
+                     *       },
+                     *       "parcel": {
+                     *         "weight_oz": 24,
+                     *         "length_in": 10,
+                     *         "width_in": 8,
+                     *         "height_in": 4
+                     *       },
+                     *       "label": {
+                     *         "format": "pdf_4x6",
+                     *         "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
+                     *         "created_at": "2026-11-23T21:44:19.734Z"
+                     *       },
+                     *       "created_at": "2026-11-23T21:44:19.734Z",
+                     *       "updated_at": "2026-11-23T21:44:19.734Z",
+                     *       "voided_at": null,
+                     *       "delivered_at": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["Shipment"];
                 };
             };
@@ -3721,6 +5473,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3730,6 +5499,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3739,6 +5515,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3748,6 +5531,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3757,6 +5547,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The resource is not in a state that allows this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3766,6 +5563,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unprocessable",
+                     *       "message": "The request cannot be processed.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3775,6 +5579,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3784,6 +5595,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3793,6 +5611,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "carrier_unavailable",
+                     *       "message": "The carrier is unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3815,6 +5640,80 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "shp_01m855vxgqem0szrmwkjs6ghzy",
+                     *       "order_id": "ord_01m855vv3fet5smbvfy0vdetyk",
+                     *       "environment": "test",
+                     *       "carrier": "usps",
+                     *       "service_code": "usps_ground_advantage",
+                     *       "service_name": "USPS Ground Advantage",
+                     *       "tracking_number": "9300155747967004000157",
+                     *       "tracking_url": "http://localhost:3000/track/9300155747967004000157",
+                     *       "status": "label_purchased",
+                     *       "tracking_status": "pre_transit",
+                     *       "status_detail": "label_created",
+                     *       "estimated_delivery_date": "2026-12-01",
+                     *       "price": {
+                     *         "amount": 1380,
+                     *         "currency": "USD"
+                     *       },
+                     *       "rate": {
+                     *         "zone": 8,
+                     *         "base_price": {
+                     *           "amount": 1380,
+                     *           "currency": "USD"
+                     *         },
+                     *         "surcharges": [],
+                     *         "billable_weight_oz": 32,
+                     *         "dim_weight_oz": null,
+                     *         "dim_divisor": null,
+                     *         "dim_divisor_unit": null,
+                     *         "delivery": {
+                     *           "business_days": 5,
+                     *           "estimated_delivery_date": "2026-12-01",
+                     *           "guaranteed": false
+                     *         },
+                     *         "rate_table_version": "usps-2026-01",
+                     *         "ship_date": "2026-11-23",
+                     *         "residential": true
+                     *       },
+                     *       "ship_from": {
+                     *         "name": "Acme Fulfilment",
+                     *         "company": "Acme Inc.",
+                     *         "street1": "1 Main St",
+                     *         "city": "Palo Alto",
+                     *         "state": "CA",
+                     *         "postal_code": "94301",
+                     *         "country": "US",
+                     *         "phone": "+1 650 555 0100"
+                     *       },
+                     *       "ship_to": {
+                     *         "name": "Grace Hopper",
+                     *         "street1": "350 5th Ave",
+                     *         "street2": "Suite 4500",
+                     *         "city": "New York",
+                     *         "state": "NY",
+                     *         "postal_code": "10118",
+                     *         "country": "US"
+                     *       },
+                     *       "parcel": {
+                     *         "weight_oz": 24,
+                     *         "length_in": 10,
+                     *         "width_in": 8,
+                     *         "height_in": 4
+                     *       },
+                     *       "label": {
+                     *         "format": "pdf_4x6",
+                     *         "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
+                     *         "created_at": "2026-11-23T21:44:19.734Z"
+                     *       },
+                     *       "created_at": "2026-11-23T21:44:19.734Z",
+                     *       "updated_at": "2026-11-23T21:44:19.734Z",
+                     *       "voided_at": null,
+                     *       "delivered_at": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["Shipment"];
                 };
             };
@@ -3824,6 +5723,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3833,6 +5749,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3842,6 +5765,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3851,6 +5781,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3860,6 +5797,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3869,6 +5813,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3891,6 +5842,80 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "shp_01m855vxgqem0szrmwkjs6ghzy",
+                     *       "order_id": "ord_01m855vv3fet5smbvfy0vdetyk",
+                     *       "environment": "test",
+                     *       "carrier": "usps",
+                     *       "service_code": "usps_ground_advantage",
+                     *       "service_name": "USPS Ground Advantage",
+                     *       "tracking_number": "9300155747967004000157",
+                     *       "tracking_url": "http://localhost:3000/track/9300155747967004000157",
+                     *       "status": "label_purchased",
+                     *       "tracking_status": "pre_transit",
+                     *       "status_detail": "label_created",
+                     *       "estimated_delivery_date": "2026-12-01",
+                     *       "price": {
+                     *         "amount": 1380,
+                     *         "currency": "USD"
+                     *       },
+                     *       "rate": {
+                     *         "zone": 8,
+                     *         "base_price": {
+                     *           "amount": 1380,
+                     *           "currency": "USD"
+                     *         },
+                     *         "surcharges": [],
+                     *         "billable_weight_oz": 32,
+                     *         "dim_weight_oz": null,
+                     *         "dim_divisor": null,
+                     *         "dim_divisor_unit": null,
+                     *         "delivery": {
+                     *           "business_days": 5,
+                     *           "estimated_delivery_date": "2026-12-01",
+                     *           "guaranteed": false
+                     *         },
+                     *         "rate_table_version": "usps-2026-01",
+                     *         "ship_date": "2026-11-23",
+                     *         "residential": true
+                     *       },
+                     *       "ship_from": {
+                     *         "name": "Acme Fulfilment",
+                     *         "company": "Acme Inc.",
+                     *         "street1": "1 Main St",
+                     *         "city": "Palo Alto",
+                     *         "state": "CA",
+                     *         "postal_code": "94301",
+                     *         "country": "US",
+                     *         "phone": "+1 650 555 0100"
+                     *       },
+                     *       "ship_to": {
+                     *         "name": "Grace Hopper",
+                     *         "street1": "350 5th Ave",
+                     *         "street2": "Suite 4500",
+                     *         "city": "New York",
+                     *         "state": "NY",
+                     *         "postal_code": "10118",
+                     *         "country": "US"
+                     *       },
+                     *       "parcel": {
+                     *         "weight_oz": 24,
+                     *         "length_in": 10,
+                     *         "width_in": 8,
+                     *         "height_in": 4
+                     *       },
+                     *       "label": {
+                     *         "format": "pdf_4x6",
+                     *         "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
+                     *         "created_at": "2026-11-23T21:44:19.734Z"
+                     *       },
+                     *       "created_at": "2026-11-23T21:44:19.734Z",
+                     *       "updated_at": "2026-11-23T21:44:19.734Z",
+                     *       "voided_at": null,
+                     *       "delivered_at": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["Shipment"];
                 };
             };
@@ -3900,6 +5925,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3909,6 +5951,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3918,6 +5967,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3927,6 +5983,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3936,6 +5999,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The resource is not in a state that allows this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3945,6 +6015,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3954,6 +6031,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3990,6 +6074,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3999,6 +6100,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4008,6 +6116,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4017,6 +6132,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4026,6 +6148,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4035,6 +6164,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4064,6 +6200,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "tev_01m855w1kre63s1k0qxqfznbz7",
+                     *           "occurred_at": "2026-11-23T21:44:19.734Z",
+                     *           "status": "pre_transit",
+                     *           "status_detail": "label_created",
+                     *           "description": "Shipping label created",
+                     *           "location": {
+                     *             "city": "Palo Alto",
+                     *             "state": "CA",
+                     *             "postal_code": "94301",
+                     *             "country": "US"
+                     *           },
+                     *           "carrier_status_code": "LC",
+                     *           "shipment_id": "shp_01m855vxgqem0szrmwkjs6ghzy",
+                     *           "tracking_number": "9300155747967004000157",
+                     *           "carrier": "usps",
+                     *           "created_at": "2026-11-23T21:44:19.734Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             id: string;
@@ -4096,6 +6258,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4105,6 +6284,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4114,6 +6300,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4123,6 +6316,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4132,6 +6332,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4155,6 +6362,60 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "shp_01m855vxgqem0szrmwkjs6ghzy",
+                     *       "shipment_id": "shp_01m855vxgqem0szrmwkjs6ghzy",
+                     *       "tracking_number": "9300155747967004000157",
+                     *       "carrier": "usps",
+                     *       "status": "pre_transit",
+                     *       "status_detail": "label_created",
+                     *       "estimated_delivery_date": "2026-12-01",
+                     *       "events": [
+                     *         {
+                     *           "id": "tev_01m855w1kre63s1k0qxqfznbz7",
+                     *           "occurred_at": "2026-11-23T21:44:19.734Z",
+                     *           "status": "pre_transit",
+                     *           "status_detail": "label_created",
+                     *           "description": "Shipping label created",
+                     *           "location": {
+                     *             "city": "Palo Alto",
+                     *             "state": "CA",
+                     *             "postal_code": "94301",
+                     *             "country": "US"
+                     *           },
+                     *           "carrier_status_code": "LC"
+                     *         }
+                     *       ],
+                     *       "timeline": [
+                     *         {
+                     *           "milestone": "label_created",
+                     *           "reached_at": "2026-11-23T21:44:19.734Z",
+                     *           "estimated_at": null
+                     *         },
+                     *         {
+                     *           "milestone": "picked_up",
+                     *           "reached_at": null,
+                     *           "estimated_at": "2026-11-24T18:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "milestone": "in_transit",
+                     *           "reached_at": null,
+                     *           "estimated_at": "2026-11-24T22:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "milestone": "out_for_delivery",
+                     *           "reached_at": null,
+                     *           "estimated_at": "2026-12-01T08:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "milestone": "delivered",
+                     *           "reached_at": null,
+                     *           "estimated_at": "2026-12-01T14:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Tracking"];
                 };
             };
@@ -4164,6 +6425,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4173,6 +6451,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4182,6 +6467,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4191,6 +6483,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4200,6 +6499,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4209,6 +6515,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4233,6 +6546,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "bat_01m855w25ve189mjy106t2h0b9",
+                     *           "type": "purchase_labels",
+                     *           "status": "completed",
+                     *           "counts": {
+                     *             "total": 2,
+                     *             "pending": 0,
+                     *             "succeeded": 2,
+                     *             "failed": 0,
+                     *             "cancelled": 0
+                     *           },
+                     *           "progress": 1,
+                     *           "label_format": "zpl_4x6",
+                     *           "service_code": "cheapest",
+                     *           "eta_seconds": null,
+                     *           "label": {
+                     *             "url": "http://localhost:3000/v1/batches/bat_01m855w25ve189mjy106t2h0b9/label"
+                     *           },
+                     *           "started_at": "2026-11-23T21:44:24.612Z",
+                     *           "finished_at": "2026-11-23T21:44:25.208Z",
+                     *           "created_at": "2026-11-23T21:44:24.507Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Batch"][];
                         has_more: boolean;
@@ -4246,6 +6589,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4255,6 +6615,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4264,6 +6631,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4273,6 +6647,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4282,6 +6663,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4296,6 +6684,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "type": "purchase_labels",
+                 *       "order_ids": [
+                 *         "ord_01m855vv3fet5smbvfy0vdetyk",
+                 *         "ord_01m855w251estbw8g2458c7cjx"
+                 *       ],
+                 *       "service_code": "cheapest",
+                 *       "label_format": "zpl_4x6"
+                 *     }
+                 */
                 "application/json": {
                     /** @description purchase_labels, import_orders, validate_addresses or process_orders. */
                     type: "purchase_labels" | "import_orders" | "validate_addresses" | "process_orders";
@@ -4317,6 +6716,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "bat_01m855w25ve189mjy106t2h0b9",
+                     *       "type": "purchase_labels",
+                     *       "status": "completed",
+                     *       "counts": {
+                     *         "total": 2,
+                     *         "pending": 0,
+                     *         "succeeded": 2,
+                     *         "failed": 0,
+                     *         "cancelled": 0
+                     *       },
+                     *       "progress": 1,
+                     *       "label_format": "zpl_4x6",
+                     *       "service_code": "cheapest",
+                     *       "eta_seconds": null,
+                     *       "label": {
+                     *         "url": "http://localhost:3000/v1/batches/bat_01m855w25ve189mjy106t2h0b9/label"
+                     *       },
+                     *       "started_at": "2026-11-23T21:44:24.612Z",
+                     *       "finished_at": "2026-11-23T21:44:25.208Z",
+                     *       "created_at": "2026-11-23T21:44:24.507Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Batch"];
                 };
             };
@@ -4326,6 +6749,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4335,6 +6775,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4344,6 +6791,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4353,6 +6807,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The resource is not in a state that allows this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4362,6 +6823,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "payload_too_large",
+                     *       "message": "The request body is too large.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4371,6 +6839,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4380,6 +6855,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4402,6 +6884,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "bat_01m855w25ve189mjy106t2h0b9",
+                     *       "type": "purchase_labels",
+                     *       "status": "completed",
+                     *       "counts": {
+                     *         "total": 2,
+                     *         "pending": 0,
+                     *         "succeeded": 2,
+                     *         "failed": 0,
+                     *         "cancelled": 0
+                     *       },
+                     *       "progress": 1,
+                     *       "label_format": "zpl_4x6",
+                     *       "service_code": "cheapest",
+                     *       "eta_seconds": null,
+                     *       "label": {
+                     *         "url": "http://localhost:3000/v1/batches/bat_01m855w25ve189mjy106t2h0b9/label"
+                     *       },
+                     *       "started_at": "2026-11-23T21:44:24.612Z",
+                     *       "finished_at": "2026-11-23T21:44:25.208Z",
+                     *       "created_at": "2026-11-23T21:44:24.507Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Batch"];
                 };
             };
@@ -4411,6 +6917,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4420,6 +6943,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4429,6 +6959,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4438,6 +6975,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4447,6 +6991,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4456,6 +7007,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4483,6 +7041,95 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "bti_01m855w2bfer2av45qt2d3073d",
+                     *           "index": 0,
+                     *           "status": "succeeded",
+                     *           "result": {
+                     *             "shipment": {
+                     *               "id": "shp_01m855vxgqem0szrmwkjs6ghzy",
+                     *               "order_id": "ord_01m855vv3fet5smbvfy0vdetyk",
+                     *               "environment": "test",
+                     *               "carrier": "usps",
+                     *               "service_code": "usps_ground_advantage",
+                     *               "service_name": "USPS Ground Advantage",
+                     *               "tracking_number": "9300155747967004000157",
+                     *               "tracking_url": "http://localhost:3000/track/9300155747967004000157",
+                     *               "status": "label_purchased",
+                     *               "tracking_status": "pre_transit",
+                     *               "status_detail": "label_created",
+                     *               "estimated_delivery_date": "2026-12-01",
+                     *               "price": {
+                     *                 "amount": 1380,
+                     *                 "currency": "USD"
+                     *               },
+                     *               "rate": {
+                     *                 "zone": 8,
+                     *                 "base_price": {
+                     *                   "amount": 1380,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "surcharges": [],
+                     *                 "billable_weight_oz": 32,
+                     *                 "dim_weight_oz": null,
+                     *                 "dim_divisor": null,
+                     *                 "dim_divisor_unit": null,
+                     *                 "delivery": {
+                     *                   "business_days": 5,
+                     *                   "estimated_delivery_date": "2026-12-01",
+                     *                   "guaranteed": false
+                     *                 },
+                     *                 "rate_table_version": "usps-2026-01",
+                     *                 "ship_date": "2026-11-23",
+                     *                 "residential": true
+                     *               },
+                     *               "ship_from": {
+                     *                 "name": "Acme Fulfilment",
+                     *                 "company": "Acme Inc.",
+                     *                 "street1": "1 Main St",
+                     *                 "city": "Palo Alto",
+                     *                 "state": "CA",
+                     *                 "postal_code": "94301",
+                     *                 "country": "US",
+                     *                 "phone": "+1 650 555 0100"
+                     *               },
+                     *               "ship_to": {
+                     *                 "name": "Grace Hopper",
+                     *                 "street1": "350 5th Ave",
+                     *                 "street2": "Suite 4500",
+                     *                 "city": "New York",
+                     *                 "state": "NY",
+                     *                 "postal_code": "10118",
+                     *                 "country": "US"
+                     *               },
+                     *               "parcel": {
+                     *                 "weight_oz": 24,
+                     *                 "length_in": 10,
+                     *                 "width_in": 8,
+                     *                 "height_in": 4
+                     *               },
+                     *               "label": {
+                     *                 "format": "pdf_4x6",
+                     *                 "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
+                     *                 "created_at": "2026-11-23T21:44:19.734Z"
+                     *               },
+                     *               "created_at": "2026-11-23T21:44:19.734Z",
+                     *               "updated_at": "2026-11-23T21:44:19.734Z",
+                     *               "voided_at": null,
+                     *               "delivered_at": null
+                     *             }
+                     *           },
+                     *           "error": null,
+                     *           "finished_at": "2026-11-23T21:44:25.101Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["BatchItem"][];
                         has_more: boolean;
@@ -4496,6 +7143,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4505,6 +7169,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4514,6 +7185,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4523,6 +7201,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4532,6 +7217,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4541,6 +7233,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4563,6 +7262,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "bat_01m855w25ve189mjy106t2h0b9",
+                     *       "type": "purchase_labels",
+                     *       "status": "completed",
+                     *       "counts": {
+                     *         "total": 2,
+                     *         "pending": 0,
+                     *         "succeeded": 2,
+                     *         "failed": 0,
+                     *         "cancelled": 0
+                     *       },
+                     *       "progress": 1,
+                     *       "label_format": "zpl_4x6",
+                     *       "service_code": "cheapest",
+                     *       "eta_seconds": null,
+                     *       "label": {
+                     *         "url": "http://localhost:3000/v1/batches/bat_01m855w25ve189mjy106t2h0b9/label"
+                     *       },
+                     *       "started_at": "2026-11-23T21:44:24.612Z",
+                     *       "finished_at": "2026-11-23T21:44:25.208Z",
+                     *       "created_at": "2026-11-23T21:44:24.507Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Batch"];
                 };
             };
@@ -4572,6 +7295,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4581,6 +7321,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4590,6 +7337,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4599,6 +7353,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4608,6 +7369,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The resource is not in a state that allows this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4617,6 +7385,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4626,6 +7401,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4659,6 +7441,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4668,6 +7467,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4677,6 +7483,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4686,6 +7499,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4695,6 +7515,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The resource is not in a state that allows this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4704,6 +7531,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4713,6 +7547,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4737,6 +7578,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "whk_01m855w668emtr9trm0mphb70c",
+                     *           "url": "https://example.com/hooks/shipping",
+                     *           "description": "Order system",
+                     *           "events": [
+                     *             "shipment.label_purchased",
+                     *             "tracking.updated"
+                     *           ],
+                     *           "enabled": true,
+                     *           "disabled_reason": null,
+                     *           "disabled_at": null,
+                     *           "environment": "test",
+                     *           "secret_rotated_at": null,
+                     *           "previous_secret_expires_at": null,
+                     *           "created_at": "2026-11-23T21:44:28.633Z",
+                     *           "updated_at": "2026-11-23T21:44:28.633Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookEndpoint"][];
                         has_more: boolean;
@@ -4750,6 +7616,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4759,6 +7642,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4768,6 +7658,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4777,6 +7674,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4786,6 +7690,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4795,6 +7706,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4809,6 +7727,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://example.com/hooks/shipping",
+                 *       "events": [
+                 *         "shipment.label_purchased",
+                 *         "tracking.updated"
+                 *       ],
+                 *       "description": "Order system"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Where deliveries are POSTed. https is required in the live environment; private, loopback and link-local targets are refused. */
                     url: string;
@@ -4851,6 +7779,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4860,6 +7805,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4869,6 +7821,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4878,6 +7837,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4887,6 +7853,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4896,6 +7869,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4918,6 +7898,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "whk_01m855w668emtr9trm0mphb70c",
+                     *       "url": "https://example.com/hooks/shipping",
+                     *       "description": "Order system",
+                     *       "events": [
+                     *         "shipment.label_purchased",
+                     *         "tracking.updated"
+                     *       ],
+                     *       "enabled": true,
+                     *       "disabled_reason": null,
+                     *       "disabled_at": null,
+                     *       "environment": "test",
+                     *       "secret_rotated_at": null,
+                     *       "previous_secret_expires_at": null,
+                     *       "created_at": "2026-11-23T21:44:28.633Z",
+                     *       "updated_at": "2026-11-23T21:44:28.633Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
@@ -4927,6 +7926,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4936,6 +7952,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4945,6 +7968,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4954,6 +7984,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4963,6 +8000,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4972,6 +8016,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5001,6 +8052,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5010,6 +8078,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5019,6 +8094,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5028,6 +8110,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5037,6 +8126,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5046,6 +8142,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5063,6 +8166,11 @@ export interface operations {
         /** @description Only the fields given change. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "enabled": false
+                 *     }
+                 */
                 "application/json": {
                     /** @description Where deliveries are POSTed. https is required in the live environment; private, loopback and link-local targets are refused. */
                     url?: string;
@@ -5080,6 +8188,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "whk_01m855w668emtr9trm0mphb70c",
+                     *       "url": "https://example.com/hooks/shipping",
+                     *       "description": "Order system",
+                     *       "events": [
+                     *         "shipment.label_purchased",
+                     *         "tracking.updated"
+                     *       ],
+                     *       "enabled": true,
+                     *       "disabled_reason": null,
+                     *       "disabled_at": null,
+                     *       "environment": "test",
+                     *       "secret_rotated_at": null,
+                     *       "previous_secret_expires_at": null,
+                     *       "created_at": "2026-11-23T21:44:28.633Z",
+                     *       "updated_at": "2026-11-23T21:44:28.633Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
@@ -5089,6 +8216,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5098,6 +8242,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5107,6 +8258,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5116,6 +8274,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5125,6 +8290,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5134,6 +8306,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5183,6 +8362,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5192,6 +8388,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5201,6 +8404,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5210,6 +8420,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5219,6 +8436,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5228,6 +8452,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5250,6 +8481,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "dlv_01m855w6ahe9sr1w4s3b2mdx7j",
+                     *       "webhook_id": "whk_01m855w668emtr9trm0mphb70c",
+                     *       "event_id": "evt_01m855vxh2e8b9w2kf4q3n6z0c",
+                     *       "event_type": "shipment.label_purchased",
+                     *       "status": "delivered",
+                     *       "attempt_count": 2,
+                     *       "next_attempt_at": null,
+                     *       "last_attempt_at": "2026-11-23T21:45:20.117Z",
+                     *       "last_status_code": 200,
+                     *       "last_error": null,
+                     *       "delivered_at": "2026-11-23T21:45:20.141Z",
+                     *       "attempts": [
+                     *         {
+                     *           "number": 1,
+                     *           "attempted_at": "2026-11-23T21:44:20.301Z",
+                     *           "status_code": 503,
+                     *           "latency_ms": 41,
+                     *           "response_body": "Service Unavailable",
+                     *           "error": null
+                     *         },
+                     *         {
+                     *           "number": 2,
+                     *           "attempted_at": "2026-11-23T21:45:20.117Z",
+                     *           "status_code": 200,
+                     *           "latency_ms": 24,
+                     *           "response_body": "ok",
+                     *           "error": null
+                     *         }
+                     *       ],
+                     *       "created_at": "2026-11-23T21:44:19.734Z",
+                     *       "updated_at": "2026-11-23T21:45:20.141Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
@@ -5259,6 +8525,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5268,6 +8551,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5277,6 +8567,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5286,6 +8583,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5295,6 +8599,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The resource is not in a state that allows this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5304,6 +8615,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5313,6 +8631,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5340,6 +8665,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "dlv_01m855w6ahe9sr1w4s3b2mdx7j",
+                     *           "webhook_id": "whk_01m855w668emtr9trm0mphb70c",
+                     *           "event_id": "evt_01m855vxh2e8b9w2kf4q3n6z0c",
+                     *           "event_type": "shipment.label_purchased",
+                     *           "status": "delivered",
+                     *           "attempt_count": 2,
+                     *           "next_attempt_at": null,
+                     *           "last_attempt_at": "2026-11-23T21:45:20.117Z",
+                     *           "last_status_code": 200,
+                     *           "last_error": null,
+                     *           "delivered_at": "2026-11-23T21:45:20.141Z",
+                     *           "attempts": [
+                     *             {
+                     *               "number": 1,
+                     *               "attempted_at": "2026-11-23T21:44:20.301Z",
+                     *               "status_code": 503,
+                     *               "latency_ms": 41,
+                     *               "response_body": "Service Unavailable",
+                     *               "error": null
+                     *             },
+                     *             {
+                     *               "number": 2,
+                     *               "attempted_at": "2026-11-23T21:45:20.117Z",
+                     *               "status_code": 200,
+                     *               "latency_ms": 24,
+                     *               "response_body": "ok",
+                     *               "error": null
+                     *             }
+                     *           ],
+                     *           "created_at": "2026-11-23T21:44:19.734Z",
+                     *           "updated_at": "2026-11-23T21:45:20.141Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookDelivery"][];
                         has_more: boolean;
@@ -5353,6 +8719,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5362,6 +8745,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5371,6 +8761,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5380,6 +8777,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5389,6 +8793,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5398,6 +8809,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5424,6 +8842,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "dlv_01m855w6ahe9sr1w4s3b2mdx7j",
+                     *           "webhook_id": "whk_01m855w668emtr9trm0mphb70c",
+                     *           "event_id": "evt_01m855vxh2e8b9w2kf4q3n6z0c",
+                     *           "event_type": "shipment.label_purchased",
+                     *           "status": "delivered",
+                     *           "attempt_count": 2,
+                     *           "next_attempt_at": null,
+                     *           "last_attempt_at": "2026-11-23T21:45:20.117Z",
+                     *           "last_status_code": 200,
+                     *           "last_error": null,
+                     *           "delivered_at": "2026-11-23T21:45:20.141Z",
+                     *           "attempts": [
+                     *             {
+                     *               "number": 1,
+                     *               "attempted_at": "2026-11-23T21:44:20.301Z",
+                     *               "status_code": 503,
+                     *               "latency_ms": 41,
+                     *               "response_body": "Service Unavailable",
+                     *               "error": null
+                     *             },
+                     *             {
+                     *               "number": 2,
+                     *               "attempted_at": "2026-11-23T21:45:20.117Z",
+                     *               "status_code": 200,
+                     *               "latency_ms": 24,
+                     *               "response_body": "ok",
+                     *               "error": null
+                     *             }
+                     *           ],
+                     *           "created_at": "2026-11-23T21:44:19.734Z",
+                     *           "updated_at": "2026-11-23T21:45:20.141Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookDelivery"][];
                         has_more: boolean;
@@ -5437,6 +8896,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5446,6 +8922,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5455,6 +8938,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5464,6 +8954,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5473,6 +8970,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5482,6 +8986,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5504,6 +9015,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "dlv_01m855w6ahe9sr1w4s3b2mdx7j",
+                     *       "webhook_id": "whk_01m855w668emtr9trm0mphb70c",
+                     *       "event_id": "evt_01m855vxh2e8b9w2kf4q3n6z0c",
+                     *       "event_type": "shipment.label_purchased",
+                     *       "status": "delivered",
+                     *       "attempt_count": 2,
+                     *       "next_attempt_at": null,
+                     *       "last_attempt_at": "2026-11-23T21:45:20.117Z",
+                     *       "last_status_code": 200,
+                     *       "last_error": null,
+                     *       "delivered_at": "2026-11-23T21:45:20.141Z",
+                     *       "attempts": [
+                     *         {
+                     *           "number": 1,
+                     *           "attempted_at": "2026-11-23T21:44:20.301Z",
+                     *           "status_code": 503,
+                     *           "latency_ms": 41,
+                     *           "response_body": "Service Unavailable",
+                     *           "error": null
+                     *         },
+                     *         {
+                     *           "number": 2,
+                     *           "attempted_at": "2026-11-23T21:45:20.117Z",
+                     *           "status_code": 200,
+                     *           "latency_ms": 24,
+                     *           "response_body": "ok",
+                     *           "error": null
+                     *         }
+                     *       ],
+                     *       "created_at": "2026-11-23T21:44:19.734Z",
+                     *       "updated_at": "2026-11-23T21:45:20.141Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
@@ -5513,6 +9059,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5522,6 +9085,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5531,6 +9101,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5540,6 +9117,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5549,6 +9133,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5558,6 +9149,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5580,6 +9178,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "dlv_01m855w6ahe9sr1w4s3b2mdx7j",
+                     *       "webhook_id": "whk_01m855w668emtr9trm0mphb70c",
+                     *       "event_id": "evt_01m855vxh2e8b9w2kf4q3n6z0c",
+                     *       "event_type": "shipment.label_purchased",
+                     *       "status": "delivered",
+                     *       "attempt_count": 2,
+                     *       "next_attempt_at": null,
+                     *       "last_attempt_at": "2026-11-23T21:45:20.117Z",
+                     *       "last_status_code": 200,
+                     *       "last_error": null,
+                     *       "delivered_at": "2026-11-23T21:45:20.141Z",
+                     *       "attempts": [
+                     *         {
+                     *           "number": 1,
+                     *           "attempted_at": "2026-11-23T21:44:20.301Z",
+                     *           "status_code": 503,
+                     *           "latency_ms": 41,
+                     *           "response_body": "Service Unavailable",
+                     *           "error": null
+                     *         },
+                     *         {
+                     *           "number": 2,
+                     *           "attempted_at": "2026-11-23T21:45:20.117Z",
+                     *           "status_code": 200,
+                     *           "latency_ms": 24,
+                     *           "response_body": "ok",
+                     *           "error": null
+                     *         }
+                     *       ],
+                     *       "created_at": "2026-11-23T21:44:19.734Z",
+                     *       "updated_at": "2026-11-23T21:45:20.141Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
@@ -5589,6 +9222,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5598,6 +9248,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5607,6 +9264,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5616,6 +9280,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5625,6 +9296,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The resource is not in a state that allows this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5634,6 +9312,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5643,6 +9328,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5657,6 +9349,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com",
+                 *       "password": "correct horse battery",
+                 *       "name": "Ada Lovelace",
+                 *       "workspace_name": "Analytical Engines Ltd"
+                 *     }
+                 */
                 "application/json": {
                     email: string;
                     password: string;
@@ -5672,6 +9372,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "account": {
+                     *         "id": "acct_01m855vpzqehzrxmg4vq7v01h7",
+                     *         "email": "ada@example.com",
+                     *         "name": "Ada Lovelace",
+                     *         "role": "user",
+                     *         "status": "pending",
+                     *         "created_at": "2026-11-23T21:44:13.046Z",
+                     *         "updated_at": "2026-11-23T21:44:13.046Z"
+                     *       },
+                     *       "workspace": {
+                     *         "id": "ws_01m855vq01edv9y9wya31zz08a",
+                     *         "name": "Analytical Engines Ltd",
+                     *         "plan": "starter"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         account: components["schemas"]["Account"];
                         workspace: {
@@ -5688,6 +9406,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5697,6 +9432,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The resource is not in a state that allows this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5706,6 +9448,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5715,6 +9464,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5729,6 +9485,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com",
+                 *       "password": "correct horse battery"
+                 *     }
+                 */
                 "application/json": {
                     email: string;
                     password: string;
@@ -5742,6 +9504,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "token": "sst_ExampleSessionTokenShownOnceOnly00000000000",
+                     *       "token_type": "Bearer",
+                     *       "expires_at": "2026-11-30T21:44:13.997Z",
+                     *       "account": {
+                     *         "id": "acct_01m855vpzqehzrxmg4vq7v01h7",
+                     *         "email": "ada@example.com",
+                     *         "name": "Ada Lovelace",
+                     *         "role": "user",
+                     *         "status": "active",
+                     *         "created_at": "2026-11-23T21:44:13.046Z",
+                     *         "updated_at": "2026-11-23T21:44:13.100Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         token: string;
                         /** @enum {string} */
@@ -5758,6 +9536,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5767,6 +9562,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5776,6 +9578,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5785,6 +9594,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5794,6 +9610,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5821,6 +9644,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5830,6 +9670,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5839,6 +9686,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5859,6 +9713,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "account": {
+                     *         "id": "acct_01m855vpzqehzrxmg4vq7v01h7",
+                     *         "email": "ada@example.com",
+                     *         "name": "Ada Lovelace",
+                     *         "role": "user",
+                     *         "status": "active",
+                     *         "created_at": "2026-11-23T21:44:13.046Z",
+                     *         "updated_at": "2026-11-23T21:44:13.100Z"
+                     *       },
+                     *       "workspaces": [
+                     *         {
+                     *           "id": "ws_01m855vq01edv9y9wya31zz08a",
+                     *           "name": "Analytical Engines Ltd",
+                     *           "plan": "starter",
+                     *           "role": "owner"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         account: components["schemas"]["Account"] | null;
                         workspaces: {
@@ -5876,6 +9751,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5885,6 +9777,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5894,6 +9793,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5908,6 +9814,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com",
+                 *       "password": "correct horse battery"
+                 *     }
+                 */
                 "application/json": {
                     email: string;
                     password: string;
@@ -5921,6 +9833,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "expires_at": "2026-11-30T21:44:13.997Z",
+                     *       "account": {
+                     *         "id": "acct_01m855vpzqehzrxmg4vq7v01h7",
+                     *         "email": "ada@example.com",
+                     *         "name": "Ada Lovelace",
+                     *         "role": "user",
+                     *         "status": "active",
+                     *         "created_at": "2026-11-23T21:44:13.046Z",
+                     *         "updated_at": "2026-11-23T21:44:13.100Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** Format: date-time */
                         expires_at: string;
@@ -5934,6 +9860,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5943,6 +9886,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5952,6 +9902,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5961,6 +9918,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5970,6 +9934,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5997,6 +9968,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6006,6 +9994,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6015,6 +10010,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6035,6 +10037,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "account": {
+                     *         "id": "acct_01m855vpzqehzrxmg4vq7v01h7",
+                     *         "email": "ada@example.com",
+                     *         "name": "Ada Lovelace",
+                     *         "role": "user",
+                     *         "status": "active",
+                     *         "created_at": "2026-11-23T21:44:13.046Z",
+                     *         "updated_at": "2026-11-23T21:44:13.100Z"
+                     *       },
+                     *       "workspaces": [
+                     *         {
+                     *           "id": "ws_01m855vq01edv9y9wya31zz08a",
+                     *           "name": "Analytical Engines Ltd",
+                     *           "plan": "starter",
+                     *           "role": "owner"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         account: components["schemas"]["Account"];
                         workspaces: {
@@ -6052,6 +10075,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6061,6 +10101,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6070,6 +10117,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6094,6 +10148,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "key_01m855vr8rexe8pmhf6m9wwatm",
+                     *           "name": "Warehouse integration",
+                     *           "environment": "test",
+                     *           "prefix": "sk_test_Aut9",
+                     *           "last4": "hE2Y",
+                     *           "created_at": "2026-11-23T21:44:14.359Z",
+                     *           "expires_at": null,
+                     *           "revoked_at": null
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ApiKey"][];
                         has_more: boolean;
@@ -6107,6 +10179,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6116,6 +10205,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6125,6 +10221,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6134,6 +10237,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6143,6 +10253,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6192,6 +10309,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6201,6 +10335,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6210,6 +10351,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6219,6 +10367,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6228,6 +10383,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6257,6 +10419,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6266,6 +10445,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6275,6 +10461,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6284,6 +10477,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6293,6 +10493,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6302,6 +10509,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6322,6 +10536,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ws_01m855vq01edv9y9wya31zz08a",
+                     *       "name": "Analytical Engines Ltd",
+                     *       "plan": "enterprise",
+                     *       "burst_per_minute": 6000,
+                     *       "mtls_required": false,
+                     *       "origin_address": {
+                     *         "city": "Palo Alto",
+                     *         "name": "Acme Fulfilment",
+                     *         "phone": "+1 650 555 0100",
+                     *         "state": "CA",
+                     *         "company": "Acme Inc.",
+                     *         "country": "US",
+                     *         "street1": "1 Main St",
+                     *         "postal_code": "94301"
+                     *       },
+                     *       "suspended_at": null,
+                     *       "created_at": "2026-11-23T21:44:13.046Z",
+                     *       "updated_at": "2026-11-23T21:44:16.712Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Workspace"];
                 };
             };
@@ -6331,6 +10567,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6340,6 +10593,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6349,6 +10609,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6358,6 +10625,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6372,6 +10646,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "origin_address": {
+                 *         "name": "Acme Fulfilment",
+                 *         "company": "Acme Inc.",
+                 *         "street1": "1 Main St",
+                 *         "city": "Palo Alto",
+                 *         "state": "CA",
+                 *         "postal_code": "94301",
+                 *         "country": "US",
+                 *         "phone": "+1 650 555 0100"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     name?: string;
                     /** @description The default ship-from address; null clears it. */
@@ -6398,6 +10686,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ws_01m855vq01edv9y9wya31zz08a",
+                     *       "name": "Analytical Engines Ltd",
+                     *       "plan": "enterprise",
+                     *       "burst_per_minute": 6000,
+                     *       "mtls_required": false,
+                     *       "origin_address": {
+                     *         "city": "Palo Alto",
+                     *         "name": "Acme Fulfilment",
+                     *         "phone": "+1 650 555 0100",
+                     *         "state": "CA",
+                     *         "company": "Acme Inc.",
+                     *         "country": "US",
+                     *         "street1": "1 Main St",
+                     *         "postal_code": "94301"
+                     *       },
+                     *       "suspended_at": null,
+                     *       "created_at": "2026-11-23T21:44:13.046Z",
+                     *       "updated_at": "2026-11-23T21:44:16.712Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Workspace"];
                 };
             };
@@ -6407,6 +10717,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6416,6 +10743,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6425,6 +10759,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6434,6 +10775,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6471,6 +10819,67 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "ord_01m855vv3fet5smbvfy0vdetyk",
+                     *           "external_id": "SHOP-1001",
+                     *           "source": "api",
+                     *           "environment": "test",
+                     *           "status": "awaiting_fulfillment",
+                     *           "archived": false,
+                     *           "customer": {
+                     *             "name": "Grace Hopper",
+                     *             "email": "grace@example.com",
+                     *             "phone": "+1 212 555 0199"
+                     *           },
+                     *           "ship_to": {
+                     *             "name": "Grace Hopper",
+                     *             "street1": "350 5th Ave",
+                     *             "street2": "Suite 4500",
+                     *             "city": "New York",
+                     *             "state": "NY",
+                     *             "postal_code": "10118",
+                     *             "country": "US"
+                     *           },
+                     *           "ship_from": null,
+                     *           "line_items": [
+                     *             {
+                     *               "sku": "MUG-BLUE",
+                     *               "name": "Blue mug",
+                     *               "quantity": 2,
+                     *               "unit_price": {
+                     *                 "amount": 1250,
+                     *                 "currency": "USD"
+                     *               },
+                     *               "weight_oz": 12
+                     *             }
+                     *           ],
+                     *           "parcel": {
+                     *             "weight_oz": 24,
+                     *             "length_in": 10,
+                     *             "width_in": 8,
+                     *             "height_in": 4
+                     *           },
+                     *           "parcel_derived": true,
+                     *           "requested_service": "usps_ground_advantage",
+                     *           "shipments": [],
+                     *           "office_pins": [],
+                     *           "notes": "Gift wrap, please.",
+                     *           "processed_at": null,
+                     *           "shipped_at": null,
+                     *           "delivered_at": null,
+                     *           "cancelled_at": null,
+                     *           "archived_at": null,
+                     *           "created_at": "2026-11-23T21:44:17.263Z",
+                     *           "updated_at": "2026-11-23T21:44:17.263Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Order"][];
                         has_more: boolean;
@@ -6484,6 +10893,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6493,6 +10919,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6502,6 +10935,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6511,6 +10951,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6525,6 +10972,39 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "external_id": "SHOP-1001",
+                 *       "customer": {
+                 *         "name": "Grace Hopper",
+                 *         "email": "grace@example.com",
+                 *         "phone": "+1 212 555 0199"
+                 *       },
+                 *       "ship_to": {
+                 *         "name": "Grace Hopper",
+                 *         "street1": "350 5th Ave",
+                 *         "street2": "Suite 4500",
+                 *         "city": "New York",
+                 *         "state": "NY",
+                 *         "postal_code": "10118",
+                 *         "country": "US"
+                 *       },
+                 *       "line_items": [
+                 *         {
+                 *           "sku": "MUG-BLUE",
+                 *           "name": "Blue mug",
+                 *           "quantity": 2,
+                 *           "unit_price": {
+                 *             "amount": 1250,
+                 *             "currency": "USD"
+                 *           },
+                 *           "weight_oz": 12
+                 *         }
+                 *       ],
+                 *       "requested_service": "usps_ground_advantage",
+                 *       "notes": "Gift wrap, please."
+                 *     }
+                 */
                 "application/json": {
                     /** @description Your id for the order; unique per source. A known one updates the order while it is open. */
                     external_id?: string | null;
@@ -6533,7 +11013,17 @@ export interface operations {
                         email?: string | null;
                         phone?: string | null;
                     };
-                    /** Address */
+                    /**
+                     * Address
+                     * @example {
+                     *       "name": "Grace Hopper",
+                     *       "street1": "350 fifth avenue",
+                     *       "city": "new york",
+                     *       "state": "ny",
+                     *       "postal_code": "10118",
+                     *       "country": "US"
+                     *     }
+                     */
                     ship_to: {
                         name?: string | null;
                         company?: string | null;
@@ -6547,7 +11037,17 @@ export interface operations {
                         phone?: string | null;
                         email?: string | null;
                     };
-                    /** Address */
+                    /**
+                     * Address
+                     * @example {
+                     *       "name": "Grace Hopper",
+                     *       "street1": "350 fifth avenue",
+                     *       "city": "new york",
+                     *       "state": "ny",
+                     *       "postal_code": "10118",
+                     *       "country": "US"
+                     *     }
+                     */
                     ship_from?: {
                         name?: string | null;
                         company?: string | null;
@@ -6594,6 +11094,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
+                     *       "external_id": "SHOP-1001",
+                     *       "source": "api",
+                     *       "environment": "test",
+                     *       "status": "awaiting_fulfillment",
+                     *       "archived": false,
+                     *       "customer": {
+                     *         "name": "Grace Hopper",
+                     *         "email": "grace@example.com",
+                     *         "phone": "+1 212 555 0199"
+                     *       },
+                     *       "ship_to": {
+                     *         "name": "Grace Hopper",
+                     *         "street1": "350 5th Ave",
+                     *         "street2": "Suite 4500",
+                     *         "city": "New York",
+                     *         "state": "NY",
+                     *         "postal_code": "10118",
+                     *         "country": "US"
+                     *       },
+                     *       "ship_from": null,
+                     *       "line_items": [
+                     *         {
+                     *           "sku": "MUG-BLUE",
+                     *           "name": "Blue mug",
+                     *           "quantity": 2,
+                     *           "unit_price": {
+                     *             "amount": 1250,
+                     *             "currency": "USD"
+                     *           },
+                     *           "weight_oz": 12
+                     *         }
+                     *       ],
+                     *       "parcel": {
+                     *         "weight_oz": 24,
+                     *         "length_in": 10,
+                     *         "width_in": 8,
+                     *         "height_in": 4
+                     *       },
+                     *       "parcel_derived": true,
+                     *       "requested_service": "usps_ground_advantage",
+                     *       "shipments": [],
+                     *       "office_pins": [],
+                     *       "notes": "Gift wrap, please.",
+                     *       "processed_at": null,
+                     *       "shipped_at": null,
+                     *       "delivered_at": null,
+                     *       "cancelled_at": null,
+                     *       "archived_at": null,
+                     *       "created_at": "2026-11-23T21:44:17.263Z",
+                     *       "updated_at": "2026-11-23T21:44:17.263Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -6603,6 +11158,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
+                     *       "external_id": "SHOP-1001",
+                     *       "source": "api",
+                     *       "environment": "test",
+                     *       "status": "awaiting_fulfillment",
+                     *       "archived": false,
+                     *       "customer": {
+                     *         "name": "Grace Hopper",
+                     *         "email": "grace@example.com",
+                     *         "phone": "+1 212 555 0199"
+                     *       },
+                     *       "ship_to": {
+                     *         "name": "Grace Hopper",
+                     *         "street1": "350 5th Ave",
+                     *         "street2": "Suite 4500",
+                     *         "city": "New York",
+                     *         "state": "NY",
+                     *         "postal_code": "10118",
+                     *         "country": "US"
+                     *       },
+                     *       "ship_from": null,
+                     *       "line_items": [
+                     *         {
+                     *           "sku": "MUG-BLUE",
+                     *           "name": "Blue mug",
+                     *           "quantity": 2,
+                     *           "unit_price": {
+                     *             "amount": 1250,
+                     *             "currency": "USD"
+                     *           },
+                     *           "weight_oz": 12
+                     *         }
+                     *       ],
+                     *       "parcel": {
+                     *         "weight_oz": 24,
+                     *         "length_in": 10,
+                     *         "width_in": 8,
+                     *         "height_in": 4
+                     *       },
+                     *       "parcel_derived": true,
+                     *       "requested_service": "usps_ground_advantage",
+                     *       "shipments": [],
+                     *       "office_pins": [],
+                     *       "notes": "Gift wrap, please.",
+                     *       "processed_at": null,
+                     *       "shipped_at": null,
+                     *       "delivered_at": null,
+                     *       "cancelled_at": null,
+                     *       "archived_at": null,
+                     *       "created_at": "2026-11-23T21:44:17.263Z",
+                     *       "updated_at": "2026-11-23T21:44:17.263Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -6612,6 +11222,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6621,6 +11248,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6630,6 +11264,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6639,6 +11280,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6648,6 +11296,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The resource is not in a state that allows this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6657,6 +11312,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unprocessable",
+                     *       "message": "The request cannot be processed.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6666,6 +11328,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6688,6 +11357,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
+                     *       "external_id": "SHOP-1001",
+                     *       "source": "api",
+                     *       "environment": "test",
+                     *       "status": "awaiting_fulfillment",
+                     *       "archived": false,
+                     *       "customer": {
+                     *         "name": "Grace Hopper",
+                     *         "email": "grace@example.com",
+                     *         "phone": "+1 212 555 0199"
+                     *       },
+                     *       "ship_to": {
+                     *         "name": "Grace Hopper",
+                     *         "street1": "350 5th Ave",
+                     *         "street2": "Suite 4500",
+                     *         "city": "New York",
+                     *         "state": "NY",
+                     *         "postal_code": "10118",
+                     *         "country": "US"
+                     *       },
+                     *       "ship_from": null,
+                     *       "line_items": [
+                     *         {
+                     *           "sku": "MUG-BLUE",
+                     *           "name": "Blue mug",
+                     *           "quantity": 2,
+                     *           "unit_price": {
+                     *             "amount": 1250,
+                     *             "currency": "USD"
+                     *           },
+                     *           "weight_oz": 12
+                     *         }
+                     *       ],
+                     *       "parcel": {
+                     *         "weight_oz": 24,
+                     *         "length_in": 10,
+                     *         "width_in": 8,
+                     *         "height_in": 4
+                     *       },
+                     *       "parcel_derived": true,
+                     *       "requested_service": "usps_ground_advantage",
+                     *       "shipments": [],
+                     *       "office_pins": [],
+                     *       "notes": "Gift wrap, please.",
+                     *       "processed_at": null,
+                     *       "shipped_at": null,
+                     *       "delivered_at": null,
+                     *       "cancelled_at": null,
+                     *       "archived_at": null,
+                     *       "created_at": "2026-11-23T21:44:17.263Z",
+                     *       "updated_at": "2026-11-23T21:44:17.263Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -6697,6 +11421,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6706,6 +11447,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6715,6 +11463,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6724,6 +11479,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6741,13 +11503,36 @@ export interface operations {
         /** @description Fields given replace the current ones (customer is merged field by field); `parcel: null` derives it again. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ship_to": {
+                 *         "name": "Grace Hopper",
+                 *         "street1": "1 Market St",
+                 *         "city": "San Francisco",
+                 *         "state": "CA",
+                 *         "postal_code": "94105",
+                 *         "country": "US"
+                 *       },
+                 *       "notes": "Leave at the front desk."
+                 *     }
+                 */
                 "application/json": {
                     customer?: {
                         name?: string | null;
                         email?: string | null;
                         phone?: string | null;
                     };
-                    /** Address */
+                    /**
+                     * Address
+                     * @example {
+                     *       "name": "Grace Hopper",
+                     *       "street1": "350 fifth avenue",
+                     *       "city": "new york",
+                     *       "state": "ny",
+                     *       "postal_code": "10118",
+                     *       "country": "US"
+                     *     }
+                     */
                     ship_to?: {
                         name?: string | null;
                         company?: string | null;
@@ -6761,7 +11546,17 @@ export interface operations {
                         phone?: string | null;
                         email?: string | null;
                     };
-                    /** Address */
+                    /**
+                     * Address
+                     * @example {
+                     *       "name": "Grace Hopper",
+                     *       "street1": "350 fifth avenue",
+                     *       "city": "new york",
+                     *       "state": "ny",
+                     *       "postal_code": "10118",
+                     *       "country": "US"
+                     *     }
+                     */
                     ship_from?: {
                         name?: string | null;
                         company?: string | null;
@@ -6808,6 +11603,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
+                     *       "external_id": "SHOP-1001",
+                     *       "source": "api",
+                     *       "environment": "test",
+                     *       "status": "awaiting_fulfillment",
+                     *       "archived": false,
+                     *       "customer": {
+                     *         "name": "Grace Hopper",
+                     *         "email": "grace@example.com",
+                     *         "phone": "+1 212 555 0199"
+                     *       },
+                     *       "ship_to": {
+                     *         "name": "Grace Hopper",
+                     *         "street1": "350 5th Ave",
+                     *         "street2": "Suite 4500",
+                     *         "city": "New York",
+                     *         "state": "NY",
+                     *         "postal_code": "10118",
+                     *         "country": "US"
+                     *       },
+                     *       "ship_from": null,
+                     *       "line_items": [
+                     *         {
+                     *           "sku": "MUG-BLUE",
+                     *           "name": "Blue mug",
+                     *           "quantity": 2,
+                     *           "unit_price": {
+                     *             "amount": 1250,
+                     *             "currency": "USD"
+                     *           },
+                     *           "weight_oz": 12
+                     *         }
+                     *       ],
+                     *       "parcel": {
+                     *         "weight_oz": 24,
+                     *         "length_in": 10,
+                     *         "width_in": 8,
+                     *         "height_in": 4
+                     *       },
+                     *       "parcel_derived": true,
+                     *       "requested_service": "usps_ground_advantage",
+                     *       "shipments": [],
+                     *       "office_pins": [],
+                     *       "notes": "Gift wrap, please.",
+                     *       "processed_at": null,
+                     *       "shipped_at": null,
+                     *       "delivered_at": null,
+                     *       "cancelled_at": null,
+                     *       "archived_at": null,
+                     *       "created_at": "2026-11-23T21:44:17.263Z",
+                     *       "updated_at": "2026-11-23T21:44:17.263Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -6817,6 +11667,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6826,6 +11693,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6835,6 +11709,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6844,6 +11725,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The resource is not in a state that allows this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6853,6 +11741,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6875,6 +11770,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
+                     *       "external_id": "SHOP-1001",
+                     *       "source": "api",
+                     *       "environment": "test",
+                     *       "status": "awaiting_fulfillment",
+                     *       "archived": false,
+                     *       "customer": {
+                     *         "name": "Grace Hopper",
+                     *         "email": "grace@example.com",
+                     *         "phone": "+1 212 555 0199"
+                     *       },
+                     *       "ship_to": {
+                     *         "name": "Grace Hopper",
+                     *         "street1": "350 5th Ave",
+                     *         "street2": "Suite 4500",
+                     *         "city": "New York",
+                     *         "state": "NY",
+                     *         "postal_code": "10118",
+                     *         "country": "US"
+                     *       },
+                     *       "ship_from": null,
+                     *       "line_items": [
+                     *         {
+                     *           "sku": "MUG-BLUE",
+                     *           "name": "Blue mug",
+                     *           "quantity": 2,
+                     *           "unit_price": {
+                     *             "amount": 1250,
+                     *             "currency": "USD"
+                     *           },
+                     *           "weight_oz": 12
+                     *         }
+                     *       ],
+                     *       "parcel": {
+                     *         "weight_oz": 24,
+                     *         "length_in": 10,
+                     *         "width_in": 8,
+                     *         "height_in": 4
+                     *       },
+                     *       "parcel_derived": true,
+                     *       "requested_service": "usps_ground_advantage",
+                     *       "shipments": [],
+                     *       "office_pins": [],
+                     *       "notes": "Gift wrap, please.",
+                     *       "processed_at": null,
+                     *       "shipped_at": null,
+                     *       "delivered_at": null,
+                     *       "cancelled_at": null,
+                     *       "archived_at": null,
+                     *       "created_at": "2026-11-23T21:44:17.263Z",
+                     *       "updated_at": "2026-11-23T21:44:17.263Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -6884,6 +11834,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6893,6 +11860,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6902,6 +11876,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6911,6 +11892,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The resource is not in a state that allows this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6920,6 +11908,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6942,6 +11937,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
+                     *       "external_id": "SHOP-1001",
+                     *       "source": "api",
+                     *       "environment": "test",
+                     *       "status": "awaiting_fulfillment",
+                     *       "archived": false,
+                     *       "customer": {
+                     *         "name": "Grace Hopper",
+                     *         "email": "grace@example.com",
+                     *         "phone": "+1 212 555 0199"
+                     *       },
+                     *       "ship_to": {
+                     *         "name": "Grace Hopper",
+                     *         "street1": "350 5th Ave",
+                     *         "street2": "Suite 4500",
+                     *         "city": "New York",
+                     *         "state": "NY",
+                     *         "postal_code": "10118",
+                     *         "country": "US"
+                     *       },
+                     *       "ship_from": null,
+                     *       "line_items": [
+                     *         {
+                     *           "sku": "MUG-BLUE",
+                     *           "name": "Blue mug",
+                     *           "quantity": 2,
+                     *           "unit_price": {
+                     *             "amount": 1250,
+                     *             "currency": "USD"
+                     *           },
+                     *           "weight_oz": 12
+                     *         }
+                     *       ],
+                     *       "parcel": {
+                     *         "weight_oz": 24,
+                     *         "length_in": 10,
+                     *         "width_in": 8,
+                     *         "height_in": 4
+                     *       },
+                     *       "parcel_derived": true,
+                     *       "requested_service": "usps_ground_advantage",
+                     *       "shipments": [],
+                     *       "office_pins": [],
+                     *       "notes": "Gift wrap, please.",
+                     *       "processed_at": null,
+                     *       "shipped_at": null,
+                     *       "delivered_at": null,
+                     *       "cancelled_at": null,
+                     *       "archived_at": null,
+                     *       "created_at": "2026-11-23T21:44:17.263Z",
+                     *       "updated_at": "2026-11-23T21:44:17.263Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -6951,6 +12001,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6960,6 +12027,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6969,6 +12043,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6978,6 +12059,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The resource is not in a state that allows this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6987,6 +12075,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7009,6 +12104,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
+                     *       "external_id": "SHOP-1001",
+                     *       "source": "api",
+                     *       "environment": "test",
+                     *       "status": "awaiting_fulfillment",
+                     *       "archived": false,
+                     *       "customer": {
+                     *         "name": "Grace Hopper",
+                     *         "email": "grace@example.com",
+                     *         "phone": "+1 212 555 0199"
+                     *       },
+                     *       "ship_to": {
+                     *         "name": "Grace Hopper",
+                     *         "street1": "350 5th Ave",
+                     *         "street2": "Suite 4500",
+                     *         "city": "New York",
+                     *         "state": "NY",
+                     *         "postal_code": "10118",
+                     *         "country": "US"
+                     *       },
+                     *       "ship_from": null,
+                     *       "line_items": [
+                     *         {
+                     *           "sku": "MUG-BLUE",
+                     *           "name": "Blue mug",
+                     *           "quantity": 2,
+                     *           "unit_price": {
+                     *             "amount": 1250,
+                     *             "currency": "USD"
+                     *           },
+                     *           "weight_oz": 12
+                     *         }
+                     *       ],
+                     *       "parcel": {
+                     *         "weight_oz": 24,
+                     *         "length_in": 10,
+                     *         "width_in": 8,
+                     *         "height_in": 4
+                     *       },
+                     *       "parcel_derived": true,
+                     *       "requested_service": "usps_ground_advantage",
+                     *       "shipments": [],
+                     *       "office_pins": [],
+                     *       "notes": "Gift wrap, please.",
+                     *       "processed_at": null,
+                     *       "shipped_at": null,
+                     *       "delivered_at": null,
+                     *       "cancelled_at": null,
+                     *       "archived_at": null,
+                     *       "created_at": "2026-11-23T21:44:17.263Z",
+                     *       "updated_at": "2026-11-23T21:44:17.263Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -7018,6 +12168,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7027,6 +12194,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7036,6 +12210,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7045,6 +12226,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The resource is not in a state that allows this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7054,6 +12242,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7076,6 +12271,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
+                     *       "external_id": "SHOP-1001",
+                     *       "source": "api",
+                     *       "environment": "test",
+                     *       "status": "awaiting_fulfillment",
+                     *       "archived": false,
+                     *       "customer": {
+                     *         "name": "Grace Hopper",
+                     *         "email": "grace@example.com",
+                     *         "phone": "+1 212 555 0199"
+                     *       },
+                     *       "ship_to": {
+                     *         "name": "Grace Hopper",
+                     *         "street1": "350 5th Ave",
+                     *         "street2": "Suite 4500",
+                     *         "city": "New York",
+                     *         "state": "NY",
+                     *         "postal_code": "10118",
+                     *         "country": "US"
+                     *       },
+                     *       "ship_from": null,
+                     *       "line_items": [
+                     *         {
+                     *           "sku": "MUG-BLUE",
+                     *           "name": "Blue mug",
+                     *           "quantity": 2,
+                     *           "unit_price": {
+                     *             "amount": 1250,
+                     *             "currency": "USD"
+                     *           },
+                     *           "weight_oz": 12
+                     *         }
+                     *       ],
+                     *       "parcel": {
+                     *         "weight_oz": 24,
+                     *         "length_in": 10,
+                     *         "width_in": 8,
+                     *         "height_in": 4
+                     *       },
+                     *       "parcel_derived": true,
+                     *       "requested_service": "usps_ground_advantage",
+                     *       "shipments": [],
+                     *       "office_pins": [],
+                     *       "notes": "Gift wrap, please.",
+                     *       "processed_at": null,
+                     *       "shipped_at": null,
+                     *       "delivered_at": null,
+                     *       "cancelled_at": null,
+                     *       "archived_at": null,
+                     *       "created_at": "2026-11-23T21:44:17.263Z",
+                     *       "updated_at": "2026-11-23T21:44:17.263Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -7085,6 +12335,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7094,6 +12361,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7103,6 +12377,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7112,6 +12393,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The resource is not in a state that allows this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7121,6 +12409,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7148,6 +12443,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "int_01m855w6xses490s9118mbhj7y",
+                     *           "name": "Shopify store",
+                     *           "platform": "shopify",
+                     *           "environment": "test",
+                     *           "config": {
+                     *             "shop_domain": "acme.myshopify.com"
+                     *           },
+                     *           "has_credentials": true,
+                     *           "token_expires_at": null,
+                     *           "health": "healthy",
+                     *           "health_reason": null,
+                     *           "health_checked_at": "2026-11-23T21:44:29.436Z",
+                     *           "last_intake_at": "2026-11-23T21:44:29.436Z",
+                     *           "ingest_key_last4": "cSct",
+                     *           "created_at": "2026-11-23T21:44:29.369Z",
+                     *           "updated_at": "2026-11-23T21:44:29.369Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Integration"][];
                         has_more: boolean;
@@ -7161,6 +12482,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7170,6 +12508,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7179,6 +12524,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7188,6 +12540,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7202,6 +12561,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Shopify store",
+                 *       "platform": "shopify",
+                 *       "config": {
+                 *         "shop_domain": "acme.myshopify.com"
+                 *       },
+                 *       "credentials": {
+                 *         "access_token": "shpat_example"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     platform: "shopify" | "woocommerce" | "bigcommerce" | "custom";
@@ -7228,6 +12599,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "int_01m855w6xses490s9118mbhj7y",
+                     *       "name": "Shopify store",
+                     *       "platform": "shopify",
+                     *       "environment": "test",
+                     *       "config": {
+                     *         "shop_domain": "acme.myshopify.com"
+                     *       },
+                     *       "has_credentials": true,
+                     *       "token_expires_at": null,
+                     *       "health": "healthy",
+                     *       "health_reason": null,
+                     *       "health_checked_at": "2026-11-23T21:44:29.369Z",
+                     *       "last_intake_at": null,
+                     *       "ingest_key_last4": "cSct",
+                     *       "created_at": "2026-11-23T21:44:29.369Z",
+                     *       "updated_at": "2026-11-23T21:44:29.369Z",
+                     *       "ingest_key": "ik_ExampleIngestKeyShownOnceOnly00000000000cSct"
+                     *     }
+                     */
                     "application/json": {
                         /** @example int_01jx0000000000000000000000 */
                         id: string;
@@ -7263,6 +12655,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7272,6 +12681,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7281,6 +12697,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7290,6 +12713,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7312,6 +12742,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "int_01m855w6xses490s9118mbhj7y",
+                     *       "name": "Shopify store",
+                     *       "platform": "shopify",
+                     *       "environment": "test",
+                     *       "config": {
+                     *         "shop_domain": "acme.myshopify.com"
+                     *       },
+                     *       "has_credentials": true,
+                     *       "token_expires_at": null,
+                     *       "health": "healthy",
+                     *       "health_reason": null,
+                     *       "health_checked_at": "2026-11-23T21:44:29.436Z",
+                     *       "last_intake_at": "2026-11-23T21:44:29.436Z",
+                     *       "ingest_key_last4": "cSct",
+                     *       "created_at": "2026-11-23T21:44:29.369Z",
+                     *       "updated_at": "2026-11-23T21:44:29.369Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Integration"];
                 };
             };
@@ -7321,6 +12771,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7330,6 +12797,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7339,6 +12813,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7348,6 +12829,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7365,6 +12853,15 @@ export interface operations {
         /** @description Only the fields given change. A new token_expires_at or credentials counts as a token update. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "credentials": {
+                 *         "access_token": "shpat_example_rotated"
+                 *       },
+                 *       "token_expires_at": "2027-06-30T00:00:00.000Z",
+                 *       "rotate_ingest_key": true
+                 *     }
+                 */
                 "application/json": {
                     name?: string;
                     platform?: "shopify" | "woocommerce" | "bigcommerce" | "custom";
@@ -7390,6 +12887,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "int_01m855w6xses490s9118mbhj7y",
+                     *       "name": "Shopify store",
+                     *       "platform": "shopify",
+                     *       "environment": "test",
+                     *       "config": {
+                     *         "shop_domain": "acme.myshopify.com"
+                     *       },
+                     *       "has_credentials": true,
+                     *       "token_expires_at": null,
+                     *       "health": "healthy",
+                     *       "health_reason": null,
+                     *       "health_checked_at": "2026-11-23T21:44:29.369Z",
+                     *       "last_intake_at": null,
+                     *       "ingest_key_last4": "cSct",
+                     *       "created_at": "2026-11-23T21:44:29.369Z",
+                     *       "updated_at": "2026-11-23T21:44:29.369Z",
+                     *       "ingest_key": "ik_ExampleIngestKeyShownOnceOnly00000000000cSct"
+                     *     }
+                     */
                     "application/json": {
                         /** @example int_01jx0000000000000000000000 */
                         id: string;
@@ -7425,6 +12943,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7434,6 +12969,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7443,6 +12985,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7452,6 +13001,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7481,6 +13037,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7490,6 +13063,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7499,6 +13079,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7508,6 +13095,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7542,6 +13136,86 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "shp_01m855vxgqem0szrmwkjs6ghzy",
+                     *           "order_id": "ord_01m855vv3fet5smbvfy0vdetyk",
+                     *           "environment": "test",
+                     *           "carrier": "usps",
+                     *           "service_code": "usps_ground_advantage",
+                     *           "service_name": "USPS Ground Advantage",
+                     *           "tracking_number": "9300155747967004000157",
+                     *           "tracking_url": "http://localhost:3000/track/9300155747967004000157",
+                     *           "status": "label_purchased",
+                     *           "tracking_status": "pre_transit",
+                     *           "status_detail": "label_created",
+                     *           "estimated_delivery_date": "2026-12-01",
+                     *           "price": {
+                     *             "amount": 1380,
+                     *             "currency": "USD"
+                     *           },
+                     *           "rate": {
+                     *             "zone": 8,
+                     *             "base_price": {
+                     *               "amount": 1380,
+                     *               "currency": "USD"
+                     *             },
+                     *             "surcharges": [],
+                     *             "billable_weight_oz": 32,
+                     *             "dim_weight_oz": null,
+                     *             "dim_divisor": null,
+                     *             "dim_divisor_unit": null,
+                     *             "delivery": {
+                     *               "business_days": 5,
+                     *               "estimated_delivery_date": "2026-12-01",
+                     *               "guaranteed": false
+                     *             },
+                     *             "rate_table_version": "usps-2026-01",
+                     *             "ship_date": "2026-11-23",
+                     *             "residential": true
+                     *           },
+                     *           "ship_from": {
+                     *             "name": "Acme Fulfilment",
+                     *             "company": "Acme Inc.",
+                     *             "street1": "1 Main St",
+                     *             "city": "Palo Alto",
+                     *             "state": "CA",
+                     *             "postal_code": "94301",
+                     *             "country": "US",
+                     *             "phone": "+1 650 555 0100"
+                     *           },
+                     *           "ship_to": {
+                     *             "name": "Grace Hopper",
+                     *             "street1": "350 5th Ave",
+                     *             "street2": "Suite 4500",
+                     *             "city": "New York",
+                     *             "state": "NY",
+                     *             "postal_code": "10118",
+                     *             "country": "US"
+                     *           },
+                     *           "parcel": {
+                     *             "weight_oz": 24,
+                     *             "length_in": 10,
+                     *             "width_in": 8,
+                     *             "height_in": 4
+                     *           },
+                     *           "label": {
+                     *             "format": "pdf_4x6",
+                     *             "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
+                     *             "created_at": "2026-11-23T21:44:19.734Z"
+                     *           },
+                     *           "created_at": "2026-11-23T21:44:19.734Z",
+                     *           "updated_at": "2026-11-23T21:44:19.734Z",
+                     *           "voided_at": null,
+                     *           "delivered_at": null
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Shipment"][];
                         has_more: boolean;
@@ -7555,6 +13229,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7564,6 +13255,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7573,6 +13271,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7582,6 +13287,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7596,6 +13308,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "order_id": "ord_01m855vv3fet5smbvfy0vdetyk",
+                 *       "service_code": "usps_ground_advantage",
+                 *       "label_format": "pdf_4x6"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The order to ship (awaiting_fulfillment or processing). */
                     order_id: string;
@@ -7613,6 +13332,80 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "shp_01m855vxgqem0szrmwkjs6ghzy",
+                     *       "order_id": "ord_01m855vv3fet5smbvfy0vdetyk",
+                     *       "environment": "test",
+                     *       "carrier": "usps",
+                     *       "service_code": "usps_ground_advantage",
+                     *       "service_name": "USPS Ground Advantage",
+                     *       "tracking_number": "9300155747967004000157",
+                     *       "tracking_url": "http://localhost:3000/track/9300155747967004000157",
+                     *       "status": "label_purchased",
+                     *       "tracking_status": "pre_transit",
+                     *       "status_detail": "label_created",
+                     *       "estimated_delivery_date": "2026-12-01",
+                     *       "price": {
+                     *         "amount": 1380,
+                     *         "currency": "USD"
+                     *       },
+                     *       "rate": {
+                     *         "zone": 8,
+                     *         "base_price": {
+                     *           "amount": 1380,
+                     *           "currency": "USD"
+                     *         },
+                     *         "surcharges": [],
+                     *         "billable_weight_oz": 32,
+                     *         "dim_weight_oz": null,
+                     *         "dim_divisor": null,
+                     *         "dim_divisor_unit": null,
+                     *         "delivery": {
+                     *           "business_days": 5,
+                     *           "estimated_delivery_date": "2026-12-01",
+                     *           "guaranteed": false
+                     *         },
+                     *         "rate_table_version": "usps-2026-01",
+                     *         "ship_date": "2026-11-23",
+                     *         "residential": true
+                     *       },
+                     *       "ship_from": {
+                     *         "name": "Acme Fulfilment",
+                     *         "company": "Acme Inc.",
+                     *         "street1": "1 Main St",
+                     *         "city": "Palo Alto",
+                     *         "state": "CA",
+                     *         "postal_code": "94301",
+                     *         "country": "US",
+                     *         "phone": "+1 650 555 0100"
+                     *       },
+                     *       "ship_to": {
+                     *         "name": "Grace Hopper",
+                     *         "street1": "350 5th Ave",
+                     *         "street2": "Suite 4500",
+                     *         "city": "New York",
+                     *         "state": "NY",
+                     *         "postal_code": "10118",
+                     *         "country": "US"
+                     *       },
+                     *       "parcel": {
+                     *         "weight_oz": 24,
+                     *         "length_in": 10,
+                     *         "width_in": 8,
+                     *         "height_in": 4
+                     *       },
+                     *       "label": {
+                     *         "format": "pdf_4x6",
+                     *         "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
+                     *         "created_at": "2026-11-23T21:44:19.734Z"
+                     *       },
+                     *       "created_at": "2026-11-23T21:44:19.734Z",
+                     *       "updated_at": "2026-11-23T21:44:19.734Z",
+                     *       "voided_at": null,
+                     *       "delivered_at": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["Shipment"];
                 };
             };
@@ -7622,6 +13415,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7631,6 +13441,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7640,6 +13457,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7649,6 +13473,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The resource is not in a state that allows this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7658,6 +13489,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unprocessable",
+                     *       "message": "The request cannot be processed.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7667,6 +13505,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7676,6 +13521,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "carrier_unavailable",
+                     *       "message": "The carrier is unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7698,6 +13550,80 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "shp_01m855vxgqem0szrmwkjs6ghzy",
+                     *       "order_id": "ord_01m855vv3fet5smbvfy0vdetyk",
+                     *       "environment": "test",
+                     *       "carrier": "usps",
+                     *       "service_code": "usps_ground_advantage",
+                     *       "service_name": "USPS Ground Advantage",
+                     *       "tracking_number": "9300155747967004000157",
+                     *       "tracking_url": "http://localhost:3000/track/9300155747967004000157",
+                     *       "status": "label_purchased",
+                     *       "tracking_status": "pre_transit",
+                     *       "status_detail": "label_created",
+                     *       "estimated_delivery_date": "2026-12-01",
+                     *       "price": {
+                     *         "amount": 1380,
+                     *         "currency": "USD"
+                     *       },
+                     *       "rate": {
+                     *         "zone": 8,
+                     *         "base_price": {
+                     *           "amount": 1380,
+                     *           "currency": "USD"
+                     *         },
+                     *         "surcharges": [],
+                     *         "billable_weight_oz": 32,
+                     *         "dim_weight_oz": null,
+                     *         "dim_divisor": null,
+                     *         "dim_divisor_unit": null,
+                     *         "delivery": {
+                     *           "business_days": 5,
+                     *           "estimated_delivery_date": "2026-12-01",
+                     *           "guaranteed": false
+                     *         },
+                     *         "rate_table_version": "usps-2026-01",
+                     *         "ship_date": "2026-11-23",
+                     *         "residential": true
+                     *       },
+                     *       "ship_from": {
+                     *         "name": "Acme Fulfilment",
+                     *         "company": "Acme Inc.",
+                     *         "street1": "1 Main St",
+                     *         "city": "Palo Alto",
+                     *         "state": "CA",
+                     *         "postal_code": "94301",
+                     *         "country": "US",
+                     *         "phone": "+1 650 555 0100"
+                     *       },
+                     *       "ship_to": {
+                     *         "name": "Grace Hopper",
+                     *         "street1": "350 5th Ave",
+                     *         "street2": "Suite 4500",
+                     *         "city": "New York",
+                     *         "state": "NY",
+                     *         "postal_code": "10118",
+                     *         "country": "US"
+                     *       },
+                     *       "parcel": {
+                     *         "weight_oz": 24,
+                     *         "length_in": 10,
+                     *         "width_in": 8,
+                     *         "height_in": 4
+                     *       },
+                     *       "label": {
+                     *         "format": "pdf_4x6",
+                     *         "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
+                     *         "created_at": "2026-11-23T21:44:19.734Z"
+                     *       },
+                     *       "created_at": "2026-11-23T21:44:19.734Z",
+                     *       "updated_at": "2026-11-23T21:44:19.734Z",
+                     *       "voided_at": null,
+                     *       "delivered_at": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["Shipment"];
                 };
             };
@@ -7707,6 +13633,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7716,6 +13659,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7725,6 +13675,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7734,6 +13691,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7770,6 +13734,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7779,6 +13760,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7788,6 +13776,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7797,6 +13792,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7819,6 +13821,80 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "shp_01m855vxgqem0szrmwkjs6ghzy",
+                     *       "order_id": "ord_01m855vv3fet5smbvfy0vdetyk",
+                     *       "environment": "test",
+                     *       "carrier": "usps",
+                     *       "service_code": "usps_ground_advantage",
+                     *       "service_name": "USPS Ground Advantage",
+                     *       "tracking_number": "9300155747967004000157",
+                     *       "tracking_url": "http://localhost:3000/track/9300155747967004000157",
+                     *       "status": "label_purchased",
+                     *       "tracking_status": "pre_transit",
+                     *       "status_detail": "label_created",
+                     *       "estimated_delivery_date": "2026-12-01",
+                     *       "price": {
+                     *         "amount": 1380,
+                     *         "currency": "USD"
+                     *       },
+                     *       "rate": {
+                     *         "zone": 8,
+                     *         "base_price": {
+                     *           "amount": 1380,
+                     *           "currency": "USD"
+                     *         },
+                     *         "surcharges": [],
+                     *         "billable_weight_oz": 32,
+                     *         "dim_weight_oz": null,
+                     *         "dim_divisor": null,
+                     *         "dim_divisor_unit": null,
+                     *         "delivery": {
+                     *           "business_days": 5,
+                     *           "estimated_delivery_date": "2026-12-01",
+                     *           "guaranteed": false
+                     *         },
+                     *         "rate_table_version": "usps-2026-01",
+                     *         "ship_date": "2026-11-23",
+                     *         "residential": true
+                     *       },
+                     *       "ship_from": {
+                     *         "name": "Acme Fulfilment",
+                     *         "company": "Acme Inc.",
+                     *         "street1": "1 Main St",
+                     *         "city": "Palo Alto",
+                     *         "state": "CA",
+                     *         "postal_code": "94301",
+                     *         "country": "US",
+                     *         "phone": "+1 650 555 0100"
+                     *       },
+                     *       "ship_to": {
+                     *         "name": "Grace Hopper",
+                     *         "street1": "350 5th Ave",
+                     *         "street2": "Suite 4500",
+                     *         "city": "New York",
+                     *         "state": "NY",
+                     *         "postal_code": "10118",
+                     *         "country": "US"
+                     *       },
+                     *       "parcel": {
+                     *         "weight_oz": 24,
+                     *         "length_in": 10,
+                     *         "width_in": 8,
+                     *         "height_in": 4
+                     *       },
+                     *       "label": {
+                     *         "format": "pdf_4x6",
+                     *         "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
+                     *         "created_at": "2026-11-23T21:44:19.734Z"
+                     *       },
+                     *       "created_at": "2026-11-23T21:44:19.734Z",
+                     *       "updated_at": "2026-11-23T21:44:19.734Z",
+                     *       "voided_at": null,
+                     *       "delivered_at": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["Shipment"];
                 };
             };
@@ -7828,6 +13904,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7837,6 +13930,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7846,6 +13946,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7855,6 +13962,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The resource is not in a state that allows this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7864,6 +13978,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7886,6 +14007,80 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "shp_01m855vxgqem0szrmwkjs6ghzy",
+                     *       "order_id": "ord_01m855vv3fet5smbvfy0vdetyk",
+                     *       "environment": "test",
+                     *       "carrier": "usps",
+                     *       "service_code": "usps_ground_advantage",
+                     *       "service_name": "USPS Ground Advantage",
+                     *       "tracking_number": "9300155747967004000157",
+                     *       "tracking_url": "http://localhost:3000/track/9300155747967004000157",
+                     *       "status": "label_purchased",
+                     *       "tracking_status": "pre_transit",
+                     *       "status_detail": "label_created",
+                     *       "estimated_delivery_date": "2026-12-01",
+                     *       "price": {
+                     *         "amount": 1380,
+                     *         "currency": "USD"
+                     *       },
+                     *       "rate": {
+                     *         "zone": 8,
+                     *         "base_price": {
+                     *           "amount": 1380,
+                     *           "currency": "USD"
+                     *         },
+                     *         "surcharges": [],
+                     *         "billable_weight_oz": 32,
+                     *         "dim_weight_oz": null,
+                     *         "dim_divisor": null,
+                     *         "dim_divisor_unit": null,
+                     *         "delivery": {
+                     *           "business_days": 5,
+                     *           "estimated_delivery_date": "2026-12-01",
+                     *           "guaranteed": false
+                     *         },
+                     *         "rate_table_version": "usps-2026-01",
+                     *         "ship_date": "2026-11-23",
+                     *         "residential": true
+                     *       },
+                     *       "ship_from": {
+                     *         "name": "Acme Fulfilment",
+                     *         "company": "Acme Inc.",
+                     *         "street1": "1 Main St",
+                     *         "city": "Palo Alto",
+                     *         "state": "CA",
+                     *         "postal_code": "94301",
+                     *         "country": "US",
+                     *         "phone": "+1 650 555 0100"
+                     *       },
+                     *       "ship_to": {
+                     *         "name": "Grace Hopper",
+                     *         "street1": "350 5th Ave",
+                     *         "street2": "Suite 4500",
+                     *         "city": "New York",
+                     *         "state": "NY",
+                     *         "postal_code": "10118",
+                     *         "country": "US"
+                     *       },
+                     *       "parcel": {
+                     *         "weight_oz": 24,
+                     *         "length_in": 10,
+                     *         "width_in": 8,
+                     *         "height_in": 4
+                     *       },
+                     *       "label": {
+                     *         "format": "pdf_4x6",
+                     *         "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
+                     *         "created_at": "2026-11-23T21:44:19.734Z"
+                     *       },
+                     *       "created_at": "2026-11-23T21:44:19.734Z",
+                     *       "updated_at": "2026-11-23T21:44:19.734Z",
+                     *       "voided_at": null,
+                     *       "delivered_at": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["Shipment"];
                 };
             };
@@ -7895,6 +14090,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7904,6 +14116,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7913,6 +14132,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7922,6 +14148,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The resource is not in a state that allows this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7931,6 +14164,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7947,6 +14187,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "service_code": "cheapest",
+                 *       "label_format": "zpl_4x6"
+                 *     }
+                 */
                 "application/json": {
                     /** @description A service code, or `cheapest`. Default: the order's requested service, else the cheapest. */
                     service_code?: string;
@@ -7962,6 +14208,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
+                     *       "external_id": "SHOP-1001",
+                     *       "source": "api",
+                     *       "environment": "test",
+                     *       "status": "awaiting_fulfillment",
+                     *       "archived": false,
+                     *       "customer": {
+                     *         "name": "Grace Hopper",
+                     *         "email": "grace@example.com",
+                     *         "phone": "+1 212 555 0199"
+                     *       },
+                     *       "ship_to": {
+                     *         "name": "Grace Hopper",
+                     *         "street1": "350 5th Ave",
+                     *         "street2": "Suite 4500",
+                     *         "city": "New York",
+                     *         "state": "NY",
+                     *         "postal_code": "10118",
+                     *         "country": "US"
+                     *       },
+                     *       "ship_from": null,
+                     *       "line_items": [
+                     *         {
+                     *           "sku": "MUG-BLUE",
+                     *           "name": "Blue mug",
+                     *           "quantity": 2,
+                     *           "unit_price": {
+                     *             "amount": 1250,
+                     *             "currency": "USD"
+                     *           },
+                     *           "weight_oz": 12
+                     *         }
+                     *       ],
+                     *       "parcel": {
+                     *         "weight_oz": 24,
+                     *         "length_in": 10,
+                     *         "width_in": 8,
+                     *         "height_in": 4
+                     *       },
+                     *       "parcel_derived": true,
+                     *       "requested_service": "usps_ground_advantage",
+                     *       "shipments": [],
+                     *       "office_pins": [],
+                     *       "notes": "Gift wrap, please.",
+                     *       "processed_at": null,
+                     *       "shipped_at": null,
+                     *       "delivered_at": null,
+                     *       "cancelled_at": null,
+                     *       "archived_at": null,
+                     *       "created_at": "2026-11-23T21:44:17.263Z",
+                     *       "updated_at": "2026-11-23T21:44:17.263Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -7971,6 +14272,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7980,6 +14298,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7989,6 +14314,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7998,6 +14330,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The resource is not in a state that allows this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8007,6 +14346,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unprocessable",
+                     *       "message": "The request cannot be processed.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8016,6 +14362,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8025,6 +14378,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "carrier_unavailable",
+                     *       "message": "The carrier is unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8039,6 +14399,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "order_ids": [
+                 *         "ord_01m855vv3fet5smbvfy0vdetyk",
+                 *         "ord_01m855w251estbw8g2458c7cjx"
+                 *       ],
+                 *       "service_code": "usps_ground_advantage",
+                 *       "label_format": "pdf_4x6"
+                 *     }
+                 */
                 "application/json": {
                     order_ids: string[];
                     service_code?: string;
@@ -8054,6 +14424,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "bat_01m855w25ve189mjy106t2h0b9",
+                     *       "type": "purchase_labels",
+                     *       "status": "completed",
+                     *       "counts": {
+                     *         "total": 2,
+                     *         "pending": 0,
+                     *         "succeeded": 2,
+                     *         "failed": 0,
+                     *         "cancelled": 0
+                     *       },
+                     *       "progress": 1,
+                     *       "label_format": "zpl_4x6",
+                     *       "service_code": "cheapest",
+                     *       "eta_seconds": null,
+                     *       "label": {
+                     *         "url": "http://localhost:3000/v1/batches/bat_01m855w25ve189mjy106t2h0b9/label"
+                     *       },
+                     *       "started_at": "2026-11-23T21:44:24.612Z",
+                     *       "finished_at": "2026-11-23T21:44:25.208Z",
+                     *       "created_at": "2026-11-23T21:44:24.507Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Batch"];
                 };
             };
@@ -8063,6 +14457,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8072,6 +14483,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8081,6 +14499,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8090,6 +14515,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "payload_too_large",
+                     *       "message": "The request body is too large.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8099,6 +14531,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8113,6 +14552,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "order_ids": [
+                 *         "ord_01m855vv3fet5smbvfy0vdetyk",
+                 *         "ord_01m855w251estbw8g2458c7cjx"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     order_ids: string[];
                 };
@@ -8125,6 +14572,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "bat_01m855w25ve189mjy106t2h0b9",
+                     *       "type": "purchase_labels",
+                     *       "status": "completed",
+                     *       "counts": {
+                     *         "total": 2,
+                     *         "pending": 0,
+                     *         "succeeded": 2,
+                     *         "failed": 0,
+                     *         "cancelled": 0
+                     *       },
+                     *       "progress": 1,
+                     *       "label_format": "zpl_4x6",
+                     *       "service_code": "cheapest",
+                     *       "eta_seconds": null,
+                     *       "label": {
+                     *         "url": "http://localhost:3000/v1/batches/bat_01m855w25ve189mjy106t2h0b9/label"
+                     *       },
+                     *       "started_at": "2026-11-23T21:44:24.612Z",
+                     *       "finished_at": "2026-11-23T21:44:25.208Z",
+                     *       "created_at": "2026-11-23T21:44:24.507Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Batch"];
                 };
             };
@@ -8134,6 +14605,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8143,6 +14631,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8152,6 +14647,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8161,6 +14663,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "payload_too_large",
+                     *       "message": "The request body is too large.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8170,6 +14679,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8194,6 +14710,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "bat_01m855w25ve189mjy106t2h0b9",
+                     *           "type": "purchase_labels",
+                     *           "status": "completed",
+                     *           "counts": {
+                     *             "total": 2,
+                     *             "pending": 0,
+                     *             "succeeded": 2,
+                     *             "failed": 0,
+                     *             "cancelled": 0
+                     *           },
+                     *           "progress": 1,
+                     *           "label_format": "zpl_4x6",
+                     *           "service_code": "cheapest",
+                     *           "eta_seconds": null,
+                     *           "label": {
+                     *             "url": "http://localhost:3000/v1/batches/bat_01m855w25ve189mjy106t2h0b9/label"
+                     *           },
+                     *           "started_at": "2026-11-23T21:44:24.612Z",
+                     *           "finished_at": "2026-11-23T21:44:25.208Z",
+                     *           "created_at": "2026-11-23T21:44:24.507Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Batch"][];
                         has_more: boolean;
@@ -8207,6 +14753,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8216,6 +14779,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8225,6 +14795,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8234,6 +14811,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8256,6 +14840,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "bat_01m855w25ve189mjy106t2h0b9",
+                     *       "type": "purchase_labels",
+                     *       "status": "completed",
+                     *       "counts": {
+                     *         "total": 2,
+                     *         "pending": 0,
+                     *         "succeeded": 2,
+                     *         "failed": 0,
+                     *         "cancelled": 0
+                     *       },
+                     *       "progress": 1,
+                     *       "label_format": "zpl_4x6",
+                     *       "service_code": "cheapest",
+                     *       "eta_seconds": null,
+                     *       "label": {
+                     *         "url": "http://localhost:3000/v1/batches/bat_01m855w25ve189mjy106t2h0b9/label"
+                     *       },
+                     *       "started_at": "2026-11-23T21:44:24.612Z",
+                     *       "finished_at": "2026-11-23T21:44:25.208Z",
+                     *       "created_at": "2026-11-23T21:44:24.507Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Batch"];
                 };
             };
@@ -8265,6 +14873,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8274,6 +14899,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8283,6 +14915,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8292,6 +14931,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8319,6 +14965,95 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "bti_01m855w2bfer2av45qt2d3073d",
+                     *           "index": 0,
+                     *           "status": "succeeded",
+                     *           "result": {
+                     *             "shipment": {
+                     *               "id": "shp_01m855vxgqem0szrmwkjs6ghzy",
+                     *               "order_id": "ord_01m855vv3fet5smbvfy0vdetyk",
+                     *               "environment": "test",
+                     *               "carrier": "usps",
+                     *               "service_code": "usps_ground_advantage",
+                     *               "service_name": "USPS Ground Advantage",
+                     *               "tracking_number": "9300155747967004000157",
+                     *               "tracking_url": "http://localhost:3000/track/9300155747967004000157",
+                     *               "status": "label_purchased",
+                     *               "tracking_status": "pre_transit",
+                     *               "status_detail": "label_created",
+                     *               "estimated_delivery_date": "2026-12-01",
+                     *               "price": {
+                     *                 "amount": 1380,
+                     *                 "currency": "USD"
+                     *               },
+                     *               "rate": {
+                     *                 "zone": 8,
+                     *                 "base_price": {
+                     *                   "amount": 1380,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "surcharges": [],
+                     *                 "billable_weight_oz": 32,
+                     *                 "dim_weight_oz": null,
+                     *                 "dim_divisor": null,
+                     *                 "dim_divisor_unit": null,
+                     *                 "delivery": {
+                     *                   "business_days": 5,
+                     *                   "estimated_delivery_date": "2026-12-01",
+                     *                   "guaranteed": false
+                     *                 },
+                     *                 "rate_table_version": "usps-2026-01",
+                     *                 "ship_date": "2026-11-23",
+                     *                 "residential": true
+                     *               },
+                     *               "ship_from": {
+                     *                 "name": "Acme Fulfilment",
+                     *                 "company": "Acme Inc.",
+                     *                 "street1": "1 Main St",
+                     *                 "city": "Palo Alto",
+                     *                 "state": "CA",
+                     *                 "postal_code": "94301",
+                     *                 "country": "US",
+                     *                 "phone": "+1 650 555 0100"
+                     *               },
+                     *               "ship_to": {
+                     *                 "name": "Grace Hopper",
+                     *                 "street1": "350 5th Ave",
+                     *                 "street2": "Suite 4500",
+                     *                 "city": "New York",
+                     *                 "state": "NY",
+                     *                 "postal_code": "10118",
+                     *                 "country": "US"
+                     *               },
+                     *               "parcel": {
+                     *                 "weight_oz": 24,
+                     *                 "length_in": 10,
+                     *                 "width_in": 8,
+                     *                 "height_in": 4
+                     *               },
+                     *               "label": {
+                     *                 "format": "pdf_4x6",
+                     *                 "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
+                     *                 "created_at": "2026-11-23T21:44:19.734Z"
+                     *               },
+                     *               "created_at": "2026-11-23T21:44:19.734Z",
+                     *               "updated_at": "2026-11-23T21:44:19.734Z",
+                     *               "voided_at": null,
+                     *               "delivered_at": null
+                     *             }
+                     *           },
+                     *           "error": null,
+                     *           "finished_at": "2026-11-23T21:44:25.101Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["BatchItem"][];
                         has_more: boolean;
@@ -8332,6 +15067,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8341,6 +15093,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8350,6 +15109,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8359,6 +15125,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8381,6 +15154,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "bat_01m855w25ve189mjy106t2h0b9",
+                     *       "type": "purchase_labels",
+                     *       "status": "completed",
+                     *       "counts": {
+                     *         "total": 2,
+                     *         "pending": 0,
+                     *         "succeeded": 2,
+                     *         "failed": 0,
+                     *         "cancelled": 0
+                     *       },
+                     *       "progress": 1,
+                     *       "label_format": "zpl_4x6",
+                     *       "service_code": "cheapest",
+                     *       "eta_seconds": null,
+                     *       "label": {
+                     *         "url": "http://localhost:3000/v1/batches/bat_01m855w25ve189mjy106t2h0b9/label"
+                     *       },
+                     *       "started_at": "2026-11-23T21:44:24.612Z",
+                     *       "finished_at": "2026-11-23T21:44:25.208Z",
+                     *       "created_at": "2026-11-23T21:44:24.507Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Batch"];
                 };
             };
@@ -8390,6 +15187,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8399,6 +15213,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8408,6 +15229,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8417,6 +15245,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The resource is not in a state that allows this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8426,6 +15261,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8459,6 +15301,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8468,6 +15327,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8477,6 +15343,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8486,6 +15359,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The resource is not in a state that allows this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8495,6 +15375,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8519,6 +15406,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "whk_01m855w668emtr9trm0mphb70c",
+                     *           "url": "https://example.com/hooks/shipping",
+                     *           "description": "Order system",
+                     *           "events": [
+                     *             "shipment.label_purchased",
+                     *             "tracking.updated"
+                     *           ],
+                     *           "enabled": true,
+                     *           "disabled_reason": null,
+                     *           "disabled_at": null,
+                     *           "environment": "test",
+                     *           "secret_rotated_at": null,
+                     *           "previous_secret_expires_at": null,
+                     *           "created_at": "2026-11-23T21:44:28.633Z",
+                     *           "updated_at": "2026-11-23T21:44:28.633Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookEndpoint"][];
                         has_more: boolean;
@@ -8532,6 +15444,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8541,6 +15470,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8550,6 +15486,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8559,6 +15502,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8568,6 +15518,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8577,6 +15534,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8591,6 +15555,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://example.com/hooks/shipping",
+                 *       "events": [
+                 *         "shipment.label_purchased",
+                 *         "tracking.updated"
+                 *       ],
+                 *       "description": "Order system"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Where deliveries are POSTed. https is required in the live environment; private, loopback and link-local targets are refused. */
                     url: string;
@@ -8633,6 +15607,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8642,6 +15633,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8651,6 +15649,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8660,6 +15665,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8669,6 +15681,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8678,6 +15697,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8700,6 +15726,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "whk_01m855w668emtr9trm0mphb70c",
+                     *       "url": "https://example.com/hooks/shipping",
+                     *       "description": "Order system",
+                     *       "events": [
+                     *         "shipment.label_purchased",
+                     *         "tracking.updated"
+                     *       ],
+                     *       "enabled": true,
+                     *       "disabled_reason": null,
+                     *       "disabled_at": null,
+                     *       "environment": "test",
+                     *       "secret_rotated_at": null,
+                     *       "previous_secret_expires_at": null,
+                     *       "created_at": "2026-11-23T21:44:28.633Z",
+                     *       "updated_at": "2026-11-23T21:44:28.633Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
@@ -8709,6 +15754,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8718,6 +15780,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8727,6 +15796,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8736,6 +15812,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8745,6 +15828,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8754,6 +15844,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8783,6 +15880,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8792,6 +15906,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8801,6 +15922,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8810,6 +15938,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8819,6 +15954,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8828,6 +15970,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8845,6 +15994,11 @@ export interface operations {
         /** @description Only the fields given change. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "enabled": false
+                 *     }
+                 */
                 "application/json": {
                     /** @description Where deliveries are POSTed. https is required in the live environment; private, loopback and link-local targets are refused. */
                     url?: string;
@@ -8862,6 +16016,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "whk_01m855w668emtr9trm0mphb70c",
+                     *       "url": "https://example.com/hooks/shipping",
+                     *       "description": "Order system",
+                     *       "events": [
+                     *         "shipment.label_purchased",
+                     *         "tracking.updated"
+                     *       ],
+                     *       "enabled": true,
+                     *       "disabled_reason": null,
+                     *       "disabled_at": null,
+                     *       "environment": "test",
+                     *       "secret_rotated_at": null,
+                     *       "previous_secret_expires_at": null,
+                     *       "created_at": "2026-11-23T21:44:28.633Z",
+                     *       "updated_at": "2026-11-23T21:44:28.633Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
@@ -8871,6 +16044,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8880,6 +16070,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8889,6 +16086,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8898,6 +16102,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8907,6 +16118,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8916,6 +16134,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8965,6 +16190,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8974,6 +16216,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8983,6 +16232,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -8992,6 +16248,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9001,6 +16264,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9010,6 +16280,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9032,6 +16309,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "dlv_01m855w6ahe9sr1w4s3b2mdx7j",
+                     *       "webhook_id": "whk_01m855w668emtr9trm0mphb70c",
+                     *       "event_id": "evt_01m855vxh2e8b9w2kf4q3n6z0c",
+                     *       "event_type": "shipment.label_purchased",
+                     *       "status": "delivered",
+                     *       "attempt_count": 2,
+                     *       "next_attempt_at": null,
+                     *       "last_attempt_at": "2026-11-23T21:45:20.117Z",
+                     *       "last_status_code": 200,
+                     *       "last_error": null,
+                     *       "delivered_at": "2026-11-23T21:45:20.141Z",
+                     *       "attempts": [
+                     *         {
+                     *           "number": 1,
+                     *           "attempted_at": "2026-11-23T21:44:20.301Z",
+                     *           "status_code": 503,
+                     *           "latency_ms": 41,
+                     *           "response_body": "Service Unavailable",
+                     *           "error": null
+                     *         },
+                     *         {
+                     *           "number": 2,
+                     *           "attempted_at": "2026-11-23T21:45:20.117Z",
+                     *           "status_code": 200,
+                     *           "latency_ms": 24,
+                     *           "response_body": "ok",
+                     *           "error": null
+                     *         }
+                     *       ],
+                     *       "created_at": "2026-11-23T21:44:19.734Z",
+                     *       "updated_at": "2026-11-23T21:45:20.141Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
@@ -9041,6 +16353,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9050,6 +16379,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9059,6 +16395,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9068,6 +16411,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9077,6 +16427,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The resource is not in a state that allows this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9086,6 +16443,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9095,6 +16459,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9122,6 +16493,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "dlv_01m855w6ahe9sr1w4s3b2mdx7j",
+                     *           "webhook_id": "whk_01m855w668emtr9trm0mphb70c",
+                     *           "event_id": "evt_01m855vxh2e8b9w2kf4q3n6z0c",
+                     *           "event_type": "shipment.label_purchased",
+                     *           "status": "delivered",
+                     *           "attempt_count": 2,
+                     *           "next_attempt_at": null,
+                     *           "last_attempt_at": "2026-11-23T21:45:20.117Z",
+                     *           "last_status_code": 200,
+                     *           "last_error": null,
+                     *           "delivered_at": "2026-11-23T21:45:20.141Z",
+                     *           "attempts": [
+                     *             {
+                     *               "number": 1,
+                     *               "attempted_at": "2026-11-23T21:44:20.301Z",
+                     *               "status_code": 503,
+                     *               "latency_ms": 41,
+                     *               "response_body": "Service Unavailable",
+                     *               "error": null
+                     *             },
+                     *             {
+                     *               "number": 2,
+                     *               "attempted_at": "2026-11-23T21:45:20.117Z",
+                     *               "status_code": 200,
+                     *               "latency_ms": 24,
+                     *               "response_body": "ok",
+                     *               "error": null
+                     *             }
+                     *           ],
+                     *           "created_at": "2026-11-23T21:44:19.734Z",
+                     *           "updated_at": "2026-11-23T21:45:20.141Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookDelivery"][];
                         has_more: boolean;
@@ -9135,6 +16547,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9144,6 +16573,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9153,6 +16589,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9162,6 +16605,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9171,6 +16621,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9180,6 +16637,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9206,6 +16670,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "dlv_01m855w6ahe9sr1w4s3b2mdx7j",
+                     *           "webhook_id": "whk_01m855w668emtr9trm0mphb70c",
+                     *           "event_id": "evt_01m855vxh2e8b9w2kf4q3n6z0c",
+                     *           "event_type": "shipment.label_purchased",
+                     *           "status": "delivered",
+                     *           "attempt_count": 2,
+                     *           "next_attempt_at": null,
+                     *           "last_attempt_at": "2026-11-23T21:45:20.117Z",
+                     *           "last_status_code": 200,
+                     *           "last_error": null,
+                     *           "delivered_at": "2026-11-23T21:45:20.141Z",
+                     *           "attempts": [
+                     *             {
+                     *               "number": 1,
+                     *               "attempted_at": "2026-11-23T21:44:20.301Z",
+                     *               "status_code": 503,
+                     *               "latency_ms": 41,
+                     *               "response_body": "Service Unavailable",
+                     *               "error": null
+                     *             },
+                     *             {
+                     *               "number": 2,
+                     *               "attempted_at": "2026-11-23T21:45:20.117Z",
+                     *               "status_code": 200,
+                     *               "latency_ms": 24,
+                     *               "response_body": "ok",
+                     *               "error": null
+                     *             }
+                     *           ],
+                     *           "created_at": "2026-11-23T21:44:19.734Z",
+                     *           "updated_at": "2026-11-23T21:45:20.141Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookDelivery"][];
                         has_more: boolean;
@@ -9219,6 +16724,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9228,6 +16750,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9237,6 +16766,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9246,6 +16782,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9255,6 +16798,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9264,6 +16814,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9286,6 +16843,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "dlv_01m855w6ahe9sr1w4s3b2mdx7j",
+                     *       "webhook_id": "whk_01m855w668emtr9trm0mphb70c",
+                     *       "event_id": "evt_01m855vxh2e8b9w2kf4q3n6z0c",
+                     *       "event_type": "shipment.label_purchased",
+                     *       "status": "delivered",
+                     *       "attempt_count": 2,
+                     *       "next_attempt_at": null,
+                     *       "last_attempt_at": "2026-11-23T21:45:20.117Z",
+                     *       "last_status_code": 200,
+                     *       "last_error": null,
+                     *       "delivered_at": "2026-11-23T21:45:20.141Z",
+                     *       "attempts": [
+                     *         {
+                     *           "number": 1,
+                     *           "attempted_at": "2026-11-23T21:44:20.301Z",
+                     *           "status_code": 503,
+                     *           "latency_ms": 41,
+                     *           "response_body": "Service Unavailable",
+                     *           "error": null
+                     *         },
+                     *         {
+                     *           "number": 2,
+                     *           "attempted_at": "2026-11-23T21:45:20.117Z",
+                     *           "status_code": 200,
+                     *           "latency_ms": 24,
+                     *           "response_body": "ok",
+                     *           "error": null
+                     *         }
+                     *       ],
+                     *       "created_at": "2026-11-23T21:44:19.734Z",
+                     *       "updated_at": "2026-11-23T21:45:20.141Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
@@ -9295,6 +16887,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9304,6 +16913,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9313,6 +16929,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9322,6 +16945,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9331,6 +16961,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9340,6 +16977,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9362,6 +17006,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "dlv_01m855w6ahe9sr1w4s3b2mdx7j",
+                     *       "webhook_id": "whk_01m855w668emtr9trm0mphb70c",
+                     *       "event_id": "evt_01m855vxh2e8b9w2kf4q3n6z0c",
+                     *       "event_type": "shipment.label_purchased",
+                     *       "status": "delivered",
+                     *       "attempt_count": 2,
+                     *       "next_attempt_at": null,
+                     *       "last_attempt_at": "2026-11-23T21:45:20.117Z",
+                     *       "last_status_code": 200,
+                     *       "last_error": null,
+                     *       "delivered_at": "2026-11-23T21:45:20.141Z",
+                     *       "attempts": [
+                     *         {
+                     *           "number": 1,
+                     *           "attempted_at": "2026-11-23T21:44:20.301Z",
+                     *           "status_code": 503,
+                     *           "latency_ms": 41,
+                     *           "response_body": "Service Unavailable",
+                     *           "error": null
+                     *         },
+                     *         {
+                     *           "number": 2,
+                     *           "attempted_at": "2026-11-23T21:45:20.117Z",
+                     *           "status_code": 200,
+                     *           "latency_ms": 24,
+                     *           "response_body": "ok",
+                     *           "error": null
+                     *         }
+                     *       ],
+                     *       "created_at": "2026-11-23T21:44:19.734Z",
+                     *       "updated_at": "2026-11-23T21:45:20.141Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
@@ -9371,6 +17050,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9380,6 +17076,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9389,6 +17092,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9398,6 +17108,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9407,6 +17124,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The resource is not in a state that allows this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9416,6 +17140,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9425,6 +17156,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9449,6 +17187,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "mtc_01m855w9p2e6rb4x0v7c1k3s8d",
+                     *           "name": "Warehouse gateway",
+                     *           "fingerprint_sha256": "3f2a9c417d0eb58861c24a19e73bd0558fa612c9704ebb2d96e1580a3c7fd46b",
+                     *           "subject": null,
+                     *           "expires_at": null,
+                     *           "created_at": "2026-11-23T21:44:31.020Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["MtlsCertificate"][];
                         has_more: boolean;
@@ -9462,6 +17216,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9471,6 +17242,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9480,6 +17258,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9489,6 +17274,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9503,6 +17295,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Warehouse gateway",
+                 *       "fingerprint_sha256": "3F:2A:9C:41:7D:0E:B5:88:61:C2:4A:19:E7:3B:D0:55:8F:A6:12:C9:70:4E:BB:2D:96:E1:58:0A:3C:7F:D4:6B"
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     /** @description Hex, with or without colons (as openssl prints it). Give this or pem. */
@@ -9519,6 +17317,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "mtc_01m855w9p2e6rb4x0v7c1k3s8d",
+                     *       "name": "Warehouse gateway",
+                     *       "fingerprint_sha256": "3f2a9c417d0eb58861c24a19e73bd0558fa612c9704ebb2d96e1580a3c7fd46b",
+                     *       "subject": null,
+                     *       "expires_at": null,
+                     *       "created_at": "2026-11-23T21:44:31.020Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["MtlsCertificate"];
                 };
             };
@@ -9528,6 +17336,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9537,6 +17362,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9546,6 +17378,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9555,6 +17394,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The resource is not in a state that allows this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9564,6 +17410,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9593,6 +17446,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9602,6 +17472,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9611,6 +17488,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9620,6 +17504,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9634,6 +17525,24 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ship_from": {
+                 *         "postal_code": "94301",
+                 *         "country": "US"
+                 *       },
+                 *       "ship_to": {
+                 *         "postal_code": "10118",
+                 *         "country": "US"
+                 *       },
+                 *       "parcel": {
+                 *         "weight_oz": 24,
+                 *         "length_in": 10,
+                 *         "width_in": 8,
+                 *         "height_in": 4
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** RateAddress */
                     ship_from: {
@@ -9692,6 +17601,132 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "ship_date": "2026-11-23",
+                     *       "residential": true,
+                     *       "rate_table_versions": {
+                     *         "dhl_express": "dhl_express-2026-01",
+                     *         "fedex": "fedex-2026-01",
+                     *         "ups": "ups-2026-01",
+                     *         "usps": "usps-2026-01"
+                     *       },
+                     *       "data": [
+                     *         {
+                     *           "id": "rate_01m855vxcke5ts1w9g6ztg97b9",
+                     *           "service_code": "usps_ground_advantage",
+                     *           "carrier": "usps",
+                     *           "service_name": "USPS Ground Advantage",
+                     *           "price": {
+                     *             "amount": 1380,
+                     *             "currency": "USD"
+                     *           },
+                     *           "base_price": {
+                     *             "amount": 1380,
+                     *             "currency": "USD"
+                     *           },
+                     *           "zone": 8,
+                     *           "billable_weight_oz": 32,
+                     *           "dim_weight_oz": null,
+                     *           "dim_divisor": null,
+                     *           "dim_divisor_unit": null,
+                     *           "surcharges": [],
+                     *           "delivery": {
+                     *             "business_days": 5,
+                     *             "estimated_delivery_date": "2026-12-01",
+                     *             "guaranteed": false
+                     *           },
+                     *           "tags": [
+                     *             "cheapest"
+                     *           ],
+                     *           "rate_table_version": "usps-2026-01"
+                     *         },
+                     *         {
+                     *           "id": "rate_01m855vxcke5ts1w9g6ztg97ba",
+                     *           "service_code": "usps_priority_mail",
+                     *           "carrier": "usps",
+                     *           "service_name": "USPS Priority Mail",
+                     *           "price": {
+                     *             "amount": 2220,
+                     *             "currency": "USD"
+                     *           },
+                     *           "base_price": {
+                     *             "amount": 2220,
+                     *             "currency": "USD"
+                     *           },
+                     *           "zone": 8,
+                     *           "billable_weight_oz": 32,
+                     *           "dim_weight_oz": null,
+                     *           "dim_divisor": null,
+                     *           "dim_divisor_unit": null,
+                     *           "surcharges": [],
+                     *           "delivery": {
+                     *             "business_days": 3,
+                     *             "estimated_delivery_date": "2026-11-27",
+                     *             "guaranteed": false
+                     *           },
+                     *           "tags": [
+                     *             "best_value"
+                     *           ],
+                     *           "rate_table_version": "usps-2026-01"
+                     *         },
+                     *         {
+                     *           "id": "rate_01m855vwdte46a2akzmypthzmd",
+                     *           "service_code": "fedex_home_delivery",
+                     *           "carrier": "fedex",
+                     *           "service_name": "FedEx Home Delivery",
+                     *           "price": {
+                     *             "amount": 2879,
+                     *             "currency": "USD"
+                     *           },
+                     *           "base_price": {
+                     *             "amount": 1953,
+                     *             "currency": "USD"
+                     *           },
+                     *           "zone": 8,
+                     *           "billable_weight_oz": 48,
+                     *           "dim_weight_oz": 37,
+                     *           "dim_divisor": 139,
+                     *           "dim_divisor_unit": "in3_per_lb",
+                     *           "surcharges": [
+                     *             {
+                     *               "code": "fuel",
+                     *               "amount": {
+                     *                 "amount": 371,
+                     *                 "currency": "USD"
+                     *               }
+                     *             },
+                     *             {
+                     *               "code": "residential",
+                     *               "amount": {
+                     *                 "amount": 555,
+                     *                 "currency": "USD"
+                     *               }
+                     *             }
+                     *           ],
+                     *           "delivery": {
+                     *             "business_days": 5,
+                     *             "estimated_delivery_date": "2026-12-01",
+                     *             "guaranteed": false
+                     *           },
+                     *           "tags": [],
+                     *           "rate_table_version": "fedex-2026-01"
+                     *         }
+                     *       ],
+                     *       "unavailable": [
+                     *         {
+                     *           "carrier": "dhl_express",
+                     *           "service_code": "dhl_express_worldwide",
+                     *           "reason": "DHL Express offers no US-to-US service"
+                     *         },
+                     *         {
+                     *           "carrier": "dhl_express",
+                     *           "service_code": "dhl_express_domestic",
+                     *           "reason": "DHL Express offers no US-to-US service"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @description The ship date the quotes assume. */
                         ship_date: string;
@@ -9764,6 +17799,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9773,6 +17825,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9782,6 +17841,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unprocessable",
+                     *       "message": "The request cannot be processed.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9791,6 +17857,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9800,6 +17873,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9826,6 +17906,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "acct_01m855vpzqehzrxmg4vq7v01h7",
+                     *           "email": "ada@example.com",
+                     *           "name": "Ada Lovelace",
+                     *           "role": "user",
+                     *           "status": "active",
+                     *           "created_at": "2026-11-23T21:44:13.046Z",
+                     *           "updated_at": "2026-11-23T21:44:13.100Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Account"][];
                         has_more: boolean;
@@ -9839,6 +17936,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9848,6 +17962,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9857,6 +17978,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9866,6 +17994,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9888,6 +18023,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "acct_01m855vpzqehzrxmg4vq7v01h7",
+                     *       "email": "ada@example.com",
+                     *       "name": "Ada Lovelace",
+                     *       "role": "user",
+                     *       "status": "active",
+                     *       "created_at": "2026-11-23T21:44:13.046Z",
+                     *       "updated_at": "2026-11-23T21:44:13.100Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Account"];
                 };
             };
@@ -9897,6 +18043,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9906,6 +18069,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9915,6 +18085,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9924,6 +18101,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9933,6 +18117,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9955,6 +18146,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "acct_01m855vpzqehzrxmg4vq7v01h7",
+                     *       "email": "ada@example.com",
+                     *       "name": "Ada Lovelace",
+                     *       "role": "user",
+                     *       "status": "active",
+                     *       "created_at": "2026-11-23T21:44:13.046Z",
+                     *       "updated_at": "2026-11-23T21:44:13.100Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Account"];
                 };
             };
@@ -9964,6 +18166,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9973,6 +18192,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9982,6 +18208,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -9991,6 +18224,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10000,6 +18240,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The resource is not in a state that allows this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10009,6 +18256,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10026,6 +18280,11 @@ export interface operations {
         /** @description Optional: why the account is suspended (kept in the audit log). */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": "Chargebacks under review"
+                 *     }
+                 */
                 "application/json": {
                     reason?: string;
                 } | null;
@@ -10038,6 +18297,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "acct_01m855vpzqehzrxmg4vq7v01h7",
+                     *       "email": "ada@example.com",
+                     *       "name": "Ada Lovelace",
+                     *       "role": "user",
+                     *       "status": "active",
+                     *       "created_at": "2026-11-23T21:44:13.046Z",
+                     *       "updated_at": "2026-11-23T21:44:13.100Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Account"];
                 };
             };
@@ -10047,6 +18317,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10056,6 +18343,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10065,6 +18359,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10074,6 +18375,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10083,6 +18391,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The resource is not in a state that allows this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10092,6 +18407,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10114,6 +18436,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "acct_01m855vpzqehzrxmg4vq7v01h7",
+                     *       "email": "ada@example.com",
+                     *       "name": "Ada Lovelace",
+                     *       "role": "user",
+                     *       "status": "active",
+                     *       "created_at": "2026-11-23T21:44:13.046Z",
+                     *       "updated_at": "2026-11-23T21:44:13.100Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Account"];
                 };
             };
@@ -10123,6 +18456,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10132,6 +18482,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10141,6 +18498,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10150,6 +18514,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10159,6 +18530,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The resource is not in a state that allows this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10168,6 +18546,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10193,6 +18578,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "ws_01m855vq01edv9y9wya31zz08a",
+                     *           "name": "Analytical Engines Ltd",
+                     *           "plan": "enterprise",
+                     *           "burst_per_minute": 6000,
+                     *           "effective_burst_per_minute": 6000,
+                     *           "origin_address": {
+                     *             "city": "Palo Alto",
+                     *             "name": "Acme Fulfilment",
+                     *             "phone": "+1 650 555 0100",
+                     *             "state": "CA",
+                     *             "company": "Acme Inc.",
+                     *             "country": "US",
+                     *             "street1": "1 Main St",
+                     *             "postal_code": "94301"
+                     *           },
+                     *           "suspended_at": null,
+                     *           "member_count": 1,
+                     *           "order_count": 3,
+                     *           "created_at": "2026-11-23T21:44:13.046Z",
+                     *           "updated_at": "2026-11-23T21:44:16.712Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             id: string;
@@ -10224,6 +18639,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10233,6 +18665,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10242,6 +18681,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10251,6 +18697,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10267,6 +18720,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "plan": "enterprise",
+                 *       "burst_per_minute": 6000
+                 *     }
+                 */
                 "application/json": {
                     plan?: "starter" | "professional" | "enterprise";
                     burst_per_minute?: number | null;
@@ -10281,6 +18740,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ws_01m855vq01edv9y9wya31zz08a",
+                     *       "name": "Analytical Engines Ltd",
+                     *       "plan": "enterprise",
+                     *       "burst_per_minute": 6000,
+                     *       "mtls_required": false,
+                     *       "origin_address": {
+                     *         "city": "Palo Alto",
+                     *         "name": "Acme Fulfilment",
+                     *         "phone": "+1 650 555 0100",
+                     *         "state": "CA",
+                     *         "company": "Acme Inc.",
+                     *         "country": "US",
+                     *         "street1": "1 Main St",
+                     *         "postal_code": "94301"
+                     *       },
+                     *       "suspended_at": null,
+                     *       "created_at": "2026-11-23T21:44:13.046Z",
+                     *       "updated_at": "2026-11-23T21:44:16.712Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Workspace"];
                 };
             };
@@ -10290,6 +18771,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10299,6 +18797,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10308,6 +18813,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10317,6 +18829,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10326,6 +18845,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10346,6 +18872,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "key": "webhooks.max_attempts",
+                     *           "value": 10,
+                     *           "default": 8,
+                     *           "schema": {
+                     *             "minimum": 1,
+                     *             "maximum": 50,
+                     *             "type": "integer"
+                     *           },
+                     *           "description": "Delivery attempts before a webhook delivery is dead-lettered.",
+                     *           "updated_at": "2026-11-23T21:44:29.797Z",
+                     *           "updated_by": "acct_01m855vmyve62r5bfkzean5tsr"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Setting"][];
                     };
@@ -10357,6 +18902,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10366,6 +18928,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10375,6 +18944,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10384,6 +18960,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10400,6 +18983,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "value": 10
+                 *     }
+                 */
                 "application/json": {
                     /** @description The new value; must satisfy the key’s schema. */
                     value: unknown;
@@ -10413,6 +19001,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "key": "webhooks.max_attempts",
+                     *       "value": 10,
+                     *       "default": 8,
+                     *       "schema": {
+                     *         "minimum": 1,
+                     *         "maximum": 50,
+                     *         "type": "integer"
+                     *       },
+                     *       "description": "Delivery attempts before a webhook delivery is dead-lettered.",
+                     *       "updated_at": "2026-11-23T21:44:29.797Z",
+                     *       "updated_by": "acct_01m855vmyve62r5bfkzean5tsr"
+                     *     }
+                     */
                     "application/json": {
                         key: string;
                         /** @description The value in force (the default while never set). */
@@ -10435,6 +19038,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10444,6 +19064,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10453,6 +19080,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10462,6 +19096,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10471,6 +19112,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10511,6 +19159,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "aud_01m855w7bbek0a91aqhfyhg6v9",
+                     *           "at": "2026-11-23T21:44:29.792Z",
+                     *           "actor": {
+                     *             "type": "account",
+                     *             "id": "acct_01m855vmyve62r5bfkzean5tsr",
+                     *             "email": "root@example.com"
+                     *           },
+                     *           "action": "setting.updated",
+                     *           "target_type": "setting",
+                     *           "target_id": "webhooks.max_attempts",
+                     *           "workspace_id": null,
+                     *           "environment": null,
+                     *           "changes": {
+                     *             "value": {
+                     *               "to": 10,
+                     *               "from": null
+                     *             }
+                     *           },
+                     *           "ip": "127.0.0.1",
+                     *           "request_id": "req_4ba2699223534d6d8624c83ce033d475"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AuditEntry"][];
                         has_more: boolean;
@@ -10524,6 +19202,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10533,6 +19228,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10542,6 +19244,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10551,6 +19260,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10578,6 +19294,117 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "from": "2026-10-24T21:44:29.944Z",
+                     *       "to": "2026-11-23T21:44:29.944Z",
+                     *       "interval": "day",
+                     *       "accounts_by_status": {
+                     *         "pending": 0,
+                     *         "active": 2,
+                     *         "suspended": 0
+                     *       },
+                     *       "workspaces_by_plan": {
+                     *         "starter": 1,
+                     *         "professional": 0,
+                     *         "enterprise": 1
+                     *       },
+                     *       "orders": {
+                     *         "created": 3,
+                     *         "by_status": {
+                     *           "awaiting_fulfillment": 2,
+                     *           "processing": 0,
+                     *           "shipped": 1,
+                     *           "delivered": 0,
+                     *           "cancelled": 0
+                     *         },
+                     *         "per_period": [
+                     *           {
+                     *             "period": "2026-11-22",
+                     *             "created": 0
+                     *           },
+                     *           {
+                     *             "period": "2026-11-23",
+                     *             "created": 3
+                     *           }
+                     *         ]
+                     *       },
+                     *       "labels": {
+                     *         "purchased": 1,
+                     *         "voided": 0,
+                     *         "spend": {
+                     *           "amount": 1380,
+                     *           "currency": "USD"
+                     *         },
+                     *         "per_period": [
+                     *           {
+                     *             "period": "2026-11-22",
+                     *             "purchased": 0,
+                     *             "spend": {
+                     *               "amount": 0,
+                     *               "currency": "USD"
+                     *             },
+                     *             "by_carrier": {}
+                     *           },
+                     *           {
+                     *             "period": "2026-11-23",
+                     *             "purchased": 1,
+                     *             "spend": {
+                     *               "amount": 1380,
+                     *               "currency": "USD"
+                     *             },
+                     *             "by_carrier": {
+                     *               "usps": 1
+                     *             }
+                     *           }
+                     *         ],
+                     *         "by_carrier": [
+                     *           {
+                     *             "carrier": "usps",
+                     *             "purchased": 1,
+                     *             "voided": 0,
+                     *             "spend": {
+                     *               "amount": 1380,
+                     *               "currency": "USD"
+                     *             }
+                     *           }
+                     *         ]
+                     *       },
+                     *       "webhooks": {
+                     *         "delivered": 0,
+                     *         "failed": 0,
+                     *         "dead": 0,
+                     *         "pending": 0,
+                     *         "success_rate": null
+                     *       },
+                     *       "batches": {
+                     *         "created": 1,
+                     *         "by_status": {
+                     *           "queued": 1
+                     *         }
+                     *       },
+                     *       "api_requests": {
+                     *         "total": 17,
+                     *         "per_period": [
+                     *           {
+                     *             "period": "2026-11-22",
+                     *             "requests": 0
+                     *           },
+                     *           {
+                     *             "period": "2026-11-23",
+                     *             "requests": 17
+                     *           }
+                     *         ],
+                     *         "by_workspace": [
+                     *           {
+                     *             "workspace_id": "ws_01m855vq01edv9y9wya31zz08a",
+                     *             "name": "Analytical Engines Ltd",
+                     *             "requests": 17
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** Format: date-time */
                         from: string;
@@ -10675,6 +19502,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10684,6 +19528,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10693,6 +19544,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10702,6 +19560,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10735,6 +19600,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "pin_01m855w7wnebas8kq02kkd3znh",
+                     *           "pin": "2669852697870621",
+                     *           "product": "office_365",
+                     *           "status": "active",
+                     *           "expires_at": "2026-12-23T21:44:30.352Z",
+                     *           "order_id": null,
+                     *           "workspace_id": null,
+                     *           "environment": null,
+                     *           "test": true,
+                     *           "lookup_count": 1,
+                     *           "last_lookup_at": "2026-11-23T21:44:30.375Z",
+                     *           "revoked_at": null,
+                     *           "renewed_at": null,
+                     *           "created_at": "2026-11-23T21:44:30.352Z",
+                     *           "updated_at": "2026-11-23T21:44:30.352Z"
+                     *         }
+                     *       ],
+                     *       "total": 2,
+                     *       "limit": 1,
+                     *       "offset": 0
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["OfficePin"][];
                         total: number;
@@ -10749,6 +19640,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10758,6 +19666,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10767,6 +19682,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10776,6 +19698,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10799,6 +19728,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pin_01m855w7rfespr1z8hr1nn90sf",
+                     *       "pin": "9435170517625480",
+                     *       "product": "office_2024",
+                     *       "status": "active",
+                     *       "expires_at": "2026-12-23T21:44:30.222Z",
+                     *       "order_id": null,
+                     *       "workspace_id": null,
+                     *       "environment": null,
+                     *       "test": true,
+                     *       "lookup_count": 0,
+                     *       "last_lookup_at": null,
+                     *       "revoked_at": null,
+                     *       "renewed_at": null,
+                     *       "created_at": "2026-11-23T21:44:30.222Z",
+                     *       "updated_at": "2026-11-23T21:44:30.222Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["OfficePin"];
                 };
             };
@@ -10808,6 +19756,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10817,6 +19782,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10826,6 +19798,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10835,6 +19814,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10844,6 +19830,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The resource is not in a state that allows this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10853,6 +19846,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10876,6 +19876,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pin_01m855w7rfespr1z8hr1nn90sf",
+                     *       "pin": "9435170517625480",
+                     *       "product": "office_2024",
+                     *       "status": "active",
+                     *       "expires_at": "2026-12-23T21:44:30.222Z",
+                     *       "order_id": null,
+                     *       "workspace_id": null,
+                     *       "environment": null,
+                     *       "test": true,
+                     *       "lookup_count": 0,
+                     *       "last_lookup_at": null,
+                     *       "revoked_at": null,
+                     *       "renewed_at": null,
+                     *       "created_at": "2026-11-23T21:44:30.222Z",
+                     *       "updated_at": "2026-11-23T21:44:30.222Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["OfficePin"];
                 };
             };
@@ -10885,6 +19904,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10894,6 +19930,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10903,6 +19946,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10912,6 +19962,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10921,6 +19978,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The resource is not in a state that allows this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10930,6 +19994,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10950,6 +20021,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "product_key": "ABCDE-12345-FGHIJ-67890-KLMNO",
+                     *       "slip": {
+                     *         "title": null,
+                     *         "instructions": null,
+                     *         "support_url": null,
+                     *         "support_email": null,
+                     *         "footer": null
+                     *       },
+                     *       "updated_at": "2026-11-23T21:44:30.093Z",
+                     *       "updated_by": "acct_01m855vmyve62r5bfkzean5tsr"
+                     *     }
+                     */
                     "application/json": {
                         product_key: string | null;
                         slip: {
@@ -10970,6 +20055,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10979,6 +20081,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10988,6 +20097,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10997,6 +20113,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -11011,6 +20134,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "product_key": "ABCDE-12345-FGHIJ-67890-KLMNO",
+                 *       "slip": {
+                 *         "title": "Microsoft Office 2024 Professional Plus",
+                 *         "instructions": "Enter the key at setup.office.com.",
+                 *         "support_url": "https://example.com/support",
+                 *         "support_email": "support@example.com",
+                 *         "footer": "Thank you for your order."
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Five groups of five A–Z/0–9 characters joined by - (lower case is upper-cased). */
                     product_key: string;
@@ -11031,6 +20166,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "product_key": "ABCDE-12345-FGHIJ-67890-KLMNO",
+                     *       "slip": {
+                     *         "title": null,
+                     *         "instructions": null,
+                     *         "support_url": null,
+                     *         "support_email": null,
+                     *         "footer": null
+                     *       },
+                     *       "updated_at": "2026-11-23T21:44:30.093Z",
+                     *       "updated_by": "acct_01m855vmyve62r5bfkzean5tsr"
+                     *     }
+                     */
                     "application/json": {
                         product_key: string | null;
                         slip: {
@@ -11051,6 +20200,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -11060,6 +20226,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -11069,6 +20242,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -11078,6 +20258,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -11098,6 +20285,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "title": "Microsoft 365 Family",
+                     *       "video_url": "https://example.com/video",
+                     *       "portal_url": "https://example.com/portal",
+                     *       "installer_url": "https://example.com/install",
+                     *       "redeem_url": "https://example.com/redeem",
+                     *       "updated_at": "2026-11-23T21:44:30.162Z",
+                     *       "updated_by": "acct_01m855vmyve62r5bfkzean5tsr"
+                     *     }
+                     */
                     "application/json": {
                         title: string | null;
                         video_url: string | null;
@@ -11115,6 +20313,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -11124,6 +20339,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -11133,6 +20355,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -11142,6 +20371,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -11156,6 +20392,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Microsoft 365 Family",
+                 *       "video_url": "https://example.com/video",
+                 *       "portal_url": "https://example.com/portal",
+                 *       "installer_url": "https://example.com/install",
+                 *       "redeem_url": "https://example.com/redeem"
+                 *     }
+                 */
                 "application/json": {
                     title: string;
                     video_url: string;
@@ -11172,6 +20417,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "title": "Microsoft 365 Family",
+                     *       "video_url": "https://example.com/video",
+                     *       "portal_url": "https://example.com/portal",
+                     *       "installer_url": "https://example.com/install",
+                     *       "redeem_url": "https://example.com/redeem",
+                     *       "updated_at": "2026-11-23T21:44:30.162Z",
+                     *       "updated_by": "acct_01m855vmyve62r5bfkzean5tsr"
+                     *     }
+                     */
                     "application/json": {
                         title: string | null;
                         video_url: string | null;
@@ -11189,6 +20445,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -11198,6 +20471,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -11207,6 +20487,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -11216,6 +20503,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -11230,6 +20524,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "product": "office_2024"
+                 *     }
+                 */
                 "application/json": {
                     product: "office_2024" | "office_365";
                 };
@@ -11242,6 +20541,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pin_01m855w7rfespr1z8hr1nn90sf",
+                     *       "pin": "9435170517625480",
+                     *       "product": "office_2024",
+                     *       "status": "active",
+                     *       "expires_at": "2026-12-23T21:44:30.222Z",
+                     *       "order_id": null,
+                     *       "workspace_id": null,
+                     *       "environment": null,
+                     *       "test": true,
+                     *       "lookup_count": 0,
+                     *       "last_lookup_at": null,
+                     *       "revoked_at": null,
+                     *       "renewed_at": null,
+                     *       "created_at": "2026-11-23T21:44:30.222Z",
+                     *       "updated_at": "2026-11-23T21:44:30.222Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["OfficePin"];
                 };
             };
@@ -11251,6 +20569,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -11260,6 +20595,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -11269,6 +20611,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -11278,6 +20627,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -11292,6 +20648,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "pin": "9435 1705 1762 5480"
+                 *     }
+                 */
                 "application/json": {
                     pin: string;
                 };
@@ -11340,6 +20701,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -11349,6 +20727,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -11358,6 +20743,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "gone",
+                     *       "message": "The resource is no longer available.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -11367,6 +20759,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -11376,6 +20775,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -11390,6 +20796,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "product": "office_2024"
+                 *     }
+                 */
                 "application/json": {
                     product: "office_2024" | "office_365";
                 };
@@ -11402,6 +20813,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pin_01m855w7rfespr1z8hr1nn90sf",
+                     *       "pin": "9435170517625480",
+                     *       "product": "office_2024",
+                     *       "status": "active",
+                     *       "expires_at": "2026-12-23T21:44:30.222Z",
+                     *       "order_id": null,
+                     *       "workspace_id": null,
+                     *       "environment": null,
+                     *       "test": true,
+                     *       "lookup_count": 0,
+                     *       "last_lookup_at": null,
+                     *       "revoked_at": null,
+                     *       "renewed_at": null,
+                     *       "created_at": "2026-11-23T21:44:30.222Z",
+                     *       "updated_at": "2026-11-23T21:44:30.222Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["OfficePin"];
                 };
             };
@@ -11411,6 +20841,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -11420,6 +20867,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -11429,6 +20883,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -11438,6 +20899,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -11460,6 +20928,58 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tracking_number": "9300155747967004000157",
+                     *       "carrier": "usps",
+                     *       "status": "pre_transit",
+                     *       "status_detail": "label_created",
+                     *       "estimated_delivery_date": "2026-12-01",
+                     *       "timeline": [
+                     *         {
+                     *           "milestone": "label_created",
+                     *           "reached_at": "2026-11-23T21:44:19.734Z",
+                     *           "estimated_at": null
+                     *         },
+                     *         {
+                     *           "milestone": "picked_up",
+                     *           "reached_at": null,
+                     *           "estimated_at": "2026-11-24T18:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "milestone": "in_transit",
+                     *           "reached_at": null,
+                     *           "estimated_at": "2026-11-24T22:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "milestone": "out_for_delivery",
+                     *           "reached_at": null,
+                     *           "estimated_at": "2026-12-01T08:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "milestone": "delivered",
+                     *           "reached_at": null,
+                     *           "estimated_at": "2026-12-01T14:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "events": [
+                     *         {
+                     *           "id": "tev_01m855w1kre63s1k0qxqfznbz7",
+                     *           "occurred_at": "2026-11-23T21:44:19.734Z",
+                     *           "status": "pre_transit",
+                     *           "status_detail": "label_created",
+                     *           "description": "Shipping label created",
+                     *           "location": {
+                     *             "city": "Palo Alto",
+                     *             "state": "CA",
+                     *             "postal_code": "94301",
+                     *             "country": "US"
+                     *           },
+                     *           "carrier_status_code": "LC"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         tracking_number: string;
                         carrier: string;
@@ -11495,6 +21015,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -11504,6 +21041,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -11513,6 +21057,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -11522,6 +21073,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -11536,6 +21094,39 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "external_id": "SHOP-1001",
+                 *       "customer": {
+                 *         "name": "Grace Hopper",
+                 *         "email": "grace@example.com",
+                 *         "phone": "+1 212 555 0199"
+                 *       },
+                 *       "ship_to": {
+                 *         "name": "Grace Hopper",
+                 *         "street1": "350 5th Ave",
+                 *         "street2": "Suite 4500",
+                 *         "city": "New York",
+                 *         "state": "NY",
+                 *         "postal_code": "10118",
+                 *         "country": "US"
+                 *       },
+                 *       "line_items": [
+                 *         {
+                 *           "sku": "MUG-BLUE",
+                 *           "name": "Blue mug",
+                 *           "quantity": 2,
+                 *           "unit_price": {
+                 *             "amount": 1250,
+                 *             "currency": "USD"
+                 *           },
+                 *           "weight_oz": 12
+                 *         }
+                 *       ],
+                 *       "requested_service": "usps_ground_advantage",
+                 *       "notes": "Gift wrap, please."
+                 *     }
+                 */
                 "application/json": {
                     /** @description Your id for the order; unique per source. A known one updates the order while it is open. */
                     external_id?: string | null;
@@ -11544,7 +21135,17 @@ export interface operations {
                         email?: string | null;
                         phone?: string | null;
                     };
-                    /** Address */
+                    /**
+                     * Address
+                     * @example {
+                     *       "name": "Grace Hopper",
+                     *       "street1": "350 fifth avenue",
+                     *       "city": "new york",
+                     *       "state": "ny",
+                     *       "postal_code": "10118",
+                     *       "country": "US"
+                     *     }
+                     */
                     ship_to: {
                         name?: string | null;
                         company?: string | null;
@@ -11558,7 +21159,17 @@ export interface operations {
                         phone?: string | null;
                         email?: string | null;
                     };
-                    /** Address */
+                    /**
+                     * Address
+                     * @example {
+                     *       "name": "Grace Hopper",
+                     *       "street1": "350 fifth avenue",
+                     *       "city": "new york",
+                     *       "state": "ny",
+                     *       "postal_code": "10118",
+                     *       "country": "US"
+                     *     }
+                     */
                     ship_from?: {
                         name?: string | null;
                         company?: string | null;
@@ -11605,6 +21216,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
+                     *       "external_id": "SHOP-1001",
+                     *       "source": "api",
+                     *       "environment": "test",
+                     *       "status": "awaiting_fulfillment",
+                     *       "archived": false,
+                     *       "customer": {
+                     *         "name": "Grace Hopper",
+                     *         "email": "grace@example.com",
+                     *         "phone": "+1 212 555 0199"
+                     *       },
+                     *       "ship_to": {
+                     *         "name": "Grace Hopper",
+                     *         "street1": "350 5th Ave",
+                     *         "street2": "Suite 4500",
+                     *         "city": "New York",
+                     *         "state": "NY",
+                     *         "postal_code": "10118",
+                     *         "country": "US"
+                     *       },
+                     *       "ship_from": null,
+                     *       "line_items": [
+                     *         {
+                     *           "sku": "MUG-BLUE",
+                     *           "name": "Blue mug",
+                     *           "quantity": 2,
+                     *           "unit_price": {
+                     *             "amount": 1250,
+                     *             "currency": "USD"
+                     *           },
+                     *           "weight_oz": 12
+                     *         }
+                     *       ],
+                     *       "parcel": {
+                     *         "weight_oz": 24,
+                     *         "length_in": 10,
+                     *         "width_in": 8,
+                     *         "height_in": 4
+                     *       },
+                     *       "parcel_derived": true,
+                     *       "requested_service": "usps_ground_advantage",
+                     *       "shipments": [],
+                     *       "office_pins": [],
+                     *       "notes": "Gift wrap, please.",
+                     *       "processed_at": null,
+                     *       "shipped_at": null,
+                     *       "delivered_at": null,
+                     *       "cancelled_at": null,
+                     *       "archived_at": null,
+                     *       "created_at": "2026-11-23T21:44:17.263Z",
+                     *       "updated_at": "2026-11-23T21:44:17.263Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -11614,6 +21280,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
+                     *       "external_id": "SHOP-1001",
+                     *       "source": "api",
+                     *       "environment": "test",
+                     *       "status": "awaiting_fulfillment",
+                     *       "archived": false,
+                     *       "customer": {
+                     *         "name": "Grace Hopper",
+                     *         "email": "grace@example.com",
+                     *         "phone": "+1 212 555 0199"
+                     *       },
+                     *       "ship_to": {
+                     *         "name": "Grace Hopper",
+                     *         "street1": "350 5th Ave",
+                     *         "street2": "Suite 4500",
+                     *         "city": "New York",
+                     *         "state": "NY",
+                     *         "postal_code": "10118",
+                     *         "country": "US"
+                     *       },
+                     *       "ship_from": null,
+                     *       "line_items": [
+                     *         {
+                     *           "sku": "MUG-BLUE",
+                     *           "name": "Blue mug",
+                     *           "quantity": 2,
+                     *           "unit_price": {
+                     *             "amount": 1250,
+                     *             "currency": "USD"
+                     *           },
+                     *           "weight_oz": 12
+                     *         }
+                     *       ],
+                     *       "parcel": {
+                     *         "weight_oz": 24,
+                     *         "length_in": 10,
+                     *         "width_in": 8,
+                     *         "height_in": 4
+                     *       },
+                     *       "parcel_derived": true,
+                     *       "requested_service": "usps_ground_advantage",
+                     *       "shipments": [],
+                     *       "office_pins": [],
+                     *       "notes": "Gift wrap, please.",
+                     *       "processed_at": null,
+                     *       "shipped_at": null,
+                     *       "delivered_at": null,
+                     *       "cancelled_at": null,
+                     *       "archived_at": null,
+                     *       "created_at": "2026-11-23T21:44:17.263Z",
+                     *       "updated_at": "2026-11-23T21:44:17.263Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -11623,6 +21344,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -11632,6 +21370,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -11641,6 +21386,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The resource is not in a state that allows this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -11650,6 +21402,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -11659,6 +21418,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -11681,6 +21447,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
+                     *       "external_id": "SHOP-1001",
+                     *       "source": "api",
+                     *       "environment": "test",
+                     *       "status": "awaiting_fulfillment",
+                     *       "archived": false,
+                     *       "customer": {
+                     *         "name": "Grace Hopper",
+                     *         "email": "grace@example.com",
+                     *         "phone": "+1 212 555 0199"
+                     *       },
+                     *       "ship_to": {
+                     *         "name": "Grace Hopper",
+                     *         "street1": "350 5th Ave",
+                     *         "street2": "Suite 4500",
+                     *         "city": "New York",
+                     *         "state": "NY",
+                     *         "postal_code": "10118",
+                     *         "country": "US"
+                     *       },
+                     *       "ship_from": null,
+                     *       "line_items": [
+                     *         {
+                     *           "sku": "MUG-BLUE",
+                     *           "name": "Blue mug",
+                     *           "quantity": 2,
+                     *           "unit_price": {
+                     *             "amount": 1250,
+                     *             "currency": "USD"
+                     *           },
+                     *           "weight_oz": 12
+                     *         }
+                     *       ],
+                     *       "parcel": {
+                     *         "weight_oz": 24,
+                     *         "length_in": 10,
+                     *         "width_in": 8,
+                     *         "height_in": 4
+                     *       },
+                     *       "parcel_derived": true,
+                     *       "requested_service": "usps_ground_advantage",
+                     *       "shipments": [],
+                     *       "office_pins": [],
+                     *       "notes": "Gift wrap, please.",
+                     *       "processed_at": null,
+                     *       "shipped_at": null,
+                     *       "delivered_at": null,
+                     *       "cancelled_at": null,
+                     *       "archived_at": null,
+                     *       "created_at": "2026-11-23T21:44:17.263Z",
+                     *       "updated_at": "2026-11-23T21:44:17.263Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -11690,6 +21511,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -11699,6 +21537,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -11708,6 +21553,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -11717,6 +21569,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -11726,6 +21585,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { ADDRESS_EXAMPLE, ADDRESS_VALIDATION_EXAMPLE } from './addresses.examples.js';
 
 // Optional fields also accept null: store exports often send `"street2": null` for an empty line.
 const text = (description: string, maxLength = 200) =>
@@ -23,7 +24,7 @@ export const AddressSchema = Type.Object(
     phone: text('Phone number.', 60),
     email: text('Email address.', 320),
   },
-  { title: 'Address' },
+  { title: 'Address', examples: [ADDRESS_EXAMPLE] },
 );
 export type AddressInput = Static<typeof AddressSchema>;
 
@@ -62,6 +63,6 @@ export const AddressValidationResultSchema = Type.Object(
     normalized: AddressOutputSchema,
     messages: Type.Array(AddressMessageSchema),
   },
-  { title: 'AddressValidationResult', description: 'The validation result (bad content is a result with status invalid).' },
+  { title: 'AddressValidationResult', description: 'The validation result (bad content is a result with status invalid).', examples: [ADDRESS_VALIDATION_EXAMPLE] },
 );
 export type AddressValidationResult = Static<typeof AddressValidationResultSchema>;

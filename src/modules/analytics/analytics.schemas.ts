@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { MoneySchema } from '../../platform/http/schemas.js';
+import { ANALYTICS_EXAMPLE } from './analytics.examples.js';
 
 export const AnalyticsQuery = Type.Object({
   from: Type.Optional(Type.String({ maxLength: 40, description: 'ISO date or date-time (inclusive); default 30 days before `to`.' })),
@@ -44,5 +45,5 @@ export const AnalyticsResponse = Type.Object({
     per_period: Type.Array(Type.Object({ period: Type.String(), requests: Count })),
     by_workspace: Type.Array(Type.Object({ workspace_id: Type.String(), name: Type.Union([Type.String(), Type.Null()]), requests: Count })),
   }),
-});
+}, { examples: [ANALYTICS_EXAMPLE] });
 export type AnalyticsWire = Static<typeof AnalyticsResponse>;

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { AUDIT_ENTRY_EXAMPLE } from './audit.examples.js';
 
 const Timestamp = Type.String({ format: 'date-time' });
 const orNull = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
@@ -21,7 +22,7 @@ export const AuditEntrySchema = Type.Object(
     ip: orNull(Type.String()),
     request_id: orNull(Type.String()),
   },
-  { $id: 'AuditEntry', title: 'AuditEntry' },
+  { $id: 'AuditEntry', title: 'AuditEntry', examples: [AUDIT_ENTRY_EXAMPLE] },
 );
 export type AuditEntryWire = Static<typeof AuditEntrySchema>;
 

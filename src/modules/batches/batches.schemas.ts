@@ -1,6 +1,13 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { LabelFormatSchema } from '../shipments/shipments.schemas.js';
 import { BATCH_STATUSES, BATCH_TYPES, ITEM_STATUSES } from './batches.tables.js';
+import {
+  ADMIN_BATCH_GENERATE_BODY_EXAMPLE,
+  ADMIN_BATCH_PROCESS_BODY_EXAMPLE,
+  BATCH_EXAMPLE,
+  BATCH_ITEM_EXAMPLE,
+  CREATE_BATCH_BODY_EXAMPLE,
+} from './batches.examples.js';
 
 const Timestamp = Type.String({ format: 'date-time' });
 const orNull = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -30,7 +37,7 @@ export const CreateBatchBody = Type.Object(
     service_code: Type.Optional(text(100, { minLength: 1, description: 'purchase_labels: the default service code, or `cheapest`. Default: each order\'s requested service, else the cheapest.' })),
     label_format: Type.Optional(LabelFormatSchema),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [CREATE_BATCH_BODY_EXAMPLE] },
 );
 export type CreateBatchInput = Static<typeof CreateBatchBody>;
 
@@ -40,9 +47,9 @@ export const AdminBatchGenerateBody = Type.Object(
     service_code: Type.Optional(text(100, { minLength: 1 })),
     label_format: Type.Optional(LabelFormatSchema),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [ADMIN_BATCH_GENERATE_BODY_EXAMPLE] },
 );
-export const AdminBatchProcessBody = Type.Object({ order_ids: Type.Array(text(64), { minItems: 1, maxItems: SCHEMA_ITEM_CAP }) }, { additionalProperties: false });
+export const AdminBatchProcessBody = Type.Object({ order_ids: Type.Array(text(64), { minItems: 1, maxItems: SCHEMA_ITEM_CAP }) }, { additionalProperties: false, examples: [ADMIN_BATCH_PROCESS_BODY_EXAMPLE] });
 
 export const PurchaseItemSchema = Type.Object(
   {
@@ -82,7 +89,7 @@ export const BatchSchema = Type.Object(
     finished_at: orNull(Timestamp),
     created_at: Timestamp,
   },
-  { $id: 'Batch', title: 'Batch' },
+  { $id: 'Batch', title: 'Batch', examples: [BATCH_EXAMPLE] },
 );
 export type Batch = Static<typeof BatchSchema>;
 
@@ -95,6 +102,6 @@ export const BatchItemSchema = Type.Object(
     error: orNull(Type.Object({ code: Type.String(), message: Type.String(), details: Type.Optional(Type.Any()) })),
     finished_at: orNull(Timestamp),
   },
-  { $id: 'BatchItem', title: 'BatchItem' },
+  { $id: 'BatchItem', title: 'BatchItem', examples: [BATCH_ITEM_EXAMPLE] },
 );
 export type BatchItem = Static<typeof BatchItemSchema>;

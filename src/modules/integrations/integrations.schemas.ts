@@ -1,6 +1,12 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { nullable } from '../../platform/http/nullable.js';
 import { INTEGRATION_HEALTH } from './integrations.health.js';
+import {
+  CREATE_INTEGRATION_BODY_EXAMPLE,
+  INTEGRATION_EXAMPLE,
+  INTEGRATION_WITH_KEY_EXAMPLE,
+  UPDATE_INTEGRATION_BODY_EXAMPLE,
+} from './integrations.examples.js';
 
 const Timestamp = Type.String({ format: 'date-time' });
 const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
@@ -40,7 +46,7 @@ export const IntegrationSchema = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
   },
-  { $id: 'Integration', title: 'Integration' },
+  { $id: 'Integration', title: 'Integration', examples: [INTEGRATION_EXAMPLE] },
 );
 export type Integration = Static<typeof IntegrationSchema>;
 
@@ -52,7 +58,7 @@ export const IntegrationWithKeySchema = Type.Object(
       Type.String({ description: 'The whole ingest key ik_… for `Authorization: Bearer` on /api/integrations/orders. Only in the create response and after a rotation.' }),
     ),
   },
-  { title: 'IntegrationWithIngestKey' },
+  { title: 'IntegrationWithIngestKey', examples: [INTEGRATION_WITH_KEY_EXAMPLE] },
 );
 
 export const CreateIntegrationBody = Type.Object(
@@ -63,7 +69,7 @@ export const CreateIntegrationBody = Type.Object(
     credentials: Type.Optional(nullable(CredentialsSchema)),
     token_expires_at: Type.Optional(nullable(Type.String({ format: 'date-time', maxLength: 40, description: "When the store token stops working (health turns token_expired)." }))),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [CREATE_INTEGRATION_BODY_EXAMPLE] },
 );
 export type CreateIntegrationInput = Static<typeof CreateIntegrationBody>;
 
@@ -76,7 +82,7 @@ export const UpdateIntegrationBody = Type.Object(
     token_expires_at: Type.Optional(nullable(Type.String({ format: 'date-time', maxLength: 40 }))),
     rotate_ingest_key: Type.Optional(Type.Boolean({ description: 'Issue a new ingest key (returned once in this response); the old one stops working at once.' })),
   },
-  { additionalProperties: false, description: 'Only the fields given change. A new token_expires_at or credentials counts as a token update.' },
+  { additionalProperties: false, description: 'Only the fields given change. A new token_expires_at or credentials counts as a token update.', examples: [UPDATE_INTEGRATION_BODY_EXAMPLE] },
 );
 export type UpdateIntegrationInput = Static<typeof UpdateIntegrationBody>;
 

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { PaginationQuerySchema } from '../../platform/http/schemas.js';
+import { CREATE_MTLS_CERTIFICATE_BODY_EXAMPLE, MTLS_CERTIFICATE_EXAMPLE } from './mtls.examples.js';
 
 export const MtlsCertificateSchema = Type.Object(
   {
@@ -10,7 +11,7 @@ export const MtlsCertificateSchema = Type.Object(
     expires_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
     created_at: Type.String({ format: 'date-time' }),
   },
-  { $id: 'MtlsCertificate', title: 'MtlsCertificate' },
+  { $id: 'MtlsCertificate', title: 'MtlsCertificate', examples: [MTLS_CERTIFICATE_EXAMPLE] },
 );
 
 export const CreateMtlsCertificateBody = Type.Object(
@@ -21,7 +22,7 @@ export const CreateMtlsCertificateBody = Type.Object(
     ),
     pem: Type.Optional(Type.String({ maxLength: 20_000, description: 'The client certificate (PEM). Give this or fingerprint_sha256.' })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [CREATE_MTLS_CERTIFICATE_BODY_EXAMPLE] },
 );
 export type CreateMtlsCertificateInput = Static<typeof CreateMtlsCertificateBody>;
 

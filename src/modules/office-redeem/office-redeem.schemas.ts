@@ -1,4 +1,16 @@
 import { Type, type Static } from '@sinclair/typebox';
+import {
+  CONFIG_365_BODY_EXAMPLE,
+  CONFIG_365_EXAMPLE,
+  LOOKUP_2024_EXAMPLE,
+  LOOKUP_365_EXAMPLE,
+  LOOKUP_BODY_EXAMPLE,
+  MASTER_KEY_BODY_EXAMPLE,
+  MASTER_KEY_EXAMPLE,
+  OFFICE_PIN_EXAMPLE,
+  PIN_LIST_EXAMPLE,
+  TEST_PIN_BODY_EXAMPLE,
+} from './office-redeem.examples.js';
 
 const Timestamp = Type.String({ format: 'date-time' });
 const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
@@ -26,7 +38,7 @@ export const OfficePinSchema = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
   },
-  { $id: 'OfficePin', title: 'OfficePin' },
+  { $id: 'OfficePin', title: 'OfficePin', examples: [OFFICE_PIN_EXAMPLE] },
 );
 export type OfficePin = Static<typeof OfficePinSchema>;
 
@@ -45,11 +57,11 @@ export const PinListResponse = Type.Object({
   total: Type.Integer(),
   limit: Type.Integer(),
   offset: Type.Integer(),
-});
+}, { examples: [PIN_LIST_EXAMPLE] });
 
 export const PinParams = Type.Object({ pin: Type.String({ maxLength: 64, description: 'The 16-digit PIN or its pin_ id.' }) });
 
-export const LookupBody = Type.Object({ pin: Type.String({ maxLength: 64 }) }, { additionalProperties: false });
+export const LookupBody = Type.Object({ pin: Type.String({ maxLength: 64 }) }, { additionalProperties: false, examples: [LOOKUP_BODY_EXAMPLE] });
 
 export const Lookup2024Response = Type.Object({
   product: Type.Literal('office_2024'),
@@ -63,7 +75,7 @@ export const Lookup2024Response = Type.Object({
     support_email: NullableString,
     footer: NullableString,
   }),
-});
+}, { examples: [LOOKUP_2024_EXAMPLE] });
 
 export const Lookup365Response = Type.Object({
   product: Type.Literal('office_365'),
@@ -74,9 +86,9 @@ export const Lookup365Response = Type.Object({
   portal_url: NullableString,
   installer_url: NullableString,
   redeem_url: NullableString,
-});
+}, { examples: [LOOKUP_365_EXAMPLE] });
 
-export const LookupResponse = Type.Union([Lookup2024Response, Lookup365Response]);
+export const LookupResponse = Type.Union([Lookup2024Response, Lookup365Response], { examples: [LOOKUP_2024_EXAMPLE, LOOKUP_365_EXAMPLE] });
 
 const slipField = (maxLength: number) => Type.Optional(Type.Union([Type.String({ maxLength }), Type.Null()]));
 
@@ -96,7 +108,7 @@ export const MasterKeyBody = Type.Object(
     product_key: Type.String({ maxLength: 64, description: 'Five groups of five A–Z/0–9 characters joined by - (lower case is upper-cased).' }),
     slip: Type.Optional(SlipSchema),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [MASTER_KEY_BODY_EXAMPLE] },
 );
 
 export const MasterKeyResponse = Type.Object({
@@ -110,7 +122,7 @@ export const MasterKeyResponse = Type.Object({
   }),
   updated_at: NullableTimestamp,
   updated_by: NullableString,
-});
+}, { examples: [MASTER_KEY_EXAMPLE] });
 
 const url = Type.String({ maxLength: 2000 });
 export const Config365Body = Type.Object(
@@ -121,7 +133,7 @@ export const Config365Body = Type.Object(
     installer_url: url,
     redeem_url: url,
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [CONFIG_365_BODY_EXAMPLE] },
 );
 
 export const Config365Response = Type.Object({
@@ -132,9 +144,9 @@ export const Config365Response = Type.Object({
   redeem_url: NullableString,
   updated_at: NullableTimestamp,
   updated_by: NullableString,
-});
+}, { examples: [CONFIG_365_EXAMPLE] });
 
-export const TestPinBody = Type.Object({ product: ProductSchema }, { additionalProperties: false });
+export const TestPinBody = Type.Object({ product: ProductSchema }, { additionalProperties: false, examples: [TEST_PIN_BODY_EXAMPLE] });
 
 export type Slip = Static<typeof SlipSchema>;
 export type Config365 = Static<typeof Config365Body>;

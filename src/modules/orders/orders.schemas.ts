@@ -3,6 +3,7 @@ import { nullable } from '../../platform/http/nullable.js';
 import { MoneySchema } from '../../platform/http/schemas.js';
 import { AddressOutputSchema, AddressSchema } from '../addresses/index.js';
 import { ORDER_STATUSES } from './orders.states.js';
+import { ORDER_BODY_EXAMPLE, ORDER_EXAMPLE, UPDATE_ORDER_BODY_EXAMPLE } from './orders.examples.js';
 
 const Timestamp = Type.String({ format: 'date-time' });
 const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
@@ -62,7 +63,7 @@ export const OrderBody = Type.Object(
     requested_service: Type.Optional(nullable(ServiceCodeSchema)),
     notes: Type.Optional(nullable(Type.String({ maxLength: 5000 }))),
   },
-  { additionalProperties: false, title: 'OrderInput' },
+  { additionalProperties: false, title: 'OrderInput', examples: [ORDER_BODY_EXAMPLE] },
 );
 export type OrderInput = Static<typeof OrderBody>;
 
@@ -80,6 +81,7 @@ export const UpdateOrderBody = Type.Object(
     additionalProperties: false,
     title: 'OrderUpdate',
     description: 'Fields given replace the current ones (customer is merged field by field); `parcel: null` derives it again.',
+    examples: [UPDATE_ORDER_BODY_EXAMPLE],
   },
 );
 export type OrderPatch = Static<typeof UpdateOrderBody>;
@@ -169,6 +171,6 @@ export const OrderSchema = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
   },
-  { $id: 'Order', title: 'Order' },
+  { $id: 'Order', title: 'Order', examples: [ORDER_EXAMPLE] },
 );
 export type Order = Static<typeof OrderSchema>;

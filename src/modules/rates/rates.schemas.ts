@@ -2,6 +2,7 @@ import { nullable } from '../../platform/http/nullable.js';
 import { Type, type Static } from '@sinclair/typebox';
 import { MoneySchema } from '../../platform/http/schemas.js';
 import { AddressSchema } from '../addresses/index.js';
+import { RATE_QUERY_EXAMPLE, RATE_QUERY_RESPONSE_EXAMPLE } from './rates.examples.js';
 
 /** An address for rating: only country and postal code are required. */
 const RateAddressSchema = Type.Object(
@@ -44,7 +45,7 @@ export const RateQuerySchema = Type.Object(
       Type.Boolean({ description: 'Residential destination. Default: true unless ship_to has a company name.' }),
     ),
   },
-  { title: 'RateQuery' },
+  { title: 'RateQuery', examples: [RATE_QUERY_EXAMPLE] },
 );
 export type RateQuery = Static<typeof RateQuerySchema>;
 
@@ -99,6 +100,6 @@ export const RateQueryResponseSchema = Type.Object(
     data: Type.Array(RateOptionSchema, { description: 'Sorted by price, cheapest first.' }),
     unavailable: Type.Array(UnavailableServiceSchema),
   },
-  { title: 'RateQueryResponse', description: 'Rate options for the parcel, cheapest first.' },
+  { title: 'RateQueryResponse', description: 'Rate options for the parcel, cheapest first.', examples: [RATE_QUERY_RESPONSE_EXAMPLE] },
 );
 export type RateQueryResponse = Static<typeof RateQueryResponseSchema>;

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { PUT_SETTING_BODY_EXAMPLE, SETTING_EXAMPLE } from './settings.examples.js';
 
 export const SettingSchema = Type.Object(
   {
@@ -10,7 +11,7 @@ export const SettingSchema = Type.Object(
     updated_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
     updated_by: Type.Union([Type.String(), Type.Null()], { description: 'Account id of the last change.' }),
   },
-  { $id: 'Setting', title: 'Setting' },
+  { $id: 'Setting', title: 'Setting', examples: [SETTING_EXAMPLE] },
 );
 export type SettingWire = Static<typeof SettingSchema>;
 
@@ -18,5 +19,5 @@ export const SettingKeyParams = Type.Object({ key: Type.String({ minLength: 1, m
 
 export const PutSettingBody = Type.Object(
   { value: Type.Unknown({ description: 'The new value; must satisfy the key\u2019s schema.' }) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [PUT_SETTING_BODY_EXAMPLE] },
 );

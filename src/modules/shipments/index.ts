@@ -1,6 +1,7 @@
 /** The shipments module's import surface (labels bought for orders, and their tracking). */
 export { ShipmentsService, shipmentsService, type LabelFile } from './shipments.service.js';
 export { ShipmentSchema, TrackingSchema, PublicTrackingSchema, LABEL_FORMAT_CODES, type Shipment, type Tracking, type LabelFormatCode } from './shipments.schemas.js';
+export { SHIPMENT_EXAMPLE } from './shipments.examples.js';
 export { SHIPMENT_STATUSES, type ShipmentStatus } from './shipments.states.js';
 export { sandboxScenario, TIME_SCALE_SETTING } from './shipments.sandbox.js';
 export { shipmentsRoutes } from './shipments.routes.js';

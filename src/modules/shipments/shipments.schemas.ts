@@ -2,6 +2,14 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { MoneySchema } from '../../platform/http/schemas.js';
 import { AddressOutputSchema } from '../addresses/index.js';
 import { SHIPMENT_STATUSES } from './shipments.states.js';
+import {
+  CREATE_SHIPMENT_BODY_EXAMPLE,
+  GENERATE_BODY_EXAMPLE,
+  PUBLIC_TRACKING_EXAMPLE,
+  SHIPMENT_EXAMPLE,
+  TRACKING_EVENT_LIST_ITEM_EXAMPLE,
+  TRACKING_EXAMPLE,
+} from './shipments.examples.js';
 
 const Timestamp = Type.String({ format: 'date-time' });
 const orNull = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -29,7 +37,7 @@ export const CreateShipmentBody = Type.Object(
     service_code: text(100, { minLength: 1, description: 'A service_code from POST /v1/rates/query, e.g. usps_ground_advantage.' }),
     label_format: Type.Optional(LabelFormatSchema),
   },
-  { additionalProperties: false, title: 'ShipmentInput' },
+  { additionalProperties: false, title: 'ShipmentInput', examples: [CREATE_SHIPMENT_BODY_EXAMPLE] },
 );
 export type CreateShipmentInput = Static<typeof CreateShipmentBody>;
 
@@ -38,7 +46,7 @@ export const GenerateBody = Type.Object(
     service_code: Type.Optional(text(100, { minLength: 1, description: 'A service code, or `cheapest`. Default: the order\'s requested service, else the cheapest.' })),
     label_format: Type.Optional(LabelFormatSchema),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [GENERATE_BODY_EXAMPLE] },
 );
 
 export const ShipmentListQuery = Type.Object({
@@ -115,7 +123,7 @@ export const ShipmentSchema = Type.Object(
     voided_at: orNull(Timestamp),
     delivered_at: orNull(Timestamp),
   },
-  { $id: 'Shipment', title: 'Shipment' },
+  { $id: 'Shipment', title: 'Shipment', examples: [SHIPMENT_EXAMPLE] },
 );
 export type Shipment = Static<typeof ShipmentSchema>;
 
@@ -142,7 +150,7 @@ export const TrackingEventListItemSchema = Type.Object({
   tracking_number: Type.String(),
   carrier: Type.String(),
   created_at: Timestamp,
-});
+}, { examples: [TRACKING_EVENT_LIST_ITEM_EXAMPLE] });
 
 export const TimelineEntrySchema = Type.Object({
   milestone: Type.Union(MILESTONES.map((m) => Type.Literal(m))),
@@ -162,7 +170,7 @@ export const TrackingSchema = Type.Object(
     events: Type.Array(TrackingEventSchema, { description: 'Newest first.' }),
     timeline: Type.Array(TimelineEntrySchema, { description: 'label_created, picked_up, in_transit, out_for_delivery, delivered, in that order.' }),
   },
-  { $id: 'Tracking', title: 'Tracking' },
+  { $id: 'Tracking', title: 'Tracking', examples: [TRACKING_EXAMPLE] },
 );
 export type Tracking = Static<typeof TrackingSchema>;
 
@@ -176,6 +184,6 @@ export const PublicTrackingSchema = Type.Object(
     timeline: Type.Array(TimelineEntrySchema),
     events: Type.Array(TrackingEventSchema),
   },
-  { title: 'PublicTracking', description: 'The buyer timeline: no names, streets, emails or phone numbers.' },
+  { title: 'PublicTracking', description: 'The buyer timeline: no names, streets, emails or phone numbers.', examples: [PUBLIC_TRACKING_EXAMPLE] },
 );
 export type PublicTracking = Static<typeof PublicTrackingSchema>;

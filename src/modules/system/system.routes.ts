@@ -3,6 +3,7 @@ import type { Registry } from 'prom-client';
 import { errorResponses, type App } from '../../platform/http/schemas.js';
 import { pingDatabase } from '../../platform/db/database.js';
 import type { Deps } from '../../platform/deps.js';
+import { DESCRIPTOR_EXAMPLE, HEALTH_EXAMPLE, HEALTH_UNAVAILABLE_EXAMPLE } from './system.examples.js';
 
 const Descriptor = Type.Object({
   name: Type.String(),
@@ -10,12 +11,12 @@ const Descriptor = Type.Object({
   status: Type.Literal('running'),
   endpoints: Type.Record(Type.String(), Type.Any()),
   documentation: Type.String(),
-});
+}, { examples: [DESCRIPTOR_EXAMPLE] });
 
 const Health = Type.Object({
   status: Type.Union([Type.Literal('ok'), Type.Literal('unavailable')]),
   checks: Type.Record(Type.String(), Type.Object({ status: Type.String(), latency_ms: Type.Optional(Type.Number()) })),
-});
+}, { examples: [HEALTH_EXAMPLE] });
 
 /** The groups of the API, for the root descriptor. */
 export const endpointGroups = {
@@ -82,7 +83,7 @@ export async function systemRoutes(app: App, opts: { deps: Deps; registry: Regis
       operationId: 'getHealth',
       summary: 'Liveness and database check (503 when the database is unreachable)',
       tags: ['system'],
-      response: { 200: Health, 503: Health, ...errorResponses() },
+      response: { 200: Health, 503: { ...Health, examples: [HEALTH_UNAVAILABLE_EXAMPLE] }, ...errorResponses() },
     },
     handler: async (_request, reply) => {
       try {

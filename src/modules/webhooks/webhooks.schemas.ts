@@ -1,5 +1,13 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { nullable } from '../../platform/http/nullable.js';
+import {
+  CREATE_WEBHOOK_BODY_EXAMPLE,
+  ROTATED_WEBHOOK_ENDPOINT_EXAMPLE,
+  UPDATE_WEBHOOK_BODY_EXAMPLE,
+  WEBHOOK_DELIVERY_EXAMPLE,
+  WEBHOOK_ENDPOINT_EXAMPLE,
+  WEBHOOK_ENDPOINT_WITH_SECRET_EXAMPLE,
+} from './webhooks.examples.js';
 
 const Timestamp = Type.String({ format: 'date-time' });
 const orNull = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -38,7 +46,7 @@ export const WebhookEndpointSchema = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
   },
-  { $id: 'WebhookEndpoint', title: 'WebhookEndpoint' },
+  { $id: 'WebhookEndpoint', title: 'WebhookEndpoint', examples: [WEBHOOK_ENDPOINT_EXAMPLE] },
 );
 export type WebhookEndpoint = Static<typeof WebhookEndpointSchema>;
 
@@ -47,7 +55,7 @@ export const WebhookEndpointWithSecretSchema = Type.Object(
     ...WebhookEndpointSchema.properties,
     secret: Type.String({ description: 'The signing secret whsec_…, shown in this response only.' }),
   },
-  { title: 'WebhookEndpointWithSecret' },
+  { title: 'WebhookEndpointWithSecret', examples: [WEBHOOK_ENDPOINT_WITH_SECRET_EXAMPLE, ROTATED_WEBHOOK_ENDPOINT_EXAMPLE] },
 );
 export type WebhookEndpointWithSecret = Static<typeof WebhookEndpointWithSecretSchema>;
 
@@ -80,7 +88,7 @@ export const DeliverySchema = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
   },
-  { $id: 'WebhookDelivery', title: 'WebhookDelivery' },
+  { $id: 'WebhookDelivery', title: 'WebhookDelivery', examples: [WEBHOOK_DELIVERY_EXAMPLE] },
 );
 export type Delivery = Static<typeof DeliverySchema>;
 
@@ -90,7 +98,7 @@ export const CreateWebhookBody = Type.Object(
     events: EventsSchema,
     description: Type.Optional(nullable(DescriptionSchema)),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [CREATE_WEBHOOK_BODY_EXAMPLE] },
 );
 export type CreateWebhookInput = Static<typeof CreateWebhookBody>;
 
@@ -101,7 +109,7 @@ export const UpdateWebhookBody = Type.Object(
     description: Type.Optional(nullable(DescriptionSchema)),
     enabled: Type.Optional(Type.Boolean({ description: 'false pauses deliveries; true re-enables a disabled endpoint (pending deliveries resume).' })),
   },
-  { additionalProperties: false, description: 'Only the fields given change.' },
+  { additionalProperties: false, description: 'Only the fields given change.', examples: [UPDATE_WEBHOOK_BODY_EXAMPLE] },
 );
 export type UpdateWebhookInput = Static<typeof UpdateWebhookBody>;
 

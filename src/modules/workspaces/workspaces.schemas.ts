@@ -1,5 +1,24 @@
 import { Type } from '@sinclair/typebox';
 import { AddressSchema } from '../addresses/index.js';
+import {
+  ACCOUNT_EXAMPLE,
+  API_KEY_EXAMPLE,
+  CREATED_API_KEY_EXAMPLE,
+  CREATED_EXPIRING_API_KEY_EXAMPLE,
+  CREATE_API_KEY_BODY_EXAMPLE,
+  CREATE_EXPIRING_API_KEY_BODY_EXAMPLE,
+  LOGIN_BODY_EXAMPLE,
+  LOGIN_RESPONSE_EXAMPLE,
+  ME_RESPONSE_EXAMPLE,
+  REGISTER_BODY_EXAMPLE,
+  REGISTER_RESPONSE_EXAMPLE,
+  SESSION_RESPONSE_EXAMPLE,
+  SUSPEND_BODY_EXAMPLE,
+  UPDATE_PLAN_BODY_EXAMPLE,
+  UPDATE_WORKSPACE_BODY_EXAMPLE,
+  WORKSPACE_EXAMPLE,
+  WORKSPACE_SUMMARY_EXAMPLE,
+} from './workspaces.examples.js';
 
 const Timestamp = Type.String({ format: 'date-time' });
 const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
@@ -16,7 +35,7 @@ export const AccountSchema = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
   },
-  { $id: 'Account', title: 'Account' },
+  { $id: 'Account', title: 'Account', examples: [ACCOUNT_EXAMPLE] },
 );
 
 export const WorkspaceSchema = Type.Object(
@@ -31,7 +50,7 @@ export const WorkspaceSchema = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
   },
-  { $id: 'Workspace', title: 'Workspace' },
+  { $id: 'Workspace', title: 'Workspace', examples: [WORKSPACE_EXAMPLE] },
 );
 
 /** The super-admin list: the workspace plus its member and order counts. */
@@ -49,12 +68,12 @@ export const WorkspaceSummarySchema = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
   },
-  { title: 'WorkspaceSummary' },
+  { title: 'WorkspaceSummary', examples: [WORKSPACE_SUMMARY_EXAMPLE] },
 );
 
 export const SuspendBody = Type.Union(
   [Type.Object({ reason: Type.Optional(Type.String({ maxLength: 1000 })) }, { additionalProperties: false }), Type.Null()],
-  { description: 'Optional: why the account is suspended (kept in the audit log).' },
+  { description: 'Optional: why the account is suspended (kept in the audit log).', examples: [SUSPEND_BODY_EXAMPLE] },
 );
 
 export const ApiKeySchema = Type.Object(
@@ -68,7 +87,7 @@ export const ApiKeySchema = Type.Object(
     expires_at: NullableTimestamp,
     revoked_at: NullableTimestamp,
   },
-  { $id: 'ApiKey', title: 'ApiKey' },
+  { $id: 'ApiKey', title: 'ApiKey', examples: [API_KEY_EXAMPLE] },
 );
 
 export const CreatedApiKeySchema = Type.Object(
@@ -83,7 +102,7 @@ export const CreatedApiKeySchema = Type.Object(
     revoked_at: NullableTimestamp,
     secret: Type.String({ description: 'The whole key. Shown in this response only.' }),
   },
-  { title: 'CreatedApiKey' },
+  { title: 'CreatedApiKey', examples: [CREATED_API_KEY_EXAMPLE, CREATED_EXPIRING_API_KEY_EXAMPLE] },
 );
 
 export const RegisterBody = Type.Object(
@@ -93,17 +112,17 @@ export const RegisterBody = Type.Object(
     name: Type.String({ maxLength: 200 }),
     workspace_name: Type.String({ maxLength: 200 }),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [REGISTER_BODY_EXAMPLE] },
 );
 
 export const RegisterResponse = Type.Object({
   account: Type.Ref(AccountSchema),
   workspace: Type.Object({ id: Type.String(), name: Type.String(), plan: PlanSchema }),
-});
+}, { examples: [REGISTER_RESPONSE_EXAMPLE] });
 
 export const LoginBody = Type.Object(
   { email: Type.String({ maxLength: 254 }), password: Type.String({ maxLength: 1024 }) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [LOGIN_BODY_EXAMPLE] },
 );
 
 export const LoginResponse = Type.Object({
@@ -111,24 +130,24 @@ export const LoginResponse = Type.Object({
   token_type: Type.Literal('Bearer'),
   expires_at: Timestamp,
   account: Type.Ref(AccountSchema),
-});
+}, { examples: [LOGIN_RESPONSE_EXAMPLE] });
 
 export const SessionResponse = Type.Object({
   expires_at: Timestamp,
   account: Type.Ref(AccountSchema),
-});
+}, { examples: [SESSION_RESPONSE_EXAMPLE] });
 
 const MembershipSchema = Type.Object({ id: Type.String(), name: Type.String(), plan: PlanSchema, role: Type.String() });
 
 export const MeResponse = Type.Object({
   account: Type.Ref(AccountSchema),
   workspaces: Type.Array(MembershipSchema),
-});
+}, { examples: [ME_RESPONSE_EXAMPLE] });
 
 export const CurrentSessionResponse = Type.Object({
   account: Type.Union([Type.Ref(AccountSchema), Type.Null()]),
   workspaces: Type.Array(MembershipSchema),
-});
+}, { examples: [ME_RESPONSE_EXAMPLE] });
 
 export const CreateApiKeyBody = Type.Object(
   {
@@ -136,7 +155,7 @@ export const CreateApiKeyBody = Type.Object(
     environment: Type.Optional(EnvironmentSchema),
     expires_at: Type.Optional(Type.Union([Type.String({ format: 'date-time', maxLength: 40 }), Type.Null()])),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [CREATE_API_KEY_BODY_EXAMPLE, CREATE_EXPIRING_API_KEY_BODY_EXAMPLE] },
 );
 
 export const UpdateWorkspaceBody = Type.Object(
@@ -144,7 +163,7 @@ export const UpdateWorkspaceBody = Type.Object(
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     origin_address: Type.Optional(Type.Union([AddressSchema, Type.Null()], { description: 'The default ship-from address; null clears it.' })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [UPDATE_WORKSPACE_BODY_EXAMPLE] },
 );
 
 export const AccountListQuery = Type.Object({
@@ -166,7 +185,7 @@ export const UpdatePlanBody = Type.Object(
     burst_per_minute: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 10_000_000 }), Type.Null()])),
     mtls_required: Type.Optional(Type.Boolean()),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [UPDATE_PLAN_BODY_EXAMPLE] },
 );
 
 export const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });

@@ -1,6 +1,7 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { Config } from '../../config.js';
-import { errorCatalogue } from '../errors.js';
+import { errorCatalogue, type ErrorCode } from '../errors.js';
+import { ERROR_EXAMPLE } from './schemas.js';
 
 const errorTable = Object.entries(errorCatalogue)
   .map(([code, { status, message }]) => `| ${status} | \`${code}\` | ${message} |`)
@@ -30,7 +31,7 @@ export function openApiOptions(config: Config): FastifyDynamicSwaggerOptions {
         },
       },
     },
-    transformObject: (documentObject) => completeOperations((documentObject as { openapiObject: OpenApiObject }).openapiObject),
+    transformObject: (documentObject) => addResponseExamples(completeOperations((documentObject as { openapiObject: OpenApiObject }).openapiObject)),
     refResolver: {
       // Name components after their $id (Error, Account…) rather than def-0, def-1.
       buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`),
@@ -38,8 +39,15 @@ export function openApiOptions(config: Config): FastifyDynamicSwaggerOptions {
   };
 }
 
-type OpenApiOperation = { summary?: string; description?: string; security?: Array<Record<string, string[]>> };
-type OpenApiObject = { paths?: Record<string, Record<string, OpenApiOperation>> };
+type Schema = Record<string, any>;
+type MediaObject = { schema?: Schema; example?: unknown; examples?: Record<string, unknown> };
+type OpenApiOperation = {
+  summary?: string;
+  description?: string;
+  security?: Array<Record<string, string[]>>;
+  responses?: Record<string, { content?: Record<string, MediaObject> }>;
+};
+type OpenApiObject = { paths?: Record<string, Record<string, OpenApiOperation>>; components?: { schemas?: Record<string, Schema> } };
 
 const authSentences: Array<[scheme: string, sentence: string]> = [
   ['apiKey', 'Authentication: an API key (`Authorization: Bearer sk_…`) and `X-Service-Workspace`.'],
@@ -62,6 +70,67 @@ export function completeOperations<T extends OpenApiObject>(doc: T): T {
       const auth = authSentences.find(([scheme]) => schemes.includes(scheme))?.[1] ?? 'Public: no credentials needed.';
       const summary = op.summary ? `${op.summary.replace(/\.?$/, '.')}\n\n` : '';
       op.description = `${summary}${auth} Errors are \`{code, message, details?, request_id}\`; the statuses this operation can answer are listed under its responses.`;
+    }
+  }
+  return doc;
+}
+
+/** The error each status most often means, for the example of that error response. */
+const exampleErrorCode: Record<string, ErrorCode> = {
+  400: 'validation_failed',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  409: 'invalid_state',
+  410: 'gone',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  422: 'unprocessable',
+  429: 'rate_limited',
+  500: 'internal_error',
+  502: 'carrier_unavailable',
+  503: 'service_unavailable',
+};
+
+/** An error body as the error handler writes it, for a status's usual code. */
+export function errorExample(status: string): Record<string, unknown> {
+  if (status === '400') return ERROR_EXAMPLE;
+  const code = exampleErrorCode[status] ?? 'internal_error';
+  return { code, message: errorCatalogue[code].message, request_id: ERROR_EXAMPLE.request_id };
+}
+
+/**
+ * Response examples the route files need not repeat. A route schema's own `examples` (moved by
+ * @fastify/swagger to the media object) wins; otherwise a JSON response gets one derived from
+ * its schema: a component's example (Order, Shipment… carry one in their module's
+ * *.examples.ts), a cursor page of that component's example, or an error body with the status's
+ * usual code.
+ */
+export function addResponseExamples<T extends OpenApiObject>(doc: T): T {
+  const components = doc.components?.schemas ?? {};
+  const resolve = (schema: Schema | undefined): Schema | undefined =>
+    typeof schema?.$ref === 'string' && schema.$ref.startsWith('#/components/schemas/') ? components[schema.$ref.slice(21)] : schema;
+  const exampleOf = (schema: Schema | undefined): unknown => {
+    const direct = schema?.examples?.[0] ?? resolve(schema)?.examples?.[0];
+    if (direct !== undefined) return direct;
+    // A list (listResponse's cursor page, or a plain {data}): `data` holds the item's example.
+    const list = resolve(schema);
+    const item = list?.properties?.data?.type === 'array' ? exampleOf(list.properties.data.items) : undefined;
+    if (item === undefined) return undefined;
+    const page: Record<string, unknown> = { data: [item], has_more: false, next_cursor: null };
+    const fields = Object.keys(list!.properties);
+    if (!fields.every((f) => f in page)) return undefined;
+    return Object.fromEntries(fields.map((f) => [f, page[f]]));
+  };
+  for (const operations of Object.values(doc.paths ?? {})) {
+    for (const op of Object.values(operations)) {
+      for (const [status, response] of Object.entries(op?.responses ?? {})) {
+        const media = response.content?.['application/json'];
+        if (!media?.schema || media.example !== undefined || media.examples !== undefined) continue;
+        const example = /^[45]\d\d$/.test(status) && media.schema.$ref === '#/components/schemas/Error' ? errorExample(status) : exampleOf(media.schema);
+        if (example !== undefined) media.example = example;
+      }
     }
   }
   return doc;

@@ -23,6 +23,17 @@ export const ErrorDetailSchema = Type.Object({
   message: Type.String(),
 });
 
+/** A validation error as the error handler writes it: the example of the Error schema (and of every 400). */
+export const ERROR_EXAMPLE = {
+  code: 'validation_failed',
+  message: 'The request is invalid.',
+  details: [
+    { field: 'line_items', message: 'must NOT have fewer than 1 items' },
+    { field: 'ship_to.postal_code', message: 'is required for US' },
+  ],
+  request_id: 'req_0cebcef5141540549db804e2bb73cd2d',
+};
+
 export const ErrorResponseSchema = Type.Object(
   {
     code: Type.String({ description: 'Machine-readable error code (see the catalogue in the docs).' }),
@@ -30,7 +41,7 @@ export const ErrorResponseSchema = Type.Object(
     details: Type.Optional(Type.Any({ description: 'For validation errors: [{field, message}].' })),
     request_id: Type.String(),
   },
-  { $id: 'Error', title: 'Error' },
+  { $id: 'Error', title: 'Error', examples: [ERROR_EXAMPLE] },
 );
 
 const statusDescriptions: Record<number, string> = {

@@ -1,0 +1,86 @@
+// Examples for the OpenAPI document (orders): real answers of the service,
+// recorded and trimmed (secrets replaced), attached to the schemas with `examples`.
+// test/platform/openapi-contract.test.ts validates each against its schema, so a schema change
+// that breaks one fails there.
+
+/** POST /v1/orders (also /api/admin/orders and integration intake). */
+export const ORDER_BODY_EXAMPLE = {
+  external_id: 'SHOP-1001',
+  customer: { name: 'Grace Hopper', email: 'grace@example.com', phone: '+1 212 555 0199' },
+  ship_to: {
+    name: 'Grace Hopper',
+    street1: '350 5th Ave',
+    street2: 'Suite 4500',
+    city: 'New York',
+    state: 'NY',
+    postal_code: '10118',
+    country: 'US',
+  },
+  line_items: [
+    {
+      sku: 'MUG-BLUE',
+      name: 'Blue mug',
+      quantity: 2,
+      unit_price: { amount: 1250, currency: 'USD' },
+      weight_oz: 12,
+    },
+  ],
+  requested_service: 'usps_ground_advantage',
+  notes: 'Gift wrap, please.',
+};
+
+/** An order awaiting fulfilment (parcel derived from its line items). */
+export const ORDER_EXAMPLE = {
+  id: 'ord_01m855vv3fet5smbvfy0vdetyk',
+  external_id: 'SHOP-1001',
+  source: 'api',
+  environment: 'test',
+  status: 'awaiting_fulfillment',
+  archived: false,
+  customer: { name: 'Grace Hopper', email: 'grace@example.com', phone: '+1 212 555 0199' },
+  ship_to: {
+    name: 'Grace Hopper',
+    street1: '350 5th Ave',
+    street2: 'Suite 4500',
+    city: 'New York',
+    state: 'NY',
+    postal_code: '10118',
+    country: 'US',
+  },
+  ship_from: null,
+  line_items: [
+    {
+      sku: 'MUG-BLUE',
+      name: 'Blue mug',
+      quantity: 2,
+      unit_price: { amount: 1250, currency: 'USD' },
+      weight_oz: 12,
+    },
+  ],
+  parcel: { weight_oz: 24, length_in: 10, width_in: 8, height_in: 4 },
+  parcel_derived: true,
+  requested_service: 'usps_ground_advantage',
+  shipments: [],
+  office_pins: [],
+  notes: 'Gift wrap, please.',
+  processed_at: null,
+  shipped_at: null,
+  delivered_at: null,
+  cancelled_at: null,
+  archived_at: null,
+  created_at: '2026-11-23T21:44:17.263Z',
+  updated_at: '2026-11-23T21:44:17.263Z',
+};
+
+/** PATCH /api/admin/orders/{orderId}. */
+export const UPDATE_ORDER_BODY_EXAMPLE = {
+  ship_to: {
+    name: 'Grace Hopper',
+    street1: '1 Market St',
+    city: 'San Francisco',
+    state: 'CA',
+    postal_code: '94105',
+    country: 'US',
+  },
+  notes: 'Leave at the front desk.',
+};

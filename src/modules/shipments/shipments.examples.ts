@@ -1,0 +1,144 @@
+// Examples for the OpenAPI document (shipments and tracking): real answers of the service,
+// recorded and trimmed (secrets replaced), attached to the schemas with `examples`.
+// test/platform/openapi-contract.test.ts validates each against its schema, so a schema change
+// that breaks one fails there.
+
+/** POST /v1/shipments. */
+export const CREATE_SHIPMENT_BODY_EXAMPLE = {
+  order_id: 'ord_01m855vv3fet5smbvfy0vdetyk',
+  service_code: 'usps_ground_advantage',
+  label_format: 'pdf_4x6',
+};
+
+/** A label just bought. */
+export const SHIPMENT_EXAMPLE = {
+  id: 'shp_01m855vxgqem0szrmwkjs6ghzy',
+  order_id: 'ord_01m855vv3fet5smbvfy0vdetyk',
+  environment: 'test',
+  carrier: 'usps',
+  service_code: 'usps_ground_advantage',
+  service_name: 'USPS Ground Advantage',
+  tracking_number: '9300155747967004000157',
+  tracking_url: 'http://localhost:3000/track/9300155747967004000157',
+  status: 'label_purchased',
+  tracking_status: 'pre_transit',
+  status_detail: 'label_created',
+  estimated_delivery_date: '2026-12-01',
+  price: { amount: 1380, currency: 'USD' },
+  rate: {
+    zone: 8,
+    base_price: { amount: 1380, currency: 'USD' },
+    surcharges: [],
+    billable_weight_oz: 32,
+    dim_weight_oz: null,
+    dim_divisor: null,
+    dim_divisor_unit: null,
+    delivery: { business_days: 5, estimated_delivery_date: '2026-12-01', guaranteed: false },
+    rate_table_version: 'usps-2026-01',
+    ship_date: '2026-11-23',
+    residential: true,
+  },
+  ship_from: {
+    name: 'Acme Fulfilment',
+    company: 'Acme Inc.',
+    street1: '1 Main St',
+    city: 'Palo Alto',
+    state: 'CA',
+    postal_code: '94301',
+    country: 'US',
+    phone: '+1 650 555 0100',
+  },
+  ship_to: {
+    name: 'Grace Hopper',
+    street1: '350 5th Ave',
+    street2: 'Suite 4500',
+    city: 'New York',
+    state: 'NY',
+    postal_code: '10118',
+    country: 'US',
+  },
+  parcel: { weight_oz: 24, length_in: 10, width_in: 8, height_in: 4 },
+  label: {
+    format: 'pdf_4x6',
+    url: 'http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label',
+    created_at: '2026-11-23T21:44:19.734Z',
+  },
+  created_at: '2026-11-23T21:44:19.734Z',
+  updated_at: '2026-11-23T21:44:19.734Z',
+  voided_at: null,
+  delivered_at: null,
+};
+
+/** POST /api/admin/orders/{orderId}/generate. */
+export const GENERATE_BODY_EXAMPLE = { service_code: 'cheapest', label_format: 'zpl_4x6' };
+
+/** Tracking right after purchase: the first event and the estimated milestones. */
+export const TRACKING_EXAMPLE = {
+  id: 'shp_01m855vxgqem0szrmwkjs6ghzy',
+  shipment_id: 'shp_01m855vxgqem0szrmwkjs6ghzy',
+  tracking_number: '9300155747967004000157',
+  carrier: 'usps',
+  status: 'pre_transit',
+  status_detail: 'label_created',
+  estimated_delivery_date: '2026-12-01',
+  events: [
+    {
+      id: 'tev_01m855w1kre63s1k0qxqfznbz7',
+      occurred_at: '2026-11-23T21:44:19.734Z',
+      status: 'pre_transit',
+      status_detail: 'label_created',
+      description: 'Shipping label created',
+      location: { city: 'Palo Alto', state: 'CA', postal_code: '94301', country: 'US' },
+      carrier_status_code: 'LC',
+    },
+  ],
+  timeline: [
+    { milestone: 'label_created', reached_at: '2026-11-23T21:44:19.734Z', estimated_at: null },
+    { milestone: 'picked_up', reached_at: null, estimated_at: '2026-11-24T18:00:00.000Z' },
+    { milestone: 'in_transit', reached_at: null, estimated_at: '2026-11-24T22:00:00.000Z' },
+    { milestone: 'out_for_delivery', reached_at: null, estimated_at: '2026-12-01T08:00:00.000Z' },
+    { milestone: 'delivered', reached_at: null, estimated_at: '2026-12-01T14:00:00.000Z' },
+  ],
+};
+
+/** An event of GET /v1/tracking/events. */
+export const TRACKING_EVENT_LIST_ITEM_EXAMPLE = {
+  id: 'tev_01m855w1kre63s1k0qxqfznbz7',
+  occurred_at: '2026-11-23T21:44:19.734Z',
+  status: 'pre_transit',
+  status_detail: 'label_created',
+  description: 'Shipping label created',
+  location: { city: 'Palo Alto', state: 'CA', postal_code: '94301', country: 'US' },
+  carrier_status_code: 'LC',
+  shipment_id: 'shp_01m855vxgqem0szrmwkjs6ghzy',
+  tracking_number: '9300155747967004000157',
+  carrier: 'usps',
+  created_at: '2026-11-23T21:44:19.734Z',
+};
+
+/** Public tracking: no name, street, email or phone. */
+export const PUBLIC_TRACKING_EXAMPLE = {
+  tracking_number: '9300155747967004000157',
+  carrier: 'usps',
+  status: 'pre_transit',
+  status_detail: 'label_created',
+  estimated_delivery_date: '2026-12-01',
+  timeline: [
+    { milestone: 'label_created', reached_at: '2026-11-23T21:44:19.734Z', estimated_at: null },
+    { milestone: 'picked_up', reached_at: null, estimated_at: '2026-11-24T18:00:00.000Z' },
+    { milestone: 'in_transit', reached_at: null, estimated_at: '2026-11-24T22:00:00.000Z' },
+    { milestone: 'out_for_delivery', reached_at: null, estimated_at: '2026-12-01T08:00:00.000Z' },
+    { milestone: 'delivered', reached_at: null, estimated_at: '2026-12-01T14:00:00.000Z' },
+  ],
+  events: [
+    {
+      id: 'tev_01m855w1kre63s1k0qxqfznbz7',
+      occurred_at: '2026-11-23T21:44:19.734Z',
+      status: 'pre_transit',
+      status_detail: 'label_created',
+      description: 'Shipping label created',
+      location: { city: 'Palo Alto', state: 'CA', postal_code: '94301', country: 'US' },
+      carrier_status_code: 'LC',
+    },
+  ],
+};
