@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signatureHeader } from '../../../src/modules/webhooks/webhooks.signing.js';
 import { buildTestApp, createTenant, type Tenant } from '../../../test/helpers/app.js';
 import { createShippingClient, retryAfterMs, ShippingApiError, verifyWebhookSignature } from './index.js';
+import { retryingFetch } from './retry.js';
 
 // The client against the real service listening on a socket (no inject), plus a stub server for
 // the retry behaviour, which the service cannot be made to answer on demand.
@@ -75,6 +76,32 @@ describe('client against the service', () => {
     expect(hooks).toEqual([]);
   });
 
+  it('waits out the service\'s own 429 (Retry-After) and succeeds on the retry, with the same Idempotency-Key', async () => {
+    const tenant = await createTenant(app);
+    // A burst of 60 a minute refills one request a second: Retry-After is a second or so.
+    await app.identity.workspaces.setPlan(tenant.workspaceId, { plan: 'enterprise', burst_per_minute: 60 }, { type: 'system', id: null }, {});
+    let refused = false;
+    for (let i = 0; i < 100 && !refused; i++) refused = (await app.inject({ method: 'GET', url: '/v1/api-keys', headers: tenant.headers })).statusCode === 429;
+    expect(refused).toBe(true);
+    const seen: Array<{ status: number; retryAfter: string | null; key: string | null }> = [];
+    const client = createShippingClient({
+      baseUrl,
+      apiKey: tenant.apiKey,
+      workspaceId: tenant.workspaceId,
+      fetch: async (input, init) => {
+        const res = await fetch(input, init);
+        seen.push({ status: res.status, retryAfter: res.headers.get('retry-after'), key: (input as Request).headers.get('idempotency-key') });
+        return res;
+      },
+    });
+    const order = await client.orders.create(orderBody('RL-1'));
+    expect(order.id).toMatch(/^ord_/);
+    expect(seen[0].status).toBe(429);
+    expect(Number(seen[0].retryAfter)).toBeGreaterThanOrEqual(1);
+    expect(seen.at(-1)!.status).toBe(201);
+    expect(new Set(seen.map((s) => s.key)).size).toBe(1);
+  });
+
   it('throws ShippingApiError with the contract error for 404 and bad credentials', async () => {
     const client = createShippingClient({ baseUrl, apiKey: t.apiKey, workspaceId: t.workspaceId });
     const notFound = await client.orders.get('ord_00000000000000000000000000').catch((e: unknown) => e);
@@ -132,6 +159,21 @@ describe('retries', () => {
     const r = await client.api.GET('/v1/orders', {});
     expect(r.response.status).toBe(429);
     expect(received).toHaveLength(3);
+  });
+
+  it('waits what Retry-After says (capped), else backs off exponentially', async () => {
+    const waits: number[] = [];
+    const replies = [
+      new Response(null, { status: 429, headers: { 'retry-after': '2' } }),
+      new Response(null, { status: 503, headers: { 'retry-after': '120' } }),
+      new Response(null, { status: 503 }),
+      new Response(null, { status: 429 }),
+      new Response('{}', { status: 200 }),
+    ];
+    const f = retryingFetch(async () => replies.shift()!, { maxRetries: 4, maxDelayMs: 30_000, baseDelayMs: 500, sleep: async (ms) => void waits.push(ms) });
+    expect((await f(new Request('http://x/v1/orders'))).status).toBe(200);
+    // 2 s as asked; 120 s capped at 30 s; then no header: 500 ms × 2^attempt.
+    expect(waits).toEqual([2000, 30_000, 2000, 4000]);
   });
 
   it('reads Retry-After as seconds or a date', () => {
