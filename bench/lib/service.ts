@@ -51,6 +51,8 @@ export class Service {
   #env: Record<string, string>;
   #proc?: Logged;
   #viaNpm = false;
+  /** How the service was last started, so a restart around seeding starts it the same way. */
+  #lastStart: { viaNpm?: boolean; profile?: string } = {};
 
   constructor(
     readonly engine: Engine,
@@ -113,6 +115,7 @@ export class Service {
       this.#proc = spawnLogged(process.execPath, [...flags, 'scripts/start.mjs'], this.#env, { cwd });
     }
     this.#viaNpm = Boolean(opts.viaNpm);
+    this.#lastStart = opts;
     return waitHealthy(`${this.base}/health`, this.#proc);
   }
 
@@ -164,7 +167,7 @@ export class Service {
     try {
       return JSON.parse(await runNode([path.resolve('bench/seed.mjs'), JSON.stringify(job)]));
     } finally {
-      if (this.engine === 'pglite' && running) await this.start();
+      if (this.engine === 'pglite' && running) await this.start(this.#lastStart);
     }
   }
 }
