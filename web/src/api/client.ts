@@ -1,5 +1,7 @@
 import createClient from 'openapi-fetch';
-import type { components, paths } from './schema';
+// The one generated schema (`npm run openapi` writes it from openapi.json for the Node client
+// too): a type-only import, erased from the bundle, so the dashboard ships none of packages/.
+import type { components, paths } from '../../../packages/client/src/schema';
 
 export type Schemas = components['schemas'];
 export type Order = Schemas['Order'];
