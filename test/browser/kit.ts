@@ -86,6 +86,16 @@ export async function signIn(page: Page, base: string, email: string, password: 
 /** How far the document is wider than the viewport (0 or less: no sideways scrolling). */
 export const horizontalOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 
+/** The outermost elements that stick out to the right of the viewport, for a failure message. */
+export const overflowingElements = (page: Page) =>
+  page.evaluate(() => {
+    const out = (el: Element | null) => !!el && el.getBoundingClientRect().right > window.innerWidth + 1;
+    return [...document.querySelectorAll<HTMLElement>('body *')]
+      .filter((el) => out(el) && !out(el.parentElement))
+      .slice(0, 5)
+      .map((el) => `${Math.round(el.getBoundingClientRect().right)}px: ${el.outerHTML.slice(0, 160)}`);
+  });
+
 /** Polls a condition in the test process (the page polls the API on its own). */
 export async function until(check: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

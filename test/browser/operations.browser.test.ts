@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerJobHandlers } from '../../src/bootstrap/jobs.js';
 import { createTenant, superAdminHeaders, type Tenant } from '../helpers/app.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
-import { DESKTOP, haveChromium, horizontalOverflow, openPage, PHONE, shoot, signIn, startDashboard, step, SUPER, until, visible, type ExpectedFailure } from './kit.js';
+import { DESKTOP, haveChromium, horizontalOverflow, openPage, overflowingElements, PHONE, shoot, signIn, startDashboard, step, SUPER, until, visible, type ExpectedFailure } from './kit.js';
 
 // The dashboard's operations pages in Chromium against one real server with its job workers
 // running (webhook deliveries, batch chunks): webhooks from the secret shown once to dead letters
@@ -176,7 +176,7 @@ describe.skipIf(!haveChromium)('dashboard operations in Chromium', () => {
     expect(problems, problems.join('\n')).toEqual([]);
   });
 
-  it('batches: bulk select 3 orders → batch generate → live progress to completed → merged label; failed items', { timeout: 90_000 }, async () => {
+  it('batches: bulk select 3 orders → batch generate → live progress to completed → merged label; failed items; batch process', { timeout: 90_000 }, async () => {
     for (const n of ['BAT-1', 'BAT-2', 'BAT-3']) await createOrder(n);
     const page = await userPage();
 
@@ -217,8 +217,20 @@ describe.skipIf(!haveChromium)('dashboard operations in Chromium', () => {
       const failed = page.getByTestId('batch-items');
       await visible(failed.getByText('invalid_state'));
       await shoot(page, 'page-batch-detail-failed');
-      await page.getByRole('link', { name: '← Batches' }).click();
-      await until(async () => (await page.getByTestId('batches').locator('tbody tr').count()) === 2, 'two batches listed');
+    });
+
+    await step(page, 'batches-05-batch-process', async () => {
+      await createOrder('BAT-4');
+      await page.getByRole('link', { name: 'Orders', exact: true }).click();
+      await page.getByRole('checkbox', { name: 'Select BAT-4' }).check();
+      await page.getByRole('button', { name: 'Batch process' }).click();
+      await page.waitForURL(/\/dashboard\/batches\/bat_/);
+      await page.getByRole('heading', { name: /Process orders/ }).locator('.badge-completed').waitFor({ timeout: 30_000 });
+      await page.getByLabel('Show').selectOption('succeeded');
+      await page.getByTestId('batch-items').getByRole('link', { name: 'BAT-4' }).click();
+      await page.getByRole('heading', { name: /Order/ }).getByText('processing').waitFor();
+      await page.getByRole('link', { name: 'Batches', exact: true }).click();
+      await until(async () => (await page.getByTestId('batches').locator('tbody tr').count()) === 3, 'three batches listed');
       await shoot(page, 'page-batches');
     });
 
@@ -326,15 +338,44 @@ describe.skipIf(!haveChromium)('dashboard operations in Chromium', () => {
   });
 
   it('every page loads without errors, is keyboard reachable and fits 375 px', { timeout: 120_000 }, async () => {
-    const userPages = ['Orders', 'Shipments', 'Batches', 'Rates', 'Integrations', 'Webhooks', 'API keys'];
-    const superPages = ['Accounts', 'Workspaces', 'Settings', 'Audit log', 'Analytics', 'Office redeem'];
+    // Its own rows on every list (the file's other tests may have been filtered out with -t): an
+    // order whose label a batch bought, and a webhook endpoint with a delivery.
+    const order = await createOrder(`TOUR-${Date.now()}`);
+    const batch = await app.inject({ method: 'POST', url: '/v1/batches', headers: t.headers, payload: { type: 'purchase_labels', order_ids: [order.id] } });
+    expect(batch.statusCode, batch.body).toBe(202);
+    const endpoint = await app.inject({ method: 'POST', url: '/v1/webhooks', headers: t.headers, payload: { url: receiver.url('/tour'), events: ['*'] } });
+    expect(endpoint.statusCode, endpoint.body).toBe(201);
+    expect((await app.inject({ method: 'POST', url: `/v1/webhooks/${endpoint.json().id}/test`, headers: t.headers })).statusCode).toBe(202);
+    await until(async () => (await app.inject({ method: 'GET', url: `/v1/batches/${batch.json().id}`, headers: t.headers })).json().status === 'completed', 'the tour batch', 30_000);
+
+    // Each stop: a name and how to get there from the page before (a main navigation entry by default).
+    type Stop = { name: string; go?: (page: Page) => Promise<void> };
+    const nav = (name: string) => (page: Page) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
+    const firstRowLink = (testId: string) => (page: Page) => page.getByTestId(testId).locator('tbody tr').first().getByRole('link').first().click();
+    const userStops: Stop[] = [
+      { name: 'Orders' },
+      { name: 'Order detail', go: firstRowLink('orders') },
+      { name: 'Shipments' },
+      { name: 'Shipment detail', go: firstRowLink('shipments') },
+      { name: 'Batches' },
+      { name: 'Batch detail', go: firstRowLink('batches') },
+      { name: 'Rates' },
+      { name: 'Integrations' },
+      { name: 'Webhooks' },
+      { name: 'Webhook endpoint', go: firstRowLink('webhooks') },
+      { name: 'Webhook deliveries', go: (page) => page.getByRole('navigation', { name: 'Webhooks' }).getByRole('link', { name: 'Deliveries' }).click() },
+      { name: 'Webhook delivery', go: firstRowLink('deliveries') },
+      { name: 'Dead letters', go: (page) => page.getByRole('navigation', { name: 'Webhooks' }).getByRole('link', { name: 'Dead letters' }).click() },
+      { name: 'API keys' },
+    ];
+    const superStops: Stop[] = ['Accounts', 'Workspaces', 'Settings', 'Audit log', 'Analytics', 'Office redeem'].map((name) => ({ name }));
     const slug = (name: string) => name.toLowerCase().replaceAll(' ', '-');
-    const tour = async (page: Page, names: string[], suffix: string) => {
-      for (const name of names) {
+    const tour = async (page: Page, stops: Stop[], suffix: string) => {
+      for (const { name, go } of stops) {
         await step(page, `tour-${slug(name)}${suffix}`, async () => {
-          await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
+          await (go ?? nav(name))(page);
           await settled(page);
-          expect(await horizontalOverflow(page), `${name} is wider than the screen`).toBeLessThanOrEqual(0);
+          expect(await horizontalOverflow(page), `${name} is wider than the screen: ${(await overflowingElements(page)).join('\n')}`).toBeLessThanOrEqual(0);
           // Nothing clickable is kept out of the Tab order.
           const unreachable = await page.evaluate(() =>
             [...document.querySelectorAll<HTMLElement>('main a[href], main button, main input, main select, main textarea, main summary')]
@@ -348,9 +389,9 @@ describe.skipIf(!haveChromium)('dashboard operations in Chromium', () => {
     };
     for (const [viewport, suffix] of [[DESKTOP, ''], [PHONE, '-375']] as const) {
       const user = await userPage({ viewport });
-      await tour(user, userPages, suffix);
+      await tour(user, userStops, suffix);
       const admin = await superPage({ viewport });
-      await tour(admin, superPages, suffix);
+      await tour(admin, superStops, suffix);
       await user.context().close();
       await admin.context().close();
     }

@@ -154,7 +154,7 @@ export function Orders() {
       ) : (
         <>
           <div className="table-wrap" aria-busy={list.loading}>
-            <table className="table">
+            <table className="table" data-testid="orders">
               <thead>
                 <tr>
                   <th className="check">
