@@ -3,6 +3,7 @@ import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Tables } from './types.js';
 import { lockDataDir } from './pglite-lock.js';
+import { useNamedStatements as usePGliteNamedStatements } from './pglite-statements.js';
 
 export type Engine = 'pglite' | 'postgres';
 
@@ -28,10 +29,11 @@ export interface OpenDatabaseOptions {
 }
 
 /**
- * SQL texts sent as named prepared statements on PostgreSQL (registered by `precompiled`):
- * each pooled connection parses and plans them once, then only binds and executes, instead of
- * a parse and plan per call (issue 25: the planner's time on the shared cores of the order
- * read). Only registered texts are named, so the server keeps a bounded set per connection.
+ * SQL texts sent as named prepared statements (registered by `precompiled`): each pooled
+ * PostgreSQL connection, and the embedded engine (pglite-statements.ts), parses and plans them
+ * once, then only binds and executes, instead of a parse and plan per call (issue 25: the
+ * planner's time on the shared cores of the order read). Only registered texts are named, so
+ * the server keeps a bounded set per connection.
  */
 const statementNames = new Map<string, string>();
 
@@ -94,6 +96,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     });
     await pglite.waitReady;
     await pglite.query(`SET TIME ZONE 'UTC'`);
+    usePGliteNamedStatements(pglite, (text) => statementNames.get(text));
     const db = new Kysely<Tables>({ dialect: new PGliteDialect({ pglite }) });
     return {
       db,

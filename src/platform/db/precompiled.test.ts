@@ -64,6 +64,55 @@ describe('precompiled', () => {
     });
   });
 
+  describe('as a named prepared statement on the embedded engine', () => {
+    const typed = precompiled(['id', 'n'], (db, v) => (db as unknown as import('kysely').Kysely<{ typed_scratch: { id: string; n: number; at: Date; doc: unknown } }>)
+      .selectFrom('typed_scratch').selectAll().where('id', '=', v.id as string).where('n', '>=', v.n as number), { statement: 'precompiled_test.typed' });
+    const unnamedRows = (id: string, n: number) => sql`select * from typed_scratch where id = ${id} and n >= ${n}`.execute(handle.db).then((r) => r.rows);
+
+    beforeAll(async () => {
+      await sql`create table typed_scratch (id text, n int, at timestamptz, doc jsonb)`.execute(handle.db);
+      await sql`insert into typed_scratch values ('a', 1, '2026-03-02T15:00:00.123Z', '{"k":[1,"x",null]}'), ('b', 2, null, null)`.execute(handle.db);
+    });
+
+    it('answers what an unnamed query answers (dates, JSON, numbers, nulls), prepared once', async () => {
+      if (handle.engine !== 'pglite') return;
+      for (const [id, n] of [['a', 0], ['b', 2], ['b', 3]] as const) expect(await typed(handle.db, { id, n })).toEqual(await unnamedRows(id, n));
+      expect((await typed(handle.db, { id: 'a', n: 1 }))[0]).toMatchObject({ at: new Date('2026-03-02T15:00:00.123Z'), doc: { k: [1, 'x', null] } });
+      const { rows } = await sql<{ name: string }>`select name from pg_prepared_statements`.execute(handle.db);
+      expect(rows.map((r) => r.name)).toEqual(['precompiled_test.typed']);
+    });
+
+    it('waits for a transaction open on the engine instead of running inside it', async () => {
+      if (handle.engine !== 'pglite') return;
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      let inserted!: () => void;
+      const didInsert = new Promise<void>((r) => (inserted = r));
+      // Straight on the engine (as the job queue uses it): Kysely's own connection lock would
+      // hide a transaction opened through Kysely.
+      const trx = handle.pglite!.transaction(async (t) => {
+        await t.query(`insert into typed_scratch values ('c', 5, null, null)`);
+        inserted();
+        await held;
+        await t.rollback();
+      });
+      await didInsert;
+      const read = typed(handle.db, { id: 'c', n: 0 });
+      // Let the read reach the engine (promise hops only) while the transaction is still open.
+      await new Promise((r) => setTimeout(r, 50));
+      release();
+      await trx;
+      // Had it run on the shared connection inside the transaction, it would see the row.
+      expect(await read).toEqual([]);
+    });
+
+    it('rejects a bad value with PostgreSQL\'s error, and the engine goes on', async () => {
+      if (handle.engine !== 'pglite') return;
+      await expect(typed(handle.db, { id: 'a', n: 'not a number' as unknown as number })).rejects.toMatchObject({ code: '22P02' });
+      expect(await typed(handle.db, { id: 'b', n: 0 })).toHaveLength(1);
+    });
+  });
+
   it('refuses a builder that does not use every value exactly once as a parameter', async () => {
     const bad = precompiled(['ws', 'id'], (db, v) => scratch(db).selectAll().where('ws', '=', v.ws as string));
     await expect(bad(handle.db, { ws: 'w1', id: 'a' })).rejects.toThrow(/exactly once/);
