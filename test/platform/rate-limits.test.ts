@@ -50,6 +50,44 @@ describe('plan defaults from settings', () => {
     expect((await spend(app, enterprise, 1))[0].headers['ratelimit-limit']).toBe('1000000');
   });
 
+  it('the super-admin list and detail report the burst the limiter enforces, and follow a setting change at once', async () => {
+    const starter = await createTenant(app, { plan: 'starter' });
+    const pro = await createTenant(app, { plan: 'professional' });
+    const enterprise = await createTenant(app, { plan: 'enterprise' });
+    const reported = async (t: Tenant) => {
+      const list = await app.inject({ method: 'GET', url: `/api/super-admin/workspaces?q=${t.workspaceId}`, headers: root });
+      const detail = await app.inject({ method: 'GET', url: `/api/super-admin/workspaces/${t.workspaceId}`, headers: root });
+      expect(list.statusCode, list.body).toBe(200);
+      expect(detail.statusCode, detail.body).toBe(200);
+      expect(list.json().data).toHaveLength(1);
+      return { list: list.json().data[0].effective_burst_per_minute, detail: detail.json().effective_burst_per_minute };
+    };
+    const enforced = async (t: Tenant) => Number((await spend(app, t, 1))[0].headers['ratelimit-limit']);
+
+    for (const [tier, value] of [['starter', 41], ['professional', 417]] as const) await setBurst(tier, value);
+    expect(await reported(starter)).toEqual({ list: 41, detail: 41 });
+    expect(await enforced(starter)).toBe(41);
+    expect(await reported(pro)).toEqual({ list: 417, detail: 417 });
+    expect(await enforced(pro)).toBe(417);
+
+    // A change is in force and reported by the very next requests, with no restart or TTL.
+    await setBurst('starter', 43);
+    await setBurst('professional', 419);
+    expect(await reported(starter)).toEqual({ list: 43, detail: 43 });
+    expect(await enforced(starter)).toBe(43);
+    expect(await reported(pro)).toEqual({ list: 419, detail: 419 });
+    expect(await enforced(pro)).toBe(419);
+    // Enterprise: its custom burst, untouched by the tier settings.
+    expect(await reported(enterprise)).toEqual({ list: 1_000_000, detail: 1_000_000 });
+    expect(await enforced(enterprise)).toBe(1_000_000);
+
+    const missing = await app.inject({ method: 'GET', url: '/api/super-admin/workspaces/ws_missing', headers: root });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().code).toBe('not_found');
+    const user = await app.inject({ method: 'GET', url: `/api/super-admin/workspaces/${starter.workspaceId}`, headers: starter.adminHeaders });
+    expect(user.statusCode).toBe(403);
+  });
+
   it('a batch-sized body is still one request (one token per POST)', async () => {
     await setBurst('starter', 60);
     const t = await createTenant(app, { plan: 'starter' });

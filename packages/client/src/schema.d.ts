@@ -1739,7 +1739,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Read one workspace with its plan, the burst in force, member and order counts
+         * @description effective_burst_per_minute is what /v1 enforces now: the enterprise custom burst, else the plan’s setting plans.<tier>.burst_per_minute.
+         */
+        get: operations["superAdminGetWorkspace"];
         put?: never;
         post?: never;
         delete?: never;
@@ -10238,6 +10242,91 @@ export interface operations {
             };
             /** @description Forbidden */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    superAdminGetWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        plan: "starter" | "professional" | "enterprise";
+                        burst_per_minute: number | null;
+                        /** @description The /v1 burst in force: the custom value (enterprise) or the plan default. */
+                        effective_burst_per_minute: number;
+                        origin_address: {
+                            [key: string]: unknown;
+                        } | null;
+                        suspended_at: string | null;
+                        member_count: number;
+                        /** @description Orders in both environments, archived included. */
+                        order_count: number;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
