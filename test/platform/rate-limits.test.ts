@@ -171,3 +171,93 @@ describe('when Redis fails (through a TCP proxy the test breaks)', () => {
     expect(warnings.length).toBeLessThan(5);
   });
 });
+
+// Per-address limits (DESIGN.md §3, §4, §8): failed logins are throttled per account and per IP;
+// /api/auth and /api/public have a per-IP budget (at least 60/min); the client IP is the socket's
+// address, or X-Forwarded-For only when TRUST_PROXY is set (else anyone could pick their bucket).
+describe('per-address limits', () => {
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    app = await buildTestApp();
+  });
+
+  const login = (ip: string, email: string, password: string) => app.inject({ method: 'POST', url: '/api/auth/login', remoteAddress: ip, payload: { email, password } });
+
+  it('throttles failed logins per account, whichever addresses they come from', async () => {
+    const t = await createTenant(app);
+    const codes = [];
+    // Ten failures, each from its own address: no per-IP budget is near its limit.
+    for (let i = 0; i < 10; i++) codes.push((await login(`198.51.100.${i + 1}`, t.email, `wrong password ${i}`)).statusCode);
+    expect(codes).toEqual(Array(10).fill(401));
+    const fresh = await login('198.51.100.200', t.email, t.password);
+    expect(fresh.statusCode, fresh.body).toBe(429);
+    expect(fresh.json().code).toBe('rate_limited');
+  });
+
+  it('throttles failed logins per IP, across accounts (a password spray)', async () => {
+    const t = await createTenant(app);
+    const sprayer = '192.0.2.66';
+    const codes = [];
+    // 50 failures (MAX_FAILURES_PER_IP), each against a different email: no account budget is hit.
+    for (let i = 0; i < 50; i++) codes.push((await login(sprayer, `spray-${i}@example.com`, 'password123!')).statusCode);
+    expect(codes.every((c) => c === 401)).toBe(true);
+    const next = await login(sprayer, t.email, t.password);
+    expect(next.statusCode, next.body).toBe(429);
+    expect(next.headers['retry-after']).toMatch(/^\d+$/);
+    // The account itself is not locked: its owner logs in from another address.
+    expect((await login('192.0.2.67', t.email, t.password)).statusCode).toBe(200);
+  });
+});
+
+/** Requests from one address (and optional X-Forwarded-For) until refused; returns how many passed and the refusal. */
+async function untilRefused(app: FastifyInstance, url: string, ip: string, forwardedFor?: string) {
+  let passed = 0;
+  for (let i = 0; i < 300; i++) {
+    const res = await app.inject({ method: 'GET', url, remoteAddress: ip, headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {} });
+    if (res.statusCode === 429) return { passed, refusal: res };
+    passed++;
+  }
+  return { passed, refusal: undefined };
+}
+
+describe('per-IP budgets of /api/auth and /api/public', () => {
+  describe('without TRUST_PROXY: the socket address counts, X-Forwarded-For is ignored', () => {
+    let app: FastifyInstance;
+    beforeAll(async () => {
+      app = await buildTestApp({ perIpPerMinute: 60, config: { trustProxy: false } });
+    });
+
+    it('refuses an address past its budget; another address is not affected; a forged header does not escape', async () => {
+      // Token bucket: on a slow machine a few tokens refill during the loop, so "at least 60".
+      const pub = await untilRefused(app, '/api/public/track/1Z999AA10123456784', '203.0.113.10');
+      expect(pub.passed).toBeGreaterThanOrEqual(60);
+      expect(pub.refusal?.json()).toMatchObject({ code: 'rate_limited', request_id: pub.refusal?.headers['x-request-id'] });
+      expect(Number(pub.refusal?.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      const forged = await app.inject({ method: 'GET', url: '/api/public/track/1Z999AA10123456784', remoteAddress: '203.0.113.10', headers: { 'x-forwarded-for': '10.9.8.7' } });
+      expect(forged.statusCode).toBe(429);
+      expect((await app.inject({ method: 'GET', url: '/api/public/track/1Z999AA10123456784', remoteAddress: '203.0.113.11' })).statusCode).toBe(404);
+
+      // /api/auth has its own budget per address.
+      const auth = await untilRefused(app, '/api/auth/me', '203.0.113.12');
+      expect(auth.passed).toBeGreaterThanOrEqual(60);
+      expect(auth.refusal?.json().code).toBe('rate_limited');
+    });
+  });
+
+  describe('with TRUST_PROXY: the client address from X-Forwarded-For counts', () => {
+    let app: FastifyInstance;
+    beforeAll(async () => {
+      app = await buildTestApp({ perIpPerMinute: 60, config: { trustProxy: true } });
+    });
+
+    it('gives each forwarded client its own budget behind one proxy address', async () => {
+      const proxy = '10.0.0.2';
+      const first = await untilRefused(app, '/api/public/track/1Z999AA10123456784', proxy, '198.51.100.77');
+      expect(first.passed).toBeGreaterThanOrEqual(60);
+      expect(first.refusal).toBeDefined();
+      // Same proxy, another client: its own bucket.
+      const other = await app.inject({ method: 'GET', url: '/api/public/track/1Z999AA10123456784', remoteAddress: proxy, headers: { 'x-forwarded-for': '198.51.100.78' } });
+      expect(other.statusCode).toBe(404);
+    });
+  });
+});
