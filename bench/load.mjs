@@ -1,9 +1,11 @@
 // The load generator, in a process of its own (bench/run.ts starts one per row so that neither
 // the servers nor the orchestrator share its core time): autocannon with a warm-up first, then
 // the measured run. Reads its job as JSON from argv[2]; prints the summary as JSON.
-//   { url, method?, headers?, body?, newLanes?, connections, duration, warmup }
+//   { url | urls, method?, headers?, body?, newLanes?, connections, duration, warmup }
 // newLanes: every request a different lane and weight (no repeat within the run), so no cache
-// keyed on the request can answer it.
+// keyed on the request can answer it. urls (bench/scale-out.ts): several servers at once, the
+// connections split between them, one autocannon each in this one process; the summary adds
+// their req/s and totals and reports the worst p99.
 import autocannon from 'autocannon';
 
 const job = JSON.parse(process.argv[2]);
@@ -18,14 +20,31 @@ function newLaneBody() {
   });
 }
 
-function run(duration) {
-  const opts = { url: job.url, connections: job.connections, duration, pipelining: 1 };
+function runOne(url, connections, duration) {
+  const opts = { url, connections, duration, pipelining: 1 };
   if (job.newLanes) {
     opts.requests = [{ method: job.method ?? 'POST', headers: job.headers, setupRequest: (req) => ({ ...req, body: newLaneBody() }) }];
   } else {
     Object.assign(opts, { method: job.method ?? 'GET', headers: job.headers, body: job.body });
   }
   return autocannon(opts);
+}
+
+async function run(duration) {
+  if (!job.urls) return runOne(job.url, job.connections, duration);
+  const each = job.urls.map((url, i) => runOne(url, Math.floor(job.connections / job.urls.length) + (i < job.connections % job.urls.length ? 1 : 0), duration));
+  const results = await Promise.all(each);
+  const total = results.reduce((n, r) => n + r.requests.total, 0);
+  return {
+    requests: { average: results.reduce((n, r) => n + r.requests.average, 0), total },
+    latency: {
+      p50: results.reduce((n, r) => n + r.latency.p50 * r.requests.total, 0) / Math.max(1, total),
+      p99: Math.max(...results.map((r) => r.latency.p99)),
+    },
+    errors: results.reduce((n, r) => n + r.errors, 0),
+    timeouts: results.reduce((n, r) => n + r.timeouts, 0),
+    non2xx: results.reduce((n, r) => n + r.non2xx, 0),
+  };
 }
 
 if (job.warmup > 0) await run(job.warmup);
