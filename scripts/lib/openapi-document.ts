@@ -1,6 +1,6 @@
 // The service's OpenAPI document exactly as GET /openapi.json serves it, built by buildApp on a
-// throwaway in-memory database (no server, no port, no data dir). Shared by `npm run openapi`,
-// `npm run gen:web-client` and the staleness test, so all three see the same document.
+// throwaway in-memory database (no server, no port, no data dir). Shared by `npm run openapi`
+// and the staleness test, so both see the same document.
 import { buildApp } from '../../src/app.js';
 import { testConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/platform/db/database.js';

@@ -16,6 +16,15 @@ export const redactPaths = [
   'password',
   'secret',
   'token',
+  // Database errors carry row values: the embedded engine's errors the failing statement's
+  // parameters, PostgreSQL's `detail` the conflicting key or failing row (customer names,
+  // addresses, emails). The statement text and the error code stay.
+  'err.params',
+  'err.queryOptions',
+  'err.detail',
+  'error.params',
+  'error.queryOptions',
+  'error.detail',
 ];
 
 export function loggerOptions(level: string): LoggerOptions {

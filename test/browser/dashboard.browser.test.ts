@@ -1,26 +1,16 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp } from '../helpers/app.js';
-// @ts-expect-error -- a plain .mjs build script without type declarations
-import { buildWeb, webIsStale } from '../../scripts/build-web.mjs';
+import { DESKTOP, haveChromium, horizontalOverflow, openPage, PHONE, shoot, startDashboard, step, SUPER, visible } from './kit.js';
 
 // The dashboard in a real browser (Debian's Chromium through playwright-core) against a real
-// server on a free port: register → approve → sign in → create an order → process it; the rate
-// calculator; an API key shown once; the public tracking page's not-found message; phone width.
-// On failure each step leaves a screenshot in test-artifacts/; DASHBOARD_SCREENSHOTS=1 keeps
-// one of every page.
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) console.warn(`[browser tests] skipped: ${CHROMIUM} is missing (apt-get install -y chromium). CI installs it.`);
+// server on a free port: register → approve → sign in → create an order → process it → buy its
+// label → the shipment → the public tracking timeline; the rate calculator; an API key shown
+// once; the public tracking page's not-found message; phone width. Screenshots (every main page
+// of this flow, and the failed step) land in test/artifacts/screenshots.
 
-const ARTIFACTS = path.resolve('test-artifacts');
-const keepAll = process.env.DASHBOARD_SCREENSHOTS === '1';
-const SUPER = { email: 'root@example.com', password: 'super secret password' };
-
+// Chromium reports every 4xx answer to fetch() as a console error. Two are this flow's expected
+// answers: the pending account's refused sign-in, the unknown tracking number.
 const EXPECTED_FAILURES: [string, RegExp][] = [
   ['403', /\/api\/auth\/session$/],
   ['404', /\/api\/public\/track\//],
@@ -30,68 +20,28 @@ let app: FastifyInstance;
 let base: string;
 let browser: Browser;
 const problems: string[] = [];
-
-async function newPage(context: BrowserContext): Promise<Page> {
-  const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
-  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
-  page.on('console', (msg) => {
-    if (msg.type() !== 'error') return;
-    // Chromium reports every 4xx answer to fetch() as a console error. Two are this flow's
-    // expected answers: the pending account's refused sign-in, the unknown tracking number.
-    const failed = /Failed to load resource: the server responded with a status of (\d+)/.exec(msg.text());
-    if (failed && EXPECTED_FAILURES.some(([status, url]) => failed[1] === status && url.test(msg.location().url))) return;
-    problems.push(`console.error: ${msg.text()} (${msg.location().url})`);
-  });
-  return page;
-}
-
-/** Waits until the locator is visible (playwright-core has no expect of its own). */
-const visible = (locator: Locator) => locator.waitFor({ state: 'visible', timeout: 5_000 });
-
-/** Run one step; on failure save a screenshot named after it, then fail. */
-async function step(page: Page, name: string, fn: () => Promise<void>): Promise<void> {
-  try {
-    await fn();
-    if (keepAll) await shoot(page, name);
-  } catch (err) {
-    await shoot(page, `FAILED-${name}`).catch(() => {});
-    throw err;
-  }
-}
-
-async function shoot(page: Page, name: string) {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
-}
+const newPage = (viewport = DESKTOP) => openPage(browser, problems, { viewport, expected: EXPECTED_FAILURES });
 
 describe.skipIf(!haveChromium)('dashboard in Chromium', () => {
   beforeAll(async () => {
-    if (webIsStale()) await buildWeb();
-    app = await buildTestApp({ config: { superAdminEmail: SUPER.email, superAdminPassword: SUPER.password } });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    ({ app, base, browser } = await startDashboard());
   }, 120_000);
 
   afterAll(async () => {
     await browser?.close();
   });
 
-  it('register → approve → sign in → order → process, rates, API key once, tracking 404, phone width', { timeout: 90_000 }, async () => {
+  it('register → approve → sign in → order → process → label → shipment → public timeline, rates, API key once, tracking 404, phone width', { timeout: 90_000 }, async () => {
     const email = `buyer-${Date.now()}@example.com`;
     const password = 'correct horse battery';
-    const user = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await newPage(user);
+    const page = await newPage();
+    const user = page.context();
 
     await step(page, '01-register', async () => {
       await page.goto(`${base}/dashboard`);
       await page.waitForURL('**/dashboard/login');
       await page.getByRole('link', { name: 'Create one' }).click();
+      await shoot(page, 'page-register');
       await page.getByLabel('Your name').fill('Ada Buyer');
       await page.getByLabel('Email').fill(email);
       await page.getByLabel('Password').fill('short');
@@ -108,10 +58,10 @@ describe.skipIf(!haveChromium)('dashboard in Chromium', () => {
       await page.getByLabel('Password').fill(password);
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByText('Your account is waiting for approval').waitFor();
+      await shoot(page, 'page-sign-in');
     });
 
-    const admin = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const adminPage = await newPage(admin);
+    const adminPage = await newPage();
     await step(adminPage, '03-super-admin-approves', async () => {
       await adminPage.goto(`${base}/dashboard/login`);
       await adminPage.getByLabel('Email').fill(SUPER.email);
@@ -122,8 +72,10 @@ describe.skipIf(!haveChromium)('dashboard in Chromium', () => {
       await adminPage.getByRole('button', { name: 'Search' }).click();
       await adminPage.getByRole('button', { name: `approve ${email}` }).click();
       await adminPage.getByRole('button', { name: `suspend ${email}` }).waitFor();
+      await shoot(adminPage, 'page-admin-accounts');
       await adminPage.getByRole('link', { name: 'Workspaces' }).click();
       await adminPage.getByText('Ada Store').waitFor();
+      await shoot(adminPage, 'page-admin-workspaces');
     });
 
     await step(page, '04-sign-in-keyboard', async () => {
@@ -137,6 +89,7 @@ describe.skipIf(!haveChromium)('dashboard in Chromium', () => {
       await page.waitForURL('**/dashboard/orders');
       await page.getByText('No orders yet in this environment').waitFor();
       await visible(page.getByRole('button', { name: 'Test', pressed: true }));
+      await shoot(page, 'page-orders-empty');
     });
 
     await step(page, '05-order-validation', async () => {
@@ -144,6 +97,7 @@ describe.skipIf(!haveChromium)('dashboard in Chromium', () => {
       await page.getByRole('button', { name: 'Create order' }).click();
       await page.getByText('Please correct the').waitFor();
       expect(await page.locator('.field-error').count()).toBeGreaterThanOrEqual(3);
+      await shoot(page, 'page-order-form-invalid');
     });
 
     await step(page, '06-order-create', async () => {
@@ -159,6 +113,7 @@ describe.skipIf(!haveChromium)('dashboard in Chromium', () => {
       await page.waitForURL(/\/dashboard\/orders\/ord_/);
       await page.getByRole('heading', { name: /Order/ }).getByText('awaiting fulfillment').waitFor();
       await page.getByText('MUG-1').waitFor();
+      await shoot(page, 'page-order-detail');
     });
 
     await step(page, '07-order-process', async () => {
@@ -190,12 +145,14 @@ describe.skipIf(!haveChromium)('dashboard in Chromium', () => {
       const row = page.getByTestId('shipments').locator('tbody tr').first();
       await visible(row.getByText('label purchased'));
       tracking = (await row.locator('td').first().innerText()).trim();
+      await shoot(page, 'page-shipments');
       expect(tracking.length).toBeGreaterThan(9);
       await row.getByRole('link').click();
       await page.getByRole('heading', { name: /Shipment/ }).waitFor();
       await visible(page.getByTestId('label-preview'));
       expect(await page.getByTestId('label-preview').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 100)).toBe(true);
       await visible(page.getByText('Label created', { exact: true }));
+      await shoot(page, 'page-shipment-detail');
     });
 
     await step(page, '08-rates', async () => {
@@ -208,6 +165,7 @@ describe.skipIf(!haveChromium)('dashboard in Chromium', () => {
       expect(firstRow).toMatch(/\d+ oz/); // billable weight
       expect(firstRow).toMatch(/business day/);
       await visible(table.getByText('fuel').first());
+      await shoot(page, 'page-rates');
     });
 
     let secret = '';
@@ -217,6 +175,7 @@ describe.skipIf(!haveChromium)('dashboard in Chromium', () => {
       await page.getByRole('button', { name: 'Create key' }).click();
       secret = (await page.getByTestId('secret-once').locator('code').innerText()).trim();
       expect(secret).toMatch(/^sk_test_[0-9A-Za-z]{40,}$/);
+      await shoot(page, 'page-api-keys');
       await page.getByRole('button', { name: /I have stored it/ }).click();
       await page.reload();
       await page.getByTestId('api-keys').getByText('ERP sync').waitFor();
@@ -239,8 +198,8 @@ describe.skipIf(!haveChromium)('dashboard in Chromium', () => {
       await page.setViewportSize({ width: 375, height: 800 });
       await page.getByRole('link', { name: 'Orders' }).click();
       await page.getByRole('row', { name: /Ada Buyer/ }).waitFor();
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow).toBeLessThanOrEqual(0);
+      expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+      await shoot(page, 'page-orders-375');
     });
 
     await step(page, '12-sign-out', async () => {
@@ -251,20 +210,21 @@ describe.skipIf(!haveChromium)('dashboard in Chromium', () => {
       await page.waitForURL('**/dashboard/login');
     });
 
-    const visitor = await newPage(await browser.newContext({ viewport: { width: 375, height: 800 } }));
+    const visitor = await newPage(PHONE);
     await step(visitor, '13-public-track-404', async () => {
       const res = await visitor.goto(`${base}/track/1Z999AA10123456784`);
       expect(res?.headers()['content-security-policy']).toContain("script-src 'self'");
       await visitor.getByTestId('track-not-found').waitFor();
       await visible(visitor.getByText('We could not find a parcel with tracking number 1Z999AA10123456784.'));
+      await shoot(visitor, 'page-track-not-found-375');
     });
 
     await step(visitor, '14-public-track-timeline', async () => {
       await visitor.goto(`${base}/track/${tracking}`);
       await visitor.locator('.timeline li.reached').first().waitFor();
       await visible(visitor.getByText('Label created', { exact: true }));
-      const overflow = await visitor.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow).toBeLessThanOrEqual(0);
+      expect(await horizontalOverflow(visitor)).toBeLessThanOrEqual(0);
+      await shoot(visitor, 'page-track-375');
     });
 
     expect(problems, problems.join('\n')).toEqual([]);

@@ -18,6 +18,12 @@ import { AdminAnalytics } from './pages/AdminAnalytics';
 import { AdminOfficeRedeem } from './pages/AdminOfficeRedeem';
 import { Track } from './pages/Track';
 import { Redeem } from './pages/Redeem';
+import { Batches } from './pages/Batches';
+import { BatchDetail } from './pages/BatchDetail';
+import { Webhooks } from './pages/Webhooks';
+import { WebhookDetail } from './pages/WebhookDetail';
+import { WebhookDeadLetters, WebhookDeliveries } from './pages/WebhookDeliveries';
+import { WebhookDeliveryDetail } from './pages/WebhookDeliveryDetail';
 
 export type PageProps = { params: Record<string, string> };
 
@@ -41,9 +47,17 @@ export const routes: RouteEntry[] = [
   { path: '/dashboard/orders/:id', title: 'Order', page: OrderDetail, access: 'user' },
   { path: '/dashboard/shipments', title: 'Shipments', page: Shipments, access: 'user', nav: 'Shipments' },
   { path: '/dashboard/shipments/:id', title: 'Shipment', page: ShipmentDetail, access: 'user' },
+  { path: '/dashboard/batches', title: 'Batches', page: Batches, access: 'user', nav: 'Batches' },
+  { path: '/dashboard/batches/:id', title: 'Batch', page: BatchDetail, access: 'user' },
   { path: '/dashboard/rates', title: 'Rate calculator', page: Rates, access: 'user', nav: 'Rates' },
   { path: '/dashboard/integrations', title: 'Integrations', page: Integrations, access: 'user', nav: 'Integrations' },
   { path: '/dashboard/integrations/:id', title: 'Integration', page: IntegrationEdit, access: 'user' },
+  { path: '/dashboard/webhooks', title: 'Webhooks', page: Webhooks, access: 'user', nav: 'Webhooks' },
+  // Before /dashboard/webhooks/:id, which would take "deliveries" and "dead-letters" for ids.
+  { path: '/dashboard/webhooks/deliveries', title: 'Webhook deliveries', page: WebhookDeliveries, access: 'user' },
+  { path: '/dashboard/webhooks/deliveries/:id', title: 'Webhook delivery', page: WebhookDeliveryDetail, access: 'user' },
+  { path: '/dashboard/webhooks/dead-letters', title: 'Dead letters', page: WebhookDeadLetters, access: 'user' },
+  { path: '/dashboard/webhooks/:id', title: 'Webhook endpoint', page: WebhookDetail, access: 'user' },
   { path: '/dashboard/api-keys', title: 'API keys', page: ApiKeys, access: 'user', nav: 'API keys' },
   { path: '/dashboard/admin/accounts', title: 'Accounts', page: AdminAccounts, access: 'super_admin', nav: 'Accounts' },
   { path: '/dashboard/admin/workspaces', title: 'Workspaces & plans', page: AdminWorkspaces, access: 'super_admin', nav: 'Workspaces' },

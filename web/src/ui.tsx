@@ -1,5 +1,6 @@
-import { useCallback, useEffect, useId, useState, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
 import { ApiError, type FieldError } from './api/client';
+import { Link } from './router';
 
 /** A request's life: loading, error or data, with reload. Stale answers (deps changed) are dropped. */
 export function useAsync<T>(fn: () => Promise<T>, deps: unknown[]): { data?: T; error?: ApiError; loading: boolean; reload: () => void; setData: (d: T) => void } {
@@ -220,6 +221,57 @@ export function Pager({ page, hasMore, onPrev, onNext }: { page: number; hasMore
       <button type="button" className="btn btn-small" disabled={!hasMore} onClick={onNext}>
         Next →
       </button>
+    </nav>
+  );
+}
+
+/**
+ * Calls `tick` every `ms` while `active`, one at a time: the next wait starts when the previous
+ * tick has settled, so a slow answer never stacks requests. Stops when inactive or unmounted.
+ */
+export function usePolling(tick: () => Promise<unknown> | void, ms: number, active: boolean): void {
+  const latest = useRef(tick);
+  latest.current = tick;
+  useEffect(() => {
+    if (!active) return;
+    let live = true;
+    let timer: ReturnType<typeof setTimeout>;
+    const loop = () => {
+      timer = setTimeout(async () => {
+        try {
+          await latest.current();
+        } catch {
+          // The page shows the error of its own request; polling just tries again.
+        }
+        if (live) loop();
+      }, ms);
+    };
+    loop();
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [ms, active]);
+}
+
+/** 75 → "1 min 15 s"; 3700 → "1 h 2 min". */
+export function duration(seconds: number | null | undefined): string {
+  if (seconds == null) return '—';
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ''}`;
+  return `${Math.floor(s / 3600)} h${Math.floor((s % 3600) / 60) ? ` ${Math.floor((s % 3600) / 60)} min` : ''}`;
+}
+
+/** Sub-navigation between the pages of one area (webhook endpoints, deliveries, dead letters). */
+export function Tabs({ label, tabs, current }: { label: string; tabs: { to: string; label: string }[]; current: string }) {
+  return (
+    <nav className="tabs" aria-label={label}>
+      {tabs.map((t) => (
+        <Link key={t.to} to={t.to} aria-current={t.to === current ? 'page' : undefined}>
+          {t.label}
+        </Link>
+      ))}
     </nav>
   );
 }

@@ -1,7 +1,10 @@
 import createClient from 'openapi-fetch';
-import type { components, paths } from './schema';
+// The one generated schema (`npm run openapi` writes it from openapi.json for the Node client
+// too): a type-only import, erased from the bundle, so the dashboard ships none of packages/.
+import type { components, operations, paths } from '../../../packages/client/src/schema';
 
 export type Schemas = components['schemas'];
+export type Operations = operations;
 export type Order = Schemas['Order'];
 export type Account = Schemas['Account'];
 export type Workspace = Schemas['Workspace'];
@@ -67,17 +70,4 @@ export function toApiError(status: number, body: unknown, requestId?: string): A
   const err = new ApiError(status, b.code ?? `http_${status}`, b.message ?? `The service answered ${status}.`, details, b.request_id ?? requestId);
   if (status === 401 && b.code === 'unauthorized') sessionEnded.dispatchEvent(new Event('ended'));
   return err;
-}
-
-/** For the public endpoints that are not in the typed client yet: same error handling. */
-export async function fetchJson<T>(url: string, init?: RequestInit): Promise<T> {
-  let res: Response;
-  try {
-    res = await fetch(url, { credentials: 'same-origin', ...init, headers: { accept: 'application/json', ...(init?.body ? { 'content-type': 'application/json' } : {}), ...init?.headers } });
-  } catch {
-    throw new ApiError(0, 'network_error', 'Could not reach the service. Check your connection and try again.');
-  }
-  const body = res.headers.get('content-type')?.includes('json') ? await res.json().catch(() => null) : null;
-  if (!res.ok) throw toApiError(res.status, body, res.headers.get('x-request-id') ?? undefined);
-  return body as T;
 }

@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { api, call, type Order } from '../api/client';
-import { Link } from '../router';
+import { Link, navigate } from '../router';
 import { Badge, Empty, ErrorBox, Loading, Pager, useAction, useAsync, useCursorPages, when } from '../ui';
+import { LABEL_FORMATS, type LabelFormat } from './label-file';
 import { actionLabel, runOrderAction, type OrderAction } from './orders-actions';
 
 const STATUSES = ['awaiting_fulfillment', 'processing', 'shipped', 'delivered', 'cancelled'] as const;
@@ -36,11 +37,23 @@ export function Orders() {
       return n;
     });
 
+  const [labelFormat, setLabelFormat] = useState<LabelFormat>('pdf_4x6');
+
+  /** Processing and label buying run as a batch job: its page shows the progress. */
+  async function runBatch(kind: 'process' | 'generate') {
+    setBulkResult(null);
+    const order_ids = [...selected];
+    const batch = await bulk.run(() =>
+      call(kind === 'process' ? api.POST('/api/admin/orders/batch-process', { body: { order_ids } }) : api.POST('/api/admin/orders/batch-generate', { body: { order_ids, label_format: labelFormat } })),
+    );
+    if (batch) navigate(`/dashboard/batches/${batch.id}`);
+  }
+
   async function runBulk(action: OrderAction) {
     const ids = [...selected];
     setBulkResult(null);
     await bulk.run(async () => {
-      // One call per order until the batch endpoints land (phase 2 switches to batch-process).
+      // Cancel and archive have no batch type: one call per order, each refusal reported.
       const results = await Promise.allSettled(ids.map((id) => runOrderAction(id, action)));
       const failed = results.filter((r) => r.status === 'rejected') as PromiseRejectedResult[];
       setBulkResult(
@@ -97,7 +110,25 @@ export function Orders() {
       {selected.size > 0 && (
         <div className="bulkbar" role="region" aria-label="Bulk actions">
           <strong>{selected.size} selected</strong>
-          {(['process', 'cancel', 'archive'] as const).map((a) => (
+          <button type="button" className="btn btn-small btn-primary" disabled={bulk.busy} onClick={() => runBatch('process')}>
+            Batch process
+          </button>
+          <span className="inline">
+            <button type="button" className="btn btn-small btn-primary" disabled={bulk.busy} onClick={() => runBatch('generate')}>
+              Batch generate labels
+            </button>
+            <label className="inline small">
+              <span className="sr-only">Label format</span>
+              <select value={labelFormat} onChange={(e) => setLabelFormat(e.target.value as LabelFormat)} aria-label="Label format">
+                {LABEL_FORMATS.map((f) => (
+                  <option key={f} value={f}>
+                    {f.replace('_', ' ')}
+                  </option>
+                ))}
+              </select>
+            </label>
+          </span>
+          {(['cancel', 'archive'] as const).map((a) => (
             <button key={a} type="button" className="btn btn-small" disabled={bulk.busy} onClick={() => runBulk(a)}>
               {actionLabel[a]}
             </button>
@@ -123,7 +154,7 @@ export function Orders() {
       ) : (
         <>
           <div className="table-wrap" aria-busy={list.loading}>
-            <table className="table">
+            <table className="table" data-testid="orders">
               <thead>
                 <tr>
                   <th className="check">

@@ -1,20 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { ApiError, fetchJson } from '../api/client';
+import { api, call, type ApiError, type Operations } from '../api/client';
 import { ErrorBox, Field, useAction, when } from '../ui';
 
-/** Issue 21's lookup answers (2024: key and slip; 365: links). */
-interface Lookup {
-  product: 'office_2024' | 'office_365';
-  status: string;
-  expires_at: string | null;
-  product_key?: string;
-  slip?: { title?: string; instructions?: string; support_url?: string } | null;
-  title?: string;
-  video_url?: string;
-  portal_url?: string;
-  installer_url?: string;
-  redeem_url?: string;
-}
+/** The lookup's answer: 2024 (product key and slip) or 365 (links). */
+type Lookup = Operations['officeRedeemLookup']['responses'][200]['content']['application/json'];
 
 function problem(e: ApiError): { title: string; text: string } | null {
   if (e.status === 404) return { title: 'PIN not found', text: 'We do not know this PIN. Check the 16 digits on your slip and try again.' };
@@ -39,7 +28,7 @@ export function Redeem() {
   async function submit(e: FormEvent) {
     e.preventDefault();
     setResult(null);
-    const res = await action.run(() => fetchJson<Lookup>('/api/public/office-redeem/lookup', { method: 'POST', body: JSON.stringify({ pin: digits }) }));
+    const res = await action.run(() => call(api.POST('/api/public/office-redeem/lookup', { body: { pin: digits } })));
     if (res) setResult(res);
   }
   const p = action.error && problem(action.error);

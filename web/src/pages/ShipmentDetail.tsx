@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
-import { api, call, fetchJson } from '../api/client';
+import { api, call } from '../api/client';
 import type { PageProps } from '../routes';
 import { Link } from '../router';
 import { AddressBlock } from './OrderDetail';
-import { Tracking, type PublicTracking } from './Track';
+import { Tracking } from './Track';
 import { downloadLabel, fetchLabel, LABEL_FORMATS } from './label-file';
 import { asApiError, Badge, ConfirmButton, ErrorBox, Loading, money, useAction, useAsync, when } from '../ui';
 
@@ -12,7 +12,7 @@ export function ShipmentDetail({ params }: PageProps) {
   const action = useAction();
   const s = shipment.data;
   // The buyer's timeline is the public tracking answer: the same one the buyer sees.
-  const tracking = useAsync(() => (s ? fetchJson<PublicTracking>(`/api/public/track/${encodeURIComponent(s.tracking_number)}`) : new Promise<never>(() => {})), [s?.tracking_number, s?.status]);
+  const tracking = useAsync(() => (s ? call(api.GET('/api/public/track/{trackingNumber}', { params: { path: { trackingNumber: s.tracking_number } } })) : new Promise<never>(() => {})), [s?.tracking_number, s?.status]);
 
   if (shipment.error) return <ErrorBox error={shipment.error} onRetry={shipment.reload} />;
   if (!s) return <Loading label="Loading shipment…" />;

@@ -1,24 +1,11 @@
 import { useState, type FormEvent } from 'react';
-import { fetchJson } from '../api/client';
+import { api, call, type Operations } from '../api/client';
 import type { PageProps } from '../routes';
 import { navigate } from '../router';
 import { Badge, ErrorBox, Loading, day, useAsync, when } from '../ui';
 
 /** DESIGN §8 "Public tracking": no name, street, email or phone. */
-export interface PublicTracking {
-  tracking_number: string;
-  carrier: string;
-  status: string;
-  estimated_delivery_date: string | null;
-  timeline: { milestone: string; reached_at: string | null; estimated_at: string | null }[];
-  events: {
-    id: string;
-    occurred_at: string;
-    status: string;
-    description: string;
-    location?: { city?: string | null; state?: string | null; postal_code?: string | null; country?: string | null } | null;
-  }[];
-}
+export type PublicTracking = Operations['publicTrack']['responses'][200]['content']['application/json'];
 
 const MILESTONE: Record<string, string> = {
   label_created: 'Label created',
@@ -30,7 +17,7 @@ const MILESTONE: Record<string, string> = {
 
 export function Track({ params }: PageProps) {
   const n = params.trackingNumber;
-  const t = useAsync(() => fetchJson<PublicTracking>(`/api/public/track/${encodeURIComponent(n)}`), [n]);
+  const t = useAsync(() => call(api.GET('/api/public/track/{trackingNumber}', { params: { path: { trackingNumber: n } } })), [n]);
   return (
     <div className="narrow-page">
       <h1 className="brand">Track your parcel</h1>
