@@ -3,7 +3,7 @@
 // prints the summary as JSON. Two kinds of job:
 //
 // Throughput (autocannon, a warm-up first, then the measured run):
-//   { url, method?, headers?, body?, newLanes?, connections, duration, warmup }
+//   { url | urls, method?, headers?, body?, newLanes?, connections, duration, warmup }
 //   newLanes: every request a different lane and weight (no repeat within the run), so no cache
 //   keyed on the request can answer it.
 //
@@ -93,14 +93,33 @@ async function throughput() {
       parcel: { weight_oz: 1 + (n % 1000) + (n % 9973) / 10_000, length_in: 12, width_in: 9, height_in: 6 },
     });
   };
-  const run = (duration) => {
-    const opts = { url: job.url, connections: job.connections, duration, pipelining: 1 };
+  const runOne = (url, connections, duration) => {
+    const opts = { url, connections, duration, pipelining: 1 };
     if (job.newLanes) {
       opts.requests = [{ method: job.method ?? 'POST', headers: job.headers, setupRequest: (req) => ({ ...req, body: newLaneBody() }) }];
     } else {
       Object.assign(opts, { method: job.method ?? 'GET', headers: job.headers, body: job.body });
     }
     return autocannon(opts);
+  };
+  // urls (bench/scale-out.ts): several servers at once, the connections split between them; the
+  // summary adds their req/s and totals and reports the worst p99.
+  const run = async (duration) => {
+    if (!job.urls) return runOne(job.url, job.connections, duration);
+    const results = await Promise.all(
+      job.urls.map((url, i) => runOne(url, Math.floor(job.connections / job.urls.length) + (i < job.connections % job.urls.length ? 1 : 0), duration)),
+    );
+    const total = results.reduce((n, r) => n + r.requests.total, 0);
+    return {
+      requests: { average: results.reduce((n, r) => n + r.requests.average, 0), total },
+      latency: {
+        p50: results.reduce((n, r) => n + r.latency.p50 * r.requests.total, 0) / Math.max(1, total),
+        p99: Math.max(...results.map((r) => r.latency.p99)),
+      },
+      errors: results.reduce((n, r) => n + r.errors, 0),
+      timeouts: results.reduce((n, r) => n + r.timeouts, 0),
+      non2xx: results.reduce((n, r) => n + r.non2xx, 0),
+    };
   };
   if (job.warmup > 0) await run(job.warmup);
   // The orchestrator samples the servers' CPU time between these two marks.

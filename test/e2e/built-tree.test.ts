@@ -166,6 +166,9 @@ describe('the built tree (npm start)', () => {
     expectStatus(svc, account, 200, 'account');
     const workspaces = await svc.request('GET', '/api/super-admin/workspaces?limit=100', { headers: c.root });
     expect(workspaces.body.data.map((w: { id: string }) => w.id)).toContain(c.workspaceId);
+    const workspace = await svc.request('GET', `/api/super-admin/workspaces/${c.workspaceId}`, { headers: c.root });
+    expectStatus(svc, workspace, 200, 'workspace');
+    expect(workspace.body).toMatchObject({ id: c.workspaceId, plan: 'enterprise', effective_burst_per_minute: 100_000 });
   });
 
   it('serves super-admin analytics and the audit log, and issues and redeems office PINs', async () => {

@@ -14,10 +14,6 @@ const NOT_BUSINESS = new Set(['kysely_migration', 'kysely_migration_lock', 'ship
  */
 export const writesOnRefusal: Record<string, string[]> = {
   integrationCreateOrder: ['integration_intake_failures', 'events'],
-  // On PostgreSQL the walk's previous operation (a refused intake POST, which records its failure
-  // by design) was seen committing after its answer; until that is pinned down (noted on issue
-  // 22), the intake read allows the same two tables.
-  integrationGetOrder: ['integration_intake_failures', 'events'],
 };
 
 let tables: string[] | undefined;

@@ -50,6 +50,44 @@ describe('plan defaults from settings', () => {
     expect((await spend(app, enterprise, 1))[0].headers['ratelimit-limit']).toBe('1000000');
   });
 
+  it('the super-admin list and detail report the burst the limiter enforces, and follow a setting change at once', async () => {
+    const starter = await createTenant(app, { plan: 'starter' });
+    const pro = await createTenant(app, { plan: 'professional' });
+    const enterprise = await createTenant(app, { plan: 'enterprise' });
+    const reported = async (t: Tenant) => {
+      const list = await app.inject({ method: 'GET', url: `/api/super-admin/workspaces?q=${t.workspaceId}`, headers: root });
+      const detail = await app.inject({ method: 'GET', url: `/api/super-admin/workspaces/${t.workspaceId}`, headers: root });
+      expect(list.statusCode, list.body).toBe(200);
+      expect(detail.statusCode, detail.body).toBe(200);
+      expect(list.json().data).toHaveLength(1);
+      return { list: list.json().data[0].effective_burst_per_minute, detail: detail.json().effective_burst_per_minute };
+    };
+    const enforced = async (t: Tenant) => Number((await spend(app, t, 1))[0].headers['ratelimit-limit']);
+
+    for (const [tier, value] of [['starter', 41], ['professional', 417]] as const) await setBurst(tier, value);
+    expect(await reported(starter)).toEqual({ list: 41, detail: 41 });
+    expect(await enforced(starter)).toBe(41);
+    expect(await reported(pro)).toEqual({ list: 417, detail: 417 });
+    expect(await enforced(pro)).toBe(417);
+
+    // A change is in force and reported by the very next requests, with no restart or TTL.
+    await setBurst('starter', 43);
+    await setBurst('professional', 419);
+    expect(await reported(starter)).toEqual({ list: 43, detail: 43 });
+    expect(await enforced(starter)).toBe(43);
+    expect(await reported(pro)).toEqual({ list: 419, detail: 419 });
+    expect(await enforced(pro)).toBe(419);
+    // Enterprise: its custom burst, untouched by the tier settings.
+    expect(await reported(enterprise)).toEqual({ list: 1_000_000, detail: 1_000_000 });
+    expect(await enforced(enterprise)).toBe(1_000_000);
+
+    const missing = await app.inject({ method: 'GET', url: '/api/super-admin/workspaces/ws_missing', headers: root });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().code).toBe('not_found');
+    const user = await app.inject({ method: 'GET', url: `/api/super-admin/workspaces/${starter.workspaceId}`, headers: starter.adminHeaders });
+    expect(user.statusCode).toBe(403);
+  });
+
   it('a batch-sized body is still one request (one token per POST)', async () => {
     await setBurst('starter', 60);
     const t = await createTenant(app, { plan: 'starter' });
@@ -131,5 +169,95 @@ describe('when Redis fails (through a TCP proxy the test breaks)', () => {
     expect(warnings.length).toBeGreaterThanOrEqual(1);
     // Throttled: one line per 10 s, not one per request.
     expect(warnings.length).toBeLessThan(5);
+  });
+});
+
+// Per-address limits (DESIGN.md §3, §4, §8): failed logins are throttled per account and per IP;
+// /api/auth and /api/public have a per-IP budget (at least 60/min); the client IP is the socket's
+// address, or X-Forwarded-For only when TRUST_PROXY is set (else anyone could pick their bucket).
+describe('per-address limits', () => {
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    app = await buildTestApp();
+  });
+
+  const login = (ip: string, email: string, password: string) => app.inject({ method: 'POST', url: '/api/auth/login', remoteAddress: ip, payload: { email, password } });
+
+  it('throttles failed logins per account, whichever addresses they come from', async () => {
+    const t = await createTenant(app);
+    const codes = [];
+    // Ten failures, each from its own address: no per-IP budget is near its limit.
+    for (let i = 0; i < 10; i++) codes.push((await login(`198.51.100.${i + 1}`, t.email, `wrong password ${i}`)).statusCode);
+    expect(codes).toEqual(Array(10).fill(401));
+    const fresh = await login('198.51.100.200', t.email, t.password);
+    expect(fresh.statusCode, fresh.body).toBe(429);
+    expect(fresh.json().code).toBe('rate_limited');
+  });
+
+  it('throttles failed logins per IP, across accounts (a password spray)', async () => {
+    const t = await createTenant(app);
+    const sprayer = '192.0.2.66';
+    const codes = [];
+    // 50 failures (MAX_FAILURES_PER_IP), each against a different email: no account budget is hit.
+    for (let i = 0; i < 50; i++) codes.push((await login(sprayer, `spray-${i}@example.com`, 'password123!')).statusCode);
+    expect(codes.every((c) => c === 401)).toBe(true);
+    const next = await login(sprayer, t.email, t.password);
+    expect(next.statusCode, next.body).toBe(429);
+    expect(next.headers['retry-after']).toMatch(/^\d+$/);
+    // The account itself is not locked: its owner logs in from another address.
+    expect((await login('192.0.2.67', t.email, t.password)).statusCode).toBe(200);
+  });
+});
+
+/** Requests from one address (and optional X-Forwarded-For) until refused; returns how many passed and the refusal. */
+async function untilRefused(app: FastifyInstance, url: string, ip: string, forwardedFor?: string) {
+  let passed = 0;
+  for (let i = 0; i < 300; i++) {
+    const res = await app.inject({ method: 'GET', url, remoteAddress: ip, headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {} });
+    if (res.statusCode === 429) return { passed, refusal: res };
+    passed++;
+  }
+  return { passed, refusal: undefined };
+}
+
+describe('per-IP budgets of /api/auth and /api/public', () => {
+  describe('without TRUST_PROXY: the socket address counts, X-Forwarded-For is ignored', () => {
+    let app: FastifyInstance;
+    beforeAll(async () => {
+      app = await buildTestApp({ perIpPerMinute: 60, config: { trustProxy: false } });
+    });
+
+    it('refuses an address past its budget; another address is not affected; a forged header does not escape', async () => {
+      // Token bucket: on a slow machine a few tokens refill during the loop, so "at least 60".
+      const pub = await untilRefused(app, '/api/public/track/1Z999AA10123456784', '203.0.113.10');
+      expect(pub.passed).toBeGreaterThanOrEqual(60);
+      expect(pub.refusal?.json()).toMatchObject({ code: 'rate_limited', request_id: pub.refusal?.headers['x-request-id'] });
+      expect(Number(pub.refusal?.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      const forged = await app.inject({ method: 'GET', url: '/api/public/track/1Z999AA10123456784', remoteAddress: '203.0.113.10', headers: { 'x-forwarded-for': '10.9.8.7' } });
+      expect(forged.statusCode).toBe(429);
+      expect((await app.inject({ method: 'GET', url: '/api/public/track/1Z999AA10123456784', remoteAddress: '203.0.113.11' })).statusCode).toBe(404);
+
+      // /api/auth has its own budget per address.
+      const auth = await untilRefused(app, '/api/auth/me', '203.0.113.12');
+      expect(auth.passed).toBeGreaterThanOrEqual(60);
+      expect(auth.refusal?.json().code).toBe('rate_limited');
+    });
+  });
+
+  describe('with TRUST_PROXY: the client address from X-Forwarded-For counts', () => {
+    let app: FastifyInstance;
+    beforeAll(async () => {
+      app = await buildTestApp({ perIpPerMinute: 60, config: { trustProxy: true } });
+    });
+
+    it('gives each forwarded client its own budget behind one proxy address', async () => {
+      const proxy = '10.0.0.2';
+      const first = await untilRefused(app, '/api/public/track/1Z999AA10123456784', proxy, '198.51.100.77');
+      expect(first.passed).toBeGreaterThanOrEqual(60);
+      expect(first.refusal).toBeDefined();
+      // Same proxy, another client: its own bucket.
+      const other = await app.inject({ method: 'GET', url: '/api/public/track/1Z999AA10123456784', remoteAddress: proxy, headers: { 'x-forwarded-for': '198.51.100.78' } });
+      expect(other.statusCode).toBe(404);
+    });
   });
 });

@@ -1739,7 +1739,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Read one workspace with its plan, the burst in force, member and order counts
+         * @description effective_burst_per_minute is what /v1 enforces now: the enterprise custom burst, else the plan’s setting plans.<tier>.burst_per_minute.
+         */
+        get: operations["superAdminGetWorkspace"];
         put?: never;
         post?: never;
         delete?: never;
@@ -18685,6 +18689,160 @@ export interface operations {
                      * @example {
                      *       "code": "forbidden",
                      *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    superAdminGetWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "ws_01m855vq01edv9y9wya31zz08a",
+                     *       "name": "Analytical Engines Ltd",
+                     *       "plan": "enterprise",
+                     *       "burst_per_minute": 6000,
+                     *       "effective_burst_per_minute": 6000,
+                     *       "origin_address": {
+                     *         "city": "Palo Alto",
+                     *         "name": "Acme Fulfilment",
+                     *         "phone": "+1 650 555 0100",
+                     *         "state": "CA",
+                     *         "company": "Acme Inc.",
+                     *         "country": "US",
+                     *         "street1": "1 Main St",
+                     *         "postal_code": "94301"
+                     *       },
+                     *       "suspended_at": null,
+                     *       "member_count": 1,
+                     *       "order_count": 3,
+                     *       "created_at": "2026-11-23T21:44:13.046Z",
+                     *       "updated_at": "2026-11-23T21:44:16.712Z"
+                     *     }
+                     */
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        plan: "starter" | "professional" | "enterprise";
+                        burst_per_minute: number | null;
+                        /** @description The /v1 burst in force: the custom value (enterprise) or the plan default. */
+                        effective_burst_per_minute: number;
+                        origin_address: {
+                            [key: string]: unknown;
+                        } | null;
+                        suspended_at: string | null;
+                        member_count: number;
+                        /** @description Orders in both environments, archived included. */
+                        order_count: number;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */

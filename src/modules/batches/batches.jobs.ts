@@ -8,5 +8,7 @@ import { batchesService, RUN_CHUNK_JOB, type ChunkJob } from './batches.service.
 export async function registerBatchJobs(deps: Deps): Promise<void> {
   const n = Number(process.env.BATCH_WORKERS ?? 2);
   const concurrency = Number.isInteger(n) && n >= 1 && n <= 32 ? n : 2;
-  await deps.jobs.work<ChunkJob>(RUN_CHUNK_JOB, async (data) => batchesService(deps).runChunk(data), { concurrency, pollingIntervalSeconds: 1 });
+  await deps.jobs.work<ChunkJob>(RUN_CHUNK_JOB, async (data, job) => {
+    await batchesService(deps).runChunk(data, job.signal);
+  }, { concurrency, pollingIntervalSeconds: 1 });
 }

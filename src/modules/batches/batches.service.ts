@@ -24,6 +24,19 @@ import { toBatch, toBatchItem } from './batches.wire.js';
 export const RUN_CHUNK_JOB = 'batches.run_chunk';
 /** Items per job: small enough that a crashed chunk costs little to redo, large enough to amortise the job. */
 export const CHUNK_SIZE = 50;
+/**
+ * A chunk job's lease: a job still active this long after it started (its worker was killed) is
+ * expired by the queue's maintenance and runs again elsewhere. Short, so a batch whose worker
+ * died resumes within about a minute and a half on PostgreSQL (lease + maintenance interval).
+ */
+export const CHUNK_EXPIRE_SECONDS = 60;
+/**
+ * A run stops taking items after this long and queues a continuation of its range, so a live
+ * worker never outlives its lease on a slow machine (which would hand the same chunk to a second
+ * worker: harmless, items are exactly-once, but wasted).
+ */
+export const CHUNK_BUDGET_MS = 20_000;
+const CHUNK_JOB_OPTIONS = { expireInSeconds: CHUNK_EXPIRE_SECONDS, retryLimit: 10, retryDelaySeconds: 2 } as const;
 const FINISHED: readonly BatchStatus[] = ['completed', 'completed_with_errors', 'failed', 'cancelled'];
 
 export interface ChunkJob {
@@ -34,7 +47,7 @@ export interface ChunkJob {
   to: number;
 }
 
-/** Thrown inside a purchase's transaction when its item already left pending: rolls the label back. */
+/** Thrown inside an item's transaction when the item already left pending: rolls its work (label, order, move) back. */
 class ItemAlreadyFinished extends Error {}
 
 /** Items processed at once within one chunk job (BATCH_ITEM_CONCURRENCY, default 4). */
@@ -128,7 +141,7 @@ export class BatchesService {
         const to = Math.min(from + CHUNK_SIZE, items.length);
         if (!items.slice(from, to).some((it) => it.status === 'pending')) continue;
         const job: ChunkJob = { batch_id: id, workspace_id: ctx.workspaceId, environment: ctx.environment, from, to };
-        await this.deps.jobs.send(RUN_CHUNK_JOB, job, { executor: trx, expireInSeconds: 600, retryLimit: 10, retryDelaySeconds: 2 });
+        await this.deps.jobs.send(RUN_CHUNK_JOB, job, { ...CHUNK_JOB_OPTIONS, executor: trx });
       }
       return batch;
     });
@@ -203,32 +216,50 @@ export class BatchesService {
   /**
    * One chunk job: its pending items, a few at a time, each in its own transaction. Safe to
    * run again (after a crash, an expiry, or alongside a stale copy): only pending items are
-   * taken, and an item leaves pending once.
+   * taken, and an item leaves pending once (its work commits with its mark). Stops taking items
+   * when `signal` aborts (the attempt's deadline) or the time budget is spent; in the latter
+   * case a continuation job takes the rest of the range. Returns how many items this run finished.
    */
-  async runChunk(job: ChunkJob): Promise<void> {
+  async runChunk(job: ChunkJob, signal?: AbortSignal): Promise<number> {
     const batch = await repo.findBatchById(this.deps.db, job.batch_id);
-    if (!batch || batch.workspace_id !== job.workspace_id || batch.environment !== job.environment) return;
-    if (FINISHED.includes(batch.status)) return;
+    if (!batch || batch.workspace_id !== job.workspace_id || batch.environment !== job.environment) return 0;
+    if (FINISHED.includes(batch.status)) return 0;
     if (batch.status === 'queued') {
       const now = this.deps.now();
       await this.deps.db.updateTable('batches').set({ status: 'running', started_at: now, updated_at: now }).where('id', '=', batch.id).where('status', '=', 'queued').execute();
     }
     const ctx: ServiceContext = { workspaceId: batch.workspace_id, environment: batch.environment, actor: batch.actor, requestId: `batch:${batch.id}` };
     const queue = await repo.pendingItemsInRange(this.deps.db, batch.id, job.from, job.to);
+    const startedAt = Date.now();
+    let finished = 0;
+    let overBudget = false;
     const workers = Array.from({ length: Math.min(itemConcurrency(), queue.length) }, async () => {
       for (let item = queue.shift(); item; item = queue.shift()) {
-        await this.runItem(ctx, batch, item);
+        if (signal?.aborted) return;
+        if (Date.now() - startedAt > CHUNK_BUDGET_MS) {
+          overBudget = true;
+          return;
+        }
+        if (await this.runItem(ctx, batch, item)) finished++;
         // Let interactive requests in between items.
         await yieldToLoop();
       }
     });
-    await Promise.all(workers);
+    // Every lane ends before the run does (a failed run must not leave lanes working behind the
+    // job's retry); then the first unexpected error fails the job, whose retry takes what is left.
+    const failure = (await Promise.allSettled(workers)).find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failure) throw failure.reason;
+    if (overBudget && !signal?.aborted) await this.deps.jobs.send(RUN_CHUNK_JOB, job, CHUNK_JOB_OPTIONS);
+    // Which process did which share of a batch (several workers on PostgreSQL): one line per run.
+    this.deps.log.info({ batch_id: batch.id, from: job.from, to: job.to, finished, pid: process.pid, continued: overBudget }, 'batch chunk run ended');
     await this.finishIfDone(batch.id);
+    return finished;
   }
 
-  private async runItem(ctx: ServiceContext, batch: BatchRow, item: BatchItemRow): Promise<void> {
+  /** Returns true when this run moved the item out of pending. */
+  private async runItem(ctx: ServiceContext, batch: BatchRow, item: BatchItemRow): Promise<boolean> {
     // Cancelled (or finished by another run) since the chunk was read.
-    if ((await repo.itemStatus(this.deps.db, item.id)) !== 'pending') return;
+    if ((await repo.itemStatus(this.deps.db, item.id)) !== 'pending') return false;
     const now = () => this.deps.now();
     try {
       switch (batch.type) {
@@ -241,32 +272,37 @@ export class BatchesService {
               if (!(await repo.finishItem(trx, item.id, { status: 'succeeded', result: { shipment }, shipmentId: shipment.id }, now()))) throw new ItemAlreadyFinished();
             },
           );
-          return;
+          return true;
         }
         case 'import_orders': {
-          const { order } = await ordersService(this.deps).upsertOrder(ctx, API_SOURCE, item.input as OrderInput);
-          await repo.finishItem(this.deps.db, item.id, { status: 'succeeded', result: { order } }, now());
-          return;
+          // The order and the item's mark commit together: a crash between them can neither
+          // import twice (no external_id to find it again) nor leave the item pending after its work.
+          await ordersService(this.deps).upsertOrder(ctx, API_SOURCE, item.input as OrderInput, async (trx, { order }) => {
+            if (!(await repo.finishItem(trx, item.id, { status: 'succeeded', result: { order } }, now()))) throw new ItemAlreadyFinished();
+          });
+          return true;
         }
         case 'validate_addresses': {
+          // Pure: nothing to commit beside the mark.
           const result = validateAddress(item.input as never);
-          await repo.finishItem(this.deps.db, item.id, { status: 'succeeded', result: result as never }, now());
-          return;
+          return repo.finishItem(this.deps.db, item.id, { status: 'succeeded', result: result as never }, now());
         }
         case 'process_orders': {
-          const order = await ordersService(this.deps).processOrder(ctx, (item.input as { order_id: string }).order_id);
-          await repo.finishItem(this.deps.db, item.id, { status: 'succeeded', result: { order } }, now());
-          return;
+          // Same transaction as the move: a rerun after a crash finds the item done, not a 409 on its own work.
+          await ordersService(this.deps).processOrder(ctx, (item.input as { order_id: string }).order_id, async (trx, order) => {
+            if (!(await repo.finishItem(trx, item.id, { status: 'succeeded', result: { order } }, now()))) throw new ItemAlreadyFinished();
+          });
+          return true;
         }
       }
     } catch (err) {
-      if (err instanceof ItemAlreadyFinished) return;
+      if (err instanceof ItemAlreadyFinished) return false;
       const error: ItemError =
         err instanceof AppError
           ? { code: err.code, message: err.message, ...(err.details !== undefined ? { details: err.details } : {}) }
           : { code: 'internal_error', message: 'The item could not be processed.' };
       if (!(err instanceof AppError)) this.deps.log.error({ err, batch_id: batch.id, item_id: item.id }, 'batch item failed unexpectedly');
-      await repo.finishItem(this.deps.db, item.id, { status: 'failed', error }, now());
+      return repo.finishItem(this.deps.db, item.id, { status: 'failed', error }, now());
     }
   }
 

@@ -205,8 +205,15 @@ export class OrdersService {
    * Create an order, or, when `external_id` is already known for this source, update it while
    * it is open (awaiting_fulfillment or processing; else 409 invalid_state). `created` tells
    * the route whether to answer 201 or 200. Fields absent from an update keep their values.
+   * `inTransaction` runs inside the write's transaction with the result (a batch marks its item
+   * done there, so the order and the mark commit together or not at all).
    */
-  async upsertOrder(scope: Scope, source: string, input: OrderInput): Promise<{ order: Order; created: boolean }> {
+  async upsertOrder(
+    scope: Scope,
+    source: string,
+    input: OrderInput,
+    inTransaction?: (trx: Executor, result: { order: Order; created: boolean }) => Promise<void>,
+  ): Promise<{ order: Order; created: boolean }> {
     const details = checkOrderContent(input);
     if (details.length) throw validationError(details);
     const now = this.deps.now();
@@ -233,10 +240,16 @@ export class OrdersService {
       updated_at: now,
     };
     const externalId = input.external_id;
-    if (externalId == null) return { order: toOrder(await repo.insertOrder(this.deps.db, row)), created: true };
+    // The API's plain create stays one statement (no transaction): the hot path of POST /v1/orders.
+    if (externalId == null && !inTransaction) return { order: toOrder(await repo.insertOrder(this.deps.db, row)), created: true };
 
     const { external_id: _ignored, ...patch } = input;
     return this.deps.db.transaction().execute(async (trx) => {
+      const done = async (result: { order: Order; created: boolean }) => {
+        if (inTransaction) await inTransaction(trx, result);
+        return result;
+      };
+      if (externalId == null) return done({ order: toOrder(await repo.insertOrder(trx, row)), created: true });
       // Twice at most: a concurrent creator of the same external id wins the insert, then we update.
       for (let attempt = 0; attempt < 2; attempt++) {
         const existing = await repo.findOrderByExternalId(trx, scope, source, externalId, { forUpdate: true });
@@ -244,10 +257,10 @@ export class OrdersService {
           assertEditable(existing.status);
           const { set } = await this.applyPatch(trx, existing, patch, now);
           const updated = set ? await repo.updateOrder(trx, scope, existing.id, set) : existing;
-          return { order: await this.presentOne(trx, scope, updated ?? existing), created: false };
+          return done({ order: await this.presentOne(trx, scope, updated ?? existing), created: false });
         }
         const inserted = await repo.insertOrderUnlessExternalIdExists(trx, row);
-        if (inserted) return { order: toOrder(inserted), created: true };
+        if (inserted) return done({ order: toOrder(inserted), created: true });
       }
       throw new AppError('conflict', 'The order was changed concurrently; retry.', { retryable: true });
     });
@@ -382,12 +395,20 @@ export class OrdersService {
   /**
    * awaiting_fulfillment → processing. Line items whose SKU maps to an Office product
    * (setting office_redeem.sku_map) get one PIN per unit, issued in the same transaction.
+   * `inTransaction` runs in that transaction too, with the processed order (a batch's item mark).
    */
-  async processOrder(ctx: ServiceContext, id: string): Promise<Order> {
-    return this.move(ctx, id, 'process', 'order.processed', async (trx, order) => {
-      const pins = await officeRedeemService(this.deps).issueForOrder(trx, order);
-      return pins.length ? { office_pins: pins.map((p) => p.id) } : {};
-    });
+  async processOrder(ctx: ServiceContext, id: string, inTransaction?: (trx: Executor, order: Order) => Promise<void>): Promise<Order> {
+    return this.move(
+      ctx,
+      id,
+      'process',
+      'order.processed',
+      async (trx, order) => {
+        const pins = await officeRedeemService(this.deps).issueForOrder(trx, order);
+        return pins.length ? { office_pins: pins.map((p) => p.id) } : {};
+      },
+      inTransaction,
+    );
   }
 
   /** Any state before shipped → cancelled. */
@@ -401,6 +422,7 @@ export class OrdersService {
     move: OrderMove,
     action: string,
     then?: (trx: Executor, order: OrderRow) => Promise<Record<string, unknown>>,
+    inTransaction?: (trx: Executor, order: Order) => Promise<void>,
   ): Promise<Order> {
     return this.deps.db.transaction().execute(async (trx) => {
       const { before, after } = await moveOrder(trx, ctx, id, move, this.deps.now());
@@ -413,7 +435,9 @@ export class OrdersService {
         environment: ctx.environment,
         changes: { status: { from: before.status, to: after.status }, ...extra },
       });
-      return this.presentOne(trx, ctx, after);
+      const order = await this.presentOne(trx, ctx, after);
+      if (inTransaction) await inTransaction(trx, order);
+      return order;
     });
   }
 

@@ -6,7 +6,7 @@ import { WorkspacesService } from './workspaces.service.js';
 
 export { bearer, sessionToken, serviceContext, requestMeta, type Guards, type RequestAuth } from './guards.js';
 export { AccountsService } from './accounts.service.js';
-export { WorkspacesService, PLAN_BURST, findWorkspaceOrigin } from './workspaces.service.js';
+export { WorkspacesService, ENTERPRISE_DEFAULT_BURST, findWorkspaceOrigin } from './workspaces.service.js';
 
 export interface Identity {
   accounts: AccountsService;

@@ -68,6 +68,19 @@ export async function superAdminIdentityRoutes(app: App) {
     handler: async (request) => workspaces.listWorkspaces(request.query),
   });
 
+  app.get('/workspaces/:id', {
+    schema: {
+      operationId: 'superAdminGetWorkspace',
+      summary: 'Read one workspace with its plan, the burst in force, member and order counts',
+      description: 'effective_burst_per_minute is what /v1 enforces now: the enterprise custom burst, else the plan\u2019s setting plans.<tier>.burst_per_minute.',
+      tags,
+      security,
+      params: IdParams,
+      response: { 200: WorkspaceSummarySchema, ...errorResponses(401, 403, 404) },
+    },
+    handler: async (request) => workspaces.getWorkspaceSummary(request.params.id),
+  });
+
   app.patch('/workspaces/:id', {
     schema: {
       operationId: 'superAdminUpdateWorkspace',

@@ -19,11 +19,12 @@ export interface CreateApiKeyInput {
 }
 
 /**
- * Fallback burst per plan (requests/minute). Starter and professional read the settings
- * `plans.<tier>.burst_per_minute` (these are their defaults); enterprise uses the workspace's
- * custom value and this one until a super-admin sets it.
+ * The burst (requests/minute) of an enterprise workspace until a super-admin sets its custom
+ * value. Starter and professional have no constant here: their bursts are the settings
+ * `plans.<tier>.burst_per_minute`, read through `effectiveBurst` by the limiter and the
+ * super-admin views alike, so what is reported is what is enforced.
  */
-export const PLAN_BURST: Record<WorkspaceLimits['plan'], number> = { starter: 60, professional: 300, enterprise: 1000 };
+export const ENTERPRISE_DEFAULT_BURST = 1000;
 
 /** The workspace's origin (default ship-from) address, or null when none is set. */
 export async function findWorkspaceOrigin(executor: Executor, workspaceId: string): Promise<Record<string, unknown> | null> {
@@ -60,9 +61,14 @@ export class WorkspacesService {
    */
   async burstLimit(workspaceId: string): Promise<number> {
     const limits = await this.limits(workspaceId);
-    if (limits.plan === 'enterprise') return limits.burstPerMinute ?? PLAN_BURST.enterprise;
+    return this.effectiveBurst(limits.plan, limits.burstPerMinute);
+  }
+
+  /** The burst in force for a plan and custom value: the one rule for the limiter and the reports. */
+  async effectiveBurst(plan: WorkspaceLimits['plan'], customBurst: number | null): Promise<number> {
+    if (plan === 'enterprise') return customBurst ?? ENTERPRISE_DEFAULT_BURST;
     const settings = settingsService(this.deps);
-    return limits.plan === 'professional' ? settings.get('plans.professional.burst_per_minute') : settings.get('plans.starter.burst_per_minute');
+    return plan === 'professional' ? settings.get('plans.professional.burst_per_minute') : settings.get('plans.starter.burst_per_minute');
   }
 
   async updateWorkspace(
@@ -134,17 +140,24 @@ export class WorkspacesService {
   /** Super-admin list: plan, burst (custom and in force), member and order counts. */
   async listWorkspaces(filter: { q?: string; limit?: number; cursor?: string }) {
     const page = await paginate(repo.workspaceSummariesQuery(this.deps.db, filter), { ...filter, table: 'w' });
+    const data = [];
+    for (const row of page.data) data.push(await this.toSummary(row));
+    return { ...page, data };
+  }
+
+  /** Super-admin detail: the list's entry for one workspace. */
+  async getWorkspaceSummary(workspaceId: string) {
+    const row = await repo.workspaceSummariesQuery(this.deps.db, {}).where('w.id', '=', workspaceId).executeTakeFirst();
+    if (!row) throw new AppError('not_found', 'No such workspace.');
+    return this.toSummary(row);
+  }
+
+  private async toSummary(row: Awaited<ReturnType<ReturnType<typeof repo.workspaceSummariesQuery>['executeTakeFirstOrThrow']>>) {
     return {
-      ...page,
-      data: page.data.map((row) => {
-        const ws = toWorkspace(row);
-        return {
-          ...ws,
-          effective_burst_per_minute: row.plan === 'enterprise' && row.burst_per_minute ? row.burst_per_minute : PLAN_BURST[row.plan],
-          member_count: Number(row.member_count),
-          order_count: Number(row.order_count),
-        };
-      }),
+      ...toWorkspace(row),
+      effective_burst_per_minute: await this.effectiveBurst(row.plan, row.burst_per_minute),
+      member_count: Number(row.member_count),
+      order_count: Number(row.order_count),
     };
   }
 
