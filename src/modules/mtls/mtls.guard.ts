@@ -1,5 +1,5 @@
 import type { TLSSocket } from 'node:tls';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
 import { AppError } from '../../platform/errors.js';
 import type { WorkspacesService } from '../workspaces/index.js';
@@ -27,14 +27,19 @@ export function presentedFingerprint(request: FastifyRequest, config: Config): s
  * valid, the connection is not allowed to use it.
  */
 export function clientCertificateGuard(opts: { config: Config; workspaces: WorkspacesService; mtls: MtlsService }) {
-  return async (request: FastifyRequest): Promise<void> => {
-    const scope = request.auth?.scope;
-    if (!scope) return;
-    const limits = await opts.workspaces.limits(scope.workspaceId);
+  async function check(request: FastifyRequest, workspaceId: string): Promise<void> {
+    const limits = await opts.workspaces.limits(workspaceId);
     if (!limits.mtlsRequired) return;
     const fingerprint = presentedFingerprint(request, opts.config);
-    if (!fingerprint || !(await opts.mtls.isRegistered(scope.workspaceId, fingerprint))) {
+    if (!fingerprint || !(await opts.mtls.isRegistered(workspaceId, fingerprint))) {
       throw new AppError('forbidden', 'This workspace requires mutual TLS: connect with a client certificate registered for it.');
     }
+  }
+  // Callback style: the usual case (no scope, or a cached workspace that needs no certificate)
+  // is answered without a promise, on every /v1 request (issue 25).
+  return (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void): void => {
+    const scope = request.auth?.scope;
+    if (!scope || opts.workspaces.cachedLimits(scope.workspaceId)?.mtlsRequired === false) return done();
+    check(request, scope.workspaceId).then(() => done(), done);
   };
 }

@@ -44,7 +44,7 @@ export async function ratesRoutes(app: App, opts: { surface?: 'v1' | 'admin' } =
     async (request, reply) => {
       // The route's own response serializer (the schema above); the JSON text is sent as is.
       const serialize = reply.getSerializationFunction('200') as (response: RateQueryResponse) => string;
-      const json = await quoteRatesJson(request.body, { carriers, now: app.deps.now() }, serialize);
+      const json = await quoteRatesJson(request.body, { carriers, now: app.deps.now(), bodyText: request.bodyText }, serialize);
       return reply.type('application/json; charset=utf-8').send(json as never);
     },
   );

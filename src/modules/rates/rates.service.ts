@@ -12,6 +12,8 @@ export interface QuoteRatesContext {
   carriers: CarrierRegistry;
   /** The clock (cutoff and default ship date); defaults to now. */
   now?: Date;
+  /** The body as received, when there is one: the quote cache's key, instead of serialising the query again. */
+  bodyText?: string;
 }
 
 /**
@@ -65,7 +67,7 @@ async function quote(query: RateQuery, ctx: QuoteRatesContext): Promise<{ entry:
 // default ship date move with the clock), so an identical request within the same minute
 // reuses the computed options; only the rate ids are new.
 function quoteKey(query: RateQuery, ctx: QuoteRatesContext, now: Date): string {
-  return `${Math.floor(now.getTime() / 60_000)}|${ctx.carriers.version}|${JSON.stringify(query)}`;
+  return `${Math.floor(now.getTime() / 60_000)}|${ctx.carriers.version}|${ctx.bodyText ?? JSON.stringify(query)}`;
 }
 
 /** `json` split around each id, in order (ids are unique strings, so each occurs once). */

@@ -43,6 +43,11 @@ export class SettingsService {
     return value as SettingValue<K>;
   }
 
+  /** The cached value of a setting, or undefined when `get` would have to read the database. */
+  cached<K extends SettingKey>(key: K): SettingValue<K> | undefined {
+    return this.cache.get(key) as SettingValue<K> | undefined;
+  }
+
   /** Every known setting with its value, default, schema and last change. */
   async list(): Promise<SettingWire[]> {
     const rows = new Map((await findSettingRows(this.deps.db)).map((r) => [r.key, r]));

@@ -83,11 +83,16 @@ export function createGuards(opts: {
   }
 
   return {
-    /** /v1: an API key plus a matching X-Service-Workspace; then the workspace's burst limit. */
+    /**
+     * /v1: an API key plus a matching X-Service-Workspace; then the workspace's burst limit.
+     * With the key, the limits and the bucket in memory (the usual case) nothing is awaited:
+     * every request of the API pays this guard (issue 25).
+     */
     async apiKey(request, reply) {
       const token = bearer(request);
       if (!token) throw new AppError('unauthorized', 'An API key is required (Authorization: Bearer sk_…).');
-      const key = await workspaces.verifyApiKey(token);
+      const verified = workspaces.verifyApiKey(token);
+      const key = verified instanceof Promise ? await verified : verified;
       if (!key) throw new AppError('unauthorized', 'The API key is invalid, revoked or expired.');
       if (key.suspended) throw new AppError('account_suspended', 'The account that owns this workspace is suspended.');
       const workspaceHeader = request.headers['x-service-workspace'];
@@ -103,8 +108,9 @@ export function createGuards(opts: {
         apiKeyId: key.id,
       };
       // One request, one token: a batch is one POST whatever its item count.
-      const limit = await workspaces.burstLimit(key.workspaceId);
-      const taken = await counters.take(`ws:${key.workspaceId}`, limit, 60_000);
+      const limit = workspaces.cachedBurstLimit(key.workspaceId) ?? (await workspaces.burstLimit(key.workspaceId));
+      const bucket = `ws:${key.workspaceId}`;
+      const taken = counters.takeNow?.(bucket, limit, 60_000) ?? (await counters.take(bucket, limit, 60_000));
       reply.header('ratelimit-limit', String(limit));
       reply.header('ratelimit-remaining', String(taken.remaining));
       reply.header('ratelimit-reset', String(taken.resetSeconds));

@@ -32,6 +32,13 @@ export async function findWorkspaceOrigin(executor: Executor, workspaceId: strin
   return (row?.origin_address as Record<string, unknown> | null | undefined) ?? null;
 }
 
+const API_KEY_FORMAT = /^sk_(test|live)_[0-9A-Za-z]{20,100}$/;
+
+/** The setting that holds a tier's burst per minute. */
+function burstSetting(plan: 'starter' | 'professional') {
+  return plan === 'professional' ? 'plans.professional.burst_per_minute' : 'plans.starter.burst_per_minute';
+}
+
 export class WorkspacesService {
   constructor(
     private readonly deps: Deps,
@@ -67,8 +74,23 @@ export class WorkspacesService {
   /** The burst in force for a plan and custom value: the one rule for the limiter and the reports. */
   async effectiveBurst(plan: WorkspaceLimits['plan'], customBurst: number | null): Promise<number> {
     if (plan === 'enterprise') return customBurst ?? ENTERPRISE_DEFAULT_BURST;
-    const settings = settingsService(this.deps);
-    return plan === 'professional' ? settings.get('plans.professional.burst_per_minute') : settings.get('plans.starter.burst_per_minute');
+    return settingsService(this.deps).get(burstSetting(plan));
+  }
+
+  /**
+   * The hot path's view of `limits` and `burstLimit`: the answers the caches hold right now, or
+   * undefined when the database must be asked. They spare a request on /v1 the promise chains
+   * of the async accessors (issue 25); what they return is what those would.
+   */
+  cachedLimits(workspaceId: string): WorkspaceLimits | undefined {
+    return this.cache.workspaces.get(workspaceId);
+  }
+
+  cachedBurstLimit(workspaceId: string): number | undefined {
+    const limits = this.cache.workspaces.get(workspaceId);
+    if (!limits) return undefined;
+    if (limits.plan === 'enterprise') return limits.burstPerMinute ?? ENTERPRISE_DEFAULT_BURST;
+    return settingsService(this.deps).cached(burstSetting(limits.plan));
   }
 
   async updateWorkspace(
@@ -222,26 +244,34 @@ export class WorkspacesService {
     });
   }
 
-  /** Resolve a presented key: cached (also negatively), expiry checked on every call. */
-  async verifyApiKey(secret: string): Promise<VerifiedKey | null> {
-    if (!/^sk_(test|live)_[0-9A-Za-z]{20,100}$/.test(secret)) return null;
+  /**
+   * Resolve a presented key: from the cache (also negatively) without a promise when it is
+   * there, else from the database; expiry is checked on every call.
+   */
+  verifyApiKey(secret: string): VerifiedKey | null | Promise<VerifiedKey | null> {
+    if (!API_KEY_FORMAT.test(secret)) return null;
     const hash = sha256Hex(secret);
-    let key = this.cache.keys.get(hash);
-    if (key === undefined) {
-      const row = await repo.findApiKeyByHash(this.deps.db, hash);
-      key =
-        row && !row.revoked_at
-          ? {
-              id: row.id,
-              workspaceId: row.workspace_id,
-              environment: row.environment,
-              expiresAt: row.expires_at ? new Date(row.expires_at).getTime() : null,
-              suspended: row.workspace_suspended_at !== null,
-            }
-          : null;
-      this.cache.keys.set(hash, key);
-    }
-    if (!key || (key.expiresAt !== null && key.expiresAt <= this.deps.now().getTime())) return null;
-    return key;
+    const key = this.cache.keys.get(hash);
+    return key === undefined ? this.loadApiKey(hash) : this.unexpired(key);
+  }
+
+  private async loadApiKey(hash: string): Promise<VerifiedKey | null> {
+    const row = await repo.findApiKeyByHash(this.deps.db, hash);
+    const key =
+      row && !row.revoked_at
+        ? {
+            id: row.id,
+            workspaceId: row.workspace_id,
+            environment: row.environment,
+            expiresAt: row.expires_at ? new Date(row.expires_at).getTime() : null,
+            suspended: row.workspace_suspended_at !== null,
+          }
+        : null;
+    this.cache.keys.set(hash, key);
+    return this.unexpired(key);
+  }
+
+  private unexpired(key: VerifiedKey | null): VerifiedKey | null {
+    return !key || (key.expiresAt !== null && key.expiresAt <= this.deps.now().getTime()) ? null : key;
   }
 }

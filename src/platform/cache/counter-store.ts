@@ -17,6 +17,8 @@ export interface TakeResult {
 export interface CounterStore {
   /** Token bucket: `capacity` tokens refilled evenly over `windowMs`. */
   take(key: string, capacity: number, windowMs: number): Promise<TakeResult>;
+  /** The same, answered at once, by a store that keeps its buckets in this process. */
+  takeNow?(key: string, capacity: number, windowMs: number): TakeResult;
   /** Fixed-window counter; returns the count after incrementing. */
   hit(key: string, windowMs: number): Promise<number>;
   count(key: string): Promise<number>;
@@ -43,6 +45,10 @@ export class MemoryCounterStore implements CounterStore {
   constructor(private readonly now: () => number = Date.now) {}
 
   async take(key: string, capacity: number, windowMs: number): Promise<TakeResult> {
+    return this.takeNow(key, capacity, windowMs);
+  }
+
+  takeNow(key: string, capacity: number, windowMs: number): TakeResult {
     const now = this.now();
     const b = this.buckets.get(key) ?? { tokens: capacity, at: now };
     const tokens = Math.min(capacity, b.tokens + ((now - b.at) * capacity) / windowMs);

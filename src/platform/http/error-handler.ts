@@ -226,10 +226,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onRequest', async (request, reply) => {
-    if (!closing) return;
+  // Callback style: every request runs it, and it almost never has anything to do.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!closing) return done();
     reply.header('connection', 'close');
     reply.header('retry-after', '1');
-    return sendError(reply, request, 'service_unavailable', 'The service is shutting down; retry.');
+    sendError(reply, request, 'service_unavailable', 'The service is shutting down; retry.');
   });
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, validationError } from '../errors.js';
 import { nulFields } from './nul-guard.js';
 
@@ -46,6 +46,7 @@ export function unpairedSurrogateFields(value: unknown, path = ''): Array<{ fiel
  * a NUL character anywhere in the body is a 400 naming the field (see nul-guard.ts).
  */
 export function registerJsonParser(app: FastifyInstance): void {
+  app.decorateRequest('bodyText', undefined);
   const defaultParser = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   // JSON only: any other body type is a 415, not a string that fails schema validation.
@@ -67,7 +68,15 @@ export function registerJsonParser(app: FastifyInstance): void {
         const unpaired = unpairedSurrogateFields(value);
         if (unpaired.length > 0) return done(validationError(unpaired), undefined);
       }
+      (req as FastifyRequest).bodyText = text;
       done(null, value);
     });
   });
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The JSON body as it arrived: the cache key of a route whose answer depends on it alone (the rate query). */
+    bodyText: string | undefined;
+  }
 }
