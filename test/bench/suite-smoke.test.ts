@@ -15,7 +15,7 @@ const results = mkdtempSync(path.join(tmpdir(), 'bench-smoke-'));
 afterAll(() => rmSync(results, { recursive: true, force: true }));
 
 const ROWS = ['restart', 'health', 'rss', 'purchase', 'tracking', 'webhooks', 'list', 'batch'];
-const EXPECTED = ['restart', 'health', 'rss', 'purchase', 'tracking', 'webhooks', 'list-first-1k', 'list-deep-1k', 'list-first-5k', 'list-deep-5k', 'batch-import', 'batch'];
+const EXPECTED = ['restart', 'health', 'rss', 'purchase', 'tracking', 'webhooks', 'list-first-1k', 'list-deep-1k', 'list-first-5k', 'list-deep-5k', 'batch-import', 'batch', 'batch-interactive'];
 /** Rows measured beside an anchor (and so with a ratio). */
 const ANCHORED = ['health', 'tracking', 'list-first-5k', 'list-deep-5k'];
 
