@@ -210,8 +210,21 @@ export function estimateDeliveryDate(
   holidays: readonly UsHoliday[],
   clock: LocalClock,
 ): string {
-  return addBusinessDays(tenderDate(shipDate, holidays, clock), businessDays, holidays);
+  // A pure function of its arguments that a quote calls once per option (14 times), on
+  // arguments that repeat across lanes: remembered per holiday calendar (issue 25).
+  let dates = deliveryDates.get(holidays);
+  if (!dates) deliveryDates.set(holidays, (dates = new Map()));
+  const key = `${shipDate}|${businessDays}|${clock.date}|${clock.hour}`;
+  let date = dates.get(key);
+  if (date === undefined) {
+    if (dates.size >= 4096) dates.clear();
+    date = addBusinessDays(tenderDate(shipDate, holidays, clock), businessDays, holidays);
+    dates.set(key, date);
+  }
+  return date;
 }
+
+const deliveryDates = new WeakMap<readonly UsHoliday[], Map<string, string>>();
 
 /** Dominant IANA zone per US state, district, territory. */
 const STATE_TIME_ZONES: Record<string, string> = {
