@@ -1,10 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, rateLimited } from '../../platform/errors.js';
 import type { Actor, Environment, Scope, ServiceContext } from '../../platform/context.js';
-import type { CounterStore } from '../../platform/cache/counter-store.js';
+import type { CounterStore, TakeResult } from '../../platform/cache/counter-store.js';
 import type { Executor } from '../../platform/db/types.js';
 import type { AccountsService } from './accounts.service.js';
-import type { VerifiedSession } from './auth-cache.js';
+import type { VerifiedKey, VerifiedSession } from './auth-cache.js';
 import type { WorkspacesService } from './workspaces.service.js';
 import * as repo from './workspaces.repo.js';
 import { checkSameOrigin, isStateChanging, sessionCookieToken } from './session-cookie.js';
@@ -54,7 +54,7 @@ export function requestMeta(request: FastifyRequest) {
 }
 
 export interface Guards {
-  apiKey(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  apiKey(request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void;
   session(request: FastifyRequest): Promise<void>;
   admin(request: FastifyRequest): Promise<void>;
   superAdmin(request: FastifyRequest): Promise<void>;
@@ -82,42 +82,68 @@ export function createGuards(opts: {
     request.auth = { actor: { type: 'account', id: s.accountId, email: s.email }, session: s };
   }
 
+  /** The API-key check; a promise only when something had to be loaded or a shared store asked. */
+  function checkApiKey(request: FastifyRequest, reply: FastifyReply): void | Promise<void> {
+    const token = bearer(request);
+    if (!token) throw new AppError('unauthorized', 'An API key is required (Authorization: Bearer sk_…).');
+    const verified = workspaces.verifyApiKey(token);
+    if (verified instanceof Promise) return verified.then((key) => admitKey(request, reply, key));
+    return admitKey(request, reply, verified);
+  }
+
+  function admitKey(request: FastifyRequest, reply: FastifyReply, key: VerifiedKey | null): void | Promise<void> {
+    if (!key) throw new AppError('unauthorized', 'The API key is invalid, revoked or expired.');
+    if (key.suspended) throw new AppError('account_suspended', 'The account that owns this workspace is suspended.');
+    const workspaceHeader = request.headers['x-service-workspace'];
+    if (typeof workspaceHeader !== 'string' || workspaceHeader === '') {
+      throw new AppError('unauthorized', 'The X-Service-Workspace header is required.');
+    }
+    if (workspaceHeader !== key.workspaceId) {
+      throw new AppError('forbidden', 'The API key does not belong to the workspace named in X-Service-Workspace.');
+    }
+    request.auth = {
+      actor: { type: 'api_key', id: key.id },
+      scope: { workspaceId: key.workspaceId, environment: key.environment },
+      apiKeyId: key.id,
+    };
+    // One request, one token: a batch is one POST whatever its item count.
+    const limit = workspaces.cachedBurstLimit(key.workspaceId);
+    if (limit === undefined) return workspaces.burstLimit(key.workspaceId).then((l) => takeToken(reply, key.workspaceId, l));
+    return takeToken(reply, key.workspaceId, limit);
+  }
+
+  function takeToken(reply: FastifyReply, workspaceId: string, limit: number): void | Promise<void> {
+    const bucket = `ws:${workspaceId}`;
+    const taken = counters.takeNow?.(bucket, limit, 60_000);
+    if (taken) return answerLimit(reply, limit, taken);
+    return counters.take(bucket, limit, 60_000).then((t) => answerLimit(reply, limit, t));
+  }
+
+  function answerLimit(reply: FastifyReply, limit: number, taken: TakeResult): void {
+    reply.header('ratelimit-limit', String(limit));
+    reply.header('ratelimit-remaining', String(taken.remaining));
+    reply.header('ratelimit-reset', String(taken.resetSeconds));
+    reply.header('ratelimit-policy', `${limit};w=60`);
+    if (!taken.allowed) throw rateLimited(`Rate limit of ${limit} requests per minute exceeded.`, taken.retryAfterSeconds);
+  }
+
   return {
     /**
      * /v1: an API key plus a matching X-Service-Workspace; then the workspace's burst limit.
-     * With the key, the limits and the bucket in memory (the usual case) nothing is awaited:
-     * every request of the API pays this guard (issue 25).
+     * Callback-style, and with the key, the limits and the bucket in memory (the usual case)
+     * nothing is awaited and no promise is made: every request of the API pays this guard, and
+     * an async hook costs a promise and a microtask turn even when it returns at once (issue 25).
      */
-    async apiKey(request, reply) {
-      const token = bearer(request);
-      if (!token) throw new AppError('unauthorized', 'An API key is required (Authorization: Bearer sk_…).');
-      const verified = workspaces.verifyApiKey(token);
-      const key = verified instanceof Promise ? await verified : verified;
-      if (!key) throw new AppError('unauthorized', 'The API key is invalid, revoked or expired.');
-      if (key.suspended) throw new AppError('account_suspended', 'The account that owns this workspace is suspended.');
-      const workspaceHeader = request.headers['x-service-workspace'];
-      if (typeof workspaceHeader !== 'string' || workspaceHeader === '') {
-        throw new AppError('unauthorized', 'The X-Service-Workspace header is required.');
+    apiKey(request, reply, done) {
+      let pending: void | Promise<void>;
+      try {
+        pending = checkApiKey(request, reply);
+      } catch (err) {
+        done(err as Error);
+        return;
       }
-      if (workspaceHeader !== key.workspaceId) {
-        throw new AppError('forbidden', 'The API key does not belong to the workspace named in X-Service-Workspace.');
-      }
-      request.auth = {
-        actor: { type: 'api_key', id: key.id },
-        scope: { workspaceId: key.workspaceId, environment: key.environment },
-        apiKeyId: key.id,
-      };
-      // One request, one token: a batch is one POST whatever its item count.
-      const limit = workspaces.cachedBurstLimit(key.workspaceId) ?? (await workspaces.burstLimit(key.workspaceId));
-      const bucket = `ws:${key.workspaceId}`;
-      const taken = counters.takeNow?.(bucket, limit, 60_000) ?? (await counters.take(bucket, limit, 60_000));
-      reply.header('ratelimit-limit', String(limit));
-      reply.header('ratelimit-remaining', String(taken.remaining));
-      reply.header('ratelimit-reset', String(taken.resetSeconds));
-      reply.header('ratelimit-policy', `${limit};w=60`);
-      if (!taken.allowed) {
-        throw rateLimited(`Rate limit of ${limit} requests per minute exceeded.`, taken.retryAfterSeconds);
-      }
+      if (pending) pending.then(() => done(), done);
+      else done();
     },
 
     session,

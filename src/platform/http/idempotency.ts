@@ -51,14 +51,27 @@ export function registerIdempotency(app: FastifyInstance, db: Db, now: () => Dat
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (!methods.includes('POST')) return;
-    route.preHandler = [claimKey, ...hookList(route.preHandler)] as never;
-    route.onSend = [keepResponse, ...hookList(route.onSend)] as never;
+    route.preHandler = [claimKeyHook, ...hookList(route.preHandler)] as never;
+    route.onSend = [keepResponseHook, ...hookList(route.onSend)] as never;
   });
 
-  async function claimKey(request: FastifyRequest, reply: FastifyReply) {
-    if (request.method !== 'POST') return;
+  // Callback-style wrappers: a POST without an Idempotency-Key (most of them) passes through
+  // without a promise or a microtask turn (issue 25).
+  function claimKeyHook(request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) {
+    if (request.method !== 'POST' || request.headers['idempotency-key'] === undefined) return done();
+    // A replay has answered the request: the chain must stop there.
+    claimKey(request, reply).then((replayed) => (replayed ? undefined : done()), done);
+  }
+
+  function keepResponseHook(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, payload?: unknown) => void) {
+    if (!request.idempotency) return done(null, payload);
+    keepResponse(request, reply, payload).then((kept) => done(null, kept), done);
+  }
+
+  /** Claims the request's key; true when a stored response was replayed (the request is answered). */
+  async function claimKey(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
     const header = request.headers['idempotency-key'];
-    if (header === undefined) return;
+    if (header === undefined) return false;
     const key = Array.isArray(header) ? header[0] : header;
     if (!key || key.length > 255) {
       throw new AppError('validation_failed', 'Idempotency-Key must be 1 to 255 characters.', {
@@ -66,7 +79,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db, now: () => Dat
       });
     }
     const scope = request.auth?.scope;
-    if (!scope) return;
+    if (!scope) return false;
     const fp = fingerprint(request);
     const at = now();
 
@@ -90,7 +103,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db, now: () => Dat
         .executeTakeFirst();
       if (inserted) {
         request.idempotency = { workspaceId: scope.workspaceId, environment: scope.environment, key };
-        return;
+        return false;
       }
       const row = await db
         .selectFrom('idempotency_keys')
@@ -115,7 +128,8 @@ export function registerIdempotency(app: FastifyInstance, db: Db, now: () => Dat
       reply.header('idempotent-replayed', 'true');
       reply.code(row.response_status ?? 200);
       if (row.response_content_type) reply.type(row.response_content_type);
-      return reply.send(row.response_body ?? '');
+      reply.send(row.response_body ?? '');
+      return true;
     }
     throw new AppError('idempotency_key_in_use');
   }
