@@ -41,11 +41,15 @@ export async function ratesRoutes(app: App, opts: { surface?: 'v1' | 'admin' } =
       validatorCompiler: strictBodyValidator as never,
       config: { bodyChecks: checkRateEnds },
     },
-    async (request, reply) => {
+    (request, reply) => {
       // The route's own response serializer (the schema above); the JSON text is sent as is.
       const serialize = reply.getSerializationFunction('200') as (response: RateQueryResponse) => string;
-      const json = await quoteRatesJson(request.body, { carriers, now: app.deps.now(), bodyText: request.bodyText }, serialize);
-      return reply.type('application/json; charset=utf-8').send(json as never);
+      const json = quoteRatesJson(request.body, { carriers, now: app.deps.now(), bodyText: request.bodyText }, serialize);
+      reply.type('application/json; charset=utf-8');
+      // A remembered quote is answered synchronously; a new one when its carriers have priced it.
+      // (reply.send of an error hands it to the error handler, as a thrown one would be.)
+      if (typeof json === 'string') reply.send(json as never);
+      else json.then((text) => reply.send(text as never), (err: Error) => reply.send(err as never));
     },
   );
 }

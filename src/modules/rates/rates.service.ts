@@ -28,39 +28,40 @@ export interface QuoteRatesContext {
  * details. The same request always yields the same prices (ids differ per call).
  */
 export async function quoteRates(query: RateQuery, ctx: QuoteRatesContext): Promise<RateQueryResponse> {
-  const { entry, hit } = await quote(query, ctx);
-  if (!hit) return entry.response;
-  return { ...entry.response, data: entry.response.data.map((o) => ({ ...o, id: newId('rate') })) };
+  const now = ctx.now ?? new Date();
+  const key = quoteKey(query, ctx, now);
+  const cached = quoteCache.get(key);
+  if (!cached) return (await computeAndRemember(query, ctx, now, key)).response;
+  return { ...cached.response, data: cached.response.data.map((o) => ({ ...o, id: newId('rate') })) };
 }
 
 /**
  * The same quote as JSON text, for the route. An identical request within the minute reuses
  * the serialised body of the first one and only writes fresh rate ids into it: the body is
- * kept cut at its ids, so a repeat costs a string join instead of a copy and a serialisation.
+ * kept cut at its ids, so a repeat costs a string join instead of a copy and a serialisation,
+ * and is answered synchronously (no promise on the hot path).
  */
-export async function quoteRatesJson(
+export function quoteRatesJson(
   query: RateQuery,
   ctx: QuoteRatesContext,
   serialize: (response: RateQueryResponse) => string,
-): Promise<string> {
-  const { entry, hit } = await quote(query, ctx);
-  if (!hit) return serialize(entry.response);
-  entry.pieces ??= cutAtIds(serialize(entry.response), entry.response.data.map((o) => o.id));
-  let json = entry.pieces[0];
-  for (let i = 1; i < entry.pieces.length; i++) json += newId('rate') + entry.pieces[i];
-  return json;
-}
-
-/** The quote of a request: remembered (hit) or computed now, and remembered when it can be. */
-async function quote(query: RateQuery, ctx: QuoteRatesContext): Promise<{ entry: CachedQuote; hit: boolean }> {
+): string | Promise<string> {
   const now = ctx.now ?? new Date();
   const key = quoteKey(query, ctx, now);
   const cached = quoteCache.get(key);
-  if (cached) return { entry: cached, hit: true };
+  if (!cached) return computeAndRemember(query, ctx, now, key).then((entry) => serialize(entry.response));
+  cached.pieces ??= cutAtIds(serialize(cached.response), cached.response.data.map((o) => o.id));
+  let json = cached.pieces[0];
+  for (let i = 1; i < cached.pieces.length; i++) json += newId('rate') + cached.pieces[i];
+  return json;
+}
+
+/** A quote computed now, and remembered when it can be. */
+async function computeAndRemember(query: RateQuery, ctx: QuoteRatesContext, now: Date, key: string): Promise<CachedQuote> {
   const { response, cacheable } = await computeQuote(query, ctx, now);
   const entry = { response };
   if (cacheable) quoteCache.set(key, entry);
-  return { entry, hit: false };
+  return entry;
 }
 
 // Quotes are pure functions of the request, the rate tables and the minute (the cutoff and

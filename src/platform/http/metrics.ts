@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 
 /**
  * Prometheus metrics for one app instance (a registry of its own, so several apps in one
@@ -9,19 +9,18 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 export function registerMetrics(app: FastifyInstance, opts: { queueDepth: () => Promise<Record<string, { queued: number; active: number; failed: number }>> }) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const requests = new Counter({
+  const tally = new RequestTally();
+  new Counter({
     name: 'http_requests_total',
     help: 'HTTP requests by method, route and status',
     labelNames: ['method', 'route', 'status_code'],
     registers: [registry],
+    collect() {
+      this.reset();
+      for (const { labels, count } of tally.counts.values()) this.inc(labels, count);
+    },
   });
-  const latency = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'HTTP request latency by method and route',
-    labelNames: ['method', 'route'],
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registers: [registry],
-  });
+  registry.registerMetric(tally.latencyMetric('http_request_duration_seconds', 'HTTP request latency by method and route') as never);
   new Gauge({
     name: 'job_queue_depth',
     help: 'Jobs per queue and state',
@@ -40,11 +39,69 @@ export function registerMetrics(app: FastifyInstance, opts: { queueDepth: () => 
 
   app.addHook('onResponse', (request, reply, done) => {
     // The route pattern, not the URL, keeps label cardinality bounded.
-    const route = request.routeOptions.url ?? 'unmatched';
-    requests.inc({ method: request.method, route, status_code: String(reply.statusCode) });
-    latency.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+    tally.record(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
 
   return registry;
+}
+
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+
+interface LatencyTally {
+  labels: { method: string; route: string };
+  /** Observations per bucket (not cumulative); the last slot is above the top bound. */
+  buckets: number[];
+  sum: number;
+  count: number;
+}
+
+/**
+ * Request counts and latencies, tallied per request in plain maps under one string key per label
+ * set and handed to prom-client when /metrics is read. prom-client's own inc/observe hash and
+ * validate the label object on every call, a few µs on every request (issue 25); the exposition
+ * (names, labels, cumulative buckets, _sum, _count) is the same.
+ */
+class RequestTally {
+  readonly counts = new Map<string, { labels: { method: string; route: string; status_code: string }; count: number }>();
+  private readonly latency = new Map<string, LatencyTally>();
+
+  record(method: string, route: string, status: number, seconds: number): void {
+    const routeKey = `${method} ${route}`;
+    const countKey = `${routeKey} ${status}`;
+    const c = this.counts.get(countKey);
+    if (c) c.count++;
+    else this.counts.set(countKey, { labels: { method, route, status_code: String(status) }, count: 1 });
+    let l = this.latency.get(routeKey);
+    if (!l) {
+      l = { labels: { method, route }, buckets: new Array<number>(LATENCY_BUCKETS.length + 1).fill(0), sum: 0, count: 0 };
+      this.latency.set(routeKey, l);
+    }
+    let b = 0;
+    while (b < LATENCY_BUCKETS.length && seconds > LATENCY_BUCKETS[b]) b++;
+    l.buckets[b]++;
+    l.sum += seconds;
+    l.count++;
+  }
+
+  /** A histogram in the shape prom-client's registry reads from its own metrics. */
+  latencyMetric(name: string, help: string) {
+    const metric = { name, help, type: 'histogram', aggregator: 'sum', get: async () => ({ ...metric, values: this.latencyValues(name) }), reset: () => this.latency.clear() };
+    return metric;
+  }
+
+  private latencyValues(name: string) {
+    const values: { labels: Record<string, string | number>; value: number; metricName: string }[] = [];
+    for (const l of this.latency.values()) {
+      let cumulative = 0;
+      LATENCY_BUCKETS.forEach((le, i) => {
+        cumulative += l.buckets[i];
+        values.push({ labels: { le, ...l.labels }, value: cumulative, metricName: `${name}_bucket` });
+      });
+      values.push({ labels: { le: '+Inf', ...l.labels }, value: l.count, metricName: `${name}_bucket` });
+      values.push({ labels: { ...l.labels }, value: l.sum, metricName: `${name}_sum` });
+      values.push({ labels: { ...l.labels }, value: l.count, metricName: `${name}_count` });
+    }
+    return values;
+  }
 }
