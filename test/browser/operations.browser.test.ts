@@ -59,6 +59,36 @@ async function settled(page: Page) {
   await until(async () => (await page.locator('main .loading').count()) === 0, 'the page to load', 10_000);
 }
 
+type Analytics = { webhooks: { success_rate: number | null }; api_requests: { by_workspace: { workspace_id: string; name: string | null }[] } };
+async function analytics(): Promise<Analytics> {
+  const res = await app.inject({ method: 'GET', url: '/api/super-admin/analytics', headers: root });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+}
+
+/**
+ * The analytics page drew what the API answers: recharts' SVG with bars of some height in each
+ * chart, the webhook success rate as a percentage, the tenant's workspace among the requesters.
+ */
+async function analyticsDrawn(page: Page) {
+  for (const card of ['analytics-orders', 'analytics-labels', 'analytics-requests']) {
+    const surface = page.getByTestId(card).locator('.time-chart > svg.recharts-surface');
+    await visible(surface);
+    const bars = await surface.locator('.recharts-bar-rectangle path').evaluateAll((paths) => paths.filter((p) => p.getBoundingClientRect().height > 1).length);
+    expect(bars, `${card}: bars drawn`).toBeGreaterThan(0);
+    expect(await surface.locator('.recharts-xAxis .recharts-cartesian-axis-tick').count(), `${card}: date ticks`).toBeGreaterThan(0);
+  }
+  const expected = await analytics();
+  const rate = /success rate\s*([\d.]+)\s*%/i.exec(await page.getByTestId('analytics-webhooks').innerText());
+  expect(rate, 'webhook success rate shown as a percentage').not.toBeNull();
+  expect(Number(rate![1])).toBeCloseTo(expected.webhooks.success_rate! * 100, 0);
+  const mine = expected.api_requests.by_workspace.find((w) => w.workspace_id === t.workspaceId);
+  expect(mine?.name).toBeTruthy();
+  const row = page.getByTestId('analytics-requests-by-workspace').getByRole('row', { name: new RegExp(t.workspaceId) });
+  await visible(row);
+  expect(await row.innerText()).toMatch(new RegExp(`${mine!.name}[\\s\\S]*${t.workspaceId}\\s+[1-9]`));
+}
+
 describe.skipIf(!haveChromium)('dashboard operations in Chromium', () => {
   beforeAll(async () => {
     ({ app, base, browser } = await startDashboard({ config: { webhookAllowPrivateTargets: true } }));
@@ -347,9 +377,12 @@ describe.skipIf(!haveChromium)('dashboard operations in Chromium', () => {
     expect(endpoint.statusCode, endpoint.body).toBe(201);
     expect((await app.inject({ method: 'POST', url: `/v1/webhooks/${endpoint.json().id}/test`, headers: t.headers })).statusCode).toBe(202);
     await until(async () => (await app.inject({ method: 'GET', url: `/v1/batches/${batch.json().id}`, headers: t.headers })).json().status === 'completed', 'the tour batch', 30_000);
+    // A finished delivery, so that analytics has a webhook success rate to show.
+    await until(async () => (await analytics()).webhooks.success_rate !== null, 'a finished webhook delivery');
 
-    // Each stop: a name and how to get there from the page before (a main navigation entry by default).
-    type Stop = { name: string; go?: (page: Page) => Promise<void> };
+    // Each stop: a name, how to get there from the page before (a main navigation entry by
+    // default), and what it must show beyond loading cleanly.
+    type Stop = { name: string; go?: (page: Page) => Promise<void>; check?: (page: Page) => Promise<void> };
     const nav = (name: string) => (page: Page) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
     const firstRowLink = (testId: string) => (page: Page) => page.getByTestId(testId).locator('tbody tr').first().getByRole('link').first().click();
     const userStops: Stop[] = [
@@ -368,13 +401,14 @@ describe.skipIf(!haveChromium)('dashboard operations in Chromium', () => {
       { name: 'Dead letters', go: (page) => page.getByRole('navigation', { name: 'Webhooks' }).getByRole('link', { name: 'Dead letters' }).click() },
       { name: 'API keys' },
     ];
-    const superStops: Stop[] = ['Accounts', 'Workspaces', 'Settings', 'Audit log', 'Analytics', 'Office redeem'].map((name) => ({ name }));
+    const superStops: Stop[] = [...['Accounts', 'Workspaces', 'Settings', 'Audit log'].map((name) => ({ name })), { name: 'Analytics', check: analyticsDrawn }, { name: 'Office redeem' }];
     const slug = (name: string) => name.toLowerCase().replaceAll(' ', '-');
     const tour = async (page: Page, stops: Stop[], suffix: string) => {
-      for (const { name, go } of stops) {
+      for (const { name, go, check } of stops) {
         await step(page, `tour-${slug(name)}${suffix}`, async () => {
           await (go ?? nav(name))(page);
           await settled(page);
+          await check?.(page);
           expect(await horizontalOverflow(page), `${name} is wider than the screen: ${(await overflowingElements(page)).join('\n')}`).toBeLessThanOrEqual(0);
           // Nothing clickable is kept out of the Tab order.
           const unreachable = await page.evaluate(() =>
@@ -395,6 +429,23 @@ describe.skipIf(!haveChromium)('dashboard operations in Chromium', () => {
       await user.context().close();
       await admin.context().close();
     }
+
+    // A range with nothing in it: each chart says so instead of drawing, the rate is "—".
+    const admin = await superPage();
+    await step(admin, 'tour-analytics-empty-range', async () => {
+      await nav('Analytics')(admin);
+      await settled(admin);
+      await admin.getByLabel('From', { exact: true }).fill('2020-01-01');
+      await admin.getByLabel('To', { exact: true }).fill('2020-01-31');
+      await admin.getByRole('button', { name: 'Show' }).click();
+      await visible(admin.getByText('No orders created in this range.'));
+      await visible(admin.getByText('No labels bought in this range.'));
+      await visible(admin.getByText('No API requests in this range.'));
+      expect(await admin.locator('.time-chart').count()).toBe(0);
+      expect(await admin.getByTestId('analytics-requests-by-workspace').count()).toBe(0);
+      expect(await admin.getByTestId('analytics-webhooks').innerText()).toMatch(/success rate\s*—/i);
+      await shoot(admin, 'tour-analytics-empty-range');
+    });
 
     // Keyboard only: after a navigation the focus is on the page's content; Tab reaches its
     // actions and Enter presses them.
