@@ -1,7 +1,8 @@
-import type { ExpressionBuilder, Updateable } from 'kysely';
+import { sql, type ExpressionBuilder, type Updateable } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Executor, Tables } from '../../platform/db/types.js';
 import { inScope } from '../../platform/db/scope.js';
+import { precompiled } from '../../platform/db/precompiled.js';
 import type { Scope } from '../../platform/context.js';
 import type { TrackingStatus } from '../../carriers/types.js';
 import type { ShipmentStatus } from './shipments.states.js';
@@ -21,14 +22,79 @@ export async function findShipment(db: Executor, scope: Scope, id: string, opts:
   return q.executeTakeFirst();
 }
 
-export async function findShipmentByTrackingNumber(db: Executor, scope: Scope, trackingNumber: string): Promise<ShipmentRow | undefined> {
-  return db.selectFrom('shipments').selectAll().where(inScope(scope)).where('tracking_number', '=', trackingNumber).orderBy('created_at', 'desc').executeTakeFirst();
+/**
+ * The tracking read in one statement: the shipment (by id or tracking number, in the scope) with
+ * its events as a JSON array beside it, newest first (timestamps as text). Two round trips were
+ * half of the read's cost (issue 25's approach for the order read, applied here).
+ */
+export async function findShipmentWithEvents(db: Executor, scope: Scope, by: { id: string } | { trackingNumber: string }): Promise<{ row: ShipmentRow; events: TrackingEventRow[] } | undefined> {
+  const values = { workspaceId: scope.workspaceId, environment: scope.environment };
+  const [found] = 'id' in by ? await selectTrackingById(db, { ...values, id: by.id }) : await selectTrackingByNumber(db, { ...values, trackingNumber: by.trackingNumber });
+  return found && withEventDates(found);
 }
 
-/** Public tracking: any tenant's shipment with this number (numbers embed a random serial per shipment). */
-export async function findShipmentByTrackingNumberAnywhere(db: Executor, trackingNumber: string): Promise<ShipmentRow | undefined> {
-  return db.selectFrom('shipments').selectAll().where('tracking_number', '=', trackingNumber).orderBy('created_at', 'desc').executeTakeFirst();
+/** The same for public tracking: any tenant's shipment with this number (numbers embed a random serial per shipment). */
+export async function findShipmentWithEventsAnywhere(db: Executor, trackingNumber: string): Promise<{ row: ShipmentRow; events: TrackingEventRow[] } | undefined> {
+  const [found] = await selectTrackingAnywhere(db, { trackingNumber });
+  return found && withEventDates(found);
 }
+
+type WithEventsJson = Awaited<ReturnType<typeof selectTrackingById>>[number];
+
+function withEventDates(found: WithEventsJson): { row: ShipmentRow; events: TrackingEventRow[] } {
+  const { tracking_events: events, ...row } = found;
+  // JSON carries the event timestamps as text; rows elsewhere carry Dates.
+  return { row, events: events.map((e) => ({ ...e, occurred_at: new Date(e.occurred_at), created_at: new Date(e.created_at) })) };
+}
+
+function eventsOfShipmentJson(eb: ExpressionBuilder<Tables, 'shipments'>) {
+  return jsonArrayFrom(
+    eb
+      .selectFrom('tracking_events')
+      .selectAll('tracking_events')
+      .whereRef('tracking_events.shipment_id', '=', 'shipments.id')
+      .orderBy('tracking_events.occurred_at', 'desc')
+      .orderBy('tracking_events.seq', 'desc'),
+  );
+}
+
+/** Shipments with their events as a JSON array column, `tracking_events`. */
+function withEventsJson(db: Executor) {
+  return db.selectFrom('shipments').selectAll('shipments').select((eb) => eventsOfShipmentJson(eb).as('tracking_events'));
+}
+
+const scopeOfValues = (v: Record<string, unknown>): Scope => ({ workspaceId: v.workspaceId as string, environment: v.environment as Scope['environment'] });
+
+const selectTrackingById = precompiled(
+  ['workspaceId', 'environment', 'id'],
+  (db, v) =>
+    withEventsJson(db)
+      .where(inScope(scopeOfValues(v)))
+      .where('shipments.id', '=', v.id as string),
+  { statement: 'shipments.tracking_by_id' },
+);
+
+const selectTrackingByNumber = precompiled(
+  ['workspaceId', 'environment', 'trackingNumber'],
+  (db, v) =>
+    withEventsJson(db)
+      .where(inScope(scopeOfValues(v)))
+      .where('shipments.tracking_number', '=', v.trackingNumber as string)
+      .orderBy('shipments.created_at', 'desc')
+      // A literal, not a parameter: a precompiled statement binds only the named values.
+      .limit(sql.lit(1)),
+  { statement: 'shipments.tracking_by_number' },
+);
+
+const selectTrackingAnywhere = precompiled(
+  ['trackingNumber'],
+  (db, v) =>
+    withEventsJson(db)
+      .where('shipments.tracking_number', '=', v.trackingNumber as string)
+      .orderBy('shipments.created_at', 'desc')
+      .limit(sql.lit(1)),
+  { statement: 'shipments.tracking_anywhere' },
+);
 
 /** By id alone, locked: the tracking sync re-reads a row it found through a scoped or public lookup. */
 export async function lockShipment(db: Executor, id: string): Promise<ShipmentRow | undefined> {

@@ -215,6 +215,7 @@ describe('POST /v1/shipments', () => {
     for (const url of ['/v1/shipments', '/v1/tracking/events']) await expectV1AuthMatrix(app, { method: 'GET', url }, { owner: t });
     // The live environment of the same workspace does not see test shipments.
     expect((await app.inject({ method: 'GET', url: `/v1/shipments/${shipment.id}`, headers: t.liveHeaders })).statusCode).toBe(404);
+    expect((await app.inject({ method: 'GET', url: `/v1/tracking/${shipment.tracking_number}`, headers: t.liveHeaders })).statusCode).toBe(404);
   }, 240_000); // two tenants (scrypt) per matrix
 });
 
@@ -314,7 +315,10 @@ describe('tracking', () => {
     expect(moving.status).toBe('in_transit');
     expect(moving.events.map((e: { status_detail: string }) => e.status_detail)).toEqual(['departed_facility', 'picked_up', 'label_created']);
     expect(moving.events[0]).toMatchObject({ carrier_status_code: 'DP', location: { city: 'New York', state: 'NY', postal_code: '10118', country: 'US' } });
-    expect((await track(shipment.id)).events).toHaveLength(3); // read again: nothing duplicated
+    // Read again with nothing due (the one-statement read): the same answer, nothing duplicated,
+    // by id and by number.
+    expect(await track(shipment.id)).toEqual(moving);
+    expect(await track()).toEqual(moving);
 
     setClock('2026-03-20T00:00:00.000Z');
     const done = await track();
@@ -412,6 +416,10 @@ describe('GET /api/public/track/:trackingNumber', () => {
     expect(body.timeline).toHaveLength(5);
     for (const pii of ['Ada', 'Lovelace', 'Market', '5th Ave', 'Warehouse', 'Acme', 'ada@example.com', '555', shipment.id, 'ord_']) expect(res.body).not.toContain(pii);
     expect(res.body).toContain('New York');
+    // Nothing due on a second read (the one-statement read): the same answer, spaces and case in
+    // the number ignored.
+    const again = await app.inject({ method: 'GET', url: `/api/public/track/${shipment.tracking_number.slice(0, 4)}%20${shipment.tracking_number.slice(4).toLowerCase()}` });
+    expect(again.json()).toEqual(body);
   });
 
   it('is 404 for an unknown number, and limited per IP', async () => {

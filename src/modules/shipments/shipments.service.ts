@@ -399,19 +399,21 @@ export class ShipmentsService {
 
   /** GET /v1/tracking/:id: a tracking number or a shipment id of the scope. */
   async getTracking(scope: Scope, idOrNumber: string): Promise<Tracking> {
-    const found = idOrNumber.startsWith('shp_')
-      ? await repo.findShipment(this.deps.db, scope, idOrNumber)
-      : await repo.findShipmentByTrackingNumber(this.deps.db, scope, idOrNumber.replace(/\s+/g, '').toUpperCase());
+    const by = idOrNumber.startsWith('shp_') ? { id: idOrNumber } : { trackingNumber: idOrNumber.replace(/\s+/g, '').toUpperCase() };
+    const found = await repo.findShipmentWithEvents(this.deps.db, scope, by);
     if (!found) throw new AppError('not_found', 'No shipment with this id or tracking number.');
-    const row = await this.tracking.refresh(found);
+    // Usually nothing is due and the one statement answers; a due scan is ingested first.
+    if (!isDue(found.row, this.deps.now())) return toTracking(found.row, found.events);
+    const row = await this.tracking.refresh(found.row);
     return toTracking(row, await repo.eventsOfShipment(this.deps.db, row.id));
   }
 
   /** Public tracking by number (any tenant), without names, streets, emails or phones. */
   async publicTracking(trackingNumber: string): Promise<PublicTracking> {
-    const found = await repo.findShipmentByTrackingNumberAnywhere(this.deps.db, trackingNumber.replace(/\s+/g, '').toUpperCase());
+    const found = await repo.findShipmentWithEventsAnywhere(this.deps.db, trackingNumber.replace(/\s+/g, '').toUpperCase());
     if (!found) throw new AppError('not_found', 'No shipment with this tracking number.');
-    const row = await this.tracking.refresh(found);
+    if (!isDue(found.row, this.deps.now())) return toPublicTracking(found.row, found.events);
+    const row = await this.tracking.refresh(found.row);
     return toPublicTracking(row, await repo.eventsOfShipment(this.deps.db, row.id));
   }
 
