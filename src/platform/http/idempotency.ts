@@ -58,9 +58,10 @@ export function registerIdempotency(app: FastifyInstance, db: Db, now: () => Dat
   // Callback-style wrappers: a POST without an Idempotency-Key (most of them) passes through
   // without a promise or a microtask turn (issue 25).
   function claimKeyHook(request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) {
-    if (request.method !== 'POST' || request.headers['idempotency-key'] === undefined) return done();
+    const header = request.headers['idempotency-key'];
+    if (request.method !== 'POST' || header === undefined) return done();
     // A replay has answered the request: the chain must stop there.
-    claimKey(request, reply).then((replayed) => (replayed ? undefined : done()), done);
+    claimKey(request, reply, header).then((replayed) => (replayed ? undefined : done()), done);
   }
 
   function keepResponseHook(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, payload?: unknown) => void) {
@@ -69,9 +70,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db, now: () => Dat
   }
 
   /** Claims the request's key; true when a stored response was replayed (the request is answered). */
-  async function claimKey(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
-    const header = request.headers['idempotency-key'];
-    if (header === undefined) return false;
+  async function claimKey(request: FastifyRequest, reply: FastifyReply, header: string | string[]): Promise<boolean> {
     const key = Array.isArray(header) ? header[0] : header;
     if (!key || key.length > 255) {
       throw new AppError('validation_failed', 'Idempotency-Key must be 1 to 255 characters.', {
