@@ -28,9 +28,7 @@ export interface QuoteRatesContext {
  * details. The same request always yields the same prices (ids differ per call).
  */
 export async function quoteRates(query: RateQuery, ctx: QuoteRatesContext): Promise<RateQueryResponse> {
-  const now = ctx.now ?? new Date();
-  const key = quoteKey(query, ctx, now);
-  const cached = quoteCache.get(key);
+  const { cached, now, key } = lookUpQuote(query, ctx);
   if (!cached) return (await computeAndRemember(query, ctx, now, key)).response;
   return { ...cached.response, data: cached.response.data.map((o) => ({ ...o, id: newId('rate') })) };
 }
@@ -46,14 +44,19 @@ export function quoteRatesJson(
   ctx: QuoteRatesContext,
   serialize: (response: RateQueryResponse) => string,
 ): string | Promise<string> {
-  const now = ctx.now ?? new Date();
-  const key = quoteKey(query, ctx, now);
-  const cached = quoteCache.get(key);
+  const { cached, now, key } = lookUpQuote(query, ctx);
   if (!cached) return computeAndRemember(query, ctx, now, key).then((entry) => serialize(entry.response));
   cached.pieces ??= cutAtIds(serialize(cached.response), cached.response.data.map((o) => o.id));
   let json = cached.pieces[0];
   for (let i = 1; i < cached.pieces.length; i++) json += newId('rate') + cached.pieces[i];
   return json;
+}
+
+/** The remembered quote of a request, looked up synchronously (a hit awaits nothing), with its key and clock. */
+function lookUpQuote(query: RateQuery, ctx: QuoteRatesContext): { cached: CachedQuote | undefined; now: Date; key: string } {
+  const now = ctx.now ?? new Date();
+  const key = quoteKey(query, ctx, now);
+  return { cached: quoteCache.get(key), now, key };
 }
 
 /** A quote computed now, and remembered when it can be. */
