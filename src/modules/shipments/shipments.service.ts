@@ -16,7 +16,7 @@ import { LABEL_FORMAT_CODES, TRACKING_STATUSES, type CreateShipmentInput, type L
 import { labelDataOf, lazyRenderPool, type LabelRenderer } from './shipments.labels.js';
 import { parseTimeScale, sandboxOptions, sandboxScenario, TIME_SCALE_SETTING } from './shipments.sandbox.js';
 import { SHIPMENT_STATUSES, shipmentStateError, type ShipmentStatus } from './shipments.states.js';
-import type { ShipmentAddress, ShipmentRow, StoredRate } from './shipments.tables.js';
+import type { ShipmentAddress, ShipmentRow, StoredRate, TrackingEventRow } from './shipments.tables.js';
 import { deliverOrder, isDue, scopeOf, TrackingSync } from './shipments.tracking.js';
 import { labelUrl, toPublicTracking, toShipment, toTracking, toTrackingEventListItem } from './shipments.wire.js';
 
@@ -402,19 +402,26 @@ export class ShipmentsService {
     const by = idOrNumber.startsWith('shp_') ? { id: idOrNumber } : { trackingNumber: idOrNumber.replace(/\s+/g, '').toUpperCase() };
     const found = await repo.findShipmentWithEvents(this.deps.db, scope, by);
     if (!found) throw new AppError('not_found', 'No shipment with this id or tracking number.');
-    // Usually nothing is due and the one statement answers; a due scan is ingested first.
-    if (!isDue(found.row, this.deps.now())) return toTracking(found.row, found.events);
-    const row = await this.tracking.refresh(found.row);
-    return toTracking(row, await repo.eventsOfShipment(this.deps.db, row.id));
+    const { row, events } = await this.upToDate(found);
+    return toTracking(row, events);
   }
 
   /** Public tracking by number (any tenant), without names, streets, emails or phones. */
   async publicTracking(trackingNumber: string): Promise<PublicTracking> {
     const found = await repo.findShipmentWithEventsAnywhere(this.deps.db, trackingNumber.replace(/\s+/g, '').toUpperCase());
     if (!found) throw new AppError('not_found', 'No shipment with this tracking number.');
-    if (!isDue(found.row, this.deps.now())) return toPublicTracking(found.row, found.events);
+    const { row, events } = await this.upToDate(found);
+    return toPublicTracking(row, events);
+  }
+
+  /**
+   * A tracking read as it was read (one statement), or, when a carrier scan is due, brought up
+   * to date first and its events read again.
+   */
+  private async upToDate(found: { row: ShipmentRow; events: TrackingEventRow[] }): Promise<{ row: ShipmentRow; events: TrackingEventRow[] }> {
+    if (!isDue(found.row, this.deps.now())) return found;
     const row = await this.tracking.refresh(found.row);
-    return toPublicTracking(row, await repo.eventsOfShipment(this.deps.db, row.id));
+    return { row, events: await repo.eventsOfShipment(this.deps.db, row.id) };
   }
 
   /** GET /v1/tracking/events: the workspace's events, newest first (by when they occurred). */
