@@ -2,14 +2,20 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 
 /**
- * A TCP proxy in front of a real service (Redis) that a test can break: `blackhole()` keeps
- * connections open but holds every byte back (a hung peer; `resume()` lets them through in
- * order), `close()` drops every connection and stops listening (the peer is gone).
+ * A TCP proxy in front of a real service (Redis, PostgreSQL) that a test can break:
+ * `blackhole()` keeps connections open but holds every byte back (a hung peer; `resume()` lets
+ * them through in order), `cut()` drops every connection and resets each new one until
+ * `restore()` (a restart or network blip: the port stays, nothing gets through), `close()` drops
+ * every connection and stops listening (the peer is gone).
  */
 export interface TcpProxy {
   port: number;
   blackhole(): void;
   resume(): void;
+  cut(): void;
+  restore(): void;
+  /** Connections refused or dropped by `cut()` so far. */
+  dropped(): number;
   close(): Promise<void>;
 }
 
@@ -17,11 +23,18 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   const sockets = new Set<Socket>();
   const held: Array<[Socket, Buffer]> = [];
   let forwarding = true;
+  let cut = false;
+  let dropped = 0;
   const relay = (to: Socket, chunk: Buffer) => {
     if (forwarding) to.write(chunk);
     else held.push([to, chunk]);
   };
   const server: Server = createServer((client) => {
+    if (cut) {
+      dropped++;
+      client.resetAndDestroy();
+      return;
+    }
     const upstream = connect(target.port, target.host);
     sockets.add(client);
     sockets.add(upstream);
@@ -48,6 +61,17 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       forwarding = true;
       for (const [to, chunk] of held.splice(0)) if (!to.destroyed) to.write(chunk);
     },
+    cut: () => {
+      cut = true;
+      held.length = 0;
+      dropped += sockets.size / 2;
+      for (const s of sockets) s.resetAndDestroy();
+      sockets.clear();
+    },
+    restore: () => {
+      cut = false;
+    },
+    dropped: () => dropped,
     close: async () => {
       held.length = 0;
       for (const s of sockets) s.destroy();

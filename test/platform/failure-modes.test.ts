@@ -7,7 +7,7 @@ import { openTestDatabase } from '../helpers/db.js';
 import { buildTestApp, createTenant } from '../helpers/app.js';
 
 describe('when the database is gone', () => {
-  it('GET /health answers 503 and other routes a generic 500 with nothing internal', async () => {
+  it('GET /health answers 503 and other routes 503 service_unavailable with Retry-After, nothing internal', async () => {
     const database = await openTestDatabase();
     const app = await buildApp({ config: testConfig(), database, migrate: false, perIpPerMinute: 100_000 });
     const t = await createTenant(app);
@@ -21,8 +21,9 @@ describe('when the database is gone', () => {
         expect(health.json().status).toBe('unavailable');
       }
       const res = await app.inject({ method: 'POST', url: '/v1/api-keys', headers: t.headers, payload: { name: 'x' } });
-      expect(res.statusCode).toBe(500);
-      expect(res.json()).toEqual({ code: 'internal_error', message: 'Something went wrong on our side.', request_id: res.headers['x-request-id'] });
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toMatch(/^\d+$/);
+      expect(res.json()).toEqual({ code: 'service_unavailable', message: 'The database is unreachable; retry shortly.', request_id: res.headers['x-request-id'] });
     } finally {
       await app.close().catch(() => {});
     }

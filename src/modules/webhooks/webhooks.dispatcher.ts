@@ -1,6 +1,7 @@
 import type { LookupFunction } from 'node:net';
 import type { Deps } from '../../platform/deps.js';
 import type { Executor } from '../../platform/db/types.js';
+import { retryWhileDatabaseUnavailable } from '../../platform/db/connection-errors.js';
 import type { Environment } from '../../platform/context.js';
 import type { EventHook } from '../../platform/events/event-hooks.js';
 import { createSecretBox, type SecretBox } from '../../platform/secret-box.js';
@@ -26,6 +27,8 @@ export const CLAIM_BATCH = 100;
 const LEASE_SECONDS = 60;
 /** One job delivers for at most this long, then hands over to a fresh job (fairness, expiry). */
 const JOB_BUDGET_MS = 60_000;
+/** How long the outcomes of sent requests keep trying to reach an unreachable database. */
+const RECORD_RETRY_MS = 30_000;
 const DISABLE_AFTER_SECONDS = 3 * 86_400;
 /** Up to this share of a retry delay is added at random, so retries of one outage spread out. */
 const JITTER = 0.2;
@@ -113,10 +116,16 @@ export class WebhookDispatcher {
       health.set(o.endpoint_id, h);
     }
     // Retries need no job of their own: the relay sees them once next_attempt_at has passed.
-    await db.transaction().execute(async (trx) => {
-      await recordAttempts(trx, outcomes);
-      await updateEndpointHealth(trx, [...health.values()], DISABLE_AFTER_SECONDS);
-    });
+    // The requests went out: through a database blip, keep trying to record them (well within
+    // the lease), or they would be sent again when it ends.
+    await retryWhileDatabaseUnavailable(
+      () =>
+        db.transaction().execute(async (trx) => {
+          await recordAttempts(trx, outcomes);
+          await updateEndpointHealth(trx, [...health.values()], DISABLE_AFTER_SECONDS);
+        }),
+      RECORD_RETRY_MS,
+    );
     return claimed.length;
   }
 

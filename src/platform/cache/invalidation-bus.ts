@@ -29,9 +29,14 @@ class LocalBus implements InvalidationBus {
   async close(): Promise<void> {}
 }
 
+/** Reconnect backoff of the listener: 250 ms doubling to 5 s, with jitter. */
+const RECONNECT_MIN_MS = 250;
+const RECONNECT_MAX_MS = 5_000;
+
 class PostgresBus extends LocalBus {
   private client?: pg.Client;
   private closed = false;
+  private reconnecting = false;
 
   constructor(
     private readonly connectionString: string,
@@ -41,20 +46,64 @@ class PostgresBus extends LocalBus {
     super();
   }
 
+  /** Connect and LISTEN; rejects if either fails (the first connect, at start). */
   async connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.connectionString });
+    const client = new pg.Client({ connectionString: this.connectionString, keepAlive: true, connectionTimeoutMillis: 5_000 });
     client.on('notification', (msg) => {
       if (msg.channel === CHANNEL && msg.payload) this.emit(msg.payload);
     });
-    client.on('error', (err) => {
-      this.onError(err);
-      // A lost listener connection means missed invalidations: drop everything, reconnect.
-      this.emit('*');
-      if (!this.closed) setTimeout(() => void this.connect().catch(this.onError), 1000).unref();
-    });
-    await client.connect();
-    await client.query(`LISTEN ${CHANNEL}`);
+    // A client errors once (the connection is then dead); 'end' covers a close without error.
+    let lost = false;
+    const onLost = (err?: Error) => {
+      if (lost) return;
+      lost = true;
+      if (err) this.onError(err);
+      if (this.client === client) {
+        this.client = undefined;
+        this.reconnect();
+      }
+    };
+    client.on('error', onLost);
+    client.on('end', () => onLost());
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANNEL}`);
+    } catch (err) {
+      lost = true;
+      client.end().catch(() => {});
+      throw err;
+    }
+    if (this.closed) {
+      await client.end().catch(() => {});
+      return;
+    }
     this.client = client;
+  }
+
+  /**
+   * Until a new listener is up, with backoff. Notifications sent while no listener was up are
+   * lost, so every cache is dropped when the connection goes and again once LISTEN is back
+   * (anything refilled in between may predate a change nobody heard of).
+   */
+  private reconnect(): void {
+    if (this.closed || this.reconnecting) return;
+    this.reconnecting = true;
+    this.emit('*');
+    void (async () => {
+      for (let attempt = 0; !this.closed; attempt++) {
+        const ceiling = Math.min(RECONNECT_MAX_MS, RECONNECT_MIN_MS * 2 ** attempt);
+        await new Promise((r) => setTimeout(r, ceiling / 2 + Math.random() * (ceiling / 2)).unref());
+        if (this.closed) break;
+        try {
+          await this.connect();
+          this.emit('*');
+          break;
+        } catch (err) {
+          if (attempt === 0) this.onError(err);
+        }
+      }
+      this.reconnecting = false;
+    })();
   }
 
   override async publish(topic: string, executor?: Executor): Promise<void> {
@@ -65,7 +114,9 @@ class PostgresBus extends LocalBus {
 
   override async close(): Promise<void> {
     this.closed = true;
-    await this.client?.end().catch(() => {});
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => {});
   }
 }
 

@@ -61,14 +61,38 @@ function useNamedStatements(client: pg.PoolClient): void {
   }) as never;
 }
 
+/** How long a caller waits for a pooled connection to a database that does not answer. */
+export const CONNECT_TIMEOUT_MS = 5_000;
+
+/**
+ * A lost connection must never crash the process (issue 29: a PostgreSQL blip killed every
+ * process with "Unhandled 'error' event" on a pg Client). pg-pool listens for errors only on
+ * idle clients; a client checked out between two queries (a Kysely transaction, the queue's
+ * multi-statement scripts) emits its connection error with no listener. Every client gets one
+ * for its whole life: the query in flight fails on its own, and the pool discards the broken
+ * client when it is released (it is no longer queryable).
+ */
+export function guardPool(pool: pg.Pool, onError: (err: Error) => void = () => {}): void {
+  pool.on('error', onError);
+  pool.on('connect', (client) => {
+    client.on('error', onError);
+  });
+}
+
 // int8 (count(*), sums) as JS numbers: our counts and minor-unit sums stay far below 2^53.
 pg.types.setTypeParser(20, (v) => Number(v));
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolMax ?? 10 });
-    // An idle client's error (server restart) must not crash the process; the pool replaces it.
-    pool.on('error', () => {});
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolMax ?? 10,
+      // While the database is unreachable a request waits at most this long for a connection,
+      // then fails (503, see connection-errors.ts) instead of hanging.
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      keepAlive: true,
+    });
+    guardPool(pool);
     pool.on('connect', useNamedStatements);
     const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
     return {

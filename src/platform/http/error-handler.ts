@@ -3,6 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, errorCatalogue, type ErrorCode, type ErrorDetail } from '../errors.js';
+import { isDatabaseUnavailable } from '../db/connection-errors.js';
 
 interface AjvError {
   instancePath?: string;
@@ -188,9 +189,13 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): 
   socket.destroy(err);
 }
 
+/** Retry-After of a request refused because the database is unreachable. */
+const DATABASE_RETRY_AFTER_SECONDS = 2;
+
 /**
  * The one error handler: AppErrors keep their status; schema failures are 400
- * validation_failed with field details; everything else is a logged 500 with a generic body.
+ * validation_failed with field details; a database that cannot be reached is 503
+ * service_unavailable with Retry-After; everything else is a logged 500 with a generic body.
  */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
@@ -204,6 +209,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     const known = fromFastifyError(err);
     if (known) return sendError(reply, request, known.code, known.message);
+    if (isDatabaseUnavailable(err)) {
+      // An outage answers every request that needs the database: one line each, no stack.
+      request.log.warn({ err: { message: err.message, code: err.code } }, 'database unavailable');
+      reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+      return sendError(reply, request, 'service_unavailable', 'The database is unreachable; retry shortly.');
+    }
     request.log.error({ err }, 'unhandled error');
     return sendError(reply, request, 'internal_error', errorCatalogue.internal_error.message);
   });

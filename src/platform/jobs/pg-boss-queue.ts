@@ -1,4 +1,5 @@
 import PgBoss from 'pg-boss';
+import { retryWhileDatabaseUnavailable } from '../db/connection-errors.js';
 import type { Executor } from '../db/types.js';
 import { parseCron, type CronSchedule } from './cron.js';
 import {
@@ -30,6 +31,8 @@ const SCHEMA = 'pgboss';
  * picks the singleton slot) is inside the same minute even with a little clock skew.
  */
 const SCHEDULE_FIRE_DELAY_MS = 1_000;
+/** How long a finished job keeps trying to record its outcome while the database is away. */
+const OUTCOME_RETRY_MS = 30_000;
 /** Node timers overflow above 2^31-1 ms (~24.8 days); longer waits are re-armed. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -461,12 +464,16 @@ export class PgBossQueue implements JobQueue {
       }
       if (run.abandoned) return;
       try {
+        // Through a database blip, keep trying for a while: given up on, the job would sit
+        // active until its lease expires and then run a second time.
+        await retryWhileDatabaseUnavailable(
+          () => (failure ? this.#boss.fail(worker.name, job.id, toJobError(failure.err) as object) : this.#boss.complete(worker.name, job.id)),
+          OUTCOME_RETRY_MS,
+          () => this.#stopping,
+        );
         if (failure) {
-          await this.#boss.fail(worker.name, job.id, toJobError(failure.err) as object);
           if (attempt < maxAttempts) this.#log.warn({ ...log, err: failure.err }, 'job attempt failed; it will be retried');
           else this.#log.error({ ...log, err: failure.err }, 'job failed on its last attempt; it is dead');
-        } else {
-          await this.#boss.complete(worker.name, job.id);
         }
       } catch (err) {
         // The job stays active and expires, then runs again: handlers are idempotent.

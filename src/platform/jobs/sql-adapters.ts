@@ -1,6 +1,7 @@
 import type { PGlite } from '@electric-sql/pglite';
 import { CompiledQuery, type Kysely } from 'kysely';
 import pg from 'pg';
+import { CONNECT_TIMEOUT_MS, guardPool } from '../db/database.js';
 import type { Executor } from '../db/types.js';
 
 /**
@@ -104,8 +105,10 @@ export function postgresConnection(options: PostgresConnectionOptions): QueueCon
         connectionString: options.connectionString,
         max: options.poolMax,
         application_name: 'jobs',
+        connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+        keepAlive: true,
       });
-      pool.on('error', options.onPoolError);
+      guardPool(pool, options.onPoolError);
     }
     return pool;
   };
