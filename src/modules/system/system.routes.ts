@@ -83,7 +83,7 @@ export async function systemRoutes(app: App, opts: { deps: Deps; registry: Regis
       operationId: 'getHealth',
       summary: 'Liveness and database check (503 when the database is unreachable)',
       tags: ['system'],
-      response: { 200: Health, 503: { ...Health, examples: [HEALTH_UNAVAILABLE_EXAMPLE] }, ...errorResponses() },
+      response: { 200: Health, ...errorResponses(), 503: { ...Health, examples: [HEALTH_UNAVAILABLE_EXAMPLE] } },
     },
     handler: async (_request, reply) => {
       try {

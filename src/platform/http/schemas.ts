@@ -57,16 +57,17 @@ const statusDescriptions: Record<number, string> = {
   429: 'Rate limited',
   500: 'Internal error',
   502: 'Carrier unavailable',
-  503: 'Service unavailable',
+  503: 'Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds',
 };
 
 /**
  * Response schemas for the error statuses a route can answer, for OpenAPI. Every route gets
- * 400, 401 (when authenticated), 429 and 500; callers add the route-specific ones.
+ * 400, 401 (when authenticated), 429, 500 and 503; callers add the route-specific ones.
  */
 export function errorResponses(...statuses: number[]): Record<number, TSchema> {
   const out: Record<number, TSchema> = {};
-  for (const status of new Set([400, 500, ...statuses])) {
+  // 503: any route that reads or writes the database answers it while the database is away.
+  for (const status of new Set([400, 500, 503, ...statuses])) {
     out[status] = Type.Ref(ErrorResponseSchema, { description: statusDescriptions[status] ?? 'Error' });
   }
   return out;
