@@ -6,6 +6,7 @@ import * as webhooks from './2026-11-23-0004-webhooks.js';
 import * as superAdminPins from './2026-11-23-0005-super-admin-pins.js';
 import * as batches from './2026-11-23-0006-batches.js';
 import * as hardening from './2026-11-23-0007-hardening.js';
+import * as carrierAccounts from './2026-11-25-0008-carrier-accounts.js';
 
 /** Every migration, in order. Names are ISO-dated so they sort by creation. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23-0005-super-admin-pins': superAdminPins,
   '2026-11-23-0006-batches': batches,
   '2026-11-23-0007-hardening': hardening,
+  '2026-11-25-0008-carrier-accounts': carrierAccounts,
 };

@@ -43,6 +43,8 @@ import { apiRequestCounter, superAdminAnalyticsRoutes } from './modules/analytic
 import { publicOfficeRedeemRoutes, superAdminOfficeRedeemRoutes } from './modules/office-redeem/index.js';
 import { adminMtlsRoutes, clientCertificateGuard, mtlsService } from './modules/mtls/index.js';
 import { defaultWebDir, webRoutes } from './modules/web/index.js';
+import { carrierAccountsRoutes, CarrierAccountsService, type ApiDriverCatalogue } from './modules/carrier-accounts/index.js';
+import { getCarrierRegistry } from './carriers/registry.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -61,6 +63,8 @@ export interface BuildAppOptions {
   migrate?: boolean;
   /** How webhook receivers' names resolve (tests); the private-address guard still applies. */
   webhookLookup?: LookupFunction;
+  /** The carriers' api drivers (tests inject fakes); the built-in ones by default. */
+  apiDrivers?: ApiDriverCatalogue;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -146,7 +150,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
 
     await app.register(systemRoutes, { deps, registry });
-    await app.register(registerRoutes as never, { deps, perIpPerMinute: options.perIpPerMinute ?? 120 });
+    const carrierAccounts = new CarrierAccountsService(deps, await getCarrierRegistry(app.log), options.apiDrivers ?? new Map());
+    await app.register(registerRoutes as never, { deps, perIpPerMinute: options.perIpPerMinute ?? 120, carrierAccounts });
 
     app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     await app.register(webRoutes as never, { webDir: options.webDir ?? defaultWebDir() });
@@ -224,7 +229,7 @@ function compilersFactory(compilation: DeferredCompilation) {
 }
 
 /** Every route group, each in its own scope with its guard. */
-async function registerRoutes(app: App, opts: { deps: Deps; perIpPerMinute: number }) {
+async function registerRoutes(app: App, opts: { deps: Deps; perIpPerMinute: number; carrierAccounts: CarrierAccountsService }) {
   const { guards } = app.identity;
   const requests = apiRequestCounter(opts.deps);
   // Closed before the app's own onClose (which closes the database): the last counts are kept.
@@ -248,6 +253,7 @@ async function registerRoutes(app: App, opts: { deps: Deps; perIpPerMinute: numb
     await v1.register(shipmentsRoutes);
     await v1.register(batchesRoutes);
     await v1.register(webhooksRoutes, { surface: 'v1' });
+    await v1.register(carrierAccountsRoutes, { surface: 'v1', service: opts.carrierAccounts });
   }, { prefix: '/v1' });
 
   await app.register(authRoutes, { prefix: '/api/auth', perIpPerMinute: opts.perIpPerMinute });
@@ -263,6 +269,7 @@ async function registerRoutes(app: App, opts: { deps: Deps; perIpPerMinute: numb
     await admin.register(webhooksRoutes, { surface: 'admin' });
     await admin.register(adminMtlsRoutes);
     await admin.register(ratesRoutes, { surface: 'admin' });
+    await admin.register(carrierAccountsRoutes, { surface: 'admin', service: opts.carrierAccounts });
   }, { prefix: '/api/admin' });
 
   await app.register(superAdminIdentityRoutes, { prefix: '/api/super-admin' });

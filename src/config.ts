@@ -18,6 +18,8 @@ export interface Config {
   superAdminPassword?: string;
   allowOfficeRedeemTestPin: boolean;
   webhookAllowPrivateTargets: boolean;
+  /** Carrier accounts may name their own `base_url` (a test double, an egress proxy); never in production. */
+  carrierAllowBaseUrlOverride: boolean;
   logLevel: string;
   /** 32-byte key (base64/hex in ENCRYPTION_KEY) for secrets at rest; generated in DATA_DIR outside production. */
   encryptionKey?: string;
@@ -133,6 +135,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowOfficeRedeemTestPin: bool(env.ALLOW_OFFICE_REDEEM_TEST_PIN, 'ALLOW_OFFICE_REDEEM_TEST_PIN'),
     // Only honoured outside production (DESIGN.md §5 Webhooks).
     webhookAllowPrivateTargets: !isProduction && bool(env.WEBHOOK_ALLOW_PRIVATE_TARGETS, 'WEBHOOK_ALLOW_PRIVATE_TARGETS'),
+    // Only honoured outside production (DESIGN.md §9.1).
+    carrierAllowBaseUrlOverride: !isProduction && bool(env.CARRIER_ALLOW_BASE_URL_OVERRIDE, 'CARRIER_ALLOW_BASE_URL_OVERRIDE'),
     logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     encryptionKey: env.ENCRYPTION_KEY || undefined,
     seedDemo: !isProduction && bool(env.SEED_DEMO, 'SEED_DEMO', true),

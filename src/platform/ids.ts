@@ -23,6 +23,8 @@ export const idPrefixes = {
   pin: 'pin',
   mtlsCertificate: 'mtc',
   audit: 'aud',
+  carrierAccount: 'ca',
+  carrierExchange: 'cx',
   request: 'req',
 } as const;
 

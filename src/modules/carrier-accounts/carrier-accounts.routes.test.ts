@@ -1,0 +1,195 @@
+import { randomBytes } from 'node:crypto';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, createTenant, expectV1AuthMatrix, type Tenant } from '../../../test/helpers/app.js';
+import type { ApiDriverEntry, ConnectedAccount } from './index.js';
+
+// A stand-in for a carrier's api driver as this module sees it (schema + connection test):
+// the drivers themselves are tested against fake carrier servers in src/carriers/<slug>/api/.
+const tested: ConnectedAccount[] = [];
+const fakeUps: ApiDriverEntry = {
+  carrier: 'ups',
+  credentialsSchema: Type.Object(
+    { client_id: Type.String({ minLength: 1, maxLength: 200 }), client_secret: Type.String({ minLength: 1, maxLength: 200, writeOnly: true }) },
+    { additionalProperties: false },
+  ),
+  async test(account) {
+    tested.push(account);
+    if (account.credentials.client_secret === 'wrong-secret-value') return { status: 'invalid_credentials', latencyMs: 3, message: 'UPS refused the client credentials (401).' };
+    return { status: 'ok', latencyMs: 5, message: null };
+  },
+};
+
+const SECRET = 'super-secret-value-9f3a';
+let app: FastifyInstance;
+let t: Tenant;
+
+beforeAll(async () => {
+  app = await buildTestApp({ config: { encryptionKey: randomBytes(32).toString('base64') }, apiDrivers: new Map([['ups', fakeUps]]) });
+  t = await createTenant(app);
+});
+
+const create = (headers: Record<string, string>, payload: Record<string, unknown>) => app.inject({ method: 'POST', url: '/v1/carrier-accounts', headers, payload });
+const upsApi = { carrier: 'ups', driver: 'api', account_number: 'A1B2C3', credentials: { client_id: 'client-123', client_secret: SECRET } };
+
+describe('carrier types', () => {
+  it('lists every carrier with its drivers, services and the api credentials schema (secret fields writeOnly)', async () => {
+    const res = await app.inject({ method: 'GET', url: '/v1/carrier-types', headers: t.headers });
+    expect(res.statusCode).toBe(200);
+    const types = res.json().data as Array<{ carrier: string; drivers: string[]; services: Array<{ service_code: string }>; credentials_schema: Record<string, any> | null }>;
+    expect(types.map((c) => c.carrier).sort()).toEqual(['dhl_express', 'fedex', 'ups', 'usps']);
+    const ups = types.find((c) => c.carrier === 'ups')!;
+    expect(ups.drivers).toEqual(['simulated', 'api']);
+    expect(ups.services.map((s) => s.service_code)).toContain('ups_ground');
+    expect(ups.credentials_schema).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { client_secret: { writeOnly: true } } });
+    expect(types.find((c) => c.carrier === 'usps')).toMatchObject({ drivers: ['simulated'], credentials_schema: null });
+  });
+});
+
+describe('carrier accounts', () => {
+  it('start as one enabled simulated default per carrier, in each environment', async () => {
+    for (const headers of [t.headers, t.liveHeaders]) {
+      const res = await app.inject({ method: 'GET', url: '/v1/carrier-accounts?limit=100', headers });
+      expect(res.statusCode).toBe(200);
+      const data = res.json().data as Array<Record<string, unknown>>;
+      expect(data.map((a) => a.carrier).sort()).toEqual(['dhl_express', 'fedex', 'ups', 'usps']);
+      for (const a of data) expect(a).toMatchObject({ driver: 'simulated', is_default: true, enabled: true, credentials: {}, health: { status: 'ok' } });
+    }
+    const test = (await app.inject({ method: 'GET', url: '/v1/carrier-accounts', headers: t.headers })).json().data.map((a: { id: string }) => a.id);
+    const live = (await app.inject({ method: 'GET', url: '/v1/carrier-accounts', headers: t.liveHeaders })).json().data.map((a: { id: string }) => a.id);
+    expect(test.filter((id: string) => live.includes(id))).toEqual([]);
+  });
+
+  it('connect an api account: tested, secrets masked in every answer and in the audit log, sealed at rest', async () => {
+    const res = await create(t.headers, { ...upsApi, description: 'Our UPS contract', is_default: true });
+    expect(res.statusCode, res.body).toBe(201);
+    const account = res.json();
+    expect(account).toMatchObject({
+      carrier: 'ups',
+      driver: 'api',
+      mode: 'sandbox',
+      account_number: 'A1B2C3',
+      credentials: { client_id: 'client-123', client_secret: '••••9f3a' },
+      base_url: null,
+      is_default: true,
+      enabled: true,
+      health: { status: 'ok', latency_ms: 5, message: null },
+    });
+    expect(account.id).toMatch(/^ca_/);
+    expect(account.health.checked_at).not.toBeNull();
+    expect(tested.at(-1)).toMatchObject({ id: account.id, credentials: { client_id: 'client-123', client_secret: SECRET }, accountNumber: 'A1B2C3' });
+    const read = await app.inject({ method: 'GET', url: `/v1/carrier-accounts/${account.id}`, headers: t.headers });
+    const list = await app.inject({ method: 'GET', url: '/v1/carrier-accounts?carrier=ups', headers: t.headers });
+    for (const body of [res.body, read.body, list.body]) expect(body).not.toContain(SECRET);
+    // The seeded simulated UPS account is no longer the default.
+    const ups = list.json().data as Array<{ id: string; driver: string; is_default: boolean }>;
+    expect(ups.filter((a) => a.is_default).map((a) => a.id)).toEqual([account.id]);
+
+    const { rows } = await sql<{ credentials_sealed: string; changes: string }>`
+      select a.credentials_sealed, l.changes::text as changes from carrier_accounts a join audit_log l on l.target_id = a.id where a.id = ${account.id}`.execute(app.deps.db);
+    expect(rows.length).toBe(1);
+    expect(rows[0].credentials_sealed).not.toContain(SECRET);
+    expect(rows[0].changes).not.toContain(SECRET);
+  });
+
+  it('keep a create whose connection test fails, with health saying so', async () => {
+    const res = await create(t.headers, { ...upsApi, credentials: { client_id: 'client-123', client_secret: 'wrong-secret-value' } });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ is_default: false, health: { status: 'invalid_credentials', message: 'UPS refused the client credentials (401).' } });
+    expect(res.json().credentials.client_secret).toBe('••••alue');
+  });
+
+  it('refuse bad input with one detail per problem, never quoting a secret', async () => {
+    const cases: Array<[Record<string, unknown>, string[]]> = [
+      [{ carrier: 'acme', driver: 'simulated' }, ['carrier']],
+      [{ carrier: 'ups', driver: 'api' }, ['credentials']],
+      [{ carrier: 'usps', driver: 'api', credentials: { client_id: 'x' } }, ['driver']],
+      [{ carrier: 'ups', driver: 'api', credentials: { client_id: 'x' } }, ['credentials.client_secret']],
+      [{ carrier: 'ups', driver: 'api', credentials: { client_id: 7, client_secret: SECRET, password: SECRET } }, ['credentials.client_id', 'credentials.password']],
+      [{ carrier: 'ups', driver: 'simulated', credentials: { client_id: 'x' } }, ['credentials']],
+      [{ ...upsApi, base_url: 'http://127.0.0.1:9/ups' }, ['base_url']],
+      [{ carrier: 'ups', driver: 'other' }, ['driver']],
+      [{ carrier: 'ups', driver: 'simulated', surprise: true }, ['surprise']],
+    ];
+    for (const [payload, fields] of cases) {
+      const res = await create(t.headers, payload);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(res.json().code).toBe('validation_failed');
+      expect(res.json().details.map((d: { field: string }) => d.field).sort(), res.body).toEqual(fields.sort());
+      expect(res.body).not.toContain(SECRET);
+    }
+  });
+
+  it('change, test, read their (empty) exchange log, and delete', async () => {
+    const account = (await create(t.headers, upsApi)).json();
+    const url = `/v1/carrier-accounts/${account.id}`;
+    const off = await app.inject({ method: 'PATCH', url, headers: t.headers, payload: { enabled: false, description: 'paused' } });
+    expect(off.statusCode).toBe(200);
+    expect(off.json()).toMatchObject({ enabled: false, description: 'paused' });
+    const rotated = await app.inject({ method: 'PATCH', url, headers: t.headers, payload: { credentials: { client_id: 'client-456', client_secret: 'another-secret-abcd' } } });
+    expect(rotated.statusCode).toBe(200);
+    expect(rotated.json()).toMatchObject({ credentials: { client_id: 'client-456', client_secret: '••••abcd' }, health: { status: 'ok' } });
+    expect(tested.at(-1)?.credentials.client_secret).toBe('another-secret-abcd');
+    expect((await app.inject({ method: 'PATCH', url, headers: t.headers, payload: {} })).statusCode).toBe(400);
+    expect((await app.inject({ method: 'PATCH', url, headers: t.headers, payload: { carrier: 'usps' } })).statusCode).toBe(400);
+    const badSecret = await app.inject({ method: 'PATCH', url, headers: t.headers, payload: { credentials: { client_id: 'x' } } });
+    expect(badSecret.json().details).toEqual([{ field: 'credentials.client_secret', message: 'is required' }]);
+
+    const before = tested.length;
+    const checked = await app.inject({ method: 'POST', url: `${url}/test`, headers: t.headers });
+    expect(checked.statusCode).toBe(200);
+    expect(checked.json().health.status).toBe('ok');
+    expect(tested.length).toBe(before + 1);
+    const logs = await app.inject({ method: 'GET', url: `${url}/logs`, headers: t.headers });
+    expect(logs.statusCode).toBe(200);
+    expect(logs.json()).toEqual({ data: [] });
+
+    expect((await app.inject({ method: 'DELETE', url, headers: t.headers })).statusCode).toBe(204);
+    for (const [method, path] of [['GET', url], ['PATCH', url], ['DELETE', url], ['POST', `${url}/test`], ['GET', `${url}/logs`]] as const) {
+      const res = await app.inject({ method, url: path, headers: t.headers, ...(method === 'PATCH' ? { payload: { enabled: true } } : {}) });
+      expect(res.statusCode, `${method} ${path}`).toBe(404);
+    }
+    const list = (await app.inject({ method: 'GET', url: '/v1/carrier-accounts?limit=100', headers: t.headers })).json().data.map((a: { id: string }) => a.id);
+    expect(list).not.toContain(account.id);
+  });
+
+  it('do not come back once a seeded default is deleted', async () => {
+    const tenant = await createTenant(app);
+    const seeded = (await app.inject({ method: 'GET', url: '/v1/carrier-accounts?carrier=fedex', headers: tenant.headers })).json().data;
+    expect(seeded.length).toBe(1);
+    expect((await app.inject({ method: 'DELETE', url: `/v1/carrier-accounts/${seeded[0].id}`, headers: tenant.headers })).statusCode).toBe(204);
+    expect((await app.inject({ method: 'GET', url: '/v1/carrier-accounts?carrier=fedex', headers: tenant.headers })).json().data).toEqual([]);
+  });
+
+  it('are the same resource for the dashboard under /api/admin', async () => {
+    const created = await app.inject({ method: 'POST', url: '/api/admin/carrier-accounts', headers: t.adminHeaders, payload: { ...upsApi, description: 'from the dashboard' } });
+    expect(created.statusCode, created.body).toBe(201);
+    const viaV1 = await app.inject({ method: 'GET', url: `/v1/carrier-accounts/${created.json().id}`, headers: t.headers });
+    expect(viaV1.json().description).toBe('from the dashboard');
+    expect((await app.inject({ method: 'GET', url: '/api/admin/carrier-types', headers: t.adminHeaders })).statusCode).toBe(200);
+  });
+
+  it('pass the auth matrix; another workspace’s account is 404', async () => {
+    const account = (await create(t.headers, upsApi)).json();
+    await expectV1AuthMatrix(app, { method: 'GET', url: `/v1/carrier-accounts/${account.id}` }, { owner: t, otherWorkspaceResource: true });
+    await expectV1AuthMatrix(app, { method: 'POST', url: `/v1/carrier-accounts/${account.id}/test` }, { owner: t, otherWorkspaceResource: true });
+    await expectV1AuthMatrix(app, { method: 'GET', url: '/v1/carrier-accounts' }, { owner: t });
+  });
+});
+
+describe('base_url', () => {
+  it('is accepted with CARRIER_ALLOW_BASE_URL_OVERRIDE outside production, and must be an http(s) URL', async () => {
+    const open = await buildTestApp({ config: { encryptionKey: randomBytes(32).toString('base64'), carrierAllowBaseUrlOverride: true }, apiDrivers: new Map([['ups', fakeUps]]) });
+    const tenant = await createTenant(open);
+    const ok = await open.inject({ method: 'POST', url: '/v1/carrier-accounts', headers: tenant.headers, payload: { ...upsApi, base_url: 'http://127.0.0.1:9/ups' } });
+    expect(ok.statusCode, ok.body).toBe(201);
+    expect(ok.json().base_url).toBe('http://127.0.0.1:9/ups');
+    for (const base_url of ['ftp://example.com', 'not a url', 'https://user:pw@example.com']) {
+      const bad = await open.inject({ method: 'POST', url: '/v1/carrier-accounts', headers: tenant.headers, payload: { ...upsApi, base_url } });
+      expect(bad.statusCode, base_url).toBe(400);
+      expect(bad.json().details[0].field).toBe('base_url');
+    }
+  });
+});

@@ -1,0 +1,282 @@
+import type { CarrierRegistry } from '../../carriers/registry.js';
+import type { Deps } from '../../platform/deps.js';
+import type { Scope, ServiceContext } from '../../platform/context.js';
+import { TtlCache } from '../../platform/cache/ttl-cache.js';
+import { isUniqueViolation } from '../../platform/db/pg-errors.js';
+import { AppError, notFound, validationError, type ErrorDetail } from '../../platform/errors.js';
+import { decodeCursor, type Page } from '../../platform/http/pagination.js';
+import { newId } from '../../platform/ids.js';
+import { createSecretBox, type SecretBox } from '../../platform/secret-box.js';
+import { writeAudit } from '../audit/index.js';
+import { credentialProblems, maskCredentials } from './carrier-accounts.credentials.js';
+import type { ApiDriverCatalogue, ConnectedAccount, HealthCheck } from './carrier-accounts.drivers.js';
+import {
+  clearDefault,
+  ensureSeedAccounts,
+  findAccountById,
+  insertAccount,
+  listAccounts,
+  listExchanges,
+  listLiveAccounts,
+  updateAccount,
+} from './carrier-accounts.repo.js';
+import type { CarrierAccount, CarrierType, CreateCarrierAccountInput, UpdateCarrierAccountInput } from './carrier-accounts.schemas.js';
+import type { CarrierAccountRow } from './carrier-accounts.tables.js';
+import { toCarrierAccount, toExchange } from './carrier-accounts.wire.js';
+
+/** The exchange log keeps this many per account, for this long (DESIGN.md §9.1). */
+export const EXCHANGE_LOG_LIMIT = 100;
+export const EXCHANGE_RETENTION_MS = 7 * 86_400_000;
+/** Live accounts per workspace and environment, cached for the rate and purchase paths. */
+const ACCOUNTS_TTL_MS = 60_000;
+
+const topic = (scope: Scope) => `carrier_accounts:${scope.workspaceId}:${scope.environment}`;
+
+export class CarrierAccountsService {
+  readonly #deps: Deps;
+  readonly #carriers: CarrierRegistry;
+  readonly #drivers: ApiDriverCatalogue;
+  readonly #box: SecretBox;
+  readonly #live = new TtlCache<CarrierAccountRow[]>(ACCOUNTS_TTL_MS, 20_000);
+
+  constructor(deps: Deps, carriers: CarrierRegistry, drivers: ApiDriverCatalogue) {
+    this.#deps = deps;
+    this.#carriers = carriers;
+    this.#drivers = drivers;
+    this.#box = createSecretBox(deps.config);
+    deps.bus.subscribe((t) => {
+      if (t === '*') this.#live.clear();
+      else if (t.startsWith('carrier_accounts:')) this.#live.delete(t.slice('carrier_accounts:'.length));
+    });
+  }
+
+  /** GET /v1/carrier-types: every registered carrier, its drivers, services and credentials schema. */
+  types(): CarrierType[] {
+    return this.#carriers.carriers.map((c) => {
+      const api = this.#drivers.get(c.slug);
+      return {
+        carrier: c.slug,
+        name: c.name,
+        drivers: api ? ['simulated', 'api'] : ['simulated'],
+        services: c.services.map((s) => ({ service_code: s.code, name: s.name, domestic: s.domestic, international: s.international })),
+        capabilities: {
+          rates: c.capabilities.rate,
+          labels: c.capabilities.purchase,
+          void: c.capabilities.void,
+          tracking: c.capabilities.track,
+          address_validation: false,
+          returns: false,
+          pickups: false,
+          manifests: false,
+          customs_documents: false,
+        },
+        credentials_schema: api ? { $schema: 'https://json-schema.org/draft/2020-12/schema', ...JSON.parse(JSON.stringify(api.credentialsSchema)) } : null,
+      };
+    });
+  }
+
+  /**
+   * The live accounts of a workspace and environment, oldest first, the simulated defaults made
+   * on first use. Cached; every change invalidates it on every process.
+   */
+  async liveAccounts(scope: Scope): Promise<CarrierAccountRow[]> {
+    const key = `${scope.workspaceId}:${scope.environment}`;
+    const hit = this.#live.get(key);
+    if (hit) return hit;
+    await ensureSeedAccounts(this.#deps.db, scope, this.#carriers.carriers.map((c) => c.slug));
+    const rows = await listLiveAccounts(this.#deps.db, scope);
+    this.#live.set(key, rows);
+    return rows;
+  }
+
+  async list(ctx: Scope, filter: { limit?: number; cursor?: string; carrier?: string; enabled?: boolean }): Promise<Page<CarrierAccount>> {
+    if (filter.cursor) decodeCursor(filter.cursor); // a bad cursor is a 400 before anything is written
+    await this.liveAccounts(ctx);
+    const page = await listAccounts(this.#deps.db, ctx, filter);
+    return { ...page, data: page.data.map(toCarrierAccount) };
+  }
+
+  async get(ctx: Scope, id: string): Promise<CarrierAccount> {
+    return toCarrierAccount(await this.#rowOr404(ctx, id));
+  }
+
+  async create(ctx: ServiceContext, input: CreateCarrierAccountInput): Promise<CarrierAccount> {
+    const problems: ErrorDetail[] = [];
+    const carrier = this.#carriers.get(input.carrier);
+    if (!carrier) problems.push({ field: 'carrier', message: `is not a known carrier (${this.#carriers.carriers.map((c) => c.slug).join(', ')})` });
+    const api = input.driver === 'api' ? this.#drivers.get(input.carrier) : undefined;
+    if (carrier && input.driver === 'api' && !api) problems.push({ field: 'driver', message: `${input.carrier} has no api driver yet; use simulated` });
+    if (input.driver === 'simulated') {
+      if (input.credentials && Object.keys(input.credentials).length > 0) problems.push({ field: 'credentials', message: 'the simulated driver takes no credentials' });
+      if (input.base_url !== undefined) problems.push({ field: 'base_url', message: 'the simulated driver talks to no host' });
+    }
+    if (api) {
+      if (input.credentials === undefined) problems.push({ field: 'credentials', message: 'is required for the api driver' });
+      else problems.push(...credentialProblems(api.credentialsSchema, input.credentials));
+    }
+    if (input.base_url !== undefined) problems.push(...this.#baseUrlProblems(input.base_url));
+    if (problems.length > 0) throw validationError(problems);
+
+    const id = newId('carrierAccount');
+    const credentials = api ? (input.credentials as Record<string, unknown>) : null;
+    await this.liveAccounts(ctx); // the seeded defaults exist before a new default replaces one
+    const row = await this.#writeDefaultSafely(() => this.#deps.db.transaction().execute(async (trx) => {
+      if (input.is_default) await clearDefault(trx, ctx, input.carrier, id);
+      const inserted = await insertAccount(trx, {
+        id,
+        workspace_id: ctx.workspaceId,
+        environment: ctx.environment,
+        carrier: input.carrier,
+        driver: input.driver,
+        mode: input.mode ?? 'sandbox',
+        description: input.description ?? null,
+        account_number: input.account_number ?? null,
+        credentials_sealed: credentials ? this.#box.seal(JSON.stringify(credentials), id) : null,
+        credentials_masked: credentials && api ? JSON.stringify(maskCredentials(api.credentialsSchema, credentials)) : null,
+        base_url: input.base_url ?? null,
+        is_default: input.is_default ?? false,
+        health_status: input.driver === 'simulated' ? 'ok' : 'unknown',
+      });
+      await writeAudit(trx, ctx.actor, ctx, {
+        action: 'carrier_account.created',
+        targetType: 'carrier_account',
+        targetId: id,
+        changes: { carrier: inserted.carrier, driver: inserted.driver, mode: inserted.mode, is_default: inserted.is_default, credentials: inserted.credentials_masked },
+        workspaceId: ctx.workspaceId,
+        environment: ctx.environment,
+      });
+      await this.#deps.bus.publish(topic(ctx), trx);
+      return inserted;
+    }));
+    // A failing test does not refuse the create: health says so.
+    return toCarrierAccount(api ? await this.#test(ctx, row) : row);
+  }
+
+  async update(ctx: ServiceContext, id: string, input: UpdateCarrierAccountInput): Promise<CarrierAccount> {
+    const current = await this.#rowOr404(ctx, id);
+    const api = current.driver === 'api' ? this.#drivers.get(current.carrier) : undefined;
+    if (input.credentials !== undefined) {
+      if (!api) throw validationError([{ field: 'credentials', message: 'the simulated driver takes no credentials' }]);
+      const problems = credentialProblems(api.credentialsSchema, input.credentials);
+      if (problems.length > 0) throw validationError(problems);
+    }
+    const row = await this.#writeDefaultSafely(() => this.#deps.db.transaction().execute(async (trx) => {
+      if (input.is_default) await clearDefault(trx, ctx, current.carrier, id);
+      const updated = await updateAccount(trx, ctx, id, {
+        ...(input.description !== undefined ? { description: input.description } : {}),
+        ...(input.is_default !== undefined ? { is_default: input.is_default } : {}),
+        ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+        ...(input.mode !== undefined ? { mode: input.mode } : {}),
+        ...(input.credentials !== undefined && api
+          ? {
+              credentials_sealed: this.#box.seal(JSON.stringify(input.credentials), id),
+              credentials_masked: JSON.stringify(maskCredentials(api.credentialsSchema, input.credentials)),
+              health_status: 'unknown' as const,
+            }
+          : {}),
+      });
+      if (!updated) throw notFound('carrier account');
+      await writeAudit(trx, ctx.actor, ctx, {
+        action: 'carrier_account.updated',
+        targetType: 'carrier_account',
+        targetId: id,
+        changes: { ...input, ...(input.credentials !== undefined && api ? { credentials: maskCredentials(api.credentialsSchema, input.credentials) } : {}) },
+        workspaceId: ctx.workspaceId,
+        environment: ctx.environment,
+      });
+      await this.#deps.bus.publish(topic(ctx), trx);
+      return updated;
+    }));
+    const retest = api && (input.credentials !== undefined || input.mode !== undefined);
+    return toCarrierAccount(retest ? await this.#test(ctx, row) : row);
+  }
+
+  /** Stops rating and buying with the account; its shipments stay readable, trackable and voidable. */
+  async remove(ctx: ServiceContext, id: string): Promise<void> {
+    await this.#deps.db.transaction().execute(async (trx) => {
+      const row = await updateAccount(trx, ctx, id, { deleted_at: new Date(), is_default: false, enabled: false });
+      if (!row) throw notFound('carrier account');
+      await writeAudit(trx, ctx.actor, ctx, { action: 'carrier_account.deleted', targetType: 'carrier_account', targetId: id, workspaceId: ctx.workspaceId, environment: ctx.environment });
+      await this.#deps.bus.publish(topic(ctx), trx);
+    });
+  }
+
+  /** POST …/test: the account with fresh health. */
+  async test(ctx: Scope, id: string): Promise<CarrierAccount> {
+    return toCarrierAccount(await this.#test(ctx, await this.#rowOr404(ctx, id)));
+  }
+
+  async logs(ctx: Scope, id: string) {
+    await this.#rowOr404(ctx, id);
+    const since = new Date(this.#deps.now().getTime() - EXCHANGE_RETENTION_MS);
+    const rows = await listExchanges(this.#deps.db, ctx, id, EXCHANGE_LOG_LIMIT, since);
+    return { data: rows.map(toExchange) };
+  }
+
+  /** The account with its credentials opened, for a driver. */
+  connect(row: CarrierAccountRow): ConnectedAccount {
+    return {
+      id: row.id,
+      carrier: row.carrier,
+      mode: row.mode,
+      accountNumber: row.account_number,
+      credentials: row.credentials_sealed ? (JSON.parse(this.#box.open(row.credentials_sealed, row.id)) as Record<string, unknown>) : {},
+      baseUrl: row.base_url,
+    };
+  }
+
+  async #test(ctx: Scope, row: CarrierAccountRow): Promise<CarrierAccountRow> {
+    const api = row.driver === 'api' ? this.#drivers.get(row.carrier) : undefined;
+    const started = performance.now();
+    let check: HealthCheck;
+    if (!api) check = { status: 'ok', latencyMs: 0, message: null };
+    else {
+      try {
+        check = await api.test(this.connect(row));
+      } catch (err) {
+        // A driver reports refusals as results; anything thrown means we could not talk to it.
+        check = { status: 'unreachable', latencyMs: Math.round(performance.now() - started), message: err instanceof Error ? err.message.slice(0, 300) : 'unreachable' };
+      }
+    }
+    const updated = await updateAccount(this.#deps.db, ctx, row.id, {
+      health_status: check.status,
+      health_checked_at: this.#deps.now(),
+      health_latency_ms: check.latencyMs,
+      health_message: check.message,
+    });
+    if (!updated) throw notFound('carrier account');
+    await this.#deps.bus.publish(topic(ctx));
+    return updated;
+  }
+
+  /** Two requests making two accounts of one carrier the default at once: the loser is a 409. */
+  async #writeDefaultSafely<T>(write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new AppError('conflict', 'Another account of this carrier became the default at the same time; retry.', { cause: err });
+      throw err;
+    }
+  }
+
+  #baseUrlProblems(baseUrl: string): ErrorDetail[] {
+    if (!this.#deps.config.carrierAllowBaseUrlOverride) {
+      return [{ field: 'base_url', message: 'is accepted only when CARRIER_ALLOW_BASE_URL_OVERRIDE=1, outside production' }];
+    }
+    try {
+      const url = new URL(baseUrl);
+      if (url.protocol !== 'https:' && url.protocol !== 'http:') return [{ field: 'base_url', message: 'must be an http(s) URL' }];
+      if (url.username || url.password) return [{ field: 'base_url', message: 'must not contain credentials' }];
+      return [];
+    } catch {
+      return [{ field: 'base_url', message: 'must be an absolute http(s) URL' }];
+    }
+  }
+
+  async #rowOr404(ctx: Scope, id: string): Promise<CarrierAccountRow> {
+    const row = await findAccountById(this.#deps.db, ctx, id);
+    if (!row) throw notFound('carrier account');
+    return row;
+  }
+}
+
