@@ -257,6 +257,25 @@ describe('the built tree (npm start)', () => {
     expect(session.body.account).toBeNull();
   });
 
+  it('lists carrier types and the seeded carrier accounts; adds, changes, tests and deletes one', async () => {
+    const types = await svc.request('GET', '/v1/carrier-types', { headers: c.v1 });
+    expectStatus(svc, types, 200, 'carrier types');
+    expect(types.body.data.map((t: { carrier: string }) => t.carrier).sort()).toEqual(['dhl_express', 'fedex', 'ups', 'usps']);
+    const seeded = await svc.request('GET', '/v1/carrier-accounts', { headers: c.v1 });
+    expectStatus(svc, seeded, 200, 'carrier accounts');
+    expect(seeded.body.data.filter((a: { driver: string; is_default: boolean }) => a.driver === 'simulated' && a.is_default).length).toBe(4);
+    const made = await svc.request('POST', '/v1/carrier-accounts', { headers: c.v1, json: { carrier: 'usps', driver: 'simulated', description: 'second' } });
+    expectStatus(svc, made, 201, 'carrier account create');
+    const url = `/v1/carrier-accounts/${made.body.id}`;
+    expectStatus(svc, await svc.request('PATCH', url, { headers: c.v1, json: { enabled: false } }), 200, 'carrier account patch');
+    expectStatus(svc, await svc.request('POST', `${url}/test`, { headers: c.v1 }), 200, 'carrier account test');
+    expectStatus(svc, await svc.request('GET', `${url}/logs`, { headers: c.v1 }), 200, 'carrier account logs');
+    expectStatus(svc, await svc.request('GET', '/api/admin/carrier-accounts', { headers: c.admin }), 200, 'admin carrier accounts');
+    expectStatus(svc, await svc.request('GET', '/api/admin/carrier-types', { headers: c.admin }), 200, 'admin carrier types');
+    expectStatus(svc, await svc.request('DELETE', url, { headers: c.v1 }), 204, 'carrier account delete');
+    expectCommonError(await svc.request('GET', url, { headers: c.v1 }), 404, 'not_found');
+  });
+
   it('runs a batch to completion in the background and lists its items', async () => {
     const started = await svc.request('POST', '/v1/batches', {
       headers: c.v1,
