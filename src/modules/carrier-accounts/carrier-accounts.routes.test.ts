@@ -174,8 +174,14 @@ describe('carrier accounts', () => {
   it('pass the auth matrix; another workspace’s account is 404', async () => {
     const account = (await create(t.headers, upsApi)).json();
     await expectV1AuthMatrix(app, { method: 'GET', url: `/v1/carrier-accounts/${account.id}` }, { owner: t, otherWorkspaceResource: true });
-    await expectV1AuthMatrix(app, { method: 'POST', url: `/v1/carrier-accounts/${account.id}/test` }, { owner: t, otherWorkspaceResource: true });
-    await expectV1AuthMatrix(app, { method: 'GET', url: '/v1/carrier-accounts' }, { owner: t });
+    // Every other route of one account, from another workspace (test/security walks them all too).
+    const stranger = await createTenant(app);
+    const url = `/v1/carrier-accounts/${account.id}`;
+    for (const [method, path] of [['PATCH', url], ['DELETE', url], ['POST', `${url}/test`], ['GET', `${url}/logs`]] as const) {
+      const res = await app.inject({ method, url: path, headers: stranger.headers, ...(method === 'PATCH' ? { payload: { enabled: false } } : {}) });
+      expect(res.statusCode, `${method} ${path}`).toBe(404);
+    }
+    expect((await app.inject({ method: 'GET', url, headers: t.headers })).json().enabled).toBe(true);
   });
 });
 
