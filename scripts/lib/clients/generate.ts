@@ -2,6 +2,7 @@
 // staleness test compares with the committed tree.
 import { signatureHeader } from '../../../src/modules/webhooks/webhooks.signing.js';
 import { buildModel } from './model.js';
+import { renderGo } from './go.js';
 import { renderPython } from './python.js';
 
 /**
@@ -34,6 +35,7 @@ export function generateClientFiles(doc: Parameters<typeof buildModel>[0]): Reco
   const model = buildModel(doc);
   return {
     ...renderPython(model),
+    ...renderGo(model),
     'clients/conformance/webhook-vectors.json': webhookVectors(),
   };
 }
