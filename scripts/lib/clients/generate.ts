@@ -3,6 +3,7 @@
 import { signatureHeader } from '../../../src/modules/webhooks/webhooks.signing.js';
 import { buildModel } from './model.js';
 import { renderGo } from './go.js';
+import { renderPhp } from './php.js';
 import { renderPython } from './python.js';
 
 /**
@@ -36,6 +37,7 @@ export function generateClientFiles(doc: Parameters<typeof buildModel>[0]): Reco
   return {
     ...renderPython(model),
     ...renderGo(model),
+    ...renderPhp(model),
     'clients/conformance/webhook-vectors.json': webhookVectors(),
   };
 }
