@@ -192,6 +192,25 @@ func (c *Client) Call(ctx context.Context, operationID string, pathParams map[st
 	return c.do(ctx, op[0], op[1], pathParams, query, body, out, opts)
 }
 
+// CallPages walks every page of a list operation by its operationId, keeping query's filters.
+func (c *Client) CallPages(operationID string, pathParams map[string]string, query url.Values, opts ...RequestOption) *Pager[map[string]any] {
+	return newPager(func(ctx context.Context, cursor string) (*Page[map[string]any], error) {
+		q := url.Values{}
+		for k, v := range query {
+			q[k] = v
+		}
+		q.Del("cursor")
+		if cursor != "" {
+			q.Set("cursor", cursor)
+		}
+		page := new(Page[map[string]any])
+		if err := c.Call(ctx, operationID, pathParams, q, nil, page, opts...); err != nil {
+			return nil, err
+		}
+		return page, nil
+	})
+}
+
 func (c *Client) do(ctx context.Context, method, template string, pathParams map[string]string, query url.Values, body any, out any, opts []RequestOption) error {
 	var cfg requestConfig
 	for _, o := range opts {
