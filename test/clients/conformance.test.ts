@@ -1,13 +1,19 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus, onboardClient, useBuiltService, type BuiltService } from '../helpers/built-service.js';
+import { runNodeScenario } from './node-scenario.js';
 
 // clients/conformance/scenario.json through every client, each with its own test runner (pytest,
-// phpunit, go test; the Node client in ./node-conformance.ts under vitest) against one built
+// phpunit, go test; the Node client in ./node-scenario.ts under vitest, as installed from its
+// packed tarball into a plain JavaScript project) against one built
 // service: each client gets a workspace of its own, a throttled second workspace for the 429
 // step, and this file's receiver for the webhook step. A missing toolchain skips its client with
 // the reason (.ci/run installs all of them).
@@ -60,6 +66,8 @@ export async function conformanceEnv(svc: BuiltService, receiverUrl: string, cli
     SHIPPING_RUN_ID: `${client}-${randomBytes(4).toString('hex')}`,
   };
 }
+
+const run = promisify(execFile);
 
 const has = (cmd: string, args: string[]) => {
   const r = spawnSync(cmd, args, { encoding: 'utf8' });
@@ -126,6 +134,54 @@ beforeAll(async () => {
     );
   }
 }, 120_000);
+
+/**
+ * A plain JavaScript project (no TypeScript, no loader) with the client installed from its packed
+ * tarball, and openapi-fetch packed from this repository's node_modules (no network: --offline).
+ */
+async function installPackedClient(dir: string): Promise<void> {
+  // Asynchronous: this process also hosts the webhook receiver the other clients' runs wait on.
+  const npm = (args: string[], cwd = dir) => run('npm', args, { cwd, env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' } });
+  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'client-user', private: true, type: 'module' }));
+  await npm(['pack', path.join(root, 'packages/client'), '--pack-destination', dir]);
+  await npm(['pack', '--ignore-scripts', path.join(root, 'node_modules/openapi-fetch'), path.join(root, 'node_modules/openapi-typescript-helpers'), '--pack-destination', dir]);
+  const tarballs = readdirSync(dir).filter((f) => f.endsWith('.tgz')).map((f) => `./${f}`);
+  await npm(['install', '--offline', '--no-package-lock', ...tarballs]);
+}
+
+describe('the Node client as packed', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'client-pack-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  beforeAll(() => installPackedClient(dir), 180_000);
+
+  it('ships ESM JavaScript, types and a README, and imports in plain Node', async () => {
+    const pkg = path.join(dir, 'node_modules/@shipping-service/client');
+    const files = readdirSync(path.join(pkg, 'dist')).sort();
+    expect(files).toEqual(expect.arrayContaining(['index.js', 'index.d.ts', 'retry.js', 'schema.d.ts', 'webhooks.js']));
+    expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
+    expect(readdirSync(pkg)).toContain('README.md');
+    writeFileSync(
+      path.join(dir, 'smoke.js'),
+      [
+        "import { readFileSync } from 'node:fs';",
+        "import { createShippingClient, verifyWebhookSignature } from '@shipping-service/client';",
+        `const v = JSON.parse(readFileSync(${JSON.stringify(path.join(root, 'clients/conformance/webhook-vectors.json'))}, 'utf8'));`,
+        'const wrong = v.vectors.filter((x) => verifyWebhookSignature(v.body, x.header, x.secrets, v.tolerance, x.now) !== x.valid).map((x) => x.name);',
+        "createShippingClient({ baseUrl: 'http://127.0.0.1:1', apiKey: 'sk_test_x', workspaceId: 'ws_x' });",
+        "console.log(JSON.stringify({ vectors: v.vectors.length, wrong }));",
+      ].join('\n'),
+    );
+    const out = JSON.parse((await run(process.execPath, ['smoke.js'], { cwd: dir })).stdout) as { vectors: number; wrong: string[] };
+    expect(out.wrong).toEqual([]);
+    expect(out.vectors).toBeGreaterThanOrEqual(10);
+  });
+
+  it('passes the conformance scenario', { timeout: 120_000 }, async () => {
+    const env = await conformanceEnv(svc, receiver.url, 'node');
+    const mod = await import(pathToFileURL(path.join(dir, 'node_modules/@shipping-service/client/dist/index.js')).href);
+    await runNodeScenario(mod, env);
+  });
+});
 
 afterAll(async () => {
   await Promise.allSettled(results.values());

@@ -125,9 +125,13 @@ final class ConformanceTest extends TestCase
         self::assertSame([$step['expect_error']['status'], $step['expect_error']['code']], [$error->status, $error->errorCode]);
         self::assertNotEmpty($error->requestId);
         self::assertGreaterThan(0, $error->retryAfter());
+        // Up to as many calls as it took to be refused, plus one (stopping once the wait is seen):
+        // at least one is refused again, so the run only lasts that long if a 429 was waited out.
         $patient = new Client(...$creds);
         $started = microtime(true);
-        $patient->{$step['call']}();
+        for ($k = 0; $k <= $n && microtime(true) - $started < $step['expect_min_wait_seconds']; $k++) {
+            $patient->{$step['call']}();
+        }
         self::assertGreaterThanOrEqual($step['expect_min_wait_seconds'], microtime(true) - $started, 'the retry did not wait for Retry-After');
     }
 
@@ -138,7 +142,7 @@ final class ConformanceTest extends TestCase
         $hook = $client->createWebhook(['url' => $receiver . $path, 'events' => $step['events']]);
         $client->testWebhook($hook['id']);
         $received = [];
-        for ($deadline = microtime(true) + 30; $received === [] && microtime(true) < $deadline;) {
+        for ($deadline = microtime(true) + 60; $received === [] && microtime(true) < $deadline;) {
             $received = json_decode((string) file_get_contents("{$receiver}/_received{$path}"), true, 512, JSON_THROW_ON_ERROR);
             if ($received === []) {
                 usleep(200_000);
