@@ -1,6 +1,7 @@
 import { execFile, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -188,6 +189,27 @@ describe.runIf(inject('testDb').engine === 'pglite')('the clients against the bu
   afterAll(async () => {
     await Promise.allSettled(results.values());
     await new Promise((resolve) => receiver?.server.close(resolve));
+  });
+
+  describe('the Postman collection', () => {
+    it('runs its Getting started folder under newman with no failure', { timeout: 120_000 }, async () => {
+      const newman = createRequire(import.meta.url)('newman') as {
+        run: (options: Record<string, unknown>, cb: (err: Error | null, summary: { run: { failures: Array<{ source?: { name?: string }; error: { message: string } }>; stats: { requests: { total: number }; assertions: { total: number; failed: number } } } }) => void) => void;
+      };
+      const c = await onboardClient(svc, { name: 'Postman user' });
+      const read = (file: string) => JSON.parse(readFileSync(path.join(root, file), 'utf8'));
+      const environment = read('postman/shipping-service.postman_environment.json') as { values: Array<{ key: string; value: string }> };
+      const values: Record<string, string> = { base_url: svc.baseUrl, api_key: c.apiKey, workspace_id: c.workspaceId };
+      for (const v of environment.values) v.value = values[v.key] ?? v.value;
+      const summary = await new Promise<Parameters<Parameters<typeof newman.run>[1]>[1]>((resolve, reject) =>
+        newman.run({ collection: read('postman/shipping-service.postman_collection.json'), environment, folder: 'Getting started', reporters: [], timeoutRequest: 30_000 }, (err, s) => (err ? reject(err) : resolve(s))),
+      );
+      const failures = summary.run.failures.map((f) => `${f.source?.name}: ${f.error.message}`);
+      expect(failures, svc.output().slice(-2000)).toEqual([]);
+      expect(summary.run.stats.requests.total).toBeGreaterThanOrEqual(10);
+      expect(summary.run.stats.assertions.failed).toBe(0);
+      expect(summary.run.stats.assertions.total).toBeGreaterThanOrEqual(summary.run.stats.requests.total);
+    });
   });
 
   describe('the conformance scenario', () => {
