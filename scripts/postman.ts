@@ -40,8 +40,94 @@ out.event = [
     },
   },
 ];
+// A collection a person runs top to bottom: optional query parameters are off (their example
+// values stay, one click away), ids in paths are the ones the Getting started folder stores, and
+// that folder comes first, in dependency order, with tests that check each answer.
+interface PmItem {
+  name?: string;
+  item?: PmItem[];
+  request?: { url: { path?: string[]; query?: Array<{ key: string; value: string; disabled?: boolean; description?: unknown }>; variable?: Array<{ key: string; value: string }> } };
+}
+const ID_VARIABLES: Record<string, string> = {
+  orders: 'order_id',
+  shipments: 'shipment_id',
+  tracking: 'tracking_number',
+  webhooks: 'webhook_id',
+  batches: 'batch_id',
+  'webhook-deliveries': 'delivery_id',
+  'api-keys': 'api_key_id',
+};
+function tidy(items: PmItem[]): void {
+  for (const item of items) {
+    if (item.item) tidy(item.item);
+    const url = item.request?.url;
+    if (!url) continue;
+    for (const q of url.query ?? []) q.disabled = true; // no operation has a required query parameter
+    const resource = url.path?.[0] === 'v1' ? url.path[1] : undefined;
+    for (const v of url.variable ?? []) if (resource && ID_VARIABLES[resource] && v.key === 'id') v.value = `{{${ID_VARIABLES[resource]}}}`;
+  }
+}
+tidy(out.item as PmItem[]);
+out.variable = [...new Set([...Object.values(ID_VARIABLES), 'service_code'])].map((key) => ({ key, value: '', type: 'string' }));
+out.item.unshift(gettingStarted());
 text = `${JSON.stringify(out, null, 2)}\n`;
 writeFileSync('postman/shipping-service.postman_collection.json', text);
+
+/** A request of the Getting started folder: method, path, body, expected status, what to store. */
+function step(name: string, method: string, path: string, status: number, body?: unknown, store: Record<string, string> = {}, extraTests: string[] = []) {
+  const [pathPart, queryPart] = path.split('?');
+  const tests = [
+    `pm.test('${method} ${pathPart} answers ${status}', () => pm.response.to.have.status(${status}));`,
+    ...Object.entries(store).map(([variable, field]) => `if (pm.response.code === ${status}) pm.collectionVariables.set('${variable}', pm.response.json().${field});`),
+    ...extraTests,
+  ];
+  return {
+    name,
+    event: [{ listen: 'test', script: { type: 'text/javascript', exec: tests } }],
+    request: {
+      method,
+      header: body === undefined ? [] : [{ key: 'Content-Type', value: 'application/json' }],
+      url: {
+        raw: `{{base_url}}${path}`,
+        host: ['{{base_url}}'],
+        path: pathPart.split('/').filter(Boolean),
+        query: queryPart ? queryPart.split('&').map((kv) => ({ key: kv.split('=')[0], value: kv.split('=')[1] })) : [],
+      },
+      ...(body === undefined ? {} : { body: { mode: 'raw', raw: JSON.stringify(body, null, 2), options: { raw: { language: 'json' } } } }),
+    },
+  };
+}
+
+function gettingStarted() {
+  const shipFrom = { name: 'Acme Fulfilment', street1: '350 5th Ave', city: 'New York', state: 'NY', postal_code: '10118', country: 'US' };
+  const shipTo = { name: 'Ada Lovelace', street1: '1 Market St', city: 'San Francisco', state: 'CA', postal_code: '94105', country: 'US' };
+  const parcel = { weight_oz: 20, length_in: 10, width_in: 8, height_in: 4 };
+  const order = (externalId: string) => ({ external_id: externalId, ship_from: shipFrom, ship_to: shipTo, line_items: [{ sku: 'MUG-1', name: 'Mug', quantity: 2, weight_oz: 10 }], parcel });
+  return {
+    name: 'Getting started',
+    description: 'Run this folder top to bottom (Run collection → Getting started): each request checks its answer and stores the ids the next ones use.',
+    item: [
+      step('1. Create an order', 'POST', '/v1/orders', 201, order('GS-{{$timestamp}}'), { order_id: 'id' }),
+      step('2. Rate the parcel', 'POST', '/v1/rates/query', 200, { ship_from: { postal_code: '10118', country: 'US' }, ship_to: { postal_code: '94105', country: 'US' }, parcel }, {}, [
+        "pm.test('rates are offered', () => pm.expect(pm.response.json().data.length).to.be.above(0));",
+        "if (pm.response.code === 200) pm.collectionVariables.set('service_code', pm.response.json().data[0].service_code);",
+      ]),
+      step('3. Buy the label', 'POST', '/v1/shipments', 201, { order_id: '{{order_id}}', service_code: '{{service_code}}' }, { shipment_id: 'id', tracking_number: 'tracking_number' }),
+      step('4. Download the label (PDF)', 'GET', '/v1/shipments/{{shipment_id}}/label?format=pdf_4x6', 200, undefined, {}, ["pm.test('is a PDF', () => pm.expect(pm.response.headers.get('Content-Type')).to.include('application/pdf'));"]),
+      step('5. Track the parcel', 'GET', '/v1/tracking/{{tracking_number}}', 200, undefined, {}, ["pm.test('tracks the parcel', () => pm.expect(pm.response.json().tracking_number).to.eql(pm.collectionVariables.get('tracking_number')));"]),
+      step('6. Void the label', 'POST', '/v1/shipments/{{shipment_id}}/void', 200, undefined, {}, ["pm.test('is voided', () => pm.expect(pm.response.json().status).to.eql('voided'));"]),
+      step('7. Register a webhook endpoint', 'POST', '/v1/webhooks', 201, { url: 'https://example.com/hooks/shipping', events: ['shipment.label_purchased', 'tracking.updated'], description: 'Getting started' }, { webhook_id: 'id' }, [
+        "pm.test('shows its secret once', () => pm.expect(pm.response.json().secret).to.match(/^whsec_/));",
+      ]),
+      step('8. Read the webhook endpoint', 'GET', '/v1/webhooks/{{webhook_id}}', 200),
+      step('9. Remove the webhook endpoint', 'DELETE', '/v1/webhooks/{{webhook_id}}', 204),
+      step('10. Create a second order', 'POST', '/v1/orders', 201, order('GS-B-{{$timestamp}}'), { order_id: 'id' }),
+      step('11. Buy its label in a batch', 'POST', '/v1/batches', 202, { type: 'purchase_labels', order_ids: ['{{order_id}}'], service_code: 'cheapest', label_format: 'pdf_4x6' }, { batch_id: 'id' }),
+      step('12. Read the batch', 'GET', '/v1/batches/{{batch_id}}', 200),
+      step('13. List the orders (first page)', 'GET', '/v1/orders?limit=2', 200, undefined, {}, ["pm.test('is a page', () => pm.expect(pm.response.json()).to.have.keys('data', 'has_more', 'next_cursor'));"]),
+    ],
+  };
+}
 
 const environment = {
   name: 'Shipping service (local)',

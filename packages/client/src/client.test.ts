@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
@@ -151,6 +152,22 @@ describe('retries', () => {
     expect(new Set(received.map((x) => x.body)).size).toBe(1);
   });
 
+  it('retries a GET after a network error, but not a POST sent without a key', async () => {
+    let calls = 0;
+    const flaky = async () => {
+      calls++;
+      if (calls === 1) throw new TypeError('fetch failed');
+      return new Response('{}', { status: 200 });
+    };
+    const f = retryingFetch(flaky, { sleep: async () => {} });
+    expect((await f(new Request('http://x/v1/orders'))).status).toBe(200);
+    expect(calls).toBe(2);
+    calls = 0;
+    const unkeyed = retryingFetch(flaky, { idempotencyKeys: false, sleep: async () => {} });
+    await expect(unkeyed(new Request('http://x/v1/orders', { method: 'POST', body: '{}' }))).rejects.toThrow('fetch failed');
+    expect(calls).toBe(1);
+  });
+
   it('gives up after maxRetries and returns the last answer', async () => {
     answers.length = 0;
     received.length = 0;
@@ -193,6 +210,16 @@ describe('verifyWebhookSignature', () => {
     const rotated = signatureHeader(body, ['whsec_new', 'whsec_old'], now);
     expect(verifyWebhookSignature(body, rotated, 'whsec_old', 300, now)).toBe(true);
     expect(verifyWebhookSignature(Buffer.from(body), rotated, 'whsec_new', 300, now)).toBe(true);
+  });
+
+  it('gives the expected answer for every shared vector (clients/conformance/webhook-vectors.json)', () => {
+    const file = JSON.parse(readFileSync(new URL('../../../clients/conformance/webhook-vectors.json', import.meta.url), 'utf8')) as {
+      body: string;
+      tolerance: number;
+      vectors: Array<{ name: string; header: string; secrets: string[]; now: number; valid: boolean }>;
+    };
+    const wrong = file.vectors.filter((v) => verifyWebhookSignature(file.body, v.header, v.secrets, file.tolerance, v.now) !== v.valid).map((v) => v.name);
+    expect(wrong).toEqual([]);
   });
 
   it('rejects a changed body, a wrong secret, an old timestamp and malformed headers', () => {

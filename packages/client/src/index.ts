@@ -30,7 +30,8 @@ export class ShippingApiError extends Error {
     readonly code: string,
     message: string,
     readonly requestId: string | undefined,
-    readonly details: unknown,
+    /** Always a list (e.g. `[{field, message}]`), empty when the body had none. */
+    readonly details: unknown[],
   ) {
     super(`${status} ${code}: ${message}`);
     this.name = 'ShippingApiError';
@@ -60,7 +61,8 @@ export function createShippingClient(options: ShippingClientOptions) {
   function unwrap<T>(result: { data?: T; error?: unknown; response: Response }): T {
     if (result.error !== undefined || result.data === undefined) {
       const e = (result.error ?? {}) as { code?: string; message?: string; request_id?: string; details?: unknown };
-      throw new ShippingApiError(result.response.status, e.code ?? 'unknown', e.message ?? result.response.statusText, e.request_id, e.details);
+      const details = e.details === undefined || e.details === null ? [] : Array.isArray(e.details) ? e.details : [e.details];
+      throw new ShippingApiError(result.response.status, e.code ?? 'unknown', e.message ?? result.response.statusText, e.request_id, details);
     }
     return result.data;
   }

@@ -1,9 +1,10 @@
-// A fetch that gives every POST an Idempotency-Key and retries 429/503. The key is fixed before
-// the first attempt, so a retry replays the same request and the server's idempotency layer
-// answers it once, whatever happened to the first attempt.
+// A fetch that gives every POST an Idempotency-Key and retries 429/503, and network errors for
+// a GET or a keyed POST. The key is fixed before the first attempt, so a retry replays the same
+// request and the server's idempotency layer answers it once, whatever happened to the first
+// attempt.
 
 export interface RetryOptions {
-  /** Extra attempts after the first for 429/503 (default 3). */
+  /** Extra attempts after the first for 429/503 and network errors (default 3). */
   maxRetries?: number;
   /** Longest single wait; a Retry-After beyond it is capped (default 30 s). */
   maxDelayMs?: number;
@@ -34,9 +35,19 @@ export function retryingFetch(
     if (request.method === 'POST' && options.idempotencyKeys !== false && !request.headers.has('idempotency-key')) {
       request.headers.set('idempotency-key', crypto.randomUUID());
     }
+    // Without a key a POST that failed in transit may have been processed: only a GET, or a POST
+    // the server can deduplicate, is safe to send again.
+    const replayable = request.method === 'GET' || request.method === 'HEAD' || (request.method === 'POST' && request.headers.has('idempotency-key'));
     for (let attempt = 0; ; attempt++) {
       // A body can be read once: each attempt sends a copy and keeps the original for the next.
-      const response = await baseFetch(request.clone());
+      let response: Response;
+      try {
+        response = await baseFetch(request.clone());
+      } catch (error) {
+        if (!replayable || attempt >= maxRetries || (error as Error).name === 'AbortError') throw error;
+        await sleep(Math.min(baseDelayMs * 2 ** attempt, maxDelayMs));
+        continue;
+      }
       if (!RETRYABLE.has(response.status) || attempt >= maxRetries) return response;
       const wait = retryAfterMs(response.headers.get('retry-after')) ?? baseDelayMs * 2 ** attempt;
       await response.body?.cancel();

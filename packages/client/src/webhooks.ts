@@ -2,14 +2,15 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
  * Checks an `X-Service-Signature: t=<unix>,v1=<hex>[,v1=<hex>…]` header: HMAC-SHA256 with the
- * endpoint secret over `"<t>.<raw body>"`. True when any v1 matches (during a secret rotation the
- * service signs with both secrets) and t is within `toleranceSec` of now (replay window).
+ * endpoint secret over `"<t>.<raw body>"`. True when any v1 matches any of `secrets` (during a
+ * rotation the service signs with both secrets; a receiver may also hold both) and t is within
+ * `toleranceSec` of now (replay window).
  * Pass the body exactly as received: re-serialised JSON will not match.
  */
 export function verifyWebhookSignature(
   rawBody: string | Buffer,
   header: string | null | undefined,
-  secret: string,
+  secrets: string | readonly string[],
   toleranceSec = 300,
   nowSec = Math.floor(Date.now() / 1000),
 ): boolean {
@@ -25,12 +26,11 @@ export function verifyWebhookSignature(
   }
   if (timestamp === undefined || signatures.length === 0) return false;
   if (Math.abs(nowSec - timestamp) > toleranceSec) return false;
-  const expected = createHmac('sha256', secret)
-    .update(`${timestamp}.`)
-    .update(rawBody)
-    .digest();
   // Compare every candidate (no early exit) so timing says nothing about which one matched.
   let ok = false;
-  for (const signature of signatures) ok = timingSafeEqual(expected, Buffer.from(signature, 'hex')) || ok;
+  for (const secret of typeof secrets === 'string' ? [secrets] : secrets) {
+    const expected = createHmac('sha256', secret).update(`${timestamp}.`).update(rawBody).digest();
+    for (const signature of signatures) ok = timingSafeEqual(expected, Buffer.from(signature, 'hex')) || ok;
+  }
   return ok;
 }

@@ -1,0 +1,3 @@
+module github.com/shipping-service/shipping-service/clients/go
+
+go 1.19
