@@ -1,6 +1,6 @@
 // Build the dashboard (web/ → web/dist, Vite; see build-web.mjs), then compile TypeScript to dist/ (dist/src, because migrations/ sits beside src/), then bundle each
 // entry point with its dependencies into one file, and write the entry shims dist/server.js,
-// dist/worker.js and dist/migrate.js.
+// dist/worker.js, dist/migrate.js, dist/backup.js and dist/restore.js.
 //
 // Why bundle: a restart spends most of its time loading ~1,000 small modules (fastify, kysely,
 // ajv, pg, pg-boss…): ~0.65 s unbundled, ~0.25 s bundled. Left out of the bundles, and loaded as
@@ -41,7 +41,7 @@ const keepCarriersOut = {
   },
 };
 
-const entries = ['server', 'worker', 'migrate'];
+const entries = ['server', 'worker', 'migrate', 'backup', 'restore'];
 const result = await build({
   entryPoints: [
     ...entries.map((name) => `dist/src/${name}.js`),

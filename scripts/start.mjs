@@ -14,7 +14,9 @@ if (webIsStale()) {
     process.stderr.write(`Dashboard build failed (${err?.message ?? err}); the API starts without it.\n`);
   }
 }
-// `node scripts/start.mjs [server|worker|migrate]`
+// `node scripts/start.mjs [server|worker|migrate|backup|restore] [arguments…]`
 const entry = process.argv[2] ?? 'server';
-if (!['server', 'worker', 'migrate'].includes(entry)) throw new Error(`unknown entry ${entry}`);
+if (!['server', 'worker', 'migrate', 'backup', 'restore'].includes(entry)) throw new Error(`unknown entry ${entry}`);
+// The entry reads its own arguments from argv[2] on, as when run as `node dist/<entry>.js …`.
+if (process.argv.length > 2) process.argv.splice(2, 1);
 await import(path.resolve(`dist/${entry}.js`));

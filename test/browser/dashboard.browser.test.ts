@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, haveChromium, horizontalOverflow, openPage, PHONE, shoot, startDashboard, step, SUPER, visible } from './kit.js';
+import { DESKTOP, haveChromium, horizontalOverflow, openPage, PHONE, shoot, startDashboard, step, SUPER, TEST_BACKSTOP_MS, visible } from './kit.js';
 
 // The dashboard in a real browser (Debian's Chromium through playwright-core) against a real
 // server on a free port: register → approve → sign in → create an order → process it → buy its
@@ -31,7 +31,7 @@ describe.skipIf(!haveChromium)('dashboard in Chromium', () => {
     await browser?.close();
   });
 
-  it('register → approve → sign in → order → process → label → shipment → public timeline, rates, API key once, tracking 404, phone width', { timeout: 90_000 }, async () => {
+  it('register → approve → sign in → order → process → label → shipment → public timeline, rates, API key once, tracking 404, phone width', { timeout: TEST_BACKSTOP_MS }, async () => {
     const email = `buyer-${Date.now()}@example.com`;
     const password = 'correct horse battery';
     const page = await newPage();

@@ -19,6 +19,21 @@ export const SUPER = { email: 'root@example.com', password: 'super secret passwo
 export const DESKTOP = { width: 1280, height: 900 };
 export const PHONE = { width: 375, height: 800 };
 
+/**
+ * How long any one wait may take before the test gives up. Not how long things should take:
+ * every wait ends when its condition holds (an element shows, an answer arrives, a page has no
+ * request in flight) or when the page shows an error, and this only bounds a real failure. A
+ * tight guess here (10 s) failed the suite at load average 7–9 (issue 29).
+ */
+export const BACKSTOP_MS = 180_000;
+/** A whole browser test's bound, likewise: a fixed amount of work whose pace is the machine's. */
+export const TEST_BACKSTOP_MS = 900_000;
+
+const inFlight = new WeakMap<Page, Set<unknown>>();
+
+/** The page's fetches to the service that have not been answered yet. */
+export const requestsInFlight = (page: Page): number => inFlight.get(page)?.size ?? 0;
+
 /** Builds the dashboard when stale, starts the app on a free port, launches Chromium. */
 export async function startDashboard(options: TestAppOptions = {}): Promise<{ app: FastifyInstance; base: string; browser: Browser }> {
   if (webIsStale()) await buildWeb();
@@ -43,7 +58,14 @@ export type ExpectedFailure = [status: string, url: RegExp];
 export async function openPage(browser: Browser, problems: string[], opts: { viewport?: { width: number; height: number }; expected?: ExpectedFailure[] } = {}): Promise<Page> {
   const context = await browser.newContext({ viewport: opts.viewport ?? DESKTOP, acceptDownloads: true });
   const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
+  page.setDefaultTimeout(BACKSTOP_MS);
+  const pending = new Set<unknown>();
+  inFlight.set(page, pending);
+  page.on('request', (req) => {
+    if (['fetch', 'xhr'].includes(req.resourceType())) pending.add(req);
+  });
+  page.on('requestfinished', (req) => pending.delete(req));
+  page.on('requestfailed', (req) => pending.delete(req));
   page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
   page.on('console', (msg) => {
     if (msg.type() !== 'error') return;
@@ -55,7 +77,7 @@ export async function openPage(browser: Browser, problems: string[], opts: { vie
 }
 
 /** Waits until the locator is visible (playwright-core has no expect of its own). */
-export const visible = (locator: Locator, timeout = 5_000) => locator.waitFor({ state: 'visible', timeout });
+export const visible = (locator: Locator, timeout = BACKSTOP_MS) => locator.waitFor({ state: 'visible', timeout });
 
 /** Run one step; on failure save `failed-<name>.png`, then fail. */
 export async function step(page: Page, name: string, fn: () => Promise<void>): Promise<void> {
@@ -96,11 +118,27 @@ export const overflowingElements = (page: Page) =>
       .map((el) => `${Math.round(el.getBoundingClientRect().right)}px: ${el.outerHTML.slice(0, 160)}`);
   });
 
-/** Polls a condition in the test process (the page polls the API on its own). */
-export async function until(check: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+/**
+ * Polls a condition in the test process (the page polls the API on its own). A check that sees
+ * a state the condition can no longer reach should throw, so the wait ends there.
+ */
+export async function until(check: () => Promise<boolean>, what: string, timeoutMs = BACKSTOP_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * Waits until a page is done loading: its heading is drawn, no "Loading…" is left and none of
+ * its fetches is unanswered. Ends at once, failing with the message, if the page shows an error.
+ */
+export async function settled(page: Page): Promise<void> {
+  await page.locator('main h1').first().waitFor();
+  await until(async () => {
+    const error = page.locator('main .alert-error');
+    if (await error.count()) throw new Error(`the page shows an error: ${await error.first().innerText()}`);
+    return requestsInFlight(page) === 0 && (await page.locator('main .loading').count()) === 0;
+  }, 'the page to load');
 }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerJobHandlers } from '../../src/bootstrap/jobs.js';
 import { createTenant, superAdminHeaders, type Tenant } from '../helpers/app.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
-import { DESKTOP, haveChromium, horizontalOverflow, openPage, overflowingElements, PHONE, shoot, signIn, startDashboard, step, SUPER, until, visible, type ExpectedFailure } from './kit.js';
+import { DESKTOP, haveChromium, settled, TEST_BACKSTOP_MS, horizontalOverflow, openPage, overflowingElements, PHONE, shoot, signIn, startDashboard, step, SUPER, until, visible, type ExpectedFailure } from './kit.js';
 
 // The dashboard's operations pages in Chromium against one real server with its job workers
 // running (webhook deliveries, batch chunks): webhooks from the secret shown once to dead letters
@@ -53,11 +53,6 @@ async function superPage(opts: { viewport?: typeof DESKTOP; expected?: ExpectedF
   return page;
 }
 
-/** Waits for a page's first answers: its heading, and no "Loading…" left. */
-async function settled(page: Page) {
-  await page.locator('main h1').first().waitFor();
-  await until(async () => (await page.locator('main .loading').count()) === 0, 'the page to load', 10_000);
-}
 
 type Analytics = { webhooks: { success_rate: number | null }; api_requests: { by_workspace: { workspace_id: string; name: string | null }[] } };
 async function analytics(): Promise<Analytics> {
@@ -105,7 +100,7 @@ describe.skipIf(!haveChromium)('dashboard operations in Chromium', () => {
     await receiver?.close();
   });
 
-  it('webhooks: secret once → test events fail → dead letters → retry one and all → delivered', { timeout: 120_000 }, async () => {
+  it('webhooks: secret once → test events fail → dead letters → retry one and all → delivered', { timeout: TEST_BACKSTOP_MS }, async () => {
     // Few, fast attempts so that a failing delivery is dead within seconds.
     await setSetting('webhooks.max_attempts', 2);
     await setSetting('webhooks.retry_schedule_seconds', [1]);
@@ -160,7 +155,7 @@ describe.skipIf(!haveChromium)('dashboard operations in Chromium', () => {
       await page.getByRole('button', { name: 'Send test event' }).click();
       // The page refreshes itself while deliveries are on their way: two attempts each, then dead.
       const dead = page.getByTestId('deliveries').locator('.badge-dead');
-      await until(async () => (await dead.count()) === 2, 'two dead deliveries on the endpoint page', 40_000);
+      await until(async () => (await dead.count()) === 2, 'two dead deliveries on the endpoint page');
       await shoot(page, 'page-webhook-endpoint');
     });
 
@@ -194,7 +189,7 @@ describe.skipIf(!haveChromium)('dashboard operations in Chromium', () => {
     await step(page, 'webhooks-06-delivered', async () => {
       await page.getByRole('link', { name: 'Deliveries', exact: true }).click();
       const delivered = page.getByTestId('deliveries').locator('.badge-delivered');
-      await until(async () => (await delivered.count()) === 2, 'both deliveries delivered', 20_000);
+      await until(async () => (await delivered.count()) === 2, 'both deliveries delivered');
       await shoot(page, 'page-webhook-deliveries');
       // Each delivery reached the receiver three times under one delivery id: two failures, one retry.
       const ids = receiver.at('/hook').map((r) => String(r.headers['x-service-delivery-id']));
@@ -206,7 +201,7 @@ describe.skipIf(!haveChromium)('dashboard operations in Chromium', () => {
     expect(problems, problems.join('\n')).toEqual([]);
   });
 
-  it('batches: bulk select 3 orders → batch generate → live progress to completed → merged label; failed items; batch process', { timeout: 90_000 }, async () => {
+  it('batches: bulk select 3 orders → batch generate → live progress to completed → merged label; failed items; batch process', { timeout: TEST_BACKSTOP_MS }, async () => {
     for (const n of ['BAT-1', 'BAT-2', 'BAT-3']) await createOrder(n);
     const page = await userPage();
 
@@ -220,7 +215,7 @@ describe.skipIf(!haveChromium)('dashboard operations in Chromium', () => {
     });
 
     await step(page, 'batches-02-progress-completed', async () => {
-      await page.getByRole('heading').locator('.badge-completed').waitFor({ timeout: 30_000 });
+      await page.getByRole('heading').locator('.badge-completed').waitFor();
       const bar = page.getByLabel('Batch progress');
       expect(await bar.evaluate((p: HTMLProgressElement) => [p.value, p.max])).toEqual([3, 3]);
       await visible(page.getByText('3 of 3 items finished'));
@@ -243,7 +238,7 @@ describe.skipIf(!haveChromium)('dashboard operations in Chromium', () => {
       await page.getByRole('checkbox', { name: 'Select BAT-1' }).check();
       await page.getByRole('button', { name: 'Batch generate labels' }).click();
       await page.waitForURL(/\/dashboard\/batches\/bat_/);
-      await page.getByRole('heading').locator('.badge-failed, .badge-completed_with_errors').waitFor({ timeout: 30_000 });
+      await page.getByRole('heading').locator('.badge-failed, .badge-completed_with_errors').waitFor();
       const failed = page.getByTestId('batch-items');
       await visible(failed.getByText('invalid_state'));
       await shoot(page, 'page-batch-detail-failed');
@@ -255,7 +250,7 @@ describe.skipIf(!haveChromium)('dashboard operations in Chromium', () => {
       await page.getByRole('checkbox', { name: 'Select BAT-4' }).check();
       await page.getByRole('button', { name: 'Batch process' }).click();
       await page.waitForURL(/\/dashboard\/batches\/bat_/);
-      await page.getByRole('heading', { name: /Process orders/ }).locator('.badge-completed').waitFor({ timeout: 30_000 });
+      await page.getByRole('heading', { name: /Process orders/ }).locator('.badge-completed').waitFor();
       await page.getByLabel('Show').selectOption('succeeded');
       await page.getByTestId('batch-items').getByRole('link', { name: 'BAT-4' }).click();
       await page.getByRole('heading', { name: /Order/ }).getByText('processing').waitFor();
@@ -267,7 +262,7 @@ describe.skipIf(!haveChromium)('dashboard operations in Chromium', () => {
     expect(problems, problems.join('\n')).toEqual([]);
   });
 
-  it('settings: the schema-driven form saves, survives a reload, and shows validation messages', { timeout: 60_000 }, async () => {
+  it('settings: the schema-driven form saves, survives a reload, and shows validation messages', { timeout: TEST_BACKSTOP_MS }, async () => {
     const page = await superPage({ expected: [['400', /\/api\/super-admin\/settings\//]] });
     const burst = page.getByTestId('setting-plans-starter-burst-per-minute');
     const skus = page.getByTestId('setting-office-redeem-sku-map');
@@ -307,7 +302,7 @@ describe.skipIf(!haveChromium)('dashboard operations in Chromium', () => {
     expect(problems, problems.join('\n')).toEqual([]);
   });
 
-  it('office-redeem: a test PIN → /redeem shows the product key; unknown, revoked and expired PINs explain themselves', { timeout: 60_000 }, async () => {
+  it('office-redeem: a test PIN → /redeem shows the product key; unknown, revoked and expired PINs explain themselves', { timeout: TEST_BACKSTOP_MS }, async () => {
     const productKey = 'VK7JG-NPHTM-C97JM-9MPGT-3V66T';
     const admin = await superPage();
     const visitor = await openPage(browser, problems, { viewport: PHONE, expected: [['404', /office-redeem\/lookup$/], ['410', /office-redeem\/lookup$/]] });
@@ -367,7 +362,7 @@ describe.skipIf(!haveChromium)('dashboard operations in Chromium', () => {
     expect(problems, problems.join('\n')).toEqual([]);
   });
 
-  it('every page loads without errors, is keyboard reachable and fits 375 px', { timeout: 120_000 }, async () => {
+  it('every page loads without errors, is keyboard reachable and fits 375 px', { timeout: TEST_BACKSTOP_MS }, async () => {
     // Its own rows on every list (the file's other tests may have been filtered out with -t): an
     // order whose label a batch bought, and a webhook endpoint with a delivery.
     const order = await createOrder(`TOUR-${Date.now()}`);
@@ -376,7 +371,11 @@ describe.skipIf(!haveChromium)('dashboard operations in Chromium', () => {
     const endpoint = await app.inject({ method: 'POST', url: '/v1/webhooks', headers: t.headers, payload: { url: receiver.url('/tour'), events: ['*'] } });
     expect(endpoint.statusCode, endpoint.body).toBe(201);
     expect((await app.inject({ method: 'POST', url: `/v1/webhooks/${endpoint.json().id}/test`, headers: t.headers })).statusCode).toBe(202);
-    await until(async () => (await app.inject({ method: 'GET', url: `/v1/batches/${batch.json().id}`, headers: t.headers })).json().status === 'completed', 'the tour batch', 30_000);
+    await until(async () => {
+      const { status } = (await app.inject({ method: 'GET', url: `/v1/batches/${batch.json().id}`, headers: t.headers })).json();
+      if (['failed', 'completed_with_errors', 'cancelled'].includes(status)) throw new Error(`the tour batch ended ${status}`);
+      return status === 'completed';
+    }, 'the tour batch');
     // A finished delivery, so that analytics has a webhook success rate to show.
     await until(async () => (await analytics()).webhooks.success_rate !== null, 'a finished webhook delivery');
 

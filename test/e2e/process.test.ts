@@ -46,8 +46,9 @@ describe.runIf(inject('testDb').engine === 'pglite')('the service process on the
     const port = await freePort();
     const first = start(port);
     expect(await healthy(port, 120_000, first.child), first.output()).toBe(true);
-    // The seed is printed once on the first start.
-    for (let i = 0; i < 50 && !first.output().includes('Test API key'); i++) await new Promise((r) => setTimeout(r, 100));
+    // The seed is printed once on the first start, after listening (an account, a workspace and a
+    // key: a few scrypt hashes, seconds on a loaded machine). Waited for, not guessed.
+    for (let i = 0; i < 1_200 && !first.output().includes('Test API key') && first.child.exitCode === null; i++) await new Promise((r) => setTimeout(r, 100));
     expect(first.output()).toMatch(/Test API key:\s+sk_test_[0-9A-Za-z]{43}/);
     expect(first.output()).toMatch(/Dashboard:\s+http:\/\/\S+\/dashboard/);
 

@@ -42,6 +42,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** How long to wait for /health: a stale dist/ is rebuilt first (~15 s idle, minutes on a loaded machine). */
   healthyWithinMs?: number;
+  /** Run on this PGlite data dir, and keep it on stop (a restart, a backup and restore). */
+  dataDir?: string;
 }
 
 const OUTPUT_LIMIT = 200_000;
@@ -78,7 +80,7 @@ async function postgresDatabaseUrl(): Promise<string | undefined> {
  * much longer on a loaded machine. The service still runs its migrator at start (a no-op here);
  * a start on an empty data dir is covered by test/e2e/process.test.ts.
  */
-function dataDirFromTemplate(): string {
+export function dataDirFromTemplate(): string {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'ship-built-'));
   const target = inject('testDb');
   if (target.engine === 'pglite') {
@@ -89,7 +91,7 @@ function dataDirFromTemplate(): string {
 }
 
 export async function startBuiltService(options: StartOptions = {}): Promise<BuiltService> {
-  const dataDir = dataDirFromTemplate();
+  const dataDir = options.dataDir ?? dataDirFromTemplate();
   const port = await freePort();
   const databaseUrl = await postgresDatabaseUrl();
   const superAdmin = { email: `root-${randomBytes(3).toString('hex')}@example.com`, password: `root-${randomBytes(9).toString('hex')}` };
@@ -129,7 +131,7 @@ export async function startBuiltService(options: StartOptions = {}): Promise<Bui
         await exited;
         clearTimeout(killer);
       }
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
       return child.exitCode;
     })();
     return stopped;

@@ -130,7 +130,7 @@ export class WebhookDispatcher {
   }
 
   async #attempt(d: ClaimedDelivery): Promise<AttemptResult & { attemptedAt: string }> {
-    const attemptedAt = new Date().toISOString();
+    const attemptedAt = this.#deps.now().toISOString();
     let secrets: string[];
     try {
       secrets = [this.#box.open(d.secret_sealed, d.endpoint_id)];

@@ -244,7 +244,8 @@ export async function recordAttempts(executor: Executor, outcomes: AttemptOutcom
 /**
  * Endpoint health after a batch: a success clears `failing_since`; a failure starts it; an
  * endpoint failing for `disableAfterSeconds` without a success, or answered 410, is disabled
- * with its reason (PATCH enabled:true re-enables it).
+ * with its reason (PATCH enabled:true re-enables it). Time is the attempts' own (the
+ * dispatcher's clock, Deps.now), so the rule runs on a test's clock as on the wall's.
  */
 export async function updateEndpointHealth(
   executor: Executor,
@@ -260,15 +261,15 @@ export async function updateEndpointHealth(
       failing_since = case when h.succeeded then null else coalesce(e.failing_since, h.failed_at) end,
       enabled = case
         when h.gone then false
-        when not h.succeeded and coalesce(e.failing_since, h.failed_at) <= now() - make_interval(secs => ${disableAfterSeconds}) then false
+        when not h.succeeded and coalesce(e.failing_since, h.failed_at) <= h.failed_at - make_interval(secs => ${disableAfterSeconds}) then false
         else e.enabled end,
       disabled_reason = case
         when h.gone and e.enabled then 'The receiver answered 410 Gone.'
-        when e.enabled and not h.succeeded and coalesce(e.failing_since, h.failed_at) <= now() - make_interval(secs => ${disableAfterSeconds})
+        when e.enabled and not h.succeeded and coalesce(e.failing_since, h.failed_at) <= h.failed_at - make_interval(secs => ${disableAfterSeconds})
           then 'Every delivery failed for 3 days.'
         else e.disabled_reason end,
       disabled_at = case
-        when e.enabled and (h.gone or (not h.succeeded and coalesce(e.failing_since, h.failed_at) <= now() - make_interval(secs => ${disableAfterSeconds})))
+        when e.enabled and (h.gone or (not h.succeeded and coalesce(e.failing_since, h.failed_at) <= h.failed_at - make_interval(secs => ${disableAfterSeconds})))
           then now()
         else e.disabled_at end,
       updated_at = now()

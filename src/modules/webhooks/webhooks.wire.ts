@@ -44,7 +44,9 @@ export function toDelivery(row: DeliveryRow, attempts: AttemptRow[]): Delivery {
     last_status_code: row.last_status_code,
     last_error: row.last_error,
     delivered_at: iso(row.delivered_at),
-    attempts: attempts.map(toAttempt),
+    // The row and its attempts are two reads: an attempt recorded between them (with the row's
+    // new status, in one statement) is not shown beside the row as it was before it.
+    attempts: attempts.filter((a) => a.number <= row.attempt_count).map(toAttempt),
     created_at: iso(row.created_at)!,
     updated_at: iso(row.updated_at)!,
   };

@@ -4,6 +4,7 @@ import pg from 'pg';
 import type { Tables } from './types.js';
 import { lockDataDir } from './pglite-lock.js';
 import { useNamedStatements as usePGliteNamedStatements } from './pglite-statements.js';
+import { serveBackups, snapshotPGlite } from './pglite-backup.js';
 
 export type Engine = 'pglite' | 'postgres';
 
@@ -122,6 +123,14 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     await pglite.query(`SET TIME ZONE 'UTC'`);
     usePGliteNamedStatements(pglite, (text) => statementNames.get(text));
     const db = new Kysely<Tables>({ dialect: new PGliteDialect({ pglite }) });
+    // The lock holder answers `npm run backup` (pglite-backup.ts).
+    // A socket that cannot be opened must not stop the service: the backup script then says so.
+    const stopBackups = options.dataDir
+      ? await serveBackups(options.dataDir, () => snapshotPGlite(db, pglite)).catch((err: Error) => {
+          process.emitWarning(`backups cannot be requested from this process: ${err.message}`);
+          return undefined;
+        })
+      : undefined;
     return {
       db,
       engine: 'pglite',
@@ -133,6 +142,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
         });
       },
       async close() {
+        await stopBackups?.();
         await db.destroy();
         release();
       },
