@@ -52,7 +52,8 @@ export function buildRateRequest(req: ApiRateRequest, accountNumber: string | nu
     // Negotiated (contract) rates come back only when asked for and the account has them.
     shipment.ShipmentRatingOptions = { NegotiatedRatesIndicator: 'Y' };
   }
-  const request: Json = {};
+  // RequestOption: the schema requires it (with no constraints) though every example omits it.
+  const request: Json = { RequestOption: RATE_REQUEST_OPTION };
   const context = clip(reference, 512);
   if (context) request.TransactionReference = { CustomerContext: context };
   return { RateRequest: { Request: request, Shipment: shipment } };
