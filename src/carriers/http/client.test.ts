@@ -76,9 +76,11 @@ describe('retries', () => {
   it('retries an idempotent call on 503, honouring Retry-After, then succeeds', async () => {
     let n = 0;
     handler = (_req, _b, res) => (++n < 3 ? json(res, 503, { e: 1 }, { 'retry-after': '1' }) : json(res, 200, { ok: true }));
-    const { client, sleeps, outcomes } = harness();
+    const { client, sleeps, outcomes, durations } = harness();
     const res = await client.request(call({ timeoutMs: 10_000 }));
     expect(res.status).toBe(200);
+    expect(durations).toHaveLength(3);
+    expect(durations.every((d) => d >= 0 && d < 5)).toBe(true);
     expect(res.attempts).toBe(3);
     expect(sleeps).toEqual([1000, 1000]);
     expect(outcomes).toEqual(['server_error', 'server_error', 'success']);
