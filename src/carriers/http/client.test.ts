@@ -155,7 +155,7 @@ describe('deadline', () => {
     const took = Date.now() - started;
     expect(err).toMatchObject({ kind: 'timeout', retryable: true });
     expect(took).toBeGreaterThanOrEqual(290);
-    expect(took).toBeLessThan(1500);
+    expect(took).toBeLessThan(3000);
     expect(seen).toHaveLength(1);
     expect(outcomes).toEqual(['timeout']);
     await client.close();

@@ -44,7 +44,8 @@ const purchase = (label_image: ApiPurchaseRequest['label_image'] = 'GIF'): ApiPu
 });
 
 /** A fresh account per test, so tokens and breakers never leak between tests. */
-function ctx(over: Partial<ApiCallContext['account']> = {}, timeoutMs = 3000): ApiCallContext {
+// Generous deadline: under a loaded full-suite run a token fetch plus a call took over 3 s once.
+function ctx(over: Partial<ApiCallContext['account']> = {}, timeoutMs = 20_000): ApiCallContext {
   accountSeq += 1;
   return {
     account: {
@@ -246,7 +247,7 @@ describe('UPS driver against the fake UPS', () => {
 
   it('429 with Retry-After: rates wait as told and retry', async () => {
     fake.queue('rates', { status: 429, headers: { 'retry-after': '2' }, body: upsFixture('error-rate-limit') });
-    const res = await driver().rates(ctx({}, 10_000), rateRequest);
+    const res = await driver().rates(ctx({}, 20_000), rateRequest);
     expect(res.ok).toBe(true);
     expect(sleeps).toEqual([2000]);
     expect(fake.count('rates')).toBe(2);
@@ -255,11 +256,27 @@ describe('UPS driver against the fake UPS', () => {
 
   it('503 then 500: rates retry twice, then fail with a retryable transport error', async () => {
     fake.queue('rates', { status: 503, headers: { 'retry-after': '1' } }, { status: 500 }, { status: 503 });
-    const err = await driver().rates(ctx({}, 10_000), rateRequest).catch((e) => e);
+    const err = await driver().rates(ctx({}, 20_000), rateRequest).catch((e) => e);
     expect(err).toBeInstanceOf(CarrierTransportError);
     expect(err).toMatchObject({ slug: 'ups', kind: 'server_error', status: 503, retryable: true });
     expect(fake.count('rates')).toBe(3);
     expect(sleeps[0]).toBe(1000);
+  });
+
+  it("an account failing 5 times in a row opens its breaker: the next call fails fast, other accounts still call", async () => {
+    const c = ctx({}, 20_000);
+    const d = driver();
+    await d.testCredentials(c);
+    fake.queue('rates', ...Array.from({ length: 5 }, () => ({ status: 503 })));
+    await d.rates(c, rateRequest).catch(() => undefined); // 3 attempts
+    fake.queue('rates', { status: 503 }, { status: 503 });
+    await d.rates(c, rateRequest).catch(() => undefined); // 2 more: open
+    const before = fake.count('rates');
+    expect(before).toBe(5);
+    const fast = await d.rates(c, rateRequest).catch((e) => e);
+    expect(fast).toMatchObject({ kind: 'circuit_open', retryable: true });
+    expect(fake.count('rates')).toBe(before);
+    expect((await d.rates(ctx(), rateRequest)).ok).toBe(true);
   });
 
   it('500 on label purchase: never retried', async () => {
@@ -280,7 +297,7 @@ describe('UPS driver against the fake UPS', () => {
     const took = Date.now() - started;
     expect(err).toMatchObject({ kind: 'timeout', retryable: true });
     expect(took).toBeGreaterThanOrEqual(380);
-    expect(took).toBeLessThan(2000);
+    expect(took).toBeLessThan(3000);
   });
 
   it('a malformed body: a transport error, retryable for rates but not for a purchase', async () => {
