@@ -1,0 +1,180 @@
+/**
+ * The interface every real-protocol (`api`) carrier driver implements, beside the simulated
+ * `CarrierAdapter` of types.ts. Inputs are our unified models; outputs are our models plus the
+ * carrier's own raw codes where we keep them. Three kinds of outcome:
+ * - `{ok: true, value}`;
+ * - `{ok: false, kind: 'rejected', messages}`: the carrier refused the request on its merits
+ *   (the lead maps it to 422 `carrier_rejected` with the messages as `details`);
+ * - `{ok: false, kind: 'invalid_credentials', messages}`: the carrier refused the account's
+ *   credentials (422 `carrier_account_invalid`, health `invalid_credentials`);
+ * and transport failures are thrown as `CarrierTransportError` (a `CarrierError`, `retryable`).
+ */
+import type { CarrierHttpClient } from './http/client.js';
+import type { CarrierMessage } from './http/errors.js';
+import type {
+  Address,
+  CarrierRate,
+  Money,
+  Parcel,
+  PurchaseRequest,
+  RateRequest,
+  RateUnavailable,
+  TrackingEvent,
+  TrackingStatus,
+} from './types.js';
+
+export type DriverMode = 'sandbox' | 'production';
+
+/** What a driver knows of the account it acts for (credentials already unsealed). */
+export interface ApiAccount {
+  id: string;
+  mode: DriverMode;
+  account_number: string | null;
+  credentials: Record<string, unknown>;
+  /** Overrides the carrier's host (a test double or an egress proxy); validated by the caller. */
+  base_url?: string | null;
+}
+
+export interface ApiCallContext {
+  account: ApiAccount;
+  /** Setting `carriers.request_timeout_ms` (default 8000). */
+  timeoutMs: number;
+  /** Our request id, logged with each exchange. */
+  requestId?: string;
+}
+
+export type DriverResult<T> =
+  | { ok: true; value: T; messages?: CarrierMessage[] }
+  | { ok: false; kind: 'rejected'; messages: CarrierMessage[] }
+  | { ok: false; kind: 'invalid_credentials'; messages: CarrierMessage[] };
+
+/** A charge the carrier itemised that has no `SurchargeCode` of ours: kept, not dropped. */
+export interface CarrierCharge {
+  carrier_code: string;
+  description: string | null;
+  amount: Money;
+}
+
+/** A rate as a real carrier quotes it: our `CarrierRate` plus what the carrier said verbatim. */
+export interface ApiRate extends CarrierRate {
+  /** The carrier's own service code (`03`); `service_code` is ours (`ups_ground`) or, for a code we do not know, `<slug>_<raw>`. */
+  carrier_service_code: string;
+  /** True when `price` is the account's negotiated rate; `list_price` is then the published one. */
+  negotiated: boolean;
+  list_price: Money;
+  /** Itemised charges without a code of ours (their amounts are inside `base_price`). */
+  other_charges: CarrierCharge[];
+  /** YYYY-MM-DD when the carrier gave one. */
+  estimated_delivery_date: string | null;
+  /** False when the carrier gave no transit time (then `business_days` is 0). */
+  transit_known: boolean;
+}
+
+export interface ApiRateRequest extends RateRequest {
+  /** Several packages in one shipment; absent = the one `parcel`. */
+  parcels?: readonly Parcel[];
+}
+
+export interface ApiRateResponse {
+  rates: ApiRate[];
+  unavailable: RateUnavailable[];
+}
+
+/** The carrier's label image formats a driver can ask for. */
+export type CarrierLabelImage = 'GIF' | 'PNG' | 'ZPL' | 'PDF';
+
+/** A label exactly as the carrier issued it (base64 decoded), to be stored before anything else. */
+export interface LabelArtifact {
+  format: CarrierLabelImage;
+  mime: string;
+  bytes: Buffer;
+}
+
+export interface ApiPurchaseRequest extends PurchaseRequest {
+  /** Which image the carrier should issue (the driver's units table maps our label_format to it). */
+  label_image: CarrierLabelImage;
+  parcels?: readonly Parcel[];
+}
+
+export interface ApiPurchaseResult {
+  tracking_number: string;
+  /** The carrier's shipment id (for UPS the first package's tracking number; void uses it). */
+  carrier_shipment_id: string;
+  /** One per package, in request order. */
+  packages: { tracking_number: string; label: LabelArtifact }[];
+  /** The first package's label. */
+  label: LabelArtifact;
+  /** What the carrier charged, when it said. */
+  rate: ApiRate | null;
+}
+
+export interface ApiVoidRequest {
+  carrier_shipment_id: string;
+  tracking_numbers?: readonly string[];
+}
+
+export interface ApiTrackEvent extends TrackingEvent {
+  /** The carrier's status type (UPS `I`, `D`, `X`, …) beside `carrier_status_code`. */
+  carrier_status_type: string | null;
+}
+
+export interface ApiTrackResult {
+  status: TrackingStatus;
+  status_detail: string;
+  /** Oldest first. */
+  events: ApiTrackEvent[];
+  estimated_delivery_date: string | null;
+  delivered_at: string | null;
+  carrier_status_code: string | null;
+}
+
+export type AddressVerdict = 'verified' | 'corrected' | 'unverified' | 'invalid';
+
+export interface ApiAddressValidation {
+  status: AddressVerdict;
+  residential: 'yes' | 'no' | 'unknown';
+  /** The carrier's best candidate (absent when it had none). */
+  normalized: Address | null;
+  candidates: Address[];
+  messages: { code: string; field?: string; message: string }[];
+}
+
+export interface ApiPickupRequest {
+  /** YYYY-MM-DD local to the pickup address. */
+  pickup_date: string;
+  /** HHmm local. */
+  ready_time: string;
+  close_time: string;
+  address: Address;
+  residential: boolean;
+  /** Pieces per service code (ours). */
+  pieces: { service_code: string; quantity: number; destination_country: string }[];
+  total_weight_oz?: number;
+  instructions?: string;
+}
+
+export interface ApiPickupResult {
+  confirmation: string;
+  /** What the carrier charges for it, when it said. */
+  charge: Money | null;
+}
+
+export interface CarrierApiDriver {
+  carrier: string;
+  /** JSON Schema 2020-12 of the credentials; secret fields carry `writeOnly: true`. */
+  credentialsSchema: Record<string, unknown>;
+  hosts: Record<DriverMode, string>;
+  rates(ctx: ApiCallContext, request: ApiRateRequest): Promise<DriverResult<ApiRateResponse>>;
+  /** Never retried blindly: a transport failure may hide an issued label. */
+  purchase(ctx: ApiCallContext, request: ApiPurchaseRequest): Promise<DriverResult<ApiPurchaseResult>>;
+  void(ctx: ApiCallContext, request: ApiVoidRequest): Promise<DriverResult<{ voided: true }>>;
+  track(ctx: ApiCallContext, request: { tracking_number: string }): Promise<DriverResult<ApiTrackResult>>;
+  validateAddress(ctx: ApiCallContext, address: Address): Promise<DriverResult<ApiAddressValidation>>;
+  schedulePickup(ctx: ApiCallContext, request: ApiPickupRequest): Promise<DriverResult<ApiPickupResult>>;
+  cancelPickup(ctx: ApiCallContext, request: { confirmation: string }): Promise<DriverResult<{ cancelled: true }>>;
+  /** Obtains a token (or makes the cheapest authenticated call): health `ok` / `invalid_credentials`. */
+  testCredentials(ctx: ApiCallContext): Promise<DriverResult<{ latency_ms: number }>>;
+}
+
+/** How a driver is made: one shared HTTP client for the process. */
+export type CarrierApiDriverFactory = (http: CarrierHttpClient) => CarrierApiDriver;

@@ -1,0 +1,64 @@
+/**
+ * Redaction for the carrier exchange log: nothing secret may reach a stored exchange.
+ * Keys are matched by name (any key that looks like a secret), values are replaced whole.
+ */
+
+const SECRET_KEY = /(secret|password|passwd|passphrase|token|authorization|api[_-]?key|apikey|credential|signature|private[_-]?key|cookie)/i;
+const REDACTED = '[REDACTED]';
+/** Label images and the like: keep the log small and readable. */
+const MAX_STRING = 512;
+const MAX_TEXT = 8192;
+
+export function isSecretKey(key: string): boolean {
+  return SECRET_KEY.test(key);
+}
+
+export function redactHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    out[name.toLowerCase()] = isSecretKey(name) ? REDACTED : Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+export function redactValue(value: unknown, depth = 0): unknown {
+  if (depth > 32) return '[DEPTH]';
+  if (Array.isArray(value)) return value.map((v) => redactValue(v, depth + 1));
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      out[k] = isSecretKey(k) ? REDACTED : redactValue(v, depth + 1);
+    }
+    return out;
+  }
+  if (typeof value === 'string' && value.length > MAX_STRING) return `[${value.length} characters]`;
+  return value;
+}
+
+/**
+ * Redacts a request or response body as sent on the wire: JSON by key, form-encoded by field
+ * name, anything else truncated with secret-looking `key=value` / `"key":"value"` pairs masked.
+ */
+export function redactBody(body: string | null | undefined, contentType?: string): unknown {
+  if (body === null || body === undefined || body === '') return null;
+  const type = (contentType ?? '').toLowerCase();
+  if (type.includes('json') || /^\s*[{[]/.test(body)) {
+    try {
+      return redactValue(JSON.parse(body));
+    } catch {
+      // Not JSON after all: fall through to the text rules.
+    }
+  }
+  if (type.includes('x-www-form-urlencoded')) {
+    const params = new URLSearchParams(body);
+    const out: Record<string, string> = {};
+    for (const [k, v] of params) out[k] = isSecretKey(k) ? REDACTED : v;
+    return out;
+  }
+  const masked = body
+    .replace(/("[^"]*(?:secret|password|token|authorization)[^"]*"\s*:\s*)"[^"]*"/gi, `$1"${REDACTED}"`)
+    .replace(/((?:secret|password|token)[^=&\s]*=)[^&\s]*/gi, `$1${REDACTED}`)
+    .replace(/(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/g, `$1 ${REDACTED}`);
+  return masked.length > MAX_TEXT ? `${masked.slice(0, MAX_TEXT)}… [${masked.length} characters]` : masked;
+}

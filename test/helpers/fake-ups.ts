@@ -1,0 +1,247 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadUpsSpecs, type UpsOperation, type UpsSpecs } from './ups-spec.js';
+
+/**
+ * A fake UPS on 127.0.0.1 (a double of UPS, not of our code). Every request is checked against
+ * the operation's request description in UPS's published OpenAPI documents (path, parameters,
+ * headers, body; violations are recorded and answered 400 in UPS's error shape), every answer
+ * it gives is checked against the response schema, and it answers from recorded fixtures
+ * (src/carriers/ups/api/fixtures). When ../shared/carrier-specs/ups is absent, `specChecked` is
+ * false and requests are answered unchecked.
+ *
+ * Scenarios are queued per operation (`queue('rates', {status: 503, ...})`); with nothing
+ * queued, an operation succeeds. OAuth is real enough: wrong client credentials get 401,
+ * bearer tokens are checked, `expireTokens()` makes every issued token stale (UPS answers 401).
+ */
+
+export const UPS_FIXTURES_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../src/carriers/ups/api/fixtures');
+
+export function upsFixture(name: string): any {
+  return JSON.parse(readFileSync(resolve(UPS_FIXTURES_DIR, `${name}.json`), 'utf8'));
+}
+
+export type FakeUpsOperation = 'token' | 'rates' | 'ship' | 'void' | 'track' | 'xav' | 'pickup' | 'pickup_cancel';
+
+const OPERATION_IDS: Record<string, FakeUpsOperation> = {
+  CreateToken: 'token',
+  Rate: 'rates',
+  Shipment: 'ship',
+  VoidShipment: 'void',
+  getSingleTrackResponseUsingGET: 'track',
+  AddressValidation: 'xav',
+  'Pickup Creation': 'pickup',
+  'Pickup Cancel': 'pickup_cancel',
+};
+
+export interface FakeReply {
+  status?: number;
+  body?: unknown;
+  /** Sent as is (a malformed body). */
+  raw?: string;
+  headers?: Record<string, string>;
+  /** Never answer (the driver's deadline must end it). */
+  hang?: boolean;
+}
+
+export interface FakeUpsRequest {
+  operation: FakeUpsOperation | null;
+  method: string;
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  problems: string[];
+}
+
+/** Label images the fake issues, per requested LabelImageFormat (tiny but real files). */
+export const FAKE_LABELS: Record<string, Buffer> = {
+  GIF: Buffer.from('R0lGODlhAQABAIAAAAAAAP///ywAAAAAAQABAAACAUwAOw==', 'base64'),
+  PNG: Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64'),
+  ZPL: Buffer.from('^XA^FO50,50^A0N,40,40^FDUPS GROUND^FS^FO50,120^BCN,100,Y,N,N^FD1ZFAKE^FS^XZ\n'),
+};
+
+export interface FakeUpsOptions {
+  clientId?: string;
+  clientSecret?: string;
+  tokenLifetimeS?: number;
+  /** Reuse already-loaded specs (loading UPS's documents takes a few seconds). */
+  specs?: UpsSpecs | null;
+}
+
+export async function startFakeUps(options: FakeUpsOptions = {}) {
+  const specs = options.specs === undefined ? loadUpsSpecs() : options.specs;
+  const clientId = options.clientId ?? 'fake-client-id';
+  const clientSecret = options.clientSecret ?? 'fake-client-secret';
+  let tokenLifetimeS = options.tokenLifetimeS ?? 14399;
+  const validTokens = new Set<string>();
+  const queues = new Map<FakeUpsOperation, FakeReply[]>();
+  const requests: FakeUpsRequest[] = [];
+  /** Problems in requests we received or answers we gave, for tests to assert empty. */
+  const violations: string[] = [];
+  const shipments = new Map<string, { voided: boolean; trackingNumbers: string[] }>();
+  let seq = 0;
+  const sockets = new Set<import('node:net').Socket>();
+
+  const trackingNumber = () => `1ZFAKE${String(++seq).padStart(12, '0')}`;
+
+  function defaultReply(op: FakeUpsOperation, url: URL, body: any): FakeReply {
+    switch (op) {
+      case 'token': {
+        const token = `tok_${randomBytes(12).toString('hex')}`;
+        validTokens.add(token);
+        return { body: { ...upsFixture('token'), access_token: token, client_id: clientId, expires_in: String(tokenLifetimeS) } };
+      }
+      case 'rates': {
+        const packages = body?.RateRequest?.Shipment?.Package ?? [];
+        return { body: upsFixture(packages.length > 1 ? 'rate-shop-multi' : 'rate-shop') };
+      }
+      case 'ship': {
+        const shipment = body?.ShipmentRequest?.Shipment ?? {};
+        const format: string = body?.ShipmentRequest?.LabelSpecification?.LabelImageFormat?.Code ?? 'GIF';
+        const packages: unknown[] = shipment.Package ?? [];
+        const numbers = packages.map(() => trackingNumber());
+        const reply = upsFixture('ship');
+        const results = reply.ShipmentResponse.ShipmentResults;
+        results.ShipmentIdentificationNumber = numbers[0];
+        results.PackageResults = numbers.map((n) => ({
+          TrackingNumber: n,
+          ShippingLabel: { ImageFormat: { Code: format, Description: format }, GraphicImage: (FAKE_LABELS[format] ?? FAKE_LABELS.GIF).toString('base64') },
+        }));
+        shipments.set(numbers[0], { voided: false, trackingNumbers: numbers });
+        return { body: reply };
+      }
+      case 'void': {
+        const id = decodeURIComponent(url.pathname.split('/').pop() ?? '');
+        const s = shipments.get(id);
+        if (!s) return { status: 400, body: { response: { errors: [{ code: '190101', message: 'No shipment found for the shipment identification number.' }] } } };
+        if (s.voided) return { status: 400, body: upsFixture('error-void') };
+        s.voided = true;
+        return { body: upsFixture('void') };
+      }
+      case 'track': {
+        const n = decodeURIComponent(url.pathname.split('/').pop() ?? '');
+        const reply = upsFixture('track-delivered');
+        reply.trackResponse.shipment[0].inquiryNumber = n;
+        reply.trackResponse.shipment[0].package[0].trackingNumber = n;
+        return { body: reply };
+      }
+      case 'xav':
+        return { body: upsFixture('xav-valid') };
+      case 'pickup':
+        return { body: upsFixture('pickup-create') };
+      case 'pickup_cancel':
+        return { body: upsFixture('pickup-cancel') };
+    }
+  }
+
+  function send(res: http.ServerResponse, op: UpsOperation | null, reply: FakeReply) {
+    const status = reply.status ?? 200;
+    if (reply.raw !== undefined) {
+      res.writeHead(status, { 'content-type': 'application/json', ...reply.headers });
+      res.end(reply.raw);
+      return;
+    }
+    if (specs && op && reply.body !== undefined) {
+      const problems = specs.checkResponse(op, status, reply.body);
+      // UPS documents no body for 500/503 on most operations: an undocumented status is fine to play.
+      if (problems.length && !problems[0].includes('documents no')) violations.push(`answer ${op.operationId} ${status}: ${problems.join('; ')}`);
+    }
+    res.writeHead(status, { 'content-type': 'application/json', ...reply.headers });
+    res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
+  }
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const url = new URL(req.url ?? '/', 'http://fake-ups');
+      const method = req.method ?? 'GET';
+      let op: UpsOperation | null = null;
+      let problems: string[] = [];
+      if (specs) {
+        ({ op, problems } = specs.checkRequest(method, url, req.headers, body));
+      } else {
+        op = null;
+      }
+      const name: FakeUpsOperation | null = op ? (OPERATION_IDS[op.operationId] ?? null) : guessOperation(method, url.pathname);
+      requests.push({ operation: name, method, path: `${url.pathname}${url.search}`, headers: req.headers, body, problems });
+      if (problems.length) violations.push(`request ${method} ${url.pathname}: ${problems.join('; ')}`);
+      if (!name) return send(res, op, { status: 404, body: { response: { errors: [{ code: '404', message: 'Not found' }] } } });
+      if (problems.length) return send(res, op, { status: 400, body: { response: { errors: problems.slice(0, 5).map((p) => ({ code: 'SCHEMA', message: p })) } } });
+
+      // Authentication first, as UPS does.
+      if (name === 'token') {
+        const expected = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
+        if (req.headers.authorization !== expected) return send(res, op, { status: 401, body: upsFixture('error-auth') });
+      } else {
+        const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+        if (!bearer || !validTokens.has(bearer)) return send(res, op, { status: 401, body: upsFixture('error-auth') });
+      }
+      const queued = queues.get(name)?.shift();
+      if (queued?.hang) return; // never answers
+      let parsed: unknown = null;
+      try {
+        parsed = body ? JSON.parse(body) : null;
+      } catch {
+        parsed = null;
+      }
+      send(res, op, queued ?? defaultReply(name, url, parsed));
+    });
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    specChecked: specs !== null,
+    requests,
+    violations,
+    shipments,
+    queue(op: FakeUpsOperation, ...replies: FakeReply[]) {
+      queues.set(op, [...(queues.get(op) ?? []), ...replies]);
+    },
+    /** Every token issued so far becomes stale: UPS answers 401 until a new one is fetched. */
+    expireTokens() {
+      validTokens.clear();
+    },
+    setTokenLifetime(seconds: number) {
+      tokenLifetimeS = seconds;
+    },
+    count(op: FakeUpsOperation) {
+      return requests.filter((r) => r.operation === op).length;
+    },
+    reset() {
+      requests.length = 0;
+      violations.length = 0;
+      queues.clear();
+    },
+    async close() {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+export type FakeUps = Awaited<ReturnType<typeof startFakeUps>>;
+
+/** Without UPS's documents, route by path alone. */
+function guessOperation(method: string, path: string): FakeUpsOperation | null {
+  if (path === '/security/v1/oauth/token') return 'token';
+  if (/^\/api\/rating\//.test(path)) return 'rates';
+  if (/^\/api\/shipments\/[^/]+\/ship$/.test(path)) return 'ship';
+  if (/^\/api\/shipments\/[^/]+\/void\/cancel\//.test(path)) return 'void';
+  if (/^\/api\/track\/v1\/details\//.test(path)) return 'track';
+  if (/^\/api\/addressvalidation\//.test(path)) return 'xav';
+  if (/^\/api\/pickupcreation\//.test(path)) return 'pickup';
+  if (method === 'DELETE' && /^\/api\/shipments\/[^/]+\/pickup\//.test(path)) return 'pickup_cancel';
+  return null;
+}
