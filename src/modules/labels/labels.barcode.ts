@@ -21,8 +21,10 @@ import type { LabelData } from './labels.types.js';
  */
 export interface LabelBarcode {
   symbology: 'gs1-128' | 'code128';
-  /** The ^BC field of the ZPL label (Code 128 invocation codes: `>;` subset C, `>8` FNC1). */
+  /** The ^BC field of the ZPL label (in mode N, Code 128 invocation codes: `>;` subset C, `>8` FNC1). */
   zplData: string;
+  /** The ^BC mode: `N` (subsets as the invocation codes say) or `A` (the printer picks the shortest). */
+  zplMode: 'N' | 'A';
   /** Bar and space widths in modules, alternating, starting with a bar. */
   bars: number[];
   /** Total width in modules (without quiet zones). */
@@ -57,13 +59,24 @@ export function routingCode(data: LabelData): string {
 }
 
 function code128(text: string): LabelBarcode {
-  const sbs = (bwipjs.raw({ bcid: 'code128', text }) as Array<{ sbs: number[] }>)[0]!.sbs;
-  // Even-length digit strings go in subset C (half as wide); anything else in subset B, which
-  // is what ZPL uses when the field names no start subset.
-  // In a ^BC field ">" introduces an invocation code (a literal one is "><"), and "^" / "~"
-  // would end the field: a tracking number never has them, malformed data loses them.
-  const zplData = /^([0-9]{2})+$/.test(text) ? `>;${text}` : text.replace(/[\^~]/g, '?').replace(/>/g, '><');
-  return { symbology: 'code128', zplData, bars: sbs, modules: sbs.reduce((a, b) => a + b, 0), decodesTo: text };
+  // In a ^BC field "^" and "~" would end the field and ">" introduces an invocation code: a
+  // tracking number never has them, malformed data prints "?" instead (and decodes as such).
+  const safe = text.replace(/[\^~>]/g, '?');
+  const sbs = (bwipjs.raw({ bcid: 'code128', text: safe }) as Array<{ sbs: number[] }>)[0]!.sbs;
+  // The ZPL must print the symbol bwip-js drew (its width is what the layout planned for):
+  // an even run of digits is subset C from the start (">;", half as wide); anything else goes
+  // in ZPL's automatic mode, where the printer picks the subsets that make the code shortest,
+  // as bwip-js does. (Mode N without a start code prints it all in subset B: a UPS 1Z… number
+  // came out 233 modules wide instead of 189, ran past the label's right edge and did not scan.)
+  const auto = !/^([0-9]{2})+$/.test(safe);
+  return {
+    symbology: 'code128',
+    zplData: auto ? safe : `>;${safe}`,
+    zplMode: auto ? 'A' : 'N',
+    bars: sbs,
+    modules: sbs.reduce((a, b) => a + b, 0),
+    decodesTo: safe,
+  };
 }
 
 export function labelBarcode(data: LabelData): LabelBarcode {
@@ -75,6 +88,7 @@ export function labelBarcode(data: LabelData): LabelBarcode {
     return {
       symbology: 'gs1-128',
       zplData: zip ? `>;>8420${zip}>8${tn}` : `>;>8${tn}`,
+      zplMode: 'N',
       bars: sbs,
       modules: sbs.reduce((a, b) => a + b, 0),
       decodesTo: zip ? `420${zip}\x1d${tn}` : tn,

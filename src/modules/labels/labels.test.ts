@@ -206,11 +206,75 @@ const zbar = spawnSync('zbarimg', ['--version']).status === 0;
 describe.runIf(zbar)('a scanner reads the tracking number back (zbarimg)', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'labels-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  let seq = 0;
 
-  it.each(carriers)('$name', async ({ name, data, decodes }) => {
-    const file = path.join(dir, `${name.replace(/\W/g, '_')}.png`);
-    writeFileSync(file, (await renderLabel(data, 'png_4x6')).body);
+  function scan(image: Buffer): string {
+    const file = path.join(dir, `label-${++seq}.png`);
+    writeFileSync(file, image);
     const out = execFileSync('zbarimg', ['--quiet', '--raw', '-Sdisable', '-Scode128.enable', file], { encoding: 'latin1', stdio: ['ignore', 'pipe', 'ignore'] });
-    expect(out.replace(/\n$/, '')).toBe(decodes);
+    return out.replace(/\n$/, '');
+  }
+
+  /**
+   * Prints ZPL the way a 203 dpi Zebra would, with an independent renderer (zpl-renderer-js,
+   * Zebrash compiled to WebAssembly and inlined in the package: nothing is fetched), one PNG of
+   * exactly 812 × 1218 dots per ^XA … ^XZ, and checks each barcode lies wholly on the label
+   * with its quiet zones (10 modules each side) before a scanner reads it.
+   */
+  async function printZpl(zpl: string): Promise<string[]> {
+    const formats = zpl.split('^XZ').filter((f) => f.includes('^XA')).map((f) => `${f}^XZ`);
+    // ~9 MB of JavaScript and WebAssembly: loaded only where a scanner can read its output.
+    const { zplToBase64MultipleAsync } = await import('zpl-renderer-js');
+    const images = await zplToBase64MultipleAsync(zpl, 812 / 8, 1218 / 8, 8);
+    expect(images).toHaveLength(formats.length);
+    return images.map((b64, i) => {
+      const image = Buffer.from(b64, 'base64');
+      const png = PNG.sync.read(image);
+      expect([png.width, png.height]).toEqual([812, 1218]);
+      const field = formats[i]!.match(/\^FO(\d+),(\d+)\^BY(\d+)\^BCN,(\d+),/);
+      expect(field).not.toBeNull();
+      const [x, y, moduleDots, h] = field!.slice(1).map(Number) as [number, number, number, number];
+      const row = y + Math.floor(h / 2);
+      let first = -1;
+      let last = -1;
+      for (let px = 0; px < png.width; px++) {
+        if (png.data[(row * png.width + px) * 4]! < 128) {
+          if (first < 0) first = px;
+          last = px;
+        }
+      }
+      expect(first).toBe(x);
+      expect(last + 1 + 10 * moduleDots).toBeLessThanOrEqual(812);
+      expect(first - 10 * moduleDots).toBeGreaterThanOrEqual(0);
+      return scan(image);
+    });
+  }
+
+  it.each(carriers)('$name PNG', async ({ data, decodes }) => {
+    expect(scan((await renderLabel(data, 'png_4x6')).body)).toBe(decodes);
+  });
+
+  it.each(carriers)('$name ZPL, printed at 203 dpi', async ({ data, decodes }) => {
+    expect(await printZpl((await renderLabel(data, 'zpl_4x6')).body.toString('utf8'))).toEqual([decodes]);
+  });
+
+  it('ZPL barcodes of 10 UPS numbers (every service, 1Z… letters and digits mixed) fit and scan', async () => {
+    // Only the ^BC field of each label (text takes most of a render's time), at its own place.
+    const services = ['ups_ground', 'ups_3_day_select', 'ups_2nd_day_air', 'ups_next_day_air', 'ups_worldwide_saver', 'ups_ground'];
+    const labels = Array.from({ length: 10 }, (_, i) => {
+      const service = services[i % services.length]!;
+      const data: LabelData = { ...base, carrier: 'ups', carrier_name: 'UPS', service_code: service, service_name: service, tracking_number: upsTrackingNumber(`shp_sweep_${i}`, service), sample: i % 2 === 1 };
+      return data;
+    });
+    const zpl = (await renderLabelSet(labels, 'zpl_4x6')).body.toString('utf8')
+      .split('\n')
+      .filter((line) => /^\^(XA|XZ|PW|LL|LH|CI)|\^BC/.test(line))
+      .join('\n');
+    expect(await printZpl(zpl)).toEqual(labels.map((l) => l.tracking_number));
+  });
+
+  it('a ZPL set (test labels: the banners move the barcode up) prints every label, each with its own barcode', async () => {
+    const zpl = (await renderLabelSet(carriers.map((c) => ({ ...c.data, sample: true })), 'zpl_4x6')).body.toString('utf8');
+    expect(await printZpl(zpl)).toEqual(carriers.map((c) => c.decodes));
   });
 });
