@@ -5,14 +5,22 @@ import path from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { PNG } from 'pngjs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { dhlTrackingNumber } from '../../carriers/dhl_express/tracking-numbers.js';
-import { fedexTrackingNumber } from '../../carriers/fedex/tracking-numbers.js';
-import { upsTrackingNumber } from '../../carriers/ups/tracking-numbers.js';
-import { uspsTrackingNumber } from '../../carriers/usps/tracking-numbers.js';
-import { LABEL_FORMATS, labelContentType, renderLabel, renderLabelSet, type LabelData } from './index.js';
+import { carrier as dhlExpress, dhlTrackingNumber } from '../../carriers/dhl_express/index.js';
+import { carrier as fedexCarrier, fedexTrackingNumber } from '../../carriers/fedex/index.js';
+import { carrier as upsCarrier, upsTrackingNumber } from '../../carriers/ups/index.js';
+import { carrier as uspsCarrier, uspsTrackingNumber } from '../../carriers/usps/index.js';
+import type { CarrierDefinition } from '../../carriers/types.js';
+import { LABEL_FORMATS, labelCarrierParts, labelContentType, renderLabel, renderLabelSet, type LabelData } from './index.js';
 import { labelText } from './labels.text.js';
 
-const base: LabelData = {
+const definitions: Record<string, CarrierDefinition> = { usps: uspsCarrier, ups: upsCarrier, fedex: fedexCarrier, dhl_express: dhlExpress };
+
+/** The label's carrier parts, as the carrier's definition presents them (as labelDataOf does). */
+function presented(data: Omit<LabelData, 'carrier_parts'> & { carrier_parts?: unknown }): LabelData {
+  return { ...data, carrier_parts: labelCarrierParts(definitions[data.carrier]!.label, data.tracking_number, data.ship_to) };
+}
+
+const base: LabelData = presented({
   shipment_id: 'shp_01jtestlabel0000000000000',
   tracking_number: uspsTrackingNumber('shp_1', 'usps_priority_mail'),
   carrier: 'usps',
@@ -26,28 +34,28 @@ const base: LabelData = {
   ship_to: { name: 'Ada Lovelace', street1: '350 Fifth Avenue', street2: 'Suite 4500', city: 'New York', state: 'NY', postal_code: '10118-0001', country: 'US' },
   reference: 'ord_123',
   sample: false,
-};
+});
 
 const carriers: Array<{ name: string; data: LabelData; decodes: string }> = (() => {
   const usps = base;
-  const uspsIntl: LabelData = {
+  const uspsIntl: LabelData = presented({
     ...base,
     tracking_number: uspsTrackingNumber('shp_2', 'usps_first_class_international'),
     service_code: 'usps_first_class_international',
     service_name: 'First-Class Package International',
     zone: 'INTL-2',
     ship_to: { name: 'Jürgen Müller', street1: 'Unter den Linden 1', city: 'Berlin', postal_code: '10117', country: 'DE' },
-  };
-  const ups: LabelData = { ...base, carrier: 'ups', carrier_name: 'UPS', service_code: 'ups_ground', service_name: 'UPS Ground', tracking_number: upsTrackingNumber('shp_3', 'ups_ground') };
-  const fedex: LabelData = { ...base, carrier: 'fedex', carrier_name: 'FedEx', service_code: 'fedex_2day', service_name: 'FedEx 2Day', tracking_number: fedexTrackingNumber('shp_4', 'fedex_2day') };
-  const dhl: LabelData = {
+  });
+  const ups: LabelData = presented({ ...base, carrier: 'ups', carrier_name: 'UPS', service_code: 'ups_ground', service_name: 'UPS Ground', tracking_number: upsTrackingNumber('shp_3', 'ups_ground') });
+  const fedex: LabelData = presented({ ...base, carrier: 'fedex', carrier_name: 'FedEx', service_code: 'fedex_2day', service_name: 'FedEx 2Day', tracking_number: fedexTrackingNumber('shp_4', 'fedex_2day') });
+  const dhl: LabelData = presented({
     ...uspsIntl,
     carrier: 'dhl_express',
     carrier_name: 'DHL Express',
     service_code: 'dhl_express_worldwide',
     service_name: 'Express Worldwide',
     tracking_number: dhlTrackingNumber('shp_5', 'dhl_express_worldwide'),
-  };
+  });
   return [
     // IMpb: GS1-128 (420)ZIP5 FNC1 (9x)…; scanners hand back FNC1 as the group separator.
     { name: 'usps', data: usps, decodes: `42010118\x1d${usps.tracking_number}` },
@@ -102,7 +110,7 @@ describe('PDF labels', () => {
   });
 
   it('a set has one page per label, in the label size', async () => {
-    const set = Array.from({ length: 7 }, (_, i) => ({ ...base, shipment_id: `shp_${i}`, tracking_number: uspsTrackingNumber(`shp_${i}`, 'usps_priority_mail') }));
+    const set = Array.from({ length: 7 }, (_, i) => presented({ ...base, shipment_id: `shp_${i}`, tracking_number: uspsTrackingNumber(`shp_${i}`, 'usps_priority_mail') }));
     expect(pdfPages((await renderLabelSet(set, 'pdf_4x6')).body)).toHaveLength(7);
     const letter = await renderLabelSet(set, 'pdf_letter');
     expect(pdfPages(letter.body)).toEqual(Array.from({ length: 7 }, () => [612, 792]));
@@ -177,18 +185,18 @@ describe('ZPL labels', () => {
 
 describe('text', () => {
   it.each(LABEL_FORMATS)('%s: non-ASCII names, NUL and very long lines do not crash', async (format) => {
-    const data: LabelData = {
+    const data: LabelData = presented({
       ...base,
       ship_to: { ...base.ship_to, name: 'Jürgen Müller-Lüdenscheidt', company: 'Café Renée 東京 🚚', street1: `Straße\u0000 ${'x'.repeat(500)}` },
       ship_from: { ...base.ship_from, name: 'Łódź Ωmega Москва' },
-    };
+    });
     const r = await renderLabel(data, format);
     expect(r.body.length).toBeGreaterThan(500);
     expect(r.content_type).toBe(labelContentType(format));
   });
 
   it.each(LABEL_FORMATS)('%s: missing fields (no country, no tracking number, NaN weight) still render', async (format) => {
-    const data = { ...base, tracking_number: '', weight_oz: Number.NaN, zone: null, reference: null, ship_to: { country: null } } as unknown as LabelData;
+    const data = presented({ ...base, tracking_number: '', weight_oz: Number.NaN, zone: null, reference: null, ship_to: { country: null } } as unknown as LabelData);
     expect((await renderLabel(data, format)).body.length).toBeGreaterThan(500);
   });
 
@@ -263,8 +271,7 @@ describe.runIf(zbar)('a scanner reads the tracking number back (zbarimg)', () =>
     const services = ['ups_ground', 'ups_3_day_select', 'ups_2nd_day_air', 'ups_next_day_air', 'ups_worldwide_saver', 'ups_ground'];
     const labels = Array.from({ length: 10 }, (_, i) => {
       const service = services[i % services.length]!;
-      const data: LabelData = { ...base, carrier: 'ups', carrier_name: 'UPS', service_code: service, service_name: service, tracking_number: upsTrackingNumber(`shp_sweep_${i}`, service), sample: i % 2 === 1 };
-      return data;
+      return presented({ ...base, carrier: 'ups', carrier_name: 'UPS', service_code: service, service_name: service, tracking_number: upsTrackingNumber(`shp_sweep_${i}`, service), sample: i % 2 === 1 });
     });
     const zpl = (await renderLabelSet(labels, 'zpl_4x6')).body.toString('utf8')
       .split('\n')
