@@ -143,6 +143,19 @@ describe('a fifth carrier is one folder', () => {
     expect(res.json().rate_table_versions.acme_express).toBe('acme_express-2026-01');
   });
 
+  it("is in the dashboard's carrier filter: the admin rate query it sends names every registered carrier", async () => {
+    // The body web/src/api/carriers.ts sends (there is no carrier listing route yet).
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/admin/rates/query',
+      headers: t.adminHeaders,
+      payload: { ship_from: { country: 'US', postal_code: '10001' }, ship_to: { country: 'US', postal_code: '90210' }, parcel: { weight_oz: 16, length_in: 10, width_in: 8, height_in: 4 } },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const rows: Array<{ carrier: string }> = [...res.json().data, ...res.json().unavailable];
+    expect([...new Set(rows.map((r) => r.carrier))].sort()).toEqual(['acme_express', 'dhl_express', 'fedex', 'ups', 'usps']);
+  });
+
   it('sells a label that carries its own heading, routing code, printed number and barcode', async () => {
     const order = await createOrder(app, t);
     const res = await app.inject({ method: 'POST', url: '/v1/shipments', headers: t.headers, payload: { order_id: order.id, service_code: 'acme_express_ground', label_format: 'zpl_4x6' } });
