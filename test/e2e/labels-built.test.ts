@@ -56,7 +56,7 @@ describe('labels from the built tree', () => {
     const png = Buffer.from(out.png_4x6!.pool, 'base64');
     expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([812, 1218]);
     const zpl = Buffer.from(out.zpl_4x6!.pool, 'base64').toString('utf8');
-    expect(zpl).toMatch(/^\^XA[\s\S]*\^BC[^\^]*\^FD1Z999AA10123456784\^FS[\s\S]*\^XZ$/);
+    expect(zpl).toMatch(/^\^XA[\s\S]*\^BC[^^]*\^FD1Z999AA10123456784\^FS[\s\S]*\^XZ$/);
     expect(out.set!.content_type).toBe('application/pdf');
     expect(Buffer.from(out.set!.pool, 'base64').toString('latin1').match(/\/Type \/Page\b/g)).toHaveLength(3);
   });

@@ -42,7 +42,7 @@ describe('label render pool (worker threads)', () => {
   it('splits a ZPL set across the workers and keeps the order', { timeout: 60_000 }, async () => {
     const set = Array.from({ length: 9 }, (_, i) => label(i));
     const zpl = (await pool.renderLabelSet(set, 'zpl_4x6')).body.toString('utf8');
-    const order = [...zpl.matchAll(/\^BC[^\^]*\^FD([^\^]+)\^FS/g)].map((m) => m[1]);
+    const order = [...zpl.matchAll(/\^BC[^^]*\^FD([^^]+)\^FS/g)].map((m) => m[1]);
     expect(order).toEqual(set.map((l) => l.tracking_number));
   });
 
