@@ -16,9 +16,10 @@ const m = (await import(pathToFileURL(path.resolve('dist/src/labels.bundle.js'))
 const batchSize = Number(process.env.BENCH_LABELS ?? 10_000);
 const threads = process.env.BENCH_THREADS ? Number(process.env.BENCH_THREADS) : undefined;
 
+const trackingNumber = (i: number) => `94001112010808${String(5_000_000 + i).padStart(8, '0')}`.slice(0, 21) + '6';
 const label = (i: number): Labels.LabelData => ({
   shipment_id: `shp_bench${i}`,
-  tracking_number: `94001112010808${String(5_000_000 + i).padStart(8, '0')}`.slice(0, 21) + '6',
+  tracking_number: trackingNumber(i),
   carrier: 'usps',
   carrier_name: 'USPS',
   service_code: 'usps_priority_mail',
@@ -30,6 +31,13 @@ const label = (i: number): Labels.LabelData => ({
   ship_to: { name: `Buyer Number ${i}`, street1: `${100 + (i % 900)} Fifth Avenue`, street2: 'Suite 4500', city: 'New York', state: 'NY', postal_code: '10118', country: 'US' },
   reference: `ord_${i}`,
   sample: i % 2 === 0,
+  // As the USPS carrier definition presents it (IMpb: GS1-128 of (420)ZIP5 and the number).
+  carrier_parts: {
+    heading: 'USPS TRACKING #',
+    routing_code: '420 10118',
+    tracking_text: trackingNumber(i).replace(/(.{4})(?=.)/g, '$1 '),
+    barcode: { symbology: 'gs1-128', elements: [{ ai: '420', data: '10118' }, { ai: trackingNumber(i).slice(0, 2), data: trackingNumber(i).slice(2) }] },
+  },
 });
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;

@@ -118,7 +118,7 @@ async function main() {
     await redis.connect();
     await redis.ping();
   } catch (err) {
-    throw new Error(`Redis at ${REDIS_URL} is needed (several APIs share their rate limits there): ${(err as Error).message}`);
+    throw new Error(`Redis at ${REDIS_URL} is needed (several APIs share their rate limits there): ${(err as Error).message}`, { cause: err });
   } finally {
     redis.disconnect();
   }

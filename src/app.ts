@@ -22,6 +22,7 @@ import { ErrorResponseSchema, type App } from './platform/http/schemas.js';
 import { openApiOptions } from './platform/http/openapi.js';
 import { DeferredCompilation } from './platform/http/lazy-compilers.js';
 import type { Deps } from './platform/deps.js';
+import { getCarrierRegistry, type CarrierRegistry } from './carriers/registry.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { createIdentity } from './modules/workspaces/index.js';
 import { AccountSchema, ApiKeySchema, WorkspaceSchema } from './modules/workspaces/workspaces.schemas.js';
@@ -44,7 +45,6 @@ import { publicOfficeRedeemRoutes, superAdminOfficeRedeemRoutes } from './module
 import { adminMtlsRoutes, clientCertificateGuard, mtlsService } from './modules/mtls/index.js';
 import { defaultWebDir, webRoutes } from './modules/web/index.js';
 import { carrierAccountsRoutes, CarrierAccountsService, type ApiDriverCatalogue } from './modules/carrier-accounts/index.js';
-import { getCarrierRegistry } from './carriers/registry.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -53,6 +53,8 @@ export interface BuildAppOptions {
   counters?: CounterStore;
   jobs?: JobQueue;
   now?: () => Date;
+  /** The carriers (tests: a failing or an extra one); by default every folder under src/carriers/. */
+  carriers?: CarrierRegistry;
   /** Requests per minute per IP on /api/auth and /api/public (≥ 60, DESIGN.md §8). */
   perIpPerMinute?: number;
   /** Where log lines go (tests capture them); stdout by default. */
@@ -125,7 +127,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       onFailure: failOpenReporter(app, counterFailures),
     }));
     const jobs = options.jobs ?? createJobQueue(database, { log: app.log });
-    const deps: Deps = { config, database, db: database.db, bus, counters, jobs, log: app.log, now: options.now ?? (() => new Date()) };
+    const carriers = options.carriers ?? (await getCarrierRegistry(app.log));
+    const deps: Deps = { config, database, db: database.db, bus, counters, jobs, log: app.log, carriers, now: options.now ?? (() => new Date()) };
     app.decorate('deps', deps);
     const webhooks = setupWebhooks(deps, { lookup: options.webhookLookup });
     app.decorateRequest('auth', null);
@@ -150,7 +153,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
 
     await app.register(systemRoutes, { deps, registry });
-    const carrierAccounts = new CarrierAccountsService(deps, await getCarrierRegistry(app.log), options.apiDrivers ?? new Map());
+    const carrierAccounts = new CarrierAccountsService(deps, deps.carriers, options.apiDrivers ?? new Map());
     await app.register(registerRoutes as never, { deps, perIpPerMinute: options.perIpPerMinute ?? 120, carrierAccounts });
 
     app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -16,14 +16,14 @@ const BERLIN: Address = { name: 'Sender', street1: 'Unter den Linden 1', city: '
 const MUNICH: Address = { name: 'Buyer', street1: 'Marienplatz 1', city: 'München', postal_code: '80331', country: 'DE' };
 const SMALL_BOX: Parcel = { weight_oz: 24, length_in: 10, width_in: 8, height_in: 4 };
 
+/** A US lane in USPS zone `uspsZone` (9: a territory; else a distance inside that zone's band). */
 function domesticRoute(uspsZone: number): RouteFacts {
   const territory = uspsZone === 9;
   return {
     domestic: true,
     origin_country: 'US',
     destination_country: 'US',
-    distance_miles: null,
-    usps_zone: uspsZone,
+    distance_miles: territory ? null : [25, 100, 200, 450, 800, 1200, 1600, 2000][uspsZone - 1]!,
     ground_zone: Math.min(8, Math.max(2, uspsZone)),
     international_group: null,
     international_zone: null,
@@ -40,7 +40,6 @@ function internationalRoute(zone: number, origin = 'US', destination = 'GB'): Ro
     origin_country: origin,
     destination_country: destination,
     distance_miles: null,
-    usps_zone: null,
     ground_zone: null,
     international_group: groups[zone - 1],
     international_zone: zone,

@@ -29,6 +29,7 @@ describe('carrier registry', () => {
         services: [{ code: 'good_ground', name: 'Good Ground', domestic: true, international: false, guaranteed: false }],
         capabilities: { rate: true, purchase: false, void: false, track: false },
         isValidTrackingNumber: () => true,
+        label: { heading: 'GOOD #', routingCode: () => 'R', barcode: (tn) => ({ symbology: 'code128', text: tn }), displayTrackingNumber: (tn) => tn },
         adapter: { rate: fn },
       };`;
 
@@ -78,6 +79,7 @@ describe('carrier registry', () => {
       'name is required',
       'service code "other_ground" must be "acme_<service>"',
       'duplicate service code acme_a',
+      'label (the label presentation) is required',
       'adapter.track exists but capability track is not declared',
     ]);
   });

@@ -62,6 +62,14 @@ export function validateCarrierDefinition(value: unknown, folder: string): strin
   }
   if (!Array.isArray(c.observed_holidays)) problems.push('observed_holidays must be a list');
   if (typeof c.isValidTrackingNumber !== 'function') problems.push('isValidTrackingNumber must be a function');
+  const label = c.label as Partial<CarrierDefinition['label']> | undefined;
+  if (typeof label !== 'object' || label === null) problems.push('label (the label presentation) is required');
+  else {
+    if (typeof label.heading !== 'string') problems.push('label.heading must be a string');
+    for (const fn of ['routingCode', 'barcode', 'displayTrackingNumber'] as const) {
+      if (typeof label[fn] !== 'function') problems.push(`label.${fn} must be a function`);
+    }
+  }
   const caps = c.capabilities;
   const adapter = c.adapter as Record<string, unknown> | undefined;
   if (typeof caps !== 'object' || caps === null) problems.push('capabilities are required');

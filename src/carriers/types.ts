@@ -51,8 +51,6 @@ export interface RouteFacts {
   destination_country: string;
   /** Great-circle distance between ZIP3 centroids, US domestic only. */
   distance_miles: number | null;
-  /** USPS zone 1–9 (9 = territories), US domestic only. */
-  usps_zone: number | null;
   /** UPS/FedEx-style zone 2–8, US domestic only. */
   ground_zone: number | null;
   /** Country group of the far end for international lanes. */
@@ -280,6 +278,26 @@ export interface CarrierAdapter {
   track?(request: TrackRequest): Promise<TrackResult>;
 }
 
+/**
+ * What a label's barcode encodes. `code128`: the text as is. `gs1-128`: GS1 element strings
+ * (application identifier + data), which a scanner returns joined by FNC1 (ASCII 29).
+ */
+export type LabelBarcodeSpec =
+  | { symbology: 'code128'; text: string }
+  | { symbology: 'gs1-128'; elements: ReadonlyArray<{ ai: string; data: string }> };
+
+/** How a shipment looks on this carrier's labels (pure; the platform draws every format). */
+export interface LabelPresentation {
+  /** The line above the barcode, as the carrier titles it ("UPS TRACKING #"). */
+  heading: string;
+  /** The routing code printed large above the barcode (e.g. `420 10118`). */
+  routingCode(shipTo: Address): string;
+  /** What the barcode encodes. */
+  barcode(trackingNumber: string, shipTo: Address): LabelBarcodeSpec;
+  /** The tracking number as printed under the barcode (grouped, e.g. `1Z 999 AA1 01 2345 6784`). */
+  displayTrackingNumber(trackingNumber: string): string;
+}
+
 /** What each `src/carriers/<slug>/index.ts` exports as `carrier`. */
 export interface CarrierDefinition {
   slug: string;
@@ -291,6 +309,8 @@ export interface CarrierDefinition {
   observed_holidays: readonly UsHoliday[];
   /** Checks a tracking number's format and check digit. */
   isValidTrackingNumber(trackingNumber: string): boolean;
+  /** Heading, routing code, barcode and printed tracking number of its labels. */
+  label: LabelPresentation;
   adapter: CarrierAdapter;
 }
 

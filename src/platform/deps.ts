@@ -5,6 +5,8 @@ import type { Db } from './db/types.js';
 import type { InvalidationBus } from './cache/invalidation-bus.js';
 import type { CounterStore } from './cache/counter-store.js';
 import type { JobQueue } from './jobs/index.js';
+// Type only: the platform holds the registry app.ts hands it and never loads a carrier itself.
+import type { CarrierRegistry } from '../carriers/registry.js';
 
 /** The infrastructure every module receives, wired once in app.ts. */
 export interface Deps {
@@ -15,6 +17,8 @@ export interface Deps {
   counters: CounterStore;
   jobs: JobQueue;
   log: FastifyBaseLogger;
+  /** The carriers this app quotes and buys from (discovered at boot; a test may inject its own). */
+  carriers: CarrierRegistry;
   /** The clock, replaceable in tests. */
   now: () => Date;
 }

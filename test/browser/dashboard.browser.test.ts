@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, haveChromium, horizontalOverflow, openPage, PHONE, shoot, startDashboard, step, SUPER, TEST_BACKSTOP_MS, visible } from './kit.js';
@@ -16,7 +15,6 @@ const EXPECTED_FAILURES: [string, RegExp][] = [
   ['404', /\/api\/public\/track\//],
 ];
 
-let app: FastifyInstance;
 let base: string;
 let browser: Browser;
 const problems: string[] = [];
@@ -24,7 +22,7 @@ const newPage = (viewport = DESKTOP) => openPage(browser, problems, { viewport, 
 
 describe.skipIf(!haveChromium)('dashboard in Chromium', () => {
   beforeAll(async () => {
-    ({ app, base, browser } = await startDashboard());
+    ({ base, browser } = await startDashboard());
   }, 120_000);
 
   afterAll(async () => {

@@ -120,7 +120,7 @@ export function httpApi(base: string, label: string, statuses: Array<{ api: stri
       });
       const text = await res.text();
       statuses.push({ api: label, method, path, status: res.status });
-      let json: unknown = null;
+      let json: unknown;
       try {
         json = text ? JSON.parse(text) : null;
       } catch {

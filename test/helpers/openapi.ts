@@ -206,8 +206,17 @@ function isObject(v: unknown): v is Record<string, unknown> {
 function replaceSomewhere(v: unknown, n: number, bad: unknown): unknown {
   const slots: Array<[Record<string, unknown> | unknown[], string | number]> = [];
   const walk = (x: unknown) => {
-    if (Array.isArray(x)) x.forEach((item, i) => (slots.push([x, i]), walk(item)));
-    else if (isObject(x)) for (const k of Object.keys(x)) (slots.push([x, k]), walk(x[k]));
+    if (Array.isArray(x)) {
+      x.forEach((item, i) => {
+        slots.push([x, i]);
+        walk(item);
+      });
+    } else if (isObject(x)) {
+      for (const k of Object.keys(x)) {
+        slots.push([x, k]);
+        walk(x[k]);
+      }
+    }
   };
   const copy = structuredClone(v);
   walk(copy);
@@ -221,7 +230,12 @@ function dropSomewhere(v: unknown, n: number): unknown {
   const holders: Array<[Record<string, unknown>, string]> = [];
   const walk = (x: unknown) => {
     if (Array.isArray(x)) x.forEach(walk);
-    else if (isObject(x)) for (const k of Object.keys(x)) (holders.push([x, k]), walk(x[k]));
+    else if (isObject(x)) {
+      for (const k of Object.keys(x)) {
+        holders.push([x, k]);
+        walk(x[k]);
+      }
+    }
   };
   const copy = structuredClone(v);
   walk(copy);

@@ -1,3 +1,4 @@
+import { groupInFours } from '../label-presentation.js';
 import { defineSimulatedCarrier } from '../simulation/define-carrier.js';
 import { PRIVATE_CARRIER_HOLIDAYS } from '../simulation/holidays.js';
 import { dhlExpressRateCard } from './rates.v2026-01.js';
@@ -16,4 +17,14 @@ export const carrier = defineSimulatedCarrier({
   observed_holidays: PRIVATE_CARRIER_HOLIDAYS,
   trackingNumber: dhlTrackingNumber,
   isValidTrackingNumber: isValidDhlTrackingNumber,
+  label: {
+    heading: 'WAYBILL',
+    // A service-area code: <country>-<first three letters of the city> (DE-BER); no sort plan exists here.
+    routingCode: (to) => {
+      const city = (to.city ?? '').toUpperCase().normalize('NFKD').replace(/[^A-Z]/g, '');
+      return `${(to.country ?? '').toUpperCase()}-${(city || 'XXX').slice(0, 3).padEnd(3, 'X')}`;
+    },
+    barcode: (trackingNumber) => ({ symbology: 'code128', text: trackingNumber }),
+    displayTrackingNumber: groupInFours,
+  },
 });

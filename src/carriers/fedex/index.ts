@@ -1,3 +1,4 @@
+import { plainLabelPresentation } from '../label-presentation.js';
 import { defineSimulatedCarrier } from '../simulation/define-carrier.js';
 import { PRIVATE_CARRIER_HOLIDAYS } from '../simulation/holidays.js';
 import { fedexRateCard } from './rates.v2026-01.js';
@@ -16,4 +17,6 @@ export const carrier = defineSimulatedCarrier({
   observed_holidays: PRIVATE_CARRIER_HOLIDAYS,
   trackingNumber: fedexTrackingNumber,
   isValidTrackingNumber: isValidFedexTrackingNumber,
+  // Code 128 of the 12-digit number; routing is the GS1 ship-to postal string.
+  label: plainLabelPresentation('FEDEX TRK#'),
 });

@@ -1,4 +1,4 @@
-import type { CarrierDefinition, ServiceInfo, UsHoliday } from '../types.js';
+import type { CarrierDefinition, LabelPresentation, ServiceInfo, UsHoliday } from '../types.js';
 import type { RateCard } from './rate-card.js';
 import { simulatedAdapter } from './simulated-adapter.js';
 
@@ -9,6 +9,7 @@ export interface SimulatedCarrierSpec {
   observed_holidays: readonly UsHoliday[];
   trackingNumber(reference: string, serviceCode: string): string;
   isValidTrackingNumber(trackingNumber: string): boolean;
+  label: LabelPresentation;
 }
 
 /** Builds the registry metadata of a built-in simulated carrier from its rate card. */
@@ -28,6 +29,7 @@ export function defineSimulatedCarrier(spec: SimulatedCarrierSpec): CarrierDefin
     capabilities: { rate: true, purchase: true, void: true, track: true },
     observed_holidays: spec.observed_holidays,
     isValidTrackingNumber: spec.isValidTrackingNumber,
+    label: spec.label,
     adapter: simulatedAdapter({
       card: spec.card,
       trackingNumber: spec.trackingNumber,

@@ -72,7 +72,6 @@ function route(over: Partial<RouteFacts> = {}): RouteFacts {
     origin_country: 'US',
     destination_country: 'US',
     distance_miles: 200,
-    usps_zone: 3,
     ground_zone: 3,
     international_group: null,
     international_zone: null,
@@ -154,7 +153,7 @@ describe('rateFromCard: pricing', () => {
   });
 
   it('international services use the international zone', () => {
-    const intl = route({ domestic: false, destination_country: 'GB', usps_zone: null, ground_zone: null, distance_miles: null, international_group: 'europe', international_zone: 2 });
+    const intl = route({ domestic: false, destination_country: 'GB', ground_zone: null, distance_miles: null, international_group: 'europe', international_zone: 2 });
     const r = quote(request({ route: intl, ship_to: { country: 'GB', postal_code: 'SW1A 1AA' } }), 'acme_world');
     expect(r.zone).toBe(2);
     expect(r.base_price.amount).toBe(10000); // 2 lb → 160 oz row, zone 2

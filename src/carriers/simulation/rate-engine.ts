@@ -133,10 +133,34 @@ function checkLimits(service: ServiceRateCard, weightOz: number, m: ParcelMeasur
   return null;
 }
 
+/** USPS's zone chart by ZIP3-to-ZIP3 distance: zones 1–7 up to these miles, 8 beyond. */
+const USPS_ZONE_CHART: readonly { zone: number; max_miles: number }[] = [
+  { zone: 1, max_miles: 50 },
+  { zone: 2, max_miles: 150 },
+  { zone: 3, max_miles: 300 },
+  { zone: 4, max_miles: 600 },
+  { zone: 5, max_miles: 1000 },
+  { zone: 6, max_miles: 1400 },
+  { zone: 7, max_miles: 1800 },
+];
+
+/**
+ * USPS zone 1–9 of a US domestic lane (null elsewhere): 9 when either end is a territory, 8 for
+ * APO/FPO/DPO (rated to a gateway, taken as the far band), else the distance band.
+ */
+export function uspsZone(route: RouteFacts): number | null {
+  if (!route.domestic || route.origin_country !== 'US') return null;
+  if (route.territory) return 9;
+  if (route.military) return 8;
+  if (route.distance_miles === null) return null;
+  const miles = route.distance_miles;
+  return USPS_ZONE_CHART.find((b) => miles <= b.max_miles)?.zone ?? 8;
+}
+
 function zoneFor(service: ServiceRateCard, route: RouteFacts): number | null {
   switch (service.zoning) {
     case 'usps':
-      return route.usps_zone;
+      return uspsZone(route);
     case 'ground':
       return route.ground_zone;
     case 'international':

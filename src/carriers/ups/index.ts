@@ -1,3 +1,4 @@
+import { groupInFours, gs1PostalRouting } from '../label-presentation.js';
 import { defineSimulatedCarrier } from '../simulation/define-carrier.js';
 import { PRIVATE_CARRIER_HOLIDAYS } from '../simulation/holidays.js';
 import { upsRateCard } from './rates.v2026-01.js';
@@ -13,4 +14,12 @@ export const carrier = defineSimulatedCarrier({
   observed_holidays: PRIVATE_CARRIER_HOLIDAYS,
   trackingNumber: upsTrackingNumber,
   isValidTrackingNumber: isValidUpsTrackingNumber,
+  label: {
+    heading: 'UPS TRACKING #',
+    routingCode: gs1PostalRouting,
+    barcode: (trackingNumber) => ({ symbology: 'code128', text: trackingNumber }),
+    // As UPS prints it: 1Z 999 AA1 01 2345 6784.
+    displayTrackingNumber: (tn) =>
+      /^1Z[0-9A-Z]{16}$/.test(tn) ? `1Z ${tn.slice(2, 5)} ${tn.slice(5, 8)} ${tn.slice(8, 10)} ${tn.slice(10, 14)} ${tn.slice(14)}` : groupInFours(tn),
+  },
 });

@@ -2,7 +2,6 @@ import type { Engine } from '../../platform/db/database.js';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { AjvCompiler } from '@fastify/ajv-compiler';
 import type { TSchema } from '@sinclair/typebox';
-import { getCarrierRegistry } from '../../carriers/registry.js';
 import { AppError, validationError, type ErrorDetail } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { onePerApp, type Deps } from '../../platform/deps.js';
@@ -207,8 +206,7 @@ export class BatchesService {
       .orderBy('batch_items.idx')
       .execute()) as unknown as ShipmentRow[];
     if (rows.length === 0) throw new AppError('not_found', 'The batch bought no labels.');
-    const carriers = await getCarrierRegistry(this.deps.log);
-    const data = rows.map((r) => labelDataOf(r, carriers.get(r.carrier)?.name ?? r.carrier, r.order_id));
+    const data = rows.map((r) => labelDataOf(r, this.deps.carriers.get(r.carrier), r.order_id));
     this.pool ??= createLabelRenderPool();
     // png_4x6 has no multi-page form: its batch file is the 4x6 PDF.
     const rendered = await this.pool.renderLabelSet(data, format === 'png_4x6' ? 'pdf_4x6' : format);

@@ -2,9 +2,11 @@
 export {
   LABEL_FORMATS,
   isLabelFormat,
+  labelCarrierParts,
   labelContentType,
   labelFileExtension,
   type LabelAddress,
+  type LabelCarrierParts,
   type LabelData,
   type LabelFormat,
   type RenderedLabel,

@@ -1,8 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { upsTrackingNumber } from '../../carriers/ups/tracking-numbers.js';
-import { createLabelRenderPool, renderLabel, type LabelData, type LabelFormat } from './index.js';
+import { carrier as ups } from '../../carriers/ups/index.js';
+import { createLabelRenderPool, labelCarrierParts, renderLabel, type LabelData, type LabelFormat } from './index.js';
 
-const label = (i: number): LabelData => ({
+const label = (i: number): LabelData => withParts({
   shipment_id: `shp_${i}`,
   tracking_number: upsTrackingNumber(`shp_${i}`, 'ups_ground'),
   carrier: 'ups',
@@ -16,6 +17,10 @@ const label = (i: number): LabelData => ({
   ship_to: { name: `Buyer ${i}`, street1: '350 Fifth Avenue', city: 'New York', state: 'NY', postal_code: '10118', country: 'US' },
   sample: false,
 });
+
+function withParts(data: Omit<LabelData, 'carrier_parts'>): LabelData {
+  return { ...data, carrier_parts: labelCarrierParts(ups.label, data.tracking_number, data.ship_to) };
+}
 
 describe('label render pool (worker threads)', () => {
   const pool = createLabelRenderPool({ threads: 2 });
@@ -37,7 +42,7 @@ describe('label render pool (worker threads)', () => {
   it('splits a ZPL set across the workers and keeps the order', { timeout: 60_000 }, async () => {
     const set = Array.from({ length: 9 }, (_, i) => label(i));
     const zpl = (await pool.renderLabelSet(set, 'zpl_4x6')).body.toString('utf8');
-    const order = [...zpl.matchAll(/\^BC[^\^]*\^FD([^\^]+)\^FS/g)].map((m) => m[1]);
+    const order = [...zpl.matchAll(/\^BC[^^]*\^FD([^^]+)\^FS/g)].map((m) => m[1]);
     expect(order).toEqual(set.map((l) => l.tracking_number));
   });
 

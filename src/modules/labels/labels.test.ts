@@ -5,14 +5,22 @@ import path from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { PNG } from 'pngjs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { dhlTrackingNumber } from '../../carriers/dhl_express/tracking-numbers.js';
-import { fedexTrackingNumber } from '../../carriers/fedex/tracking-numbers.js';
-import { upsTrackingNumber } from '../../carriers/ups/tracking-numbers.js';
-import { uspsTrackingNumber } from '../../carriers/usps/tracking-numbers.js';
-import { LABEL_FORMATS, labelContentType, renderLabel, renderLabelSet, type LabelData } from './index.js';
+import { carrier as dhlExpress, dhlTrackingNumber } from '../../carriers/dhl_express/index.js';
+import { carrier as fedexCarrier, fedexTrackingNumber } from '../../carriers/fedex/index.js';
+import { carrier as upsCarrier, upsTrackingNumber } from '../../carriers/ups/index.js';
+import { carrier as uspsCarrier, uspsTrackingNumber } from '../../carriers/usps/index.js';
+import type { CarrierDefinition } from '../../carriers/types.js';
+import { LABEL_FORMATS, labelCarrierParts, labelContentType, renderLabel, renderLabelSet, type LabelData } from './index.js';
 import { labelText } from './labels.text.js';
 
-const base: LabelData = {
+const definitions: Record<string, CarrierDefinition> = { usps: uspsCarrier, ups: upsCarrier, fedex: fedexCarrier, dhl_express: dhlExpress };
+
+/** The label's carrier parts, as the carrier's definition presents them (as labelDataOf does). */
+function presented(data: Omit<LabelData, 'carrier_parts'> & { carrier_parts?: unknown }): LabelData {
+  return { ...data, carrier_parts: labelCarrierParts(definitions[data.carrier]!.label, data.tracking_number, data.ship_to) };
+}
+
+const base: LabelData = presented({
   shipment_id: 'shp_01jtestlabel0000000000000',
   tracking_number: uspsTrackingNumber('shp_1', 'usps_priority_mail'),
   carrier: 'usps',
@@ -26,28 +34,28 @@ const base: LabelData = {
   ship_to: { name: 'Ada Lovelace', street1: '350 Fifth Avenue', street2: 'Suite 4500', city: 'New York', state: 'NY', postal_code: '10118-0001', country: 'US' },
   reference: 'ord_123',
   sample: false,
-};
+});
 
 const carriers: Array<{ name: string; data: LabelData; decodes: string }> = (() => {
   const usps = base;
-  const uspsIntl: LabelData = {
+  const uspsIntl: LabelData = presented({
     ...base,
     tracking_number: uspsTrackingNumber('shp_2', 'usps_first_class_international'),
     service_code: 'usps_first_class_international',
     service_name: 'First-Class Package International',
     zone: 'INTL-2',
     ship_to: { name: 'Jürgen Müller', street1: 'Unter den Linden 1', city: 'Berlin', postal_code: '10117', country: 'DE' },
-  };
-  const ups: LabelData = { ...base, carrier: 'ups', carrier_name: 'UPS', service_code: 'ups_ground', service_name: 'UPS Ground', tracking_number: upsTrackingNumber('shp_3', 'ups_ground') };
-  const fedex: LabelData = { ...base, carrier: 'fedex', carrier_name: 'FedEx', service_code: 'fedex_2day', service_name: 'FedEx 2Day', tracking_number: fedexTrackingNumber('shp_4', 'fedex_2day') };
-  const dhl: LabelData = {
+  });
+  const ups: LabelData = presented({ ...base, carrier: 'ups', carrier_name: 'UPS', service_code: 'ups_ground', service_name: 'UPS Ground', tracking_number: upsTrackingNumber('shp_3', 'ups_ground') });
+  const fedex: LabelData = presented({ ...base, carrier: 'fedex', carrier_name: 'FedEx', service_code: 'fedex_2day', service_name: 'FedEx 2Day', tracking_number: fedexTrackingNumber('shp_4', 'fedex_2day') });
+  const dhl: LabelData = presented({
     ...uspsIntl,
     carrier: 'dhl_express',
     carrier_name: 'DHL Express',
     service_code: 'dhl_express_worldwide',
     service_name: 'Express Worldwide',
     tracking_number: dhlTrackingNumber('shp_5', 'dhl_express_worldwide'),
-  };
+  });
   return [
     // IMpb: GS1-128 (420)ZIP5 FNC1 (9x)…; scanners hand back FNC1 as the group separator.
     { name: 'usps', data: usps, decodes: `42010118\x1d${usps.tracking_number}` },
@@ -102,7 +110,7 @@ describe('PDF labels', () => {
   });
 
   it('a set has one page per label, in the label size', async () => {
-    const set = Array.from({ length: 7 }, (_, i) => ({ ...base, shipment_id: `shp_${i}`, tracking_number: uspsTrackingNumber(`shp_${i}`, 'usps_priority_mail') }));
+    const set = Array.from({ length: 7 }, (_, i) => presented({ ...base, shipment_id: `shp_${i}`, tracking_number: uspsTrackingNumber(`shp_${i}`, 'usps_priority_mail') }));
     expect(pdfPages((await renderLabelSet(set, 'pdf_4x6')).body)).toHaveLength(7);
     const letter = await renderLabelSet(set, 'pdf_letter');
     expect(pdfPages(letter.body)).toEqual(Array.from({ length: 7 }, () => [612, 792]));
@@ -149,10 +157,10 @@ describe('ZPL labels', () => {
     expect(zpl).toContain('^CI28');
     expect(zpl).toContain('^PW812');
     expect(zpl).toContain('^LL1218');
-    const field = zpl.match(/\^BC[^\^]*\^FD([^\^]*)\^FS/);
+    const field = zpl.match(/\^BC[^^]*\^FD([^^]*)\^FS/);
     expect(field?.[1]).toContain(data.tracking_number);
     // One field per command: every ^FD is closed before the next ^FO.
-    for (const line of zpl.split('\n').filter((l) => l.includes('^FD'))) expect(line).toMatch(/\^FD[^\^]*\^FS$/);
+    for (const line of zpl.split('\n').filter((l) => l.includes('^FD'))) expect(line).toMatch(/\^FD[^^]*\^FS$/);
   });
 
   it('USPS is GS1-128: FNC1, (420) ZIP, FNC1, the IMpb number', async () => {
@@ -177,18 +185,18 @@ describe('ZPL labels', () => {
 
 describe('text', () => {
   it.each(LABEL_FORMATS)('%s: non-ASCII names, NUL and very long lines do not crash', async (format) => {
-    const data: LabelData = {
+    const data: LabelData = presented({
       ...base,
       ship_to: { ...base.ship_to, name: 'Jürgen Müller-Lüdenscheidt', company: 'Café Renée 東京 🚚', street1: `Straße\u0000 ${'x'.repeat(500)}` },
       ship_from: { ...base.ship_from, name: 'Łódź Ωmega Москва' },
-    };
+    });
     const r = await renderLabel(data, format);
     expect(r.body.length).toBeGreaterThan(500);
     expect(r.content_type).toBe(labelContentType(format));
   });
 
   it.each(LABEL_FORMATS)('%s: missing fields (no country, no tracking number, NaN weight) still render', async (format) => {
-    const data = { ...base, tracking_number: '', weight_oz: Number.NaN, zone: null, reference: null, ship_to: { country: null } } as unknown as LabelData;
+    const data = presented({ ...base, tracking_number: '', weight_oz: Number.NaN, zone: null, reference: null, ship_to: { country: null } } as unknown as LabelData);
     expect((await renderLabel(data, format)).body.length).toBeGreaterThan(500);
   });
 
@@ -206,11 +214,74 @@ const zbar = spawnSync('zbarimg', ['--version']).status === 0;
 describe.runIf(zbar)('a scanner reads the tracking number back (zbarimg)', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'labels-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  let seq = 0;
 
-  it.each(carriers)('$name', async ({ name, data, decodes }) => {
-    const file = path.join(dir, `${name.replace(/\W/g, '_')}.png`);
-    writeFileSync(file, (await renderLabel(data, 'png_4x6')).body);
+  function scan(image: Buffer): string {
+    const file = path.join(dir, `label-${++seq}.png`);
+    writeFileSync(file, image);
     const out = execFileSync('zbarimg', ['--quiet', '--raw', '-Sdisable', '-Scode128.enable', file], { encoding: 'latin1', stdio: ['ignore', 'pipe', 'ignore'] });
-    expect(out.replace(/\n$/, '')).toBe(decodes);
+    return out.replace(/\n$/, '');
+  }
+
+  /**
+   * Prints ZPL the way a 203 dpi Zebra would, with an independent renderer (zpl-renderer-js,
+   * Zebrash compiled to WebAssembly and inlined in the package: nothing is fetched), one PNG of
+   * exactly 812 × 1218 dots per ^XA … ^XZ, and checks each barcode lies wholly on the label
+   * with its quiet zones (10 modules each side) before a scanner reads it.
+   */
+  async function printZpl(zpl: string): Promise<string[]> {
+    const formats = zpl.split('^XZ').filter((f) => f.includes('^XA')).map((f) => `${f}^XZ`);
+    // ~9 MB of JavaScript and WebAssembly: loaded only where a scanner can read its output.
+    const { zplToBase64MultipleAsync } = await import('zpl-renderer-js');
+    const images = await zplToBase64MultipleAsync(zpl, 812 / 8, 1218 / 8, 8);
+    expect(images).toHaveLength(formats.length);
+    return images.map((b64, i) => {
+      const image = Buffer.from(b64, 'base64');
+      const png = PNG.sync.read(image);
+      expect([png.width, png.height]).toEqual([812, 1218]);
+      const field = formats[i]!.match(/\^FO(\d+),(\d+)\^BY(\d+)\^BCN,(\d+),/);
+      expect(field).not.toBeNull();
+      const [x, y, moduleDots, h] = field!.slice(1).map(Number) as [number, number, number, number];
+      const row = y + Math.floor(h / 2);
+      let first = -1;
+      let last = -1;
+      for (let px = 0; px < png.width; px++) {
+        if (png.data[(row * png.width + px) * 4]! < 128) {
+          if (first < 0) first = px;
+          last = px;
+        }
+      }
+      expect(first).toBe(x);
+      expect(last + 1 + 10 * moduleDots).toBeLessThanOrEqual(812);
+      expect(first - 10 * moduleDots).toBeGreaterThanOrEqual(0);
+      return scan(image);
+    });
+  }
+
+  it.each(carriers)('$name PNG', async ({ data, decodes }) => {
+    expect(scan((await renderLabel(data, 'png_4x6')).body)).toBe(decodes);
+  });
+
+  it.each(carriers)('$name ZPL, printed at 203 dpi', async ({ data, decodes }) => {
+    expect(await printZpl((await renderLabel(data, 'zpl_4x6')).body.toString('utf8'))).toEqual([decodes]);
+  });
+
+  it('ZPL barcodes of 10 UPS numbers (every service, 1Z… letters and digits mixed) fit and scan', async () => {
+    // Only the ^BC field of each label (text takes most of a render's time), at its own place.
+    const services = ['ups_ground', 'ups_3_day_select', 'ups_2nd_day_air', 'ups_next_day_air', 'ups_worldwide_saver', 'ups_ground'];
+    const labels = Array.from({ length: 10 }, (_, i) => {
+      const service = services[i % services.length]!;
+      return presented({ ...base, carrier: 'ups', carrier_name: 'UPS', service_code: service, service_name: service, tracking_number: upsTrackingNumber(`shp_sweep_${i}`, service), sample: i % 2 === 1 });
+    });
+    const zpl = (await renderLabelSet(labels, 'zpl_4x6')).body.toString('utf8')
+      .split('\n')
+      .filter((line) => /^\^(XA|XZ|PW|LL|LH|CI)|\^BC/.test(line))
+      .join('\n');
+    expect(await printZpl(zpl)).toEqual(labels.map((l) => l.tracking_number));
+  });
+
+  it('a ZPL set (test labels: the banners move the barcode up) prints every label, each with its own barcode', async () => {
+    const zpl = (await renderLabelSet(carriers.map((c) => ({ ...c.data, sample: true })), 'zpl_4x6')).body.toString('utf8');
+    expect(await printZpl(zpl)).toEqual(carriers.map((c) => c.decodes));
   });
 });

@@ -43,12 +43,3 @@ export function formatWeight(weightOz: number): string {
   const kg = (oz * 0.028349523125).toFixed(2);
   return `${lb} LB ${rest === 16 ? '16' : rest} OZ (${kg} KG)`;
 }
-
-/** The human-readable tracking number, grouped in fours as carriers print it (UPS: 1Z 999 AA1 …). */
-export function groupTrackingNumber(carrier: string, trackingNumber: string): string {
-  const tn = labelText(trackingNumber);
-  if (carrier === 'ups' && /^1Z[0-9A-Z]{16}$/.test(tn)) {
-    return `1Z ${tn.slice(2, 5)} ${tn.slice(5, 8)} ${tn.slice(8, 10)} ${tn.slice(10, 14)} ${tn.slice(14)}`;
-  }
-  return tn.replace(/(.{4})(?=.)/g, '$1 ');
-}

@@ -1,3 +1,5 @@
+import type { Address, LabelBarcodeSpec, LabelPresentation } from '../../carriers/types.js';
+
 /** The label formats of DESIGN.md §5 (`label_format`). */
 export type LabelFormat = 'pdf_4x6' | 'pdf_letter' | 'png_4x6' | 'zpl_4x6';
 export const LABEL_FORMATS: readonly LabelFormat[] = Object.freeze(['pdf_4x6', 'pdf_letter', 'png_4x6', 'zpl_4x6'] as const);
@@ -14,10 +16,44 @@ export interface LabelAddress {
   phone?: string | null;
 }
 
+/**
+ * The carrier-specific parts of a label, worked out from the carrier's definition before
+ * rendering (a render runs in a worker thread, which receives data, not the carrier's functions).
+ */
+export interface LabelCarrierParts {
+  /** The line above the barcode. */
+  heading: string;
+  /** Printed large above the barcode. */
+  routing_code: string;
+  /** The tracking number as printed under the barcode. */
+  tracking_text: string;
+  barcode: LabelBarcodeSpec;
+}
+
+/** The carrier parts of a label from the carrier's label presentation. */
+export function labelCarrierParts(label: LabelPresentation, trackingNumber: string, shipTo: LabelAddress): LabelCarrierParts {
+  const to: Address = {
+    name: shipTo.name ?? undefined,
+    company: shipTo.company ?? undefined,
+    street1: shipTo.street1 ?? undefined,
+    street2: shipTo.street2 ?? undefined,
+    city: shipTo.city ?? undefined,
+    state: shipTo.state ?? undefined,
+    postal_code: shipTo.postal_code ?? '',
+    country: shipTo.country ?? '',
+  };
+  return {
+    heading: label.heading,
+    routing_code: label.routingCode(to),
+    tracking_text: label.displayTrackingNumber(trackingNumber),
+    barcode: label.barcode(trackingNumber, to),
+  };
+}
+
 export interface LabelData {
   shipment_id: string;
   tracking_number: string;
-  /** Carrier slug: usps | ups | fedex | dhl_express. */
+  /** Carrier slug. */
   carrier: string;
   /** Display name, e.g. "USPS". */
   carrier_name: string;
@@ -35,6 +71,8 @@ export interface LabelData {
   reference?: string | null;
   /** Test environment: the label says "SAMPLE — NOT FOR SHIPPING". */
   sample: boolean;
+  /** Heading, routing code, barcode and printed tracking number, as the carrier presents them. */
+  carrier_parts: LabelCarrierParts;
 }
 
 export interface RenderedLabel {

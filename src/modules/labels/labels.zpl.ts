@@ -9,9 +9,11 @@ import type { LabelData } from './labels.types.js';
  *   "_", "^" and "~" in data be written as hex (_5F, _5E, _7E) so they cannot end the field.
  *   White-on-black text is a reversed field (^FR) over a filled box.
  * - Boxes and rules: ^GB; a filled box is one whose border is as thick as its smaller side.
- * - Barcode: ^BY<module dots> ^BCN,<height>,N,N,N (Code 128, no printed interpretation line:
- *   the label prints its own grouped text) with invocation codes in the data: ">;" starts
- *   subset C, ">8" is FNC1 (GS1-128 for USPS IMpb).
+ * - Barcode: ^BY<module dots> ^BCN,<height>,N,N,N,<mode> (Code 128, no printed interpretation
+ *   line: the label prints its own grouped text). Mode N with invocation codes in the data
+ *   (">;" starts subset C, ">8" is FNC1: GS1-128 for USPS IMpb and all-digit numbers), or mode
+ *   A (automatic subsets, the shortest code) for the rest; either way the symbol has the width
+ *   the layout computed from bwip-js's encoding.
  */
 const S = DPI / 72;
 const dots = (pt: number) => Math.round(pt * S);
@@ -34,7 +36,7 @@ function command(p: Primitive): string {
       return `^FO${dots(p.x)},${dots(p.y)}^A0N,${h},${h}^FB${dots(p.width)},1,0,${just},0${p.inverse ? '^FR' : ''}^FH^FD${fieldText(p.text)}^FS`;
     }
     case 'barcode':
-      return `^FO${dots(p.x)},${dots(p.y)}^BY${p.moduleDots}^BCN,${dots(p.h)},N,N,N^FD${p.barcode.zplData}^FS`;
+      return `^FO${dots(p.x)},${dots(p.y)}^BY${p.moduleDots}^BCN,${dots(p.h)},N,N,N,${p.barcode.zplMode}^FD${p.barcode.zplData}^FS`;
   }
 }
 

@@ -1,4 +1,3 @@
-import { getCarrierRegistry } from '../../carriers/registry.js';
 import { errorResponses, type App } from '../../platform/http/schemas.js';
 import { strictBodyValidator } from '../../platform/http/strict-body-validator.js';
 import { RateQueryResponseSchema, RateQuerySchema, type RateQueryResponse } from './rates.schemas.js';
@@ -13,7 +12,7 @@ import { checkRateEnds, quoteRatesJson, warmRateData } from './rates.service.js'
  */
 export async function ratesRoutes(app: App, opts: { surface?: 'v1' | 'admin' } = {}): Promise<void> {
   const admin = opts.surface === 'admin';
-  const carriers = await getCarrierRegistry(app.log);
+  const { carriers } = app.deps;
   // Load the ZIP data, ZIP3 centroids and holiday calendars (~0.6 s of CPU) once the server
   // listens and has answered its first health checks, rather than at import or during start-up
   // (keeps a restart quick) or on the first rate request (keeps its latency low).

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { uspsZone } from '../../carriers/simulation/rate-engine.js';
 import {
   buildRoute,
   countryGroup,
@@ -76,7 +77,7 @@ describe('buildRoute: US domestic zones from known ZIP pairs', () => {
   ])('%s → %s: USPS zone %s, ground zone %s', (fromZip, fromState, toZip, toState, usps, ground) => {
     const route = buildRoute(us(fromZip, fromState), us(toZip, toState));
     expect(route.domestic).toBe(true);
-    expect(route.usps_zone).toBe(usps);
+    expect(uspsZone(route)).toBe(usps);
     expect(route.ground_zone).toBe(ground);
     expect(route.noncontiguous).toBe(false);
   });
@@ -85,15 +86,15 @@ describe('buildRoute: US domestic zones from known ZIP pairs', () => {
     const pr = buildRoute(us('10001', 'NY'), { country: 'PR', postal_code: '00601', state: 'PR' });
     expect(pr.domestic).toBe(true);
     expect(pr.destination_country).toBe('US');
-    expect(pr.usps_zone).toBe(9);
+    expect(uspsZone(pr)).toBe(9);
     expect(pr.territory).toBe(true);
     expect(pr.noncontiguous).toBe(true);
-    expect(buildRoute(us('96910', 'GU'), us('10001', 'NY')).usps_zone).toBe(9);
+    expect(uspsZone(buildRoute(us('96910', 'GU'), us('10001', 'NY')))).toBe(9);
   });
 
   it('Alaska and Hawaii are far zones and noncontiguous', () => {
     const ak = buildRoute(us('10001', 'NY'), us('99501', 'AK'));
-    expect(ak.usps_zone).toBe(8);
+    expect(uspsZone(ak)).toBe(8);
     expect(ak.noncontiguous).toBe(true);
     expect(ak.territory).toBe(false);
   });
@@ -101,7 +102,7 @@ describe('buildRoute: US domestic zones from known ZIP pairs', () => {
   it('military addresses: USPS zone 8, no ground zone', () => {
     const apo = buildRoute(us('10001', 'NY'), us('09001', 'AE'));
     expect(apo.military).toBe(true);
-    expect(apo.usps_zone).toBe(8);
+    expect(uspsZone(apo)).toBe(8);
     expect(apo.ground_zone).toBeNull();
   });
 });
@@ -122,7 +123,7 @@ describe('international zones by country group', () => {
     expect(route.domestic).toBe(false);
     expect(route.international_group).toBe(group);
     expect(route.international_zone).toBe(zone);
-    expect(route.usps_zone).toBeNull();
+    expect(uspsZone(route)).toBeNull();
   });
 
   it('imports to the US are zoned by the origin country', () => {

@@ -117,8 +117,8 @@ export interface RouteEnd {
  * Facts about a lane for the carriers. US territories and military addresses count as US
  * (USPS treats them as domestic): their country is reported as `US`.
  *
- * - USPS zone: 9 when either end is a territory, 8 for APO/FPO/DPO (rated to a gateway, taken
- *   as the far band), else the distance band of the two ZIP3 centroids.
+ * - Distance between the two ZIP3 centroids (a carrier's own zone chart reads it: USPS's is in
+ *   the simulation kit, `uspsZone`).
  * - Ground zone (UPS/FedEx): 2–8 by the same distance; 8 for territories; none for military.
  * - International: the group of the non-US end (for a lane between two non-US countries, the
  *   destination's); zone 1 as well for a lane inside one group outside North America (e.g.
@@ -137,7 +137,6 @@ export function buildRoute(from: RouteEnd, to: RouteEnd): RouteFacts {
     origin_country: originCountry,
     destination_country: destinationCountry,
     distance_miles: null,
-    usps_zone: null,
     ground_zone: null,
     international_group: null,
     international_zone: null,
@@ -149,16 +148,10 @@ export function buildRoute(from: RouteEnd, to: RouteEnd): RouteFacts {
   if (fromUs && toUs) {
     const miles = military ? null : distanceBetweenZip3(from.postal_code.slice(0, 3), to.postal_code.slice(0, 3));
     const distance = miles === null ? null : Math.round(miles * 10) / 10;
-    let uspsZone: number | null = distance === null ? null : uspsZoneForDistance(distance);
     let groundZone: number | null = distance === null ? null : groundZoneForDistance(distance);
-    if (territory) {
-      uspsZone = 9;
-      groundZone = 8;
-    } else if (military) {
-      uspsZone = 8;
-      groundZone = null;
-    }
-    return { ...base, distance_miles: distance, usps_zone: uspsZone, ground_zone: groundZone };
+    if (territory) groundZone = 8;
+    else if (military) groundZone = null;
+    return { ...base, distance_miles: distance, ground_zone: groundZone };
   }
   if (base.domestic) return base;
 

@@ -1,4 +1,6 @@
-import { createLabelRenderPool, type LabelData, type LabelFormat, type RenderedLabel } from '../labels/index.js';
+import { plainLabelPresentation } from '../../carriers/label-presentation.js';
+import type { CarrierDefinition } from '../../carriers/types.js';
+import { createLabelRenderPool, labelCarrierParts, type LabelData, type LabelFormat, type RenderedLabel } from '../labels/index.js';
 import type { ShipmentAddress, ShipmentRow } from './shipments.tables.js';
 
 /** What the shipments module needs from label rendering (the labels module's pool fits). */
@@ -23,6 +25,8 @@ export function lazyRenderPool(): LabelRenderer {
   };
 }
 
+const fallback = { label: plainLabelPresentation() };
+
 function labelAddress(a: ShipmentAddress) {
   return {
     name: a.name ?? null,
@@ -37,21 +41,27 @@ function labelAddress(a: ShipmentAddress) {
   };
 }
 
-/** The label's content, from the stored shipment (so any format can be rendered again later). */
-export function labelDataOf(row: Pick<ShipmentRow, 'id' | 'tracking_number' | 'carrier' | 'service_code' | 'service_name' | 'rate' | 'parcel' | 'ship_from' | 'ship_to' | 'environment'>, carrierName: string, reference: string | null): LabelData {
+/**
+ * The label's content, from the stored shipment (so any format can be rendered again later) and
+ * its carrier's definition, which says how the carrier's labels look. A shipment whose carrier is
+ * no longer registered still renders, with a plain presentation under its slug.
+ */
+export function labelDataOf(row: Pick<ShipmentRow, 'id' | 'tracking_number' | 'carrier' | 'service_code' | 'service_name' | 'rate' | 'parcel' | 'ship_from' | 'ship_to' | 'environment'>, carrier: CarrierDefinition | undefined, reference: string | null): LabelData {
+  const shipTo = labelAddress(row.ship_to);
   return {
     shipment_id: row.id,
     tracking_number: row.tracking_number,
     carrier: row.carrier,
-    carrier_name: carrierName,
+    carrier_name: carrier?.name ?? row.carrier,
     service_code: row.service_code,
     service_name: row.service_name,
     zone: row.rate.zone == null ? null : String(row.rate.zone),
     weight_oz: row.parcel.weight_oz,
     ship_date: row.rate.ship_date,
     ship_from: labelAddress(row.ship_from),
-    ship_to: labelAddress(row.ship_to),
+    ship_to: shipTo,
     reference,
     sample: row.environment === 'test',
+    carrier_parts: labelCarrierParts((carrier ?? fallback).label, row.tracking_number, shipTo),
   };
 }

@@ -1,4 +1,4 @@
-import { getCarrierRegistry, type CarrierRegistry } from '../../carriers/registry.js';
+import type { CarrierRegistry } from '../../carriers/registry.js';
 import { CarrierError, type CarrierDefinition } from '../../carriers/types.js';
 import { AppError, validationError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -36,7 +36,8 @@ export class ShipmentsService {
     private readonly deps: Deps,
     private readonly renderer: LabelRenderer = lazyRenderPool(),
   ) {
-    this.carriers = getCarrierRegistry(deps.log);
+    // The registry of the app's Deps (a promise only because TrackingSync and the awaits below take one).
+    this.carriers = Promise.resolve(deps.carriers);
     this.tracking = new TrackingSync(deps, this.carriers);
     // The order wire lists its shipments; orders cannot import this module (it imports orders).
     ordersService(deps).useAttachments({
@@ -207,7 +208,7 @@ export class ShipmentsService {
       environment: ctx.environment,
     };
     // Rendered before the transaction: the render must not hold a database connection.
-    const label = await this.renderer.renderLabel(labelDataOf(draft, carrier.name, order.external_id ?? order.id), format);
+    const label = await this.renderer.renderLabel(labelDataOf(draft, carrier, order.external_id ?? order.id), format);
 
     try {
       return await this.deps.db.transaction().execute(async (trx) => {
@@ -392,7 +393,7 @@ export class ShipmentsService {
     if (stored) return { body: Buffer.from(stored.body.buffer, stored.body.byteOffset, stored.body.byteLength), content_type: stored.content_type, filename };
     const carrier = (await this.carriers).get(row.carrier);
     const order = await ordersService(this.deps).getOrder(scope, row.order_id, { attachments: false }).catch(() => null);
-    const rendered = await this.renderer.renderLabel(labelDataOf(row, carrier?.name ?? row.carrier, order ? (order.external_id ?? order.id) : null), wanted);
+    const rendered = await this.renderer.renderLabel(labelDataOf(row, carrier, order ? (order.external_id ?? order.id) : null), wanted);
     await repo.insertLabel(this.deps.db, { shipment_id: id, format: wanted, workspace_id: row.workspace_id, environment: row.environment, content_type: rendered.content_type, body: rendered.body, created_at: this.deps.now() });
     return { body: rendered.body, content_type: rendered.content_type, filename };
   }

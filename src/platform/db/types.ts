@@ -5,7 +5,7 @@ import type { Kysely, Transaction } from 'kysely';
  * (`declare module '…/platform/db/types.js' { interface Tables { orders: OrdersTable } }`),
  * so platform code stays free of domain words and each module owns its rows.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface -- filled by module augmentation
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by module augmentation
 export interface Tables {}
 
 export type Db = Kysely<Tables>;

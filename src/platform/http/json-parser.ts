@@ -57,7 +57,8 @@ export function registerJsonParser(app: FastifyInstance): void {
     if (jsonDepthExceeds(text)) {
       return done(new AppError('invalid_json', `JSON nesting deeper than ${MAX_DEPTH} levels.`), undefined);
     }
-    defaultParser(req, text, (err, value) => {
+    // Callback-style: the outcome arrives through the callback, not the returned promise.
+    void defaultParser(req, text, (err, value) => {
       if (err) return done(new AppError('invalid_json', 'The request body is not valid JSON.'), undefined);
       // A NUL can only arrive escaped (JSON refuses raw control characters in strings).
       if (text.includes('\\u0000')) {

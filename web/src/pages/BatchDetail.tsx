@@ -3,7 +3,7 @@ import { api, call } from '../api/client';
 import type { PageProps } from '../routes';
 import { Link } from '../router';
 import { Badge, ConfirmButton, duration, Empty, ErrorBox, Loading, Pager, Select, useAction, useAsync, useCursorPages, usePolling, when } from '../ui';
-import { BATCH_TYPE_LABEL, BatchProgress, isActive, ItemResult, type BatchItem } from './batches-common';
+import { BATCH_TYPE_LABEL, isActive, ItemResult, type BatchItem } from './batches-common';
 import { fetchAdminFile, saveBlob } from './label-file';
 
 const EXT_BY_TYPE: Record<string, string> = { 'application/pdf': 'pdf', 'application/x-zpl': 'zpl', 'image/png': 'png' };

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { registeredCarriers } from '../api/carriers';
 import { api, call } from '../api/client';
 import { Link } from '../router';
 import { Badge, Empty, ErrorBox, Loading, money, Pager, useAsync, useCursorPages, when } from '../ui';
@@ -9,6 +10,7 @@ export function Shipments() {
   const [filters, setFilters] = useState({ status: '', carrier: '', tracking_number: '' });
   const [applied, setApplied] = useState(filters);
   const pages = useCursorPages(JSON.stringify(applied));
+  const carriers = useAsync(registeredCarriers, []);
   const list = useAsync(
     () =>
       call(
@@ -44,7 +46,7 @@ export function Shipments() {
           <span className="sr-only">Carrier</span>
           <select value={filters.carrier} onChange={(e) => setFilters({ ...filters, carrier: e.target.value })}>
             <option value="">Any carrier</option>
-            {['usps', 'ups', 'fedex', 'dhl_express'].map((c) => (
+            {(carriers.data ?? []).map((c) => (
               <option key={c} value={c}>
                 {c}
               </option>
