@@ -161,13 +161,7 @@ export async function startFakeUps(options: FakeUpsOptions = {}) {
       const body = Buffer.concat(chunks).toString('utf8');
       const url = new URL(req.url ?? '/', 'http://fake-ups');
       const method = req.method ?? 'GET';
-      let op: UpsOperation | null = null;
-      let problems: string[] = [];
-      if (specs) {
-        ({ op, problems } = specs.checkRequest(method, url, req.headers, body));
-      } else {
-        op = null;
-      }
+      const { op, problems } = specs ? specs.checkRequest(method, url, req.headers, body) : { op: null as UpsOperation | null, problems: [] as string[] };
       const name: FakeUpsOperation | null = op ? (OPERATION_IDS[op.operationId] ?? null) : guessOperation(method, url.pathname);
       requests.push({ operation: name, method, path: `${url.pathname}${url.search}`, headers: req.headers, body, problems });
       if (problems.length) violations.push(`request ${method} ${url.pathname}: ${problems.join('; ')}`);
@@ -184,7 +178,7 @@ export async function startFakeUps(options: FakeUpsOptions = {}) {
       }
       const queued = queues.get(name)?.shift();
       if (queued?.hang) return; // never answers
-      let parsed: unknown = null;
+      let parsed: unknown;
       try {
         parsed = body ? JSON.parse(body) : null;
       } catch {

@@ -286,11 +286,14 @@ export class CarrierHttpClient {
         body,
         signal: controller.signal,
       });
-      status = res.statusCode;
+      const received: Record<string, string> = {};
       for (const [k, v] of Object.entries(res.headers)) {
-        if (v !== undefined) responseHeaders[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
+        if (v !== undefined) received[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
       }
       responseText = await this.readBody(res.body);
+      // Only a whole answer counts: a body cut off leaves status and headers unset.
+      status = res.statusCode;
+      responseHeaders = received;
     } catch (err) {
       failure = controller.signal.aborted
         ? new CarrierTransportError(req.carrier, 'timeout', `${req.carrier} did not answer within ${req.timeoutMs} ms`, {
@@ -298,8 +301,6 @@ export class CarrierHttpClient {
             cause: err,
           })
         : new CarrierTransportError(req.carrier, 'network', `${req.carrier} could not be reached`, { retryable: true, cause: err });
-      status = null;
-      responseHeaders = {};
     } finally {
       clearTimeout(timer);
     }
