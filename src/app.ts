@@ -17,7 +17,7 @@ import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './pl
 import { registerJsonParser } from './platform/http/json-parser.js';
 import { registerNulGuard } from './platform/http/nul-guard.js';
 import { registerIdempotency } from './platform/http/idempotency.js';
-import { registerMetrics } from './platform/http/metrics.js';
+import { carrierRequestMetrics, registerMetrics } from './platform/http/metrics.js';
 import { ErrorResponseSchema, type App } from './platform/http/schemas.js';
 import { openApiOptions } from './platform/http/openapi.js';
 import { DeferredCompilation } from './platform/http/lazy-compilers.js';
@@ -44,7 +44,9 @@ import { apiRequestCounter, superAdminAnalyticsRoutes } from './modules/analytic
 import { publicOfficeRedeemRoutes, superAdminOfficeRedeemRoutes } from './modules/office-redeem/index.js';
 import { adminMtlsRoutes, clientCertificateGuard, mtlsService } from './modules/mtls/index.js';
 import { defaultWebDir, webRoutes } from './modules/web/index.js';
-import { carrierAccountsRoutes, CarrierAccountsService, type ApiDriverCatalogue } from './modules/carrier-accounts/index.js';
+import { carrierAccountsRoutes, CarrierAccountsService, exchangeLogSink, type ApiDriverCatalogue } from './modules/carrier-accounts/index.js';
+import { CarrierHttpClient } from './carriers/http/client.js';
+import { builtInApiDrivers } from './carriers/api-drivers.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -153,7 +155,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
 
     await app.register(systemRoutes, { deps, registry });
-    const carrierAccounts = new CarrierAccountsService(deps, deps.carriers, options.apiDrivers ?? new Map());
+    // One HTTP client for every real carrier call of this process: keep-alive pools, breakers,
+    // token caches; its exchanges go to the accounts' logs, its timings to /metrics.
+    const exchangeLog = exchangeLogSink(deps);
+    const carrierHttp = new CarrierHttpClient({ onExchange: (e) => exchangeLog.record(e), metrics: carrierRequestMetrics(registry) });
+    const carrierAccounts = new CarrierAccountsService(deps, deps.carriers, options.apiDrivers ?? builtInApiDrivers(carrierHttp));
     await app.register(registerRoutes as never, { deps, perIpPerMinute: options.perIpPerMinute ?? 120, carrierAccounts });
 
     app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
@@ -171,6 +177,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       compilation.clear();
       await jobs.stop({ timeoutMs: 10_000 }).catch((err: unknown) => app.log.error({ err }, 'job queue stop failed'));
       webhooks.close();
+      await carrierHttp.close();
+      await exchangeLog.drain();
       await bus.close();
       await counters.close();
       if (ownsDatabase) await database.close();

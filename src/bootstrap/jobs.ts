@@ -4,12 +4,18 @@ import { checkIntegrationsHealth } from '../modules/integrations/index.js';
 import { registerShipmentJobs } from '../modules/shipments/index.js';
 import { registerBatchJobs } from '../modules/batches/index.js';
 import { registerWebhookJobs } from '../modules/webhooks/index.js';
+import { purgeOldExchanges } from '../modules/carrier-accounts/index.js';
 
 /** Register every module's job handlers and schedules on the app's queue (not started). */
 export async function registerJobHandlers(app: FastifyInstance): Promise<void> {
   const { jobs, db, now } = app.deps;
   await jobs.work('maintenance.purge_idempotency_keys', async () => purgeExpiredIdempotencyKeys(db, now()));
   await jobs.schedule('maintenance.purge_idempotency_keys', '17 * * * *');
+  // Carrier exchange logs are kept 7 days (GET /v1/carrier-accounts/:id/logs).
+  await jobs.work('maintenance.purge_carrier_exchanges', async () => {
+    await purgeOldExchanges(app.deps);
+  });
+  await jobs.schedule('maintenance.purge_carrier_exchanges', '23 * * * *');
   // Token expiry → token_expired (one integration.health_changed event per change); prunes old intake failures.
   await jobs.work('integrations.check_health', async () => {
     await checkIntegrationsHealth(app.deps, now());

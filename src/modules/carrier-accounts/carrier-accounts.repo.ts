@@ -4,7 +4,7 @@ import type { Executor } from '../../platform/db/types.js';
 import { inScope } from '../../platform/db/scope.js';
 import { paginate, type Page } from '../../platform/http/pagination.js';
 import { newId } from '../../platform/ids.js';
-import type { CarrierAccountRow, CarrierAccountsTable, CarrierExchangeRow, CarrierExchangesTable } from './carrier-accounts.tables.js';
+import type { CarrierAccountRow, CarrierAccountsTable, CarrierExchangeRow } from './carrier-accounts.tables.js';
 
 export async function insertAccount(executor: Executor, row: Insertable<CarrierAccountsTable>): Promise<CarrierAccountRow> {
   return executor.insertInto('carrier_accounts').values(row).returningAll().executeTakeFirstOrThrow();
@@ -81,10 +81,6 @@ export async function ensureSeedAccounts(executor: Executor, scope: Scope, carri
     .execute();
 }
 
-export async function insertExchange(executor: Executor, row: Omit<Insertable<CarrierExchangesTable>, 'id'>): Promise<void> {
-  await executor.insertInto('carrier_exchanges').values({ id: newId('carrierExchange'), ...row }).execute();
-}
-
 /** The newest exchanges of one account within the retention window. */
 export async function listExchanges(executor: Executor, scope: Scope, accountId: string, limit: number, since: Date): Promise<CarrierExchangeRow[]> {
   return executor
@@ -97,9 +93,4 @@ export async function listExchanges(executor: Executor, scope: Scope, accountId:
     .orderBy('id', 'desc')
     .limit(limit)
     .execute();
-}
-
-export async function deleteExchangesBefore(executor: Executor, before: Date): Promise<number> {
-  const result = await executor.deleteFrom('carrier_exchanges').where('created_at', '<', before).executeTakeFirst();
-  return Number(result.numDeletedRows);
 }

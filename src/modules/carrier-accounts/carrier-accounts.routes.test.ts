@@ -1,38 +1,29 @@
 import { randomBytes } from 'node:crypto';
-import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createTenant, expectV1AuthMatrix, type Tenant } from '../../../test/helpers/app.js';
-import type { ApiDriverEntry, ConnectedAccount } from './index.js';
+import { startFakeUps, type FakeUps } from '../../../test/helpers/fake-ups.js';
 
-// A stand-in for a carrier's api driver as this module sees it (schema + connection test):
-// the drivers themselves are tested against fake carrier servers in src/carriers/<slug>/api/.
-const tested: ConnectedAccount[] = [];
-const fakeUps: ApiDriverEntry = {
-  carrier: 'ups',
-  credentialsSchema: Type.Object(
-    { client_id: Type.String({ minLength: 1, maxLength: 200 }), client_secret: Type.String({ minLength: 1, maxLength: 200, writeOnly: true }) },
-    { additionalProperties: false },
-  ),
-  async test(account) {
-    tested.push(account);
-    if (account.credentials.client_secret === 'wrong-secret-value') return { status: 'invalid_credentials', latencyMs: 3, message: 'UPS refused the client credentials (401).' };
-    return { status: 'ok', latencyMs: 5, message: null };
-  },
-};
-
-const SECRET = 'super-secret-value-9f3a';
+// The real UPS api driver against a fake UPS on loopback (test/helpers/fake-ups.ts), which
+// checks every request against UPS's published OpenAPI documents.
+const SECRET = 'fake-client-secret-9f3a';
+let ups: FakeUps;
 let app: FastifyInstance;
 let t: Tenant;
+let upsApi: Record<string, unknown>;
 
 beforeAll(async () => {
-  app = await buildTestApp({ config: { encryptionKey: randomBytes(32).toString('base64') }, apiDrivers: new Map([['ups', fakeUps]]) });
+  ups = await startFakeUps({ clientSecret: SECRET });
+  app = await buildTestApp({ config: { encryptionKey: randomBytes(32).toString('base64'), carrierAllowBaseUrlOverride: true } });
   t = await createTenant(app);
+  upsApi = { carrier: 'ups', driver: 'api', account_number: 'A1B2C3', base_url: ups.url, credentials: { client_id: 'fake-client-id', client_secret: SECRET } };
+});
+afterAll(async () => {
+  await ups?.close();
 });
 
 const create = (headers: Record<string, string>, payload: Record<string, unknown>) => app.inject({ method: 'POST', url: '/v1/carrier-accounts', headers, payload });
-const upsApi = { carrier: 'ups', driver: 'api', account_number: 'A1B2C3', credentials: { client_id: 'client-123', client_secret: SECRET } };
 
 describe('carrier types', () => {
   it('lists every carrier with its drivers, services and the api credentials schema (secret fields writeOnly)', async () => {
@@ -71,21 +62,23 @@ describe('carrier accounts', () => {
       driver: 'api',
       mode: 'sandbox',
       account_number: 'A1B2C3',
-      credentials: { client_id: 'client-123', client_secret: '••••9f3a' },
-      base_url: null,
+      credentials: { client_id: 'fake-client-id', client_secret: '••••9f3a' },
+      base_url: ups.url,
       is_default: true,
       enabled: true,
-      health: { status: 'ok', latency_ms: 5, message: null },
+      health: { status: 'ok', message: null },
     });
     expect(account.id).toMatch(/^ca_/);
     expect(account.health.checked_at).not.toBeNull();
-    expect(tested.at(-1)).toMatchObject({ id: account.id, credentials: { client_id: 'client-123', client_secret: SECRET }, accountNumber: 'A1B2C3' });
+    // The test asked UPS for a token with the sealed credentials, and UPS's description agreed with the request.
+    expect(ups.count('token')).toBeGreaterThan(0);
+    expect(ups.violations).toEqual([]);
     const read = await app.inject({ method: 'GET', url: `/v1/carrier-accounts/${account.id}`, headers: t.headers });
     const list = await app.inject({ method: 'GET', url: '/v1/carrier-accounts?carrier=ups', headers: t.headers });
     for (const body of [res.body, read.body, list.body]) expect(body).not.toContain(SECRET);
     // The seeded simulated UPS account is no longer the default.
-    const ups = list.json().data as Array<{ id: string; driver: string; is_default: boolean }>;
-    expect(ups.filter((a) => a.is_default).map((a) => a.id)).toEqual([account.id]);
+    const upsAccounts = list.json().data as Array<{ id: string; driver: string; is_default: boolean }>;
+    expect(upsAccounts.filter((a) => a.is_default).map((a) => a.id)).toEqual([account.id]);
 
     const { rows } = await sql<{ credentials_sealed: string; changes: string }>`
       select a.credentials_sealed, l.changes::text as changes from carrier_accounts a join audit_log l on l.target_id = a.id where a.id = ${account.id}`.execute(app.deps.db);
@@ -95,10 +88,15 @@ describe('carrier accounts', () => {
   });
 
   it('keep a create whose connection test fails, with health saying so', async () => {
-    const res = await create(t.headers, { ...upsApi, credentials: { client_id: 'client-123', client_secret: 'wrong-secret-value' } });
+    const res = await create(t.headers, { ...upsApi, credentials: { client_id: 'fake-client-id', client_secret: 'wrong-secret-value' } });
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toMatchObject({ is_default: false, health: { status: 'invalid_credentials', message: 'UPS refused the client credentials (401).' } });
+    expect(res.json()).toMatchObject({ is_default: false, health: { status: 'invalid_credentials' } });
+    expect(res.json().health.message).toEqual(expect.any(String));
     expect(res.json().credentials.client_secret).toBe('••••alue');
+    // Nothing listens on port 9: the account is kept, unreachable.
+    const down = await create(t.headers, { ...upsApi, base_url: 'http://127.0.0.1:9' });
+    expect(down.statusCode).toBe(201);
+    expect(down.json().health.status).toBe('unreachable');
   });
 
   it('refuse bad input with one detail per problem, never quoting a secret', async () => {
@@ -109,7 +107,8 @@ describe('carrier accounts', () => {
       [{ carrier: 'ups', driver: 'api', credentials: { client_id: 'x' } }, ['credentials.client_secret']],
       [{ carrier: 'ups', driver: 'api', credentials: { client_id: 7, client_secret: SECRET, password: SECRET } }, ['credentials.client_id', 'credentials.password']],
       [{ carrier: 'ups', driver: 'simulated', credentials: { client_id: 'x' } }, ['credentials']],
-      [{ ...upsApi, base_url: 'http://127.0.0.1:9/ups' }, ['base_url']],
+      [{ ...upsApi, base_url: 'ftp://example.com' }, ['base_url']],
+      [{ ...upsApi, base_url: 'https://user:pw@example.com' }, ['base_url']],
       [{ carrier: 'ups', driver: 'other' }, ['driver']],
       [{ carrier: 'ups', driver: 'simulated', surprise: true }, ['surprise']],
     ];
@@ -122,29 +121,43 @@ describe('carrier accounts', () => {
     }
   });
 
-  it('change, test, read their (empty) exchange log, and delete', async () => {
+  it('change, test, show their redacted exchange log, and delete', async () => {
     const account = (await create(t.headers, upsApi)).json();
     const url = `/v1/carrier-accounts/${account.id}`;
     const off = await app.inject({ method: 'PATCH', url, headers: t.headers, payload: { enabled: false, description: 'paused' } });
     expect(off.statusCode).toBe(200);
     expect(off.json()).toMatchObject({ enabled: false, description: 'paused' });
+    // New credentials are tested at once: UPS does not know these.
     const rotated = await app.inject({ method: 'PATCH', url, headers: t.headers, payload: { credentials: { client_id: 'client-456', client_secret: 'another-secret-abcd' } } });
     expect(rotated.statusCode).toBe(200);
-    expect(rotated.json()).toMatchObject({ credentials: { client_id: 'client-456', client_secret: '••••abcd' }, health: { status: 'ok' } });
-    expect(tested.at(-1)?.credentials.client_secret).toBe('another-secret-abcd');
+    expect(rotated.json()).toMatchObject({ credentials: { client_id: 'client-456', client_secret: '••••abcd' }, health: { status: 'invalid_credentials' } });
+    const back = await app.inject({ method: 'PATCH', url, headers: t.headers, payload: { credentials: { client_id: 'fake-client-id', client_secret: SECRET } } });
+    expect(back.json().health.status).toBe('ok');
     expect((await app.inject({ method: 'PATCH', url, headers: t.headers, payload: {} })).statusCode).toBe(400);
     expect((await app.inject({ method: 'PATCH', url, headers: t.headers, payload: { carrier: 'usps' } })).statusCode).toBe(400);
     const badSecret = await app.inject({ method: 'PATCH', url, headers: t.headers, payload: { credentials: { client_id: 'x' } } });
     expect(badSecret.json().details).toEqual([{ field: 'credentials.client_secret', message: 'is required' }]);
 
-    const before = tested.length;
+    const before = ups.count('token');
     const checked = await app.inject({ method: 'POST', url: `${url}/test`, headers: t.headers });
     expect(checked.statusCode).toBe(200);
     expect(checked.json().health.status).toBe('ok');
-    expect(tested.length).toBe(before + 1);
-    const logs = await app.inject({ method: 'GET', url: `${url}/logs`, headers: t.headers });
+    expect(ups.count('token')).toBe(before + 1);
+    // The exchanges are written off the request path: wait until the log shows them.
+    let logs = await app.inject({ method: 'GET', url: `${url}/logs`, headers: t.headers });
+    for (let i = 0; i < 50 && logs.json().data.length < 3; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      logs = await app.inject({ method: 'GET', url: `${url}/logs`, headers: t.headers });
+    }
     expect(logs.statusCode).toBe(200);
-    expect(logs.json()).toEqual({ data: [] });
+    const exchanges = logs.json().data as Array<Record<string, unknown>>;
+    expect(exchanges.length).toBeGreaterThanOrEqual(3); // create's test, the refused and the accepted rotation, this test
+    expect(exchanges[0]).toMatchObject({ operation: expect.any(String), method: 'POST', status: 200, outcome: 'ok' });
+    expect(exchanges.some((e) => e.status === 401 && e.outcome === 'invalid_credentials')).toBe(true);
+    expect(String(exchanges[0].path)).toMatch(/^\/security\/v1\/oauth\/token/);
+    expect(logs.body).not.toContain(SECRET);
+    expect(logs.body).not.toContain('another-secret-abcd');
+    expect(logs.body).not.toMatch(/tok_[0-9a-f]{24}/); // the fake's access tokens
 
     expect((await app.inject({ method: 'DELETE', url, headers: t.headers })).statusCode).toBe(204);
     for (const [method, path] of [['GET', url], ['PATCH', url], ['DELETE', url], ['POST', `${url}/test`], ['GET', `${url}/logs`]] as const) {
@@ -186,16 +199,13 @@ describe('carrier accounts', () => {
 });
 
 describe('base_url', () => {
-  it('is accepted with CARRIER_ALLOW_BASE_URL_OVERRIDE outside production, and must be an http(s) URL', async () => {
-    const open = await buildTestApp({ config: { encryptionKey: randomBytes(32).toString('base64'), carrierAllowBaseUrlOverride: true }, apiDrivers: new Map([['ups', fakeUps]]) });
-    const tenant = await createTenant(open);
-    const ok = await open.inject({ method: 'POST', url: '/v1/carrier-accounts', headers: tenant.headers, payload: { ...upsApi, base_url: 'http://127.0.0.1:9/ups' } });
-    expect(ok.statusCode, ok.body).toBe(201);
-    expect(ok.json().base_url).toBe('http://127.0.0.1:9/ups');
-    for (const base_url of ['ftp://example.com', 'not a url', 'https://user:pw@example.com']) {
-      const bad = await open.inject({ method: 'POST', url: '/v1/carrier-accounts', headers: tenant.headers, payload: { ...upsApi, base_url } });
-      expect(bad.statusCode, base_url).toBe(400);
-      expect(bad.json().details[0].field).toBe('base_url');
-    }
+  it('is refused without CARRIER_ALLOW_BASE_URL_OVERRIDE', async () => {
+    const closed = await buildTestApp({ config: { encryptionKey: randomBytes(32).toString('base64') } });
+    const tenant = await createTenant(closed);
+    const res = await closed.inject({ method: 'POST', url: '/v1/carrier-accounts', headers: tenant.headers, payload: upsApi });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().details).toEqual([{ field: 'base_url', message: 'is accepted only when CARRIER_ALLOW_BASE_URL_OVERRIDE=1, outside production' }]);
+    const plain = await closed.inject({ method: 'POST', url: '/v1/carrier-accounts', headers: tenant.headers, payload: { ...upsApi, base_url: undefined } });
+    expect(plain.statusCode, plain.body).toBe(201); // against UPS's sandbox host: unreachable from here, kept all the same
   });
 });

@@ -9,7 +9,10 @@ import { newId } from '../../platform/ids.js';
 import { createSecretBox, type SecretBox } from '../../platform/secret-box.js';
 import { writeAudit } from '../audit/index.js';
 import { credentialProblems, maskCredentials } from './carrier-accounts.credentials.js';
-import type { ApiDriverCatalogue, ConnectedAccount, HealthCheck } from './carrier-accounts.drivers.js';
+import type { ApiAccount } from '../../carriers/api-driver.js';
+import { settingsService } from '../settings/index.js';
+import type { ApiDriverCatalogue } from './carrier-accounts.drivers.js';
+import type { HealthStatus } from './carrier-accounts.tables.js';
 import {
   clearDefault,
   ensureSeedAccounts,
@@ -213,29 +216,36 @@ export class CarrierAccountsService {
     return { data: rows.map(toExchange) };
   }
 
-  /** The account with its credentials opened, for a driver. */
-  connect(row: CarrierAccountRow): ConnectedAccount {
+  /** The account as a driver sees it: credentials opened. */
+  apiAccount(row: CarrierAccountRow): ApiAccount {
     return {
       id: row.id,
-      carrier: row.carrier,
       mode: row.mode,
-      accountNumber: row.account_number,
+      account_number: row.account_number,
       credentials: row.credentials_sealed ? (JSON.parse(this.#box.open(row.credentials_sealed, row.id)) as Record<string, unknown>) : {},
-      baseUrl: row.base_url,
+      base_url: row.base_url,
     };
   }
 
-  async #test(ctx: Scope, row: CarrierAccountRow): Promise<CarrierAccountRow> {
+  /** Setting `carriers.request_timeout_ms`: the deadline of one carrier call. */
+  async timeoutMs(): Promise<number> {
+    return settingsService(this.#deps).get('carriers.request_timeout_ms');
+  }
+
+  async #test(ctx: Scope, row: CarrierAccountRow, requestId?: string): Promise<CarrierAccountRow> {
     const api = row.driver === 'api' ? this.#drivers.get(row.carrier) : undefined;
     const started = performance.now();
-    let check: HealthCheck;
-    if (!api) check = { status: 'ok', latencyMs: 0, message: null };
-    else {
+    const elapsed = () => Math.round(performance.now() - started);
+    let check: { status: Exclude<HealthStatus, 'unknown'>; latencyMs: number; message: string | null } = { status: 'ok', latencyMs: 0, message: null };
+    if (api) {
       try {
-        check = await api.test(this.connect(row));
+        const result = await api.testCredentials({ account: this.apiAccount(row), timeoutMs: await this.timeoutMs(), requestId });
+        check = result.ok
+          ? { status: 'ok', latencyMs: result.value.latency_ms, message: null }
+          : { status: 'invalid_credentials', latencyMs: elapsed(), message: result.messages.map((m) => m.message).join('; ').slice(0, 500) || null };
       } catch (err) {
-        // A driver reports refusals as results; anything thrown means we could not talk to it.
-        check = { status: 'unreachable', latencyMs: Math.round(performance.now() - started), message: err instanceof Error ? err.message.slice(0, 300) : 'unreachable' };
+        // Refusals come back as results; anything thrown means the carrier could not be reached.
+        check = { status: 'unreachable', latencyMs: elapsed(), message: err instanceof Error ? err.message.slice(0, 300) : 'unreachable' };
       }
     }
     const updated = await updateAccount(this.#deps.db, ctx, row.id, {

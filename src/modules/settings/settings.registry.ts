@@ -26,6 +26,11 @@ export const settingDefinitions = {
   },
   'plans.starter.burst_per_minute': burst('starter', 60),
   'plans.professional.burst_per_minute': burst('professional', 300),
+  'carriers.request_timeout_ms': {
+    schema: Type.Integer({ minimum: 500, maximum: 60_000 }),
+    default: 8000,
+    description: "Deadline of one call to a carrier's API (retries of idempotent calls included).",
+  },
   'webhooks.max_attempts': {
     schema: Type.Integer({ minimum: 1, maximum: 50 }),
     default: 8,

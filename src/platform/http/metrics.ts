@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /**
  * Prometheus metrics for one app instance (a registry of its own, so several apps in one
@@ -104,4 +104,27 @@ class RequestTally {
     }
     return values;
   }
+}
+
+/**
+ * carrier_requests_total{carrier,operation,outcome} and carrier_request_duration_seconds
+ * {carrier,operation} (DESIGN.md §9.1), fed by the carrier HTTP client's metrics hook.
+ */
+export function carrierRequestMetrics(registry: Registry) {
+  const total = new Counter({ name: 'carrier_requests_total', help: 'Calls to carrier APIs by outcome', labelNames: ['carrier', 'operation', 'outcome'], registers: [registry] });
+  const duration = new Histogram({
+    name: 'carrier_request_duration_seconds',
+    help: 'Duration of calls to carrier APIs',
+    labelNames: ['carrier', 'operation'],
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 16],
+    registers: [registry],
+  });
+  return {
+    requestFinished(labels: { carrier: string; operation: string; outcome: string }) {
+      total.inc(labels);
+    },
+    requestDuration(labels: { carrier: string; operation: string }, seconds: number) {
+      duration.observe(labels, seconds);
+    },
+  };
 }
