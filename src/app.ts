@@ -17,6 +17,7 @@ import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './pl
 import { registerJsonParser } from './platform/http/json-parser.js';
 import { registerNulGuard } from './platform/http/nul-guard.js';
 import { registerIdempotency } from './platform/http/idempotency.js';
+import { registerRequestAuth } from './platform/http/request-context.js';
 import { registerMetrics } from './platform/http/metrics.js';
 import { ErrorResponseSchema, type App } from './platform/http/schemas.js';
 import { openApiOptions } from './platform/http/openapi.js';
@@ -124,7 +125,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     const deps: Deps = { config, database, db: database.db, bus, counters, jobs, log: app.log, now: options.now ?? (() => new Date()) };
     app.decorate('deps', deps);
     const webhooks = setupWebhooks(deps, { lookup: options.webhookLookup });
-    app.decorateRequest('auth', null);
+    registerRequestAuth(app);
     app.decorate('identity', createIdentity(deps));
 
     // The hooks every request runs are callback-style where they never wait: an async hook costs

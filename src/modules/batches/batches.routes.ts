@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses, listResponse, type App } from '../../platform/http/schemas.js';
-import { serviceContext } from '../workspaces/index.js';
+import { serviceContext } from '../../platform/http/request-context.js';
 import { labelResponse, sendLabel } from '../shipments/shipments.routes.js';
 import { AdminBatchGenerateBody, AdminBatchProcessBody, BatchIdParams, BatchItemSchema, BatchItemsQuery, BatchListQuery, BatchSchema, CreateBatchBody } from './batches.schemas.js';
 import { batchesService } from './batches.service.js';

@@ -3,7 +3,7 @@ import type { FastifyError, FastifyRequest } from 'fastify';
 import { AppError } from '../../platform/errors.js';
 import { schemaFailureDetails } from '../../platform/http/error-handler.js';
 import { errorResponses, type App } from '../../platform/http/schemas.js';
-import { bearer, serviceContext } from '../workspaces/index.js';
+import { bearer, serviceContext } from '../../platform/http/request-context.js';
 import { checkOrderBody, OrderBody, OrderIdParams, OrderSchema, ordersService } from '../orders/index.js';
 import { integrationsService, type VerifiedIngestKey } from './integrations.service.js';
 

@@ -4,7 +4,7 @@ import { AuthCache } from './auth-cache.js';
 import { createGuards, type Guards } from './guards.js';
 import { WorkspacesService } from './workspaces.service.js';
 
-export { bearer, sessionToken, serviceContext, requestMeta, type Guards, type RequestAuth } from './guards.js';
+export { sessionToken, type Guards } from './guards.js';
 export { AccountsService } from './accounts.service.js';
 export { WorkspacesService, ENTERPRISE_DEFAULT_BURST, findWorkspaceOrigin } from './workspaces.service.js';
 
