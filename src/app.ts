@@ -23,13 +23,8 @@ import { ErrorResponseSchema, type App } from './platform/http/schemas.js';
 import { openApiOptions } from './platform/http/openapi.js';
 import { DeferredCompilation } from './platform/http/lazy-compilers.js';
 import type { Deps } from './platform/deps.js';
-import { systemRoutes } from './modules/system/system.routes.js';
-import { createIdentity } from './modules/workspaces/index.js';
-import { AccountSchema, ApiKeySchema, WorkspaceSchema } from './modules/workspaces/workspaces.schemas.js';
-import { authRoutes } from './modules/workspaces/auth.routes.js';
-import { apiKeysRoutes } from './modules/workspaces/api-keys.routes.js';
-import { adminWorkspaceRoutes } from './modules/workspaces/admin-workspace.routes.js';
-import { superAdminIdentityRoutes } from './modules/workspaces/super-admin.routes.js';
+import { systemRoutes } from './platform/http/system.routes.js';
+import { AccountSchema, ApiKeySchema, WorkspaceSchema, adminWorkspaceRoutes, apiKeysRoutes, authRoutes, createIdentity, superAdminIdentityRoutes } from './modules/identity/index.js';
 import { adminOrdersRoutes, ordersRoutes } from './modules/orders/index.js';
 import { ratesRoutes } from './modules/rates/index.js';
 import { addressesRoutes } from './modules/addresses/index.js';
@@ -43,7 +38,7 @@ import { superAdminAuditRoutes } from './modules/audit/index.js';
 import { apiRequestCounter, superAdminAnalyticsRoutes } from './modules/analytics/index.js';
 import { publicOfficeRedeemRoutes, superAdminOfficeRedeemRoutes } from './modules/office-redeem/index.js';
 import { adminMtlsRoutes, clientCertificateGuard, mtlsService } from './modules/mtls/index.js';
-import { defaultWebDir, webRoutes } from './modules/web/index.js';
+import { defaultWebDir, webRoutes } from './platform/http/dashboard.routes.js';
 
 export interface BuildAppOptions {
   config: Config;

@@ -8,7 +8,7 @@ import type { Executor } from '../../platform/db/types.js';
 import { paginate, type Page } from '../../platform/http/pagination.js';
 import { recordEvent, writeAudit } from '../audit/index.js';
 import { settingsService } from '../settings/index.js';
-import { findWorkspaceOrigin } from '../workspaces/index.js';
+import { findWorkspaceOrigin } from '../identity/index.js';
 import { moveOrder, nextStatus, ordersService, parseInstant, type Order, type OrderAttachments } from '../orders/index.js';
 import { prepareLane, quoteRates, toRateOption, type PreparedLane } from '../rates/index.js';
 import * as repo from './shipments.repo.js';

@@ -4,7 +4,13 @@ import { AuthCache } from './auth-cache.js';
 import { createGuards, type Guards } from './guards.js';
 import { WorkspacesService } from './workspaces.service.js';
 
+/** The identity module's import surface: accounts, sessions, workspaces, API keys and the guards. */
 export { sessionToken, type Guards } from './guards.js';
+export { AccountSchema, ApiKeySchema, WorkspaceSchema } from './workspaces.schemas.js';
+export { authRoutes } from './auth.routes.js';
+export { apiKeysRoutes } from './api-keys.routes.js';
+export { adminWorkspaceRoutes } from './admin-workspace.routes.js';
+export { superAdminIdentityRoutes } from './super-admin.routes.js';
 export { AccountsService } from './accounts.service.js';
 export { WorkspacesService, ENTERPRISE_DEFAULT_BURST, findWorkspaceOrigin } from './workspaces.service.js';
 
