@@ -10,7 +10,7 @@ import type { Scope, ServiceContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db/types.js';
 import { clampLimit, paginate, type Page } from '../../platform/http/pagination.js';
 import { inScope } from '../../platform/db/scope.js';
-import { recordEvent } from '../audit/index.js';
+import { recordEvent } from '../events/index.js';
 import { AddressSchema, validateAddress } from '../addresses/index.js';
 import { API_SOURCE, checkOrderBody, OrderBody, ordersService, type OrderInput } from '../orders/index.js';
 import { shipmentsService } from '../shipments/index.js';

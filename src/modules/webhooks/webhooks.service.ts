@@ -8,7 +8,8 @@ import { AppError, notFound, validationError, type ErrorDetail } from '../../pla
 import type { Page } from '../../platform/http/pagination.js';
 import { newId } from '../../platform/ids.js';
 import { createSecretBox, type SecretBox } from '../../platform/secret-box.js';
-import { recordEvent, writeAudit } from '../audit/index.js';
+import { writeAudit } from '../audit/index.js';
+import { recordEvent } from '../events/index.js';
 import { settingsService } from '../settings/index.js';
 import { sendKick } from './webhooks.dispatcher.js';
 import {
