@@ -23,8 +23,9 @@ import { ErrorResponseSchema, type App } from './platform/http/schemas.js';
 import { openApiOptions } from './platform/http/openapi.js';
 import { DeferredCompilation } from './platform/http/lazy-compilers.js';
 import type { Deps } from './platform/deps.js';
+import { composeServices, type Services } from './compose.js';
 import { systemRoutes } from './platform/http/system.routes.js';
-import { AccountSchema, ApiKeySchema, WorkspaceSchema, adminWorkspaceRoutes, apiKeysRoutes, authRoutes, createIdentity, superAdminIdentityRoutes } from './modules/identity/index.js';
+import { AccountSchema, ApiKeySchema, WorkspaceSchema, adminWorkspaceRoutes, apiKeysRoutes, authRoutes, superAdminIdentityRoutes } from './modules/identity/index.js';
 import { adminOrdersRoutes, ordersRoutes } from './modules/orders/index.js';
 import { ratesRoutes } from './modules/rates/index.js';
 import { addressesRoutes } from './modules/addresses/index.js';
@@ -121,7 +122,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     app.decorate('deps', deps);
     const webhooks = setupWebhooks(deps, { lookup: options.webhookLookup });
     registerRequestAuth(app);
-    app.decorate('identity', createIdentity(deps));
+    const services = composeServices(deps);
+    app.decorate('services', services);
+    app.decorate('identity', services.identity);
 
     // The hooks every request runs are callback-style where they never wait: an async hook costs
     // a promise and a microtask per request even when it returns at once (issue 25).
@@ -142,7 +145,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
 
     await app.register(systemRoutes, { deps, registry });
-    await app.register(registerRoutes as never, { deps, perIpPerMinute: options.perIpPerMinute ?? 120 });
+    await app.register(registerRoutes as never, { deps, services, perIpPerMinute: options.perIpPerMinute ?? 120 });
 
     app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     await app.register(webRoutes as never, { webDir: options.webDir ?? defaultWebDir() });
@@ -220,7 +223,8 @@ function compilersFactory(compilation: DeferredCompilation) {
 }
 
 /** Every route group, each in its own scope with its guard. */
-async function registerRoutes(app: App, opts: { deps: Deps; perIpPerMinute: number }) {
+async function registerRoutes(app: App, opts: { deps: Deps; services: Services; perIpPerMinute: number }) {
+  const { orders, shipments, batches, officeRedeem } = opts.services;
   const { guards } = app.identity;
   const requests = apiRequestCounter(opts.deps);
   // Closed before the app's own onClose (which closes the database): the last counts are kept.
@@ -238,11 +242,11 @@ async function registerRoutes(app: App, opts: { deps: Deps; perIpPerMinute: numb
     v1.addHook('onRequest', clientCertificateGuard({ config: opts.deps.config, workspaces: app.identity.workspaces, mtls: mtlsService(opts.deps) }));
     registerIdempotency(v1, opts.deps.db, opts.deps.now);
     await v1.register(apiKeysRoutes, { surface: 'v1' });
-    await v1.register(ordersRoutes);
+    await v1.register(ordersRoutes, { orders });
     await v1.register(ratesRoutes);
     await v1.register(addressesRoutes);
-    await v1.register(shipmentsRoutes);
-    await v1.register(batchesRoutes);
+    await v1.register(shipmentsRoutes, { shipments });
+    await v1.register(batchesRoutes, { batches });
     await v1.register(webhooksRoutes, { surface: 'v1' });
   }, { prefix: '/v1' });
 
@@ -252,10 +256,10 @@ async function registerRoutes(app: App, opts: { deps: Deps; perIpPerMinute: numb
     admin.addHook('onRequest', guards.admin);
     await admin.register(apiKeysRoutes, { surface: 'admin' });
     await admin.register(adminWorkspaceRoutes);
-    await admin.register(adminOrdersRoutes);
+    await admin.register(adminOrdersRoutes, { orders });
     await admin.register(adminIntegrationsRoutes);
-    await admin.register(adminShipmentsRoutes);
-    await admin.register(adminBatchesRoutes);
+    await admin.register(adminShipmentsRoutes, { shipments });
+    await admin.register(adminBatchesRoutes, { batches });
     await admin.register(webhooksRoutes, { surface: 'admin' });
     await admin.register(adminMtlsRoutes);
     await admin.register(ratesRoutes, { surface: 'admin' });
@@ -265,14 +269,14 @@ async function registerRoutes(app: App, opts: { deps: Deps; perIpPerMinute: numb
   await app.register(superAdminSettingsRoutes, { prefix: '/api/super-admin' });
   await app.register(superAdminAuditRoutes, { prefix: '/api/super-admin' });
   await app.register(superAdminAnalyticsRoutes, { prefix: '/api/super-admin' });
-  await app.register(superAdminOfficeRedeemRoutes, { prefix: '/api/super-admin' });
+  await app.register(superAdminOfficeRedeemRoutes, { prefix: '/api/super-admin', officeRedeem });
 
-  await app.register(publicOfficeRedeemRoutes, { prefix: '/api/public', perIpPerMinute: opts.perIpPerMinute });
+  await app.register(publicOfficeRedeemRoutes, { prefix: '/api/public', perIpPerMinute: opts.perIpPerMinute, officeRedeem });
 
-  await app.register(publicTrackingRoutes, { prefix: '/api/public', perIpPerMinute: opts.perIpPerMinute });
+  await app.register(publicTrackingRoutes, { prefix: '/api/public', perIpPerMinute: opts.perIpPerMinute, shipments });
 
   // Order intake: the integration's ingest key; per-IP limit 10× the public one (stores push in bulk).
-  await app.register(integrationIntakeRoutes, { prefix: '/api/integrations', perIpPerMinute: opts.perIpPerMinute * 10 });
+  await app.register(integrationIntakeRoutes, { prefix: '/api/integrations', perIpPerMinute: opts.perIpPerMinute * 10, orders });
 }
 
 declare module 'fastify' {

@@ -1,4 +1,4 @@
-import type { ColumnType, Selectable } from 'kysely';
+import type { ColumnType, Insertable, Selectable } from 'kysely';
 import type { Actor } from '../../platform/context.js';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -58,6 +58,8 @@ export interface BatchLabelsTable {
 
 export type BatchRow = Selectable<BatchesTable>;
 export type BatchItemRow = Selectable<BatchItemsTable>;
+export type NewBatchRow = Insertable<BatchesTable>;
+export type NewBatchItemRow = Insertable<BatchItemsTable>;
 
 declare module '../../platform/db/types.js' {
   interface Tables {

@@ -6,7 +6,7 @@ import type { Actor, RequestMeta } from '../../platform/context.js';
 import { paginate } from '../../platform/http/pagination.js';
 import { isUniqueViolation } from '../../platform/db/pg-errors.js';
 import { writeAudit } from '../audit/index.js';
-import { settingsService } from '../settings/index.js';
+import type { SettingsService } from '../settings/index.js';
 import * as repo from './workspaces.repo.js';
 import type { AuthCache, VerifiedSession } from './auth-cache.js';
 import { toAccount, toWorkspace } from './workspaces.wire.js';
@@ -30,6 +30,7 @@ export class AccountsService {
   constructor(
     private readonly deps: Deps,
     private readonly cache: AuthCache,
+    private readonly settings: SettingsService,
   ) {}
 
   /** Create a pending account with its own workspace (DESIGN.md §3 step 2). */
@@ -68,7 +69,7 @@ export class AccountsService {
   }
 
   private async autoApprove(): Promise<boolean> {
-    return settingsService(this.deps).get('registration.auto_approve');
+    return this.settings.get('registration.auto_approve');
   }
 
   /** Exchange email + password for an opaque session token (stored hashed). */

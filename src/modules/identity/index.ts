@@ -3,6 +3,7 @@ import { AccountsService } from './accounts.service.js';
 import { AuthCache } from './auth-cache.js';
 import { createGuards, type Guards } from './guards.js';
 import { WorkspacesService } from './workspaces.service.js';
+import type { SettingsService } from '../settings/index.js';
 
 /** The identity module's import surface: accounts, sessions, workspaces, API keys and the guards. */
 export { sessionToken, type Guards } from './guards.js';
@@ -27,9 +28,10 @@ declare module 'fastify' {
   }
 }
 
-export function createIdentity(deps: Deps): Identity {
+/** Accounts, workspaces and the guards over one auth cache; settings give the registration and burst defaults. */
+export function createIdentity(deps: Deps, settings: SettingsService): Identity {
   const cache = new AuthCache(deps.bus);
-  const accounts = new AccountsService(deps, cache);
-  const workspaces = new WorkspacesService(deps, cache);
+  const accounts = new AccountsService(deps, cache, settings);
+  const workspaces = new WorkspacesService(deps, cache, settings);
   return { accounts, workspaces, cache, guards: createGuards({ accounts, workspaces, counters: deps.counters, db: deps.db, publicBaseUrl: deps.config.publicBaseUrl }) };
 }

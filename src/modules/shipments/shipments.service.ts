@@ -2,15 +2,16 @@ import { getCarrierRegistry, type CarrierRegistry } from '../../carriers/registr
 import { CarrierError, type CarrierDefinition } from '../../carriers/types.js';
 import { AppError, validationError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import { onePerApp, type Deps } from '../../platform/deps.js';
+import type { Deps } from '../../platform/deps.js';
 import type { Scope, ServiceContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db/types.js';
 import { paginate, type Page } from '../../platform/http/pagination.js';
+import type { LabelData } from '../labels/index.js';
 import { writeAudit } from '../audit/index.js';
 import { recordEvent } from '../events/index.js';
-import { settingsService } from '../settings/index.js';
+import type { SettingsService } from '../settings/index.js';
 import { findWorkspaceOrigin } from '../identity/index.js';
-import { moveOrder, nextStatus, ordersService, parseInstant, type Order, type OrderAttachments } from '../orders/index.js';
+import { moveOrder, nextStatus, parseInstant, type Order, type OrderAttachments, type OrderExtension, type OrdersService } from '../orders/index.js';
 import { prepareLane, quoteRates, toRateOption, type PreparedLane } from '../rates/index.js';
 import * as repo from './shipments.repo.js';
 import { LABEL_FORMAT_CODES, TRACKING_STATUSES, type CreateShipmentInput, type LabelFormatCode, type PublicTracking, type Shipment, type ShipmentListFilter, type Tracking, type TrackingEventListFilter } from './shipments.schemas.js';
@@ -35,18 +36,26 @@ export class ShipmentsService {
 
   constructor(
     private readonly deps: Deps,
+    private readonly orders: OrdersService,
+    private readonly settings: SettingsService,
     private readonly renderer: LabelRenderer = lazyRenderPool(),
   ) {
     this.carriers = getCarrierRegistry(deps.log);
     this.tracking = new TrackingSync(deps, this.carriers);
-    // The order wire lists its shipments; orders cannot import this module (it imports orders).
-    ordersService(deps).useAttachments({
+  }
+
+  /**
+   * What this module adds to orders (registered once, in src/compose.ts): the order read lists
+   * its shipments. Orders cannot import this module (this module imports orders).
+   */
+  readonly orderExtension: OrderExtension = {
+    attachments: {
       name: 'shipments',
       forOrders: (executor, scope, ids) => this.attachmentsOf(executor, scope, ids),
       json: (eb) => repo.shipmentsOfOrderJson(eb),
       decode: (rows) => ({ shipments: (rows as ShipmentSummaryRow[]).map(toShipmentSummary) }),
-    });
-  }
+    },
+  };
 
   private get baseUrl(): string {
     return this.deps.config.publicBaseUrl;
@@ -59,7 +68,7 @@ export class ShipmentsService {
 
   /** `sandbox.tracking_time_scale` (cached by the settings module, in force everywhere within 2 s). */
   private async timeScale(): Promise<number> {
-    return parseTimeScale(await settingsService(this.deps).get(TIME_SCALE_SETTING));
+    return parseTimeScale(await this.settings.get(TIME_SCALE_SETTING));
   }
 
   /**
@@ -72,7 +81,7 @@ export class ShipmentsService {
     const carriers = await this.carriers;
     const carrier = carriers.byServiceCode(input.service_code);
     if (!carrier) throw validationError([{ field: 'service_code', message: `unknown service code "${input.service_code}"` }]);
-    const order = await ordersService(this.deps).getOrder(ctx, input.order_id, { attachments: false });
+    const order = await this.orders.getOrder(ctx, input.order_id, { attachments: false });
     const row = await this.buy(ctx, order, carrier, input.service_code, input.label_format ?? 'pdf_4x6');
     return toShipment(row, this.baseUrl);
   }
@@ -82,13 +91,12 @@ export class ShipmentsService {
    * the cheapest option) and buy that label. Returns the order, now shipped with its tracking number.
    */
   async generate(ctx: ServiceContext, orderId: string, input: { service_code?: string; label_format?: LabelFormatCode }): Promise<Order> {
-    const orders = ordersService(this.deps);
-    const order = await orders.getOrder(ctx, orderId, { attachments: false });
+    const order = await this.orders.getOrder(ctx, orderId, { attachments: false });
     nextStatus(order.status, 'purchase_label');
     const code = await this.chooseService(ctx, order, input.service_code);
     const carriers = await this.carriers;
     await this.buy(ctx, order, carriers.byServiceCode(code)!, code, input.label_format ?? 'pdf_4x6');
-    return orders.getOrder(ctx, orderId);
+    return this.orders.getOrder(ctx, orderId);
   }
 
   /**
@@ -101,7 +109,7 @@ export class ShipmentsService {
     input: { order_id: string; service_code?: string; label_format?: LabelFormatCode },
     inTransaction: (trx: Executor, shipment: Shipment) => Promise<void>,
   ): Promise<Shipment> {
-    const order = await ordersService(this.deps).getOrder(ctx, input.order_id, { attachments: false });
+    const order = await this.orders.getOrder(ctx, input.order_id, { attachments: false });
     nextStatus(order.status, 'purchase_label');
     const code = await this.chooseService(ctx, order, input.service_code);
     const carriers = await this.carriers;
@@ -382,6 +390,19 @@ export class ShipmentsService {
   }
 
   /**
+   * What the labels of these shipments print, in the order given (a batch's merged file); the
+   * reference is the order id. Ids of another scope or of no shipment are left out.
+   */
+  async labelData(scope: Scope, ids: readonly string[]): Promise<LabelData[]> {
+    const rows = new Map((await repo.findShipmentsByIds(this.deps.db, scope, ids)).map((r) => [r.id, r]));
+    const carriers = await this.carriers;
+    return ids.flatMap((id) => {
+      const r = rows.get(id);
+      return r ? [labelDataOf(r, carriers.get(r.carrier)?.name ?? r.carrier, r.order_id)] : [];
+    });
+  }
+
+  /**
    * The label file: the stored artifact, or with `format` another rendering (made on demand
    * from the stored shipment, then kept beside the original so the next read is a read).
    */
@@ -392,7 +413,7 @@ export class ShipmentsService {
     const stored = await repo.findLabel(this.deps.db, scope, id, wanted);
     if (stored) return { body: Buffer.from(stored.body.buffer, stored.body.byteOffset, stored.body.byteLength), content_type: stored.content_type, filename };
     const carrier = (await this.carriers).get(row.carrier);
-    const order = await ordersService(this.deps).getOrder(scope, row.order_id, { attachments: false }).catch(() => null);
+    const order = await this.orders.getOrder(scope, row.order_id, { attachments: false }).catch(() => null);
     const rendered = await this.renderer.renderLabel(labelDataOf(row, carrier?.name ?? row.carrier, order ? (order.external_id ?? order.id) : null), wanted);
     await repo.insertLabel(this.deps.db, { shipment_id: id, format: wanted, workspace_id: row.workspace_id, environment: row.environment, content_type: rendered.content_type, body: rendered.body, created_at: this.deps.now() });
     return { body: rendered.body, content_type: rendered.content_type, filename };
@@ -490,8 +511,6 @@ function manualEvent(
   };
 }
 
-/** The app's one ShipmentsService (one render pool, one settings cache). */
-export const shipmentsService = onePerApp((deps) => new ShipmentsService(deps));
 
 type ShipmentSummaryRow = Awaited<ReturnType<typeof repo.shipmentsOfOrders>>[number];
 
