@@ -4,7 +4,7 @@ import { dummyPasswordHash, hashPassword, randomBase62, sha256Hex, verifyPasswor
 import type { Deps } from '../../platform/deps.js';
 import type { Actor, RequestMeta } from '../../platform/context.js';
 import { paginate } from '../../platform/http/pagination.js';
-import { isUniqueViolation } from '../../platform/db/pg-errors.js';
+import { mapDbError } from '../../platform/db/pg-errors.js';
 import { writeAudit } from '../audit/index.js';
 import type { SettingsService } from '../settings/index.js';
 import * as repo from './workspaces.repo.js';
@@ -63,8 +63,7 @@ export class AccountsService {
         return { account: toAccount(account), workspace: { id: ws.id, name: ws.name, plan: ws.plan } };
       });
     } catch (err) {
-      if (isUniqueViolation(err)) throw new AppError('conflict', 'An account with this email already exists.', { details: [{ field: 'email', message: 'is already registered' }] });
-      throw err;
+      throw mapDbError(err, { unique: { field: 'email', message: 'An account with this email already exists.' } });
     }
   }
 

@@ -28,6 +28,21 @@ export interface LabelFile {
   filename: string;
 }
 
+/** What a label purchase settled before calling the carrier (see ShipmentsService.buy). */
+interface PurchasePlan {
+  id: string;
+  now: Date;
+  carrier: CarrierDefinition;
+  serviceCode: string;
+  format: LabelFormatCode;
+  shipFrom: ShipmentAddress;
+  lane: PreparedLane;
+  sandbox: ReturnType<typeof sandboxOptions>;
+}
+
+/** The carrier's sale: its tracking number and the rate it charged. */
+type CarrierSale = Extract<Awaited<ReturnType<NonNullable<CarrierDefinition['adapter']['purchase']>>>, { ok: true }>;
+
 const fileExtension: Record<LabelFormatCode, string> = { pdf_4x6: 'pdf', pdf_letter: 'pdf', png_4x6: 'png', zpl_4x6: 'zpl' };
 
 export class ShipmentsService {
@@ -145,6 +160,13 @@ export class ShipmentsService {
     return from as ShipmentAddress;
   }
 
+  /**
+   * The label purchase, as the saga it is: `planPurchase` checks and prepares everything that
+   * needs no outside world; `purchaseFromCarrier` is the one step with an effect outside our
+   * database (the carrier sells the label); `persistPurchase` renders the label and commits
+   * the order move, the shipment, its label, first scan, event and audit in one transaction.
+   * If anything after the carrier's sale fails, `compensatePurchase` voids the label again.
+   */
   private async buy(
     ctx: ServiceContext,
     order: Order,
@@ -153,6 +175,18 @@ export class ShipmentsService {
     format: LabelFormatCode,
     inTransaction?: (trx: Executor, shipment: Shipment) => Promise<void>,
   ): Promise<ShipmentRow> {
+    const plan = await this.planPurchase(ctx, order, carrier, serviceCode, format);
+    const sale = await this.purchaseFromCarrier(plan, order);
+    try {
+      return await this.persistPurchase(ctx, order, plan, sale, inTransaction);
+    } catch (err) {
+      await this.compensatePurchase(plan, sale);
+      throw err;
+    }
+  }
+
+  /** Step 1, no side effects: the order can be shipped, by this carrier, on this lane. */
+  private async planPurchase(ctx: ServiceContext, order: Order, carrier: CarrierDefinition, serviceCode: string, format: LabelFormatCode): Promise<PurchasePlan> {
     nextStatus(order.status, 'purchase_label'); // 409 naming the state before any carrier call
     const shipFrom = await this.shipFromOf(ctx, order);
     if (!carrier.adapter.purchase || !carrier.capabilities.purchase) throw new AppError('unprocessable', `${carrier.name} does not sell labels.`);
@@ -166,28 +200,45 @@ export class ShipmentsService {
       }
       throw err;
     }
-    const id = newId('shipment');
-    const purchasedAt = now.toISOString();
+    const scenario = sandboxScenario(order.ship_to.name, order.notes);
+    const sandbox = sandboxOptions(ctx.environment, ctx.environment === 'test' ? await this.timeScale() : 1, scenario);
+    return { id: newId('shipment'), now, carrier, serviceCode, format, shipFrom, lane, sandbox };
+  }
+
+  /** Step 2, the outside world: the carrier sells the label (undone by compensatePurchase). */
+  private async purchaseFromCarrier(plan: PurchasePlan, order: Order): Promise<CarrierSale> {
+    const { carrier, lane } = plan;
     let result;
     try {
-      result = await carrier.adapter.purchase({
-        service_code: serviceCode,
+      result = await carrier.adapter.purchase!({
+        service_code: plan.serviceCode,
         ship_from: lane.ship_from,
         ship_to: lane.ship_to,
         parcel: order.parcel,
         ship_date: lane.ship_date,
         residential: lane.residential,
         route: lane.route,
-        reference: id,
-        purchased_at: purchasedAt,
+        reference: plan.id,
+        purchased_at: plan.now.toISOString(),
       });
     } catch (err) {
       if (err instanceof CarrierError) throw new AppError('carrier_unavailable', `${carrier.name} is unavailable; try again.`, { cause: err, retryable: err.retryable });
       throw err;
     }
     if (!result.ok) throw new AppError('no_rates', result.reason, { details: [{ field: 'service_code', message: result.reason }] });
+    return result;
+  }
 
-    const option = toRateOption(carrier, result.rate, lane);
+  /** Step 3: the label rendered (before the transaction: a render must not hold a connection), then everything kept at once. */
+  private async persistPurchase(
+    ctx: ServiceContext,
+    order: Order,
+    plan: PurchasePlan,
+    sale: CarrierSale,
+    inTransaction?: (trx: Executor, shipment: Shipment) => Promise<void>,
+  ): Promise<ShipmentRow> {
+    const { id, now, carrier, serviceCode, format, shipFrom, lane, sandbox } = plan;
+    const option = toRateOption(carrier, sale.rate, lane);
     const rate: StoredRate = {
       zone: option.zone,
       base_price: option.base_price,
@@ -201,11 +252,9 @@ export class ShipmentsService {
       ship_date: lane.ship_date,
       residential: lane.residential,
     };
-    const scenario = sandboxScenario(order.ship_to.name, order.notes);
-    const sandbox = sandboxOptions(ctx.environment, ctx.environment === 'test' ? await this.timeScale() : 1, scenario);
     const draft = {
       id,
-      tracking_number: result.tracking_number,
+      tracking_number: sale.tracking_number,
       carrier: carrier.slug,
       service_code: serviceCode,
       service_name: option.service_name,
@@ -215,64 +264,62 @@ export class ShipmentsService {
       ship_to: order.ship_to as ShipmentAddress,
       environment: ctx.environment,
     };
-    // Rendered before the transaction: the render must not hold a database connection.
     const label = await this.renderer.renderLabel(labelDataOf(draft, carrier.name, order.external_id ?? order.id), format);
 
-    try {
-      return await this.deps.db.transaction().execute(async (trx) => {
-        await moveOrder(trx, ctx, order.id, 'purchase_label', now);
-        let row = await repo.insertShipment(trx, {
-          ...draft,
-          workspace_id: ctx.workspaceId,
-          order_id: order.id,
-          status: 'label_purchased',
-          price_amount: option.price.amount,
-          price_currency: option.price.currency,
-          rate: JSON.stringify(rate),
-          parcel: JSON.stringify(order.parcel),
-          ship_from: JSON.stringify(shipFrom),
-          ship_to: JSON.stringify(order.ship_to),
-          label_format: format,
-          label_created_at: now,
-          tracking_status: 'pre_transit',
-          tracking_status_detail: 'label_created',
-          estimated_delivery_date: option.delivery.estimated_delivery_date,
-          expected_milestones: '{}',
-          sandbox: sandbox ? JSON.stringify(sandbox) : null,
-          next_check_at: now,
-          purchased_at: now,
-          created_at: now,
-          updated_at: now,
-        });
-        await repo.insertLabel(trx, { shipment_id: id, format, workspace_id: ctx.workspaceId, environment: ctx.environment, content_type: label.content_type, body: label.body, created_at: now });
-        const shipment = toShipment(row, this.baseUrl);
-        if (inTransaction) await inTransaction(trx, shipment);
-        await recordEvent(trx, ctx, 'shipment.label_purchased', {
-          shipment,
-          label_url: shipment.label.url,
-          label_urls: Object.fromEntries(LABEL_FORMAT_CODES.map((f) => [f, labelUrl(this.baseUrl, id, f)])),
-        });
-        // The first scan (label created; everything at once for SANDBOX:delivered).
-        row = await this.tracking.syncLocked(trx, row, now);
-        if (ctx.actor.type === 'account') {
-          await writeAudit(trx, ctx.actor, ctx, {
-            action: 'shipment.created',
-            targetType: 'shipment',
-            targetId: id,
-            workspaceId: ctx.workspaceId,
-            environment: ctx.environment,
-            changes: { order_id: order.id, service_code: serviceCode, tracking_number: row.tracking_number },
-          });
-        }
-        return row;
+    return this.deps.db.transaction().execute(async (trx) => {
+      await moveOrder(trx, ctx, order.id, 'purchase_label', now);
+      let row = await repo.insertShipment(trx, {
+        ...draft,
+        workspace_id: ctx.workspaceId,
+        order_id: order.id,
+        status: 'label_purchased',
+        price_amount: option.price.amount,
+        price_currency: option.price.currency,
+        rate: JSON.stringify(rate),
+        parcel: JSON.stringify(order.parcel),
+        ship_from: JSON.stringify(shipFrom),
+        ship_to: JSON.stringify(order.ship_to),
+        label_format: format,
+        label_created_at: now,
+        tracking_status: 'pre_transit',
+        tracking_status_detail: 'label_created',
+        estimated_delivery_date: option.delivery.estimated_delivery_date,
+        expected_milestones: '{}',
+        sandbox: sandbox ? JSON.stringify(sandbox) : null,
+        next_check_at: now,
+        purchased_at: now,
+        created_at: now,
+        updated_at: now,
       });
-    } catch (err) {
-      // Compensation: the carrier sold a label we did not keep.
-      await carrier.adapter
-        .void?.({ tracking_number: result.tracking_number, service_code: serviceCode, purchased_at: purchasedAt, now: this.deps.now().toISOString(), sandbox: sandbox ?? undefined })
-        .catch((voidErr: unknown) => this.deps.log.error({ err: voidErr, tracking_number: result.tracking_number }, 'could not void an unrecorded label'));
-      throw err;
-    }
+      await repo.insertLabel(trx, { shipment_id: id, format, workspace_id: ctx.workspaceId, environment: ctx.environment, content_type: label.content_type, body: label.body, created_at: now });
+      const shipment = toShipment(row, this.baseUrl);
+      if (inTransaction) await inTransaction(trx, shipment);
+      await recordEvent(trx, ctx, 'shipment.label_purchased', {
+        shipment,
+        label_url: shipment.label.url,
+        label_urls: Object.fromEntries(LABEL_FORMAT_CODES.map((f) => [f, labelUrl(this.baseUrl, id, f)])),
+      });
+      // The first scan (label created; everything at once for SANDBOX:delivered).
+      row = await this.tracking.syncLocked(trx, row, now);
+      if (ctx.actor.type === 'account') {
+        await writeAudit(trx, ctx.actor, ctx, {
+          action: 'shipment.created',
+          targetType: 'shipment',
+          targetId: id,
+          workspaceId: ctx.workspaceId,
+          environment: ctx.environment,
+          changes: { order_id: order.id, service_code: serviceCode, tracking_number: row.tracking_number },
+        });
+      }
+      return row;
+    });
+  }
+
+  /** Compensation: the carrier sold a label we did not keep, so it is voided (a failed void is logged, not thrown). */
+  private async compensatePurchase(plan: PurchasePlan, sale: CarrierSale): Promise<void> {
+    await plan.carrier.adapter
+      .void?.({ tracking_number: sale.tracking_number, service_code: plan.serviceCode, purchased_at: plan.now.toISOString(), now: this.deps.now().toISOString(), sandbox: plan.sandbox ?? undefined })
+      .catch((voidErr: unknown) => this.deps.log.error({ err: voidErr, tracking_number: sale.tracking_number }, 'could not void an unrecorded label'));
   }
 
   /** One shipment, with tracking brought up to date. */
