@@ -2122,8 +2122,18 @@ export interface components {
             /** @description Machine-readable error code (see the catalogue in the docs). */
             code: string;
             message: string;
-            /** @description For validation errors: [{field, message}]. */
-            details?: unknown;
+            /** @description Always a list, for every code: validation errors carry [{field, message}]; a 409 invalid_state carries [{field: "status", message, current_state, allowed_moves}]. */
+            details?: ({
+                /** @description The field (or header, or `status` for invalid_state) the entry is about. */
+                field?: string;
+                message?: string;
+                /** @description invalid_state: the state the resource is in. */
+                current_state?: string;
+                /** @description invalid_state: the moves allowed from current_state (empty when none). */
+                allowed_moves?: string[];
+            } & {
+                [key: string]: unknown;
+            })[];
             request_id: string;
         };
         /**
@@ -4366,7 +4376,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "invalid_state",
-                     *       "message": "The resource is not in a state that allows this.",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -5554,7 +5574,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "invalid_state",
-                     *       "message": "The resource is not in a state that allows this.",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -6006,7 +6036,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "invalid_state",
-                     *       "message": "The resource is not in a state that allows this.",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -6814,7 +6854,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "invalid_state",
-                     *       "message": "The resource is not in a state that allows this.",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -7376,7 +7426,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "invalid_state",
-                     *       "message": "The resource is not in a state that allows this.",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -7522,7 +7582,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "invalid_state",
-                     *       "message": "The resource is not in a state that allows this.",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -8606,7 +8676,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "invalid_state",
-                     *       "message": "The resource is not in a state that allows this.",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -9303,7 +9383,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "invalid_state",
-                     *       "message": "The resource is not in a state that allows this.",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -9439,7 +9529,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "invalid_state",
-                     *       "message": "The resource is not in a state that allows this.",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -11303,7 +11403,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "invalid_state",
-                     *       "message": "The resource is not in a state that allows this.",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -11732,7 +11842,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "invalid_state",
-                     *       "message": "The resource is not in a state that allows this.",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -11899,7 +12019,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "invalid_state",
-                     *       "message": "The resource is not in a state that allows this.",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -12066,7 +12196,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "invalid_state",
-                     *       "message": "The resource is not in a state that allows this.",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -12233,7 +12373,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "invalid_state",
-                     *       "message": "The resource is not in a state that allows this.",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -12400,7 +12550,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "invalid_state",
-                     *       "message": "The resource is not in a state that allows this.",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -13480,7 +13640,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "invalid_state",
-                     *       "message": "The resource is not in a state that allows this.",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -13969,7 +14139,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "invalid_state",
-                     *       "message": "The resource is not in a state that allows this.",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -14155,7 +14335,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "invalid_state",
-                     *       "message": "The resource is not in a state that allows this.",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -14337,7 +14527,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "invalid_state",
-                     *       "message": "The resource is not in a state that allows this.",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -15252,7 +15452,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "invalid_state",
-                     *       "message": "The resource is not in a state that allows this.",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -15366,7 +15576,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "invalid_state",
-                     *       "message": "The resource is not in a state that allows this.",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -16434,7 +16654,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "invalid_state",
-                     *       "message": "The resource is not in a state that allows this.",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -17131,7 +17361,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "invalid_state",
-                     *       "message": "The resource is not in a state that allows this.",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -17401,7 +17641,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "invalid_state",
-                     *       "message": "The resource is not in a state that allows this.",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -18247,7 +18497,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "invalid_state",
-                     *       "message": "The resource is not in a state that allows this.",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -18398,7 +18658,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "invalid_state",
-                     *       "message": "The resource is not in a state that allows this.",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -18537,7 +18807,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "invalid_state",
-                     *       "message": "The resource is not in a state that allows this.",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -19991,7 +20271,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "invalid_state",
-                     *       "message": "The resource is not in a state that allows this.",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -20139,7 +20429,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "invalid_state",
-                     *       "message": "The resource is not in a state that allows this.",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -21547,7 +21847,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "invalid_state",
-                     *       "message": "The resource is not in a state that allows this.",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */

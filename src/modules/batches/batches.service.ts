@@ -2,7 +2,7 @@ import type { Engine } from '../../platform/db/database.js';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { AjvCompiler } from '@fastify/ajv-compiler';
 import type { TSchema } from '@sinclair/typebox';
-import { AppError, validationError, type ErrorDetail } from '../../platform/errors.js';
+import { AppError, invalidState, validationError, type ErrorDetail } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { Deps } from '../../platform/deps.js';
 import type { Scope, ServiceContext } from '../../platform/context.js';
@@ -180,7 +180,7 @@ export class BatchesService {
       const row = await repo.findBatch(trx, ctx, id, { forUpdate: true });
       if (!row) throw new AppError('not_found', 'No such batch.');
       if (row.status === 'cancelled') return this.present(trx, row);
-      if (FINISHED.includes(row.status)) throw new AppError('invalid_state', `The batch is ${row.status}; only a queued or running batch can be cancelled.`, { details: [{ field: 'status', message: row.status }] });
+      if (FINISHED.includes(row.status)) throw invalidState(`The batch is ${row.status}; only a queued or running batch can be cancelled.`, { current: row.status, allowedMoves: [] });
       return this.present(trx, await repo.cancelBatch(trx, id, now));
     });
   }
@@ -188,7 +188,7 @@ export class BatchesService {
   /** The merged label file: rendered once (off the event loop), then kept. */
   async label(scope: Scope, id: string): Promise<{ body: Buffer; content_type: string; filename: string }> {
     const batch = await this.findOrThrow(scope, id);
-    if (!FINISHED.includes(batch.status)) throw new AppError('invalid_state', `The batch is ${batch.status}; its label file is ready when it has finished.`);
+    if (!FINISHED.includes(batch.status)) throw invalidState(`The batch is ${batch.status}; its label file is ready when it has finished.`, { current: batch.status, allowedMoves: ['cancel'], detail: `is ${batch.status}; the label file is made when the batch has finished` });
     const format = (batch.label_format ?? 'pdf_4x6') as LabelFormat;
     const ext = format === 'zpl_4x6' ? 'zpl' : 'pdf';
     const filename = `batch-${id}.${ext}`;

@@ -1,4 +1,4 @@
-import { AppError, rateLimited, validationError } from '../../platform/errors.js';
+import { AppError, invalidState, rateLimited, validationError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { dummyPasswordHash, hashPassword, randomBase62, sha256Hex, verifyPassword } from '../../platform/crypto.js';
 import type { Deps } from '../../platform/deps.js';
@@ -168,16 +168,15 @@ export class AccountsService {
       reactivate: { from: ['suspended'], to: 'active', action: 'account.reactivated' },
     };
     const rule = allowed[move];
+    const movesFrom = (status: AccountRow['status']) => (Object.keys(allowed) as (typeof move)[]).filter((m) => allowed[m].from.includes(status));
     const result = await this.deps.db.transaction().execute(async (trx) => {
       const account = await trx.selectFrom('accounts').selectAll().where('id', '=', accountId).forUpdate().executeTakeFirst();
       if (!account) throw new AppError('not_found', 'No such account.');
       if (actor.id === account.id && move === 'suspend') {
-        throw new AppError('invalid_state', 'You cannot suspend your own account.');
+        throw invalidState('You cannot suspend your own account.', { current: account.status, allowedMoves: movesFrom(account.status), detail: 'cannot suspend your own account' });
       }
       if (!rule.from.includes(account.status)) {
-        throw new AppError('invalid_state', `Cannot ${move} an account that is ${account.status}.`, {
-          details: { current_state: account.status, allowed_from: rule.from },
-        });
+        throw invalidState(`Cannot ${move} an account that is ${account.status}.`, { current: account.status, allowedMoves: movesFrom(account.status) });
       }
       const updated = (await repo.updateAccount(trx, account.id, { status: rule.to }))!;
       let workspaceIds: string[] = [];

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { AppError, rateLimited, validationError, type ErrorDetail } from '../../platform/errors.js';
+import { AppError, invalidState, rateLimited, validationError, type ErrorDetail } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { Deps } from '../../platform/deps.js';
 import type { Executor } from '../../platform/db/types.js';
@@ -219,7 +219,7 @@ export class OfficeRedeemService {
     return this.change(pinOrId, actor, meta, (row, now) => {
       const status = pinStatus(row, now);
       if (status === 'active') {
-        throw new AppError('invalid_state', 'Only an expired or revoked PIN can be renewed.', { details: [{ field: 'status', message: `is ${status}` }] });
+        throw invalidState('Only an expired or revoked PIN can be renewed.', { current: status, allowedMoves: ['expire'] });
       }
       return { action: 'office_pin.renewed', set: { status: 'active', expires_at: new Date(now.getTime() + PIN_VALIDITY_MS), revoked_at: null, renewed_at: now }, from: status };
     });
@@ -230,7 +230,7 @@ export class OfficeRedeemService {
     return this.change(pinOrId, actor, meta, (row, now) => {
       const status = pinStatus(row, now);
       if (status === 'revoked') {
-        throw new AppError('invalid_state', 'The PIN is already revoked.', { details: [{ field: 'status', message: `is ${status}` }] });
+        throw invalidState('The PIN is already revoked.', { current: status, allowedMoves: ['renew'] });
       }
       return { action: 'office_pin.revoked', set: { status: 'revoked', revoked_at: now }, from: status };
     });
