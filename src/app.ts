@@ -17,19 +17,16 @@ import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './pl
 import { registerJsonParser } from './platform/http/json-parser.js';
 import { registerNulGuard } from './platform/http/nul-guard.js';
 import { registerIdempotency } from './platform/http/idempotency.js';
+import { registerRequestAuth } from './platform/http/request-context.js';
 import { carrierRequestMetrics, registerMetrics } from './platform/http/metrics.js';
 import { ErrorResponseSchema, type App } from './platform/http/schemas.js';
 import { openApiOptions } from './platform/http/openapi.js';
 import { DeferredCompilation } from './platform/http/lazy-compilers.js';
 import type { Deps } from './platform/deps.js';
 import { getCarrierRegistry, type CarrierRegistry } from './carriers/registry.js';
-import { systemRoutes } from './modules/system/system.routes.js';
-import { createIdentity } from './modules/workspaces/index.js';
-import { AccountSchema, ApiKeySchema, WorkspaceSchema } from './modules/workspaces/workspaces.schemas.js';
-import { authRoutes } from './modules/workspaces/auth.routes.js';
-import { apiKeysRoutes } from './modules/workspaces/api-keys.routes.js';
-import { adminWorkspaceRoutes } from './modules/workspaces/admin-workspace.routes.js';
-import { superAdminIdentityRoutes } from './modules/workspaces/super-admin.routes.js';
+import { composeServices, type Services } from './compose.js';
+import { systemRoutes } from './platform/http/system.routes.js';
+import { AccountSchema, ApiKeySchema, WorkspaceSchema, adminWorkspaceRoutes, apiKeysRoutes, authRoutes, superAdminIdentityRoutes } from './modules/identity/index.js';
 import { adminOrdersRoutes, ordersRoutes } from './modules/orders/index.js';
 import { ratesRoutes } from './modules/rates/index.js';
 import { addressesRoutes } from './modules/addresses/index.js';
@@ -43,7 +40,7 @@ import { superAdminAuditRoutes } from './modules/audit/index.js';
 import { apiRequestCounter, superAdminAnalyticsRoutes } from './modules/analytics/index.js';
 import { publicOfficeRedeemRoutes, superAdminOfficeRedeemRoutes } from './modules/office-redeem/index.js';
 import { adminMtlsRoutes, clientCertificateGuard, mtlsService } from './modules/mtls/index.js';
-import { defaultWebDir, webRoutes } from './modules/web/index.js';
+import { defaultWebDir, webRoutes } from './platform/http/dashboard.routes.js';
 import { carrierAccountsRoutes, CarrierAccountsService, exchangeLogSink, type ApiDriverCatalogue } from './modules/carrier-accounts/index.js';
 import { CarrierHttpClient } from './carriers/http/client.js';
 import { builtInApiDrivers } from './carriers/api-drivers.js';
@@ -133,8 +130,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     const deps: Deps = { config, database, db: database.db, bus, counters, jobs, log: app.log, carriers, now: options.now ?? (() => new Date()) };
     app.decorate('deps', deps);
     const webhooks = setupWebhooks(deps, { lookup: options.webhookLookup });
-    app.decorateRequest('auth', null);
-    app.decorate('identity', createIdentity(deps));
+    registerRequestAuth(app);
+    const services = composeServices(deps);
+    app.decorate('services', services);
+    app.decorate('identity', services.identity);
 
     // The hooks every request runs are callback-style where they never wait: an async hook costs
     // a promise and a microtask per request even when it returns at once (issue 25).
@@ -160,7 +159,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     const exchangeLog = exchangeLogSink(deps);
     const carrierHttp = new CarrierHttpClient({ onExchange: (e) => exchangeLog.record(e), metrics: carrierRequestMetrics(registry) });
     const carrierAccounts = new CarrierAccountsService(deps, deps.carriers, options.apiDrivers ?? builtInApiDrivers(carrierHttp));
-    await app.register(registerRoutes as never, { deps, perIpPerMinute: options.perIpPerMinute ?? 120, carrierAccounts });
+    await app.register(registerRoutes as never, { deps, services, perIpPerMinute: options.perIpPerMinute ?? 120, carrierAccounts });
 
     app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     await app.register(webRoutes as never, { webDir: options.webDir ?? defaultWebDir() });
@@ -240,7 +239,8 @@ function compilersFactory(compilation: DeferredCompilation) {
 }
 
 /** Every route group, each in its own scope with its guard. */
-async function registerRoutes(app: App, opts: { deps: Deps; perIpPerMinute: number; carrierAccounts: CarrierAccountsService }) {
+async function registerRoutes(app: App, opts: { deps: Deps; services: Services; perIpPerMinute: number; carrierAccounts: CarrierAccountsService }) {
+  const { orders, shipments, batches, officeRedeem } = opts.services;
   const { guards } = app.identity;
   const requests = apiRequestCounter(opts.deps);
   // Closed before the app's own onClose (which closes the database): the last counts are kept.
@@ -258,11 +258,11 @@ async function registerRoutes(app: App, opts: { deps: Deps; perIpPerMinute: numb
     v1.addHook('onRequest', clientCertificateGuard({ config: opts.deps.config, workspaces: app.identity.workspaces, mtls: mtlsService(opts.deps) }));
     registerIdempotency(v1, opts.deps.db, opts.deps.now);
     await v1.register(apiKeysRoutes, { surface: 'v1' });
-    await v1.register(ordersRoutes);
+    await v1.register(ordersRoutes, { orders });
     await v1.register(ratesRoutes);
     await v1.register(addressesRoutes);
-    await v1.register(shipmentsRoutes);
-    await v1.register(batchesRoutes);
+    await v1.register(shipmentsRoutes, { shipments });
+    await v1.register(batchesRoutes, { batches });
     await v1.register(webhooksRoutes, { surface: 'v1' });
     await v1.register(carrierAccountsRoutes, { surface: 'v1', service: opts.carrierAccounts });
   }, { prefix: '/v1' });
@@ -273,10 +273,10 @@ async function registerRoutes(app: App, opts: { deps: Deps; perIpPerMinute: numb
     admin.addHook('onRequest', guards.admin);
     await admin.register(apiKeysRoutes, { surface: 'admin' });
     await admin.register(adminWorkspaceRoutes);
-    await admin.register(adminOrdersRoutes);
+    await admin.register(adminOrdersRoutes, { orders });
     await admin.register(adminIntegrationsRoutes);
-    await admin.register(adminShipmentsRoutes);
-    await admin.register(adminBatchesRoutes);
+    await admin.register(adminShipmentsRoutes, { shipments });
+    await admin.register(adminBatchesRoutes, { batches });
     await admin.register(webhooksRoutes, { surface: 'admin' });
     await admin.register(adminMtlsRoutes);
     await admin.register(ratesRoutes, { surface: 'admin' });
@@ -287,14 +287,14 @@ async function registerRoutes(app: App, opts: { deps: Deps; perIpPerMinute: numb
   await app.register(superAdminSettingsRoutes, { prefix: '/api/super-admin' });
   await app.register(superAdminAuditRoutes, { prefix: '/api/super-admin' });
   await app.register(superAdminAnalyticsRoutes, { prefix: '/api/super-admin' });
-  await app.register(superAdminOfficeRedeemRoutes, { prefix: '/api/super-admin' });
+  await app.register(superAdminOfficeRedeemRoutes, { prefix: '/api/super-admin', officeRedeem });
 
-  await app.register(publicOfficeRedeemRoutes, { prefix: '/api/public', perIpPerMinute: opts.perIpPerMinute });
+  await app.register(publicOfficeRedeemRoutes, { prefix: '/api/public', perIpPerMinute: opts.perIpPerMinute, officeRedeem });
 
-  await app.register(publicTrackingRoutes, { prefix: '/api/public', perIpPerMinute: opts.perIpPerMinute });
+  await app.register(publicTrackingRoutes, { prefix: '/api/public', perIpPerMinute: opts.perIpPerMinute, shipments });
 
   // Order intake: the integration's ingest key; per-IP limit 10× the public one (stores push in bulk).
-  await app.register(integrationIntakeRoutes, { prefix: '/api/integrations', perIpPerMinute: opts.perIpPerMinute * 10 });
+  await app.register(integrationIntakeRoutes, { prefix: '/api/integrations', perIpPerMinute: opts.perIpPerMinute * 10, orders });
 }
 
 declare module 'fastify' {

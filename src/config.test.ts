@@ -28,6 +28,8 @@ describe('loadConfig', () => {
     [{ TLS_CERT: '/nonexistent.pem', TLS_KEY: '/nonexistent.key' }, /TLS_CERT: cannot read/],
     [{ TLS_CLIENT_CA: '/ca.pem' }, /TLS_CLIENT_CA needs/],
     [{ MTLS_FINGERPRINT_HEADER: 'bad header' }, /MTLS_FINGERPRINT_HEADER/],
+    [{ BATCH_WORKERS: '0' }, /BATCH_WORKERS/],
+    [{ BATCH_ITEM_CONCURRENCY: '2.5' }, /BATCH_ITEM_CONCURRENCY/],
   ])('refuses %o with a message naming the setting', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
@@ -35,5 +37,10 @@ describe('loadConfig', () => {
 
   it('reads SHUTDOWN_GRACE_MS', () => {
     expect(loadConfig({ SHUTDOWN_GRACE_MS: '250' }).shutdownGraceMs).toBe(250);
+  });
+
+  it('reads the batch knobs, unset meaning the engine default', () => {
+    expect(loadConfig({ BATCH_WORKERS: '3', BATCH_ITEM_CONCURRENCY: '5' })).toMatchObject({ batchWorkers: 3, batchItemConcurrency: 5 });
+    expect(loadConfig({})).toMatchObject({ batchWorkers: undefined, batchItemConcurrency: undefined });
   });
 });

@@ -40,6 +40,10 @@ export interface Config {
    * fingerprint of the client certificate it verified. Honoured only when set.
    */
   mtlsFingerprintHeader?: string;
+  /** Batch chunk jobs at once per process (BATCH_WORKERS, 1–32); unset: 2 on PostgreSQL, 1 on the embedded engine. */
+  batchWorkers?: number;
+  /** Items at once within one chunk job (BATCH_ITEM_CONCURRENCY, 1–64); unset: 4 on PostgreSQL, 2 on the embedded engine. */
+  batchItemConcurrency?: number;
   version: string;
 }
 
@@ -56,6 +60,14 @@ function readVersion(): string {
     }
   }
   return '0.0.0';
+}
+
+/** A whole number in [min, max], or undefined when unset (the caller's default applies). */
+function wholeNumber(value: string | undefined, name: string, min: number, max: number): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${value}"`);
+  return n;
 }
 
 function bool(value: string | undefined, name: string, fallback = false): boolean {
@@ -146,6 +158,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitTimeoutMs,
     tls,
     mtlsFingerprintHeader,
+    batchWorkers: wholeNumber(env.BATCH_WORKERS, 'BATCH_WORKERS', 1, 32),
+    batchItemConcurrency: wholeNumber(env.BATCH_ITEM_CONCURRENCY, 'BATCH_ITEM_CONCURRENCY', 1, 64),
     version: readVersion(),
   };
 }

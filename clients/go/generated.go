@@ -427,9 +427,10 @@ type Error struct {
 	// Machine-readable error code (see the catalogue in the docs).
 	Code    string `json:"code"`
 	Message string `json:"message"`
-	// For validation errors: [{field, message}].
-	Details   any    `json:"details,omitempty"`
-	RequestID string `json:"request_id"`
+	// Always a list, for every code: validation errors carry [{field, message}]; a 409 invalid_state
+	// carries [{field: "status", message, current_state, allowed_moves}].
+	Details   []map[string]any `json:"details,omitempty"`
+	RequestID string           `json:"request_id"`
 }
 
 // Account is the Account object of the API.

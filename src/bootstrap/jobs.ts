@@ -22,9 +22,9 @@ export async function registerJobHandlers(app: FastifyInstance): Promise<void> {
   });
   await jobs.schedule('integrations.check_health', '* * * * *');
   // Due carrier scans → tracking events, shipment and order status, tracking.updated.
-  await registerShipmentJobs(app.deps);
+  await registerShipmentJobs(app.deps, app.services.shipments);
   // Webhook deliveries: sent in batches, retried on the settings' schedule, dead after the last attempt.
   await registerWebhookJobs(app.deps);
   // Batch chunks: items exactly once, resumed after a crash (the chunk job is retried).
-  await registerBatchJobs(app.deps);
+  await registerBatchJobs(app.deps, app.services.batches);
 }

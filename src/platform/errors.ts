@@ -41,10 +41,18 @@ export interface ErrorDetail {
   message: string;
 }
 
+/** The detail of every 409 invalid_state (DESIGN.md §9): the state the resource is in and the moves it allows from there. */
+export interface StateDetail extends ErrorDetail {
+  field: 'status';
+  current_state: string;
+  allowed_moves: string[];
+}
+
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
-  readonly details?: unknown;
+  /** Always a list (DESIGN.md §9): one entry per field, or the invalid_state StateDetail. */
+  readonly details?: readonly object[];
   readonly retryable: boolean;
   /** Seconds the client should wait (the Retry-After header of a 429 or 503). */
   readonly retryAfterSeconds?: number;
@@ -52,7 +60,7 @@ export class AppError extends Error {
   constructor(
     code: ErrorCode,
     message?: string,
-    options: { details?: unknown; cause?: unknown; retryable?: boolean; retryAfterSeconds?: number } = {},
+    options: { details?: readonly object[]; cause?: unknown; retryable?: boolean; retryAfterSeconds?: number } = {},
   ) {
     super(message ?? errorCatalogue[code].message, { cause: options.cause });
     this.name = 'AppError';
@@ -62,6 +70,15 @@ export class AppError extends Error {
     this.retryable = options.retryable ?? false;
     this.retryAfterSeconds = options.retryAfterSeconds;
   }
+}
+
+/**
+ * 409 invalid_state: `details` is always the one-item list
+ * `[{field: "status", message, current_state, allowed_moves}]`, whatever the resource.
+ */
+export function invalidState(message: string, state: { current: string; allowedMoves: readonly string[]; detail?: string }): AppError {
+  const detail: StateDetail = { field: 'status', message: state.detail ?? `is ${state.current}`, current_state: state.current, allowed_moves: [...state.allowedMoves] };
+  return new AppError('invalid_state', message, { details: [detail] });
 }
 
 /** 400 validation_failed with per-field details. */

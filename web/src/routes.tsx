@@ -25,7 +25,9 @@ import { WebhookDetail } from './pages/WebhookDetail';
 import { WebhookDeadLetters, WebhookDeliveries } from './pages/WebhookDeliveries';
 import { WebhookDeliveryDetail } from './pages/WebhookDeliveryDetail';
 
-export type PageProps = { params: Record<string, string> };
+import type { PageProps } from './page-props';
+
+export type { PageProps };
 
 export interface RouteEntry {
   path: string;

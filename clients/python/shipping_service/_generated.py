@@ -194,7 +194,7 @@ class Error(TypedDict, total=False):
 
     code: str
     message: str
-    details: Any
+    details: list[dict[str, Any]]
     request_id: str
 
 

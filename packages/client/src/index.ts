@@ -3,7 +3,7 @@
 // credentials on every request, an Idempotency-Key on every POST, retries of 429/503, cursor
 // iteration and webhook signature checks.
 import createClient from 'openapi-fetch';
-import type { paths } from './schema.js';
+import type { components, paths } from './schema.js';
 import { retryingFetch, type RetryOptions } from './retry.js';
 
 export type { paths, components, operations } from './schema.js';
@@ -23,6 +23,12 @@ export interface ShippingClientOptions {
   fetch?: typeof fetch;
 }
 
+/**
+ * One entry of an error's `details` (always a list): `{field, message}` for validation errors;
+ * a 409 invalid_state's one entry also names `current_state` and `allowed_moves`.
+ */
+export type ErrorDetail = NonNullable<components['schemas']['Error']['details']>[number];
+
 /** A non-2xx answer, thrown by the convenience methods (the raw `api` returns `{error}` instead). */
 export class ShippingApiError extends Error {
   constructor(
@@ -31,7 +37,7 @@ export class ShippingApiError extends Error {
     message: string,
     readonly requestId: string | undefined,
     /** Always a list (e.g. `[{field, message}]`), empty when the body had none. */
-    readonly details: unknown[],
+    readonly details: ErrorDetail[],
   ) {
     super(`${status} ${code}: ${message}`);
     this.name = 'ShippingApiError';
@@ -61,7 +67,7 @@ export function createShippingClient(options: ShippingClientOptions) {
   function unwrap<T>(result: { data?: T; error?: unknown; response: Response }): T {
     if (result.error !== undefined || result.data === undefined) {
       const e = (result.error ?? {}) as { code?: string; message?: string; request_id?: string; details?: unknown };
-      const details = e.details === undefined || e.details === null ? [] : Array.isArray(e.details) ? e.details : [e.details];
+      const details = (e.details === undefined || e.details === null ? [] : Array.isArray(e.details) ? e.details : [e.details]) as ErrorDetail[];
       throw new ShippingApiError(result.response.status, e.code ?? 'unknown', e.message ?? result.response.statusText, e.request_id, details);
     }
     return result.data;

@@ -16,20 +16,10 @@ export interface AuditLogTable {
   request_id: string | null;
 }
 
-export interface EventsTable {
-  id: string;
-  workspace_id: string;
-  environment: string;
-  type: string;
-  data: ColumnType<unknown, string, never>;
-  created_at: ColumnType<Date, Date | string | undefined, never>;
-}
-
 export type AuditRow = Selectable<AuditLogTable>;
 
 declare module '../../platform/db/types.js' {
   interface Tables {
     audit_log: AuditLogTable;
-    events: EventsTable;
   }
 }

@@ -1,5 +1,4 @@
 export { writeAudit, type AuditEntry } from './audit.repo.js';
-export { recordEvent, type EventEnvelope } from './events.repo.js';
 export { maskSecrets } from './audit.mask.js';
 export { listAuditLog } from './audit.service.js';
 export { superAdminAuditRoutes } from './audit.routes.js';

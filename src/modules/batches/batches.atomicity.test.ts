@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createTenant, type Tenant } from '../../../test/helpers/app.js';
-import { batchesService, type ChunkJob } from './batches.service.js';
+import type { ChunkJob } from './batches.service.js';
 
 // An item's work and its mark commit in one transaction (DESIGN.md §5 Batch: "loses nothing and
 // repeats nothing"). The failure between the two is real, not mocked: a trigger makes the
@@ -60,14 +60,14 @@ describe('import_orders: the order and the item mark commit together', () => {
     const before = await items(batch.id);
     const refusal = await refuseUpdatesOf(before[1].id);
 
-    await expect(batchesService(app.deps).runChunk(chunkOf(batch))).rejects.toThrow(/injected failure/);
+    await expect(app.services.batches.runChunk(chunkOf(batch))).rejects.toThrow(/injected failure/);
     const ordersOf = (i: number) => app.deps.db.selectFrom('orders').select('id').where('workspace_id', '=', t.workspaceId).where('notes', '=', `${tag}-${i}`).execute();
     // The refused item is still pending and its order was rolled back with the mark.
     expect((await items(batch.id)).map((it) => it.status)).toEqual(['succeeded', 'pending', 'succeeded']);
     expect(await ordersOf(1)).toEqual([]);
 
     await refusal.allow();
-    expect(await batchesService(app.deps).runChunk(chunkOf(batch))).toBe(1);
+    expect(await app.services.batches.runChunk(chunkOf(batch))).toBe(1);
     const after = await items(batch.id);
     expect(after.map((it) => it.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
     for (const i of [0, 1, 2]) {
@@ -91,13 +91,13 @@ describe('process_orders: the move and the item mark commit together', () => {
     const batch = await createBatch({ type: 'process_orders', order_ids: orderIds });
     const refusal = await refuseUpdatesOf((await items(batch.id))[0].id);
 
-    await expect(batchesService(app.deps).runChunk(chunkOf(batch))).rejects.toThrow(/injected failure/);
+    await expect(app.services.batches.runChunk(chunkOf(batch))).rejects.toThrow(/injected failure/);
     const statusOf = async (id: string) => (await app.deps.db.selectFrom('orders').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
     expect(await statusOf(orderIds[0])).toBe('awaiting_fulfillment');
     expect(await statusOf(orderIds[1])).toBe('processing');
 
     await refusal.allow();
-    await batchesService(app.deps).runChunk(chunkOf(batch));
+    await app.services.batches.runChunk(chunkOf(batch));
     const after = await items(batch.id);
     expect(after.map((it) => [it.status, it.error])).toEqual([
       ['succeeded', null],

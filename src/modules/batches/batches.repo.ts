@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Scope } from '../../platform/context.js';
 import type { Executor } from '../../platform/db/types.js';
 import { inScope } from '../../platform/db/scope.js';
-import type { BatchItemRow, BatchRow, ItemError, ItemStatus } from './batches.tables.js';
+import type { BatchItemRow, BatchRow, BatchStatus, ItemError, ItemStatus, NewBatchItemRow, NewBatchRow } from './batches.tables.js';
 
 export interface Counts {
   total: number;
@@ -83,4 +83,62 @@ export async function listItems(executor: Executor, scope: Scope, batchId: strin
   if (opts.afterIndex !== undefined) q = q.where('idx', '>', opts.afterIndex);
   if (opts.status) q = q.where('status', '=', opts.status);
   return q.orderBy('idx').limit(opts.limit + 1).execute();
+}
+
+/** A new batch and its items (in statements of 500 items), in the caller's transaction. */
+export async function insertBatch(executor: Executor, batch: NewBatchRow, items: readonly NewBatchItemRow[]): Promise<BatchRow> {
+  const row = await executor.insertInto('batches').values(batch).returningAll().executeTakeFirstOrThrow();
+  for (let i = 0; i < items.length; i += 500) await executor.insertInto('batch_items').values(items.slice(i, i + 500)).execute();
+  return row;
+}
+
+/** The scope's batches, for the cursor paginator. */
+export function batchesQuery(executor: Executor, scope: Scope) {
+  return executor.selectFrom('batches').selectAll().where(inScope(scope));
+}
+
+/** Cancel: the items not started become cancelled, then the batch. */
+export async function cancelBatch(executor: Executor, batchId: string, now: Date): Promise<BatchRow> {
+  await executor.updateTable('batch_items').set({ status: 'cancelled', finished_at: now }).where('batch_id', '=', batchId).where('status', '=', 'pending').execute();
+  return executor.updateTable('batches').set({ status: 'cancelled', finished_at: now, updated_at: now }).where('id', '=', batchId).returningAll().executeTakeFirstOrThrow();
+}
+
+/** queued → running, once (a second chunk finds it running already). */
+export async function markRunning(executor: Executor, batchId: string, now: Date): Promise<void> {
+  await executor.updateTable('batches').set({ status: 'running', started_at: now, updated_at: now }).where('id', '=', batchId).where('status', '=', 'queued').execute();
+}
+
+/** The batch row under its lock (the final-status step). */
+export async function lockBatch(executor: Executor, batchId: string): Promise<BatchRow | undefined> {
+  return executor.selectFrom('batches').selectAll().where('id', '=', batchId).forUpdate().executeTakeFirst();
+}
+
+export async function markFinished(executor: Executor, batchId: string, status: BatchStatus, startedAt: Date, now: Date): Promise<BatchRow> {
+  return executor
+    .updateTable('batches')
+    .set({ status, finished_at: now, started_at: startedAt, updated_at: now })
+    .where('id', '=', batchId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** The shipments the batch bought, in item order. */
+export async function shipmentIdsOf(executor: Executor, batchId: string): Promise<string[]> {
+  const rows = await executor
+    .selectFrom('batch_items')
+    .select('shipment_id')
+    .where('batch_id', '=', batchId)
+    .where('shipment_id', 'is not', null)
+    .orderBy('idx')
+    .execute();
+  return rows.map((r) => r.shipment_id!);
+}
+
+export async function findBatchLabel(executor: Executor, batchId: string) {
+  return executor.selectFrom('batch_labels').selectAll().where('batch_id', '=', batchId).executeTakeFirst();
+}
+
+/** Keep the merged label file (a concurrent render of the same file is dropped). */
+export async function insertBatchLabel(executor: Executor, label: { batch_id: string; content_type: string; body: Uint8Array; created_at: Date }): Promise<void> {
+  await executor.insertInto('batch_labels').values(label).onConflict((oc) => oc.column('batch_id').doNothing()).execute();
 }

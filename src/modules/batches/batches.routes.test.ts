@@ -8,7 +8,7 @@ let t: Tenant;
 
 beforeAll(async () => {
   app = await buildTestApp();
-  await registerBatchJobs(app.deps);
+  await registerBatchJobs(app.deps, app.services.batches);
   await app.deps.jobs.start();
   t = await createTenant(app);
 });

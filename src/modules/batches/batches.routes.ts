@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses, listResponse, type App } from '../../platform/http/schemas.js';
-import { serviceContext } from '../workspaces/index.js';
-import { labelResponse, sendLabel } from '../shipments/shipments.routes.js';
+import { serviceContext } from '../../platform/http/request-context.js';
+import { labelResponse, sendLabel } from '../shipments/index.js';
 import { AdminBatchGenerateBody, AdminBatchProcessBody, BatchIdParams, BatchItemSchema, BatchItemsQuery, BatchListQuery, BatchSchema, CreateBatchBody } from './batches.schemas.js';
-import { batchesService } from './batches.service.js';
+import type { BatchesService } from './batches.service.js';
 
 /** 10 MiB: a 10,000-item batch of order bodies fits; every other route keeps the default. */
 export const BATCH_BODY_LIMIT = 10 * 1024 * 1024;
@@ -15,8 +15,7 @@ const CREATE_DESCRIPTION =
   'to make retries safe.';
 
 /** Read routes shared by /v1 and /api/admin (the dashboard shows the same batches). */
-function readRoutes(app: App, surface: 'v1' | 'admin') {
-  const batches = batchesService(app.deps);
+function readRoutes(app: App, surface: 'v1' | 'admin', batches: BatchesService) {
   const admin = surface === 'admin';
   const security = admin ? [{ session: [] }] : [{ apiKey: [], workspace: [] }];
   const tags = admin ? ['admin'] : ['batches'];
@@ -70,8 +69,8 @@ function readRoutes(app: App, surface: 'v1' | 'admin') {
 }
 
 /** /v1/batches. */
-export async function batchesRoutes(app: App) {
-  const batches = batchesService(app.deps);
+export async function batchesRoutes(app: App, opts: { batches: BatchesService }) {
+  const { batches } = opts;
   app.addHook('onClose', async () => batches.close());
   app.addSchema(BatchSchema);
   app.addSchema(BatchItemSchema);
@@ -88,12 +87,12 @@ export async function batchesRoutes(app: App) {
     },
     handler: async (request, reply) => reply.code(202).send(await batches.create(serviceContext(request), request.body)),
   });
-  readRoutes(app, 'v1');
+  readRoutes(app, 'v1', batches);
 }
 
 /** /api/admin: batch-generate, batch-process, and the batches for the dashboard. */
-export async function adminBatchesRoutes(app: App) {
-  const batches = batchesService(app.deps);
+export async function adminBatchesRoutes(app: App, opts: { batches: BatchesService }) {
+  const { batches } = opts;
   app.addSchema(BatchSchema);
   app.addSchema(BatchItemSchema);
   const security = [{ session: [] }];
@@ -124,5 +123,5 @@ export async function adminBatchesRoutes(app: App) {
     },
     handler: async (request, reply) => reply.code(202).send(await batches.create(serviceContext(request), { type: 'process_orders', order_ids: request.body.order_ids })),
   });
-  readRoutes(app, 'admin');
+  readRoutes(app, 'admin', batches);
 }

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { LabelFormatSchema } from '../shipments/shipments.schemas.js';
+import { LabelFormatSchema } from '../shipments/index.js';
 import { BATCH_STATUSES, BATCH_TYPES, ITEM_STATUSES } from './batches.tables.js';
 import {
   ADMIN_BATCH_GENERATE_BODY_EXAMPLE,

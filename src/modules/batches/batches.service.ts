@@ -2,19 +2,16 @@ import type { Engine } from '../../platform/db/database.js';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { AjvCompiler } from '@fastify/ajv-compiler';
 import type { TSchema } from '@sinclair/typebox';
-import { AppError, validationError, type ErrorDetail } from '../../platform/errors.js';
+import { AppError, invalidState, validationError, type ErrorDetail } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import { onePerApp, type Deps } from '../../platform/deps.js';
+import type { Deps } from '../../platform/deps.js';
 import type { Scope, ServiceContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db/types.js';
 import { clampLimit, paginate, type Page } from '../../platform/http/pagination.js';
-import { inScope } from '../../platform/db/scope.js';
-import { recordEvent } from '../audit/index.js';
+import { recordEvent } from '../events/index.js';
 import { AddressSchema, validateAddress } from '../addresses/index.js';
-import { API_SOURCE, checkOrderBody, OrderBody, ordersService, type OrderInput } from '../orders/index.js';
-import { shipmentsService } from '../shipments/index.js';
-import { labelDataOf } from '../shipments/shipments.labels.js';
-import type { ShipmentRow } from '../shipments/shipments.tables.js';
+import { API_SOURCE, checkOrderBody, OrderBody, type OrderInput, type OrdersService } from '../orders/index.js';
+import type { ShipmentsService } from '../shipments/index.js';
 import { createLabelRenderPool, type LabelFormat, type LabelRenderPool } from '../labels/index.js';
 import * as repo from './batches.repo.js';
 import { MAX_BATCH_ITEMS, PurchaseItemSchema, type Batch, type BatchItem, type CreateBatchInput, type PurchaseItem } from './batches.schemas.js';
@@ -56,10 +53,8 @@ class ItemAlreadyFinished extends Error {}
  * interactive request queues behind: at 4 items × 2 chunks an order read took 90 ms (p50) during
  * a batch, at 2 × 1 it took 2.3 ms for 17 % fewer items/s (bench row batch-interactive).
  */
-export function itemConcurrency(engine: Engine): number {
-  const fallback = engine === 'pglite' ? 2 : 4;
-  const n = Number(process.env.BATCH_ITEM_CONCURRENCY ?? fallback);
-  return Number.isInteger(n) && n >= 1 && n <= 64 ? n : fallback;
+export function itemConcurrency(engine: Engine, configured: number | undefined): number {
+  return configured ?? (engine === 'pglite' ? 2 : 4);
 }
 
 type ItemValidator = ((value: unknown) => boolean) & { errors?: { instancePath: string; message?: string; params?: { missingProperty?: string; additionalProperty?: string } }[] | null };
@@ -86,7 +81,11 @@ function checkShape(schema: TSchema, value: unknown): ErrorDetail[] {
 export class BatchesService {
   private pool: LabelRenderPool | null = null;
 
-  constructor(private readonly deps: Deps) {}
+  constructor(
+    private readonly deps: Deps,
+    private readonly orders: OrdersService,
+    private readonly shipments: ShipmentsService,
+  ) {}
 
   private get baseUrl(): string {
     return this.deps.config.publicBaseUrl;
@@ -125,9 +124,9 @@ export class BatchesService {
       };
     });
     const row = await this.deps.db.transaction().execute(async (trx) => {
-      const batch = await trx
-        .insertInto('batches')
-        .values({
+      const batch = await repo.insertBatch(
+        trx,
+        {
           id,
           workspace_id: ctx.workspaceId,
           environment: ctx.environment,
@@ -139,10 +138,9 @@ export class BatchesService {
           actor: JSON.stringify({ type: ctx.actor.type, id: ctx.actor.id, email: ctx.actor.email ?? null }),
           created_at: now,
           updated_at: now,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      for (let i = 0; i < items.length; i += 500) await trx.insertInto('batch_items').values(items.slice(i, i + 500)).execute();
+        },
+        items,
+      );
       for (let from = 0; from < items.length; from += CHUNK_SIZE) {
         const to = Math.min(from + CHUNK_SIZE, items.length);
         if (!items.slice(from, to).some((it) => it.status === 'pending')) continue;
@@ -160,7 +158,7 @@ export class BatchesService {
   }
 
   async list(scope: Scope, opts: { limit?: number; cursor?: string }): Promise<Page<Batch>> {
-    const page = await paginate(this.deps.db.selectFrom('batches').selectAll().where(inScope(scope)), opts);
+    const page = await paginate(repo.batchesQuery(this.deps.db, scope), opts);
     const data = [];
     for (const row of page.data) data.push(await this.present(this.deps.db, row));
     return { ...page, data };
@@ -182,39 +180,26 @@ export class BatchesService {
       const row = await repo.findBatch(trx, ctx, id, { forUpdate: true });
       if (!row) throw new AppError('not_found', 'No such batch.');
       if (row.status === 'cancelled') return this.present(trx, row);
-      if (FINISHED.includes(row.status)) throw new AppError('invalid_state', `The batch is ${row.status}; only a queued or running batch can be cancelled.`, { details: [{ field: 'status', message: row.status }] });
-      await trx.updateTable('batch_items').set({ status: 'cancelled', finished_at: now }).where('batch_id', '=', id).where('status', '=', 'pending').execute();
-      const updated = await trx.updateTable('batches').set({ status: 'cancelled', finished_at: now, updated_at: now }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
-      return this.present(trx, updated);
+      if (FINISHED.includes(row.status)) throw invalidState(`The batch is ${row.status}; only a queued or running batch can be cancelled.`, { current: row.status, allowedMoves: [] });
+      return this.present(trx, await repo.cancelBatch(trx, id, now));
     });
   }
 
   /** The merged label file: rendered once (off the event loop), then kept. */
   async label(scope: Scope, id: string): Promise<{ body: Buffer; content_type: string; filename: string }> {
     const batch = await this.findOrThrow(scope, id);
-    if (!FINISHED.includes(batch.status)) throw new AppError('invalid_state', `The batch is ${batch.status}; its label file is ready when it has finished.`);
+    if (!FINISHED.includes(batch.status)) throw invalidState(`The batch is ${batch.status}; its label file is ready when it has finished.`, { current: batch.status, allowedMoves: ['cancel'], detail: `is ${batch.status}; the label file is made when the batch has finished` });
     const format = (batch.label_format ?? 'pdf_4x6') as LabelFormat;
     const ext = format === 'zpl_4x6' ? 'zpl' : 'pdf';
     const filename = `batch-${id}.${ext}`;
-    const stored = await this.deps.db.selectFrom('batch_labels').selectAll().where('batch_id', '=', id).executeTakeFirst();
+    const stored = await repo.findBatchLabel(this.deps.db, id);
     if (stored) return { body: Buffer.from(stored.body.buffer, stored.body.byteOffset, stored.body.byteLength), content_type: stored.content_type, filename };
-    const rows = (await this.deps.db
-      .selectFrom('batch_items')
-      .innerJoin('shipments', 'shipments.id', 'batch_items.shipment_id')
-      .selectAll('shipments')
-      .where('batch_items.batch_id', '=', id)
-      .orderBy('batch_items.idx')
-      .execute()) as unknown as ShipmentRow[];
-    if (rows.length === 0) throw new AppError('not_found', 'The batch bought no labels.');
-    const data = rows.map((r) => labelDataOf(r, this.deps.carriers.get(r.carrier), r.order_id));
+    const data = await this.shipments.labelData(scope, await repo.shipmentIdsOf(this.deps.db, id));
+    if (data.length === 0) throw new AppError('not_found', 'The batch bought no labels.');
     this.pool ??= createLabelRenderPool();
     // png_4x6 has no multi-page form: its batch file is the 4x6 PDF.
     const rendered = await this.pool.renderLabelSet(data, format === 'png_4x6' ? 'pdf_4x6' : format);
-    await this.deps.db
-      .insertInto('batch_labels')
-      .values({ batch_id: id, content_type: rendered.content_type, body: rendered.body, created_at: this.deps.now() })
-      .onConflict((oc) => oc.column('batch_id').doNothing())
-      .execute();
+    await repo.insertBatchLabel(this.deps.db, { batch_id: id, content_type: rendered.content_type, body: rendered.body, created_at: this.deps.now() });
     return { body: rendered.body, content_type: rendered.content_type, filename };
   }
 
@@ -231,14 +216,14 @@ export class BatchesService {
     if (FINISHED.includes(batch.status)) return 0;
     if (batch.status === 'queued') {
       const now = this.deps.now();
-      await this.deps.db.updateTable('batches').set({ status: 'running', started_at: now, updated_at: now }).where('id', '=', batch.id).where('status', '=', 'queued').execute();
+      await repo.markRunning(this.deps.db, batch.id, now);
     }
     const ctx: ServiceContext = { workspaceId: batch.workspace_id, environment: batch.environment, actor: batch.actor, requestId: `batch:${batch.id}` };
     const queue = await repo.pendingItemsInRange(this.deps.db, batch.id, job.from, job.to);
     const startedAt = Date.now();
     let finished = 0;
     let overBudget = false;
-    const workers = Array.from({ length: Math.min(itemConcurrency(this.deps.database.engine), queue.length) }, async () => {
+    const workers = Array.from({ length: Math.min(itemConcurrency(this.deps.database.engine, this.deps.config.batchItemConcurrency), queue.length) }, async () => {
       for (let item = queue.shift(); item; item = queue.shift()) {
         if (signal?.aborted) return;
         if (Date.now() - startedAt > CHUNK_BUDGET_MS) {
@@ -270,7 +255,7 @@ export class BatchesService {
       switch (batch.type) {
         case 'purchase_labels': {
           const input = item.input as PurchaseItem;
-          await shipmentsService(this.deps).purchaseInBatch(
+          await this.shipments.purchaseInBatch(
             ctx,
             { order_id: input.order_id, service_code: input.service_code ?? batch.service_code ?? undefined, label_format: (input.label_format ?? batch.label_format ?? 'pdf_4x6') as never },
             async (trx, shipment) => {
@@ -282,7 +267,7 @@ export class BatchesService {
         case 'import_orders': {
           // The order and the item's mark commit together: a crash between them can neither
           // import twice (no external_id to find it again) nor leave the item pending after its work.
-          await ordersService(this.deps).upsertOrder(ctx, API_SOURCE, item.input as OrderInput, async (trx, { order }) => {
+          await this.orders.upsertOrder(ctx, API_SOURCE, item.input as OrderInput, async (trx, { order }) => {
             if (!(await repo.finishItem(trx, item.id, { status: 'succeeded', result: { order } }, now()))) throw new ItemAlreadyFinished();
           });
           return true;
@@ -294,7 +279,7 @@ export class BatchesService {
         }
         case 'process_orders': {
           // Same transaction as the move: a rerun after a crash finds the item done, not a 409 on its own work.
-          await ordersService(this.deps).processOrder(ctx, (item.input as { order_id: string }).order_id, async (trx, order) => {
+          await this.orders.processOrder(ctx, (item.input as { order_id: string }).order_id, async (trx, order) => {
             if (!(await repo.finishItem(trx, item.id, { status: 'succeeded', result: { order } }, now()))) throw new ItemAlreadyFinished();
           });
           return true;
@@ -314,18 +299,13 @@ export class BatchesService {
   /** When no item is pending: the final status and `batch.completed`, once (under the batch's row lock). */
   async finishIfDone(batchId: string): Promise<void> {
     await this.deps.db.transaction().execute(async (trx) => {
-      const row = await trx.selectFrom('batches').selectAll().where('id', '=', batchId).forUpdate().executeTakeFirst();
+      const row = await repo.lockBatch(trx, batchId);
       if (!row || FINISHED.includes(row.status)) return;
       const counts = await repo.countsOf(trx, batchId, row.total);
       if (counts.pending > 0) return;
       const status: BatchStatus = counts.failed === 0 ? 'completed' : counts.succeeded === 0 ? 'failed' : 'completed_with_errors';
       const now = this.deps.now();
-      const done = await trx
-        .updateTable('batches')
-        .set({ status, finished_at: now, started_at: row.started_at ?? now, updated_at: now })
-        .where('id', '=', batchId)
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const done = await repo.markFinished(trx, batchId, status, row.started_at ?? now, now);
       const batch = toBatch(done, counts, this.baseUrl, now);
       await recordEvent(trx, { workspaceId: row.workspace_id, environment: row.environment }, 'batch.completed', { batch, counts: batch.counts });
     });
@@ -385,5 +365,3 @@ function decodeIndexCursor(cursor: string): number {
   return Number(m[1]);
 }
 
-/** The app's one BatchesService (one label pool). */
-export const batchesService = onePerApp((deps) => new BatchesService(deps));

@@ -1,10 +1,6 @@
-import type { ColumnType, Selectable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
+import type { Timestamp, NullableTimestamp, Json, NullableJson } from '../../platform/db/columns.js';
 import type { Actor } from '../../platform/context.js';
-
-type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
-type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
-type Json<T> = ColumnType<T, string, string>;
-type NullableJson<T> = ColumnType<T | null, string | null | undefined, string | null>;
 
 export const BATCH_TYPES = ['purchase_labels', 'import_orders', 'validate_addresses', 'process_orders'] as const;
 export type BatchType = (typeof BATCH_TYPES)[number];
@@ -58,6 +54,8 @@ export interface BatchLabelsTable {
 
 export type BatchRow = Selectable<BatchesTable>;
 export type BatchItemRow = Selectable<BatchItemsTable>;
+export type NewBatchRow = Insertable<BatchesTable>;
+export type NewBatchItemRow = Insertable<BatchItemsTable>;
 
 declare module '../../platform/db/types.js' {
   interface Tables {

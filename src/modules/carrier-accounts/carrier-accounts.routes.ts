@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses, listResponse, type App } from '../../platform/http/schemas.js';
-import { serviceContext } from '../workspaces/index.js';
+import { serviceContext } from '../../platform/http/request-context.js';
 import {
   CarrierAccountListQuery,
   CarrierAccountSchema,

@@ -2,8 +2,8 @@ import type { CarrierRegistry } from '../../carriers/registry.js';
 import type { Deps } from '../../platform/deps.js';
 import type { Scope, ServiceContext } from '../../platform/context.js';
 import { TtlCache } from '../../platform/cache/ttl-cache.js';
-import { isUniqueViolation } from '../../platform/db/pg-errors.js';
-import { AppError, notFound, validationError, type ErrorDetail } from '../../platform/errors.js';
+import { mapDbError } from '../../platform/db/pg-errors.js';
+import { notFound, validationError, type ErrorDetail } from '../../platform/errors.js';
 import { decodeCursor, type Page } from '../../platform/http/pagination.js';
 import { newId } from '../../platform/ids.js';
 import { createSecretBox, type SecretBox } from '../../platform/secret-box.js';
@@ -264,8 +264,7 @@ export class CarrierAccountsService {
     try {
       return await write();
     } catch (err) {
-      if (isUniqueViolation(err)) throw new AppError('conflict', 'Another account of this carrier became the default at the same time; retry.', { cause: err });
-      throw err;
+      throw mapDbError(err, { unique: { field: 'is_default', message: 'Another account of this carrier became the default at the same time; retry.', detail: 'another account became the default at the same time' } });
     }
   }
 

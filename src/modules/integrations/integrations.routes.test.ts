@@ -254,7 +254,7 @@ describe('order intake', () => {
     await app.inject({ method: 'POST', url: `/api/admin/orders/${created.json().id}/cancel`, headers: t.adminHeaders });
     const refused = await send(a.ingest_key, orderBody({ external_id: 'SAME-1' }));
     expect(refused.statusCode).toBe(409);
-    expect(refused.json()).toMatchObject({ code: 'invalid_state', details: { current_state: 'cancelled' } });
+    expect(refused.json()).toMatchObject({ code: 'invalid_state', details: [{ field: 'status', current_state: 'cancelled', allowed_moves: [] }] });
   });
 
   it("an integration's key cannot read another integration's or workspace's orders", async () => {

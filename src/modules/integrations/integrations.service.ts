@@ -8,7 +8,8 @@ import type { Executor } from '../../platform/db/types.js';
 import { paginate, type Page } from '../../platform/http/pagination.js';
 import { TtlCache } from '../../platform/cache/ttl-cache.js';
 import { createSecretBox, type SecretBox } from '../../platform/secret-box.js';
-import { recordEvent, writeAudit } from '../audit/index.js';
+import { writeAudit } from '../audit/index.js';
+import { recordEvent } from '../events/index.js';
 import * as repo from './integrations.repo.js';
 import {
   HEALTH_WINDOW_MS,

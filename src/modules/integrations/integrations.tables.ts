@@ -1,8 +1,6 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { Timestamp, NullableTimestamp } from '../../platform/db/columns.js';
 import type { IntegrationHealth } from './integrations.health.js';
-
-type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
-type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 
 export type IntegrationPlatform = 'shopify' | 'woocommerce' | 'bigcommerce' | 'custom';
 

@@ -2,7 +2,7 @@ import type { TLSSocket } from 'node:tls';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
 import { AppError } from '../../platform/errors.js';
-import type { WorkspacesService } from '../workspaces/index.js';
+import type { WorkspacesService } from '../identity/index.js';
 import { normalizeFingerprint, type MtlsService } from './mtls.service.js';
 
 /**

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses, listResponse, type App } from '../../platform/http/schemas.js';
-import { requestMeta, serviceContext } from '../workspaces/index.js';
+import { requestMeta, serviceContext } from '../../platform/http/request-context.js';
 import { CreateMtlsCertificateBody, IdParams, MtlsCertificateListQuery, MtlsCertificateSchema } from './mtls.schemas.js';
 import { mtlsService } from './mtls.service.js';
 

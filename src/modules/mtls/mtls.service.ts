@@ -2,10 +2,10 @@ import { X509Certificate } from 'node:crypto';
 import type { Deps } from '../../platform/deps.js';
 import { onePerApp } from '../../platform/deps.js';
 import type { Actor, RequestMeta } from '../../platform/context.js';
-import { AppError, notFound, validationError } from '../../platform/errors.js';
+import { notFound, validationError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { paginate } from '../../platform/http/pagination.js';
-import { isUniqueViolation } from '../../platform/db/pg-errors.js';
+import { mapDbError } from '../../platform/db/pg-errors.js';
 import { TtlCache } from '../../platform/cache/ttl-cache.js';
 import { writeAudit } from '../audit/index.js';
 import * as repo from './mtls.repo.js';
@@ -100,10 +100,7 @@ export class MtlsService {
         return toCertificate(row);
       });
     } catch (err) {
-      if (isUniqueViolation(err)) {
-        throw new AppError('conflict', 'This certificate is already registered.', { details: [{ field: 'fingerprint_sha256', message: 'is already registered' }] });
-      }
-      throw err;
+      throw mapDbError(err, { unique: { field: 'fingerprint_sha256', message: 'This certificate is already registered.' } });
     }
   }
 

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses, type App } from '../../platform/http/schemas.js';
-import { requestMeta } from '../workspaces/index.js';
+import { requestMeta } from '../../platform/http/request-context.js';
 import {
   Config365Body,
   Config365Response,
@@ -14,14 +14,14 @@ import {
   PinParams,
   TestPinBody,
 } from './office-redeem.schemas.js';
-import { officeRedeemService } from './office-redeem.service.js';
+import type { OfficeRedeemService } from './office-redeem.service.js';
 
 /**
  * /api/public/office-redeem: the customer's lookup and (outside production) the dev test-PIN
  * endpoint. Open, rate limited per client IP (the lookup has its own, stricter limit).
  */
-export async function publicOfficeRedeemRoutes(app: App, opts: { perIpPerMinute: number }) {
-  const service = officeRedeemService(app.deps);
+export async function publicOfficeRedeemRoutes(app: App, opts: { perIpPerMinute: number; officeRedeem: OfficeRedeemService }) {
+  const service = opts.officeRedeem;
   app.addHook('onRequest', app.identity.guards.perIp('public', opts.perIpPerMinute));
   app.addSchema(OfficePinSchema);
   const tags = ['public'];
@@ -57,8 +57,8 @@ export async function publicOfficeRedeemRoutes(app: App, opts: { perIpPerMinute:
 }
 
 /** /api/super-admin/office-redeem: PINs, the 2024 master configuration, the 365 redeem page, test PINs. */
-export async function superAdminOfficeRedeemRoutes(app: App) {
-  const service = officeRedeemService(app.deps);
+export async function superAdminOfficeRedeemRoutes(app: App, opts: { officeRedeem: OfficeRedeemService }) {
+  const service = opts.officeRedeem;
   app.addHook('onRequest', app.identity.guards.superAdmin);
   app.addSchema(OfficePinSchema);
   const tags = ['super-admin'];

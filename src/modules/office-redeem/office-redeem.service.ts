@@ -1,15 +1,15 @@
 import { randomInt } from 'node:crypto';
-import { AppError, rateLimited, validationError, type ErrorDetail } from '../../platform/errors.js';
+import { AppError, invalidState, rateLimited, validationError, type ErrorDetail } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import { onePerApp, type Deps } from '../../platform/deps.js';
+import type { Deps } from '../../platform/deps.js';
 import type { Executor } from '../../platform/db/types.js';
 import type { Actor, RequestMeta } from '../../platform/context.js';
 import { createSecretBox, type SecretBox } from '../../platform/secret-box.js';
 import { clampLimit } from '../../platform/http/pagination.js';
 import { iso } from '../../platform/http/wire.js';
 import { writeAudit } from '../audit/index.js';
-import { settingsService } from '../settings/index.js';
-import type { AttachmentsProvider, OrderAttachments } from '../orders/index.js';
+import type { SettingsService } from '../settings/index.js';
+import type { AttachmentsProvider, OrderAttachments, OrderExtension } from '../orders/index.js';
 import * as repo from './office-redeem.repo.js';
 import type { OfficePinRow, OfficeProduct } from './office-redeem.tables.js';
 import type { Config365, OfficePin, Slip } from './office-redeem.schemas.js';
@@ -55,7 +55,10 @@ function isHttpUrl(value: string): boolean {
 export class OfficeRedeemService {
   private readonly box: SecretBox;
 
-  constructor(private readonly deps: Deps) {
+  constructor(
+    private readonly deps: Deps,
+    private readonly settings: SettingsService,
+  ) {
     this.box = createSecretBox(deps.config);
   }
 
@@ -67,7 +70,7 @@ export class OfficeRedeemService {
    * Idempotent per (order, line, unit): a retried process returns the PINs already issued.
    */
   async issueForOrder(executor: Executor, order: OrderForPins): Promise<OfficePinRow[]> {
-    const skuMap = await settingsService(this.deps).get('office_redeem.sku_map', executor);
+    const skuMap = await this.settings.get('office_redeem.sku_map', executor);
     const products = new Map(Object.entries(skuMap).map(([sku, product]) => [sku.trim().toLowerCase(), product as OfficeProduct]));
     if (products.size === 0) return [];
     const units: Array<{ product: OfficeProduct; line: number; unit: number }> = [];
@@ -127,6 +130,20 @@ export class OfficeRedeemService {
     decode: (rows, opts) => ({ office_pins: (rows as OfficePinRow[]).map((row) => toOrderPin(row, this.deps.now(), opts.reveal)) }),
   };
 
+  /**
+   * What this module adds to orders (registered once, in src/compose.ts): the `office_pins` of
+   * the order read, and the PINs issued when an order is processed (in the move's transaction;
+   * the audit entry of the move lists them).
+   */
+  readonly orderExtension: OrderExtension = {
+    attachments: this.orderPins,
+    onMove: async (executor, move, order) => {
+      if (move !== 'process') return {};
+      const pins = await this.issueForOrder(executor, order);
+      return pins.length ? { office_pins: pins.map((p) => p.id) } : {};
+    },
+  };
+
   // ---- public lookup ----
 
   /**
@@ -136,7 +153,7 @@ export class OfficeRedeemService {
    * statement and both count as failures, so neither answers sooner than the other.
    */
   async lookup(input: string, ip: string) {
-    const settings = settingsService(this.deps);
+    const settings = this.settings;
     const [perIp, budget] = await Promise.all([settings.get('office_redeem.lookup_limit_per_minute'), settings.get('office_redeem.failed_lookup_budget_per_minute')]);
     const taken = await this.deps.counters.take(`office_redeem:lookup:${ip}`, perIp, 60_000);
     if (!taken.allowed) {
@@ -202,7 +219,7 @@ export class OfficeRedeemService {
     return this.change(pinOrId, actor, meta, (row, now) => {
       const status = pinStatus(row, now);
       if (status === 'active') {
-        throw new AppError('invalid_state', 'Only an expired or revoked PIN can be renewed.', { details: [{ field: 'status', message: `is ${status}` }] });
+        throw invalidState('Only an expired or revoked PIN can be renewed.', { current: status, allowedMoves: ['expire'] });
       }
       return { action: 'office_pin.renewed', set: { status: 'active', expires_at: new Date(now.getTime() + PIN_VALIDITY_MS), revoked_at: null, renewed_at: now }, from: status };
     });
@@ -213,7 +230,7 @@ export class OfficeRedeemService {
     return this.change(pinOrId, actor, meta, (row, now) => {
       const status = pinStatus(row, now);
       if (status === 'revoked') {
-        throw new AppError('invalid_state', 'The PIN is already revoked.', { details: [{ field: 'status', message: `is ${status}` }] });
+        throw invalidState('The PIN is already revoked.', { current: status, allowedMoves: ['renew'] });
       }
       return { action: 'office_pin.revoked', set: { status: 'revoked', revoked_at: now }, from: status };
     });
@@ -349,4 +366,3 @@ export class OfficeRedeemService {
   }
 }
 
-export const officeRedeemService = onePerApp((deps) => new OfficeRedeemService(deps));

@@ -1,16 +1,16 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses, listResponse, type App } from '../../platform/http/schemas.js';
-import { serviceContext } from '../workspaces/index.js';
+import { serviceContext } from '../../platform/http/request-context.js';
 import { OrderBody, OrderIdParams, OrderListQuery, OrderSchema, UpdateOrderBody } from './orders.schemas.js';
-import { API_SOURCE, checkOrderBody, ordersService } from './orders.service.js';
+import { API_SOURCE, checkOrderBody, type OrdersService } from './orders.service.js';
 
 /**
  * /api/admin/orders (session; the workspace and environment of X-Service-Workspace and
  * X-Service-Environment). Every change is audit-logged. generate, batch-generate and
  * batch-process come with the shipments and batches modules.
  */
-export async function adminOrdersRoutes(app: App) {
-  const orders = ordersService(app.deps);
+export async function adminOrdersRoutes(app: App, opts: { orders: OrdersService }) {
+  const { orders } = opts;
   app.addSchema(OrderSchema);
   const security = [{ session: [] }];
   const tags = ['admin'];

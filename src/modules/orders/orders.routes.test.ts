@@ -277,7 +277,7 @@ describe('external_id upsert', () => {
     const res = await app.inject({ method: 'POST', url: '/v1/orders', headers: t.headers, payload: orderBody({ external_id: shippedExt }) });
     expect(res.statusCode).toBe(409);
     expect(res.json().code).toBe('invalid_state');
-    expect(res.json().details).toMatchObject({ current_state: 'shipped' });
+    expect(res.json().details).toMatchObject([{ field: 'status', current_state: 'shipped' }]);
     expect(res.json().message).toContain('shipped');
 
     const cancelledExt = ext();
@@ -285,7 +285,7 @@ describe('external_id upsert', () => {
     await app.inject({ method: 'POST', url: `/api/admin/orders/${cancelled.id}/cancel`, headers: t.adminHeaders });
     const refused = await app.inject({ method: 'POST', url: '/v1/orders', headers: t.headers, payload: orderBody({ external_id: cancelledExt }) });
     expect(refused.statusCode).toBe(409);
-    expect(refused.json().details).toEqual({ current_state: 'cancelled', allowed_moves: [] });
+    expect(refused.json().details).toEqual([{ field: 'status', message: expect.any(String), current_state: 'cancelled', allowed_moves: [] }]);
   });
 
   it('external ids are unique per environment: the same id in live is another order', async () => {
@@ -515,11 +515,11 @@ describe('admin orders', () => {
     await app.deps.db.transaction().execute((trx) => moveOrder(trx, { workspaceId: t.workspaceId, environment: 'test' }, order.id, 'purchase_label', new Date()));
     const shipped = await app.inject({ method: 'PATCH', url: `/api/admin/orders/${order.id}`, headers: t.adminHeaders, payload: { notes: 'too late' } });
     expect(shipped.statusCode).toBe(409);
-    expect(shipped.json()).toMatchObject({ code: 'invalid_state', details: { current_state: 'shipped' } });
+    expect(shipped.json()).toMatchObject({ code: 'invalid_state', details: [{ field: 'status', current_state: 'shipped' }] });
     const cancel = await app.inject({ method: 'POST', url: `/api/admin/orders/${order.id}/cancel`, headers: t.adminHeaders });
     expect(cancel.statusCode).toBe(409);
-    expect(cancel.json().details.current_state).toBe('shipped');
-    expect(cancel.json().details.allowed_moves).not.toContain('cancel');
+    expect(cancel.json().details[0].current_state).toBe('shipped');
+    expect(cancel.json().details[0].allowed_moves).not.toContain('cancel');
   });
 
   it('process, then illegal moves are 409 naming the state and the allowed moves; each move is audited', async () => {
@@ -531,9 +531,10 @@ describe('admin orders', () => {
 
     const twice = await app.inject({ method: 'POST', url: `/api/admin/orders/${order.id}/process`, headers: t.adminHeaders });
     expect(twice.statusCode).toBe(409);
-    expect(twice.json()).toMatchObject({ code: 'invalid_state', details: { current_state: 'processing' } });
-    expect(twice.json().details.allowed_moves).toEqual(expect.arrayContaining(['cancel']));
-    expect(twice.json().details.allowed_moves).not.toContain('process');
+    expect(twice.json()).toMatchObject({ code: 'invalid_state', details: [{ field: 'status', current_state: 'processing' }] });
+    expect(twice.json().details).toHaveLength(1);
+    expect(twice.json().details[0].allowed_moves).toEqual(expect.arrayContaining(['cancel']));
+    expect(twice.json().details[0].allowed_moves).not.toContain('process');
 
     const cancelled = await app.inject({ method: 'POST', url: `/api/admin/orders/${order.id}/cancel`, headers: t.adminHeaders });
     expect(cancelled.statusCode).toBe(200);
@@ -542,7 +543,7 @@ describe('admin orders', () => {
     for (const action of ['process', 'cancel']) {
       const res = await app.inject({ method: 'POST', url: `/api/admin/orders/${order.id}/${action}`, headers: t.adminHeaders });
       expect(res.statusCode).toBe(409);
-      expect(res.json().details).toEqual({ current_state: 'cancelled', allowed_moves: [] });
+      expect(res.json().details).toEqual([{ field: 'status', message: expect.any(String), current_state: 'cancelled', allowed_moves: [] }]);
     }
     const patch = await app.inject({ method: 'PATCH', url: `/api/admin/orders/${order.id}`, headers: t.adminHeaders, payload: { notes: 'x' } });
     expect(patch.statusCode).toBe(409);

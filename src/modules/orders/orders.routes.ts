@@ -1,12 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses, listResponse, type App } from '../../platform/http/schemas.js';
-import { serviceContext } from '../workspaces/index.js';
+import { serviceContext } from '../../platform/http/request-context.js';
 import { IdParams, OrderBody, OrderListQuery, OrderSchema } from './orders.schemas.js';
-import { API_SOURCE, checkOrderBody, ordersService } from './orders.service.js';
+import { API_SOURCE, checkOrderBody, type OrdersService } from './orders.service.js';
 
 /** /v1/orders: list, create or import (external_id upsert), read. */
-export async function ordersRoutes(app: App) {
-  const orders = ordersService(app.deps);
+export async function ordersRoutes(app: App, opts: { orders: OrdersService }) {
+  const { orders } = opts;
   app.addSchema(OrderSchema);
   const security = [{ apiKey: [], workspace: [] }];
   const tags = ['orders'];

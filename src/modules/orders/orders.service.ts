@@ -1,13 +1,12 @@
 import type { AliasableExpression, ExpressionBuilder, Updateable } from 'kysely';
 import { AppError, validationError, type ErrorDetail } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import { onePerApp, type Deps } from '../../platform/deps.js';
+import type { Deps } from '../../platform/deps.js';
 import type { Actor, Scope, ServiceContext } from '../../platform/context.js';
 import type { Executor, Tables } from '../../platform/db/types.js';
 import { paginate, type Page } from '../../platform/http/pagination.js';
 import { writeAudit } from '../audit/index.js';
-import { settingsService } from '../settings/index.js';
-import { officeRedeemService } from '../office-redeem/index.js';
+import type { SettingsService } from '../settings/index.js';
 import { checkShippingAddress, normalizeCountry, type AddressInput } from '../addresses/index.js';
 import * as repo from './orders.repo.js';
 import type { Order, OrderInput, OrderListFilter, OrderPatch } from './orders.schemas.js';
@@ -157,20 +156,37 @@ function revealsPins(scope: Scope & { actor?: Actor }): boolean {
   return scope.actor?.type === 'account';
 }
 
+/**
+ * What a module that builds on orders adds to them, registered once in the app's composition
+ * (src/compose.ts): its summaries on the order read, and its reaction to order moves.
+ */
+export interface OrderExtension {
+  attachments?: AttachmentsProvider;
+  /**
+   * Runs in the transaction of a move, after the status changed and before the audit entry is
+   * written; what it returns is added to that entry's changes (a throw rolls the move back).
+   */
+  onMove?(executor: Executor, move: OrderMove, order: OrderRow): Promise<Record<string, unknown>>;
+}
+
 export class OrdersService {
-  private readonly attachmentProviders: AttachmentsProvider[];
+  private readonly attachmentProviders: AttachmentsProvider[] = [];
+  private readonly moveReactions: NonNullable<OrderExtension['onMove']>[] = [];
   private readonly findWithAttachments = repo.findOrderWithAttachments(() => this.attachmentProviders);
 
-  constructor(private readonly deps: Deps) {
-    this.attachmentProviders = [officeRedeemService(deps).orderPins];
-  }
+  constructor(
+    private readonly deps: Deps,
+    private readonly settings: SettingsService,
+  ) {}
 
   /**
-   * Modules that build on orders (shipments) register their summaries here, when the app is
-   * built (the single-order read compiles its query with every provider at its first call).
+   * A module that builds on orders (shipments, office-redeem) registers here, once, when the app
+   * is composed: before any request (the single-order read compiles its query with every
+   * provider at its first call).
    */
-  useAttachments(provider: AttachmentsProvider): void {
-    this.attachmentProviders.push(provider);
+  extend(extension: OrderExtension): void {
+    if (extension.attachments) this.attachmentProviders.push(extension.attachments);
+    if (extension.onMove) this.moveReactions.push(extension.onMove);
   }
 
   /** Rows on the wire, with every provider's summaries: one query per kind for the whole page. */
@@ -194,7 +210,7 @@ export class OrdersService {
    * the root handle inside a transaction would wait for it forever).
    */
   async defaultBox(executor: Executor = this.deps.db): Promise<Box> {
-    return settingsService(this.deps).get('orders.default_box', executor);
+    return this.settings.get('orders.default_box', executor);
   }
 
   private async parcelFor(executor: Executor, input: ParcelInput | null, items: StoredLineItem[]) {
@@ -393,22 +409,12 @@ export class OrdersService {
   }
 
   /**
-   * awaiting_fulfillment → processing. Line items whose SKU maps to an Office product
-   * (setting office_redeem.sku_map) get one PIN per unit, issued in the same transaction.
+   * awaiting_fulfillment → processing. The extensions react in the same transaction (office
+   * redeem issues one PIN per unit of a line item whose SKU maps to an Office product).
    * `inTransaction` runs in that transaction too, with the processed order (a batch's item mark).
    */
   async processOrder(ctx: ServiceContext, id: string, inTransaction?: (trx: Executor, order: Order) => Promise<void>): Promise<Order> {
-    return this.move(
-      ctx,
-      id,
-      'process',
-      'order.processed',
-      async (trx, order) => {
-        const pins = await officeRedeemService(this.deps).issueForOrder(trx, order);
-        return pins.length ? { office_pins: pins.map((p) => p.id) } : {};
-      },
-      inTransaction,
-    );
+    return this.move(ctx, id, 'process', 'order.processed', inTransaction);
   }
 
   /** Any state before shipped → cancelled. */
@@ -421,12 +427,12 @@ export class OrdersService {
     id: string,
     move: OrderMove,
     action: string,
-    then?: (trx: Executor, order: OrderRow) => Promise<Record<string, unknown>>,
     inTransaction?: (trx: Executor, order: Order) => Promise<void>,
   ): Promise<Order> {
     return this.deps.db.transaction().execute(async (trx) => {
       const { before, after } = await moveOrder(trx, ctx, id, move, this.deps.now());
-      const extra = then ? await then(trx, after) : {};
+      const extra: Record<string, unknown> = {};
+      for (const react of this.moveReactions) Object.assign(extra, await react(trx, move, after));
       await writeAudit(trx, ctx.actor, ctx, {
         action,
         targetType: 'order',
@@ -465,5 +471,3 @@ export class OrdersService {
   }
 }
 
-/** The app's one OrdersService (its small settings cache is shared by every route group). */
-export const ordersService = onePerApp((deps) => new OrdersService(deps));

@@ -1,4 +1,4 @@
-import { AppError } from '../../platform/errors.js';
+import { AppError, invalidState } from '../../platform/errors.js';
 
 /**
  * The order state machine (DESIGN.md §5 "Order", §8), in one place:
@@ -39,10 +39,9 @@ export function canMove(status: OrderStatus, move: OrderMove): boolean {
 /** 409 invalid_state naming the current state and the moves it allows. */
 export function invalidStateError(status: OrderStatus, attempted: string): AppError {
   const moves = allowedMoves(status);
-  return new AppError(
-    'invalid_state',
+  return invalidState(
     `The order is ${status}; it cannot ${attempted.replaceAll('_', ' ')}. Allowed moves from ${status}: ${moves.length ? moves.join(', ') : 'none'}.`,
-    { details: { current_state: status, allowed_moves: moves } },
+    { current: status, allowedMoves: moves, detail: `is ${status}; cannot ${attempted.replaceAll('_', ' ')}` },
   );
 }
 
@@ -59,11 +58,10 @@ export function isEditable(status: OrderStatus): boolean {
 /** 409 invalid_state unless the order is still open (awaiting_fulfillment or processing). */
 export function assertEditable(status: OrderStatus): void {
   if (!isEditable(status)) {
-    const moves = allowedMoves(status);
-    throw new AppError(
-      'invalid_state',
-      `The order is ${status}; it can only be changed while ${EDITABLE_STATUSES.join(' or ')}.`,
-      { details: { current_state: status, allowed_moves: moves } },
-    );
+    throw invalidState(`The order is ${status}; it can only be changed while ${EDITABLE_STATUSES.join(' or ')}.`, {
+      current: status,
+      allowedMoves: allowedMoves(status),
+      detail: `must be ${EDITABLE_STATUSES.join(' or ')} to be changed`,
+    });
   }
 }

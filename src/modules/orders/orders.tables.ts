@@ -1,11 +1,6 @@
 import type { ColumnType, Insertable, Selectable } from 'kysely';
+import type { Timestamp, NullableTimestamp, Json, NullableJson } from '../../platform/db/columns.js';
 import type { OrderStatus } from './orders.states.js';
-
-type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
-type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
-/** jsonb: written as JSON text, read back parsed by both drivers. */
-type Json<T> = ColumnType<T, string, string>;
-type NullableJson<T> = ColumnType<T | null, string | null | undefined, string | null>;
 
 export interface StoredAddress {
   name?: string;

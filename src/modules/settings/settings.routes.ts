@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses, type App } from '../../platform/http/schemas.js';
-import { requestMeta } from '../workspaces/index.js';
+import { requestMeta } from '../../platform/http/request-context.js';
 import { PutSettingBody, SettingKeyParams, SettingSchema } from './settings.schemas.js';
 import { settingsService } from './settings.service.js';
 

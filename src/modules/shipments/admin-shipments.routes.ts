@@ -1,17 +1,17 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses, listResponse, type App } from '../../platform/http/schemas.js';
-import { serviceContext } from '../workspaces/index.js';
+import { serviceContext } from '../../platform/http/request-context.js';
 import { OrderIdParams, OrderSchema } from '../orders/index.js';
 import { CreateShipmentBody, GenerateBody, LabelQuery, ShipmentIdParams, ShipmentListQuery, ShipmentSchema } from './shipments.schemas.js';
-import { shipmentsService } from './shipments.service.js';
+import type { ShipmentsService } from './shipments.service.js';
 import { labelResponse, sendLabel } from './shipments.routes.js';
 
 /**
  * /api/admin/shipments and /api/admin/orders/:orderId/generate (session; the workspace and
  * environment of X-Service-Workspace and X-Service-Environment). Mutations are audit-logged.
  */
-export async function adminShipmentsRoutes(app: App) {
-  const shipments = shipmentsService(app.deps);
+export async function adminShipmentsRoutes(app: App, opts: { shipments: ShipmentsService }) {
+  const { shipments } = opts;
   app.addSchema(ShipmentSchema);
   app.addSchema(OrderSchema);
   const security = [{ session: [] }];

@@ -1,10 +1,10 @@
 import { errorResponses, type App } from '../../platform/http/schemas.js';
 import { PublicTrackingParams, PublicTrackingSchema } from './shipments.schemas.js';
-import { shipmentsService } from './shipments.service.js';
+import type { ShipmentsService } from './shipments.service.js';
 
 /** /api/public/track/:trackingNumber: open to anyone with the number, limited per client IP. */
-export async function publicTrackingRoutes(app: App, opts: { perIpPerMinute: number }) {
-  const shipments = shipmentsService(app.deps);
+export async function publicTrackingRoutes(app: App, opts: { perIpPerMinute: number; shipments: ShipmentsService }) {
+  const { shipments } = opts;
   app.addHook('onRequest', app.identity.guards.perIp('public', opts.perIpPerMinute));
 
   app.get('/track/:trackingNumber', {

@@ -175,6 +175,12 @@ export async function insertLabel(db: Executor, row: { shipment_id: string; form
   await db.insertInto('shipment_labels').values(row).onConflict((oc) => oc.columns(['shipment_id', 'format']).doNothing()).execute();
 }
 
+/** Several shipments of the scope by id (any order; missing and foreign ids are simply absent). */
+export async function findShipmentsByIds(db: Executor, scope: Scope, ids: readonly string[]): Promise<ShipmentRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('shipments').selectAll().where(inScope(scope)).where('id', 'in', ids).execute();
+}
+
 export async function findLabel(db: Executor, scope: Scope, shipmentId: string, format: string) {
   return db
     .selectFrom('shipment_labels')

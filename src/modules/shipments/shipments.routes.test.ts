@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createTenant, expectV1AuthMatrix, type Tenant } from '../../../test/helpers/app.js';
 import { getCarrierRegistry } from '../../carriers/registry.js';
-import { shipmentsService } from './shipments.service.js';
 import { settingsService } from '../settings/index.js';
 
 // A fake clock: Monday 2 March 2026, 15:00 UTC (before the 17:00 pickup cutoff).
@@ -342,7 +341,7 @@ describe('tracking', () => {
     setClock('2026-03-02T15:00:00.000Z');
     const { shipment } = await bought();
     setClock('2026-03-02T19:00:00.000Z');
-    const polled = await shipmentsService(app.deps).tracking.pollDue();
+    const polled = await app.services.shipments.tracking.pollDue();
     expect(polled).toBeGreaterThanOrEqual(1);
     const row = await app.deps.db.selectFrom('shipments').select(['status', 'next_check_at']).where('id', '=', shipment.id).executeTakeFirstOrThrow();
     expect(row.status).toBe('in_transit');

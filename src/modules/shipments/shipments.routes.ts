@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses, listResponse, type App } from '../../platform/http/schemas.js';
-import { serviceContext } from '../workspaces/index.js';
+import { serviceContext } from '../../platform/http/request-context.js';
 import {
   CreateShipmentBody,
   LabelQuery,
@@ -12,7 +12,7 @@ import {
   TrackingIdParams,
   TrackingSchema,
 } from './shipments.schemas.js';
-import { shipmentsService, type LabelFile } from './shipments.service.js';
+import type { LabelFile, ShipmentsService } from './shipments.service.js';
 
 /** The label file in OpenAPI: one binary body per format's media type. */
 export const labelResponse = {
@@ -28,8 +28,8 @@ export function sendLabel(reply: { header(k: string, v: string): unknown; type(t
 }
 
 /** /v1/shipments (labels) and /v1/tracking. */
-export async function shipmentsRoutes(app: App) {
-  const shipments = shipmentsService(app.deps);
+export async function shipmentsRoutes(app: App, opts: { shipments: ShipmentsService }) {
+  const { shipments } = opts;
   app.addHook('onClose', async () => shipments.close());
   app.addSchema(ShipmentSchema);
   app.addSchema(TrackingSchema);

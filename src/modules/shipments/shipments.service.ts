@@ -2,14 +2,16 @@ import type { CarrierRegistry } from '../../carriers/registry.js';
 import { CarrierError, type CarrierDefinition } from '../../carriers/types.js';
 import { AppError, validationError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import { onePerApp, type Deps } from '../../platform/deps.js';
+import type { Deps } from '../../platform/deps.js';
 import type { Scope, ServiceContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db/types.js';
 import { paginate, type Page } from '../../platform/http/pagination.js';
-import { recordEvent, writeAudit } from '../audit/index.js';
-import { settingsService } from '../settings/index.js';
-import { findWorkspaceOrigin } from '../workspaces/index.js';
-import { moveOrder, nextStatus, ordersService, parseInstant, type Order, type OrderAttachments } from '../orders/index.js';
+import type { LabelData } from '../labels/index.js';
+import { writeAudit } from '../audit/index.js';
+import { recordEvent } from '../events/index.js';
+import type { SettingsService } from '../settings/index.js';
+import { findWorkspaceOrigin } from '../identity/index.js';
+import { moveOrder, nextStatus, parseInstant, type Order, type OrderAttachments, type OrderExtension, type OrdersService } from '../orders/index.js';
 import { prepareLane, quoteRates, toRateOption, type PreparedLane } from '../rates/index.js';
 import * as repo from './shipments.repo.js';
 import { LABEL_FORMAT_CODES, TRACKING_STATUSES, type CreateShipmentInput, type LabelFormatCode, type PublicTracking, type Shipment, type ShipmentListFilter, type Tracking, type TrackingEventListFilter } from './shipments.schemas.js';
@@ -26,6 +28,21 @@ export interface LabelFile {
   filename: string;
 }
 
+/** What a label purchase settled before calling the carrier (see ShipmentsService.buy). */
+interface PurchasePlan {
+  id: string;
+  now: Date;
+  carrier: CarrierDefinition;
+  serviceCode: string;
+  format: LabelFormatCode;
+  shipFrom: ShipmentAddress;
+  lane: PreparedLane;
+  sandbox: ReturnType<typeof sandboxOptions>;
+}
+
+/** The carrier's sale: its tracking number and the rate it charged. */
+type CarrierSale = Extract<Awaited<ReturnType<NonNullable<CarrierDefinition['adapter']['purchase']>>>, { ok: true }>;
+
 const fileExtension: Record<LabelFormatCode, string> = { pdf_4x6: 'pdf', pdf_letter: 'pdf', png_4x6: 'png', zpl_4x6: 'zpl' };
 
 export class ShipmentsService {
@@ -34,19 +51,27 @@ export class ShipmentsService {
 
   constructor(
     private readonly deps: Deps,
+    private readonly orders: OrdersService,
+    private readonly settings: SettingsService,
     private readonly renderer: LabelRenderer = lazyRenderPool(),
   ) {
     // The registry of the app's Deps (a promise only because TrackingSync and the awaits below take one).
     this.carriers = Promise.resolve(deps.carriers);
     this.tracking = new TrackingSync(deps, this.carriers);
-    // The order wire lists its shipments; orders cannot import this module (it imports orders).
-    ordersService(deps).useAttachments({
+  }
+
+  /**
+   * What this module adds to orders (registered once, in src/compose.ts): the order read lists
+   * its shipments. Orders cannot import this module (this module imports orders).
+   */
+  readonly orderExtension: OrderExtension = {
+    attachments: {
       name: 'shipments',
       forOrders: (executor, scope, ids) => this.attachmentsOf(executor, scope, ids),
       json: (eb) => repo.shipmentsOfOrderJson(eb),
       decode: (rows) => ({ shipments: (rows as ShipmentSummaryRow[]).map(toShipmentSummary) }),
-    });
-  }
+    },
+  };
 
   private get baseUrl(): string {
     return this.deps.config.publicBaseUrl;
@@ -59,7 +84,7 @@ export class ShipmentsService {
 
   /** `sandbox.tracking_time_scale` (cached by the settings module, in force everywhere within 2 s). */
   private async timeScale(): Promise<number> {
-    return parseTimeScale(await settingsService(this.deps).get(TIME_SCALE_SETTING));
+    return parseTimeScale(await this.settings.get(TIME_SCALE_SETTING));
   }
 
   /**
@@ -72,7 +97,7 @@ export class ShipmentsService {
     const carriers = await this.carriers;
     const carrier = carriers.byServiceCode(input.service_code);
     if (!carrier) throw validationError([{ field: 'service_code', message: `unknown service code "${input.service_code}"` }]);
-    const order = await ordersService(this.deps).getOrder(ctx, input.order_id, { attachments: false });
+    const order = await this.orders.getOrder(ctx, input.order_id, { attachments: false });
     const row = await this.buy(ctx, order, carrier, input.service_code, input.label_format ?? 'pdf_4x6');
     return toShipment(row, this.baseUrl);
   }
@@ -82,13 +107,12 @@ export class ShipmentsService {
    * the cheapest option) and buy that label. Returns the order, now shipped with its tracking number.
    */
   async generate(ctx: ServiceContext, orderId: string, input: { service_code?: string; label_format?: LabelFormatCode }): Promise<Order> {
-    const orders = ordersService(this.deps);
-    const order = await orders.getOrder(ctx, orderId, { attachments: false });
+    const order = await this.orders.getOrder(ctx, orderId, { attachments: false });
     nextStatus(order.status, 'purchase_label');
     const code = await this.chooseService(ctx, order, input.service_code);
     const carriers = await this.carriers;
     await this.buy(ctx, order, carriers.byServiceCode(code)!, code, input.label_format ?? 'pdf_4x6');
-    return orders.getOrder(ctx, orderId);
+    return this.orders.getOrder(ctx, orderId);
   }
 
   /**
@@ -101,7 +125,7 @@ export class ShipmentsService {
     input: { order_id: string; service_code?: string; label_format?: LabelFormatCode },
     inTransaction: (trx: Executor, shipment: Shipment) => Promise<void>,
   ): Promise<Shipment> {
-    const order = await ordersService(this.deps).getOrder(ctx, input.order_id, { attachments: false });
+    const order = await this.orders.getOrder(ctx, input.order_id, { attachments: false });
     nextStatus(order.status, 'purchase_label');
     const code = await this.chooseService(ctx, order, input.service_code);
     const carriers = await this.carriers;
@@ -137,6 +161,13 @@ export class ShipmentsService {
     return from as ShipmentAddress;
   }
 
+  /**
+   * The label purchase, as the saga it is: `planPurchase` checks and prepares everything that
+   * needs no outside world; `purchaseFromCarrier` is the one step with an effect outside our
+   * database (the carrier sells the label); `persistPurchase` renders the label and commits
+   * the order move, the shipment, its label, first scan, event and audit in one transaction.
+   * If anything after the carrier's sale fails, `compensatePurchase` voids the label again.
+   */
   private async buy(
     ctx: ServiceContext,
     order: Order,
@@ -145,6 +176,18 @@ export class ShipmentsService {
     format: LabelFormatCode,
     inTransaction?: (trx: Executor, shipment: Shipment) => Promise<void>,
   ): Promise<ShipmentRow> {
+    const plan = await this.planPurchase(ctx, order, carrier, serviceCode, format);
+    const sale = await this.purchaseFromCarrier(plan, order);
+    try {
+      return await this.persistPurchase(ctx, order, plan, sale, inTransaction);
+    } catch (err) {
+      await this.compensatePurchase(plan, sale);
+      throw err;
+    }
+  }
+
+  /** Step 1, no side effects: the order can be shipped, by this carrier, on this lane. */
+  private async planPurchase(ctx: ServiceContext, order: Order, carrier: CarrierDefinition, serviceCode: string, format: LabelFormatCode): Promise<PurchasePlan> {
     nextStatus(order.status, 'purchase_label'); // 409 naming the state before any carrier call
     const shipFrom = await this.shipFromOf(ctx, order);
     if (!carrier.adapter.purchase || !carrier.capabilities.purchase) throw new AppError('unprocessable', `${carrier.name} does not sell labels.`);
@@ -158,28 +201,45 @@ export class ShipmentsService {
       }
       throw err;
     }
-    const id = newId('shipment');
-    const purchasedAt = now.toISOString();
+    const scenario = sandboxScenario(order.ship_to.name, order.notes);
+    const sandbox = sandboxOptions(ctx.environment, ctx.environment === 'test' ? await this.timeScale() : 1, scenario);
+    return { id: newId('shipment'), now, carrier, serviceCode, format, shipFrom, lane, sandbox };
+  }
+
+  /** Step 2, the outside world: the carrier sells the label (undone by compensatePurchase). */
+  private async purchaseFromCarrier(plan: PurchasePlan, order: Order): Promise<CarrierSale> {
+    const { carrier, lane } = plan;
     let result;
     try {
-      result = await carrier.adapter.purchase({
-        service_code: serviceCode,
+      result = await carrier.adapter.purchase!({
+        service_code: plan.serviceCode,
         ship_from: lane.ship_from,
         ship_to: lane.ship_to,
         parcel: order.parcel,
         ship_date: lane.ship_date,
         residential: lane.residential,
         route: lane.route,
-        reference: id,
-        purchased_at: purchasedAt,
+        reference: plan.id,
+        purchased_at: plan.now.toISOString(),
       });
     } catch (err) {
       if (err instanceof CarrierError) throw new AppError('carrier_unavailable', `${carrier.name} is unavailable; try again.`, { cause: err, retryable: err.retryable });
       throw err;
     }
     if (!result.ok) throw new AppError('no_rates', result.reason, { details: [{ field: 'service_code', message: result.reason }] });
+    return result;
+  }
 
-    const option = toRateOption(carrier, result.rate, lane);
+  /** Step 3: the label rendered (before the transaction: a render must not hold a connection), then everything kept at once. */
+  private async persistPurchase(
+    ctx: ServiceContext,
+    order: Order,
+    plan: PurchasePlan,
+    sale: CarrierSale,
+    inTransaction?: (trx: Executor, shipment: Shipment) => Promise<void>,
+  ): Promise<ShipmentRow> {
+    const { id, now, carrier, serviceCode, format, shipFrom, lane, sandbox } = plan;
+    const option = toRateOption(carrier, sale.rate, lane);
     const rate: StoredRate = {
       zone: option.zone,
       base_price: option.base_price,
@@ -193,11 +253,9 @@ export class ShipmentsService {
       ship_date: lane.ship_date,
       residential: lane.residential,
     };
-    const scenario = sandboxScenario(order.ship_to.name, order.notes);
-    const sandbox = sandboxOptions(ctx.environment, ctx.environment === 'test' ? await this.timeScale() : 1, scenario);
     const draft = {
       id,
-      tracking_number: result.tracking_number,
+      tracking_number: sale.tracking_number,
       carrier: carrier.slug,
       service_code: serviceCode,
       service_name: option.service_name,
@@ -210,61 +268,60 @@ export class ShipmentsService {
     // Rendered before the transaction: the render must not hold a database connection.
     const label = await this.renderer.renderLabel(labelDataOf(draft, carrier, order.external_id ?? order.id), format);
 
-    try {
-      return await this.deps.db.transaction().execute(async (trx) => {
-        await moveOrder(trx, ctx, order.id, 'purchase_label', now);
-        let row = await repo.insertShipment(trx, {
-          ...draft,
-          workspace_id: ctx.workspaceId,
-          order_id: order.id,
-          status: 'label_purchased',
-          price_amount: option.price.amount,
-          price_currency: option.price.currency,
-          rate: JSON.stringify(rate),
-          parcel: JSON.stringify(order.parcel),
-          ship_from: JSON.stringify(shipFrom),
-          ship_to: JSON.stringify(order.ship_to),
-          label_format: format,
-          label_created_at: now,
-          tracking_status: 'pre_transit',
-          tracking_status_detail: 'label_created',
-          estimated_delivery_date: option.delivery.estimated_delivery_date,
-          expected_milestones: '{}',
-          sandbox: sandbox ? JSON.stringify(sandbox) : null,
-          next_check_at: now,
-          purchased_at: now,
-          created_at: now,
-          updated_at: now,
-        });
-        await repo.insertLabel(trx, { shipment_id: id, format, workspace_id: ctx.workspaceId, environment: ctx.environment, content_type: label.content_type, body: label.body, created_at: now });
-        const shipment = toShipment(row, this.baseUrl);
-        if (inTransaction) await inTransaction(trx, shipment);
-        await recordEvent(trx, ctx, 'shipment.label_purchased', {
-          shipment,
-          label_url: shipment.label.url,
-          label_urls: Object.fromEntries(LABEL_FORMAT_CODES.map((f) => [f, labelUrl(this.baseUrl, id, f)])),
-        });
-        // The first scan (label created; everything at once for SANDBOX:delivered).
-        row = await this.tracking.syncLocked(trx, row, now);
-        if (ctx.actor.type === 'account') {
-          await writeAudit(trx, ctx.actor, ctx, {
-            action: 'shipment.created',
-            targetType: 'shipment',
-            targetId: id,
-            workspaceId: ctx.workspaceId,
-            environment: ctx.environment,
-            changes: { order_id: order.id, service_code: serviceCode, tracking_number: row.tracking_number },
-          });
-        }
-        return row;
+    return this.deps.db.transaction().execute(async (trx) => {
+      await moveOrder(trx, ctx, order.id, 'purchase_label', now);
+      let row = await repo.insertShipment(trx, {
+        ...draft,
+        workspace_id: ctx.workspaceId,
+        order_id: order.id,
+        status: 'label_purchased',
+        price_amount: option.price.amount,
+        price_currency: option.price.currency,
+        rate: JSON.stringify(rate),
+        parcel: JSON.stringify(order.parcel),
+        ship_from: JSON.stringify(shipFrom),
+        ship_to: JSON.stringify(order.ship_to),
+        label_format: format,
+        label_created_at: now,
+        tracking_status: 'pre_transit',
+        tracking_status_detail: 'label_created',
+        estimated_delivery_date: option.delivery.estimated_delivery_date,
+        expected_milestones: '{}',
+        sandbox: sandbox ? JSON.stringify(sandbox) : null,
+        next_check_at: now,
+        purchased_at: now,
+        created_at: now,
+        updated_at: now,
       });
-    } catch (err) {
-      // Compensation: the carrier sold a label we did not keep.
-      await carrier.adapter
-        .void?.({ tracking_number: result.tracking_number, service_code: serviceCode, purchased_at: purchasedAt, now: this.deps.now().toISOString(), sandbox: sandbox ?? undefined })
-        .catch((voidErr: unknown) => this.deps.log.error({ err: voidErr, tracking_number: result.tracking_number }, 'could not void an unrecorded label'));
-      throw err;
-    }
+      await repo.insertLabel(trx, { shipment_id: id, format, workspace_id: ctx.workspaceId, environment: ctx.environment, content_type: label.content_type, body: label.body, created_at: now });
+      const shipment = toShipment(row, this.baseUrl);
+      if (inTransaction) await inTransaction(trx, shipment);
+      await recordEvent(trx, ctx, 'shipment.label_purchased', {
+        shipment,
+        label_url: shipment.label.url,
+        label_urls: Object.fromEntries(LABEL_FORMAT_CODES.map((f) => [f, labelUrl(this.baseUrl, id, f)])),
+      });
+      // The first scan (label created; everything at once for SANDBOX:delivered).
+      row = await this.tracking.syncLocked(trx, row, now);
+      if (ctx.actor.type === 'account') {
+        await writeAudit(trx, ctx.actor, ctx, {
+          action: 'shipment.created',
+          targetType: 'shipment',
+          targetId: id,
+          workspaceId: ctx.workspaceId,
+          environment: ctx.environment,
+          changes: { order_id: order.id, service_code: serviceCode, tracking_number: row.tracking_number },
+        });
+      }
+      return row;
+    });
+  }
+
+  /** Compensation: the carrier sold a label we did not keep, so it is voided (a failed void is logged, not thrown). */
+  private async compensatePurchase(plan: PurchasePlan, sale: CarrierSale): Promise<void> {
+    await plan.carrier.adapter
+      .void?.({ tracking_number: sale.tracking_number, service_code: plan.serviceCode, purchased_at: plan.now.toISOString(), now: this.deps.now().toISOString(), sandbox: plan.sandbox ?? undefined })
+      .catch((voidErr: unknown) => this.deps.log.error({ err: voidErr, tracking_number: sale.tracking_number }, 'could not void an unrecorded label'));
   }
 
   /** One shipment, with tracking brought up to date. */
@@ -382,6 +439,19 @@ export class ShipmentsService {
   }
 
   /**
+   * What the labels of these shipments print, in the order given (a batch's merged file); the
+   * reference is the order id. Ids of another scope or of no shipment are left out.
+   */
+  async labelData(scope: Scope, ids: readonly string[]): Promise<LabelData[]> {
+    const rows = new Map((await repo.findShipmentsByIds(this.deps.db, scope, ids)).map((r) => [r.id, r]));
+    const carriers = await this.carriers;
+    return ids.flatMap((id) => {
+      const r = rows.get(id);
+      return r ? [labelDataOf(r, carriers.get(r.carrier), r.order_id)] : [];
+    });
+  }
+
+  /**
    * The label file: the stored artifact, or with `format` another rendering (made on demand
    * from the stored shipment, then kept beside the original so the next read is a read).
    */
@@ -392,7 +462,7 @@ export class ShipmentsService {
     const stored = await repo.findLabel(this.deps.db, scope, id, wanted);
     if (stored) return { body: Buffer.from(stored.body.buffer, stored.body.byteOffset, stored.body.byteLength), content_type: stored.content_type, filename };
     const carrier = (await this.carriers).get(row.carrier);
-    const order = await ordersService(this.deps).getOrder(scope, row.order_id, { attachments: false }).catch(() => null);
+    const order = await this.orders.getOrder(scope, row.order_id, { attachments: false }).catch(() => null);
     const rendered = await this.renderer.renderLabel(labelDataOf(row, carrier, order ? (order.external_id ?? order.id) : null), wanted);
     await repo.insertLabel(this.deps.db, { shipment_id: id, format: wanted, workspace_id: row.workspace_id, environment: row.environment, content_type: rendered.content_type, body: rendered.body, created_at: this.deps.now() });
     return { body: rendered.body, content_type: rendered.content_type, filename };
@@ -490,8 +560,6 @@ function manualEvent(
   };
 }
 
-/** The app's one ShipmentsService (one render pool, one settings cache). */
-export const shipmentsService = onePerApp((deps) => new ShipmentsService(deps));
 
 type ShipmentSummaryRow = Awaited<ReturnType<typeof repo.shipmentsOfOrders>>[number];
 

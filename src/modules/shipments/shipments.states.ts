@@ -1,5 +1,5 @@
 import type { TrackingStatus } from '../../carriers/types.js';
-import { AppError } from '../../platform/errors.js';
+import { AppError, invalidState } from '../../platform/errors.js';
 
 /**
  * Shipment states (DESIGN.md §5 "Shipment"):
@@ -43,9 +43,17 @@ export function statusFromTracking(tracking: TrackingStatus, current: ShipmentSt
   }
 }
 
-/** 409 invalid_state naming the shipment's current state. */
+/** The moves a shipment allows: void while only the label exists; force_delivery (admin) unless voided. */
+export function allowedShipmentMoves(status: ShipmentStatus): string[] {
+  if (status === 'voided') return [];
+  return status === 'label_purchased' ? ['void', 'force_delivery'] : ['force_delivery'];
+}
+
+/** 409 invalid_state naming the shipment's current state and the moves it allows. */
 export function shipmentStateError(status: ShipmentStatus, attempted: string, reason?: string): AppError {
-  return new AppError('invalid_state', reason ?? `The shipment is ${status}; it cannot ${attempted}.`, {
-    details: { current_state: status },
+  return invalidState(reason ?? `The shipment is ${status}; it cannot ${attempted}.`, {
+    current: status,
+    allowedMoves: allowedShipmentMoves(status),
+    detail: `is ${status}; cannot ${attempted}`,
   });
 }

@@ -1,12 +1,7 @@
 import type { ColumnType, Insertable, Selectable } from 'kysely';
+import type { Timestamp, NullableTimestamp, Json, NullableJson } from '../../platform/db/columns.js';
 import type { SandboxOptions, TrackingMilestone, TrackingStatus } from '../../carriers/types.js';
 import type { ShipmentStatus } from './shipments.states.js';
-
-type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
-type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
-/** jsonb: written as JSON text, read back parsed by both drivers. */
-type Json<T> = ColumnType<T, string, string>;
-type NullableJson<T> = ColumnType<T | null, string | null | undefined, string | null>;
 
 export interface ShipmentAddress {
   name?: string;

@@ -6,7 +6,7 @@ import type { Executor } from '../../platform/db/types.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { iso } from '../../platform/http/wire.js';
-import { recordEvent } from '../audit/index.js';
+import { recordEvent } from '../events/index.js';
 import { moveOrder } from '../orders/index.js';
 import * as repo from './shipments.repo.js';
 import { FINAL_STATUSES, statusFromTracking, type ShipmentStatus } from './shipments.states.js';

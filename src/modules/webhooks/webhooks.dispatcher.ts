@@ -3,7 +3,7 @@ import type { Deps } from '../../platform/deps.js';
 import type { Executor } from '../../platform/db/types.js';
 import { retryWhileDatabaseUnavailable } from '../../platform/db/connection-errors.js';
 import type { Environment } from '../../platform/context.js';
-import type { EventHook } from '../../platform/events/event-hooks.js';
+import type { EventHook } from '../events/index.js';
 import { createSecretBox, type SecretBox } from '../../platform/secret-box.js';
 import { settingsService } from '../settings/index.js';
 import {
@@ -47,7 +47,7 @@ export async function sendKick(deps: Deps, executor: Executor, data: KickData): 
 }
 
 /**
- * The fan-out (registered on platform/events by setupWebhooks): in the transaction that
+ * The fan-out (registered with the events module by setupWebhooks): in the transaction that
  * records an event, one pending delivery per enabled endpoint of that workspace and
  * environment subscribed to its type. Plain SQL on the caller's executor, nothing else: the
  * rows are the outbox, and the relay (webhooks.jobs.ts) turns due rows into delivery jobs, so

@@ -1,6 +1,6 @@
 import type { LookupFunction } from 'node:net';
 import type { Deps } from '../../platform/deps.js';
-import { registerEventHook } from '../../platform/events/event-hooks.js';
+import { registerEventHook } from '../events/index.js';
 import { DELIVER_QUEUE, WebhookDispatcher, webhookFanOut } from './webhooks.dispatcher.js';
 import { hasDueDeliveries } from './webhooks.repo.js';
 

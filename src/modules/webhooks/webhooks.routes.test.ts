@@ -4,7 +4,7 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createTenant, expectV1AuthMatrix, superAdminHeaders, type Tenant } from '../../../test/helpers/app.js';
 import { eventually, startReceiver, type Receiver } from '../../../test/helpers/webhook-receiver.js';
-import { recordEvent } from '../audit/index.js';
+import { recordEvent } from '../events/index.js';
 import { registerWebhookJobs } from './index.js';
 
 // An independent verifier of the signature format (Stripe's), fed our header as theirs.

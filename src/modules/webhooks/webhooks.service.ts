@@ -4,11 +4,12 @@ import type { Deps } from '../../platform/deps.js';
 import { onePerApp } from '../../platform/deps.js';
 import type { Scope, ServiceContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db/types.js';
-import { AppError, notFound, validationError, type ErrorDetail } from '../../platform/errors.js';
+import { AppError, invalidState, notFound, validationError, type ErrorDetail } from '../../platform/errors.js';
 import type { Page } from '../../platform/http/pagination.js';
 import { newId } from '../../platform/ids.js';
 import { createSecretBox, type SecretBox } from '../../platform/secret-box.js';
-import { recordEvent, writeAudit } from '../audit/index.js';
+import { writeAudit } from '../audit/index.js';
+import { recordEvent } from '../events/index.js';
 import { settingsService } from '../settings/index.js';
 import { sendKick } from './webhooks.dispatcher.js';
 import {
@@ -183,7 +184,7 @@ export class WebhooksService {
   async sendTestEvent(ctx: ServiceContext, id: string): Promise<Delivery> {
     return this.#deps.db.transaction().execute(async (trx) => {
       const endpoint = await this.#endpointOr404(trx, ctx, id);
-      if (!endpoint.enabled) throw new AppError('invalid_state', 'The endpoint is disabled: enable it (PATCH enabled:true) before sending a test event.');
+      if (!endpoint.enabled) throw endpointDisabled('The endpoint is disabled: enable it (PATCH enabled:true) before sending a test event.');
       const event = await recordEvent(trx, ctx, TEST_EVENT_TYPE, {
         webhook_id: endpoint.id,
         message: 'A test event sent from the API. It changes nothing.',
@@ -219,12 +220,10 @@ export class WebhooksService {
       const before = await findDeliveryById(trx, ctx, id);
       if (!before) throw notFound('webhook delivery');
       if (before.status !== 'dead' && before.status !== 'failed') {
-        throw new AppError('invalid_state', `The delivery is ${before.status}: only a dead or failed delivery can be retried.`, {
-          details: [{ field: 'status', message: before.status }],
-        });
+        throw invalidState(`The delivery is ${before.status}: only a dead or failed delivery can be retried.`, { current: before.status, allowedMoves: [] });
       }
       const endpoint = await findEndpointById(trx, ctx, before.endpoint_id);
-      if (!endpoint?.enabled) throw new AppError('invalid_state', 'The endpoint is disabled: enable it (PATCH enabled:true) first.');
+      if (!endpoint?.enabled) throw endpointDisabled('The endpoint is disabled: enable it (PATCH enabled:true) first.');
       const row = (await requeueDelivery(trx, ctx, id))!;
       await sendKick(this.#deps, trx, { workspace_id: ctx.workspaceId, environment: ctx.environment, event_id: row.event_id });
       await writeAudit(trx, ctx.actor, ctx, { action: 'webhook_delivery.retried', targetType: 'webhook_delivery', targetId: id, workspaceId: ctx.workspaceId, environment: ctx.environment });
@@ -240,3 +239,8 @@ export class WebhooksService {
 }
 
 export const webhooksService = onePerApp((deps) => new WebhooksService(deps));
+
+/** 409 invalid_state of a disabled endpoint: its state is `enabled: false`, and enabling it is the way on. */
+function endpointDisabled(message: string): AppError {
+  return new AppError('invalid_state', message, { details: [{ field: 'enabled', message: 'is false', current_state: 'disabled', allowed_moves: ['enable'] }] });
+}

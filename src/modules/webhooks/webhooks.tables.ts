@@ -1,7 +1,5 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
-
-type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
-type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+import type { Timestamp, NullableTimestamp } from '../../platform/db/columns.js';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'dead';
 

@@ -1,4 +1,4 @@
-import type { CounterStore, TakeResult } from './counter-store.js';
+import type { CounterStore, TakeResult } from './counter-store.types.js';
 
 export type CounterOperation = 'take' | 'hit' | 'count' | 'reset' | 'connect';
 

@@ -1,18 +1,35 @@
 import { AppError } from '../errors.js';
 
-/** Translate Postgres errors once: unique violation → 409 conflict; FK → 400 on the field. */
-export function mapDbError(err: unknown, fieldForFk = 'id'): unknown {
+// SQLSTATE codes (both drivers put them on `err.code`).
+const UNIQUE_VIOLATION = '23505';
+const FOREIGN_KEY_VIOLATION = '23503';
+
+export interface DbErrorWording {
+  /** A unique violation: which field collided, and the message (default: a generic one). */
+  unique?: { field: string; message?: string; detail?: string };
+  /** A foreign-key violation: the field that names the missing resource (default `id`). */
+  foreignKey?: { field: string };
+}
+
+/**
+ * The one translation of Postgres errors into the catalogue: unique violation → 409 conflict,
+ * foreign-key violation → 400 validation_failed on the field. Anything else comes back as it
+ * was, so a caller writes `catch (err) { throw mapDbError(err, …) }`.
+ */
+export function mapDbError(err: unknown, wording: DbErrorWording = {}): unknown {
   const code = (err as { code?: string } | null)?.code;
-  if (code === '23505') return new AppError('conflict', 'A resource with these values already exists.', { cause: err });
-  if (code === '23503') {
+  if (code === UNIQUE_VIOLATION) {
+    const { field, message, detail } = wording.unique ?? { field: 'id' };
+    return new AppError('conflict', message ?? 'A resource with these values already exists.', {
+      details: [{ field, message: detail ?? 'is already registered' }],
+      cause: err,
+    });
+  }
+  if (code === FOREIGN_KEY_VIOLATION) {
     return new AppError('validation_failed', 'A referenced resource does not exist.', {
-      details: [{ field: fieldForFk, message: 'does not exist' }],
+      details: [{ field: wording.foreignKey?.field ?? 'id', message: 'does not exist' }],
       cause: err,
     });
   }
   return err;
-}
-
-export function isUniqueViolation(err: unknown): boolean {
-  return (err as { code?: string } | null)?.code === '23505';
 }

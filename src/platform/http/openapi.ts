@@ -1,7 +1,7 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { Config } from '../../config.js';
 import { errorCatalogue, type ErrorCode } from '../errors.js';
-import { ERROR_EXAMPLE } from './schemas.js';
+import { ERROR_EXAMPLE, INVALID_STATE_EXAMPLE } from './schemas.js';
 
 const errorTable = Object.entries(errorCatalogue)
   .map(([code, { status, message }]) => `| ${status} | \`${code}\` | ${message} |`)
@@ -96,6 +96,7 @@ const exampleErrorCode: Record<string, ErrorCode> = {
 /** An error body as the error handler writes it, for a status's usual code. */
 export function errorExample(status: string): Record<string, unknown> {
   if (status === '400') return ERROR_EXAMPLE;
+  if (status === '409') return INVALID_STATE_EXAMPLE;
   const code = exampleErrorCode[status] ?? 'internal_error';
   return { code, message: errorCatalogue[code].message, request_id: ERROR_EXAMPLE.request_id };
 }

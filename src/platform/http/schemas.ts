@@ -23,6 +23,25 @@ export const ErrorDetailSchema = Type.Object({
   message: Type.String(),
 });
 
+/** One entry of an error's `details`, as sent for every code (a code may add its own keys, e.g. carrier_code). */
+const ErrorDetailEntrySchema = Type.Object(
+  {
+    field: Type.Optional(Type.String({ description: 'The field (or header, or `status` for invalid_state) the entry is about.' })),
+    message: Type.Optional(Type.String()),
+    current_state: Type.Optional(Type.String({ description: 'invalid_state: the state the resource is in.' })),
+    allowed_moves: Type.Optional(Type.Array(Type.String(), { description: 'invalid_state: the moves allowed from current_state (empty when none).' })),
+  },
+  { additionalProperties: true },
+);
+
+/** The 409 invalid_state example: its one detail names the state and the moves it allows. */
+export const INVALID_STATE_EXAMPLE = {
+  code: 'invalid_state',
+  message: 'The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.',
+  details: [{ field: 'status', message: 'is shipped; cannot cancel', current_state: 'shipped', allowed_moves: ['deliver'] }],
+  request_id: 'req_0cebcef5141540549db804e2bb73cd2d',
+};
+
 /** A validation error as the error handler writes it: the example of the Error schema (and of every 400). */
 export const ERROR_EXAMPLE = {
   code: 'validation_failed',
@@ -38,7 +57,13 @@ export const ErrorResponseSchema = Type.Object(
   {
     code: Type.String({ description: 'Machine-readable error code (see the catalogue in the docs).' }),
     message: Type.String(),
-    details: Type.Optional(Type.Any({ description: 'For validation errors: [{field, message}].' })),
+    details: Type.Optional(
+      Type.Array(ErrorDetailEntrySchema, {
+        description:
+          'Always a list, for every code: validation errors carry [{field, message}]; a 409 invalid_state carries ' +
+          '[{field: "status", message, current_state, allowed_moves}].',
+      }),
+    ),
     request_id: Type.String(),
   },
   { $id: 'Error', title: 'Error', examples: [ERROR_EXAMPLE] },

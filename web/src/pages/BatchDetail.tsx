@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { api, call } from '../api/client';
-import type { PageProps } from '../routes';
+import type { PageProps } from '../page-props';
 import { Link } from '../router';
 import { Badge, ConfirmButton, duration, Empty, ErrorBox, Loading, Pager, Select, useAction, useAsync, useCursorPages, usePolling, when } from '../ui';
 import { BATCH_TYPE_LABEL, isActive, ItemResult, type BatchItem } from './batches-common';

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { api, call } from '../api/client';
-import type { PageProps } from '../routes';
+import type { PageProps } from '../page-props';
 import { Link, navigate } from '../router';
 import { ConfirmButton, ErrorBox, Field, fieldError, Loading, SecretOnce, Select, useAction, useAsync, when } from '../ui';
 import { HealthBadge, PLATFORMS } from './Integrations';

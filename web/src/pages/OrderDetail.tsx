@@ -1,5 +1,5 @@
 import { api, call, type Order } from '../api/client';
-import type { PageProps } from '../routes';
+import type { PageProps } from '../page-props';
 import { Link } from '../router';
 import { Badge, Empty, ErrorBox, Loading, money, useAction, useAsync, when } from '../ui';
 import { actionLabel, allowedActions, runOrderAction, type OrderAction } from './orders-actions';

@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, call, type FieldError, type Order } from '../api/client';
-import type { PageProps } from '../routes';
+import type { PageProps } from '../page-props';
 import { Link, navigate } from '../router';
 import { ErrorBox, Field, fieldError, Loading, useAction, useAsync } from '../ui';
 
@@ -105,7 +105,8 @@ function OrderFormBody({ order }: { order?: Order }) {
   const [errors, setErrors] = useState<FieldError[]>([]);
   const save = useAction();
   useEffect(() => {
-    if (save.error?.details.length) setErrors(save.error.details);
+    // Field errors go beside their fields; any other error (a 409 invalid_state's status detail) shows in the box.
+    if (save.error?.code === 'validation_failed' && save.error.details.length) setErrors(save.error.details);
   }, [save.error]);
 
   const setShip = (k: keyof FormState['ship_to'], v: string) => setF((s) => ({ ...s, ship_to: { ...s.ship_to, [k]: v } }));
@@ -141,7 +142,7 @@ function OrderFormBody({ order }: { order?: Order }) {
             Please correct the {errors.length === 1 ? 'field' : `${errors.length} fields`} marked below.
           </div>
         )}
-        {save.error && !save.error.details.length && <ErrorBox error={save.error} />}
+        {save.error && (save.error.code !== 'validation_failed' || !save.error.details.length) && <ErrorBox error={save.error} />}
         <fieldset>
           <legend>Customer</legend>
           <div className="row">

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { api, call } from '../api/client';
-import type { PageProps } from '../routes';
+import type { PageProps } from '../page-props';
 import { Link } from '../router';
 import { AddressBlock } from './OrderDetail';
 import { Tracking } from './Track';

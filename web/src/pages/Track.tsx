@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { api, call, type Operations } from '../api/client';
-import type { PageProps } from '../routes';
+import type { PageProps } from '../page-props';
 import { navigate } from '../router';
 import { Badge, ErrorBox, Loading, day, useAsync, when } from '../ui';
 

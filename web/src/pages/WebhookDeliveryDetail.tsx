@@ -1,5 +1,5 @@
 import { api, call } from '../api/client';
-import type { PageProps } from '../routes';
+import type { PageProps } from '../page-props';
 import { Link } from '../router';
 import { Badge, Empty, ErrorBox, Loading, useAction, useAsync, usePolling, when } from '../ui';
 import { settling, WebhookTabs } from './webhooks-common';

@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, call } from '../api/client';
-import type { PageProps } from '../routes';
+import type { PageProps } from '../page-props';
 import { Link, navigate } from '../router';
 import { Badge, ConfirmButton, Empty, ErrorBox, Field, fieldError, Loading, Pager, SecretOnce, Select, useAction, useAsync, useCursorPages, usePolling, when } from '../ui';
 import { DELIVERY_STATUSES, DeliveriesTable, EventsPicker, settling, WebhookTabs, type DeliveryStatus, type Endpoint, type EventType } from './webhooks-common';

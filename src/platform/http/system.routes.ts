@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { Registry } from 'prom-client';
-import { errorResponses, type App } from '../../platform/http/schemas.js';
-import { pingDatabase } from '../../platform/db/database.js';
-import type { Deps } from '../../platform/deps.js';
+import { errorResponses, type App } from './schemas.js';
+import { pingDatabase } from '../db/database.js';
+import type { Deps } from '../deps.js';
 import { DESCRIPTOR_EXAMPLE, HEALTH_EXAMPLE, HEALTH_UNAVAILABLE_EXAMPLE } from './system.examples.js';
 
 const Descriptor = Type.Object({

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses, listResponse, type App } from '../../platform/http/schemas.js';
 import { ApiKeySchema, CreateApiKeyBody, CreatedApiKeySchema, EnvironmentSchema, IdParams } from './workspaces.schemas.js';
-import { serviceContext } from './guards.js';
+import { serviceContext } from '../../platform/http/request-context.js';
 
 const ListQuery = Type.Object({
   environment: Type.Optional(EnvironmentSchema),

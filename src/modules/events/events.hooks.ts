@@ -1,4 +1,4 @@
-import type { Executor } from '../db/types.js';
+import type { Executor } from '../../platform/db/types.js';
 
 /**
  * What a module may react to when a domain event is recorded: the event's identity, not its
@@ -20,7 +20,7 @@ export interface RecordedEvent {
 export type EventHook = (executor: Executor, event: RecordedEvent) => Promise<void>;
 
 /**
- * The registry that lets the event recorder (modules/audit) call consumers (modules/webhooks)
+ * The registry that lets the event recorder (recordEvent) call consumers (modules/webhooks)
  * without importing them: a consumer registers under its own name and gets an unregister
  * function. The registry is per process: a process runs one app (several apps of one process,
  * as some tests build, must share one database). Registering a name again replaces the hook;

@@ -3,7 +3,8 @@ import type { App } from '../../platform/http/schemas.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import { AppError } from '../../platform/errors.js';
 import { CurrentSessionResponse, LoginBody, LoginResponse, MeResponse, RegisterBody, RegisterResponse, SessionResponse } from './workspaces.schemas.js';
-import { requestMeta, sessionToken } from './guards.js';
+import { requestMeta } from '../../platform/http/request-context.js';
+import { sessionToken } from './guards.js';
 import { checkSameOrigin, clearSessionCookie, setSessionCookie } from './session-cookie.js';
 
 /** /api/auth: register, login, logout, me; the dashboard's cookie session. */

@@ -6,7 +6,7 @@ import type { Executor } from '../../platform/db/types.js';
 import type { Actor, Environment, RequestMeta } from '../../platform/context.js';
 import { paginate } from '../../platform/http/pagination.js';
 import { writeAudit } from '../audit/index.js';
-import { settingsService } from '../settings/index.js';
+import type { SettingsService } from '../settings/index.js';
 import { checkShippingAddress } from '../addresses/index.js';
 import * as repo from './workspaces.repo.js';
 import type { AuthCache, VerifiedKey, WorkspaceLimits } from './auth-cache.js';
@@ -43,6 +43,7 @@ export class WorkspacesService {
   constructor(
     private readonly deps: Deps,
     private readonly cache: AuthCache,
+    private readonly settings: SettingsService,
   ) {}
 
   async getWorkspace(workspaceId: string) {
@@ -74,7 +75,7 @@ export class WorkspacesService {
   /** The burst in force for a plan and custom value: the one rule for the limiter and the reports. */
   async effectiveBurst(plan: WorkspaceLimits['plan'], customBurst: number | null): Promise<number> {
     if (plan === 'enterprise') return customBurst ?? ENTERPRISE_DEFAULT_BURST;
-    return settingsService(this.deps).get(burstSetting(plan));
+    return this.settings.get(burstSetting(plan));
   }
 
   /**
@@ -90,7 +91,7 @@ export class WorkspacesService {
     const limits = this.cache.workspaces.get(workspaceId);
     if (!limits) return undefined;
     if (limits.plan === 'enterprise') return limits.burstPerMinute ?? ENTERPRISE_DEFAULT_BURST;
-    return settingsService(this.deps).cached(burstSetting(limits.plan));
+    return this.settings.cached(burstSetting(limits.plan));
   }
 
   async updateWorkspace(

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses, type App } from '../../platform/http/schemas.js';
 import { UpdateWorkspaceBody, WorkspaceSchema } from './workspaces.schemas.js';
-import { serviceContext } from './guards.js';
+import { serviceContext } from '../../platform/http/request-context.js';
 
 /** /api/admin/workspace: the current workspace, its name and origin address. */
 export async function adminWorkspaceRoutes(app: App) {

@@ -1,12 +1,12 @@
-import { AppError, rateLimited, validationError } from '../../platform/errors.js';
+import { AppError, invalidState, rateLimited, validationError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { dummyPasswordHash, hashPassword, randomBase62, sha256Hex, verifyPassword } from '../../platform/crypto.js';
 import type { Deps } from '../../platform/deps.js';
 import type { Actor, RequestMeta } from '../../platform/context.js';
 import { paginate } from '../../platform/http/pagination.js';
-import { isUniqueViolation } from '../../platform/db/pg-errors.js';
+import { mapDbError } from '../../platform/db/pg-errors.js';
 import { writeAudit } from '../audit/index.js';
-import { settingsService } from '../settings/index.js';
+import type { SettingsService } from '../settings/index.js';
 import * as repo from './workspaces.repo.js';
 import type { AuthCache, VerifiedSession } from './auth-cache.js';
 import { toAccount, toWorkspace } from './workspaces.wire.js';
@@ -30,6 +30,7 @@ export class AccountsService {
   constructor(
     private readonly deps: Deps,
     private readonly cache: AuthCache,
+    private readonly settings: SettingsService,
   ) {}
 
   /** Create a pending account with its own workspace (DESIGN.md §3 step 2). */
@@ -62,13 +63,12 @@ export class AccountsService {
         return { account: toAccount(account), workspace: { id: ws.id, name: ws.name, plan: ws.plan } };
       });
     } catch (err) {
-      if (isUniqueViolation(err)) throw new AppError('conflict', 'An account with this email already exists.', { details: [{ field: 'email', message: 'is already registered' }] });
-      throw err;
+      throw mapDbError(err, { unique: { field: 'email', message: 'An account with this email already exists.' } });
     }
   }
 
   private async autoApprove(): Promise<boolean> {
-    return settingsService(this.deps).get('registration.auto_approve');
+    return this.settings.get('registration.auto_approve');
   }
 
   /** Exchange email + password for an opaque session token (stored hashed). */
@@ -168,16 +168,15 @@ export class AccountsService {
       reactivate: { from: ['suspended'], to: 'active', action: 'account.reactivated' },
     };
     const rule = allowed[move];
+    const movesFrom = (status: AccountRow['status']) => (Object.keys(allowed) as (typeof move)[]).filter((m) => allowed[m].from.includes(status));
     const result = await this.deps.db.transaction().execute(async (trx) => {
       const account = await trx.selectFrom('accounts').selectAll().where('id', '=', accountId).forUpdate().executeTakeFirst();
       if (!account) throw new AppError('not_found', 'No such account.');
       if (actor.id === account.id && move === 'suspend') {
-        throw new AppError('invalid_state', 'You cannot suspend your own account.');
+        throw invalidState('You cannot suspend your own account.', { current: account.status, allowedMoves: movesFrom(account.status), detail: 'cannot suspend your own account' });
       }
       if (!rule.from.includes(account.status)) {
-        throw new AppError('invalid_state', `Cannot ${move} an account that is ${account.status}.`, {
-          details: { current_state: account.status, allowed_from: rule.from },
-        });
+        throw invalidState(`Cannot ${move} an account that is ${account.status}.`, { current: account.status, allowedMoves: movesFrom(account.status) });
       }
       const updated = (await repo.updateAccount(trx, account.id, { status: rule.to }))!;
       let workspaceIds: string[] = [];

@@ -1,8 +1,8 @@
 import type { Executor } from '../../platform/db/types.js';
 import type { Scope } from '../../platform/context.js';
 import { newId } from '../../platform/ids.js';
-import { runEventHooks } from '../../platform/events/event-hooks.js';
-import './audit.tables.js';
+import { runEventHooks } from './events.hooks.js';
+import './events.tables.js';
 
 export interface EventEnvelope<T = unknown> {
   id: string;
@@ -15,7 +15,7 @@ export interface EventEnvelope<T = unknown> {
 
 /**
  * Record a domain event (the webhook envelope of DESIGN.md §5) in the caller's transaction.
- * Consumers registered in platform/events (webhook fan-out) run in the same transaction, so
+ * Consumers registered with registerEventHook (the webhook fan-out) run in the same transaction, so
  * the deliveries an event causes exist exactly when the event does; recording never calls out.
  */
 export async function recordEvent<T>(executor: Executor, scope: Scope, type: string, data: T): Promise<EventEnvelope<T>> {

@@ -137,7 +137,7 @@ describe('super-admin accounts', () => {
     expect(login.json().code).toBe('account_suspended');
     const again = await app.inject({ method: 'POST', url: `/api/super-admin/accounts/${t.accountId}/suspend`, headers: root });
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toMatchObject({ code: 'invalid_state', details: { current_state: 'suspended' } });
+    expect(again.json()).toMatchObject({ code: 'invalid_state', details: [{ field: 'status', current_state: 'suspended', allowed_moves: ['reactivate'] }] });
     const r = await app.inject({ method: 'POST', url: `/api/super-admin/accounts/${t.accountId}/reactivate`, headers: root });
     expect(r.json().status).toBe('active');
     expect((await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: t.email, password: t.password } })).statusCode).toBe(200);

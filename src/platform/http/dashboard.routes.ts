@@ -3,8 +3,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply } from 'fastify';
-import { AppError } from '../../platform/errors.js';
-import type { App } from '../../platform/http/schemas.js';
+import { AppError } from '../errors.js';
+import type { App } from './schemas.js';
 
 /**
  * Dashboard pages: scripts and styles only from this origin (Vite emits no inline script), API

@@ -1,8 +1,5 @@
 import type { ColumnType, Selectable } from 'kysely';
-
-type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
-type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
-type Json<T> = ColumnType<T, string, string>;
+import type { Timestamp, NullableTimestamp, Json } from '../../platform/db/columns.js';
 
 export interface AccountsTable {
   id: string;

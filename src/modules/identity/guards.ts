@@ -1,35 +1,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, rateLimited } from '../../platform/errors.js';
-import type { Actor, Environment, Scope, ServiceContext } from '../../platform/context.js';
+import type { Environment } from '../../platform/context.js';
+import { bearer } from '../../platform/http/request-context.js';
 import type { CounterStore, TakeResult } from '../../platform/cache/counter-store.js';
 import type { Executor } from '../../platform/db/types.js';
 import type { AccountsService } from './accounts.service.js';
-import type { VerifiedKey, VerifiedSession } from './auth-cache.js';
+import type { VerifiedKey } from './auth-cache.js';
 import type { WorkspacesService } from './workspaces.service.js';
 import * as repo from './workspaces.repo.js';
 import { checkSameOrigin, isStateChanging, sessionCookieToken } from './session-cookie.js';
-
-export interface RequestAuth {
-  actor: Actor;
-  scope?: Scope;
-  session?: VerifiedSession;
-  apiKeyId?: string;
-  integrationId?: string;
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    auth: RequestAuth | null;
-  }
-}
-
-/** The token of an `Authorization: Bearer <token>` header, or null. */
-export function bearer(request: FastifyRequest): string | null {
-  const header = request.headers.authorization;
-  if (!header) return null;
-  const match = /^Bearer\s+(\S+)$/i.exec(header);
-  return match ? match[1] : null;
-}
 
 /**
  * The session token of a request: the Bearer header (API clients) or else the dashboard's
@@ -40,17 +19,6 @@ export function sessionToken(request: FastifyRequest): { token: string; via: 'be
   if (header) return { token: header, via: 'bearer' };
   const cookie = sessionCookieToken(request);
   return cookie ? { token: cookie, via: 'cookie' } : null;
-}
-
-/** The service context of an authenticated, scoped request. */
-export function serviceContext(request: FastifyRequest): ServiceContext {
-  const auth = request.auth;
-  if (!auth?.scope) throw new AppError('unauthorized');
-  return { ...auth.scope, actor: auth.actor, requestId: request.id, ip: request.ip };
-}
-
-export function requestMeta(request: FastifyRequest) {
-  return { requestId: request.id, ip: request.ip };
 }
 
 export interface Guards {

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses, listResponse, type App } from '../../platform/http/schemas.js';
 import { AccountListQuery, AccountSchema, IdParams, SuspendBody, UpdatePlanBody, UserIdParams, WorkspaceListQuery, WorkspaceSchema, WorkspaceSummarySchema } from './workspaces.schemas.js';
-import { requestMeta } from './guards.js';
+import { requestMeta } from '../../platform/http/request-context.js';
 
 /** /api/super-admin: accounts (list, approve, suspend, reactivate) and workspace plans. */
 export async function superAdminIdentityRoutes(app: App) {

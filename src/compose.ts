@@ -1,0 +1,46 @@
+import type { Deps } from './platform/deps.js';
+import { createIdentity, type Identity } from './modules/identity/index.js';
+import { settingsService, type SettingsService } from './modules/settings/index.js';
+import { OrdersService } from './modules/orders/index.js';
+import { OfficeRedeemService } from './modules/office-redeem/index.js';
+import { ShipmentsService } from './modules/shipments/index.js';
+import { BatchesService } from './modules/batches/index.js';
+
+/** The domain services of one app, each made once, with the services it calls in its constructor. */
+export interface Services {
+  settings: SettingsService;
+  identity: Identity;
+  orders: OrdersService;
+  officeRedeem: OfficeRedeemService;
+  shipments: ShipmentsService;
+  batches: BatchesService;
+}
+
+/**
+ * The composition of the modules: who calls whom reads here, top to bottom, and nowhere else.
+ * Orders is a leaf (it imports no module that builds on it): shipments and office-redeem
+ * extend it here, once each, before the app serves a request, with their summaries on the
+ * order read and their reactions to order moves.
+ *
+ * Services that call no other module's service (webhooks, integrations, mtls, analytics) keep
+ * their per-app accessors (`webhooksService(deps)`): they have nothing to be wired with.
+ */
+export function composeServices(deps: Deps): Services {
+  const settings = settingsService(deps);
+  const identity = createIdentity(deps, settings);
+  const orders = new OrdersService(deps, settings);
+  const officeRedeem = new OfficeRedeemService(deps, settings);
+  const shipments = new ShipmentsService(deps, orders, settings);
+  const batches = new BatchesService(deps, orders, shipments);
+
+  orders.extend(officeRedeem.orderExtension);
+  orders.extend(shipments.orderExtension);
+
+  return { settings, identity, orders, officeRedeem, shipments, batches };
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+  }
+}

@@ -1,0 +1,37 @@
+import type { Deps } from '../../platform/deps.js';
+import { AccountsService } from './accounts.service.js';
+import { AuthCache } from './auth-cache.js';
+import { createGuards, type Guards } from './guards.js';
+import { WorkspacesService } from './workspaces.service.js';
+import type { SettingsService } from '../settings/index.js';
+
+/** The identity module's import surface: accounts, sessions, workspaces, API keys and the guards. */
+export { sessionToken, type Guards } from './guards.js';
+export { AccountSchema, ApiKeySchema, WorkspaceSchema } from './workspaces.schemas.js';
+export { authRoutes } from './auth.routes.js';
+export { apiKeysRoutes } from './api-keys.routes.js';
+export { adminWorkspaceRoutes } from './admin-workspace.routes.js';
+export { superAdminIdentityRoutes } from './super-admin.routes.js';
+export { AccountsService } from './accounts.service.js';
+export { WorkspacesService, ENTERPRISE_DEFAULT_BURST, findWorkspaceOrigin } from './workspaces.service.js';
+
+export interface Identity {
+  accounts: AccountsService;
+  workspaces: WorkspacesService;
+  guards: Guards;
+  cache: AuthCache;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    identity: Identity;
+  }
+}
+
+/** Accounts, workspaces and the guards over one auth cache; settings give the registration and burst defaults. */
+export function createIdentity(deps: Deps, settings: SettingsService): Identity {
+  const cache = new AuthCache(deps.bus);
+  const accounts = new AccountsService(deps, cache, settings);
+  const workspaces = new WorkspacesService(deps, cache, settings);
+  return { accounts, workspaces, cache, guards: createGuards({ accounts, workspaces, counters: deps.counters, db: deps.db, publicBaseUrl: deps.config.publicBaseUrl }) };
+}

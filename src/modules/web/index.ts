@@ -1,1 +1,0 @@
-export { webRoutes, defaultWebDir, DASHBOARD_CSP } from './web.routes.js';
