@@ -23,7 +23,7 @@ describe('when the database is gone', () => {
       const res = await app.inject({ method: 'POST', url: '/v1/api-keys', headers: t.headers, payload: { name: 'x' } });
       expect(res.statusCode).toBe(503);
       expect(res.headers['retry-after']).toMatch(/^\d+$/);
-      expect(res.json()).toEqual({ code: 'service_unavailable', message: 'The database is unreachable; retry shortly.', request_id: res.headers['x-request-id'] });
+      expect(res.json()).toEqual({ code: 'service_unavailable', message: 'The database is unreachable; retry shortly.', details: [], request_id: res.headers['x-request-id'] });
     } finally {
       await app.close().catch(() => {});
     }

@@ -127,7 +127,8 @@ describe('public lookup', () => {
     const unknown = await lookup('1000000000000000', ip);
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toMatchObject({ code: 'not_found', request_id: unknown.headers['x-request-id'] });
-    expect(Object.keys(unknown.json()).sort()).toEqual(['code', 'message', 'request_id']);
+    expect(Object.keys(unknown.json()).sort()).toEqual(['code', 'details', 'message', 'request_id']);
+    expect(unknown.json().details).toEqual([]); // always a list, empty when there is nothing to add
     const nul = await lookup('1234\u0000567812345678', ip);
     expect(nul.statusCode).toBe(400);
   });

@@ -105,8 +105,8 @@ function withBodyChecks(request: FastifyRequest, schemaDetails: ErrorDetail[], c
 }
 
 export function sendError(reply: FastifyReply, request: FastifyRequest, code: ErrorCode, message: string, details?: unknown) {
-  const body: Record<string, unknown> = { code, message, request_id: request.id };
-  if (details !== undefined) body.details = details;
+  // `details` is always a list (DESIGN.md §9): empty when the error has nothing to add.
+  const body = { code, message, details: details ?? [], request_id: request.id };
   // Serialised here, not by the route's response schema for that status (GET /health's 503 is
   // its own health document, and an error body must never fail a schema meant for another).
   return reply.code(errorCatalogue[code].status).type('application/json; charset=utf-8').send(JSON.stringify(body));
@@ -171,7 +171,7 @@ export function frameworkErrors(err: FastifyError, request: FastifyRequest, repl
 /**
  * Requests Node's HTTP parser refuses before Fastify sees them (Fastify's `clientErrorHandler`
  * option): a raw NUL or other bad byte in a header, headers or a URL over the size limit, a
- * request that took too long to arrive. The same `{code, message, request_id}` body and
+ * request that took too long to arrive. The same `{code, message, details, request_id}` body and
  * X-Request-Id header as every other answer, then the connection is closed.
  */
 export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
@@ -179,7 +179,7 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): 
   const code: ErrorCode = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'request_timeout' : err.code === 'HPE_HEADER_OVERFLOW' ? 'request_headers_too_large' : 'bad_request';
   const { status, message } = errorCatalogue[code];
   const requestId = `req_${randomUUID().replaceAll('-', '')}`;
-  const body = JSON.stringify({ code, message, request_id: requestId });
+  const body = JSON.stringify({ code, message, details: [], request_id: requestId });
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
