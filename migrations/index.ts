@@ -7,6 +7,7 @@ import * as superAdminPins from './2026-11-23-0005-super-admin-pins.js';
 import * as batches from './2026-11-23-0006-batches.js';
 import * as hardening from './2026-11-23-0007-hardening.js';
 import * as carrierAccounts from './2026-11-25-0008-carrier-accounts.js';
+import * as apiShipments from './2026-11-25-0009-api-shipments.js';
 
 /** Every migration, in order. Names are ISO-dated so they sort by creation. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23-0006-batches': batches,
   '2026-11-23-0007-hardening': hardening,
   '2026-11-25-0008-carrier-accounts': carrierAccounts,
+  '2026-11-25-0009-api-shipments': apiShipments,
 };

@@ -41,7 +41,7 @@ import { apiRequestCounter, superAdminAnalyticsRoutes } from './modules/analytic
 import { publicOfficeRedeemRoutes, superAdminOfficeRedeemRoutes } from './modules/office-redeem/index.js';
 import { adminMtlsRoutes, clientCertificateGuard, mtlsService } from './modules/mtls/index.js';
 import { defaultWebDir, webRoutes } from './platform/http/dashboard.routes.js';
-import { carrierAccountsRoutes, CarrierAccountsService, exchangeLogSink, type ApiDriverCatalogue } from './modules/carrier-accounts/index.js';
+import { carrierAccountsRoutes, exchangeLogSink, type ApiDriverCatalogue } from './modules/carrier-accounts/index.js';
 import { CarrierHttpClient } from './carriers/http/client.js';
 import { builtInApiDrivers } from './carriers/api-drivers.js';
 
@@ -131,9 +131,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     app.decorate('deps', deps);
     const webhooks = setupWebhooks(deps, { lookup: options.webhookLookup });
     registerRequestAuth(app);
-    const services = composeServices(deps);
-    app.decorate('services', services);
-    app.decorate('identity', services.identity);
 
     // The hooks every request runs are callback-style where they never wait: an async hook costs
     // a promise and a microtask per request even when it returns at once (issue 25).
@@ -158,8 +155,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // token caches; its exchanges go to the accounts' logs, its timings to /metrics.
     const exchangeLog = exchangeLogSink(deps);
     const carrierHttp = new CarrierHttpClient({ onExchange: (e) => exchangeLog.record(e), metrics: carrierRequestMetrics(registry) });
-    const carrierAccounts = new CarrierAccountsService(deps, deps.carriers, options.apiDrivers ?? builtInApiDrivers(carrierHttp));
-    await app.register(registerRoutes as never, { deps, services, perIpPerMinute: options.perIpPerMinute ?? 120, carrierAccounts });
+    const services = composeServices(deps, options.apiDrivers ?? builtInApiDrivers(carrierHttp));
+    app.decorate('services', services);
+    app.decorate('identity', services.identity);
+    await app.register(registerRoutes as never, { deps, services, perIpPerMinute: options.perIpPerMinute ?? 120 });
 
     app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     await app.register(webRoutes as never, { webDir: options.webDir ?? defaultWebDir() });
@@ -239,8 +238,8 @@ function compilersFactory(compilation: DeferredCompilation) {
 }
 
 /** Every route group, each in its own scope with its guard. */
-async function registerRoutes(app: App, opts: { deps: Deps; services: Services; perIpPerMinute: number; carrierAccounts: CarrierAccountsService }) {
-  const { orders, shipments, batches, officeRedeem } = opts.services;
+async function registerRoutes(app: App, opts: { deps: Deps; services: Services; perIpPerMinute: number }) {
+  const { orders, shipments, batches, officeRedeem, carrierAccounts, carrierGateway } = opts.services;
   const { guards } = app.identity;
   const requests = apiRequestCounter(opts.deps);
   // Closed before the app's own onClose (which closes the database): the last counts are kept.
@@ -259,12 +258,12 @@ async function registerRoutes(app: App, opts: { deps: Deps; services: Services; 
     registerIdempotency(v1, opts.deps.db, opts.deps.now);
     await v1.register(apiKeysRoutes, { surface: 'v1' });
     await v1.register(ordersRoutes, { orders });
-    await v1.register(ratesRoutes);
+    await v1.register(ratesRoutes, { gateway: carrierGateway });
     await v1.register(addressesRoutes);
     await v1.register(shipmentsRoutes, { shipments });
     await v1.register(batchesRoutes, { batches });
     await v1.register(webhooksRoutes, { surface: 'v1' });
-    await v1.register(carrierAccountsRoutes, { surface: 'v1', service: opts.carrierAccounts });
+    await v1.register(carrierAccountsRoutes, { surface: 'v1', service: carrierAccounts });
   }, { prefix: '/v1' });
 
   await app.register(authRoutes, { prefix: '/api/auth', perIpPerMinute: opts.perIpPerMinute });
@@ -279,8 +278,8 @@ async function registerRoutes(app: App, opts: { deps: Deps; services: Services; 
     await admin.register(adminBatchesRoutes, { batches });
     await admin.register(webhooksRoutes, { surface: 'admin' });
     await admin.register(adminMtlsRoutes);
-    await admin.register(ratesRoutes, { surface: 'admin' });
-    await admin.register(carrierAccountsRoutes, { surface: 'admin', service: opts.carrierAccounts });
+    await admin.register(ratesRoutes, { surface: 'admin', gateway: carrierGateway });
+    await admin.register(carrierAccountsRoutes, { surface: 'admin', service: carrierAccounts });
   }, { prefix: '/api/admin' });
 
   await app.register(superAdminIdentityRoutes, { prefix: '/api/super-admin' });

@@ -5,6 +5,7 @@ import { OrdersService } from './modules/orders/index.js';
 import { OfficeRedeemService } from './modules/office-redeem/index.js';
 import { ShipmentsService } from './modules/shipments/index.js';
 import { BatchesService } from './modules/batches/index.js';
+import { CarrierAccountsService, CarrierGateway, type ApiDriverCatalogue } from './modules/carrier-accounts/index.js';
 
 /** The domain services of one app, each made once, with the services it calls in its constructor. */
 export interface Services {
@@ -14,6 +15,9 @@ export interface Services {
   officeRedeem: OfficeRedeemService;
   shipments: ShipmentsService;
   batches: BatchesService;
+  carrierAccounts: CarrierAccountsService;
+  /** Rating, buying, voiding and tracking through a carrier account. */
+  carrierGateway: CarrierGateway;
 }
 
 /**
@@ -25,18 +29,20 @@ export interface Services {
  * Services that call no other module's service (webhooks, integrations, mtls, analytics) keep
  * their per-app accessors (`webhooksService(deps)`): they have nothing to be wired with.
  */
-export function composeServices(deps: Deps): Services {
+export function composeServices(deps: Deps, apiDrivers: ApiDriverCatalogue): Services {
   const settings = settingsService(deps);
+  const carrierAccounts = new CarrierAccountsService(deps, deps.carriers, apiDrivers);
+  const carrierGateway = new CarrierGateway(carrierAccounts, deps.carriers, apiDrivers, deps.log);
   const identity = createIdentity(deps, settings);
   const orders = new OrdersService(deps, settings);
   const officeRedeem = new OfficeRedeemService(deps, settings);
-  const shipments = new ShipmentsService(deps, orders, settings);
+  const shipments = new ShipmentsService(deps, orders, settings, carrierGateway);
   const batches = new BatchesService(deps, orders, shipments);
 
   orders.extend(officeRedeem.orderExtension);
   orders.extend(shipments.orderExtension);
 
-  return { settings, identity, orders, officeRedeem, shipments, batches };
+  return { settings, identity, orders, officeRedeem, shipments, batches, carrierAccounts, carrierGateway };
 }
 
 declare module 'fastify' {

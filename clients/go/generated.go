@@ -528,10 +528,12 @@ type Shipment struct {
 	ShipTo                map[string]any `json:"ship_to"`
 	Parcel                map[string]any `json:"parcel"`
 	Label                 map[string]any `json:"label"`
-	CreatedAt             string         `json:"created_at"`
-	UpdatedAt             string         `json:"updated_at"`
-	VoidedAt              *string        `json:"voided_at"`
-	DeliveredAt           *string        `json:"delivered_at"`
+	// The carrier account that sold the label (null for labels bought before carrier accounts existed).
+	CarrierAccountID *string `json:"carrier_account_id"`
+	CreatedAt        string  `json:"created_at"`
+	UpdatedAt        string  `json:"updated_at"`
+	VoidedAt         *string `json:"voided_at"`
+	DeliveredAt      *string `json:"delivered_at"`
 }
 
 // Tracking is the Tracking object of the API.
@@ -1148,6 +1150,15 @@ func (c *Client) IterTrackingEvents(params *ListTrackingEventsParams, opts ...Re
 func (c *Client) GetTracking(ctx context.Context, id string, opts ...RequestOption) (*Tracking, error) {
 	out := new(Tracking)
 	if err := c.do(ctx, "GET", "/v1/tracking/{id}", map[string]string{"id": id}, nil, nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// RefreshTracking: Ask the carrier for tracking now. POST /v1/tracking/{id}/refresh
+func (c *Client) RefreshTracking(ctx context.Context, id string, opts ...RequestOption) (*Tracking, error) {
+	out := new(Tracking)
+	if err := c.do(ctx, "POST", "/v1/tracking/{id}/refresh", map[string]string{"id": id}, nil, nil, out, opts); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -3128,6 +3139,7 @@ var operations = map[string][2]string{
 	"getShipmentLabel":              {"GET", "/v1/shipments/{id}/label"},
 	"listTrackingEvents":            {"GET", "/v1/tracking/events"},
 	"getTracking":                   {"GET", "/v1/tracking/{id}"},
+	"refreshTracking":               {"POST", "/v1/tracking/{id}/refresh"},
 	"createBatch":                   {"POST", "/v1/batches"},
 	"listBatches":                   {"GET", "/v1/batches"},
 	"getBatch":                      {"GET", "/v1/batches/{id}"},

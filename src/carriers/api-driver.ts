@@ -164,6 +164,8 @@ export interface CarrierApiDriver {
   /** JSON Schema 2020-12 of the credentials; secret fields carry `writeOnly: true`. */
   credentialsSchema: Record<string, unknown>;
   hosts: Record<DriverMode, string>;
+  /** The image this carrier is asked for, for one of our label formats (`pdf_4x6`, `png_4x6`, `zpl_4x6`, `pdf_letter`). */
+  labelImage?(labelFormat: string): CarrierLabelImage;
   rates(ctx: ApiCallContext, request: ApiRateRequest): Promise<DriverResult<ApiRateResponse>>;
   /** Never retried blindly: a transport failure may hide an issued label. */
   purchase(ctx: ApiCallContext, request: ApiPurchaseRequest): Promise<DriverResult<ApiPurchaseResult>>;

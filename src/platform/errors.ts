@@ -27,10 +27,13 @@ export const errorCatalogue = {
   no_rates: { status: 422, message: 'No carrier service can carry this parcel.' },
   address_undeliverable: { status: 422, message: 'The address is not deliverable.' },
   missing_ship_from: { status: 422, message: 'No ship-from address: set one on the order or the workspace.' },
+  carrier_rejected: { status: 422, message: 'The carrier refused the request.' },
+  carrier_account_invalid: { status: 422, message: 'The carrier refused the account\'s credentials.' },
+  label_format_unavailable: { status: 422, message: 'The carrier did not issue the label in this format, and it cannot be converted losslessly.' },
   rate_limited: { status: 429, message: 'Too many requests.' },
   request_headers_too_large: { status: 431, message: 'The request headers (or the URL) are too large.' },
   internal_error: { status: 500, message: 'Something went wrong on our side.' },
-  carrier_unavailable: { status: 502, message: 'The carrier is unavailable.' },
+  carrier_unavailable: { status: 503, message: 'The carrier is unavailable.' },
   service_unavailable: { status: 503, message: 'The service is temporarily unavailable.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -25,6 +25,7 @@ export const idPrefixes = {
   audit: 'aud',
   carrierAccount: 'ca',
   carrierExchange: 'cx',
+  carrierLabel: 'clb',
   request: 'req',
 } as const;
 

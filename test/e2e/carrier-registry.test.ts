@@ -65,10 +65,11 @@ describe('a carrier that cannot be reached (injected through buildApp)', () => {
     for (const u of upsUnavailable) expect(u.reason).toBe('UPS is unavailable: no answer within 8000 ms');
   });
 
-  it('buying from it is 502 carrier_unavailable and leaves the order open; another carrier still sells', async () => {
+  it('buying from it is 503 carrier_unavailable with Retry-After and leaves the order open; another carrier still sells', async () => {
     const order = await createOrder(app, t);
     const res = await app.inject({ method: 'POST', url: '/v1/shipments', headers: t.headers, payload: { order_id: order.id, service_code: 'ups_ground' } });
-    expect(res.statusCode, res.body).toBe(502);
+    expect(res.statusCode, res.body).toBe(503);
+    expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     const body = res.json();
     expect(body.code).toBe('carrier_unavailable');
     expect(typeof body.request_id).toBe('string');

@@ -286,6 +286,7 @@ class Shipment(TypedDict, total=False):
     ship_to: dict[str, Any]
     parcel: dict[str, Any]
     label: dict[str, Any]
+    carrier_account_id: str | None
     created_at: str
     updated_at: str
     voided_at: str | None
@@ -677,6 +678,13 @@ class Operations:
         GET /v1/tracking/{id}
         """
         return self._request("GET", "/v1/tracking/{id}", path_params={"id": id}, query={}, answer="json")
+
+    def refresh_tracking(self, id: str, *, idempotency_key: str | None = None) -> Tracking:
+        """Ask the carrier for tracking now.
+
+        POST /v1/tracking/{id}/refresh
+        """
+        return self._request("POST", "/v1/tracking/{id}/refresh", path_params={"id": id}, query={}, idempotency_key=idempotency_key, answer="json")
 
     def create_batch(self, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> Batch:
         """Start a batch job.
@@ -1669,6 +1677,7 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "getShipmentLabel": ("GET", "/v1/shipments/{id}/label"),
     "listTrackingEvents": ("GET", "/v1/tracking/events"),
     "getTracking": ("GET", "/v1/tracking/{id}"),
+    "refreshTracking": ("POST", "/v1/tracking/{id}/refresh"),
     "createBatch": ("POST", "/v1/batches"),
     "listBatches": ("GET", "/v1/batches"),
     "getBatch": ("GET", "/v1/batches/{id}"),

@@ -197,7 +197,7 @@ export interface paths {
         put?: never;
         /**
          * Compare carrier rates for a parcel
-         * @description One option per carrier service that can carry the parcel, sorted by price, with zone, billable and DIM weight, surcharges, a delivery promise and tags. Services that cannot carry it are listed under `unavailable`; when none can, 422 `no_rates`.
+         * @description Asks every enabled carrier account of the workspace and environment at once (or those in `carrier_accounts`). One option per account and service that can carry the parcel, sorted by price, with the account (`carrier_account_id`), zone, billable and DIM weight, surcharges, a delivery promise and tags. Services that cannot carry it are listed under `unavailable`; an account that fails (timeout, 5xx, refused credentials) is a `messages` entry and never fails the query. When no service can carry the parcel and no account failed, 422 `no_rates`.
          */
         post: operations["queryRates"];
         delete?: never;
@@ -352,6 +352,26 @@ export interface paths {
         get: operations["getTracking"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tracking/{id}/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask the carrier for tracking now
+         * @description Asks the carrier now (for a shipment of an `api` carrier account, its tracking API; for a simulated one, the simulation brought up to date) and answers the updated tracking, as GET /v1/tracking/{id}. At most once a minute per shipment, else 429 `rate_limited` with Retry-After. A carrier that cannot be reached is 503 `carrier_unavailable` with Retry-After; refused credentials 422 `carrier_account_invalid`.
+         */
+        post: operations["refreshTracking"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1717,7 +1737,7 @@ export interface paths {
         put?: never;
         /**
          * Compare carrier rates for a parcel (dashboard rate calculator)
-         * @description One option per carrier service that can carry the parcel, sorted by price, with zone, billable and DIM weight, surcharges, a delivery promise and tags. Services that cannot carry it are listed under `unavailable`; when none can, 422 `no_rates`.
+         * @description Asks every enabled carrier account of the workspace and environment at once (or those in `carrier_accounts`). One option per account and service that can carry the parcel, sorted by price, with the account (`carrier_account_id`), zone, billable and DIM weight, surcharges, a delivery promise and tags. Services that cannot carry it are listed under `unavailable`; an account that fails (timeout, 5xx, refused credentials) is a `messages` entry and never fails the query. When no service can carry the parcel and no account failed, 422 `no_rates`.
          */
         post: operations["adminQueryRates"];
         delete?: never;
@@ -2696,6 +2716,7 @@ export interface components {
          *         "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
          *         "created_at": "2026-11-23T21:44:19.734Z"
          *       },
+         *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
          *       "created_at": "2026-11-23T21:44:19.734Z",
          *       "updated_at": "2026-11-23T21:44:19.734Z",
          *       "voided_at": null,
@@ -2791,6 +2812,7 @@ export interface components {
                 /** Format: date-time */
                 created_at: string;
             };
+            carrier_account_id: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -3009,6 +3031,7 @@ export interface components {
          *             "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
          *             "created_at": "2026-11-23T21:44:19.734Z"
          *           },
+         *           "carrier_account_id": "ca_01m855vx0usps0000000000001",
          *           "created_at": "2026-11-23T21:44:19.734Z",
          *           "updated_at": "2026-11-23T21:44:19.734Z",
          *           "voided_at": null,
@@ -3550,7 +3573,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3689,7 +3712,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3851,7 +3874,7 @@ export interface operations {
                     "text/plain": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3996,7 +4019,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4142,7 +4165,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4284,7 +4307,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4492,7 +4515,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4895,7 +4918,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5094,7 +5117,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5187,6 +5210,8 @@ export interface operations {
                     ship_date?: string;
                     /** @description Residential destination. Default: true unless ship_to has a company name. */
                     residential?: boolean;
+                    /** @description Only these carrier accounts (`ca_…`, enabled ones of this workspace and environment); default: every enabled account. */
+                    carrier_accounts?: string[];
                 };
             };
         };
@@ -5212,6 +5237,7 @@ export interface operations {
                      *           "id": "rate_01m855vxcke5ts1w9g6ztg97b9",
                      *           "service_code": "usps_ground_advantage",
                      *           "carrier": "usps",
+                     *           "carrier_account_id": "ca_01m855vx0usps0000000000001",
                      *           "service_name": "USPS Ground Advantage",
                      *           "price": {
                      *             "amount": 1380,
@@ -5241,6 +5267,7 @@ export interface operations {
                      *           "id": "rate_01m855vxcke5ts1w9g6ztg97ba",
                      *           "service_code": "usps_priority_mail",
                      *           "carrier": "usps",
+                     *           "carrier_account_id": "ca_01m855vx0usps0000000000001",
                      *           "service_name": "USPS Priority Mail",
                      *           "price": {
                      *             "amount": 2220,
@@ -5270,6 +5297,7 @@ export interface operations {
                      *           "id": "rate_01m855vwdte46a2akzmypthzmd",
                      *           "service_code": "fedex_home_delivery",
                      *           "carrier": "fedex",
+                     *           "carrier_account_id": "ca_01m855vx0fedex000000000001",
                      *           "service_name": "FedEx Home Delivery",
                      *           "price": {
                      *             "amount": 2879,
@@ -5320,7 +5348,8 @@ export interface operations {
                      *           "service_code": "dhl_express_domestic",
                      *           "reason": "DHL Express offers no US-to-US service"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "messages": []
                      *     }
                      */
                     "application/json": {
@@ -5338,6 +5367,8 @@ export interface operations {
                             id: string;
                             service_code: string;
                             carrier: string;
+                            /** @description The carrier account (`ca_…`) that quoted this option; buy with it by passing it to POST /v1/shipments. */
+                            carrier_account_id: string | null;
                             service_name: string;
                             /** @description base_price + the sum of surcharges. */
                             price: {
@@ -5385,6 +5416,17 @@ export interface operations {
                             carrier: string;
                             service_code: string;
                             reason: string;
+                        }[];
+                        /** @description One per carrier account that failed; its services are also listed under `unavailable`. */
+                        messages: {
+                            carrier_account_id: string | null;
+                            carrier: string;
+                            /**
+                             * @description carrier_unavailable: no answer within the deadline, 5xx, or its circuit is open; carrier_account_invalid: the carrier refused the credentials; carrier_rejected: the carrier refused the request.
+                             * @enum {string}
+                             */
+                            code: "carrier_unavailable" | "carrier_account_invalid" | "carrier_rejected";
+                            message: string;
                         }[];
                     };
                 };
@@ -5479,7 +5521,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5673,7 +5715,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5790,6 +5832,7 @@ export interface operations {
                      *             "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
                      *             "created_at": "2026-11-23T21:44:19.734Z"
                      *           },
+                     *           "carrier_account_id": "ca_01m855vx0usps0000000000001",
                      *           "created_at": "2026-11-23T21:44:19.734Z",
                      *           "updated_at": "2026-11-23T21:44:19.734Z",
                      *           "voided_at": null,
@@ -5897,7 +5940,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5938,6 +5981,8 @@ export interface operations {
                     service_code: string;
                     /** @description pdf_4x6 (default), pdf_letter, png_4x6 (203 dpi), zpl_4x6 (ZPL II). */
                     label_format?: "pdf_4x6" | "pdf_letter" | "png_4x6" | "zpl_4x6";
+                    /** @description The carrier account to buy through (`carrier_account_id` of a rate option). Default: the service carrier's default account. */
+                    carrier_account_id?: string;
                 };
             };
         };
@@ -6016,6 +6061,7 @@ export interface operations {
                      *         "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
                      *         "created_at": "2026-11-23T21:44:19.734Z"
                      *       },
+                     *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
                      *       "created_at": "2026-11-23T21:44:19.734Z",
                      *       "updated_at": "2026-11-23T21:44:19.734Z",
                      *       "voided_at": null,
@@ -6173,23 +6219,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Carrier unavailable */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "carrier_unavailable",
-                     *       "message": "The carrier is unavailable.",
-                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6292,6 +6322,7 @@ export interface operations {
                      *         "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
                      *         "created_at": "2026-11-23T21:44:19.734Z"
                      *       },
+                     *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
                      *       "created_at": "2026-11-23T21:44:19.734Z",
                      *       "updated_at": "2026-11-23T21:44:19.734Z",
                      *       "voided_at": null,
@@ -6407,7 +6438,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6510,6 +6541,7 @@ export interface operations {
                      *         "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
                      *         "created_at": "2026-11-23T21:44:19.734Z"
                      *       },
+                     *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
                      *       "created_at": "2026-11-23T21:44:19.734Z",
                      *       "updated_at": "2026-11-23T21:44:19.734Z",
                      *       "voided_at": null,
@@ -6651,7 +6683,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6800,7 +6832,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6984,7 +7016,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7183,7 +7215,222 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    refreshTracking: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A tracking number or a shipment id (shp_…). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "shp_01m855vxgqem0szrmwkjs6ghzy",
+                     *       "shipment_id": "shp_01m855vxgqem0szrmwkjs6ghzy",
+                     *       "tracking_number": "9300155747967004000157",
+                     *       "carrier": "usps",
+                     *       "status": "pre_transit",
+                     *       "status_detail": "label_created",
+                     *       "estimated_delivery_date": "2026-12-01",
+                     *       "events": [
+                     *         {
+                     *           "id": "tev_01m855w1kre63s1k0qxqfznbz7",
+                     *           "occurred_at": "2026-11-23T21:44:19.734Z",
+                     *           "status": "pre_transit",
+                     *           "status_detail": "label_created",
+                     *           "description": "Shipping label created",
+                     *           "location": {
+                     *             "city": "Palo Alto",
+                     *             "state": "CA",
+                     *             "postal_code": "94301",
+                     *             "country": "US"
+                     *           },
+                     *           "carrier_status_code": "LC"
+                     *         }
+                     *       ],
+                     *       "timeline": [
+                     *         {
+                     *           "milestone": "label_created",
+                     *           "reached_at": "2026-11-23T21:44:19.734Z",
+                     *           "estimated_at": null
+                     *         },
+                     *         {
+                     *           "milestone": "picked_up",
+                     *           "reached_at": null,
+                     *           "estimated_at": "2026-11-24T18:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "milestone": "in_transit",
+                     *           "reached_at": null,
+                     *           "estimated_at": "2026-11-24T22:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "milestone": "out_for_delivery",
+                     *           "reached_at": null,
+                     *           "estimated_at": "2026-12-01T08:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "milestone": "delivered",
+                     *           "reached_at": null,
+                     *           "estimated_at": "2026-12-01T14:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Tracking"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unprocessable",
+                     *       "message": "The request cannot be processed.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7347,7 +7594,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7565,7 +7812,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7733,7 +7980,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7848,6 +8095,7 @@ export interface operations {
                      *                 "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
                      *                 "created_at": "2026-11-23T21:44:19.734Z"
                      *               },
+                     *               "carrier_account_id": "ca_01m855vx0usps0000000000001",
                      *               "created_at": "2026-11-23T21:44:19.734Z",
                      *               "updated_at": "2026-11-23T21:44:19.734Z",
                      *               "voided_at": null,
@@ -7975,7 +8223,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8169,7 +8417,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8341,7 +8589,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8516,7 +8764,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8695,7 +8943,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8858,7 +9106,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9000,7 +9248,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9180,7 +9428,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9342,7 +9590,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9547,7 +9795,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9741,7 +9989,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9934,7 +10182,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10113,7 +10361,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10318,7 +10566,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10512,7 +10760,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10696,7 +10944,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10923,7 +11171,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11092,7 +11340,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11234,7 +11482,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11447,7 +11695,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11616,7 +11864,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11798,7 +12046,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11960,7 +12208,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12122,7 +12370,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12214,7 +12462,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12337,7 +12585,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12494,7 +12742,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12586,7 +12834,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12709,7 +12957,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12861,7 +13109,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13007,7 +13255,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13149,7 +13397,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13281,7 +13529,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13447,7 +13695,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13639,7 +13887,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14042,7 +14290,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14209,7 +14457,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14497,7 +14745,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14690,7 +14938,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14883,7 +15131,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15076,7 +15324,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15269,7 +15517,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15416,7 +15664,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15605,7 +15853,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15737,7 +15985,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15925,7 +16173,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16035,7 +16283,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16152,6 +16400,7 @@ export interface operations {
                      *             "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
                      *             "created_at": "2026-11-23T21:44:19.734Z"
                      *           },
+                     *           "carrier_account_id": "ca_01m855vx0usps0000000000001",
                      *           "created_at": "2026-11-23T21:44:19.734Z",
                      *           "updated_at": "2026-11-23T21:44:19.734Z",
                      *           "voided_at": null,
@@ -16243,7 +16492,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16284,6 +16533,8 @@ export interface operations {
                     service_code: string;
                     /** @description pdf_4x6 (default), pdf_letter, png_4x6 (203 dpi), zpl_4x6 (ZPL II). */
                     label_format?: "pdf_4x6" | "pdf_letter" | "png_4x6" | "zpl_4x6";
+                    /** @description The carrier account to buy through (`carrier_account_id` of a rate option). Default: the service carrier's default account. */
+                    carrier_account_id?: string;
                 };
             };
         };
@@ -16362,6 +16613,7 @@ export interface operations {
                      *         "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
                      *         "created_at": "2026-11-23T21:44:19.734Z"
                      *       },
+                     *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
                      *       "created_at": "2026-11-23T21:44:19.734Z",
                      *       "updated_at": "2026-11-23T21:44:19.734Z",
                      *       "voided_at": null,
@@ -16487,23 +16739,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Carrier unavailable */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "carrier_unavailable",
-                     *       "message": "The carrier is unavailable.",
-                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16606,6 +16842,7 @@ export interface operations {
                      *         "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
                      *         "created_at": "2026-11-23T21:44:19.734Z"
                      *       },
+                     *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
                      *       "created_at": "2026-11-23T21:44:19.734Z",
                      *       "updated_at": "2026-11-23T21:44:19.734Z",
                      *       "voided_at": null,
@@ -16689,7 +16926,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16806,7 +17043,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16909,6 +17146,7 @@ export interface operations {
                      *         "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
                      *         "created_at": "2026-11-23T21:44:19.734Z"
                      *       },
+                     *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
                      *       "created_at": "2026-11-23T21:44:19.734Z",
                      *       "updated_at": "2026-11-23T21:44:19.734Z",
                      *       "voided_at": null,
@@ -17018,7 +17256,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17121,6 +17359,7 @@ export interface operations {
                      *         "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
                      *         "created_at": "2026-11-23T21:44:19.734Z"
                      *       },
+                     *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
                      *       "created_at": "2026-11-23T21:44:19.734Z",
                      *       "updated_at": "2026-11-23T21:44:19.734Z",
                      *       "voided_at": null,
@@ -17230,7 +17469,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17454,23 +17693,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Carrier unavailable */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "carrier_unavailable",
-                     *       "message": "The carrier is unavailable.",
-                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17639,7 +17862,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17803,7 +18026,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17951,7 +18174,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18087,7 +18310,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18202,6 +18425,7 @@ export interface operations {
                      *                 "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
                      *                 "created_at": "2026-11-23T21:44:19.734Z"
                      *               },
+                     *               "carrier_account_id": "ca_01m855vx0usps0000000000001",
                      *               "created_at": "2026-11-23T21:44:19.734Z",
                      *               "updated_at": "2026-11-23T21:44:19.734Z",
                      *               "voided_at": null,
@@ -18297,7 +18521,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18459,7 +18683,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18599,7 +18823,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18774,7 +18998,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18953,7 +19177,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -19116,7 +19340,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -19258,7 +19482,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -19438,7 +19662,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -19600,7 +19824,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -19805,7 +20029,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -19999,7 +20223,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20192,7 +20416,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20371,7 +20595,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20576,7 +20800,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20710,7 +20934,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20872,7 +21096,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20982,7 +21206,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21075,6 +21299,8 @@ export interface operations {
                     ship_date?: string;
                     /** @description Residential destination. Default: true unless ship_to has a company name. */
                     residential?: boolean;
+                    /** @description Only these carrier accounts (`ca_…`, enabled ones of this workspace and environment); default: every enabled account. */
+                    carrier_accounts?: string[];
                 };
             };
         };
@@ -21100,6 +21326,7 @@ export interface operations {
                      *           "id": "rate_01m855vxcke5ts1w9g6ztg97b9",
                      *           "service_code": "usps_ground_advantage",
                      *           "carrier": "usps",
+                     *           "carrier_account_id": "ca_01m855vx0usps0000000000001",
                      *           "service_name": "USPS Ground Advantage",
                      *           "price": {
                      *             "amount": 1380,
@@ -21129,6 +21356,7 @@ export interface operations {
                      *           "id": "rate_01m855vxcke5ts1w9g6ztg97ba",
                      *           "service_code": "usps_priority_mail",
                      *           "carrier": "usps",
+                     *           "carrier_account_id": "ca_01m855vx0usps0000000000001",
                      *           "service_name": "USPS Priority Mail",
                      *           "price": {
                      *             "amount": 2220,
@@ -21158,6 +21386,7 @@ export interface operations {
                      *           "id": "rate_01m855vwdte46a2akzmypthzmd",
                      *           "service_code": "fedex_home_delivery",
                      *           "carrier": "fedex",
+                     *           "carrier_account_id": "ca_01m855vx0fedex000000000001",
                      *           "service_name": "FedEx Home Delivery",
                      *           "price": {
                      *             "amount": 2879,
@@ -21208,7 +21437,8 @@ export interface operations {
                      *           "service_code": "dhl_express_domestic",
                      *           "reason": "DHL Express offers no US-to-US service"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "messages": []
                      *     }
                      */
                     "application/json": {
@@ -21226,6 +21456,8 @@ export interface operations {
                             id: string;
                             service_code: string;
                             carrier: string;
+                            /** @description The carrier account (`ca_…`) that quoted this option; buy with it by passing it to POST /v1/shipments. */
+                            carrier_account_id: string | null;
                             service_name: string;
                             /** @description base_price + the sum of surcharges. */
                             price: {
@@ -21273,6 +21505,17 @@ export interface operations {
                             carrier: string;
                             service_code: string;
                             reason: string;
+                        }[];
+                        /** @description One per carrier account that failed; its services are also listed under `unavailable`. */
+                        messages: {
+                            carrier_account_id: string | null;
+                            carrier: string;
+                            /**
+                             * @description carrier_unavailable: no answer within the deadline, 5xx, or its circuit is open; carrier_account_invalid: the carrier refused the credentials; carrier_rejected: the carrier refused the request.
+                             * @enum {string}
+                             */
+                            code: "carrier_unavailable" | "carrier_account_invalid" | "carrier_rejected";
+                            message: string;
                         }[];
                     };
                 };
@@ -21367,7 +21610,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21561,7 +21804,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21745,7 +21988,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21972,7 +22215,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -22141,7 +22384,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -22283,7 +22526,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -22496,7 +22739,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -22665,7 +22908,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -22847,7 +23090,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -22984,7 +23227,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -23123,7 +23366,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -23288,7 +23531,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -23465,7 +23708,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -23630,7 +23873,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -23797,7 +24040,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -23967,7 +24210,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -24131,7 +24374,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -24262,7 +24505,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -24430,7 +24673,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -24594,7 +24837,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -24910,7 +25153,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -25064,7 +25307,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -25238,7 +25481,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -25412,7 +25655,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -25547,7 +25790,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -25708,7 +25951,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -25837,7 +26080,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -25985,7 +26228,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -26125,7 +26368,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -26289,7 +26532,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -26429,7 +26672,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -26619,7 +26862,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -26990,7 +27233,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -27173,7 +27416,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds */
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -17,6 +17,7 @@ import {
   clearDefault,
   ensureSeedAccounts,
   findAccountById,
+  findAccountEvenDeleted,
   insertAccount,
   listAccounts,
   listExchanges,
@@ -90,6 +91,26 @@ export class CarrierAccountsService {
     const rows = await listLiveAccounts(this.#deps.db, scope);
     this.#live.set(key, rows);
     return rows;
+  }
+
+  /** The cached live accounts when there are (no promise on the rate query's hot path). */
+  cachedLiveAccounts(scope: Scope): CarrierAccountRow[] | undefined {
+    return this.#live.get(`${scope.workspaceId}:${scope.environment}`);
+  }
+
+  /** Any account of the scope, deleted ones too (their shipments stay voidable and trackable). */
+  async findEvenDeleted(scope: Scope, id: string): Promise<CarrierAccountRow | undefined> {
+    return findAccountEvenDeleted(this.#deps.db, scope, id);
+  }
+
+  /** The carrier refused the account's credentials during a call: health says so at once. */
+  async recordRefusedCredentials(scope: Scope, row: CarrierAccountRow, message: string): Promise<void> {
+    await updateAccount(this.#deps.db, scope, row.id, {
+      health_status: 'invalid_credentials',
+      health_checked_at: this.#deps.now(),
+      health_message: message.slice(0, 500) || null,
+    });
+    await this.#deps.bus.publish(topic(scope));
   }
 
   async list(ctx: Scope, filter: { limit?: number; cursor?: string; carrier?: string; enabled?: boolean }): Promise<Page<CarrierAccount>> {

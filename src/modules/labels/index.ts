@@ -13,3 +13,4 @@ export {
 } from './labels.types.js';
 export { renderLabel, renderLabelSet } from './labels.render.js';
 export { createLabelRenderPool, type LabelRenderPool, type LabelRenderPoolOptions } from './labels.pool.js';
+export { convertCarrierLabel, type CarrierLabelImage } from './labels.convert.js';

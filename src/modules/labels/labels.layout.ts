@@ -10,6 +10,9 @@ import type { LabelAddress, LabelData } from './labels.types.js';
  */
 export const LABEL_WIDTH_PT = 288;
 export const LABEL_HEIGHT_PT = 432;
+/** A letter page, and where a 4×6 label sits on it (centred, near the top). */
+export const LETTER = { w: 612, h: 792 };
+export const LETTER_OFFSET = { x: (LETTER.w - LABEL_WIDTH_PT) / 2, y: 36 };
 /** Printer resolution of the PNG and ZPL labels (8 dots/mm). */
 export const DPI = 203;
 /** Barcode modules at 3 dots (14.8 mil, inside USPS's 13–21 mil), 2 when the number is too long. */

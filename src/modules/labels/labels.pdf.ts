@@ -1,5 +1,5 @@
 import PDFDocument from 'pdfkit';
-import { DPI, LABEL_HEIGHT_PT, LABEL_WIDTH_PT, layoutLabel, type Primitive } from './labels.layout.js';
+import { DPI, LABEL_HEIGHT_PT, LABEL_WIDTH_PT, LETTER, LETTER_OFFSET, layoutLabel, type Primitive } from './labels.layout.js';
 import type { LabelData } from './labels.types.js';
 
 /**
@@ -9,8 +9,6 @@ import type { LabelData } from './labels.types.js';
  */
 export type PdfPage = 'label_4x6' | 'letter';
 
-const LETTER = { w: 612, h: 792 };
-const LETTER_OFFSET = { x: (LETTER.w - LABEL_WIDTH_PT) / 2, y: 36 };
 
 function draw(doc: PDFKit.PDFDocument, prims: Primitive[]): void {
   for (const p of prims) {

@@ -41,7 +41,8 @@ describe('POST /v1/rates/query: happy paths', () => {
     const res = await post(VALID);
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
-    expect(Object.keys(body).sort()).toEqual(['data', 'rate_table_versions', 'residential', 'ship_date', 'unavailable']);
+    expect(Object.keys(body).sort()).toEqual(['data', 'messages', 'rate_table_versions', 'residential', 'ship_date', 'unavailable']);
+    expect(body.messages).toEqual([]);
     expect(body.residential).toBe(true);
     expect(body.ship_date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(body.rate_table_versions).toMatchObject({ usps: 'usps-2026-01', ups: 'ups-2026-01', fedex: 'fedex-2026-01' });
@@ -50,11 +51,13 @@ describe('POST /v1/rates/query: happy paths', () => {
     for (const o of body.data) {
       expect(Object.keys(o).sort()).toEqual(
         [
-          'base_price', 'billable_weight_oz', 'carrier', 'delivery', 'dim_divisor', 'dim_divisor_unit', 'dim_weight_oz', 'id',
+          'base_price', 'billable_weight_oz', 'carrier', 'carrier_account_id', 'delivery', 'dim_divisor', 'dim_divisor_unit', 'dim_weight_oz', 'id',
           'price', 'rate_table_version', 'service_code', 'service_name', 'surcharges', 'tags', 'zone',
         ].sort(),
       );
       expect(o.id).toMatch(/^rate_[0-9a-z]{26}$/);
+      // Each option names the (simulated default) account that quoted it.
+      expect(o.carrier_account_id).toMatch(/^ca_/);
       expect(o.price.amount).toBe(o.base_price.amount + o.surcharges.reduce((t: number, s: { amount: { amount: number } }) => t + s.amount.amount, 0));
       expect(Object.keys(o.delivery).sort()).toEqual(['business_days', 'estimated_delivery_date', 'guaranteed']);
       expect(o.zone).toBe(8);

@@ -2,6 +2,14 @@ import { errorResponses, type App } from '../../platform/http/schemas.js';
 import { strictBodyValidator } from '../../platform/http/strict-body-validator.js';
 import { RateQueryResponseSchema, RateQuerySchema, type RateQueryResponse } from './rates.schemas.js';
 import { checkRateEnds, quoteRatesJson, warmRateData } from './rates.service.js';
+import type { RateSource } from './rates.sources.js';
+import type { Scope } from '../../platform/context.js';
+import { serviceContext } from '../../platform/http/request-context.js';
+
+/** Where the rate-shop finds the accounts to ask (the carrier-accounts module's gateway). */
+export interface RateSourceProvider {
+  rateSources(scope: Scope, ids?: readonly string[]): RateSource[] | Promise<RateSource[]>;
+}
 
 /**
  * POST /rates/query, registered under /v1 (API-key guard) and under /api/admin (session guard,
@@ -10,7 +18,7 @@ import { checkRateEnds, quoteRatesJson, warmRateData } from './rates.service.js'
  * The body is checked without type coercion (strictBodyValidator instead of the app-wide Ajv,
  * which coerces "16" into 16): wrong types are a 400 naming the field.
  */
-export async function ratesRoutes(app: App, opts: { surface?: 'v1' | 'admin' } = {}): Promise<void> {
+export async function ratesRoutes(app: App, opts: { surface?: 'v1' | 'admin'; gateway: RateSourceProvider }): Promise<void> {
   const admin = opts.surface === 'admin';
   const { carriers } = app.deps;
   // Load the ZIP data, ZIP3 centroids and holiday calendars (~0.6 s of CPU) once the server
@@ -29,7 +37,7 @@ export async function ratesRoutes(app: App, opts: { surface?: 'v1' | 'admin' } =
         operationId: admin ? 'adminQueryRates' : 'queryRates',
         summary: admin ? 'Compare carrier rates for a parcel (dashboard rate calculator)' : 'Compare carrier rates for a parcel',
         description:
-          'One option per carrier service that can carry the parcel, sorted by price, with zone, billable and DIM weight, surcharges, a delivery promise and tags. Services that cannot carry it are listed under `unavailable`; when none can, 422 `no_rates`.',
+          'Asks every enabled carrier account of the workspace and environment at once (or those in `carrier_accounts`). One option per account and service that can carry the parcel, sorted by price, with the account (`carrier_account_id`), zone, billable and DIM weight, surcharges, a delivery promise and tags. Services that cannot carry it are listed under `unavailable`; an account that fails (timeout, 5xx, refused credentials) is a `messages` entry and never fails the query. When no service can carry the parcel and no account failed, 422 `no_rates`.',
         tags: [admin ? 'admin' : 'rates'],
         security: admin ? [{ session: [] }] : [{ apiKey: [] }],
         body: RateQuerySchema,
@@ -43,7 +51,10 @@ export async function ratesRoutes(app: App, opts: { surface?: 'v1' | 'admin' } =
     (request, reply) => {
       // The route's own response serializer (the schema above); the JSON text is sent as is.
       const serialize = reply.getSerializationFunction('200') as (response: RateQueryResponse) => string;
-      const json = quoteRatesJson(request.body, { carriers, now: app.deps.now(), bodyText: request.bodyText }, serialize);
+      const sources = opts.gateway.rateSources(serviceContext(request), request.body.carrier_accounts);
+      const quote = (resolved: RateSource[]) =>
+        quoteRatesJson(request.body, { carriers, sources: resolved, now: app.deps.now(), bodyText: request.bodyText, requestId: request.id }, serialize);
+      const json = Array.isArray(sources) ? quote(sources) : sources.then(quote);
       reply.type('application/json; charset=utf-8');
       // A remembered quote is answered synchronously; a new one when its carriers have priced it.
       // (reply.send of an error hands it to the error handler, as a thrown one would be.)

@@ -44,6 +44,14 @@ export const RateQuerySchema = Type.Object(
     residential: Type.Optional(
       Type.Boolean({ description: 'Residential destination. Default: true unless ship_to has a company name.' }),
     ),
+    carrier_accounts: Type.Optional(
+      Type.Array(Type.String({ maxLength: 100 }), {
+        minItems: 1,
+        maxItems: 50,
+        uniqueItems: true,
+        description: 'Only these carrier accounts (`ca_…`, enabled ones of this workspace and environment); default: every enabled account.',
+      }),
+    ),
   },
   { title: 'RateQuery', examples: [RATE_QUERY_EXAMPLE] },
 );
@@ -62,6 +70,7 @@ export const RateOptionSchema = Type.Object(
     id: Type.String({ description: 'rate_… id of this quote.' }),
     service_code: Type.String(),
     carrier: Type.String(),
+    carrier_account_id: nullable(Type.String({ description: 'The carrier account (`ca_…`) that quoted this option; buy with it by passing it to POST /v1/shipments.' })),
     service_name: Type.String(),
     price: { ...MoneySchema, description: 'base_price + the sum of surcharges.' },
     base_price: MoneySchema,
@@ -92,6 +101,20 @@ export const UnavailableServiceSchema = Type.Object({
 });
 export type UnavailableService = Static<typeof UnavailableServiceSchema>;
 
+export const RateMessageSchema = Type.Object(
+  {
+    carrier_account_id: nullable(Type.String()),
+    carrier: Type.String(),
+    code: Type.Unsafe<'carrier_unavailable' | 'carrier_account_invalid' | 'carrier_rejected'>({
+      type: 'string',
+      enum: ['carrier_unavailable', 'carrier_account_invalid', 'carrier_rejected'],
+      description: 'carrier_unavailable: no answer within the deadline, 5xx, or its circuit is open; carrier_account_invalid: the carrier refused the credentials; carrier_rejected: the carrier refused the request.',
+    }),
+    message: Type.String(),
+  },
+  { title: 'RateMessage', description: 'An account that gave no options, and why. It never fails the query.' },
+);
+
 export const RateQueryResponseSchema = Type.Object(
   {
     ship_date: Type.String({ description: 'The ship date the quotes assume.' }),
@@ -99,6 +122,7 @@ export const RateQueryResponseSchema = Type.Object(
     rate_table_versions: Type.Record(Type.String(), Type.String(), { description: 'Rate table version per carrier quoted.' }),
     data: Type.Array(RateOptionSchema, { description: 'Sorted by price, cheapest first.' }),
     unavailable: Type.Array(UnavailableServiceSchema),
+    messages: Type.Array(RateMessageSchema, { description: 'One per carrier account that failed; its services are also listed under `unavailable`.' }),
   },
   { title: 'RateQueryResponse', description: 'Rate options for the parcel, cheapest first.', examples: [RATE_QUERY_RESPONSE_EXAMPLE] },
 );

@@ -1,17 +1,25 @@
 import type { CarrierRegistry } from '../../carriers/registry.js';
-import { CarrierError, type Address, type CarrierDefinition, type CarrierRate, type RateRequest, type RouteFacts } from '../../carriers/types.js';
+import type { Address, CarrierDefinition, RateRequest, RouteFacts } from '../../carriers/types.js';
 import { AppError, validationError, type ErrorDetail } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { TtlCache } from '../../platform/cache/ttl-cache.js';
 import { checkCountryAndPostalCode, type RatingAddressCheck } from '../addresses/index.js';
 import { ALL_US_HOLIDAYS, estimateDeliveryDate, holidayDates, isValidDate, localClock, originTimeZone, type LocalClock } from './delivery-dates.js';
 import type { RateOption, RateQuery, RateQueryResponse, UnavailableService } from './rates.schemas.js';
+import { registrySources, type RateMessage, type RateSource, type SourcedRate } from './rates.sources.js';
 import { buildRoute, zip3Centroid } from './zones.js';
 
 export interface QuoteRatesContext {
   carriers: CarrierRegistry;
+  /**
+   * The carrier accounts to ask (every enabled one of the scope, or those the query names);
+   * absent = the registry's simulated carriers without accounts.
+   */
+  sources?: readonly RateSource[];
   /** The clock (cutoff and default ship date); defaults to now. */
   now?: Date;
+  /** Our request id, for the carriers' exchange logs. */
+  requestId?: string;
   /** The body as received, when there is one: the quote cache's key, instead of serialising the query again. */
   bodyText?: string;
 }
@@ -70,8 +78,23 @@ async function computeAndRemember(query: RateQuery, ctx: QuoteRatesContext, now:
 // Quotes are pure functions of the request, the rate tables and the minute (the cutoff and
 // default ship date move with the clock), so an identical request within the same minute
 // reuses the computed options; only the rate ids are new.
+// The accounts asked are part of the key: options name their account, and two workspaces (or a
+// changed account list) never share a quote.
 function quoteKey(query: RateQuery, ctx: QuoteRatesContext, now: Date): string {
-  return `${Math.floor(now.getTime() / 60_000)}|${ctx.carriers.version}|${ctx.bodyText ?? JSON.stringify(query)}`;
+  return `${Math.floor(now.getTime() / 60_000)}|${ctx.carriers.version}|${sourcesKey(ctx.sources)}|${ctx.bodyText ?? JSON.stringify(query)}`;
+}
+
+const sourceKeys = new WeakMap<readonly RateSource[], string>();
+
+/** The accounts' ids, joined once per source list (the list is cached with the accounts). */
+function sourcesKey(sources: readonly RateSource[] | undefined): string {
+  if (!sources) return '-';
+  let key = sourceKeys.get(sources);
+  if (key === undefined) {
+    key = sources.map((s) => s.accountId ?? s.carrier.slug).join(',');
+    sourceKeys.set(sources, key);
+  }
+  return key;
 }
 
 /** `json` split around each id, in order (ids are unique strings, so each occurs once). */
@@ -149,8 +172,8 @@ export function prepareLane(query: Omit<RateQuery, 'parcel'>, now: Date, extraDe
 }
 
 /** A carrier's quote as the platform's rate option (id, delivery promise; no tags yet). */
-export function toRateOption(carrier: CarrierDefinition, rate: CarrierRate, lane: PreparedLane): RateOption {
-  return toOption(carrier, rate, lane.ship_date, lane.clock);
+export function toRateOption(carrier: CarrierDefinition, rate: SourcedRate, lane: PreparedLane, accountId: string | null = null): RateOption {
+  return toOption(carrier, rate, lane.ship_date, lane.clock, accountId);
 }
 
 async function computeQuote(query: RateQuery, ctx: QuoteRatesContext, now: Date): Promise<{ response: RateQueryResponse; cacheable: boolean }> {
@@ -159,9 +182,10 @@ async function computeQuote(query: RateQuery, ctx: QuoteRatesContext, now: Date)
   const lane = prepareLane(query, now, serviceDetails);
   const { ship_from: shipFrom, ship_to: shipTo, route, clock, ship_date: shipDate, residential } = lane;
 
-  const carriers = ctx.carriers.carriers.filter((c) => c.capabilities.rate && c.adapter.rate);
+  const sources = ctx.sources ?? registrySources(ctx.carriers.carriers);
   const results = await Promise.all(
-    carriers.map(async (carrier) => {
+    sources.map(async (source) => {
+      const { carrier } = source;
       const codes = wanted ? carrier.services.map((s) => s.code).filter((code) => wanted.has(code)) : undefined;
       if (codes && codes.length === 0) return null;
       const request: RateRequest = {
@@ -173,30 +197,33 @@ async function computeQuote(query: RateQuery, ctx: QuoteRatesContext, now: Date)
         service_codes: codes,
         route,
       };
-      try {
-        return { carrier, response: await carrier.adapter.rate!(request), codes, failed: false };
-      } catch (err) {
-        // A carrier that cannot be reached must not sink the whole rate-shop.
-        if (!(err instanceof CarrierError)) throw err;
-        const reason = `${carrier.name} is unavailable: ${err.message}`;
-        const services = codes ?? carrier.services.map((s) => s.code);
-        return { carrier, response: { rates: [], unavailable: services.map((service_code) => ({ service_code, reason })) }, codes, failed: true };
-      }
+      return { source, codes, answer: await source.quote(request, { requestId: ctx.requestId }) };
     }),
   );
 
   const options: RateOption[] = [];
   const unavailable: UnavailableService[] = [];
+  const messages: RateMessage[] = [];
   const versions: Record<string, string> = {};
   for (const result of results) {
     if (!result) continue;
-    const { carrier, response } = result;
-    versions[carrier.slug] = carrier.rate_table_version;
-    for (const u of response.unavailable) unavailable.push({ carrier: carrier.slug, service_code: u.service_code, reason: u.reason });
-    for (const rate of response.rates) options.push(toOption(carrier, rate, shipDate, clock));
+    const { source, codes, answer } = result;
+    const { carrier } = source;
+    if (!answer.ok) {
+      // One account failing never sinks the rate-shop: its services are listed unavailable and
+      // the reason is a message naming the account.
+      messages.push({ carrier_account_id: source.accountId, carrier: carrier.slug, code: answer.code, message: answer.message });
+      for (const service_code of codes ?? carrier.services.map((s) => s.code)) unavailable.push({ carrier: carrier.slug, service_code, reason: answer.message });
+      continue;
+    }
+    if (source.driver === 'simulated') versions[carrier.slug] = carrier.rate_table_version;
+    for (const u of answer.unavailable) unavailable.push({ carrier: carrier.slug, service_code: u.service_code, reason: u.reason });
+    for (const rate of answer.rates) options.push(toOption(carrier, rate, shipDate, clock, source.accountId));
   }
 
-  if (options.length === 0) {
+  // Nothing can carry the parcel: 422. When accounts failed, the query itself did not: 200 with
+  // no options and the messages that say why.
+  if (options.length === 0 && messages.length === 0) {
     throw new AppError('no_rates', 'No carrier service can carry this parcel on this lane.', { details: unavailable });
   }
   options.sort(byPrice);
@@ -204,11 +231,12 @@ async function computeQuote(query: RateQuery, ctx: QuoteRatesContext, now: Date)
     ship_date: shipDate,
     residential,
     rate_table_versions: versions,
-    data: tagOptions(options),
+    data: options.length > 0 ? tagOptions(options) : options,
     unavailable,
+    messages,
   };
-  // A carrier that failed this time may answer the next time: do not remember its absence.
-  return { response, cacheable: !results.some((r) => r?.failed) };
+  // An account that failed this time may answer the next time: do not remember its absence.
+  return { response, cacheable: messages.length === 0 };
 }
 
 /** Service codes the caller asked for (carrier slugs expanded); null = all. */
@@ -238,11 +266,12 @@ function toCarrierAddress(input: RateQuery['ship_from'], check: RatingAddressChe
   return address;
 }
 
-function toOption(carrier: CarrierDefinition, rate: CarrierRate, shipDate: string, clock: LocalClock): RateOption {
+function toOption(carrier: CarrierDefinition, rate: SourcedRate, shipDate: string, clock: LocalClock, accountId: string | null): RateOption {
   return {
     id: newId('rate'),
     service_code: rate.service_code,
     carrier: carrier.slug,
+    carrier_account_id: accountId,
     service_name: rate.service_name,
     price: rate.price,
     base_price: rate.base_price,
@@ -254,7 +283,8 @@ function toOption(carrier: CarrierDefinition, rate: CarrierRate, shipDate: strin
     surcharges: rate.surcharges,
     delivery: {
       business_days: rate.business_days,
-      estimated_delivery_date: estimateDeliveryDate(shipDate, rate.business_days, carrier.observed_holidays, clock),
+      // A real carrier's own promise when it gave one; else the platform's calendar.
+      estimated_delivery_date: rate.estimated_delivery_date ?? estimateDeliveryDate(shipDate, rate.business_days, carrier.observed_holidays, clock),
       guaranteed: rate.guaranteed,
     },
     rate_table_version: rate.rate_table_version,

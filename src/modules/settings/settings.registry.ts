@@ -31,6 +31,12 @@ export const settingDefinitions = {
     default: 8000,
     description: "Deadline of one call to a carrier's API (retries of idempotent calls included).",
   },
+  'carriers.tracking_poll_interval_seconds': {
+    schema: Type.Union([Type.Null(), Type.Integer({ minimum: 60, maximum: 7 * 86_400 })]),
+    default: null,
+    description:
+      'When set, every open shipment of an api carrier account is tracked at this interval; when null, by status (hourly in transit, daily before the first scan, never after delivery or 90 days).',
+  },
   'webhooks.max_attempts': {
     schema: Type.Integer({ minimum: 1, maximum: 50 }),
     default: 8,

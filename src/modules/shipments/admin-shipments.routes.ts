@@ -24,7 +24,7 @@ export async function adminShipmentsRoutes(app: App, opts: { shipments: Shipment
       tags,
       security,
       body: CreateShipmentBody,
-      response: { 201: Type.Ref(ShipmentSchema, { description: 'Created' }), ...errorResponses(401, 404, 409, 422, 502) },
+      response: { 201: Type.Ref(ShipmentSchema, { description: 'Created' }), ...errorResponses(401, 404, 409, 422) },
     },
     handler: async (request, reply) => reply.code(201).send(await shipments.purchase(serviceContext(request), request.body)),
   });
@@ -99,7 +99,7 @@ export async function adminShipmentsRoutes(app: App, opts: { shipments: Shipment
       security,
       params: OrderIdParams,
       body: GenerateBody,
-      response: { 200: Type.Ref(OrderSchema), ...errorResponses(401, 404, 409, 422, 502) },
+      response: { 200: Type.Ref(OrderSchema), ...errorResponses(401, 404, 409, 422) },
     },
     // The body is optional: no body means the order's requested service, else the cheapest.
     preValidation: async (request) => {

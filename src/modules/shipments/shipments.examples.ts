@@ -63,6 +63,7 @@ export const SHIPMENT_EXAMPLE = {
     url: 'http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label',
     created_at: '2026-11-23T21:44:19.734Z',
   },
+  carrier_account_id: 'ca_01m855vx0usps0000000000001',
   created_at: '2026-11-23T21:44:19.734Z',
   updated_at: '2026-11-23T21:44:19.734Z',
   voided_at: null,

@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder, type Updateable } from 'kysely';
+import { sql, type ExpressionBuilder, type Insertable, type Updateable } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Executor, Tables } from '../../platform/db/types.js';
 import { inScope } from '../../platform/db/scope.js';
@@ -6,7 +6,7 @@ import { precompiled } from '../../platform/db/precompiled.js';
 import type { Scope } from '../../platform/context.js';
 import type { TrackingStatus } from '../../carriers/types.js';
 import type { ShipmentStatus } from './shipments.states.js';
-import type { NewShipmentRow, NewTrackingEventRow, ShipmentRow, ShipmentsTable, TrackingEventRow } from './shipments.tables.js';
+import type { CarrierLabelsTable, NewShipmentRow, NewTrackingEventRow, ShipmentRow, ShipmentsTable, TrackingEventRow } from './shipments.tables.js';
 import './shipments.tables.js';
 
 // Every function that serves a tenant takes the scope (workspace + environment) first and
@@ -165,8 +165,8 @@ export function shipmentsQuery(db: Executor, scope: Scope, filter: ShipmentsQuer
 }
 
 /** Shipments whose next scan is due (the poll job), across tenants, oldest due first. */
-export async function dueShipments(db: Executor, now: Date, limit: number): Promise<{ id: string }[]> {
-  return db.selectFrom('shipments').select('id').where('next_check_at', '<=', now).orderBy('next_check_at').limit(limit).execute();
+export async function dueShipments(db: Executor, now: Date, limit: number): Promise<{ id: string; carrier_driver: 'simulated' | 'api' }[]> {
+  return db.selectFrom('shipments').select(['id', 'carrier_driver']).where('next_check_at', '<=', now).orderBy('next_check_at').limit(limit).execute();
 }
 
 // ---- labels ----
@@ -189,6 +189,39 @@ export async function findLabel(db: Executor, scope: Scope, shipmentId: string, 
     .where('shipment_id', '=', shipmentId)
     .where('format', '=', format)
     .executeTakeFirst();
+}
+
+// ---- carrier labels (what a real carrier issued, as received) ----
+
+export async function insertCarrierLabel(db: Executor, row: Insertable<CarrierLabelsTable>): Promise<void> {
+  await db.insertInto('carrier_labels').values(row).execute();
+}
+
+export async function setCarrierLabelStatus(db: Executor, shipmentId: string, status: CarrierLabelsTable['status'], now: Date): Promise<void> {
+  await db.updateTable('carrier_labels').set({ status, updated_at: now }).where('shipment_id', '=', shipmentId).execute();
+}
+
+/** The label the carrier issued for a shipment we kept. */
+export async function findKeptCarrierLabel(db: Executor, scope: Scope, shipmentId: string) {
+  return db
+    .selectFrom('carrier_labels')
+    .select(['format', 'content_type', 'body'])
+    .where(inScope(scope))
+    .where('shipment_id', '=', shipmentId)
+    .where('status', '=', 'kept')
+    .executeTakeFirst();
+}
+
+/** Claims the once-a-minute tracking refresh of a shipment: false when one ran within the minute. */
+export async function claimTrackingRefresh(db: Executor, id: string, now: Date, spacingMs: number): Promise<boolean> {
+  const claimed = await db
+    .updateTable('shipments')
+    .set({ tracking_refreshed_at: now })
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('tracking_refreshed_at', 'is', null), eb('tracking_refreshed_at', '<=', new Date(now.getTime() - spacingMs))]))
+    .returning('id')
+    .executeTakeFirst();
+  return claimed !== undefined;
 }
 
 // ---- tracking events ----

@@ -48,7 +48,7 @@ export async function shipmentsRoutes(app: App, opts: { shipments: ShipmentsServ
       tags,
       security,
       body: CreateShipmentBody,
-      response: { 201: Type.Ref(ShipmentSchema, { description: 'Created' }), ...errorResponses(401, 403, 404, 409, 422, 429, 502) },
+      response: { 201: Type.Ref(ShipmentSchema, { description: 'Created' }), ...errorResponses(401, 403, 404, 409, 422, 429) },
     },
     handler: async (request, reply) => reply.code(201).send(await shipments.purchase(serviceContext(request), request.body)),
   });
@@ -126,5 +126,19 @@ export async function shipmentsRoutes(app: App, opts: { shipments: ShipmentsServ
       response: { 200: Type.Ref(TrackingSchema), ...errorResponses(401, 403, 404, 429) },
     },
     handler: async (request) => shipments.getTracking(serviceContext(request), request.params.id),
+  });
+
+  app.post('/tracking/:id/refresh', {
+    schema: {
+      operationId: 'refreshTracking',
+      summary: 'Ask the carrier for tracking now',
+      description:
+        'Asks the carrier now (for a shipment of an `api` carrier account, its tracking API; for a simulated one, the simulation brought up to date) and answers the updated tracking, as GET /v1/tracking/{id}. At most once a minute per shipment, else 429 `rate_limited` with Retry-After. A carrier that cannot be reached is 503 `carrier_unavailable` with Retry-After; refused credentials 422 `carrier_account_invalid`.',
+      tags: ['tracking'],
+      security,
+      params: TrackingIdParams,
+      response: { 200: Type.Ref(TrackingSchema), ...errorResponses(401, 403, 404, 422, 429) },
+    },
+    handler: async (request) => shipments.refreshTracking(serviceContext(request), request.params.id),
   });
 }

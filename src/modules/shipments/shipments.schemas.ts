@@ -36,6 +36,9 @@ export const CreateShipmentBody = Type.Object(
     order_id: text(64, { minLength: 1, description: 'The order to ship (awaiting_fulfillment or processing).' }),
     service_code: text(100, { minLength: 1, description: 'A service_code from POST /v1/rates/query, e.g. usps_ground_advantage.' }),
     label_format: Type.Optional(LabelFormatSchema),
+    carrier_account_id: Type.Optional(
+      text(100, { minLength: 1, description: 'The carrier account to buy through (`carrier_account_id` of a rate option). Default: the service carrier\'s default account.' }),
+    ),
   },
   { additionalProperties: false, title: 'ShipmentInput', examples: [CREATE_SHIPMENT_BODY_EXAMPLE] },
 );
@@ -118,6 +121,7 @@ export const ShipmentSchema = Type.Object(
     ship_to: AddressOutputSchema,
     parcel: Type.Object({ weight_oz: Type.Number(), length_in: Type.Number(), width_in: Type.Number(), height_in: Type.Number() }),
     label: Type.Object({ format: Type.String(), url: Type.String(), created_at: Timestamp }),
+    carrier_account_id: orNull(Type.String({ description: 'The carrier account that sold the label (null for labels bought before carrier accounts existed).' })),
     created_at: Timestamp,
     updated_at: Timestamp,
     voided_at: orNull(Timestamp),

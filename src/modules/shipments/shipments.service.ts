@@ -1,23 +1,25 @@
 import type { CarrierRegistry } from '../../carriers/registry.js';
 import { CarrierError, type CarrierDefinition } from '../../carriers/types.js';
-import { AppError, validationError } from '../../platform/errors.js';
+import { AppError, rateLimited, validationError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { Deps } from '../../platform/deps.js';
 import type { Scope, ServiceContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db/types.js';
 import { paginate, type Page } from '../../platform/http/pagination.js';
-import type { LabelData } from '../labels/index.js';
+import { convertCarrierLabel, type LabelData } from '../labels/index.js';
+import type { ApiPurchaseResult, CarrierLabelImage } from '../../carriers/api-driver.js';
+import type { CarrierAccountRow, CarrierGateway } from '../carrier-accounts/index.js';
 import { writeAudit } from '../audit/index.js';
 import { recordEvent } from '../events/index.js';
 import type { SettingsService } from '../settings/index.js';
 import { findWorkspaceOrigin } from '../identity/index.js';
 import { moveOrder, nextStatus, parseInstant, type Order, type OrderAttachments, type OrderExtension, type OrdersService } from '../orders/index.js';
-import { prepareLane, quoteRates, toRateOption, type PreparedLane } from '../rates/index.js';
+import { prepareLane, quoteRates, toRateOption, type PreparedLane, type SourcedRate } from '../rates/index.js';
 import * as repo from './shipments.repo.js';
 import { LABEL_FORMAT_CODES, TRACKING_STATUSES, type CreateShipmentInput, type LabelFormatCode, type PublicTracking, type Shipment, type ShipmentListFilter, type Tracking, type TrackingEventListFilter } from './shipments.schemas.js';
 import { labelDataOf, lazyRenderPool, type LabelRenderer } from './shipments.labels.js';
 import { parseTimeScale, sandboxOptions, sandboxScenario, TIME_SCALE_SETTING } from './shipments.sandbox.js';
-import { SHIPMENT_STATUSES, shipmentStateError, type ShipmentStatus } from './shipments.states.js';
+import { FINAL_STATUSES, SHIPMENT_STATUSES, shipmentStateError, type ShipmentStatus } from './shipments.states.js';
 import type { ShipmentAddress, ShipmentRow, StoredRate, TrackingEventRow } from './shipments.tables.js';
 import { deliverOrder, isDue, scopeOf, TrackingSync } from './shipments.tracking.js';
 import { labelUrl, toPublicTracking, toShipment, toTracking, toTrackingEventListItem } from './shipments.wire.js';
@@ -33,6 +35,8 @@ interface PurchasePlan {
   id: string;
   now: Date;
   carrier: CarrierDefinition;
+  /** The carrier account that sells the label (simulated or the carrier's API). */
+  account: CarrierAccountRow;
   serviceCode: string;
   format: LabelFormatCode;
   shipFrom: ShipmentAddress;
@@ -40,8 +44,23 @@ interface PurchasePlan {
   sandbox: ReturnType<typeof sandboxOptions>;
 }
 
-/** The carrier's sale: its tracking number and the rate it charged. */
-type CarrierSale = Extract<Awaited<ReturnType<NonNullable<CarrierDefinition['adapter']['purchase']>>>, { ok: true }>;
+/** What a purchase is for: the service, and the account that sells it. */
+interface PurchaseChoice {
+  carrier: CarrierDefinition;
+  serviceCode: string;
+  account: CarrierAccountRow;
+}
+
+/**
+ * The carrier's sale: its tracking number and the rate it charged; from a real carrier also its
+ * shipment id and the label it issued (already stored in carrier_labels when this exists).
+ */
+type CarrierSale =
+  | { driver: 'simulated'; tracking_number: string; rate: SourcedRate }
+  | { driver: 'api'; tracking_number: string; rate: SourcedRate; issued: ApiPurchaseResult };
+
+/** POST /v1/tracking/:id/refresh asks the carrier at most this often per shipment (DESIGN.md §9.1). */
+const REFRESH_SPACING_MS = 60_000;
 
 const fileExtension: Record<LabelFormatCode, string> = { pdf_4x6: 'pdf', pdf_letter: 'pdf', png_4x6: 'png', zpl_4x6: 'zpl' };
 
@@ -53,11 +72,12 @@ export class ShipmentsService {
     private readonly deps: Deps,
     private readonly orders: OrdersService,
     private readonly settings: SettingsService,
+    private readonly gateway: CarrierGateway,
     private readonly renderer: LabelRenderer = lazyRenderPool(),
   ) {
     // The registry of the app's Deps (a promise only because TrackingSync and the awaits below take one).
     this.carriers = Promise.resolve(deps.carriers);
-    this.tracking = new TrackingSync(deps, this.carriers);
+    this.tracking = new TrackingSync(deps, this.carriers, gateway, settings);
   }
 
   /**
@@ -98,7 +118,8 @@ export class ShipmentsService {
     const carrier = carriers.byServiceCode(input.service_code);
     if (!carrier) throw validationError([{ field: 'service_code', message: `unknown service code "${input.service_code}"` }]);
     const order = await this.orders.getOrder(ctx, input.order_id, { attachments: false });
-    const row = await this.buy(ctx, order, carrier, input.service_code, input.label_format ?? 'pdf_4x6');
+    const account = await this.gateway.accountForPurchase(ctx, carrier.slug, input.carrier_account_id);
+    const row = await this.buy(ctx, order, { carrier, serviceCode: input.service_code, account }, input.label_format ?? 'pdf_4x6');
     return toShipment(row, this.baseUrl);
   }
 
@@ -109,9 +130,8 @@ export class ShipmentsService {
   async generate(ctx: ServiceContext, orderId: string, input: { service_code?: string; label_format?: LabelFormatCode }): Promise<Order> {
     const order = await this.orders.getOrder(ctx, orderId, { attachments: false });
     nextStatus(order.status, 'purchase_label');
-    const code = await this.chooseService(ctx, order, input.service_code);
-    const carriers = await this.carriers;
-    await this.buy(ctx, order, carriers.byServiceCode(code)!, code, input.label_format ?? 'pdf_4x6');
+    const choice = await this.chooseService(ctx, order, input.service_code);
+    await this.buy(ctx, order, choice, input.label_format ?? 'pdf_4x6');
     return this.orders.getOrder(ctx, orderId);
   }
 
@@ -127,30 +147,36 @@ export class ShipmentsService {
   ): Promise<Shipment> {
     const order = await this.orders.getOrder(ctx, input.order_id, { attachments: false });
     nextStatus(order.status, 'purchase_label');
-    const code = await this.chooseService(ctx, order, input.service_code);
-    const carriers = await this.carriers;
-    const row = await this.buy(ctx, order, carriers.byServiceCode(code)!, code, input.label_format ?? 'pdf_4x6', inTransaction);
+    const choice = await this.chooseService(ctx, order, input.service_code);
+    const row = await this.buy(ctx, order, choice, input.label_format ?? 'pdf_4x6', inTransaction);
     return toShipment(row, this.baseUrl);
   }
 
-  /** The given service, else the order's requested one, else (or for "cheapest") the cheapest option. */
-  private async chooseService(ctx: ServiceContext, order: Order, requested: string | undefined): Promise<string> {
+  /**
+   * The given service (through its carrier's default account), else the order's requested one,
+   * else (or for "cheapest") the cheapest option of every enabled account, with its account.
+   */
+  private async chooseService(ctx: ServiceContext, order: Order, requested: string | undefined): Promise<PurchaseChoice> {
     const carriers = await this.carriers;
-    let code = requested && requested !== 'cheapest' ? requested : requested ? null : order.requested_service;
-    if (code && !carriers.byServiceCode(code)) throw validationError([{ field: 'service_code', message: `unknown service code "${code}"` }]);
-    if (!code) {
-      const shipFrom = await this.shipFromOf(ctx, order);
-      const quote = await quoteRates(
-        { ship_from: { ...shipFrom, postal_code: shipFrom.postal_code ?? '' }, ship_to: { ...order.ship_to, postal_code: order.ship_to.postal_code ?? '', country: order.ship_to.country ?? '' }, parcel: order.parcel },
-        { carriers, now: this.deps.now() },
-      ).catch((err: unknown) => {
-        if (err instanceof AppError && err.code === 'validation_failed') throw new AppError('address_undeliverable', 'The order\'s addresses cannot be shipped to or from.', { details: err.details });
-        throw err;
-      });
-      if (quote.data.length === 0) throw new AppError('no_rates', 'No service can carry this parcel on this lane.');
-      code = quote.data[0].service_code; // sorted by price: the cheapest
+    const code = requested && requested !== 'cheapest' ? requested : requested ? null : order.requested_service;
+    if (code) {
+      const carrier = carriers.byServiceCode(code);
+      if (!carrier) throw validationError([{ field: 'service_code', message: `unknown service code "${code}"` }]);
+      return { carrier, serviceCode: code, account: await this.gateway.accountForPurchase(ctx, carrier.slug, undefined) };
     }
-    return code;
+    const shipFrom = await this.shipFromOf(ctx, order);
+    const quote = await quoteRates(
+      { ship_from: { ...shipFrom, postal_code: shipFrom.postal_code ?? '' }, ship_to: { ...order.ship_to, postal_code: order.ship_to.postal_code ?? '', country: order.ship_to.country ?? '' }, parcel: order.parcel },
+      { carriers, sources: await this.gateway.rateSources(ctx), now: this.deps.now(), requestId: ctx.requestId },
+    ).catch((err: unknown) => {
+      if (err instanceof AppError && err.code === 'validation_failed') throw new AppError('address_undeliverable', 'The order\'s addresses cannot be shipped to or from.', { details: err.details });
+      throw err;
+    });
+    // Sorted by price: the first option with a registered service is the cheapest we can buy.
+    const cheapest = quote.data.find((o) => carriers.byServiceCode(o.service_code));
+    if (!cheapest) throw new AppError('no_rates', 'No service can carry this parcel on this lane.', { details: quote.messages.map((m) => ({ field: 'carrier_accounts', message: `${m.carrier}: ${m.message}` })) });
+    const carrier = carriers.byServiceCode(cheapest.service_code)!;
+    return { carrier, serviceCode: cheapest.service_code, account: await this.gateway.accountForPurchase(ctx, carrier.slug, cheapest.carrier_account_id ?? undefined) };
   }
 
   private async shipFromOf(scope: Scope, order: Order): Promise<ShipmentAddress> {
@@ -171,26 +197,27 @@ export class ShipmentsService {
   private async buy(
     ctx: ServiceContext,
     order: Order,
-    carrier: CarrierDefinition,
-    serviceCode: string,
+    choice: PurchaseChoice,
     format: LabelFormatCode,
     inTransaction?: (trx: Executor, shipment: Shipment) => Promise<void>,
   ): Promise<ShipmentRow> {
-    const plan = await this.planPurchase(ctx, order, carrier, serviceCode, format);
-    const sale = await this.purchaseFromCarrier(plan, order);
+    const plan = await this.planPurchase(ctx, order, choice, format);
+    const sale = await this.purchaseFromCarrier(ctx, plan, order);
     try {
       return await this.persistPurchase(ctx, order, plan, sale, inTransaction);
     } catch (err) {
-      await this.compensatePurchase(plan, sale);
+      await this.compensatePurchase(ctx, plan, sale);
       throw err;
     }
   }
 
   /** Step 1, no side effects: the order can be shipped, by this carrier, on this lane. */
-  private async planPurchase(ctx: ServiceContext, order: Order, carrier: CarrierDefinition, serviceCode: string, format: LabelFormatCode): Promise<PurchasePlan> {
+  private async planPurchase(ctx: ServiceContext, order: Order, choice: PurchaseChoice, format: LabelFormatCode): Promise<PurchasePlan> {
+    const { carrier, serviceCode, account } = choice;
     nextStatus(order.status, 'purchase_label'); // 409 naming the state before any carrier call
     const shipFrom = await this.shipFromOf(ctx, order);
-    if (!carrier.adapter.purchase || !carrier.capabilities.purchase) throw new AppError('unprocessable', `${carrier.name} does not sell labels.`);
+    const sells = account.driver === 'api' ? this.gateway.driverOf(account) !== undefined : carrier.adapter.purchase !== undefined;
+    if (!sells || !carrier.capabilities.purchase) throw new AppError('unprocessable', `${carrier.name} does not sell labels.`);
     const now = this.deps.now();
     let lane: PreparedLane;
     try {
@@ -203,31 +230,66 @@ export class ShipmentsService {
     }
     const scenario = sandboxScenario(order.ship_to.name, order.notes);
     const sandbox = sandboxOptions(ctx.environment, ctx.environment === 'test' ? await this.timeScale() : 1, scenario);
-    return { id: newId('shipment'), now, carrier, serviceCode, format, shipFrom, lane, sandbox };
+    return { id: newId('shipment'), now, carrier, account, serviceCode, format, shipFrom, lane, sandbox };
   }
 
   /** Step 2, the outside world: the carrier sells the label (undone by compensatePurchase). */
-  private async purchaseFromCarrier(plan: PurchasePlan, order: Order): Promise<CarrierSale> {
+  private async purchaseFromCarrier(ctx: ServiceContext, plan: PurchasePlan, order: Order): Promise<CarrierSale> {
     const { carrier, lane } = plan;
+    const request = {
+      service_code: plan.serviceCode,
+      ship_from: lane.ship_from,
+      ship_to: lane.ship_to,
+      parcel: order.parcel,
+      ship_date: lane.ship_date,
+      residential: lane.residential,
+      route: lane.route,
+      reference: plan.id,
+      purchased_at: plan.now.toISOString(),
+    };
+    if (plan.account.driver === 'api') return this.purchaseFromApi(ctx, plan, request);
     let result;
     try {
-      result = await carrier.adapter.purchase!({
-        service_code: plan.serviceCode,
-        ship_from: lane.ship_from,
-        ship_to: lane.ship_to,
-        parcel: order.parcel,
-        ship_date: lane.ship_date,
-        residential: lane.residential,
-        route: lane.route,
-        reference: plan.id,
-        purchased_at: plan.now.toISOString(),
-      });
+      result = await carrier.adapter.purchase!(request);
     } catch (err) {
-      if (err instanceof CarrierError) throw new AppError('carrier_unavailable', `${carrier.name} is unavailable; try again.`, { cause: err, retryable: err.retryable });
+      if (err instanceof CarrierError) throw new AppError('carrier_unavailable', `${carrier.name} is unavailable; try again.`, { cause: err, retryable: err.retryable, retryAfterSeconds: 5 });
       throw err;
     }
     if (!result.ok) throw new AppError('no_rates', result.reason, { details: [{ field: 'service_code', message: result.reason }] });
-    return result;
+    return { driver: 'simulated', tracking_number: result.tracking_number, rate: result.rate };
+  }
+
+  /**
+   * A real carrier's sale. The label it issued is stored before anything else can fail: if even
+   * that write fails, the label is voided at once (a label that cost money is never lost silently).
+   */
+  private async purchaseFromApi(ctx: ServiceContext, plan: PurchasePlan, request: Parameters<NonNullable<CarrierDefinition['adapter']['purchase']>>[0]): Promise<CarrierSale> {
+    const driver = this.gateway.driverOf(plan.account)!;
+    const labelImage = driver.labelImage?.(plan.format) ?? DEFAULT_LABEL_IMAGES[plan.format];
+    const issued = await this.gateway.call(ctx, plan.account, ctx.requestId, (d, c) => d.purchase(c, { ...request, label_image: labelImage }));
+    const sale: CarrierSale = { driver: 'api', tracking_number: issued.tracking_number, rate: issued.rate ?? unpricedRate(plan), issued };
+    try {
+      await repo.insertCarrierLabel(this.deps.db, {
+        id: newId('carrierLabel'),
+        workspace_id: ctx.workspaceId,
+        environment: ctx.environment,
+        carrier_account_id: plan.account.id,
+        shipment_id: plan.id,
+        carrier: plan.carrier.slug,
+        tracking_number: issued.tracking_number,
+        carrier_shipment_id: issued.carrier_shipment_id,
+        format: issued.label.format,
+        content_type: issued.label.mime,
+        body: issued.label.bytes,
+        status: 'issued',
+        created_at: plan.now,
+        updated_at: plan.now,
+      });
+    } catch (err) {
+      await this.compensatePurchase(ctx, plan, sale);
+      throw err;
+    }
+    return sale;
   }
 
   /** Step 3: the label rendered (before the transaction: a render must not hold a connection), then everything kept at once. */
@@ -238,8 +300,8 @@ export class ShipmentsService {
     sale: CarrierSale,
     inTransaction?: (trx: Executor, shipment: Shipment) => Promise<void>,
   ): Promise<ShipmentRow> {
-    const { id, now, carrier, serviceCode, format, shipFrom, lane, sandbox } = plan;
-    const option = toRateOption(carrier, sale.rate, lane);
+    const { id, now, carrier, account, serviceCode, format, shipFrom, lane, sandbox } = plan;
+    const option = toRateOption(carrier, sale.rate, lane, account.id);
     const rate: StoredRate = {
       zone: option.zone,
       base_price: option.base_price,
@@ -265,8 +327,16 @@ export class ShipmentsService {
       ship_to: order.ship_to as ShipmentAddress,
       environment: ctx.environment,
     };
-    // Rendered before the transaction: the render must not hold a database connection.
-    const label = await this.renderer.renderLabel(labelDataOf(draft, carrier, order.external_id ?? order.id), format);
+    // Rendered (or converted from the carrier's image) before the transaction: that work must not
+    // hold a database connection. A carrier label that cannot become the asked format is still
+    // kept (carrier_labels), and GET …/label says 422 label_format_unavailable.
+    const label = sale.driver === 'api'
+      ? await convertCarrierLabel({ format: sale.issued.label.format, bytes: sale.issued.label.bytes }, format)
+      : await this.renderer.renderLabel(labelDataOf(draft, carrier, order.external_id ?? order.id), format);
+    const api = sale.driver === 'api';
+    // A real carrier is asked by the poll job, never on a read: first when a scan can be there.
+    // (Settled before the transaction: with the embedded database, a read outside it would wait.)
+    const firstCheck = api ? await this.tracking.nextApiCheck('pre_transit', now, now) : now;
 
     return this.deps.db.transaction().execute(async (trx) => {
       await moveOrder(trx, ctx, order.id, 'purchase_label', now);
@@ -288,12 +358,17 @@ export class ShipmentsService {
         estimated_delivery_date: option.delivery.estimated_delivery_date,
         expected_milestones: '{}',
         sandbox: sandbox ? JSON.stringify(sandbox) : null,
-        next_check_at: now,
+        next_check_at: firstCheck,
         purchased_at: now,
+        carrier_account_id: account.id,
+        carrier_driver: account.driver,
+        carrier_shipment_id: api ? sale.issued.carrier_shipment_id : null,
+        carrier_label_format: api ? sale.issued.label.format : null,
         created_at: now,
         updated_at: now,
       });
-      await repo.insertLabel(trx, { shipment_id: id, format, workspace_id: ctx.workspaceId, environment: ctx.environment, content_type: label.content_type, body: label.body, created_at: now });
+      if (label) await repo.insertLabel(trx, { shipment_id: id, format, workspace_id: ctx.workspaceId, environment: ctx.environment, content_type: label.content_type, body: label.body, created_at: now });
+      if (api) await repo.setCarrierLabelStatus(trx, id, 'kept', now);
       const shipment = toShipment(row, this.baseUrl);
       if (inTransaction) await inTransaction(trx, shipment);
       await recordEvent(trx, ctx, 'shipment.label_purchased', {
@@ -302,7 +377,7 @@ export class ShipmentsService {
         label_urls: Object.fromEntries(LABEL_FORMAT_CODES.map((f) => [f, labelUrl(this.baseUrl, id, f)])),
       });
       // The first scan (label created; everything at once for SANDBOX:delivered).
-      row = await this.tracking.syncLocked(trx, row, now);
+      row = api ? await this.tracking.recordLabelCreated(trx, row, now) : await this.tracking.syncLocked(trx, row, now);
       if (ctx.actor.type === 'account') {
         await writeAudit(trx, ctx.actor, ctx, {
           action: 'shipment.created',
@@ -317,8 +392,22 @@ export class ShipmentsService {
     });
   }
 
-  /** Compensation: the carrier sold a label we did not keep, so it is voided (a failed void is logged, not thrown). */
-  private async compensatePurchase(plan: PurchasePlan, sale: CarrierSale): Promise<void> {
+  /**
+   * Compensation: the carrier sold a label we did not keep, so it is voided (a failed void is
+   * logged, not thrown; for a real carrier the stored label says `void_failed` for an operator).
+   */
+  private async compensatePurchase(ctx: ServiceContext, plan: PurchasePlan, sale: CarrierSale): Promise<void> {
+    if (sale.driver === 'api') {
+      const { issued } = sale;
+      const outcome = await this.gateway
+        .call(ctx, plan.account, ctx.requestId, (d, c) => d.void(c, { carrier_shipment_id: issued.carrier_shipment_id, tracking_numbers: issued.packages.map((p) => p.tracking_number) }))
+        .then(() => 'compensated' as const, (err: unknown) => {
+          this.deps.log.error({ err, tracking_number: sale.tracking_number, carrier_account_id: plan.account.id }, 'could not void an unrecorded carrier label');
+          return 'void_failed' as const;
+        });
+      await repo.setCarrierLabelStatus(this.deps.db, plan.id, outcome, this.deps.now()).catch((err: unknown) => this.deps.log.error({ err, shipment_id: plan.id }, 'could not mark an unrecorded carrier label'));
+      return;
+    }
     await plan.carrier.adapter
       .void?.({ tracking_number: sale.tracking_number, service_code: plan.serviceCode, purchased_at: plan.now.toISOString(), now: this.deps.now().toISOString(), sandbox: plan.sandbox ?? undefined })
       .catch((voidErr: unknown) => this.deps.log.error({ err: voidErr, tracking_number: sale.tracking_number }, 'could not void an unrecorded label'));
@@ -359,15 +448,23 @@ export class ShipmentsService {
    * processing when it has no other live label.
    */
   async voidShipment(ctx: ServiceContext, id: string, action: 'shipment.voided' | 'shipment.cancelled' = 'shipment.voided'): Promise<Shipment> {
-    await this.tracking.refresh(await this.findOrThrow(ctx, id));
+    const before = await this.tracking.refresh(await this.findOrThrow(ctx, id));
     const carriers = await this.carriers;
+    // A real carrier is asked before the transaction (its deadline must not hold a lock); its
+    // refusal is 422 carrier_rejected, no answer 503 carrier_unavailable, and nothing changes here.
+    if (before.carrier_driver === 'api') {
+      if (before.status !== 'label_purchased') throw shipmentStateError(before.status, 'be voided', `The shipment is ${before.status}; only a label_purchased shipment can be voided.`);
+      const account = before.carrier_account_id ? await this.gateway.accountOf(ctx, before.carrier_account_id) : undefined;
+      if (!account) throw new AppError('unprocessable', 'The carrier account that sold this label no longer exists.');
+      await this.gateway.call(ctx, account, ctx.requestId, (d, c) => d.void(c, { carrier_shipment_id: before.carrier_shipment_id ?? before.tracking_number, tracking_numbers: [before.tracking_number] }));
+    }
     const now = this.deps.now();
     const row = await this.deps.db.transaction().execute(async (trx) => {
       const current = await repo.findShipment(trx, ctx, id, { forUpdate: true });
       if (!current) throw new AppError('not_found', 'No such shipment.');
       if (current.status !== 'label_purchased') throw shipmentStateError(current.status, 'be voided', `The shipment is ${current.status}; only a label_purchased shipment can be voided.`);
       const carrier = carriers.get(current.carrier);
-      if (carrier?.adapter.void && carrier.capabilities.void) {
+      if (current.carrier_driver === 'simulated' && carrier?.adapter.void && carrier.capabilities.void) {
         const result = await carrier.adapter.void({
           tracking_number: current.tracking_number,
           service_code: current.service_code,
@@ -461,6 +558,18 @@ export class ShipmentsService {
     const filename = `label-${row.tracking_number}.${fileExtension[wanted] ?? 'bin'}`;
     const stored = await repo.findLabel(this.deps.db, scope, id, wanted);
     if (stored) return { body: Buffer.from(stored.body.buffer, stored.body.byteOffset, stored.body.byteLength), content_type: stored.content_type, filename };
+    if (row.carrier_driver === 'api') {
+      // The carrier's own label, never one of ours: converted where that is lossless, else 422.
+      const issued = await repo.findKeptCarrierLabel(this.deps.db, scope, id);
+      const converted = issued && (await convertCarrierLabel({ format: issued.format, bytes: Buffer.from(issued.body.buffer, issued.body.byteOffset, issued.body.byteLength) }, wanted));
+      if (!converted) {
+        throw new AppError('label_format_unavailable', `The carrier issued this label as ${row.carrier_label_format ?? 'another format'}; ${wanted} cannot be made from it without loss.`, {
+          details: [{ field: 'format', message: `not available for this label; ask for ${row.label_format}` }],
+        });
+      }
+      await repo.insertLabel(this.deps.db, { shipment_id: id, format: wanted, workspace_id: row.workspace_id, environment: row.environment, content_type: converted.content_type, body: converted.body, created_at: this.deps.now() });
+      return { body: converted.body, content_type: converted.content_type, filename };
+    }
     const carrier = (await this.carriers).get(row.carrier);
     const order = await this.orders.getOrder(scope, row.order_id, { attachments: false }).catch(() => null);
     const rendered = await this.renderer.renderLabel(labelDataOf(row, carrier, order ? (order.external_id ?? order.id) : null), wanted);
@@ -475,6 +584,33 @@ export class ShipmentsService {
     if (!found) throw new AppError('not_found', 'No shipment with this id or tracking number.');
     const { row, events } = await this.upToDate(found);
     return toTracking(row, events);
+  }
+
+  /**
+   * POST /v1/tracking/:id/refresh: asks the carrier now (a real carrier's API, or the simulation
+   * brought up to date), at most once a minute per shipment (429 with Retry-After), and answers
+   * the tracking as GET does. A carrier that cannot answer is 503 carrier_unavailable.
+   */
+  async refreshTracking(ctx: ServiceContext, idOrNumber: string): Promise<Tracking> {
+    const by = idOrNumber.startsWith('shp_') ? { id: idOrNumber } : { trackingNumber: idOrNumber.replace(/\s+/g, '').toUpperCase() };
+    const found = await repo.findShipmentWithEvents(this.deps.db, ctx, by);
+    if (!found) throw new AppError('not_found', 'No shipment with this id or tracking number.');
+    const { row } = found;
+    const now = this.deps.now();
+    if (!(await repo.claimTrackingRefresh(this.deps.db, row.id, now, REFRESH_SPACING_MS))) {
+      const last = row.tracking_refreshed_at ? new Date(row.tracking_refreshed_at).getTime() : now.getTime();
+      throw rateLimited('This shipment\'s tracking was refreshed less than a minute ago; read it with GET /v1/tracking/:id.', (last + REFRESH_SPACING_MS - now.getTime()) / 1000);
+    }
+    if (row.carrier_driver === 'api') {
+      if (row.status !== 'voided') await this.tracking.syncApi(row, { requestId: ctx.requestId });
+    } else {
+      await this.deps.db.transaction().execute(async (trx) => {
+        const locked = await repo.lockShipment(trx, row.id);
+        if (locked && !FINAL_STATUSES.includes(locked.status)) await this.tracking.syncLocked(trx, locked, now, { force: true });
+      });
+    }
+    const fresh = await repo.findShipmentWithEvents(this.deps.db, ctx, { id: row.id });
+    return toTracking(fresh!.row, fresh!.events);
   }
 
   /** Public tracking by number (any tenant), without names, streets, emails or phones. */
@@ -566,4 +702,28 @@ type ShipmentSummaryRow = Awaited<ReturnType<typeof repo.shipmentsOfOrders>>[num
 /** A shipment as its order shows it (created_at is text when it comes through JSON). */
 function toShipmentSummary(s: ShipmentSummaryRow) {
   return { id: s.id, carrier: s.carrier, service_code: s.service_code, tracking_number: s.tracking_number, status: s.status, created_at: new Date(s.created_at).toISOString() };
+}
+
+/** The image a driver is asked for when it does not say (each driver maps our formats itself). */
+const DEFAULT_LABEL_IMAGES: Record<LabelFormatCode, CarrierLabelImage> = { pdf_4x6: 'PDF', pdf_letter: 'PDF', png_4x6: 'PNG', zpl_4x6: 'ZPL' };
+
+/** A carrier that issued a label without saying what it charged: kept at zero, marked as such. */
+function unpricedRate(plan: PurchasePlan): SourcedRate {
+  const zero = { amount: 0, currency: 'USD' };
+  const service = plan.carrier.services.find((s) => s.code === plan.serviceCode);
+  return {
+    service_code: plan.serviceCode,
+    service_name: service?.name ?? plan.serviceCode,
+    zone: 0,
+    base_price: zero,
+    surcharges: [],
+    price: zero,
+    billable_weight_oz: 0,
+    dim_weight_oz: null,
+    dim_divisor: null,
+    dim_divisor_unit: null,
+    business_days: 0,
+    guaranteed: false,
+    rate_table_version: `${plan.carrier.slug}_api_unpriced`,
+  };
 }

@@ -58,6 +58,15 @@ export interface ShipmentsTable {
   /** When tracking should be asked again (null: nothing more to come). */
   next_check_at: NullableTimestamp;
   purchased_at: Timestamp;
+  /** The carrier account that sold the label (null: bought before accounts existed). */
+  carrier_account_id: string | null;
+  carrier_driver: ColumnType<'simulated' | 'api', 'simulated' | 'api' | undefined, 'simulated' | 'api'>;
+  /** The carrier's own shipment id (what a void sends); api shipments only. */
+  carrier_shipment_id: string | null;
+  /** The image the carrier issued (GIF, PNG, ZPL, PDF); api shipments only. */
+  carrier_label_format: string | null;
+  /** The last POST /v1/tracking/:id/refresh (once a minute). */
+  tracking_refreshed_at: NullableTimestamp;
   voided_at: NullableTimestamp;
   delivered_at: NullableTimestamp;
   created_at: Timestamp;
@@ -73,6 +82,24 @@ export interface ShipmentLabelsTable {
   /** Uint8Array from PGlite, Buffer from node-pg. */
   body: ColumnType<Uint8Array, Buffer | Uint8Array, Buffer | Uint8Array>;
   created_at: Timestamp;
+}
+
+/** A label a real carrier issued, as received, kept from the moment it answered (see the migration). */
+export interface CarrierLabelsTable {
+  id: string;
+  workspace_id: string;
+  environment: string;
+  carrier_account_id: string;
+  shipment_id: string;
+  carrier: string;
+  tracking_number: string;
+  carrier_shipment_id: string;
+  format: 'GIF' | 'PNG' | 'ZPL' | 'PDF';
+  content_type: string;
+  body: ColumnType<Uint8Array, Buffer | Uint8Array, Buffer | Uint8Array>;
+  status: 'issued' | 'kept' | 'compensated' | 'void_failed';
+  created_at: Timestamp;
+  updated_at: Timestamp;
 }
 
 export interface TrackingLocationRow {
@@ -112,6 +139,7 @@ declare module '../../platform/db/types.js' {
   interface Tables {
     shipments: ShipmentsTable;
     shipment_labels: ShipmentLabelsTable;
+    carrier_labels: CarrierLabelsTable;
     tracking_events: TrackingEventsTable;
   }
 }

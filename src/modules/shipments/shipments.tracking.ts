@@ -1,4 +1,6 @@
-import { CarrierError, type TrackingEvent } from '../../carriers/types.js';
+import { CarrierError, type TrackingEvent, type TrackingStatus } from '../../carriers/types.js';
+import type { CarrierGateway } from '../carrier-accounts/index.js';
+import type { SettingsService } from '../settings/index.js';
 import type { CarrierRegistry } from '../../carriers/registry.js';
 import type { Deps } from '../../platform/deps.js';
 import type { Scope } from '../../platform/context.js';
@@ -16,6 +18,18 @@ import { buildTimeline } from './shipments.wire.js';
 /** How long to wait before asking a carrier again when it gives no next-scan time, or failed. */
 const DEFAULT_RECHECK_MS = 30 * 60_000;
 const FAILED_RECHECK_MS = 5 * 60_000;
+/** A real carrier is polled by status (DESIGN.md §9.1): daily before the first scan, hourly after, never after 90 days. */
+const API_PRE_TRANSIT_MS = 86_400_000;
+const API_IN_TRANSIT_MS = 3_600_000;
+const API_TRACKING_HORIZON_MS = 90 * 86_400_000;
+
+/** What a carrier said about a journey, from the simulation or a real carrier's API. */
+interface Scans {
+  status: TrackingStatus;
+  events: readonly TrackingEvent[];
+  estimated_delivery_date?: string | null;
+  expected_milestones?: Record<string, string>;
+}
 
 /** A stored event's identity at its carrier: re-ingesting the same scan is a no-op. */
 export function eventKey(e: Pick<TrackingEvent, 'carrier_status_code' | 'occurred_at' | 'status_detail'>): string {
@@ -39,12 +53,18 @@ export class TrackingSync {
   constructor(
     private readonly deps: Deps,
     private readonly carriers: Promise<CarrierRegistry>,
+    private readonly gateway: CarrierGateway,
+    private readonly settings: SettingsService,
   ) {}
 
-  /** The row brought up to date when a scan is due (its own transaction), else as it is. */
+  /**
+   * The row brought up to date when a scan is due (its own transaction), else as it is. A
+   * shipment of a real carrier is left as it is: reads never wait for a carrier's API (the poll
+   * job and POST /v1/tracking/:id/refresh ask it).
+   */
   async refresh(row: ShipmentRow): Promise<ShipmentRow> {
     const now = this.deps.now();
-    if (!isDue(row, now)) return row;
+    if (!isDue(row, now) || row.carrier_driver === 'api') return row;
     return this.deps.db.transaction().execute(async (trx) => {
       const locked = await repo.lockShipment(trx, row.id);
       return locked ? this.syncLocked(trx, locked, now) : row;
@@ -54,8 +74,13 @@ export class TrackingSync {
   /** Every shipment whose scan is due (the poll job); returns how many were looked at. */
   async pollDue(limit = 500): Promise<number> {
     const due = await repo.dueShipments(this.deps.db, this.deps.now(), limit);
-    for (const { id } of due) {
+    for (const { id, carrier_driver: driver } of due) {
       try {
+        if (driver === 'api') {
+          const row = await repo.lockShipment(this.deps.db, id);
+          if (row) await this.syncApi(row, { failQuietly: true });
+          continue;
+        }
         await this.deps.db.transaction().execute(async (trx) => {
           const locked = await repo.lockShipment(trx, id);
           if (locked) await this.syncLocked(trx, locked, this.deps.now());
@@ -72,8 +97,8 @@ export class TrackingSync {
    * moves the shipment (never back from delivered) and the order (→ delivered), and records
    * `tracking.updated` when the status changed.
    */
-  async syncLocked(trx: Executor, row: ShipmentRow, now: Date): Promise<ShipmentRow> {
-    if (!isDue(row, now)) return row;
+  async syncLocked(trx: Executor, row: ShipmentRow, now: Date, opts: { force?: boolean } = {}): Promise<ShipmentRow> {
+    if (!opts.force && !isDue(row, now)) return row;
     const carrier = (await this.carriers).get(row.carrier);
     if (!carrier?.adapter.track || !carrier.capabilities.track) {
       return repo.updateShipment(trx, row.id, { next_check_at: null });
@@ -96,19 +121,74 @@ export class TrackingSync {
       return repo.updateShipment(trx, row.id, { next_check_at: new Date(now.getTime() + FAILED_RECHECK_MS) });
     }
 
+    const next = result.status === 'delivered' ? null : result.next_event_at === undefined ? new Date(now.getTime() + DEFAULT_RECHECK_MS) : result.next_event_at;
+    return this.applyScans(trx, row, result, next, now);
+  }
+
+  /**
+   * A real carrier's journey so far, asked outside any transaction (its deadline must not hold a
+   * connection or a lock), then applied to the row locked again. `failQuietly` (the poll job):
+   * a carrier that cannot answer is asked again later; else (a refresh) its error is thrown.
+   */
+  async syncApi(row: ShipmentRow, opts: { failQuietly?: boolean; requestId?: string } = {}): Promise<ShipmentRow> {
+    const now = this.deps.now();
+    const scope = scopeOf(row);
+    const account = row.carrier_account_id ? await this.gateway.accountOf(scope, row.carrier_account_id) : undefined;
+    if (!account || row.carrier_driver !== 'api') return repo.updateShipment(this.deps.db, row.id, { next_check_at: null });
+    let scans: Scans;
+    try {
+      scans = await this.gateway.call(scope, account, opts.requestId, (driver, ctx) => driver.track(ctx, { tracking_number: row.tracking_number }));
+    } catch (err) {
+      if (!opts.failQuietly) throw err;
+      const unavailable = err instanceof AppError && err.code === 'carrier_unavailable';
+      this.deps.log.warn({ err, shipment_id: row.id }, 'carrier tracking failed; will ask again');
+      // A carrier that does not know the number yet is asked again on the usual schedule.
+      const next = unavailable ? new Date(now.getTime() + FAILED_RECHECK_MS) : await this.nextApiCheck(row.tracking_status, row.purchased_at, now);
+      return repo.updateShipment(this.deps.db, row.id, { next_check_at: next });
+    }
+    const next = await this.nextApiCheck(scans.status, row.purchased_at, now);
+    return this.deps.db.transaction().execute(async (trx) => {
+      const locked = (await repo.lockShipment(trx, row.id)) ?? row;
+      if (locked.status === 'voided') return locked;
+      return this.applyScans(trx, locked, scans, next, now);
+    });
+  }
+
+  /**
+   * When to ask a real carrier next: the setting `carriers.tracking_poll_interval_seconds` when
+   * set, else daily before the first scan and hourly after; never after delivery or 90 days.
+   */
+  async nextApiCheck(status: TrackingStatus, purchasedAt: Date | string, now: Date): Promise<Date | null> {
+    if (status === 'delivered' || status === 'cancelled') return null;
+    if (now.getTime() - new Date(purchasedAt).getTime() > API_TRACKING_HORIZON_MS) return null;
+    const interval = await this.settings.get('carriers.tracking_poll_interval_seconds');
+    const wait = interval !== null ? interval * 1000 : status === 'pre_transit' || status === 'unknown' ? API_PRE_TRANSIT_MS : API_IN_TRANSIT_MS;
+    return new Date(now.getTime() + wait);
+  }
+
+  /** A real carrier's label: its first event is ours (the carrier reports the first scan later). */
+  async recordLabelCreated(trx: Executor, row: ShipmentRow, now: Date): Promise<ShipmentRow> {
+    await repo.insertTrackingEvents(trx, [
+      this.eventRow(row, { occurred_at: now.toISOString(), status: 'pre_transit', status_detail: 'label_created', milestone: 'label_created', description: 'Label created; the carrier has not scanned the parcel yet', location: { city: row.ship_from.city ?? null, state: row.ship_from.state ?? null, postal_code: row.ship_from.postal_code ?? null, country: row.ship_from.country }, carrier_status_code: 'LABEL_CREATED' }, 0, now),
+    ]);
+    return row;
+  }
+
+  /** Stores new events, moves the shipment (never back from delivered) and the order, records `tracking.updated` on a change. */
+  private async applyScans(trx: Executor, row: ShipmentRow, result: Scans, next: Date | string | null, now: Date): Promise<ShipmentRow> {
     const scope = scopeOf(row);
     const added = await repo.insertTrackingEvents(trx, result.events.map((e, seq) => this.eventRow(row, e, seq, now)));
     const last = result.events[result.events.length - 1];
     const status = statusFromTracking(result.status, row.status);
     const delivered = status === 'delivered' && row.status !== 'delivered';
-    const next = status === 'delivered' ? null : result.next_event_at === undefined ? new Date(now.getTime() + DEFAULT_RECHECK_MS) : result.next_event_at;
+    if (status === 'delivered') next = null;
     const changed = status !== row.status || result.status !== row.tracking_status;
     const updated = await repo.updateShipment(trx, row.id, {
       status,
       tracking_status: result.status,
       tracking_status_detail: last?.status_detail ?? row.tracking_status_detail,
       estimated_delivery_date: result.estimated_delivery_date ?? row.estimated_delivery_date,
-      expected_milestones: JSON.stringify(result.expected_milestones ?? {}),
+      expected_milestones: JSON.stringify(result.expected_milestones ?? (row.carrier_driver === 'api' ? row.expected_milestones : {})),
       next_check_at: next,
       ...(delivered ? { delivered_at: result.events.find((e) => e.status === 'delivered')?.occurred_at ?? now } : {}),
       ...(added.length > 0 || changed ? { updated_at: now } : {}),

@@ -89,7 +89,6 @@ const exampleErrorCode: Record<string, ErrorCode> = {
   422: 'unprocessable',
   429: 'rate_limited',
   500: 'internal_error',
-  502: 'carrier_unavailable',
   503: 'service_unavailable',
 };
 

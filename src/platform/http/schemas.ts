@@ -81,8 +81,7 @@ const statusDescriptions: Record<number, string> = {
   422: 'Unprocessable',
   429: 'Rate limited',
   500: 'Internal error',
-  502: 'Carrier unavailable',
-  503: 'Service unavailable (the database is unreachable, or the service is shutting down): retry after Retry-After seconds',
+  503: 'Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds',
 };
 
 /**

@@ -32,6 +32,7 @@ trait Operations
         'getShipmentLabel' => ['GET', '/v1/shipments/{id}/label'],
         'listTrackingEvents' => ['GET', '/v1/tracking/events'],
         'getTracking' => ['GET', '/v1/tracking/{id}'],
+        'refreshTracking' => ['POST', '/v1/tracking/{id}/refresh'],
         'createBatch' => ['POST', '/v1/batches'],
         'listBatches' => ['GET', '/v1/batches'],
         'getBatch' => ['GET', '/v1/batches/{id}'],
@@ -424,6 +425,17 @@ trait Operations
     public function getTracking(string $id): array
     {
         return $this->request('GET', '/v1/tracking/{id}', ['id' => $id], [], null, null, 'json');
+    }
+
+    /**
+     * Ask the carrier for tracking now.
+     *
+     * POST /v1/tracking/{id}/refresh
+     * @return array<string, mixed> the Tracking
+     */
+    public function refreshTracking(string $id, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/v1/tracking/{id}/refresh', ['id' => $id], [], null, $idempotencyKey, 'json');
     }
 
     /**

@@ -23,6 +23,7 @@ import { buildPickupRequest, parsePickupCancelResponse, parsePickupResponse, pic
 import { buildRateRequest, parseRateResponse, RATE_REQUEST_OPTION } from './rates.js';
 import { buildShipRequest, parseShipResponse, parseVoidResponse, serviceForPurchase, voidPath } from './shipments.js';
 import { parseTrackResponse, trackPath } from './tracking.js';
+import { upsLabelImage } from './units.js';
 
 const SLUG = 'ups';
 /** UPS's `transactionSrc` header: who is calling. */
@@ -58,6 +59,10 @@ export class UpsApiDriver implements CarrierApiDriver {
   readonly carrier = SLUG;
   readonly credentialsSchema = upsCredentialsSchema as unknown as Record<string, unknown>;
   readonly hosts = UPS_HOSTS;
+
+  labelImage(labelFormat: string) {
+    return upsLabelImage(labelFormat);
+  }
 
   constructor(private readonly http: CarrierHttpClient) {}
 

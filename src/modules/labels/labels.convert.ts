@@ -1,0 +1,67 @@
+import { GifReader } from 'omggif';
+import PDFDocument from 'pdfkit';
+import { PNG } from 'pngjs';
+import { LABEL_HEIGHT_PT, LABEL_WIDTH_PT, LETTER, LETTER_OFFSET } from './labels.layout.js';
+import { labelContentType, labelFileExtension, type LabelFormat, type RenderedLabel } from './labels.types.js';
+
+/** A label exactly as a carrier issued it. */
+export interface CarrierLabelImage {
+  format: 'GIF' | 'PNG' | 'ZPL' | 'PDF';
+  bytes: Buffer;
+}
+
+/**
+ * A carrier's label in one of our formats, where that is lossless (DESIGN.md §9.1): the same
+ * format as is; a GIF or PNG as a PNG (pixels copied) or placed whole on a PDF page (4×6, or
+ * the top of a letter page); null for anything that would need re-rasterising or re-encoding
+ * a printer language (a PDF as PNG, an image as ZPL, ZPL as anything else).
+ */
+export async function convertCarrierLabel(label: CarrierLabelImage, wanted: LabelFormat): Promise<RenderedLabel | null> {
+  const as = (body: Buffer): RenderedLabel => ({ body, content_type: labelContentType(wanted), file_extension: labelFileExtension(wanted) });
+  if (label.format === 'ZPL') return wanted === 'zpl_4x6' ? as(label.bytes) : null;
+  if (label.format === 'PDF') return wanted === 'pdf_4x6' ? as(label.bytes) : null;
+  if (wanted === 'zpl_4x6') return null;
+  const png = label.format === 'PNG' ? label.bytes : gifToPng(label.bytes);
+  if (wanted === 'png_4x6') return as(png);
+  return as(await imagePdf(png, wanted === 'pdf_letter' ? 'letter' : 'label_4x6'));
+}
+
+/** The first frame of a GIF as a PNG, pixel for pixel. */
+function gifToPng(gif: Buffer): Buffer {
+  const reader = new GifReader(new Uint8Array(gif.buffer, gif.byteOffset, gif.byteLength));
+  const png = new PNG({ width: reader.width, height: reader.height });
+  const rgba = new Uint8Array(reader.width * reader.height * 4);
+  reader.decodeAndBlitFrameRGBA(0, rgba);
+  png.data = Buffer.from(rgba.buffer);
+  return PNG.sync.write(png);
+}
+
+/**
+ * The image on one PDF page, scaled to fit the 4×6 area and turned upright when it is landscape
+ * (UPS issues its 4×6 GIF lying on its side).
+ */
+async function imagePdf(png: Buffer, page: 'label_4x6' | 'letter'): Promise<Buffer> {
+  const { width, height } = PNG.sync.read(png, { skipRescale: true } as never);
+  const landscape = width > height;
+  const doc = new PDFDocument({ autoFirstPage: false, compress: true, info: { Producer: 'shipping-service', Creator: 'shipping-service' } });
+  const chunks: Buffer[] = [];
+  doc.on('data', (c: Buffer) => chunks.push(c));
+  const ended = new Promise<void>((resolve, reject) => {
+    doc.on('end', resolve);
+    doc.on('error', reject);
+  });
+  const origin = page === 'letter' ? LETTER_OFFSET : { x: 0, y: 0 };
+  doc.addPage({ size: page === 'letter' ? [LETTER.w, LETTER.h] : [LABEL_WIDTH_PT, LABEL_HEIGHT_PT], margin: 0 });
+  doc.save().translate(origin.x, origin.y);
+  if (landscape) {
+    // Turned a quarter clockwise: the image's width runs down the page.
+    doc.translate(LABEL_WIDTH_PT, 0).rotate(90);
+    doc.image(png, 0, 0, { fit: [LABEL_HEIGHT_PT, LABEL_WIDTH_PT] });
+  } else {
+    doc.image(png, 0, 0, { fit: [LABEL_WIDTH_PT, LABEL_HEIGHT_PT] });
+  }
+  doc.restore();
+  doc.end();
+  await ended;
+  return Buffer.concat(chunks);
+}
