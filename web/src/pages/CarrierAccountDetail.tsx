@@ -7,20 +7,16 @@ import { Badge, ConfirmButton, Empty, ErrorBox, Field, fieldError, Loading, Sele
 import {
   AccountBadges,
   carrierName,
-  credentialFieldNames,
   CredentialsFields,
-  credentialsFromDraft,
-  emptyDraft,
   HealthSummary,
   MaskedCredentials,
   MODES,
   UnplacedErrors,
   type CarrierAccount,
   type CarrierExchange,
-  type CredentialDraft,
-  type JsonSchema,
   type Mode,
 } from './carriers-common';
+import { credentialFieldNames, credentialsFromDraft, emptyDraft, type CredentialDraft, type JsonSchema } from './credentials-draft';
 
 export function CarrierAccountDetail({ params }: PageProps) {
   const path = { params: { path: { id: params.id } } };
@@ -157,7 +153,8 @@ export function CarrierAccountDetail({ params }: PageProps) {
       </dl>
       <EditAccount key={`settings-${a.id}`} account={a} onSaved={saved} />
       {isApi && schema && <ReplaceCredentials key={`credentials-${a.id}`} account={a} schema={schema} onSaved={saved} />}
-      <ExchangeLog accountId={a.id} carrierCalls={carrierCalls} awaitFirst={isApi && a.health.checked_at != null} />
+      {/* A simulated account talks to no carrier: it has no exchanges to show. */}
+      {isApi && <ExchangeLog accountId={a.id} carrierCalls={carrierCalls} awaitFirst={a.health.checked_at != null} />}
     </section>
   );
 }
@@ -237,7 +234,7 @@ function ReplaceCredentials({ account, schema, onSaved }: { account: CarrierAcco
       <UnplacedErrors error={save.error} placed={credentialFieldNames(schema)} />
       <CredentialsFields schema={schema} draft={draft} onChange={(d) => (setDraft(d), setDone(false))} errors={save.error?.details} replacing />
       {done && (
-        <p className="ok" role="status">
+        <p className={account.health.status === 'ok' ? 'ok' : 'bad'} role="status">
           Credentials replaced and tested: health is {account.health.status.replaceAll('_', ' ')}.
         </p>
       )}

@@ -7,18 +7,14 @@ import { Badge, Empty, ErrorBox, Field, fieldError, Loading, Pager, Select, useA
 import {
   AccountBadges,
   carrierName,
-  credentialFieldNames,
   CredentialsFields,
-  credentialsFromDraft,
-  emptyDraft,
   HealthSummary,
   MaskedCredentials,
   MODES,
   UnplacedErrors,
-  type CredentialDraft,
-  type JsonSchema,
   type Mode,
 } from './carriers-common';
+import { credentialFieldNames, credentialsFromDraft, emptyDraft, type CredentialDraft, type JsonSchema } from './credentials-draft';
 
 export function Carriers() {
   const { environment } = useSession();
@@ -164,7 +160,8 @@ function AddAccount({ types, onCancel }: { types: CarrierType[]; onCancel: () =>
     }
   }
 
-  const placed = ['carrier', 'driver', 'description', 'mode', 'account_number', 'base_url', ...credentialFieldNames(schema)];
+  // Details on fields the form shows sit under them; any other goes to the error box.
+  const placed = ['carrier', 'driver', 'description', 'is_default', ...(form.driver === 'api' ? ['mode', 'account_number', 'base_url'] : []), ...(schema ? credentialFieldNames(schema) : [])];
   return (
     <form onSubmit={submit} noValidate className="form card" aria-label="New carrier account">
       <h2>Add a carrier account</h2>

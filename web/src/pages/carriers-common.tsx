@@ -2,83 +2,15 @@ import { useId } from 'react';
 import type { CarrierType } from '../api/carriers';
 import { ApiError, type FieldError, type Schemas } from '../api/client';
 import { Badge, ErrorBox, Field, fieldError, Select, when } from '../ui';
+import { fieldLabel, properties, typeOf, type CredentialDraft, type JsonSchema } from './credentials-draft';
 
 export type CarrierAccount = Schemas['CarrierAccount'];
 export type CarrierExchange = Schemas['CarrierExchange'];
 export type Mode = CarrierAccount['mode'];
 export const MODES: Mode[] = ['sandbox', 'production'];
 
-/** The part of JSON Schema (2020-12) a driver's credentials schema uses, as far as the form draws it. */
-export interface JsonSchema {
-  type?: string | string[];
-  title?: string;
-  description?: string;
-  enum?: unknown[];
-  default?: unknown;
-  writeOnly?: boolean;
-  format?: string;
-  minLength?: number;
-  maxLength?: number;
-  minimum?: number;
-  maximum?: number;
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-}
-
-/** What the operator typed, per credentials field: text for inputs and selects, a flag for checkboxes. */
-export type CredentialDraft = Record<string, string | boolean>;
-
-const typeOf = (s: JsonSchema): string | undefined => (Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type);
-const properties = (schema: JsonSchema | null | undefined): [string, JsonSchema][] => Object.entries(schema?.properties ?? {});
-const label = (name: string, s: JsonSchema) => s.title ?? name.replaceAll('_', ' ').replace(/^./, (c) => c.toUpperCase());
-
 export function carrierName(types: CarrierType[] | undefined, slug: string): string {
   return types?.find((t) => t.carrier === slug)?.name ?? slug;
-}
-
-/** A blank form for the schema: its defaults, and nothing typed for the rest. */
-export function emptyDraft(schema: JsonSchema | null | undefined, from: Record<string, unknown> = {}): CredentialDraft {
-  return Object.fromEntries(
-    properties(schema).map(([name, s]) => {
-      // A secret is never put back into a form: the answer only has its mask.
-      const known = s.writeOnly ? undefined : (from[name] ?? s.default);
-      if (typeOf(s) === 'boolean') return [name, known === true];
-      return [name, known === undefined || known === null ? '' : typeof known === 'object' ? JSON.stringify(known) : String(known)];
-    }),
-  );
-}
-
-/**
- * The credentials object to send: a blank field is left out (so a required one is the service's
- * "is required"), numbers and enum values keep their JSON type, and text that is not what the
- * schema asks for is sent as typed so that the service names the field and the problem.
- */
-export function credentialsFromDraft(schema: JsonSchema | null | undefined, draft: CredentialDraft): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [name, s] of properties(schema)) {
-    const value = draft[name];
-    if (typeof value === 'boolean') {
-      out[name] = value;
-      continue;
-    }
-    if (value === undefined || value === '') continue;
-    const type = typeOf(s);
-    if (s.enum) out[name] = s.enum.find((v) => String(v) === value) ?? value;
-    else if (type === 'integer' || type === 'number') out[name] = value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value;
-    else if (type === 'object' || type === 'array') {
-      try {
-        out[name] = JSON.parse(value);
-      } catch {
-        out[name] = value;
-      }
-    } else out[name] = value;
-  }
-  return out;
-}
-
-/** The field names (`credentials.client_id`) the form shows, so errors on others go to the error box. */
-export function credentialFieldNames(schema: JsonSchema | null | undefined): string[] {
-  return ['credentials', ...properties(schema).map(([name]) => `credentials.${name}`)];
 }
 
 /**
@@ -103,7 +35,7 @@ export function CredentialsFields({ schema, draft, onChange, errors, replacing }
       )}
       <div className="row">
         {properties(schema).map(([name, s]) => {
-          const text = `${label(name, s)}${required.has(name) ? '' : ' (optional)'}`;
+          const text = `${fieldLabel(name, s)}${required.has(name) ? '' : ' (optional)'}`;
           const error = fieldError(errors, `credentials.${name}`);
           const value = draft[name];
           const set = (v: string | boolean) => onChange({ ...draft, [name]: v });
