@@ -8,6 +8,8 @@ import { Rates } from './pages/Rates';
 import { Integrations } from './pages/Integrations';
 import { IntegrationEdit } from './pages/IntegrationEdit';
 import { ApiKeys } from './pages/ApiKeys';
+import { Carriers } from './pages/Carriers';
+import { CarrierAccountDetail } from './pages/CarrierAccountDetail';
 import { AdminAccounts } from './pages/AdminAccounts';
 import { AdminWorkspaces } from './pages/AdminWorkspaces';
 import { Shipments } from './pages/Shipments';
@@ -60,6 +62,8 @@ export const routes: RouteEntry[] = [
   { path: '/dashboard/webhooks/deliveries/:id', title: 'Webhook delivery', page: WebhookDeliveryDetail, access: 'user' },
   { path: '/dashboard/webhooks/dead-letters', title: 'Dead letters', page: WebhookDeadLetters, access: 'user' },
   { path: '/dashboard/webhooks/:id', title: 'Webhook endpoint', page: WebhookDetail, access: 'user' },
+  { path: '/dashboard/carriers', title: 'Carriers', page: Carriers, access: 'user', nav: 'Carriers' },
+  { path: '/dashboard/carriers/:id', title: 'Carrier account', page: CarrierAccountDetail, access: 'user' },
   { path: '/dashboard/api-keys', title: 'API keys', page: ApiKeys, access: 'user', nav: 'API keys' },
   { path: '/dashboard/admin/accounts', title: 'Accounts', page: AdminAccounts, access: 'super_admin', nav: 'Accounts' },
   { path: '/dashboard/admin/workspaces', title: 'Workspaces & plans', page: AdminWorkspaces, access: 'super_admin', nav: 'Workspaces' },

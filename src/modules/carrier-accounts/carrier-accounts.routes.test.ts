@@ -143,13 +143,17 @@ describe('carrier accounts', () => {
     expect(checked.statusCode).toBe(200);
     expect(checked.json().health.status).toBe('ok');
     expect(ups.count('token')).toBe(before + 1);
-    // The exchanges are written off the request path: wait until the log shows them.
+    // The exchanges are written off the request path: wait until the log shows this test's,
+    // which carries the id of our request that caused it (the X-Request-Id it answered with).
+    const testRequestId = checked.headers['x-request-id'];
+    const logged = (body: { data: Array<{ request_id: string | null }> }) => body.data.some((e) => e.request_id === testRequestId);
     let logs = await app.inject({ method: 'GET', url: `${url}/logs`, headers: t.headers });
-    for (let i = 0; i < 50 && logs.json().data.length < 3; i++) {
+    for (let i = 0; i < 50 && !logged(logs.json()); i++) {
       await new Promise((r) => setTimeout(r, 100));
       logs = await app.inject({ method: 'GET', url: `${url}/logs`, headers: t.headers });
     }
     expect(logs.statusCode).toBe(200);
+    expect(logged(logs.json()), 'the test’s exchange names our request id').toBe(true);
     const exchanges = logs.json().data as Array<Record<string, unknown>>;
     expect(exchanges.length).toBeGreaterThanOrEqual(3); // create's test, the refused and the accepted rotation, this test
     expect(exchanges[0]).toMatchObject({ operation: expect.any(String), method: 'POST', status: 200, outcome: 'ok' });

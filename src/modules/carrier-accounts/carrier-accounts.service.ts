@@ -1,6 +1,6 @@
 import type { CarrierRegistry } from '../../carriers/registry.js';
 import type { Deps } from '../../platform/deps.js';
-import type { Scope, ServiceContext } from '../../platform/context.js';
+import type { RequestMeta, Scope, ServiceContext } from '../../platform/context.js';
 import { TtlCache } from '../../platform/cache/ttl-cache.js';
 import { mapDbError } from '../../platform/db/pg-errors.js';
 import { notFound, validationError, type ErrorDetail } from '../../platform/errors.js';
@@ -173,7 +173,7 @@ export class CarrierAccountsService {
       return inserted;
     }));
     // A failing test does not refuse the create: health says so.
-    return toCarrierAccount(api ? await this.#test(ctx, row) : row);
+    return toCarrierAccount(api ? await this.#test(ctx, row, ctx.requestId) : row);
   }
 
   async update(ctx: ServiceContext, id: string, input: UpdateCarrierAccountInput): Promise<CarrierAccount> {
@@ -212,7 +212,7 @@ export class CarrierAccountsService {
       return updated;
     }));
     const retest = api && (input.credentials !== undefined || input.mode !== undefined);
-    return toCarrierAccount(retest ? await this.#test(ctx, row) : row);
+    return toCarrierAccount(retest ? await this.#test(ctx, row, ctx.requestId) : row);
   }
 
   /** Stops rating and buying with the account; its shipments stay readable, trackable and voidable. */
@@ -225,9 +225,9 @@ export class CarrierAccountsService {
     });
   }
 
-  /** POST …/test: the account with fresh health. */
-  async test(ctx: Scope, id: string): Promise<CarrierAccount> {
-    return toCarrierAccount(await this.#test(ctx, await this.#rowOr404(ctx, id)));
+  /** POST …/test: the account with fresh health; its exchanges are logged under the caller's request id. */
+  async test(ctx: Scope & RequestMeta, id: string): Promise<CarrierAccount> {
+    return toCarrierAccount(await this.#test(ctx, await this.#rowOr404(ctx, id), ctx.requestId));
   }
 
   async logs(ctx: Scope, id: string) {
