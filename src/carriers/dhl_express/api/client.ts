@@ -110,7 +110,7 @@ export class DhlExpressApiDriver implements CarrierApiDriver {
   rates(ctx: ApiCallContext, request: ApiRateRequest) {
     return this.run(
       ctx,
-      { operation: 'rates', method: 'POST', path: '/rates', json: buildRateRequest(request, ctx.account.account_number), idempotent: true },
+      { operation: 'rates', method: 'POST', path: '/rates', json: buildRateRequest(request, ctx.account.account_number, new Date()), idempotent: true },
       (body, res) => {
         const parsed = parseRateResponse(body, request.service_codes);
         if (!parsed) throw malformed('rates', res, true);

@@ -7,7 +7,7 @@ import { parseRateResponse } from './rates.js';
 import { parseShipmentResponse } from './shipments.js';
 import { parseTrackResponse } from './tracking.js';
 import { dhlLabelImage } from './units.js';
-import { dhlDateTime, hhColonMm, ozFrom, poundsFromOz } from './wire.js';
+import { dhlDateTime, hhColonMm, ozFrom, plannedShippingTime, poundsFromOz } from './wire.js';
 
 // Shapes DHL may send that the fake's happy fixtures do not exercise.
 describe('MyDHL parsers on the shapes DHL sends', () => {
@@ -132,6 +132,11 @@ describe('MyDHL parsers on the shapes DHL sends', () => {
     expect(dhlDateTime('2026-03-02')).toBe('2026-03-02T12:00:00 GMT+00:00');
     expect(dhlDateTime('2026-03-02', '930')).toBe('2026-03-02T09:30:00 GMT+00:00');
     expect(hhColonMm('1700')).toBe('17:00');
+    // Today: never a time already past.
+    expect(plannedShippingTime('2026-03-02', new Date('2026-03-02T08:00:00Z'))).toBe('2026-03-02T12:00:00 GMT+00:00');
+    expect(plannedShippingTime('2026-03-02', new Date('2026-03-02T15:31:00Z'))).toBe('2026-03-02T15:41:00 GMT+00:00');
+    expect(plannedShippingTime('2026-03-02', new Date('2026-03-02T23:58:00Z'))).toBe('2026-03-02T23:59:00 GMT+00:00');
+    expect(plannedShippingTime('2026-03-03', new Date('2026-03-02T23:58:00Z'))).toBe('2026-03-03T12:00:00 GMT+00:00');
     expect(['pdf_4x6', 'pdf_letter', 'png_4x6', 'zpl_4x6'].map(dhlLabelImage)).toEqual(['PDF', 'PDF', 'PDF', 'ZPL']);
   });
 

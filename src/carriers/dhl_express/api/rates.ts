@@ -8,7 +8,7 @@ import type { ApiRate, ApiRateRequest, ApiRateResponse, CarrierCharge } from '..
 import { asList, num, obj, str, type Json } from '../../http/json.js';
 import type { Money, Surcharge } from '../../types.js';
 import { DHL_SURCHARGES, dhlServiceName, ourServiceCode } from './units.js';
-import { dhlDateTime, isoDateOf, moneyOf, ozFrom, packagesOf, rateAddress } from './wire.js';
+import { isoDateOf, moneyOf, ozFrom, packagesOf, plannedShippingTime, rateAddress } from './wire.js';
 
 /**
  * Customs: DHL prices a dutiable (non-document) shipment differently and offers other products,
@@ -18,11 +18,11 @@ export function isCustomsDeclarable(fromCountry: string, toCountry: string): boo
   return fromCountry.toUpperCase() !== toCountry.toUpperCase();
 }
 
-export function buildRateRequest(req: ApiRateRequest, accountNumber: string | null): Json {
+export function buildRateRequest(req: ApiRateRequest, accountNumber: string | null, now: Date): Json {
   const parcels = req.parcels?.length ? req.parcels : [req.parcel];
   const body: Json = {
     customerDetails: { shipperDetails: rateAddress(req.ship_from), receiverDetails: rateAddress(req.ship_to) },
-    plannedShippingDateAndTime: dhlDateTime(req.ship_date),
+    plannedShippingDateAndTime: plannedShippingTime(req.ship_date, now),
     unitOfMeasurement: 'imperial',
     isCustomsDeclarable: isCustomsDeclarable(req.ship_from.country, req.ship_to.country),
     packages: packagesOf(parcels, false),

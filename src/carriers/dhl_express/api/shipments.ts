@@ -8,7 +8,7 @@ import { asList, num, obj, str, type Json } from '../../http/json.js';
 import type { Money, Surcharge } from '../../types.js';
 import { isCustomsDeclarable } from './rates.js';
 import { DHL_ENCODING, dhlServiceName, LABEL_MIME, ourServiceCode } from './units.js';
-import { dhlDateTime, isoDateOf, moneyOf, packagesOf, party } from './wire.js';
+import { isoDateOf, moneyOf, packagesOf, party, plannedShippingTime } from './wire.js';
 
 /**
  * `content.description` is required (1–70 characters) and printed on the waybill; the purchase
@@ -23,7 +23,8 @@ export function buildShipmentRequest(req: ApiPurchaseRequest, accountNumber: str
   const reference = req.reference.slice(0, 35);
   const receiver: Json = { ...party(req.ship_to, 'Recipient'), typeCode: req.residential ? 'private' : 'business' };
   return {
-    plannedShippingDateAndTime: dhlDateTime(req.ship_date),
+    // The purchase's own timestamp is "now": the builder stays pure.
+    plannedShippingDateAndTime: plannedShippingTime(req.ship_date, new Date(req.purchased_at)),
     pickup: { isRequested: false },
     productCode,
     getRateEstimates: true,

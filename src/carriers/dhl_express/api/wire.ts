@@ -38,6 +38,19 @@ export function dhlDateTime(isoDate: string, hhmm = '1200'): string {
   return `${isoDate.slice(0, 10)}T${t.slice(0, 2)}:${t.slice(2, 4)}:00 GMT+00:00`;
 }
 
+/**
+ * The planned shipping time: noon on the ship date, or, when the ship date is today (UTC), a few
+ * minutes from now if that is later, because DHL refuses a time already past ("it may be
+ * evaluated as being in the past", the field's description).
+ */
+export function plannedShippingTime(shipDate: string, now: Date): string {
+  const today = now.toISOString().slice(0, 10);
+  if (shipDate.slice(0, 10) !== today) return dhlDateTime(shipDate);
+  const soon = new Date(Math.min(now.getTime() + 10 * 60_000, Date.parse(`${today}T23:59:00Z`)));
+  const hhmm = soon.toISOString().slice(11, 16).replace(':', '');
+  return dhlDateTime(shipDate, hhmm > '1200' ? hhmm : '1200');
+}
+
 /** `HHmm` → DHL's `HH:MM` (closeTime). */
 export function hhColonMm(hhmm: string): string {
   const t = hhmm.replace(/\D/g, '').padStart(4, '0');
