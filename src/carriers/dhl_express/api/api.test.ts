@@ -419,14 +419,16 @@ describe('DHL Express driver against the fake DHL Express', () => {
     expectCleanExchange();
   });
 
-  it('a purchase without an account number or a phone is refused before calling DHL', async () => {
+  it('a purchase without an account number, a phone or a city is refused before calling DHL', async () => {
     expect(await driver().purchase(ctx({ account_number: null }), purchase())).toMatchObject({ ok: false, kind: 'invalid_credentials', messages: [{ carrier_code: 'missing_account_number' }] });
     const { phone: _drop, ...noPhone } = to;
     expect(await driver().purchase(ctx(), { ...purchase(), ship_to: noPhone })).toEqual({
       ok: false,
       kind: 'rejected',
-      messages: [{ code: 'carrier_rejected', carrier_code: 'phone_required', message: 'DHL Express requires a phone number', field: 'ship_to.phone' }],
+      messages: [{ code: 'carrier_rejected', carrier_code: 'required_field', message: 'DHL Express requires a phone number', field: 'ship_to.phone' }],
     });
+    const { city: _city, ...noCity } = from;
+    expect(await driver().rates(ctx(), { ...rateRequest, ship_from: noCity })).toMatchObject({ ok: false, kind: 'rejected', messages: [{ field: 'ship_from.city', message: 'DHL Express requires a city' }] });
     expect(await driver().purchase(ctx(), { ...purchase(), service_code: 'ups_ground' })).toMatchObject({ ok: false, kind: 'rejected', messages: [{ field: 'service_code' }] });
     expect(fake.requests).toHaveLength(0);
   });

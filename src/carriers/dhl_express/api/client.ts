@@ -26,7 +26,7 @@ import { buildRateRequest, parseRateResponse } from './rates.js';
 import { buildShipmentRequest, parseShipmentResponse } from './shipments.js';
 import { parseTrackResponse, trackPath } from './tracking.js';
 import { dhlProductCode } from './units.js';
-import { missingPhones } from './wire.js';
+import { missingFields, type RequiredAddressField } from './wire.js';
 
 const SLUG = 'dhl_express';
 
@@ -35,6 +35,12 @@ const SLUG = 'dhl_express';
  * parameters, nothing booked or priced). Any answer but 401/403 means the key and secret work.
  */
 const CREDENTIALS_PROBE: Address = { country: 'DE', postal_code: '53113', city: 'Bonn' };
+
+/** Refused before calling DHL: fields its schemas require that the request lacks. */
+function incomplete<T>(parties: Record<string, Address>, fields: readonly RequiredAddressField[]): DriverResult<T> | null {
+  const missing = missingFields(parties, fields);
+  return missing.length ? rejected(missing.map((m) => ({ code: 'carrier_rejected' as const, carrier_code: 'required_field', ...m }))) : null;
+}
 
 const rejected = <T>(messages: CarrierMessage[]): DriverResult<T> => ({ ok: false, kind: 'rejected', messages });
 const refused = <T>(messages: CarrierMessage[]): DriverResult<T> => ({ ok: false, kind: 'invalid_credentials', messages });
@@ -107,7 +113,9 @@ export class DhlExpressApiDriver implements CarrierApiDriver {
       : refused([{ code: 'carrier_account_invalid', carrier_code: 'missing_account_number', message: 'The account has no DHL Express account number (account_number)' }]);
   }
 
-  rates(ctx: ApiCallContext, request: ApiRateRequest) {
+  async rates(ctx: ApiCallContext, request: ApiRateRequest) {
+    const missing = incomplete<never>({ ship_from: request.ship_from, ship_to: request.ship_to }, ['city']);
+    if (missing) return missing;
     return this.run(
       ctx,
       { operation: 'rates', method: 'POST', path: '/rates', json: buildRateRequest(request, ctx.account.account_number, new Date()), idempotent: true },
@@ -126,11 +134,8 @@ export class DhlExpressApiDriver implements CarrierApiDriver {
     if (!productCode) {
       return rejected<never>([{ code: 'carrier_rejected', carrier_code: 'unknown_service', message: `DHL Express has no service ${request.service_code}`, field: 'service_code' }]);
     }
-    // DHL requires a phone for the shipper and the receiver: refused here, not invented.
-    const phones = missingPhones({ ship_from: request.ship_from, ship_to: request.ship_to });
-    if (phones.length) {
-      return rejected<never>(phones.map((field) => ({ code: 'carrier_rejected' as const, carrier_code: 'phone_required', message: 'DHL Express requires a phone number', field })));
-    }
+    const incompleteParties = incomplete<never>({ ship_from: request.ship_from, ship_to: request.ship_to }, ['street1', 'city', 'phone']);
+    if (incompleteParties) return incompleteParties;
     return this.run(
       ctx,
       {
@@ -192,10 +197,8 @@ export class DhlExpressApiDriver implements CarrierApiDriver {
     if (!json) {
       return rejected<never>([{ code: 'carrier_rejected', carrier_code: 'unknown_service', message: 'A piece names a service DHL Express does not have', field: 'pieces' }]);
     }
-    const phones = missingPhones({ address: request.address });
-    if (phones.length) {
-      return rejected<never>([{ code: 'carrier_rejected', carrier_code: 'phone_required', message: 'DHL Express requires a phone number for the pickup address', field: phones[0] }]);
-    }
+    const incompleteAddress = incomplete<never>({ address: request.address }, ['street1', 'city', 'phone']);
+    if (incompleteAddress) return incompleteAddress;
     return this.run(
       ctx,
       // Booking twice would book two pickups: not retried.

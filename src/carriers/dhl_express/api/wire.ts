@@ -90,7 +90,7 @@ export function postalAddress(a: Address): Json {
 
 /**
  * `contactInformation`: phone, companyName and fullName are required by every party schema. A
- * missing phone is refused before calling DHL (see `missingPhones`), never invented.
+ * missing phone is refused before calling DHL (see `missingFields`), never invented.
  */
 export function contact(a: Address, fallbackName: string): Json {
   const name = clip(a.name, 255) ?? clip(a.company, 255) ?? fallbackName;
@@ -108,9 +108,17 @@ export function party(a: Address, fallbackName: string): Json {
   return { postalAddress: postalAddress(a), contactInformation: contact(a, fallbackName) };
 }
 
-/** Our request fields whose phone DHL needs and we lack (`ship_from.phone`, …). */
-export function missingPhones(parties: Record<string, Address>): string[] {
-  return Object.entries(parties)
-    .filter(([, a]) => !clip(a.phone, 70))
-    .map(([field]) => `${field}.phone`);
+/** Address fields DHL requires (`cityName`, `addressLine1`, `contactInformation.phone`: minLength 1). */
+export type RequiredAddressField = 'city' | 'street1' | 'phone';
+
+const LABELS: Record<RequiredAddressField, string> = { city: 'a city', street1: 'a street address', phone: 'a phone number' };
+
+/**
+ * Our request fields DHL needs and we lack (`ship_to.phone`, …), each with its message: refused
+ * before calling DHL rather than sent empty or invented.
+ */
+export function missingFields(parties: Record<string, Address>, fields: readonly RequiredAddressField[]): { field: string; message: string }[] {
+  return Object.entries(parties).flatMap(([party, a]) =>
+    fields.filter((f) => !clip(a[f], 70)).map((f) => ({ field: `${party}.${f}`, message: `DHL Express requires ${LABELS[f]}` })),
+  );
 }
