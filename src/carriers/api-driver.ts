@@ -106,11 +106,21 @@ export interface ApiPurchaseResult {
   label: LabelArtifact;
   /** What the carrier charged, when it said. */
   rate: ApiRate | null;
+  /**
+   * A pickup the carrier booked together with this shipment (DHL Express `dispatchConfirmationNumber`),
+   * to be handed back in `ApiVoidRequest.pickup_confirmation`. Absent when none was booked.
+   */
+  pickup_confirmation?: string | null;
 }
 
 export interface ApiVoidRequest {
   carrier_shipment_id: string;
   tracking_numbers?: readonly string[];
+  /**
+   * A pickup booked for this shipment alone (the purchase's `pickup_confirmation`): a carrier
+   * without a void of its own (DHL Express) cancels it; others ignore it.
+   */
+  pickup_confirmation?: string | null;
 }
 
 export interface ApiTrackEvent extends TrackingEvent {

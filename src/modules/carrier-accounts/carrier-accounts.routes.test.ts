@@ -3,24 +3,29 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createTenant, expectV1AuthMatrix, type Tenant } from '../../../test/helpers/app.js';
+import { startFakeDhl, type FakeDhl } from '../../../test/helpers/fake-dhl.js';
 import { startFakeUps, type FakeUps } from '../../../test/helpers/fake-ups.js';
 
-// The real UPS api driver against a fake UPS on loopback (test/helpers/fake-ups.ts), which
-// checks every request against UPS's published OpenAPI documents.
+// The real UPS and DHL Express api drivers against fakes on loopback (test/helpers/fake-ups.ts,
+// fake-dhl.ts), which check every request against the carriers' published OpenAPI documents.
 const SECRET = 'fake-client-secret-9f3a';
+const DHL_SECRET = 'fake-dhl-api-secret-7c21';
 let ups: FakeUps;
+let dhl: FakeDhl;
 let app: FastifyInstance;
 let t: Tenant;
 let upsApi: Record<string, unknown>;
 
 beforeAll(async () => {
   ups = await startFakeUps({ clientSecret: SECRET });
+  dhl = await startFakeDhl({ apiSecret: DHL_SECRET });
   app = await buildTestApp({ config: { encryptionKey: randomBytes(32).toString('base64'), carrierAllowBaseUrlOverride: true } });
   t = await createTenant(app);
   upsApi = { carrier: 'ups', driver: 'api', account_number: 'A1B2C3', base_url: ups.url, credentials: { client_id: 'fake-client-id', client_secret: SECRET } };
 });
 afterAll(async () => {
   await ups?.close();
+  await dhl?.close();
 });
 
 const create = (headers: Record<string, string>, payload: Record<string, unknown>) => app.inject({ method: 'POST', url: '/v1/carrier-accounts', headers, payload });
@@ -35,6 +40,10 @@ describe('carrier types', () => {
     expect(ups.drivers).toEqual(['simulated', 'api']);
     expect(ups.services.map((s) => s.service_code)).toContain('ups_ground');
     expect(ups.credentials_schema).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { client_secret: { writeOnly: true } } });
+    const dhlType = types.find((c) => c.carrier === 'dhl_express')!;
+    expect(dhlType.drivers).toEqual(['simulated', 'api']);
+    expect(dhlType.credentials_schema).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema', required: ['api_key', 'api_secret'], properties: { api_secret: { writeOnly: true } } });
+    expect(dhlType.credentials_schema!.properties.api_key.writeOnly).toBeUndefined();
     expect(types.find((c) => c.carrier === 'usps')).toMatchObject({ drivers: ['simulated'], credentials_schema: null });
   });
 });
@@ -85,6 +94,22 @@ describe('carrier accounts', () => {
     expect(rows.length).toBe(1);
     expect(rows[0].credentials_sealed).not.toContain(SECRET);
     expect(rows[0].changes).not.toContain(SECRET);
+  });
+
+  it('connect a DHL Express api account: basic auth tested with one service-area lookup, the secret masked', async () => {
+    const dhlApi = { carrier: 'dhl_express', driver: 'api', account_number: '123456789', base_url: dhl.url, credentials: { api_key: 'fake-api-key', api_secret: DHL_SECRET } };
+    const res = await create(t.headers, dhlApi);
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ carrier: 'dhl_express', driver: 'api', credentials: { api_key: 'fake-api-key', api_secret: '••••7c21' }, health: { status: 'ok' } });
+    expect(dhl.count('address_validate')).toBeGreaterThan(0);
+    expect(dhl.violations).toEqual([]);
+    expect(res.body).not.toContain(DHL_SECRET);
+    const wrong = await create(t.headers, { ...dhlApi, credentials: { api_key: 'fake-api-key', api_secret: 'wrong-dhl-secret' } });
+    expect(wrong.statusCode).toBe(201);
+    expect(wrong.json().health.status).toBe('invalid_credentials');
+    const missing = await create(t.headers, { ...dhlApi, credentials: { api_key: 'fake-api-key' } });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().details.map((d: { field: string }) => d.field)).toEqual(['credentials.api_secret']);
   });
 
   it('keep a create whose connection test fails, with health saying so', async () => {

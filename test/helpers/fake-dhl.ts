@@ -1,0 +1,231 @@
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadDhlSpecs, type DhlOperation, type DhlSpecs } from './dhl-spec.js';
+
+/**
+ * A fake DHL Express (MyDHL API) on 127.0.0.1 (a double of DHL, not of our code). Every request
+ * is checked against the operation in DHL's published OpenAPI description (route, basic auth,
+ * path/query/header parameters, body; violations are recorded and answered 400 in DHL's problem
+ * shape), every answer it gives is checked against the response schema, and it answers from
+ * recorded fixtures (src/carriers/dhl_express/api/fixtures). When the description is absent,
+ * `specChecked` is false and requests are answered unchecked.
+ *
+ * Scenarios are queued per operation (`queue('rates', {status: 503, ...})`); with nothing queued
+ * an operation succeeds. Authentication is HTTP basic on every call (MyDHL has no token): a wrong
+ * key or secret gets 401.
+ */
+
+export const DHL_FIXTURES_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../src/carriers/dhl_express/api/fixtures');
+
+export function dhlFixture(name: string): any {
+  return JSON.parse(readFileSync(resolve(DHL_FIXTURES_DIR, `${name}.json`), 'utf8'));
+}
+
+export type FakeDhlOperation = 'rates' | 'shipments' | 'track' | 'address_validate' | 'pickup' | 'pickup_cancel';
+
+const OPERATION_IDS: Record<string, FakeDhlOperation> = {
+  'exp-api-rates-many': 'rates',
+  'exp-api-shipments': 'shipments',
+  'exp-api-shipments-tracking': 'track',
+  'exp-api-address-validate': 'address_validate',
+  'exp-api-pickups': 'pickup',
+  'exp-api-pickups-cancel': 'pickup_cancel',
+};
+
+export interface FakeReply {
+  status?: number;
+  body?: unknown;
+  /** Sent as is (a malformed body). */
+  raw?: string;
+  headers?: Record<string, string>;
+  /** Never answer (the driver's deadline must end it). */
+  hang?: boolean;
+}
+
+export interface FakeDhlRequest {
+  operation: FakeDhlOperation | null;
+  method: string;
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  problems: string[];
+}
+
+/** Label documents the fake issues, per requested encodingFormat (tiny but real files). */
+export const FAKE_DHL_LABELS: Record<'PDF' | 'ZPL', Buffer> = {
+  PDF: Buffer.from(
+    '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj 3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 288 576]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
+  ),
+  ZPL: Buffer.from('^XA^FO40,40^A0N,40,40^FDDHL EXPRESS WORLDWIDE^FS^FO40,120^BCN,120,Y,N,N^FDJD014600000000000001^FS^XZ\n'),
+};
+
+export interface FakeDhlOptions {
+  apiKey?: string;
+  apiSecret?: string;
+  /** Reuse already-loaded specs (parsing DHL's 1.2 MB description takes about half a second). */
+  specs?: DhlSpecs | null;
+}
+
+function problem(instance: string, status: number, title: string, detail: string) {
+  return { instance, detail, title, message: title, status: String(status) };
+}
+
+export async function startFakeDhl(options: FakeDhlOptions = {}) {
+  const specs = options.specs === undefined ? loadDhlSpecs() : options.specs;
+  const apiKey = options.apiKey ?? 'fake-api-key';
+  const apiSecret = options.apiSecret ?? 'fake-api-secret';
+  const queues = new Map<FakeDhlOperation, FakeReply[]>();
+  const requests: FakeDhlRequest[] = [];
+  /** Problems in requests we received or answers we gave, for tests to assert empty. */
+  const violations: string[] = [];
+  const shipments = new Map<string, { pieces: string[]; pickup: string | null }>();
+  const pickups = new Map<string, { cancelled: boolean }>();
+  let seq = 0;
+  const sockets = new Set<import('node:net').Socket>();
+
+  function defaultReply(op: FakeDhlOperation, url: URL, body: any): FakeReply {
+    switch (op) {
+      case 'rates':
+        return { body: dhlFixture((body?.packages ?? []).length > 1 ? 'rates-multi' : 'rates') };
+      case 'shipments': {
+        const awb = String(1_100_000_000 + ++seq);
+        const packages: any[] = body?.content?.packages ?? [];
+        const format = body?.outputImageProperties?.encodingFormat === 'zpl' ? 'ZPL' : 'PDF';
+        const linked = (body?.getAdditionalInformation ?? []).some((i: any) => i.typeCode === 'linkLabelsByPieces' && i.isRequested);
+        const reply = dhlFixture('shipment');
+        reply.shipmentTrackingNumber = awb;
+        reply.trackingUrl = `https://express.api.dhl.com/mydhlapi/test/shipments/${awb}/tracking`;
+        const pieces = packages.map((_p, i) => `JD0146${awb}${String(i + 1).padStart(4, '0')}`);
+        reply.packages = packages.map((p, i) => ({ referenceNumber: p.referenceNumber ?? i + 1, trackingNumber: pieces[i] }));
+        reply.documents = packages.map((p, i) => ({
+          imageFormat: format,
+          content: FAKE_DHL_LABELS[format].toString('base64'),
+          typeCode: 'label',
+          ...(linked ? { packageReferenceNumber: p.referenceNumber ?? i + 1 } : {}),
+        }));
+        let pickup: string | null = null;
+        if (body?.pickup?.isRequested) {
+          pickup = `PRG26030${String(++seq).padStart(7, '0')}`;
+          pickups.set(pickup, { cancelled: false });
+          reply.dispatchConfirmationNumber = pickup;
+        }
+        shipments.set(awb, { pieces, pickup });
+        return { status: 201, body: reply };
+      }
+      case 'track': {
+        const n = decodeURIComponent(url.pathname.split('/')[2] ?? '');
+        const reply = dhlFixture('track-delivered');
+        reply.shipments[0].shipmentTrackingNumber = n;
+        return { body: reply };
+      }
+      case 'address_validate':
+        return { body: dhlFixture('address-validate') };
+      case 'pickup': {
+        const n = `PRG26030${String(++seq).padStart(7, '0')}`;
+        pickups.set(n, { cancelled: false });
+        return { status: 201, body: { ...dhlFixture('pickup-create'), dispatchConfirmationNumbers: [n] } };
+      }
+      case 'pickup_cancel': {
+        const n = decodeURIComponent(url.pathname.split('/').pop() ?? '');
+        const p = pickups.get(n);
+        if (!p) return { status: 404, body: { ...dhlFixture('pickup-not-found'), instance: `/expressapi${url.pathname}${url.search}` } };
+        if (p.cancelled) return { status: 400, body: { ...dhlFixture('pickup-already-cancelled'), instance: `/expressapi${url.pathname}` } };
+        p.cancelled = true;
+        return { status: 200 };
+      }
+    }
+  }
+
+  function send(res: http.ServerResponse, op: DhlOperation | null, reply: FakeReply) {
+    const status = reply.status ?? 200;
+    const type = status >= 400 ? 'application/problem+json' : 'application/json';
+    if (reply.raw !== undefined) {
+      res.writeHead(status, { 'content-type': type, ...reply.headers });
+      res.end(reply.raw);
+      return;
+    }
+    if (specs && op) {
+      const problems = specs.checkResponse(op, status, reply.body);
+      // DHL documents no 401/429/503 answers: an undocumented status is fine to play.
+      if (problems.length && !problems[0].includes('documents no ' + status)) violations.push(`answer ${op.operationId} ${status}: ${problems.join('; ')}`);
+    }
+    res.writeHead(status, { 'content-type': type, ...reply.headers });
+    res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
+  }
+
+  const expectedAuth = `Basic ${Buffer.from(`${apiKey}:${apiSecret}`).toString('base64')}`;
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const url = new URL(req.url ?? '/', 'http://fake-dhl');
+      const method = req.method ?? 'GET';
+      const { op, problems } = specs ? specs.checkRequest(method, url, req.headers, body) : { op: null as DhlOperation | null, problems: [] as string[] };
+      const name: FakeDhlOperation | null = op ? (OPERATION_IDS[op.operationId] ?? null) : guessOperation(method, url.pathname);
+      requests.push({ operation: name, method, path: `${url.pathname}${url.search}`, headers: req.headers, body, problems });
+      if (problems.length) violations.push(`request ${method} ${url.pathname}: ${problems.join('; ')}`);
+      // Authentication first, as DHL's gateway does.
+      if (req.headers.authorization !== expectedAuth) return send(res, op, { status: 401, body: { ...dhlFixture('error-auth'), instance: `/expressapi${url.pathname}` } });
+      if (!name) return send(res, op, { status: 404, body: problem(`/expressapi${url.pathname}`, 404, 'Not found', 'No such operation') });
+      if (problems.length) return send(res, op, { status: 400, body: problem(`/expressapi${url.pathname}`, 400, 'Bad request', problems.slice(0, 5).join('; ')) });
+      const queued = queues.get(name)?.shift();
+      if (queued?.hang) return; // never answers
+      send(res, op, queued ?? defaultReply(name, url, parseOrNull(body)));
+    });
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    specChecked: specs !== null,
+    requests,
+    violations,
+    shipments,
+    pickups,
+    queue(op: FakeDhlOperation, ...replies: FakeReply[]) {
+      queues.set(op, [...(queues.get(op) ?? []), ...replies]);
+    },
+    count(op: FakeDhlOperation) {
+      return requests.filter((r) => r.operation === op).length;
+    },
+    reset() {
+      requests.length = 0;
+      violations.length = 0;
+      queues.clear();
+    },
+    async close() {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+export type FakeDhl = Awaited<ReturnType<typeof startFakeDhl>>;
+
+function parseOrNull(body: string): unknown {
+  try {
+    return body ? JSON.parse(body) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Without DHL's description, route by path alone. */
+function guessOperation(method: string, path: string): FakeDhlOperation | null {
+  if (method === 'POST' && path === '/rates') return 'rates';
+  if (method === 'POST' && path === '/shipments') return 'shipments';
+  if (method === 'GET' && /^\/shipments\/[^/]+\/tracking$/.test(path)) return 'track';
+  if (method === 'GET' && path === '/address-validate') return 'address_validate';
+  if (method === 'POST' && path === '/pickups') return 'pickup';
+  if (method === 'DELETE' && /^\/pickups\/[^/]+$/.test(path)) return 'pickup_cancel';
+  return null;
+}
