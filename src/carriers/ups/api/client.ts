@@ -13,7 +13,7 @@ import type {
   DriverResult,
 } from '../../api-driver.js';
 import { parseJson, type CarrierHttpClient, type CarrierHttpResponse, type HttpMethod } from '../../http/client.js';
-import { CarrierTransportError, type CarrierMessage } from '../../http/errors.js';
+import { CredentialsRefused, errorBody, malformedAnswer, refused, rejected } from '../../http/driver-results.js';
 import type { Address } from '../../types.js';
 import { buildAddressValidationRequest, parseAddressValidationResponse, XAV_REQUEST_OPTION } from './addresses.js';
 import { buildTokenRequest, parseTokenResponse, UPS_TOKEN_PATH } from './auth.js';
@@ -28,22 +28,7 @@ const SLUG = 'ups';
 /** UPS's `transactionSrc` header: who is calling. */
 const TRANSACTION_SRC = 'shipping-service';
 
-/** Thrown inside the driver when UPS refuses the credentials; becomes `invalid_credentials`. */
-class CredentialsRefused extends Error {
-  constructor(readonly messages: CarrierMessage[]) {
-    super('UPS refused the credentials');
-  }
-}
-
-const rejected = <T>(messages: CarrierMessage[]): DriverResult<T> => ({ ok: false, kind: 'rejected', messages });
-const refused = <T>(messages: CarrierMessage[]): DriverResult<T> => ({ ok: false, kind: 'invalid_credentials', messages });
-
-function malformed(operation: string, res: CarrierHttpResponse, idempotent: boolean): CarrierTransportError {
-  return new CarrierTransportError(SLUG, 'malformed_response', `UPS answered ${operation} with a body we cannot read`, {
-    retryable: idempotent,
-    status: res.status,
-  });
-}
+const malformed = (operation: string, res: CarrierHttpResponse, idempotent: boolean) => malformedAnswer(SLUG, 'UPS', operation, res, idempotent);
 
 interface Call {
   operation: string;
@@ -74,7 +59,7 @@ export class UpsApiDriver implements CarrierApiDriver {
   private async fetchToken(ctx: ApiCallContext) {
     const creds = readUpsCredentials(ctx.account.credentials);
     if (!creds) {
-      throw new CredentialsRefused([{ code: 'carrier_account_invalid', carrier_code: 'missing_credentials', message: 'client_id and client_secret are required' }]);
+      throw new CredentialsRefused('UPS', [{ code: 'carrier_account_invalid', carrier_code: 'missing_credentials', message: 'client_id and client_secret are required' }]);
     }
     const { headers, form } = buildTokenRequest(creds, ctx.account.account_number);
     const res = await this.http.request({
@@ -90,15 +75,9 @@ export class UpsApiDriver implements CarrierApiDriver {
       requestId: ctx.requestId,
     });
     if (res.status >= 400) {
-      let body: unknown = null;
-      try {
-        body = JSON.parse(res.body);
-      } catch {
-        // An unreadable refusal is still a refusal.
-      }
-      const errors = parseUpsErrors(res.status, body);
+      const errors = parseUpsErrors(res.status, errorBody(res));
       // 400/401/403 from the token endpoint: the credentials (or the merchant) are refused.
-      throw new CredentialsRefused(errors.messages.map((m) => ({ ...m, code: 'carrier_account_invalid' })));
+      throw new CredentialsRefused('UPS', errors.messages.map((m) => ({ ...m, code: 'carrier_account_invalid' })));
     }
     const token = parseTokenResponse(parseJson(SLUG, res, true));
     if (!token) throw malformed('token', res, true);
