@@ -1,4 +1,5 @@
 import type { CarrierApiDriver } from './api-driver.js';
+import { createFedexApiDriver } from './fedex/api/client.js';
 import type { CarrierHttpClient } from './http/client.js';
 import { createUpsApiDriver } from './ups/api/client.js';
 
@@ -7,5 +8,8 @@ import { createUpsApiDriver } from './ups/api/client.js';
  * carrier without an entry offers only its simulated driver (GET /v1/carrier-types says so).
  */
 export function builtInApiDrivers(http: CarrierHttpClient): ReadonlyMap<string, CarrierApiDriver> {
-  return new Map([['ups', createUpsApiDriver(http)]]);
+  return new Map([
+    ['ups', createUpsApiDriver(http)],
+    ['fedex', createFedexApiDriver(http)],
+  ]);
 }

@@ -3,24 +3,29 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createTenant, expectV1AuthMatrix, type Tenant } from '../../../test/helpers/app.js';
+import { startFakeFedex, type FakeFedex } from '../../../test/helpers/fake-fedex.js';
 import { startFakeUps, type FakeUps } from '../../../test/helpers/fake-ups.js';
 
-// The real UPS api driver against a fake UPS on loopback (test/helpers/fake-ups.ts), which
-// checks every request against UPS's published OpenAPI documents.
+// The real UPS and FedEx api drivers against fake carriers on loopback (test/helpers/fake-ups.ts,
+// fake-fedex.ts), which check every request against the carriers' published OpenAPI documents.
 const SECRET = 'fake-client-secret-9f3a';
+const FEDEX_SECRET = 'fake-fedex-secret-7c21';
 let ups: FakeUps;
+let fedex: FakeFedex;
 let app: FastifyInstance;
 let t: Tenant;
 let upsApi: Record<string, unknown>;
 
 beforeAll(async () => {
   ups = await startFakeUps({ clientSecret: SECRET });
+  fedex = await startFakeFedex({ secretKey: FEDEX_SECRET });
   app = await buildTestApp({ config: { encryptionKey: randomBytes(32).toString('base64'), carrierAllowBaseUrlOverride: true } });
   t = await createTenant(app);
   upsApi = { carrier: 'ups', driver: 'api', account_number: 'A1B2C3', base_url: ups.url, credentials: { client_id: 'fake-client-id', client_secret: SECRET } };
 });
 afterAll(async () => {
   await ups?.close();
+  await fedex?.close();
 });
 
 const create = (headers: Record<string, string>, payload: Record<string, unknown>) => app.inject({ method: 'POST', url: '/v1/carrier-accounts', headers, payload });
@@ -35,6 +40,10 @@ describe('carrier types', () => {
     expect(ups.drivers).toEqual(['simulated', 'api']);
     expect(ups.services.map((s) => s.service_code)).toContain('ups_ground');
     expect(ups.credentials_schema).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { client_secret: { writeOnly: true } } });
+    const fedexType = types.find((c) => c.carrier === 'fedex')!;
+    expect(fedexType.drivers).toEqual(['simulated', 'api']);
+    expect(fedexType.credentials_schema).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema', required: ['api_key', 'secret_key'], properties: { secret_key: { writeOnly: true } } });
+    expect(fedexType.credentials_schema!.properties.api_key.writeOnly).toBeUndefined();
     expect(types.find((c) => c.carrier === 'usps')).toMatchObject({ drivers: ['simulated'], credentials_schema: null });
   });
 });
@@ -85,6 +94,21 @@ describe('carrier accounts', () => {
     expect(rows.length).toBe(1);
     expect(rows[0].credentials_sealed).not.toContain(SECRET);
     expect(rows[0].changes).not.toContain(SECRET);
+  });
+
+  it('connect a FedEx api account: its keys tested against the fake FedEx, the secret key masked', async () => {
+    const fedexApi = { carrier: 'fedex', driver: 'api', account_number: '740561073', base_url: fedex.url, credentials: { api_key: 'fake-api-key', secret_key: FEDEX_SECRET } };
+    const res = await create(t.headers, fedexApi);
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ carrier: 'fedex', driver: 'api', account_number: '740561073', credentials: { api_key: 'fake-api-key', secret_key: '••••7c21' }, health: { status: 'ok' } });
+    expect(res.body).not.toContain(FEDEX_SECRET);
+    expect(fedex.count('token')).toBeGreaterThan(0);
+    expect(fedex.violations).toEqual([]);
+    const refused = await create(t.headers, { ...fedexApi, credentials: { api_key: 'fake-api-key', secret_key: 'not-the-secret-key' } });
+    expect(refused.json().health.status).toBe('invalid_credentials');
+    const missing = await create(t.headers, { carrier: 'fedex', driver: 'api', credentials: { api_key: 'k' } });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().details.map((d: { field: string }) => d.field)).toEqual(['credentials.secret_key']);
   });
 
   it('keep a create whose connection test fails, with health saying so', async () => {
