@@ -4,7 +4,7 @@
  * answer too broken to use (a transport failure, retryable only when the call was idempotent).
  */
 import type { DriverResult } from '../api-driver.js';
-import type { CarrierHttpResponse } from './client.js';
+import { parseJson, type CarrierHttpResponse } from './client.js';
 import { CarrierTransportError, type CarrierMessage } from './errors.js';
 
 /** Thrown inside a driver when the carrier refuses the credentials; becomes `invalid_credentials`. */
@@ -33,5 +33,57 @@ export function errorBody(res: CarrierHttpResponse): unknown {
     return JSON.parse(res.body);
   } catch {
     return null;
+  }
+}
+
+/** A carrier's error body read into our messages, and whether it refuses the credentials. */
+export interface CarrierErrors {
+  messages: CarrierMessage[];
+  credentialsRefused: boolean;
+}
+
+export interface SortedCall<T> {
+  slug: string;
+  carrierName: string;
+  operation: string;
+  idempotent: boolean;
+  /** Reads a 2xx body (already JSON); throws `malformedAnswer` when it is not the expected answer. */
+  parse: (body: unknown, res: CarrierHttpResponse) => DriverResult<T>;
+  /** Reads a 4xx body (JSON) into messages. */
+  readErrors: (status: number, body: unknown) => CarrierErrors;
+  /** A refusal that is really an answer (an address the carrier cannot find is a verdict). */
+  onRejected?: (messages: CarrierMessage[]) => DriverResult<T> | null;
+}
+
+/**
+ * Sends one call and sorts the answer the same way for every carrier: 2xx → `parse(body)`;
+ * 401/403 or a credentials error → invalid_credentials; other 4xx → rejected with the carrier's
+ * messages; a body that is not JSON → `malformed_response`. Transport failures (429, 5xx,
+ * network, deadline) are thrown by the HTTP client.
+ */
+export async function sortAnswer<T>(send: () => Promise<CarrierHttpResponse>, call: SortedCall<T>): Promise<DriverResult<T>> {
+  try {
+    const res = await send();
+    if (res.status >= 200 && res.status < 300) return call.parse(parseJson(call.slug, res, call.idempotent), res);
+    const body = errorBody(res);
+    if (body === null) throw malformedAnswer(call.slug, call.carrierName, call.operation, res, call.idempotent);
+    const errors = call.readErrors(res.status, body);
+    if (errors.credentialsRefused) return refused(errors.messages);
+    return call.onRejected?.(errors.messages) ?? rejected(errors.messages);
+  } catch (err) {
+    if (err instanceof CredentialsRefused) return refused(err.messages);
+    throw err;
+  }
+}
+
+/** `testCredentials` for a driver whose cheapest authenticated exchange is a fresh token. */
+export async function testByFetchingToken(fetchToken: () => Promise<unknown>): Promise<DriverResult<{ latency_ms: number }>> {
+  const started = Date.now();
+  try {
+    await fetchToken();
+    return { ok: true, value: { latency_ms: Date.now() - started } };
+  } catch (err) {
+    if (err instanceof CredentialsRefused) return refused(err.messages);
+    throw err;
   }
 }

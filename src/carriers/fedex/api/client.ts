@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ApiCallContext, ApiPurchaseRequest, ApiRateRequest, ApiTrackResult, CarrierApiDriver, DriverResult } from '../../api-driver.js';
 import { parseJson, type CarrierHttpClient, type CarrierHttpResponse, type HttpMethod } from '../../http/client.js';
-import { CredentialsRefused, errorBody, malformedAnswer, refused, rejected } from '../../http/driver-results.js';
+import { CredentialsRefused, errorBody, malformedAnswer, refused, rejected, sortAnswer, testByFetchingToken } from '../../http/driver-results.js';
 import type { CarrierMessage } from '../../http/errors.js';
 import type { Address } from '../../types.js';
 import { buildResolveRequest, parseResolveResponse, RESOLVE_PATH, verdictForRejection } from './addresses.js';
@@ -101,28 +101,14 @@ export class FedexApiDriver implements CarrierApiDriver {
     });
   }
 
-  /**
-   * Sends a call and sorts the answer: 2xx → `parse(body)`; 401/403 or a credentials error code →
-   * invalid_credentials; other 4xx → rejected with FedEx's messages (or `onRejected`'s verdict).
-   */
-  private async run<T>(
+  /** Sends a call and sorts the answer (http/driver-results.ts `sortAnswer`) with FedEx's error reader. */
+  private run<T>(
     ctx: ApiCallContext,
     call: Call,
     parse: (body: unknown, res: CarrierHttpResponse) => DriverResult<T>,
     onRejected?: (messages: CarrierMessage[]) => DriverResult<T> | null,
   ): Promise<DriverResult<T>> {
-    try {
-      const res = await this.send(ctx, call);
-      if (res.status >= 200 && res.status < 300) return parse(parseJson(SLUG, res, call.idempotent), res);
-      const body = errorBody(res);
-      if (body === null) throw malformed(call.operation, res, call.idempotent);
-      const errors = parseFedexErrors(res.status, body);
-      if (errors.credentialsRefused) return refused(errors.messages);
-      return onRejected?.(errors.messages) ?? rejected(errors.messages);
-    } catch (err) {
-      if (err instanceof CredentialsRefused) return refused(err.messages);
-      throw err;
-    }
+    return sortAnswer(() => this.send(ctx, call), { slug: SLUG, carrierName: NAME, operation: call.operation, idempotent: call.idempotent, parse, readErrors: parseFedexErrors, onRejected });
   }
 
   /** Rates, ship, cancel and pickup all name the FedEx account: without one nothing is sent. */
@@ -247,15 +233,8 @@ export class FedexApiDriver implements CarrierApiDriver {
   }
 
   /** Obtains a fresh token: the cheapest authenticated exchange FedEx has. */
-  async testCredentials(ctx: ApiCallContext): Promise<DriverResult<{ latency_ms: number }>> {
-    const started = Date.now();
-    try {
-      await this.fetchToken(ctx);
-      return { ok: true, value: { latency_ms: Date.now() - started } };
-    } catch (err) {
-      if (err instanceof CredentialsRefused) return refused(err.messages);
-      throw err;
-    }
+  testCredentials(ctx: ApiCallContext): Promise<DriverResult<{ latency_ms: number }>> {
+    return testByFetchingToken(() => this.fetchToken(ctx));
   }
 }
 

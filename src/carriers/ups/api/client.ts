@@ -13,7 +13,7 @@ import type {
   DriverResult,
 } from '../../api-driver.js';
 import { parseJson, type CarrierHttpClient, type CarrierHttpResponse, type HttpMethod } from '../../http/client.js';
-import { CredentialsRefused, errorBody, malformedAnswer, refused, rejected } from '../../http/driver-results.js';
+import { CredentialsRefused, errorBody, malformedAnswer, refused, rejected, sortAnswer, testByFetchingToken } from '../../http/driver-results.js';
 import type { Address } from '../../types.js';
 import { buildAddressValidationRequest, parseAddressValidationResponse, XAV_REQUEST_OPTION } from './addresses.js';
 import { buildTokenRequest, parseTokenResponse, UPS_TOKEN_PATH } from './auth.js';
@@ -100,26 +100,9 @@ export class UpsApiDriver implements CarrierApiDriver {
     });
   }
 
-  /**
-   * Sends a call and sorts the answer: 2xx → `parse(body)`; 401/403 or a credentials error code →
-   * invalid_credentials; other 4xx → rejected with UPS's messages.
-   */
-  private async run<T>(ctx: ApiCallContext, call: Call, parse: (body: unknown, res: CarrierHttpResponse) => DriverResult<T>): Promise<DriverResult<T>> {
-    try {
-      const res = await this.send(ctx, call);
-      if (res.status >= 200 && res.status < 300) return parse(parseJson(SLUG, res, call.idempotent), res);
-      let body: unknown;
-      try {
-        body = JSON.parse(res.body);
-      } catch {
-        throw malformed(call.operation, res, call.idempotent);
-      }
-      const errors = parseUpsErrors(res.status, body);
-      return errors.credentialsRefused ? refused(errors.messages) : rejected(errors.messages);
-    } catch (err) {
-      if (err instanceof CredentialsRefused) return refused(err.messages);
-      throw err;
-    }
+  /** Sends a call and sorts the answer (http/driver-results.ts `sortAnswer`) with UPS's error reader. */
+  private run<T>(ctx: ApiCallContext, call: Call, parse: (body: unknown, res: CarrierHttpResponse) => DriverResult<T>): Promise<DriverResult<T>> {
+    return sortAnswer(() => this.send(ctx, call), { slug: SLUG, carrierName: 'UPS', operation: call.operation, idempotent: call.idempotent, parse, readErrors: parseUpsErrors });
   }
 
   private needsAccountNumber<T>(ctx: ApiCallContext): DriverResult<T> | null {
@@ -252,15 +235,8 @@ export class UpsApiDriver implements CarrierApiDriver {
   }
 
   /** Obtains a fresh token: the cheapest authenticated exchange UPS has. */
-  async testCredentials(ctx: ApiCallContext): Promise<DriverResult<{ latency_ms: number }>> {
-    const started = Date.now();
-    try {
-      await this.fetchToken(ctx);
-      return { ok: true, value: { latency_ms: Date.now() - started } };
-    } catch (err) {
-      if (err instanceof CredentialsRefused) return refused(err.messages);
-      throw err;
-    }
+  testCredentials(ctx: ApiCallContext): Promise<DriverResult<{ latency_ms: number }>> {
+    return testByFetchingToken(() => this.fetchToken(ctx));
   }
 }
 
