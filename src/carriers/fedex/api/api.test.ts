@@ -282,6 +282,15 @@ describe('FedEx driver against the fake FedEx', () => {
     expect(fake.count('rates')).toBe(2);
   });
 
+  it('concurrent calls on a cold account share one token fetch', async () => {
+    const c = ctx();
+    const d = driver();
+    const all = await Promise.all([d.rates(c, rateRequest), d.rates(c, rateRequest), d.track(c, { tracking_number: '794953535000' })]);
+    expect(all.every((r) => r.ok)).toBe(true);
+    expect(fake.count('token')).toBe(1);
+    expectCleanExchange();
+  });
+
   it('429 with Retry-After: rates wait as told and retry', async () => {
     fake.queue('rates', { status: 429, headers: { 'retry-after': '2' }, body: fedexFixture('error-rate-limit') });
     const res = await driver().rates(ctx(), rateRequest);
