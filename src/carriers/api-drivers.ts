@@ -1,5 +1,6 @@
 import type { CarrierApiDriver } from './api-driver.js';
 import { createDhlExpressApiDriver } from './dhl_express/api/client.js';
+import { createFedexApiDriver } from './fedex/api/client.js';
 import type { CarrierHttpClient } from './http/client.js';
 import { createUpsApiDriver } from './ups/api/client.js';
 
@@ -10,6 +11,7 @@ import { createUpsApiDriver } from './ups/api/client.js';
 export function builtInApiDrivers(http: CarrierHttpClient): ReadonlyMap<string, CarrierApiDriver> {
   return new Map([
     ['ups', createUpsApiDriver(http)],
+    ['fedex', createFedexApiDriver(http)],
     ['dhl_express', createDhlExpressApiDriver(http)],
   ]);
 }

@@ -4,14 +4,17 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createTenant, expectV1AuthMatrix, type Tenant } from '../../../test/helpers/app.js';
 import { startFakeDhl, type FakeDhl } from '../../../test/helpers/fake-dhl.js';
+import { startFakeFedex, type FakeFedex } from '../../../test/helpers/fake-fedex.js';
 import { startFakeUps, type FakeUps } from '../../../test/helpers/fake-ups.js';
 
-// The real UPS and DHL Express api drivers against fakes on loopback (test/helpers/fake-ups.ts,
-// fake-dhl.ts), which check every request against the carriers' published OpenAPI documents.
+// The real api drivers against fake carriers on loopback (test/helpers/fake-*.ts), which check
+// every request against the carriers' published OpenAPI documents.
 const SECRET = 'fake-client-secret-9f3a';
 const DHL_SECRET = 'fake-dhl-api-secret-7c21';
 let ups: FakeUps;
 let dhl: FakeDhl;
+const FEDEX_SECRET = 'fake-fedex-secret-7c21';
+let fedex: FakeFedex;
 let app: FastifyInstance;
 let t: Tenant;
 let upsApi: Record<string, unknown>;
@@ -19,6 +22,7 @@ let upsApi: Record<string, unknown>;
 beforeAll(async () => {
   ups = await startFakeUps({ clientSecret: SECRET });
   dhl = await startFakeDhl({ apiSecret: DHL_SECRET });
+  fedex = await startFakeFedex({ secretKey: FEDEX_SECRET });
   app = await buildTestApp({ config: { encryptionKey: randomBytes(32).toString('base64'), carrierAllowBaseUrlOverride: true } });
   t = await createTenant(app);
   upsApi = { carrier: 'ups', driver: 'api', account_number: 'A1B2C3', base_url: ups.url, credentials: { client_id: 'fake-client-id', client_secret: SECRET } };
@@ -26,6 +30,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await ups?.close();
   await dhl?.close();
+  await fedex?.close();
 });
 
 const create = (headers: Record<string, string>, payload: Record<string, unknown>) => app.inject({ method: 'POST', url: '/v1/carrier-accounts', headers, payload });
@@ -44,6 +49,10 @@ describe('carrier types', () => {
     expect(dhlType.drivers).toEqual(['simulated', 'api']);
     expect(dhlType.credentials_schema).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema', required: ['api_key', 'api_secret'], properties: { api_secret: { writeOnly: true } } });
     expect(dhlType.credentials_schema!.properties.api_key.writeOnly).toBeUndefined();
+    const fedexType = types.find((c) => c.carrier === 'fedex')!;
+    expect(fedexType.drivers).toEqual(['simulated', 'api']);
+    expect(fedexType.credentials_schema).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema', required: ['api_key', 'secret_key'], properties: { secret_key: { writeOnly: true } } });
+    expect(fedexType.credentials_schema!.properties.api_key.writeOnly).toBeUndefined();
     expect(types.find((c) => c.carrier === 'usps')).toMatchObject({ drivers: ['simulated'], credentials_schema: null });
   });
 });
@@ -110,6 +119,21 @@ describe('carrier accounts', () => {
     const missing = await create(t.headers, { ...dhlApi, credentials: { api_key: 'fake-api-key' } });
     expect(missing.statusCode).toBe(400);
     expect(missing.json().details.map((d: { field: string }) => d.field)).toEqual(['credentials.api_secret']);
+  });
+
+  it('connect a FedEx api account: its keys tested against the fake FedEx, the secret key masked', async () => {
+    const fedexApi = { carrier: 'fedex', driver: 'api', account_number: '740561073', base_url: fedex.url, credentials: { api_key: 'fake-api-key', secret_key: FEDEX_SECRET } };
+    const res = await create(t.headers, fedexApi);
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ carrier: 'fedex', driver: 'api', account_number: '740561073', credentials: { api_key: 'fake-api-key', secret_key: '••••7c21' }, health: { status: 'ok' } });
+    expect(res.body).not.toContain(FEDEX_SECRET);
+    expect(fedex.count('token')).toBeGreaterThan(0);
+    expect(fedex.violations).toEqual([]);
+    const refused = await create(t.headers, { ...fedexApi, credentials: { api_key: 'fake-api-key', secret_key: 'not-the-secret-key' } });
+    expect(refused.json().health.status).toBe('invalid_credentials');
+    const missing = await create(t.headers, { carrier: 'fedex', driver: 'api', credentials: { api_key: 'k' } });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().details.map((d: { field: string }) => d.field)).toEqual(['credentials.secret_key']);
   });
 
   it('keep a create whose connection test fails, with health saying so', async () => {

@@ -8,7 +8,7 @@
  *   city/postal code, the street kept as given) or, with several, `unverified`.
  */
 import type { ApiAddressValidation } from '../../api-driver.js';
-import { asList, clip, obj, str } from '../../http/json.js';
+import { asList, clip, obj, str } from '../../http/json-read.js';
 import type { Address } from '../../types.js';
 
 export function addressValidatePath(a: Address, type: 'delivery' | 'pickup' = 'delivery'): string {

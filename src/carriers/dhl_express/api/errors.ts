@@ -3,7 +3,7 @@
  * message, status, additionalDetails) → our normalised messages. Which answers are refused
  * credentials rather than a refused request is decided here, once.
  */
-import { asList, obj, str } from '../../http/json.js';
+import { asList, obj, str } from '../../http/json-read.js';
 import type { CarrierMessage } from '../../http/errors.js';
 
 /** A JSON pointer in DHL's detail (`#/customerDetails/receiverDetails/postalAddress/postalCode`) → our field. */

@@ -3,7 +3,7 @@
  * (`DELETE /pickups/{dispatchConfirmationNumber}?requestorName&reason`, no body back).
  */
 import type { ApiPickupRequest, ApiPickupResult } from '../../api-driver.js';
-import { asList, clip, obj, str, type Json } from '../../http/json.js';
+import { asList, clip, obj, str, type Json } from '../../http/json-read.js';
 import { dhlProductCode } from './units.js';
 import { dhlDateTime, hhColonMm, party, poundsFromOz } from './wire.js';
 

@@ -5,7 +5,7 @@
  * as an `accounts` entry.
  */
 import type { ApiRate, ApiRateRequest, ApiRateResponse, CarrierCharge } from '../../api-driver.js';
-import { asList, num, obj, str, type Json } from '../../http/json.js';
+import { asList, num, obj, str, type Json } from '../../http/json-read.js';
 import type { Money, Surcharge } from '../../types.js';
 import { DHL_SURCHARGES, dhlServiceName, ourServiceCode } from './units.js';
 import { isoDateOf, moneyOf, ozFrom, packagesOf, plannedShippingTime, rateAddress } from './wire.js';

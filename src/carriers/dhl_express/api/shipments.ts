@@ -4,7 +4,7 @@
  * (client.ts), except for a pickup booked with the shipment, which is cancelled.
  */
 import type { ApiPurchaseRequest, ApiPurchaseResult, ApiRate, CarrierLabelImage, LabelArtifact } from '../../api-driver.js';
-import { asList, num, obj, str, type Json } from '../../http/json.js';
+import { asList, num, obj, str, type Json } from '../../http/json-read.js';
 import type { Money, Surcharge } from '../../types.js';
 import { isCustomsDeclarable } from './rates.js';
 import { DHL_ENCODING, dhlServiceName, LABEL_MIME, ourServiceCode } from './units.js';

@@ -3,7 +3,7 @@
  * checkpoint of the shipment, each with its GMT offset.
  */
 import type { ApiTrackEvent, ApiTrackResult } from '../../api-driver.js';
-import { asList, obj, str, type Json } from '../../http/json.js';
+import { asList, obj, str, type Json } from '../../http/json-read.js';
 import type { TrackingLocation } from '../../types.js';
 import { mapDhlEvent } from './units.js';
 import { isoDateOf } from './wire.js';

@@ -3,7 +3,7 @@
  * numbers (pounds and inches, at most 3 decimals: every `multipleOf: 0.001`), DHL's date-time
  * text, its address and contact shapes.
  */
-import { clip, type Json } from '../../http/json.js';
+import { clip, type Json } from '../../http/json-read.js';
 import type { Address, Money, Parcel } from '../../types.js';
 
 /** Ounces → pounds, rounded up to DHL's 3 decimals (at least the schemas' minimum 0.001). */

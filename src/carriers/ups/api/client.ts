@@ -13,7 +13,7 @@ import type {
   DriverResult,
 } from '../../api-driver.js';
 import { parseJson, type CarrierHttpClient, type CarrierHttpResponse, type HttpMethod } from '../../http/client.js';
-import { CarrierTransportError, type CarrierMessage } from '../../http/errors.js';
+import { CredentialsRefused, errorBody, malformedAnswer, refused, rejected, sortAnswer, testByFetchingToken } from '../../http/driver-results.js';
 import type { Address } from '../../types.js';
 import { buildAddressValidationRequest, parseAddressValidationResponse, XAV_REQUEST_OPTION } from './addresses.js';
 import { buildTokenRequest, parseTokenResponse, UPS_TOKEN_PATH } from './auth.js';
@@ -29,22 +29,7 @@ const SLUG = 'ups';
 /** UPS's `transactionSrc` header: who is calling. */
 const TRANSACTION_SRC = 'shipping-service';
 
-/** Thrown inside the driver when UPS refuses the credentials; becomes `invalid_credentials`. */
-class CredentialsRefused extends Error {
-  constructor(readonly messages: CarrierMessage[]) {
-    super('UPS refused the credentials');
-  }
-}
-
-const rejected = <T>(messages: CarrierMessage[]): DriverResult<T> => ({ ok: false, kind: 'rejected', messages });
-const refused = <T>(messages: CarrierMessage[]): DriverResult<T> => ({ ok: false, kind: 'invalid_credentials', messages });
-
-function malformed(operation: string, res: CarrierHttpResponse, idempotent: boolean): CarrierTransportError {
-  return new CarrierTransportError(SLUG, 'malformed_response', `UPS answered ${operation} with a body we cannot read`, {
-    retryable: idempotent,
-    status: res.status,
-  });
-}
+const malformed = (operation: string, res: CarrierHttpResponse, idempotent: boolean) => malformedAnswer(SLUG, 'UPS', operation, res, idempotent);
 
 interface Call {
   operation: string;
@@ -79,7 +64,7 @@ export class UpsApiDriver implements CarrierApiDriver {
   private async fetchToken(ctx: ApiCallContext) {
     const creds = readUpsCredentials(ctx.account.credentials);
     if (!creds) {
-      throw new CredentialsRefused([{ code: 'carrier_account_invalid', carrier_code: 'missing_credentials', message: 'client_id and client_secret are required' }]);
+      throw new CredentialsRefused('UPS', [{ code: 'carrier_account_invalid', carrier_code: 'missing_credentials', message: 'client_id and client_secret are required' }]);
     }
     const { headers, form } = buildTokenRequest(creds, ctx.account.account_number);
     const res = await this.http.request({
@@ -95,15 +80,9 @@ export class UpsApiDriver implements CarrierApiDriver {
       requestId: ctx.requestId,
     });
     if (res.status >= 400) {
-      let body: unknown = null;
-      try {
-        body = JSON.parse(res.body);
-      } catch {
-        // An unreadable refusal is still a refusal.
-      }
-      const errors = parseUpsErrors(res.status, body);
+      const errors = parseUpsErrors(res.status, errorBody(res));
       // 400/401/403 from the token endpoint: the credentials (or the merchant) are refused.
-      throw new CredentialsRefused(errors.messages.map((m) => ({ ...m, code: 'carrier_account_invalid' })));
+      throw new CredentialsRefused('UPS', errors.messages.map((m) => ({ ...m, code: 'carrier_account_invalid' })));
     }
     const token = parseTokenResponse(parseJson(SLUG, res, true));
     if (!token) throw malformed('token', res, true);
@@ -126,26 +105,9 @@ export class UpsApiDriver implements CarrierApiDriver {
     });
   }
 
-  /**
-   * Sends a call and sorts the answer: 2xx → `parse(body)`; 401/403 or a credentials error code →
-   * invalid_credentials; other 4xx → rejected with UPS's messages.
-   */
-  private async run<T>(ctx: ApiCallContext, call: Call, parse: (body: unknown, res: CarrierHttpResponse) => DriverResult<T>): Promise<DriverResult<T>> {
-    try {
-      const res = await this.send(ctx, call);
-      if (res.status >= 200 && res.status < 300) return parse(parseJson(SLUG, res, call.idempotent), res);
-      let body: unknown;
-      try {
-        body = JSON.parse(res.body);
-      } catch {
-        throw malformed(call.operation, res, call.idempotent);
-      }
-      const errors = parseUpsErrors(res.status, body);
-      return errors.credentialsRefused ? refused(errors.messages) : rejected(errors.messages);
-    } catch (err) {
-      if (err instanceof CredentialsRefused) return refused(err.messages);
-      throw err;
-    }
+  /** Sends a call and sorts the answer (http/driver-results.ts `sortAnswer`) with UPS's error reader. */
+  private run<T>(ctx: ApiCallContext, call: Call, parse: (body: unknown, res: CarrierHttpResponse) => DriverResult<T>): Promise<DriverResult<T>> {
+    return sortAnswer(() => this.send(ctx, call), { slug: SLUG, carrierName: 'UPS', operation: call.operation, idempotent: call.idempotent, parse, readErrors: parseUpsErrors });
   }
 
   private needsAccountNumber<T>(ctx: ApiCallContext): DriverResult<T> | null {
@@ -278,15 +240,8 @@ export class UpsApiDriver implements CarrierApiDriver {
   }
 
   /** Obtains a fresh token: the cheapest authenticated exchange UPS has. */
-  async testCredentials(ctx: ApiCallContext): Promise<DriverResult<{ latency_ms: number }>> {
-    const started = Date.now();
-    try {
-      await this.fetchToken(ctx);
-      return { ok: true, value: { latency_ms: Date.now() - started } };
-    } catch (err) {
-      if (err instanceof CredentialsRefused) return refused(err.messages);
-      throw err;
-    }
+  testCredentials(ctx: ApiCallContext): Promise<DriverResult<{ latency_ms: number }>> {
+    return testByFetchingToken(() => this.fetchToken(ctx));
   }
 }
 

@@ -110,12 +110,7 @@ export const UPS_LABEL_IMAGES: Readonly<Record<string, CarrierLabelImage>> = {
   gif_4x6: 'GIF',
 };
 
-export const LABEL_MIME: Readonly<Record<CarrierLabelImage, string>> = {
-  GIF: 'image/gif',
-  PNG: 'image/png',
-  ZPL: 'application/x-zpl',
-  PDF: 'application/pdf',
-};
+export { LABEL_MIME } from '../../http/json-read.js';
 
 /** The label image UPS is asked for: only GIF, PNG and ZPL (4x6). */
 export function upsLabelImage(labelFormat: string): CarrierLabelImage {

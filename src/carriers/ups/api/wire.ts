@@ -2,12 +2,11 @@
  * Small pure helpers shared by the UPS builders and parsers: UPS's JSON quirks (a one-element
  * list sometimes arrives as a bare object), its money and weight strings, its address shape.
  */
-import { asList, clip, obj, str, type Json } from '../../http/json.js';
+import { asList, clip, obj, phoneDigits, str, type Json } from '../../http/json-read.js';
 import type { Address, Money, Parcel } from '../../types.js';
 
-// The generic readers moved to http/json.ts (shared with the DHL Express driver); re-exported so
-// the UPS modules keep importing them from here.
-export { asList, clip, obj, str, type Json };
+// The generic readers live in http/json-read.ts (every driver shares them); re-exported for this folder.
+export { asList, clip, obj, phoneDigits, str, type Json };
 
 /** `{CurrencyCode, MonetaryValue: "12.34"}` → integer minor units. */
 export function money(value: unknown): Money | null {
@@ -68,11 +67,6 @@ export function upsAddress(a: Address, stateMax: number): Json {
 
 export function partyName(a: Address, fallback: string): string {
   return clip(a.company, 35) ?? clip(a.name, 35) ?? fallback;
-}
-
-export function phoneDigits(phone: string | undefined): string | undefined {
-  const d = phone?.replace(/[^\d]/g, '');
-  return d ? d.slice(0, 15) : undefined;
 }
 
 export function upsPackages(parcels: readonly Parcel[], packagingKey: 'PackagingType' | 'Packaging'): Json[] {

@@ -1,0 +1,501 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FAKE_FEDEX_LABELS, FEDEX_FIXTURES_DIR, fedexFixture, startFakeFedex, type FakeFedex } from '../../../../test/helpers/fake-fedex.js';
+import { FEDEX_SPEC_DIR, loadFedexSpecs, type FedexSpecs } from '../../../../test/helpers/fedex-spec.js';
+import type { ApiCallContext, ApiPurchaseRequest, ApiRateRequest } from '../../api-driver.js';
+import { CarrierHttpClient, type CarrierExchange } from '../../http/client.js';
+import { CarrierTransportError } from '../../http/errors.js';
+import type { RouteFacts } from '../../types.js';
+import { createFedexApiDriver } from './client.js';
+import { fedexCredentialsSchema, FEDEX_HOSTS } from './credentials.js';
+
+// FedEx's documents are large (the Ship description alone is 640 kB): loaded once for this file.
+const SPECS_PRESENT = existsSync(FEDEX_SPEC_DIR);
+let specs: FedexSpecs | null;
+let fake: FakeFedex;
+let http: CarrierHttpClient;
+let sleeps: number[];
+let exchanges: CarrierExchange[];
+let accountSeq = 0;
+const driver = () => createFedexApiDriver(http);
+
+const route: RouteFacts = {
+  domestic: true,
+  origin_country: 'US',
+  destination_country: 'US',
+  distance_miles: 580,
+  usps_zone: 5,
+  ground_zone: 5,
+  international_group: null,
+  international_zone: null,
+  territory: false,
+  military: false,
+  noncontiguous: false,
+} as RouteFacts;
+const from = { name: 'Dock Lead', company: 'Acme Widgets', street1: '12 Main St', city: 'Timonium', state: 'MD', postal_code: '21093', country: 'US', phone: '+1 (410) 555-0100' };
+const to = { name: 'Pat Buyer', street1: '100 Peachtree Pkwy', street2: 'Apt 4', city: 'Alpharetta', state: 'GA', postal_code: '30005-1234', country: 'US' };
+const parcel = { weight_oz: 40, length_in: 12, width_in: 9.5, height_in: 4 };
+const rateRequest: ApiRateRequest = { ship_from: from, ship_to: to, parcel, ship_date: '2026-03-02', residential: true, route };
+const purchase = (label_image: ApiPurchaseRequest['label_image'] = 'PDF', service_code = 'fedex_home_delivery'): ApiPurchaseRequest => ({
+  ...rateRequest,
+  service_code,
+  reference: 'shp_01TESTREFERENCE',
+  purchased_at: '2026-03-02T15:00:00.000Z',
+  label_image,
+});
+
+/** A fresh account per test, so tokens and breakers never leak between tests. */
+function ctx(over: Partial<ApiCallContext['account']> = {}, timeoutMs = 20_000): ApiCallContext {
+  accountSeq += 1;
+  return {
+    account: {
+      id: `ca_fedex${accountSeq}`,
+      mode: 'sandbox',
+      account_number: '740561073',
+      credentials: { api_key: 'fake-api-key', secret_key: 'fake-secret-key' },
+      base_url: fake.url,
+      ...over,
+    },
+    timeoutMs,
+    requestId: `req_${accountSeq}`,
+  };
+}
+
+beforeAll(async () => {
+  specs = loadFedexSpecs();
+  if (!specs) console.warn('../shared/carrier-specs/fedex is absent: the fake FedEx skipped the schema check (the scenarios still run)');
+  fake = await startFakeFedex({ specs });
+}, 120_000);
+afterAll(async () => {
+  await fake?.close();
+  await http?.close();
+});
+beforeEach(async () => {
+  fake.reset();
+  await http?.close();
+  sleeps = [];
+  exchanges = [];
+  http = new CarrierHttpClient({
+    sleep: async (ms) => {
+      sleeps.push(ms);
+    },
+    onExchange: (e) => exchanges.push(e),
+  });
+});
+
+function expectCleanExchange() {
+  expect(fake.violations).toEqual([]);
+  const text = JSON.stringify(exchanges);
+  expect(text).not.toContain('fake-secret-key');
+  expect(text).not.toMatch(/tok_[0-9a-f]{24}/);
+}
+
+describe('FedEx published description', () => {
+  it.runIf(SPECS_PRESENT)('every recorded fixture validates against its FedEx response schema', () => {
+    const s = specs!;
+    const byFile: Record<string, [string, number]> = {
+      token: ['API Authorization', 200],
+      'rate-quotes': ['Rate and Transit times', 200],
+      'rate-quotes-multi': ['Rate and Transit times', 200],
+      ship: ['Create Shipment', 200],
+      cancel: ['Cancel Shipment', 200],
+      'track-delivered': ['Track by Tracking Number', 200],
+      'track-not-found': ['Track by Tracking Number', 200],
+      'address-resolved': ['Validate Address', 200],
+      'pickup-create': ['Create Pickup', 200],
+      'pickup-cancel': ['Cancel Pickup', 200],
+      'error-auth': ['API Authorization', 401],
+      'error-token-expired': ['Rate and Transit times', 401],
+      'error-invalid-postal': ['Rate and Transit times', 400],
+      'error-service-unavailable': ['Create Shipment', 400],
+      'error-cancel': ['Cancel Shipment', 400],
+      'error-internal': ['Rate and Transit times', 500],
+      'error-unavailable': ['Rate and Transit times', 503],
+      'error-address-not-found': ['Validate Address', 400],
+      // FedEx documents no 429; its body has the shape of every other FedEx error.
+      'error-rate-limit': ['Rate and Transit times', 400],
+    };
+    const files = readdirSync(FEDEX_FIXTURES_DIR).map((f) => f.replace(/\.json$/, ''));
+    expect(files.sort()).toEqual(Object.keys(byFile).sort());
+    for (const [file, [operationId, status]] of Object.entries(byFile)) {
+      const op = s.ops.find((o) => o.operationId === operationId)!;
+      expect(op, operationId).toBeTruthy();
+      expect(s.checkResponse(op, status, fedexFixture(file)), file).toEqual([]);
+    }
+  });
+
+  it.runIf(SPECS_PRESENT)('the validator is not a rubber stamp: it refuses a request FedEx would refuse', () => {
+    const s = specs!;
+    const headers = { 'content-type': 'application/json', authorization: 'Bearer x' };
+    const bad = s.checkRequest('POST', new URL('http://x/rate/v1/rates/quotes'), headers, JSON.stringify({ requestedShipment: { shipper: {} } }));
+    expect(bad.op?.operationId).toBe('Rate and Transit times');
+    expect(bad.problems.join('\n')).toMatch(/accountNumber|recipient|pickupType|requestedPackageLineItems/);
+    const wrongEnum = s.checkRequest('POST', new URL('http://x/ship/v1/shipments'), headers, JSON.stringify({ labelResponseOptions: 'PAPER', accountNumber: { value: '1' }, requestedShipment: {} }));
+    expect(wrongEnum.problems.join('\n')).toMatch(/labelResponseOptions|allowed values/);
+    const noAuth = s.checkRequest('PUT', new URL('http://x/ship/v1/shipments/cancel'), { 'content-type': 'application/json' }, JSON.stringify({ accountNumber: { value: '1' }, trackingNumber: '1' }));
+    expect(noAuth.problems).toContain('header parameter authorization is required');
+  });
+
+  it('declares its credentials as JSON Schema 2020-12 with the secret key write-only, and FedEx hosts per mode', () => {
+    expect(fedexCredentialsSchema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+    expect(fedexCredentialsSchema.properties.secret_key.writeOnly).toBe(true);
+    expect('writeOnly' in fedexCredentialsSchema.properties.api_key).toBe(false);
+    expect(fedexCredentialsSchema.required).toEqual(['api_key', 'secret_key']);
+    expect(FEDEX_HOSTS).toEqual({ sandbox: 'https://apis-sandbox.fedex.com', production: 'https://apis.fedex.com' });
+  });
+});
+
+describe('FedEx driver against the fake FedEx', () => {
+  it('success: every service in one quote, the account price preferred, the list price kept, transit and surcharges', async () => {
+    const res = await driver().rates(ctx(), rateRequest);
+    expect(res.ok).toBe(true);
+    if (!res.ok) return;
+    expect(fake.count('token')).toBe(1);
+    expect(fake.count('rates')).toBe(1);
+    const token = fake.requests.find((r) => r.operation === 'token')!;
+    expect(token.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(Object.fromEntries(new URLSearchParams(token.body))).toEqual({ grant_type: 'client_credentials', client_id: 'fake-api-key', client_secret: 'fake-secret-key' });
+    const body = fake.lastBody('rates');
+    expect(body.accountNumber).toEqual({ value: '740561073' });
+    expect(body.requestedShipment).toMatchObject({
+      rateRequestType: ['ACCOUNT', 'LIST'],
+      shipDateStamp: '2026-03-02',
+      totalPackageCount: 1,
+      totalWeight: 2.5,
+      recipient: { address: { postalCode: '30005-1234', stateOrProvinceCode: 'GA', countryCode: 'US', residential: true } },
+    });
+    expect(body.requestedShipment.serviceType).toBeUndefined();
+    expect(body.requestedShipment.requestedPackageLineItems).toEqual([
+      { groupPackageCount: 1, weight: { units: 'LB', value: 2.5 }, dimensions: { length: 12, width: 10, height: 4, units: 'IN' } },
+    ]);
+    const home = res.value.rates.find((r) => r.service_code === 'fedex_home_delivery')!;
+    expect(home).toMatchObject({
+      carrier_service_code: 'GROUND_HOME_DELIVERY',
+      service_name: 'FedEx Home Delivery',
+      zone: 5,
+      price: { amount: 1507, currency: 'USD' },
+      list_price: { amount: 1985, currency: 'USD' },
+      negotiated: true,
+      business_days: 3,
+      transit_known: true,
+      estimated_delivery_date: '2026-03-05',
+      guaranteed: false,
+      billable_weight_oz: 48,
+      dim_weight_oz: 48,
+      dim_divisor: 139,
+      dim_divisor_unit: 'in3_per_lb',
+    });
+    expect(home.surcharges).toEqual([
+      { code: 'fuel', amount: { amount: 176, currency: 'USD' } },
+      { code: 'residential', amount: { amount: 299, currency: 'USD' } },
+    ]);
+    expect(home.other_charges).toEqual([{ carrier_code: 'PEAK', description: 'Peak Surcharge', amount: { amount: 80, currency: 'USD' } }]);
+    expect(home.base_price.amount + 176 + 299).toBe(1507);
+    // No transit days given: counted in weekdays from the ship date to FedEx's commit date.
+    expect(res.value.rates.find((r) => r.service_code === 'fedex_2day')).toMatchObject({ guaranteed: true, business_days: 2, estimated_delivery_date: '2026-03-04', price: { amount: 3140 }, list_price: { amount: 3810 } });
+    // A service we have no code for is kept under its raw one, at its list price.
+    expect(res.value.rates.find((r) => r.carrier_service_code === 'PRIORITY_OVERNIGHT')).toMatchObject({
+      service_code: 'fedex_priority_overnight',
+      service_name: 'FedEx Priority Overnight',
+      negotiated: false,
+      price: { amount: 7215 },
+      list_price: { amount: 7215 },
+      business_days: 1,
+      guaranteed: true,
+    });
+    expect(res.value.rates.map((r) => r.price.amount)).toEqual([1507, 3140, 7215]);
+    expectCleanExchange();
+  });
+
+  it('one service asked for is sent as serviceType; several are filtered here, the missing ones listed as unavailable', async () => {
+    await driver().rates(ctx(), { ...rateRequest, service_codes: ['fedex_2day'] });
+    expect(fake.lastBody('rates').requestedShipment.serviceType).toBe('FEDEX_2_DAY');
+    const res = await driver().rates(ctx(), { ...rateRequest, service_codes: ['fedex_home_delivery', 'fedex_standard_overnight'] });
+    expect(fake.lastBody('rates').requestedShipment.serviceType).toBeUndefined();
+    expect(res.ok && res.value.rates.map((r) => r.service_code)).toEqual(['fedex_home_delivery']);
+    expect(res.ok && res.value.unavailable).toEqual([{ service_code: 'fedex_standard_overnight', reason: 'not_offered_by_carrier' }]);
+    expectCleanExchange();
+  });
+
+  it("several packages' rates: one line item each, totals, and package-level surcharges summed", async () => {
+    const res = await driver().rates(ctx(), { ...rateRequest, parcels: [parcel, { weight_oz: 160, length_in: 20, width_in: 12, height_in: 12 }] });
+    const body = fake.lastBody('rates').requestedShipment;
+    expect(body.requestedPackageLineItems).toHaveLength(2);
+    expect(body.totalPackageCount).toBe(2);
+    expect(body.totalWeight).toBe(12.5);
+    expect(res.ok).toBe(true);
+    if (!res.ok) return;
+    const home = res.value.rates.find((r) => r.service_code === 'fedex_home_delivery')!;
+    expect(home).toMatchObject({ price: { amount: 3588 }, list_price: { amount: 3588 }, negotiated: true, billable_weight_oz: 208, business_days: 3, transit_known: true, dim_weight_oz: null });
+    expect(home.surcharges).toEqual([
+      { code: 'fuel', amount: { amount: 506, currency: 'USD' } },
+      { code: 'residential', amount: { amount: 598, currency: 'USD' } },
+    ]);
+    expect(res.value.rates.find((r) => r.service_code === 'fedex_standard_overnight')).toMatchObject({ guaranteed: true, business_days: 1, price: { amount: 11840 }, list_price: { amount: 14102 } });
+    expectCleanExchange();
+  });
+
+  it('refused credentials: a distinct invalid_credentials outcome, for rates and for testCredentials', async () => {
+    const bad = ctx({ credentials: { api_key: 'fake-api-key', secret_key: 'wrong-secret' } });
+    const res = await driver().rates(bad, rateRequest);
+    expect(res).toEqual({
+      ok: false,
+      kind: 'invalid_credentials',
+      messages: [{ code: 'carrier_account_invalid', carrier_code: 'NOT.AUTHORIZED.ERROR', message: 'The given client credentials were not valid. Please modify your request and try again.' }],
+    });
+    expect(fake.count('rates')).toBe(0);
+    const test = await driver().testCredentials(bad);
+    expect(!test.ok && test.kind).toBe('invalid_credentials');
+    const good = await driver().testCredentials(ctx());
+    expect(good.ok).toBe(true);
+    expect(JSON.stringify(exchanges)).not.toContain('wrong-secret');
+    // Missing keys or a missing account number: refused before anything is sent.
+    const before = fake.requests.length;
+    expect(await driver().testCredentials(ctx({ credentials: { api_key: 'k' } }))).toMatchObject({ ok: false, kind: 'invalid_credentials' });
+    expect(await driver().purchase(ctx({ account_number: null }), purchase())).toMatchObject({ ok: false, kind: 'invalid_credentials', messages: [{ field: 'account_number' }] });
+    expect(fake.requests.length).toBe(before);
+    expectCleanExchange();
+  });
+
+  it('a token that expires mid-session: the 401 refetches one token and the call succeeds', async () => {
+    const c = ctx();
+    const d = driver();
+    expect((await d.rates(c, rateRequest)).ok).toBe(true);
+    expect((await d.track(c, { tracking_number: '794953535000' })).ok).toBe(true);
+    expect(fake.count('token')).toBe(1);
+    fake.expireTokens();
+    const again = await d.rates(c, rateRequest);
+    expect(again.ok).toBe(true);
+    expect(fake.count('token')).toBe(2);
+    // The stale token's 401, then the same call with the new token.
+    expect(fake.count('rates')).toBe(3);
+    expectCleanExchange();
+  });
+
+  it('a token refused twice in a row is refused credentials, not a loop', async () => {
+    const c = ctx();
+    const d = driver();
+    await d.testCredentials(c);
+    fake.queue('rates', { status: 401, body: fedexFixture('error-token-expired') }, { status: 401, body: fedexFixture('error-token-expired') });
+    const res = await d.rates(c, rateRequest);
+    expect(res).toMatchObject({ ok: false, kind: 'invalid_credentials', messages: [{ carrier_code: 'NOT.AUTHORIZED.ERROR' }] });
+    expect(fake.count('rates')).toBe(2);
+  });
+
+  it('concurrent calls on a cold account share one token fetch', async () => {
+    const c = ctx();
+    const d = driver();
+    const all = await Promise.all([d.rates(c, rateRequest), d.rates(c, rateRequest), d.track(c, { tracking_number: '794953535000' })]);
+    expect(all.every((r) => r.ok)).toBe(true);
+    expect(fake.count('token')).toBe(1);
+    expectCleanExchange();
+  });
+
+  it('429 with Retry-After: rates wait as told and retry', async () => {
+    fake.queue('rates', { status: 429, headers: { 'retry-after': '2' }, body: fedexFixture('error-rate-limit') });
+    const res = await driver().rates(ctx(), rateRequest);
+    expect(res.ok).toBe(true);
+    expect(sleeps).toEqual([2000]);
+    expect(fake.count('rates')).toBe(2);
+    expectCleanExchange();
+  });
+
+  it('503 then 500: rates retry twice, then fail with a retryable transport error', async () => {
+    fake.queue('rates', { status: 503, headers: { 'retry-after': '1' }, body: fedexFixture('error-unavailable') }, { status: 500, body: fedexFixture('error-internal') }, { status: 503, body: fedexFixture('error-unavailable') });
+    const err = await driver().rates(ctx(), rateRequest).catch((e) => e);
+    expect(err).toBeInstanceOf(CarrierTransportError);
+    expect(err).toMatchObject({ slug: 'fedex', kind: 'server_error', status: 503, retryable: true });
+    expect(fake.count('rates')).toBe(3);
+    expect(sleeps[0]).toBe(1000);
+    expectCleanExchange();
+  });
+
+  it('500 on label purchase: never retried', async () => {
+    fake.queue('ship', { status: 500, body: fedexFixture('error-internal') });
+    const err = await driver().purchase(ctx(), purchase()).catch((e) => e);
+    expect(err).toMatchObject({ kind: 'server_error', status: 500 });
+    expect(fake.count('ship')).toBe(1);
+    expect(sleeps).toEqual([]);
+  });
+
+  it('a hang past the deadline: a retryable timeout, and the call is not sent again past it', async () => {
+    fake.queue('track', { hang: true });
+    const c = ctx({}, 400);
+    const d = driver();
+    await d.testCredentials(c); // token fetched first, so the deadline is the track call's alone
+    const err = await d.track(c, { tracking_number: '794953535000' }).catch((e) => e);
+    expect(err).toMatchObject({ slug: 'fedex', kind: 'timeout', retryable: true });
+    expect(fake.count('track')).toBe(1);
+    expect(exchanges.filter((e) => e.operation === 'tracking').map((e) => [e.status, e.error])).toEqual([[null, 'timeout']]);
+  });
+
+  it('a malformed body: a transport error, retryable for rates but not for a purchase', async () => {
+    fake.queue('rates', { status: 200, raw: '<html><body>Service Temporarily Unavailable' });
+    const rates = await driver().rates(ctx(), rateRequest).catch((e) => e);
+    expect(rates).toMatchObject({ kind: 'malformed_response', retryable: true });
+    fake.queue('ship', { status: 200, raw: '{"transactionId": "x", "output": ' });
+    const buy = await driver().purchase(ctx(), purchase()).catch((e) => e);
+    expect(buy).toMatchObject({ kind: 'malformed_response', retryable: false });
+    // JSON, but no piece with a label: nothing usable was bought, not retryable.
+    fake.queue('ship', { status: 200, body: { transactionId: 'x', output: { transactionShipments: [{ masterTrackingNumber: '794953535000', pieceResponses: [{ trackingNumber: '794953535000', packageDocuments: [] }] }] } } });
+    const empty = await driver().purchase(ctx(), purchase()).catch((e) => e);
+    expect(empty).toMatchObject({ kind: 'malformed_response', retryable: false });
+    // A 4xx whose body is not FedEx's error shape either.
+    fake.queue('track', { status: 400, raw: 'Bad Request' });
+    expect(await driver().track(ctx(), { tracking_number: '794953535000' }).catch((e) => e)).toMatchObject({ kind: 'malformed_response' });
+  });
+
+  it("business rejections: an invalid postal code and a service not offered come back with FedEx's code and message", async () => {
+    fake.queue('rates', { status: 400, body: fedexFixture('error-invalid-postal') });
+    const rates = await driver().rates(ctx(), { ...rateRequest, ship_to: { ...to, postal_code: '99999' } });
+    expect(rates).toEqual({
+      ok: false,
+      kind: 'rejected',
+      messages: [{ code: 'carrier_rejected', carrier_code: 'RECIPIENT.POSTALSTATE.MISMATCH', message: 'Recipient postal code or routing code is invalid or does not match the state.', field: 'ship_to.postal_code' }],
+    });
+    fake.queue('ship', { status: 400, body: fedexFixture('error-service-unavailable') });
+    const buy = await driver().purchase(ctx(), purchase('PDF', 'fedex_standard_overnight'));
+    expect(buy).toEqual({
+      ok: false,
+      kind: 'rejected',
+      messages: [{ code: 'carrier_rejected', carrier_code: 'SERVICE.PACKAGECOMBINATION.INVALID', message: 'Service is not allowed for the origin and destination.', field: 'service_code' }],
+    });
+    expect(fake.count('rates') + fake.count('ship')).toBe(2); // a 400 is never retried
+    // Refused before calling: a service FedEx does not have, a shipper without a phone.
+    expect(await driver().purchase(ctx(), purchase('PDF', 'ups_ground'))).toMatchObject({ ok: false, kind: 'rejected', messages: [{ field: 'service_code' }] });
+    expect(await driver().purchase(ctx(), { ...purchase(), ship_from: { ...from, phone: undefined } })).toMatchObject({ ok: false, kind: 'rejected', messages: [{ field: 'ship_from.phone' }] });
+    expect(fake.count('ship')).toBe(1);
+    expectCleanExchange();
+  });
+
+  it.each([
+    ['PDF', 'PDF', 'PAPER_4X6', 'application/pdf'],
+    ['PNG', 'PNG', 'PAPER_4X6', 'image/png'],
+    ['ZPL', 'ZPLII', 'STOCK_4X6', 'application/x-zpl'],
+  ] as const)('buys a %s 4x6 label, decoded and kept exactly as FedEx returned it', async (image, imageType, stock, mime) => {
+    const res = await driver().purchase(ctx(), purchase(image));
+    expect(res.ok).toBe(true);
+    if (!res.ok) return;
+    const sent = fake.lastBody('ship');
+    expect(sent.labelResponseOptions).toBe('LABEL');
+    expect(sent.accountNumber).toEqual({ value: '740561073' });
+    expect(sent.requestedShipment.labelSpecification).toEqual({ labelFormatType: 'COMMON2D', imageType, labelStockType: stock });
+    expect(sent.requestedShipment.shippingChargesPayment).toEqual({ paymentType: 'SENDER', payor: { responsibleParty: { accountNumber: { value: '740561073' } } } });
+    expect(sent.requestedShipment.serviceType).toBe('GROUND_HOME_DELIVERY');
+    expect(sent.requestedShipment.shipper.contact).toEqual({ personName: 'Dock Lead', companyName: 'Acme Widgets', phoneNumber: '14105550100' });
+    // The recipient has no phone: the shipper's stands in.
+    expect(sent.requestedShipment.recipients[0]).toMatchObject({ contact: { personName: 'Pat Buyer', phoneNumber: '14105550100' }, address: { streetLines: ['100 Peachtree Pkwy', 'Apt 4'], residential: true } });
+    expect(sent.requestedShipment.requestedPackageLineItems[0].customerReferences).toEqual([{ customerReferenceType: 'CUSTOMER_REFERENCE', value: 'shp_01TESTREFERENCE' }]);
+    expect(res.value.label).toEqual({ format: image, mime, bytes: FAKE_FEDEX_LABELS[imageType] });
+    expect(res.value.tracking_number).toMatch(/^7949\d{8}$/);
+    expect(res.value.carrier_shipment_id).toBe(res.value.tracking_number);
+    expect(res.value.rate).toMatchObject({ service_code: 'fedex_home_delivery', price: { amount: 1507 }, list_price: { amount: 1985 }, negotiated: true, zone: 5, billable_weight_oz: 48 });
+    expect(res.value.rate?.surcharges).toEqual([
+      { code: 'fuel', amount: { amount: 176, currency: 'USD' } },
+      { code: 'residential', amount: { amount: 299, currency: 'USD' } },
+    ]);
+    expectCleanExchange();
+  });
+
+  it('a multi-package label issued then cancelled; cancelling again is a rejection', async () => {
+    const c = ctx();
+    const bought = await driver().purchase(c, { ...purchase(), parcels: [parcel, parcel] });
+    expect(bought.ok).toBe(true);
+    if (!bought.ok) return;
+    expect(fake.lastBody('ship').requestedShipment).toMatchObject({ totalPackageCount: 2, totalWeight: 5 });
+    expect(bought.value.packages).toHaveLength(2);
+    expect(bought.value.packages.map((p) => p.tracking_number)).toEqual(fake.shipments.get(bought.value.carrier_shipment_id)?.trackingNumbers);
+    expect(bought.value.packages.every((p) => p.label.bytes.equals(FAKE_FEDEX_LABELS.PDF))).toBe(true);
+    const voided = await driver().void(c, { carrier_shipment_id: bought.value.carrier_shipment_id });
+    expect(voided).toEqual({ ok: true, value: { voided: true } });
+    expect(fake.lastBody('cancel')).toEqual({ accountNumber: { value: '740561073' }, trackingNumber: bought.value.carrier_shipment_id, deletionControl: 'DELETE_ALL_PACKAGES' });
+    expect(fake.shipments.get(bought.value.carrier_shipment_id)?.cancelled).toBe(true);
+    const again = await driver().void(c, { carrier_shipment_id: bought.value.carrier_shipment_id });
+    expect(again).toMatchObject({ ok: false, kind: 'rejected', messages: [{ carrier_code: 'SHIPMENT.ALREADY.CANCELLED' }] });
+    expectCleanExchange();
+  });
+
+  it('tracks with detailed scans: FedEx codes mapped to ours, oldest first, raw codes kept, unmapped → unknown', async () => {
+    const res = await driver().track(ctx(), { tracking_number: '794953535000' });
+    expect(fake.lastBody('track')).toEqual({ includeDetailedScans: true, trackingInfo: [{ trackingNumberInfo: { trackingNumber: '794953535000' } }] });
+    expect(res.ok).toBe(true);
+    if (!res.ok) return;
+    expect(res.value).toMatchObject({ status: 'delivered', status_detail: 'delivered', delivered_at: '2026-03-05T19:23:00.000Z', estimated_delivery_date: '2026-03-05', carrier_status_code: 'DL' });
+    expect(res.value.events.map((e) => [e.status, e.carrier_status_type, e.carrier_status_code])).toEqual([
+      ['pre_transit', 'IN', 'OC'],
+      ['unknown', 'RP', 'RP'],
+      ['in_transit', 'PU', 'PU'],
+      ['in_transit', 'IT', 'DP'],
+      ['in_transit', 'AR', 'AR'],
+      ['out_for_delivery', 'OD', 'OD'],
+      ['delivered', 'DL', 'DL'],
+    ]);
+    expect(res.value.events[2]).toMatchObject({ occurred_at: '2026-03-02T22:30:00.000Z', milestone: 'picked_up', description: 'Picked up', location: { city: 'TIMONIUM', state: 'MD', postal_code: '21093', country: 'US' } });
+    expectCleanExchange();
+  });
+
+  it('tracking a number FedEx does not know is a rejection on tracking_number', async () => {
+    fake.queue('track', { body: fedexFixture('track-not-found') });
+    const res = await driver().track(ctx(), { tracking_number: '799999999999' });
+    expect(res).toMatchObject({ ok: false, kind: 'rejected', messages: [{ carrier_code: 'TRACKING.TRACKINGNUMBER.NOTFOUND', field: 'tracking_number' }] });
+  });
+
+  it('resolves an address: corrected and residential, or invalid when FedEx cannot standardise it', async () => {
+    const input = { street1: '26601 west agoura road', city: 'Calabasas', state: 'CA', postal_code: '91302', country: 'US' };
+    const res = await driver().validateAddress(ctx(), input);
+    expect(fake.lastBody('address')).toEqual({ addressesToValidate: [{ address: { streetLines: ['26601 west agoura road'], city: 'Calabasas', stateOrProvinceCode: 'CA', postalCode: '91302', countryCode: 'US' } }] });
+    expect(res).toMatchObject({ ok: true, value: { status: 'corrected', residential: 'yes', normalized: { street1: '26601 W AGOURA RD', city: 'CALABASAS', postal_code: '91302-1954' } } });
+    fake.queue('address', { status: 400, body: fedexFixture('error-address-not-found') });
+    const none = await driver().validateAddress(ctx(), input);
+    expect(none).toMatchObject({ ok: true, value: { status: 'invalid', normalized: null } });
+    expectCleanExchange();
+  });
+
+  it('schedules and cancels a pickup (FedEx Ground for ground pieces), refusing a mix of Express and Ground', async () => {
+    const c = ctx();
+    const request = {
+      pickup_date: '2026-03-03',
+      ready_time: '0900',
+      close_time: '1700',
+      address: from,
+      residential: false,
+      pieces: [{ service_code: 'fedex_ground', quantity: 3, destination_country: 'US' }],
+      total_weight_oz: 120,
+      instructions: 'Dock door 4',
+    };
+    const res = await driver().schedulePickup(c, request);
+    expect(res).toEqual({ ok: true, value: { confirmation: 'NQAA97~2026-03-03~FDXG~TIMA', charge: null } });
+    expect(fake.lastBody('pickup')).toMatchObject({
+      associatedAccountNumber: { value: '740561073' },
+      carrierCode: 'FDXG',
+      packageCount: 3,
+      totalWeight: { units: 'LB', value: 7.5 },
+      countryRelationships: 'DOMESTIC',
+      remarks: 'Dock door 4',
+      originDetail: { readyDateTimestamp: '2026-03-03T09:00:00Z', customerCloseTime: '17:00:00', pickupLocation: { address: { streetLines: ['12 Main St'], postalCode: '21093' } } },
+    });
+    const cancel = await driver().cancelPickup(c, { confirmation: 'NQAA97~2026-03-03~FDXG~TIMA' });
+    expect(cancel).toEqual({ ok: true, value: { cancelled: true } });
+    expect(fake.lastBody('pickup_cancel')).toEqual({ associatedAccountNumber: { value: '740561073' }, pickupConfirmationCode: 'NQAA97', scheduledDate: '2026-03-03', carrierCode: 'FDXG', location: 'TIMA' });
+    const mixed = await driver().schedulePickup(c, { ...request, pieces: [...request.pieces, { service_code: 'fedex_2day', quantity: 1, destination_country: 'US' }] });
+    expect(mixed).toMatchObject({ ok: false, kind: 'rejected', messages: [{ field: 'pieces' }] });
+    expect(await driver().cancelPickup(c, { confirmation: 'NQAA97' })).toMatchObject({ ok: false, kind: 'rejected', messages: [{ field: 'confirmation' }] });
+    expect(fake.count('pickup') + fake.count('pickup_cancel')).toBe(2);
+    expectCleanExchange();
+  });
+
+  it('logs every exchange per account with redacted bodies', async () => {
+    const c = ctx();
+    await driver().rates(c, rateRequest);
+    expect(exchanges.map((e) => [e.operation, e.method, e.path, e.status])).toEqual([
+      ['token', 'POST', '/oauth/token', 200],
+      ['rates', 'POST', '/rate/v1/rates/quotes', 200],
+    ]);
+    expect(exchanges.every((e) => e.account_id === c.account.id && e.request_id === c.requestId)).toBe(true);
+    expect((exchanges[0].request_body as Record<string, unknown>).client_secret).toBe('[REDACTED]');
+    expect((exchanges[0].response_body as Record<string, unknown>).access_token).toBe('[REDACTED]');
+    expect(exchanges[1].request_headers.authorization).toBe('[REDACTED]');
+    expect(exchanges[1].request_headers['x-customer-transaction-id']).toBe(c.requestId);
+    expectCleanExchange();
+  });
+});

@@ -1,0 +1,261 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { fedexCheckDigit } from '../../src/carriers/fedex/tracking-numbers.js';
+import type { SpecOperation } from './carrier-openapi.js';
+import { loadFedexSpecs, type FedexSpecs } from './fedex-spec.js';
+
+/**
+ * A fake FedEx on 127.0.0.1 (a double of FedEx, not of our code). Every request is checked
+ * against the operation's request description in FedEx's published OpenAPI documents (path,
+ * header parameters, body; violations are recorded and answered 400 in FedEx's error shape),
+ * every answer it gives is checked against the response schema, and it answers from recorded
+ * fixtures (src/carriers/fedex/api/fixtures). When ../shared/carrier-specs/fedex is absent,
+ * `specChecked` is false and requests are answered unchecked.
+ *
+ * Scenarios are queued per operation (`queue('rates', {status: 503, ...})`); with nothing
+ * queued, an operation succeeds. OAuth is real enough: a wrong API key or secret key gets 401,
+ * bearer tokens are checked, `expireTokens()` makes every issued token stale (FedEx answers 401).
+ */
+
+export const FEDEX_FIXTURES_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../src/carriers/fedex/api/fixtures');
+
+export function fedexFixture(name: string): any {
+  return JSON.parse(readFileSync(resolve(FEDEX_FIXTURES_DIR, `${name}.json`), 'utf8'));
+}
+
+export type FakeFedexOperation = 'token' | 'rates' | 'ship' | 'cancel' | 'track' | 'address' | 'pickup' | 'pickup_cancel';
+
+const OPERATION_IDS: Record<string, FakeFedexOperation> = {
+  'API Authorization': 'token',
+  'Rate and Transit times': 'rates',
+  'Create Shipment': 'ship',
+  'Cancel Shipment': 'cancel',
+  'Track by Tracking Number': 'track',
+  'Validate Address': 'address',
+  'Create Pickup': 'pickup',
+  'Cancel Pickup': 'pickup_cancel',
+};
+
+const PATHS: Record<string, FakeFedexOperation> = {
+  'POST /oauth/token': 'token',
+  'POST /rate/v1/rates/quotes': 'rates',
+  'POST /ship/v1/shipments': 'ship',
+  'PUT /ship/v1/shipments/cancel': 'cancel',
+  'POST /track/v1/trackingnumbers': 'track',
+  'POST /address/v1/addresses/resolve': 'address',
+  'POST /pickup/v1/pickups': 'pickup',
+  'PUT /pickup/v1/pickups/cancel': 'pickup_cancel',
+};
+
+export interface FakeReply {
+  status?: number;
+  body?: unknown;
+  /** Sent as is (a malformed body). */
+  raw?: string;
+  headers?: Record<string, string>;
+  /** Never answer (the driver's deadline must end it). */
+  hang?: boolean;
+}
+
+export interface FakeFedexRequest {
+  operation: FakeFedexOperation | null;
+  method: string;
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  problems: string[];
+}
+
+/** Label images the fake issues, per requested imageType (tiny but real files). */
+export const FAKE_FEDEX_LABELS: Record<string, Buffer> = {
+  PDF: Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n'),
+  PNG: Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64'),
+  ZPLII: Buffer.from('^XA^FO50,50^A0N,40,40^FDFEDEX GROUND^FS^FO50,120^BCN,100,Y,N,N^FD794953535000^FS^XZ\n'),
+};
+
+export interface FakeFedexOptions {
+  apiKey?: string;
+  secretKey?: string;
+  tokenLifetimeS?: number;
+  /** Reuse already-loaded specs (FedEx's documents are large: load them once per test file). */
+  specs?: FedexSpecs | null;
+}
+
+const fedexError = (code: string, message: string) => ({ transactionId: randomBytes(8).toString('hex'), errors: [{ code, message }] });
+
+export async function startFakeFedex(options: FakeFedexOptions = {}) {
+  const specs = options.specs === undefined ? loadFedexSpecs() : options.specs;
+  const apiKey = options.apiKey ?? 'fake-api-key';
+  const secretKey = options.secretKey ?? 'fake-secret-key';
+  let tokenLifetimeS = options.tokenLifetimeS ?? 3599;
+  const validTokens = new Set<string>();
+  const queues = new Map<FakeFedexOperation, FakeReply[]>();
+  const requests: FakeFedexRequest[] = [];
+  /** Problems in requests we received or answers we gave, for tests to assert empty. */
+  const violations: string[] = [];
+  const shipments = new Map<string, { cancelled: boolean; trackingNumbers: string[] }>();
+  let seq = 0;
+  const sockets = new Set<import('node:net').Socket>();
+
+  const trackingNumber = () => {
+    const serial = `7949${String(++seq).padStart(7, '0')}`;
+    return `${serial}${fedexCheckDigit(serial)}`;
+  };
+
+  function defaultReply(op: FakeFedexOperation, body: any): FakeReply {
+    switch (op) {
+      case 'token': {
+        const token = `tok_${randomBytes(12).toString('hex')}`;
+        validTokens.add(token);
+        return { body: { ...fedexFixture('token'), access_token: token, expires_in: tokenLifetimeS } };
+      }
+      case 'rates': {
+        const packages = body?.requestedShipment?.requestedPackageLineItems ?? [];
+        return { body: fedexFixture(packages.length > 1 ? 'rate-quotes-multi' : 'rate-quotes') };
+      }
+      case 'ship': {
+        const shipment = body?.requestedShipment ?? {};
+        const imageType: string = shipment.labelSpecification?.imageType ?? 'PDF';
+        const packages: unknown[] = shipment.requestedPackageLineItems ?? [];
+        const numbers = packages.map(() => trackingNumber());
+        const reply = fedexFixture('ship');
+        const result = reply.output.transactionShipments[0];
+        const template = result.pieceResponses[0];
+        result.serviceType = shipment.serviceType ?? result.serviceType;
+        result.masterTrackingNumber = numbers[0];
+        result.pieceResponses = numbers.map((n, i) => ({
+          ...template,
+          masterTrackingNumber: numbers[0],
+          trackingNumber: n,
+          acceptanceTrackingNumber: n,
+          packageSequenceNumber: i + 1,
+          packageDocuments: [{ contentType: 'LABEL', copiesToPrint: 1, docType: imageType, trackingNumber: n, encodedLabel: (FAKE_FEDEX_LABELS[imageType] ?? FAKE_FEDEX_LABELS.PDF).toString('base64') }],
+        }));
+        shipments.set(numbers[0], { cancelled: false, trackingNumbers: numbers });
+        return { body: reply };
+      }
+      case 'cancel': {
+        const s = shipments.get(String(body?.trackingNumber ?? ''));
+        if (!s) return { status: 400, body: fedexError('TRACKING.TRACKINGNUMBER.NOTFOUND', 'Tracking number cannot be found. Please correct the tracking number and try again.') };
+        if (s.cancelled) return { status: 400, body: fedexFixture('error-cancel') };
+        s.cancelled = true;
+        return { body: fedexFixture('cancel') };
+      }
+      case 'track': {
+        const n = String(body?.trackingInfo?.[0]?.trackingNumberInfo?.trackingNumber ?? '');
+        const reply = fedexFixture('track-delivered');
+        const result = reply.output.completeTrackResults[0];
+        result.trackingNumber = n;
+        result.trackResults[0].trackingNumberInfo.trackingNumber = n;
+        return { body: reply };
+      }
+      case 'address':
+        return { body: fedexFixture('address-resolved') };
+      case 'pickup':
+        return { body: fedexFixture('pickup-create') };
+      case 'pickup_cancel':
+        return { body: fedexFixture('pickup-cancel') };
+    }
+  }
+
+  function send(res: http.ServerResponse, op: SpecOperation | null, reply: FakeReply) {
+    const status = reply.status ?? 200;
+    if (reply.raw !== undefined) {
+      res.writeHead(status, { 'content-type': 'application/json', ...reply.headers });
+      res.end(reply.raw);
+      return;
+    }
+    if (specs && op && reply.body !== undefined) {
+      const problems = specs.checkResponse(op, status, reply.body);
+      // FedEx documents no 429: an undocumented status is fine to play.
+      if (problems.length && !problems[0].includes('documents no')) violations.push(`answer ${op.operationId} ${status}: ${problems.join('; ')}`);
+    }
+    res.writeHead(status, { 'content-type': 'application/json', ...reply.headers });
+    res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
+  }
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const url = new URL(req.url ?? '/', 'http://fake-fedex');
+      const method = req.method ?? 'GET';
+      const { op, problems } = specs ? specs.checkRequest(method, url, req.headers, body) : { op: null as SpecOperation | null, problems: [] as string[] };
+      const name: FakeFedexOperation | null = op ? (OPERATION_IDS[op.operationId] ?? null) : (PATHS[`${method} ${url.pathname}`] ?? null);
+      requests.push({ operation: name, method, path: `${url.pathname}${url.search}`, headers: req.headers, body, problems });
+      if (problems.length) violations.push(`request ${method} ${url.pathname}: ${problems.join('; ')}`);
+      if (!name) return send(res, op, { status: 404, body: fedexError('NOT.FOUND.ERROR', 'The resource you requested is no longer available.') });
+      if (problems.length) return send(res, op, { status: 400, body: { transactionId: 'schema', errors: problems.slice(0, 5).map((p) => ({ code: 'SCHEMA', message: p })) } });
+
+      const parsed = readBody(name, body);
+      // Authentication first, as FedEx does.
+      if (name === 'token') {
+        if (parsed?.client_id !== apiKey || parsed?.client_secret !== secretKey) return send(res, op, { status: 401, body: fedexFixture('error-auth') });
+      } else {
+        const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+        if (!bearer || !validTokens.has(bearer)) return send(res, op, { status: 401, body: fedexFixture('error-token-expired') });
+      }
+      const queued = queues.get(name)?.shift();
+      if (queued?.hang) return; // never answers
+      send(res, op, queued ?? defaultReply(name, parsed));
+    });
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    specChecked: specs !== null,
+    requests,
+    violations,
+    shipments,
+    queue(op: FakeFedexOperation, ...replies: FakeReply[]) {
+      queues.set(op, [...(queues.get(op) ?? []), ...replies]);
+    },
+    /** Every token issued so far becomes stale: FedEx answers 401 until a new one is fetched. */
+    expireTokens() {
+      validTokens.clear();
+    },
+    setTokenLifetime(seconds: number) {
+      tokenLifetimeS = seconds;
+    },
+    count(op: FakeFedexOperation) {
+      return requests.filter((r) => r.operation === op).length;
+    },
+    /** The parsed JSON body of the last request of an operation. */
+    lastBody(op: FakeFedexOperation): any {
+      const r = [...requests].reverse().find((q) => q.operation === op);
+      return r ? JSON.parse(r.body) : undefined;
+    },
+    reset() {
+      requests.length = 0;
+      violations.length = 0;
+      queues.clear();
+    },
+    async close() {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+export type FakeFedex = Awaited<ReturnType<typeof startFakeFedex>>;
+
+/** The token form as fields, every other body as JSON (null when it is not). */
+function readBody(op: FakeFedexOperation, body: string): any {
+  if (op === 'token') return Object.fromEntries(new URLSearchParams(body));
+  try {
+    return body ? JSON.parse(body) : null;
+  } catch {
+    return null;
+  }
+}
