@@ -1,11 +1,15 @@
 import type { CarrierApiDriver } from './api-driver.js';
 import type { CarrierHttpClient } from './http/client.js';
 import { createUpsApiDriver } from './ups/api/client.js';
+import { createUspsApiDriver } from './usps/api/client.js';
 
 /**
  * The real-protocol drivers there are, by carrier slug, all on the one shared HTTP client. A
  * carrier without an entry offers only its simulated driver (GET /v1/carrier-types says so).
  */
 export function builtInApiDrivers(http: CarrierHttpClient): ReadonlyMap<string, CarrierApiDriver> {
-  return new Map([['ups', createUpsApiDriver(http)]]);
+  return new Map([
+    ['ups', createUpsApiDriver(http)],
+    ['usps', createUspsApiDriver(http)],
+  ]);
 }

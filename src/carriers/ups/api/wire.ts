@@ -2,25 +2,11 @@
  * Small pure helpers shared by the UPS builders and parsers: UPS's JSON quirks (a one-element
  * list sometimes arrives as a bare object), its money and weight strings, its address shape.
  */
+import { clip, obj, str, type Json } from '../../http/json-read.js';
 import type { Address, Money, Parcel } from '../../types.js';
 
-export type Json = Record<string, unknown>;
-
-/** UPS answers a list of one as the bare object in places; read both. */
-export function asList<T = Json>(value: unknown): T[] {
-  if (value === undefined || value === null || value === '') return [];
-  return (Array.isArray(value) ? value : [value]) as T[];
-}
-
-export function obj(value: unknown): Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {};
-}
-
-export function str(value: unknown): string | null {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number') return String(value);
-  return null;
-}
+// The generic readers live in http/json-read.ts (every driver shares them).
+export { asList, clip, obj, str, type Json } from '../../http/json-read.js';
 
 /** `{CurrencyCode, MonetaryValue: "12.34"}` → integer minor units. */
 export function money(value: unknown): Money | null {
@@ -55,11 +41,6 @@ export function yyyymmdd(isoDate: string): string {
 export function isoDate(upsDate: unknown): string | null {
   const s = str(upsDate);
   return s && /^\d{8}$/.test(s) ? `${s.slice(0, 4)}-${s.slice(4, 6)}-${s.slice(6, 8)}` : null;
-}
-
-export function clip(value: string | undefined | null, max: number): string | undefined {
-  const v = value?.trim();
-  return v ? v.slice(0, max) : undefined;
 }
 
 /** US ZIP+4 `12345-6789` → `123456789` (UPS PostalCode max 9). */
