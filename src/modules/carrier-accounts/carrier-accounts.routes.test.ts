@@ -4,23 +4,27 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createTenant, expectV1AuthMatrix, type Tenant } from '../../../test/helpers/app.js';
 import { startFakeUps, type FakeUps } from '../../../test/helpers/fake-ups.js';
+import { startFakeUsps, type FakeUsps } from '../../../test/helpers/fake-usps.js';
 
 // The real UPS api driver against a fake UPS on loopback (test/helpers/fake-ups.ts), which
 // checks every request against UPS's published OpenAPI documents.
 const SECRET = 'fake-client-secret-9f3a';
 let ups: FakeUps;
+let usps: FakeUsps;
 let app: FastifyInstance;
 let t: Tenant;
 let upsApi: Record<string, unknown>;
 
 beforeAll(async () => {
   ups = await startFakeUps({ clientSecret: SECRET });
+  usps = await startFakeUsps({ clientSecret: SECRET });
   app = await buildTestApp({ config: { encryptionKey: randomBytes(32).toString('base64'), carrierAllowBaseUrlOverride: true } });
   t = await createTenant(app);
   upsApi = { carrier: 'ups', driver: 'api', account_number: 'A1B2C3', base_url: ups.url, credentials: { client_id: 'fake-client-id', client_secret: SECRET } };
 });
 afterAll(async () => {
   await ups?.close();
+  await usps?.close();
 });
 
 const create = (headers: Record<string, string>, payload: Record<string, unknown>) => app.inject({ method: 'POST', url: '/v1/carrier-accounts', headers, payload });
@@ -35,7 +39,15 @@ describe('carrier types', () => {
     expect(ups.drivers).toEqual(['simulated', 'api']);
     expect(ups.services.map((s) => s.service_code)).toContain('ups_ground');
     expect(ups.credentials_schema).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { client_secret: { writeOnly: true } } });
-    expect(types.find((c) => c.carrier === 'usps')).toMatchObject({ drivers: ['simulated'], credentials_schema: null });
+    const usps = types.find((c) => c.carrier === 'usps')!;
+    expect(usps.drivers).toEqual(['simulated', 'api']);
+    expect(usps.credentials_schema).toMatchObject({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      properties: { client_secret: { writeOnly: true }, payment_account_number: { writeOnly: true }, payment_account_type: { enum: ['EPS', 'PERMIT'] } },
+    });
+    expect(usps.credentials_schema!.properties.crid.writeOnly).toBeUndefined();
+    // Carriers without a real-protocol driver yet offer the simulated one only.
+    for (const carrier of ['fedex', 'dhl_express']) expect(types.find((c) => c.carrier === carrier)).toMatchObject({ drivers: ['simulated'], credentials_schema: null });
   });
 });
 
@@ -87,6 +99,35 @@ describe('carrier accounts', () => {
     expect(rows[0].changes).not.toContain(SECRET);
   });
 
+  it('connect a USPS api account: OAuth and payment authorization tested, secret and payment account masked', async () => {
+    const credentials = {
+      client_id: 'fake-client-id',
+      client_secret: SECRET,
+      crid: '56982563',
+      mid: '904128936',
+      manifest_mid: '904128937',
+      payment_account_number: '1000405525',
+      payment_account_type: 'EPS',
+    };
+    const res = await create(t.headers, { carrier: 'usps', driver: 'api', base_url: usps.url, credentials });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({
+      carrier: 'usps',
+      driver: 'api',
+      credentials: { client_id: 'fake-client-id', client_secret: '••••9f3a', crid: '56982563', payment_account_number: '••••', payment_account_type: 'EPS' },
+      health: { status: 'ok' },
+    });
+    // A 10-digit account number is too short to show its tail (the module's masking rule).
+    expect(res.body).not.toContain('1000405525');
+    expect(usps.count('token')).toBeGreaterThan(0);
+    expect(usps.count('payment')).toBeGreaterThan(0);
+    expect(usps.violations).toEqual([]);
+    // A PERMIT account needs its permit ZIP Code.
+    const permit = await create(t.headers, { carrier: 'usps', driver: 'api', base_url: usps.url, credentials: { ...credentials, payment_account_type: 'PERMIT' } });
+    expect(permit.statusCode).toBe(400);
+    expect(permit.json().details.map((d: { field: string }) => d.field)).toContain('credentials.permit_zip');
+  });
+
   it('keep a create whose connection test fails, with health saying so', async () => {
     const res = await create(t.headers, { ...upsApi, credentials: { client_id: 'fake-client-id', client_secret: 'wrong-secret-value' } });
     expect(res.statusCode).toBe(201);
@@ -103,7 +144,11 @@ describe('carrier accounts', () => {
     const cases: Array<[Record<string, unknown>, string[]]> = [
       [{ carrier: 'acme', driver: 'simulated' }, ['carrier']],
       [{ carrier: 'ups', driver: 'api' }, ['credentials']],
-      [{ carrier: 'usps', driver: 'api', credentials: { client_id: 'x' } }, ['driver']],
+      [{ carrier: 'fedex', driver: 'api', credentials: { client_id: 'x' } }, ['driver']],
+      [
+        { carrier: 'usps', driver: 'api', credentials: { client_id: 'x', client_secret: SECRET, crid: '56982563', mid: '12345', manifest_mid: '904128937', payment_account_type: 'CASH' } },
+        ['credentials.mid', 'credentials.payment_account_number', 'credentials.payment_account_type'],
+      ],
       [{ carrier: 'ups', driver: 'api', credentials: { client_id: 'x' } }, ['credentials.client_secret']],
       [{ carrier: 'ups', driver: 'api', credentials: { client_id: 7, client_secret: SECRET, password: SECRET } }, ['credentials.client_id', 'credentials.password']],
       [{ carrier: 'ups', driver: 'simulated', credentials: { client_id: 'x' } }, ['credentials']],
