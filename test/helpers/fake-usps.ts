@@ -287,6 +287,10 @@ export async function startFakeUsps(options: FakeUspsOptions = {}) {
     expireTokens() {
       validTokens.clear();
     },
+    /** Every payment authorization token issued so far is refused (401) on label calls. */
+    expirePaymentTokens() {
+      paymentTokens.clear();
+    },
     count(op: FakeUspsOperation) {
       return requests.filter((r) => r.operation === op).length;
     },

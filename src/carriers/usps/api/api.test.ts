@@ -380,6 +380,21 @@ describe('USPS driver against the fake USPS', () => {
     expect(fake.count('payment')).toBe(2);
   });
 
+  it('a payment token USPS stopped accepting: dropped, a fresh one fetched, the label bought once', async () => {
+    const c = ctx();
+    const d = driver();
+    const issuedBefore = fake.labels.size;
+    expect((await d.purchase(c, purchase())).ok).toBe(true);
+    fake.expirePaymentTokens();
+    const again = await d.purchase(c, purchase());
+    expect(again.ok).toBe(true);
+    expect(fake.count('payment')).toBe(2);
+    // Two refused sends (the client's OAuth refetch, then ours with a fresh payment token) issue nothing.
+    expect(fake.labels.size - issuedBefore).toBe(2);
+    expect(fake.requests.filter((r) => r.operation === 'label').map((r) => r.headers['x-payment-authorization-token'] === fake.requests.filter((q) => q.operation === 'label')[0].headers['x-payment-authorization-token'])).toEqual([true, true, true, false]);
+    expectCleanExchange();
+  });
+
   it('issued label then void (the compensation path): voided at USPS; voiding again is a rejection', async () => {
     const c = ctx();
     const bought = await driver().purchase(c, purchase());

@@ -226,14 +226,35 @@ export class UspsApiDriver implements CarrierApiDriver {
     }
   }
 
-  /** A refused label call may be a stale payment token: the next label fetches a new one. */
-  private dropPaymentToken(ctx: ApiCallContext, token: string) {
-    return (status: number) => {
-      if (status === 401 || status === 403) {
+  /**
+   * A label call (purchase, void) with the account's payment token. USPS refusing it with 401
+   * after the shared client already refetched the OAuth token means the payment token is the
+   * stale one (USPS says they last 8 hours, but may revoke them sooner): it is dropped and the
+   * call sent once more with a fresh one. That re-send is safe even for a purchase: USPS
+   * refused before doing anything, and the purchase carries its idempotency key.
+   */
+  private async withPaymentToken<T>(ctx: ApiCallContext, build: (token: string) => Call, parse: (res: CarrierHttpResponse) => DriverResult<T>): Promise<DriverResult<T>> {
+    for (let attempt = 1; ; attempt++) {
+      let token = '';
+      let refusedWith = 0;
+      const result = await this.run(
+        ctx,
+        async () => {
+          token = await this.paymentToken(ctx);
+          return build(token);
+        },
+        parse,
+        (status) => {
+          refusedWith = status;
+        },
+      );
+      if (refusedWith === 401 || refusedWith === 403) {
         const c = readUspsCredentials(ctx.account.credentials);
         if (c) this.http.tokens.invalidate(this.paymentKey(ctx, c), token);
+        if (refusedWith === 401 && attempt === 1) continue;
       }
-    };
+      return result;
+    }
   }
 
   rates(ctx: ApiCallContext, request: ApiRateRequest): Promise<DriverResult<ApiRateResponse>> {
@@ -264,53 +285,44 @@ export class UspsApiDriver implements CarrierApiDriver {
     } else {
       json = buildDomesticLabelRequest(request, mailClass);
     }
-    let token = '';
-    return this.run(
+    return this.withPaymentToken(
       ctx,
-      async () => {
-        token = await this.paymentToken(ctx);
-        return {
-          operation: 'purchase',
-          method: 'POST',
-          path: international ? INTERNATIONAL_LABEL_PATH : DOMESTIC_LABEL_PATH,
-          json,
-          // A label purchase is never sent twice blindly: a lost answer may hide an issued label.
-          idempotent: false,
-          headers: {
-            'X-Payment-Authorization-Token': token,
-            'X-Idempotency-Key': idempotencyKey(request.reference),
-            // The label is the multipart answer; JSON metadata inside it.
-            accept: 'multipart/form-data, application/json',
-          },
-        };
-      },
+      (token) => ({
+        operation: 'purchase',
+        method: 'POST',
+        path: international ? INTERNATIONAL_LABEL_PATH : DOMESTIC_LABEL_PATH,
+        json,
+        // A label purchase is never sent twice blindly: a lost answer may hide an issued label.
+        idempotent: false,
+        headers: {
+          'X-Payment-Authorization-Token': token,
+          'X-Idempotency-Key': idempotencyKey(request.reference),
+          // The label is the multipart answer; JSON metadata inside it.
+          accept: 'multipart/form-data, application/json',
+        },
+      }),
       (res) => {
         const parsed = parseLabelResponse(res.body, res.headers['content-type'], request, mailClass, international ? INTERNATIONAL_ID_PREFIX : '');
         if (!parsed) throw malformed('purchase', res, false);
         return { ok: true, value: parsed };
       },
-      (status) => this.dropPaymentToken(ctx, token)(status),
     );
   }
 
   void(ctx: ApiCallContext, request: { carrier_shipment_id: string; tracking_numbers?: readonly string[] }) {
     const international = request.carrier_shipment_id.startsWith(INTERNATIONAL_ID_PREFIX);
     const tracking = international ? request.carrier_shipment_id.slice(INTERNATIONAL_ID_PREFIX.length) : request.carrier_shipment_id;
-    let token = '';
-    return this.run(
+    return this.withPaymentToken(
       ctx,
-      async () => {
-        token = await this.paymentToken(ctx);
-        return {
-          operation: 'void',
-          method: 'DELETE' as const,
-          path: international ? internationalCancelPath(tracking) : domesticCancelPath(tracking),
-          // Cancelling twice is harmless (USPS answers the label's state), so it may retry.
-          idempotent: true,
-          headers: { 'X-Payment-Authorization-Token': token },
-          field: 'tracking_number',
-        };
-      },
+      (token) => ({
+        operation: 'void',
+        method: 'DELETE',
+        path: international ? internationalCancelPath(tracking) : domesticCancelPath(tracking),
+        // Cancelling twice is harmless (USPS answers the label's state), so it may retry.
+        idempotent: true,
+        headers: { 'X-Payment-Authorization-Token': token },
+        field: 'tracking_number',
+      }),
       (res): DriverResult<{ voided: true }> => {
         const parsed = parseCancelResponse(parseJson(SLUG, res, true));
         if (!parsed) throw malformed('void', res, true);
@@ -318,7 +330,6 @@ export class UspsApiDriver implements CarrierApiDriver {
           ? { ok: true, value: { voided: true } }
           : reject('label_' + parsed.status.toLowerCase(), `USPS did not cancel the label (${parsed.status})`, 'tracking_number');
       },
-      (status) => this.dropPaymentToken(ctx, token)(status),
     );
   }
 
