@@ -368,6 +368,18 @@ describe('USPS driver against the fake USPS', () => {
     expectCleanExchange();
   });
 
+  it('the same shipment bought twice (a lost answer retried by the caller): USPS answers the same label', async () => {
+    const c = ctx();
+    const first = await driver().purchase(c, purchase());
+    const second = await driver().purchase(c, purchase());
+    expect(first.ok && second.ok).toBe(true);
+    if (!first.ok || !second.ok) return;
+    expect(second.value.tracking_number).toBe(first.value.tracking_number);
+    const keys = fake.requests.filter((r) => r.operation === 'label').map((r) => r.headers['x-idempotency-key']);
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toBe(keys[1]);
+  });
+
   it('the payment token is cached per account: a second label reuses it', async () => {
     const c = ctx();
     const d = driver();
@@ -386,7 +398,7 @@ describe('USPS driver against the fake USPS', () => {
     const issuedBefore = fake.labels.size;
     expect((await d.purchase(c, purchase())).ok).toBe(true);
     fake.expirePaymentTokens();
-    const again = await d.purchase(c, purchase());
+    const again = await d.purchase(c, { ...purchase(), reference: `shp_second${accountSeq}` });
     expect(again.ok).toBe(true);
     expect(fake.count('payment')).toBe(2);
     // Two refused sends (the client's OAuth refetch, then ours with a fresh payment token) issue nothing.
