@@ -77,26 +77,22 @@ export function surchargeOfFee(name: string): SurchargeCode | null {
 type Mapped = { status: TrackingStatus; detail: string; milestone: TrackingMilestone };
 
 /**
- * USPS tracking `eventCode` → our status. The v3 document gives the field but no list; the
- * codes are USPS's event codes (Publication 199 / the IMpb tracking event list): the ones
- * below are those whose meaning is unambiguous. Anything else is `unknown` with the raw code
- * kept on the event.
+ * USPS tracking `eventCode` → our status. The v3 document gives the field but no list, and no
+ * list is in the specs folder: these are USPS's event codes as its IMpb event list
+ * (Publication 199) names them, kept to the ones whose meaning is common knowledge in
+ * integrations. Anything else is `unknown` with the raw code kept on the event, so a missing
+ * code costs a status, never a wrong one. Worth checking against a current Pub 199 copy.
  */
 export const USPS_EVENT_CODES: Readonly<Record<string, Mapped>> = {
   MA: { status: 'pre_transit', detail: 'label_created', milestone: 'label_created' }, // Pre-Shipment Info Sent to USPS
   GX: { status: 'pre_transit', detail: 'label_created', milestone: 'label_created' }, // Shipping Label Created, USPS Awaiting Item
-  GC: { status: 'cancelled', detail: 'label_voided', milestone: 'label_created' }, // Shipping label cancelled
   '03': { status: 'in_transit', detail: 'picked_up', milestone: 'picked_up' }, // Accepted at USPS Origin Facility
   OA: { status: 'in_transit', detail: 'picked_up', milestone: 'picked_up' }, // Accepted at USPS Origin Facility (shipment acceptance)
   '80': { status: 'in_transit', detail: 'picked_up', milestone: 'picked_up' }, // Picked Up by Shipping Partner
   '81': { status: 'in_transit', detail: 'arrived_at_facility', milestone: 'in_transit' }, // Arrived Shipping Partner Facility
   '82': { status: 'in_transit', detail: 'departed_facility', milestone: 'in_transit' }, // Departed Shipping Partner Facility
   '10': { status: 'in_transit', detail: 'arrived_at_facility', milestone: 'in_transit' }, // Processed / Arrived at USPS facility
-  A1: { status: 'in_transit', detail: 'arrived_at_facility', milestone: 'in_transit' }, // Arrived at USPS Regional Facility
-  L1: { status: 'in_transit', detail: 'departed_facility', milestone: 'in_transit' }, // Departed USPS Regional Facility
-  T1: { status: 'in_transit', detail: 'in_transit', milestone: 'in_transit' }, // In Transit to Next Facility
   NT: { status: 'in_transit', detail: 'in_transit', milestone: 'in_transit' }, // In Transit to Next Facility
-  U1: { status: 'in_transit', detail: 'in_transit', milestone: 'in_transit' }, // Departed Post Office
   PC: { status: 'in_transit', detail: 'sorting_complete', milestone: 'in_transit' }, // Sorting Complete
   '07': { status: 'in_transit', detail: 'arrived_at_facility', milestone: 'in_transit' }, // Arrived at Post Office (delivery unit)
   '06': { status: 'in_transit', detail: 'forwarded', milestone: 'in_transit' }, // Forwarded
@@ -116,11 +112,9 @@ export const USPS_EVENT_CODES: Readonly<Record<string, Mapped>> = {
   '16': { status: 'available_for_pickup', detail: 'available_for_pickup', milestone: 'out_for_delivery' }, // Available for Pickup
   '09': { status: 'return_to_sender', detail: 'returned_to_sender', milestone: 'in_transit' }, // Return to Sender
   '29': { status: 'return_to_sender', detail: 'returned_to_sender', milestone: 'in_transit' }, // Return to Sender - Not Picked Up
-  '31': { status: 'return_to_sender', detail: 'returned_to_sender', milestone: 'in_transit' }, // Return to Sender - Processed
   '01': { status: 'delivered', detail: 'delivered', milestone: 'delivered' }, // Delivered
   '17': { status: 'delivered', detail: 'delivered', milestone: 'delivered' }, // Picked Up by Agent / at Post Office
   '43': { status: 'delivered', detail: 'delivered', milestone: 'delivered' }, // Picked Up (at Post Office)
-  DX: { status: 'failure', detail: 'delivery_exception', milestone: 'out_for_delivery' }, // Delivery Exception
 };
 
 export function mapUspsEvent(code: string | null | undefined): Mapped {
