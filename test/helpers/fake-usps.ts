@@ -65,6 +65,8 @@ export interface FakeReply {
   headers?: Record<string, string>;
   /** Never answer (the driver's deadline must end it). */
   hang?: boolean;
+  /** Answer as usual (to let earlier calls through before a queued failure). */
+  pass?: boolean;
 }
 
 export interface FakeUspsRequest {
@@ -263,7 +265,7 @@ export async function startFakeUsps(options: FakeUspsOptions = {}) {
       }
       const queued = queues.get(name)?.shift();
       if (queued?.hang) return; // never answers
-      send(res, op, queued ?? defaultReply(name, url, parsed, req.headers));
+      send(res, op, queued && !queued.pass ? queued : defaultReply(name, url, parsed, req.headers));
     });
   });
   server.on('connection', (s) => {

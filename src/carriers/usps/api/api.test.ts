@@ -422,6 +422,47 @@ describe('USPS driver against the fake USPS', () => {
     expectCleanExchange();
   });
 
+  it('several parcels: one label each ("n of N"), charges summed, and the shipment voided whole', async () => {
+    const c = ctx();
+    const res = await driver().purchase(c, { ...purchase(), parcels: [parcel, { weight_oz: 20, length_in: 10, width_in: 8, height_in: 4 }] });
+    expect(res.ok).toBe(true);
+    if (!res.ok) return;
+    const sent = fake.requests.filter((r) => r.operation === 'label');
+    expect(sent.map((r) => JSON.parse(r.body).imageInfo).map((i) => [i.packageNumber, i.totalPackages])).toEqual([
+      [1, 2],
+      [2, 2],
+    ]);
+    expect(sent.map((r) => JSON.parse(r.body).packageDescription.processingCategory)).toEqual(['NONSTANDARD', 'MACHINABLE']);
+    expect(new Set(sent.map((r) => r.headers['x-idempotency-key'])).size).toBe(2);
+    expect(res.value.packages).toHaveLength(2);
+    expect(res.value.carrier_shipment_id).toBe(res.value.packages.map((p) => p.tracking_number).join(','));
+    expect(res.value.rate?.price.amount).toBe(2 * 1306);
+    expect(await driver().void(c, { carrier_shipment_id: res.value.carrier_shipment_id })).toEqual({ ok: true, value: { voided: true } });
+    expect(res.value.packages.map((p) => fake.labels.get(p.tracking_number)?.cancelled)).toEqual([true, true]);
+    expectCleanExchange();
+  });
+
+  it('several parcels, the second refused: the first label is voided (compensation) and the refusal answered', async () => {
+    const c = ctx();
+    const refusal = { apiVersion: 'v3', error: { code: '400', message: 'Bad request', errors: [{ status: '400', code: 'LBL-0321', title: 'Weight too high', detail: 'The package weight exceeds 70 lb.', source: { parameter: 'packageDescription.weight' } }] } };
+    fake.queue('label', { pass: true }, { status: 400, body: refusal });
+    const res = await driver().purchase(c, { ...purchase(), parcels: [parcel, { ...parcel, weight_oz: 1200 }] });
+    expect(res).toEqual({ ok: false, kind: 'rejected', messages: [{ code: 'carrier_rejected', carrier_code: 'LBL-0321', message: 'The package weight exceeds 70 lb.', field: 'parcel.weight_oz' }] });
+    const cancels = fake.requests.filter((r) => r.operation === 'cancel');
+    expect(cancels).toHaveLength(1);
+    const firstNumber = decodeURIComponent(cancels[0].path.split('/').pop()!);
+    expect(fake.labels.get(firstNumber)?.cancelled).toBe(true);
+    expectCleanExchange();
+  });
+
+  it('several parcels, the second lost to a 500: the first voided, the transport error rethrown', async () => {
+    const c = ctx();
+    fake.queue('label', { pass: true }, { status: 500 });
+    const err = await driver().purchase(c, { ...purchase(), parcels: [parcel, parcel] }).catch((e) => e);
+    expect(err).toMatchObject({ kind: 'server_error', status: 500 });
+    expect(fake.count('cancel')).toBe(1);
+  });
+
   it('a refund USPS disputes is not a void', async () => {
     const c = ctx();
     const bought = await driver().purchase(c, purchase());

@@ -8,9 +8,11 @@ import type {
   ApiCallContext,
   ApiPickupRequest,
   ApiPurchaseRequest,
+  ApiPurchaseResult,
   ApiRateRequest,
   ApiRateResponse,
   ApiTrackResult,
+  ApiVoidRequest,
   CarrierApiDriver,
   DriverResult,
 } from '../../api-driver.js';
@@ -29,7 +31,15 @@ import {
   INTERNATIONAL_LABEL_PATH,
   type CustomsFormBuilder,
 } from './international-labels.js';
-import { buildDomesticLabelRequest, DOMESTIC_LABEL_PATH, domesticCancelPath, parseCancelResponse, parseLabelResponse } from './labels.js';
+import {
+  buildDomesticLabelRequest,
+  combinePackages,
+  DOMESTIC_LABEL_PATH,
+  domesticCancelPath,
+  parseCancelResponse,
+  parseLabelResponse,
+  type PackageCount,
+} from './labels.js';
 import {
   buildPaymentAuthorizationRequest,
   missingPaymentFields,
@@ -271,20 +281,45 @@ export class UspsApiDriver implements CarrierApiDriver {
     });
   }
 
-  async purchase(ctx: ApiCallContext, request: ApiPurchaseRequest) {
+  /**
+   * USPS issues one label per package: several parcels are bought one after the other (each
+   * with its own idempotency key, `<reference>#<n>`), and when one fails the labels already
+   * issued are voided before the failure is answered (a transport failure is rethrown after
+   * that compensation), so no half-bought shipment is left at USPS.
+   */
+  async purchase(ctx: ApiCallContext, request: ApiPurchaseRequest): Promise<DriverResult<ApiPurchaseResult>> {
     const mailClass = uspsMailClass(request.service_code);
-    if (!mailClass) return reject<never>('unknown_service', `USPS has no service ${request.service_code}`, 'service_code');
-    if (request.parcels && request.parcels.length > 1) {
-      return reject<never>('one_package_per_label', 'USPS issues one label per package: buy each parcel as its own shipment', 'parcels');
-    }
+    if (!mailClass) return reject('unknown_service', `USPS has no service ${request.service_code}`, 'service_code');
     const international = request.ship_to.country.toUpperCase() !== 'US';
-    let json: unknown;
-    if (international) {
-      json = buildInternationalLabelRequest(request, mailClass, this.options.customsForm ?? null);
-      if (!json) return reject<never>('customs_required', 'USPS international labels need customs data (customsForm)', 'customs');
-    } else {
-      json = buildDomesticLabelRequest(request, mailClass);
+    if (international && !this.options.customsForm) return reject('customs_required', 'USPS international labels need customs data (customsForm)', 'customs');
+    const parcels = request.parcels?.length ? request.parcels : [request.parcel];
+    if (parcels.length === 1) return this.buyLabel(ctx, { ...request, parcel: parcels[0], parcels: undefined }, mailClass, international);
+    const bought: ApiPurchaseResult[] = [];
+    for (const [i, parcel] of parcels.entries()) {
+      let result: DriverResult<ApiPurchaseResult>;
+      try {
+        result = await this.buyLabel(ctx, { ...request, parcel, parcels: undefined, reference: `${request.reference}#${i + 1}` }, mailClass, international, { packageNumber: i + 1, totalPackages: parcels.length });
+      } catch (err) {
+        await this.compensate(ctx, bought);
+        throw err;
+      }
+      if (!result.ok) {
+        await this.compensate(ctx, bought);
+        return result;
+      }
+      bought.push(result.value);
     }
+    return { ok: true, value: combinePackages(bought) };
+  }
+
+  /** Best effort: a label we could not void is still the lead's to void later (its tracking number is in the failure's log). */
+  private async compensate(ctx: ApiCallContext, bought: readonly ApiPurchaseResult[]): Promise<void> {
+    for (const b of bought) await this.void(ctx, { carrier_shipment_id: b.carrier_shipment_id }).catch(() => undefined);
+  }
+
+  private buyLabel(ctx: ApiCallContext, request: ApiPurchaseRequest, mailClass: string, international: boolean, piece?: PackageCount): Promise<DriverResult<ApiPurchaseResult>> {
+    const json = international ? buildInternationalLabelRequest(request, mailClass, this.options.customsForm ?? null) : buildDomesticLabelRequest(request, mailClass, piece);
+    if (!json) return Promise.resolve(reject('customs_required', 'USPS international labels need customs data (customsForm)', 'customs'));
     return this.withPaymentToken(
       ctx,
       (token) => ({
@@ -309,9 +344,21 @@ export class UspsApiDriver implements CarrierApiDriver {
     );
   }
 
-  void(ctx: ApiCallContext, request: { carrier_shipment_id: string; tracking_numbers?: readonly string[] }) {
+  /** Voids every label named (`tracking_numbers`, else those of `carrier_shipment_id`); the first refusal is answered after trying all. */
+  async void(ctx: ApiCallContext, request: ApiVoidRequest): Promise<DriverResult<{ voided: true }>> {
     const international = request.carrier_shipment_id.startsWith(INTERNATIONAL_ID_PREFIX);
-    const tracking = international ? request.carrier_shipment_id.slice(INTERNATIONAL_ID_PREFIX.length) : request.carrier_shipment_id;
+    const own = international ? request.carrier_shipment_id.slice(INTERNATIONAL_ID_PREFIX.length) : request.carrier_shipment_id;
+    // A multi-package shipment's id lists its labels (`combinePackages`).
+    const numbers = request.tracking_numbers?.length ? [...request.tracking_numbers] : own.split(',').filter(Boolean);
+    let firstFailure: DriverResult<{ voided: true }> | null = null;
+    for (const tracking of numbers) {
+      const result = await this.voidLabel(ctx, tracking, international);
+      if (!result.ok) firstFailure ??= result;
+    }
+    return firstFailure ?? { ok: true, value: { voided: true } };
+  }
+
+  private voidLabel(ctx: ApiCallContext, tracking: string, international: boolean): Promise<DriverResult<{ voided: true }>> {
     return this.withPaymentToken(
       ctx,
       (token) => ({
@@ -328,7 +375,7 @@ export class UspsApiDriver implements CarrierApiDriver {
         if (!parsed) throw malformed('void', res, true);
         return parsed.status === 'CANCELED'
           ? { ok: true, value: { voided: true } }
-          : reject('label_' + parsed.status.toLowerCase(), `USPS did not cancel the label (${parsed.status})`, 'tracking_number');
+          : reject('label_' + parsed.status.toLowerCase(), `USPS did not cancel the label ${tracking} (${parsed.status})`, 'tracking_number');
       },
     );
   }

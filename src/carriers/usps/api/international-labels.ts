@@ -10,7 +10,7 @@
 import { createRequire } from 'node:module';
 import type { ApiPurchaseRequest } from '../../api-driver.js';
 import { clip, type Json } from '../../http/json-read.js';
-import { INTERNATIONAL_IMAGE_TYPES } from './units.js';
+import { INTERNATIONAL_IMAGE_TYPES, packageCharacteristics } from './units.js';
 import { domesticAddress, inches, phone, pounds, splitName } from './wire.js';
 
 const require = createRequire(import.meta.url);
@@ -68,7 +68,7 @@ export function buildInternationalLabelRequest(req: ApiPurchaseRequest, mailClas
     packageDescription: {
       mailClass,
       rateIndicator: 'SP',
-      processingCategory: 'MACHINABLE',
+      processingCategory: packageCharacteristics(parcel).processingCategory,
       destinationEntryFacilityType: 'NONE',
       weightUOM: 'lb',
       weight: pounds(parcel.weight_oz),

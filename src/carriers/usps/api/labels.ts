@@ -16,7 +16,13 @@ export function domesticCancelPath(trackingNumber: string): string {
   return `${DOMESTIC_LABEL_PATH}/${encodeURIComponent(trackingNumber)}`;
 }
 
-export function buildDomesticLabelRequest(req: ApiPurchaseRequest, mailClass: string): Json {
+/** Which package of a multi-package shipment a label is (printed on it as "n of N"). */
+export interface PackageCount {
+  packageNumber: number;
+  totalPackages: number;
+}
+
+export function buildDomesticLabelRequest(req: ApiPurchaseRequest, mailClass: string, piece?: PackageCount): Json {
   const parcel = req.parcels?.length ? req.parcels[0] : req.parcel;
   const shape = packageCharacteristics(parcel);
   return {
@@ -26,6 +32,7 @@ export function buildDomesticLabelRequest(req: ApiPurchaseRequest, mailClass: st
       // The label alone: no receipt part, postage printed as usual.
       receiptOption: 'NONE',
       suppressPostage: false,
+      ...(piece ?? {}),
     },
     toAddress: domesticAddress(req.ship_to),
     fromAddress: domesticAddress(req.ship_from),
@@ -161,6 +168,43 @@ export function parseLabelResponse(body: string, contentType: string | undefined
     packages: [{ tracking_number: tracking, label: parts.label }],
     label: parts.label,
     rate: rateFromMetadata(parts.metadata, mailClass),
+  };
+}
+
+/**
+ * Several labels bought for one shipment → one result: the first label's tracking number leads
+ * (as with UPS), every package is listed, the charges are summed, and the carrier shipment id
+ * names every label (`<n1>,<n2>,…`, behind the international prefix when there is one), so a
+ * void of the shipment voids them all.
+ */
+export function combinePackages(bought: readonly ApiPurchaseResult[]): ApiPurchaseResult {
+  const first = bought[0];
+  const rates = bought.map((b) => b.rate);
+  let rate: ApiRate | null = null;
+  if (rates.every((r): r is ApiRate => r !== null)) {
+    const sum = (pick: (r: ApiRate) => number) => rates.reduce((s, r) => s + pick(r), 0);
+    const surcharges = new Map<string, Surcharge>();
+    for (const s of rates.flatMap((r) => r.surcharges)) {
+      surcharges.set(s.code, { code: s.code, amount: { amount: (surcharges.get(s.code)?.amount.amount ?? 0) + s.amount.amount, currency: 'USD' } });
+    }
+    rate = {
+      ...rates[0],
+      price: { amount: sum((r) => r.price.amount), currency: 'USD' },
+      list_price: { amount: sum((r) => r.list_price.amount), currency: 'USD' },
+      base_price: { amount: sum((r) => r.base_price.amount), currency: 'USD' },
+      surcharges: [...surcharges.values()],
+      other_charges: rates.flatMap((r) => r.other_charges),
+      billable_weight_oz: sum((r) => r.billable_weight_oz),
+      dim_weight_oz: rates.some((r) => r.dim_weight_oz !== null) ? sum((r) => r.dim_weight_oz ?? 0) : null,
+      business_days: Math.max(...rates.map((r) => r.business_days)),
+    };
+  }
+  return {
+    tracking_number: first.tracking_number,
+    carrier_shipment_id: first.carrier_shipment_id.replace(first.tracking_number, bought.map((b) => b.tracking_number).join(',')),
+    packages: bought.flatMap((b) => b.packages),
+    label: first.label,
+    rate,
   };
 }
 
