@@ -9,8 +9,15 @@ const REDACTED = '[REDACTED]';
 const MAX_STRING = 512;
 const MAX_TEXT = 8192;
 
+/**
+ * Keys secret by their exact (case-sensitive) name: USPS's `accountNumber` is the payment
+ * account postage is drawn from (write-only in the USPS credentials). UPS's `AccountNumber`
+ * (the shipper number, shown on every label) stays readable, hence no case-insensitive match.
+ */
+const SECRET_EXACT_KEYS: ReadonlySet<string> = new Set(['accountNumber']);
+
 export function isSecretKey(key: string): boolean {
-  return SECRET_KEY.test(key);
+  return SECRET_KEY.test(key) || SECRET_EXACT_KEYS.has(key);
 }
 
 export function redactHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {

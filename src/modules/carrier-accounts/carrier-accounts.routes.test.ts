@@ -6,6 +6,7 @@ import { buildTestApp, createTenant, expectV1AuthMatrix, type Tenant } from '../
 import { startFakeDhl, type FakeDhl } from '../../../test/helpers/fake-dhl.js';
 import { startFakeFedex, type FakeFedex } from '../../../test/helpers/fake-fedex.js';
 import { startFakeUps, type FakeUps } from '../../../test/helpers/fake-ups.js';
+import { startFakeUsps, type FakeUsps } from '../../../test/helpers/fake-usps.js';
 
 // The real api drivers against fake carriers on loopback (test/helpers/fake-*.ts), which check
 // every request against the carriers' published OpenAPI documents.
@@ -15,6 +16,7 @@ let ups: FakeUps;
 let dhl: FakeDhl;
 const FEDEX_SECRET = 'fake-fedex-secret-7c21';
 let fedex: FakeFedex;
+let usps: FakeUsps;
 let app: FastifyInstance;
 let t: Tenant;
 let upsApi: Record<string, unknown>;
@@ -23,6 +25,7 @@ beforeAll(async () => {
   ups = await startFakeUps({ clientSecret: SECRET });
   dhl = await startFakeDhl({ apiSecret: DHL_SECRET });
   fedex = await startFakeFedex({ secretKey: FEDEX_SECRET });
+  usps = await startFakeUsps({ clientSecret: SECRET });
   app = await buildTestApp({ config: { encryptionKey: randomBytes(32).toString('base64'), carrierAllowBaseUrlOverride: true } });
   t = await createTenant(app);
   upsApi = { carrier: 'ups', driver: 'api', account_number: 'A1B2C3', base_url: ups.url, credentials: { client_id: 'fake-client-id', client_secret: SECRET } };
@@ -31,6 +34,7 @@ afterAll(async () => {
   await ups?.close();
   await dhl?.close();
   await fedex?.close();
+  await usps?.close();
 });
 
 const create = (headers: Record<string, string>, payload: Record<string, unknown>) => app.inject({ method: 'POST', url: '/v1/carrier-accounts', headers, payload });
@@ -53,7 +57,13 @@ describe('carrier types', () => {
     expect(fedexType.drivers).toEqual(['simulated', 'api']);
     expect(fedexType.credentials_schema).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema', required: ['api_key', 'secret_key'], properties: { secret_key: { writeOnly: true } } });
     expect(fedexType.credentials_schema!.properties.api_key.writeOnly).toBeUndefined();
-    expect(types.find((c) => c.carrier === 'usps')).toMatchObject({ drivers: ['simulated'], credentials_schema: null });
+    const usps = types.find((c) => c.carrier === 'usps')!;
+    expect(usps.drivers).toEqual(['simulated', 'api']);
+    expect(usps.credentials_schema).toMatchObject({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      properties: { client_secret: { writeOnly: true }, payment_account_number: { writeOnly: true }, payment_account_type: { enum: ['EPS', 'PERMIT'] } },
+    });
+    expect(usps.credentials_schema!.properties.crid.writeOnly).toBeUndefined();
   });
 });
 
@@ -136,6 +146,35 @@ describe('carrier accounts', () => {
     expect(missing.json().details.map((d: { field: string }) => d.field)).toEqual(['credentials.secret_key']);
   });
 
+  it('connect a USPS api account: OAuth and payment authorization tested, secret and payment account masked', async () => {
+    const credentials = {
+      client_id: 'fake-client-id',
+      client_secret: SECRET,
+      crid: '56982563',
+      mid: '904128936',
+      manifest_mid: '904128937',
+      payment_account_number: '1000405525',
+      payment_account_type: 'EPS',
+    };
+    const res = await create(t.headers, { carrier: 'usps', driver: 'api', base_url: usps.url, credentials });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({
+      carrier: 'usps',
+      driver: 'api',
+      credentials: { client_id: 'fake-client-id', client_secret: '••••9f3a', crid: '56982563', payment_account_number: '••••', payment_account_type: 'EPS' },
+      health: { status: 'ok' },
+    });
+    // A 10-digit account number is too short to show its tail (the module's masking rule).
+    expect(res.body).not.toContain('1000405525');
+    expect(usps.count('token')).toBeGreaterThan(0);
+    expect(usps.count('payment')).toBeGreaterThan(0);
+    expect(usps.violations).toEqual([]);
+    // A PERMIT account needs its permit ZIP Code.
+    const permit = await create(t.headers, { carrier: 'usps', driver: 'api', base_url: usps.url, credentials: { ...credentials, payment_account_type: 'PERMIT' } });
+    expect(permit.statusCode).toBe(400);
+    expect(permit.json().details.map((d: { field: string }) => d.field)).toContain('credentials.permit_zip');
+  });
+
   it('keep a create whose connection test fails, with health saying so', async () => {
     const res = await create(t.headers, { ...upsApi, credentials: { client_id: 'fake-client-id', client_secret: 'wrong-secret-value' } });
     expect(res.statusCode).toBe(201);
@@ -152,7 +191,10 @@ describe('carrier accounts', () => {
     const cases: Array<[Record<string, unknown>, string[]]> = [
       [{ carrier: 'acme', driver: 'simulated' }, ['carrier']],
       [{ carrier: 'ups', driver: 'api' }, ['credentials']],
-      [{ carrier: 'usps', driver: 'api', credentials: { client_id: 'x' } }, ['driver']],
+      [
+        { carrier: 'usps', driver: 'api', credentials: { client_id: 'x', client_secret: SECRET, crid: '56982563', mid: '12345', manifest_mid: '904128937', payment_account_type: 'CASH' } },
+        ['credentials.mid', 'credentials.payment_account_number', 'credentials.payment_account_type'],
+      ],
       [{ carrier: 'ups', driver: 'api', credentials: { client_id: 'x' } }, ['credentials.client_secret']],
       [{ carrier: 'ups', driver: 'api', credentials: { client_id: 7, client_secret: SECRET, password: SECRET } }, ['credentials.client_id', 'credentials.password']],
       [{ carrier: 'ups', driver: 'simulated', credentials: { client_id: 'x' } }, ['credentials']],

@@ -1,0 +1,335 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadUspsSpecs, type UspsOperation, type UspsSpecs } from './usps-spec.js';
+
+/**
+ * A fake USPS v3 on 127.0.0.1 (a double of USPS, not of our code). Every request is checked
+ * against the operation's description in USPS's published OpenAPI documents (path, query and
+ * header parameters, bearer token, body; violations are recorded and answered 400 in USPS's
+ * `ErrorMessage` shape), every answer it gives is checked against the response schema, and it
+ * answers from recorded fixtures (src/carriers/usps/api/fixtures). Labels come back as USPS
+ * sends them: multipart/form-data, a JSON `labelMetadata` part and a Base64 `labelImage` part.
+ * When ../shared/carrier-specs/usps is absent, `specChecked` is false and requests are
+ * answered unchecked.
+ *
+ * Scenarios are queued per operation (`queue('rates', {status: 503, ...})`); with nothing
+ * queued, an operation succeeds. OAuth is real enough: wrong client credentials get 401, bearer
+ * tokens are checked, `expireTokens()` makes every issued token stale (USPS answers 401); the
+ * payment authorization checks the account's CRID and its token is checked on label calls.
+ */
+
+export const USPS_FIXTURES_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../src/carriers/usps/api/fixtures');
+
+export function uspsFixture(name: string): any {
+  return JSON.parse(readFileSync(resolve(USPS_FIXTURES_DIR, `${name}.json`), 'utf8'));
+}
+
+export type FakeUspsOperation =
+  | 'token'
+  | 'payment'
+  | 'rates'
+  | 'label'
+  | 'intl_label'
+  | 'cancel'
+  | 'intl_cancel'
+  | 'track'
+  | 'address'
+  | 'pickup'
+  | 'pickup_read'
+  | 'pickup_cancel';
+
+const OPERATIONS: Record<string, FakeUspsOperation> = {
+  'README oauth-token': 'token',
+  'payments post-payments-payment-authorization': 'payment',
+  'domestic-prices post-total-rates-search': 'rates',
+  'domestic-labels post-label': 'label',
+  'international-labels post-international-label': 'intl_label',
+  'domestic-labels delete-label-by-tracking': 'cancel',
+  'international-labels delete-international-label-by-tracking': 'intl_cancel',
+  'tracking get-package-tracking': 'track',
+  'addresses get-address': 'address',
+  'carrier-pickup post-carrier-pickup': 'pickup',
+  'carrier-pickup get-carrier-pickup-confirmation-number': 'pickup_read',
+  'carrier-pickup delete-carrier-pickup-confirmation-number': 'pickup_cancel',
+};
+
+export interface FakeReply {
+  status?: number;
+  body?: unknown;
+  /** Sent as is (a malformed body). */
+  raw?: string;
+  headers?: Record<string, string>;
+  /** Never answer (the driver's deadline must end it). */
+  hang?: boolean;
+  /** Answer as usual (to let earlier calls through before a queued failure). */
+  pass?: boolean;
+}
+
+export interface FakeUspsRequest {
+  operation: FakeUspsOperation | null;
+  method: string;
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  problems: string[];
+}
+
+/** Label images the fake issues, per USPS imageType (tiny but real files). */
+export const FAKE_LABELS: Record<string, { bytes: Buffer; mime: string; ext: string }> = {
+  PDF: {
+    bytes: Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj 3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 288 432]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n'),
+    mime: 'application/pdf',
+    ext: 'pdf',
+  },
+  GIF: { bytes: Buffer.from('R0lGODlhAQABAIAAAAAAAP///ywAAAAAAQABAAACAUwAOw==', 'base64'), mime: 'image/gif', ext: 'gif' },
+  PNG: {
+    bytes: Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64'),
+    mime: 'image/png',
+    ext: 'png',
+  },
+  ZPL203DPI: { bytes: Buffer.from('^XA^FO50,50^A0N,40,40^FDUSPS GROUND ADVANTAGE^FS^XZ\n'), mime: 'application/zpl', ext: 'zpl' },
+};
+
+export interface FakeUspsOptions {
+  clientId?: string;
+  clientSecret?: string;
+  /** The CRID the payment authorization accepts. */
+  crid?: string;
+  tokenLifetimeS?: number;
+  /** Reuse already-loaded specs. */
+  specs?: UspsSpecs | null;
+}
+
+const errorBody = (status: number, message: string, errors: unknown[] = []) => ({ apiVersion: 'v3', error: { code: String(status), message, errors } });
+
+export async function startFakeUsps(options: FakeUspsOptions = {}) {
+  const specs = options.specs === undefined ? loadUspsSpecs() : options.specs;
+  const clientId = options.clientId ?? 'fake-client-id';
+  const clientSecret = options.clientSecret ?? 'fake-client-secret';
+  const crid = options.crid ?? '56982563';
+  const tokenLifetimeS = options.tokenLifetimeS ?? 28799;
+  const validTokens = new Set<string>();
+  const paymentTokens = new Set<string>();
+  const queues = new Map<FakeUspsOperation, FakeReply[]>();
+  const requests: FakeUspsRequest[] = [];
+  /** Problems in requests we received or answers we gave, for tests to assert empty. */
+  const violations: string[] = [];
+  const labels = new Map<string, { cancelled: boolean; idempotencyKey: string | null }>();
+  const pickups = new Map<string, { etag: string; cancelled: boolean; body: any }>();
+  let seq = 0;
+  const sockets = new Set<import('node:net').Socket>();
+
+  const trackingNumber = () => `92001909999${String(++seq).padStart(11, '0')}`;
+
+  function labelReply(body: any, international: boolean, idempotencyKey: string | null): FakeReply {
+    // A label already issued for this idempotency key is answered again, not bought twice.
+    const known = idempotencyKey ? [...labels].find(([, l]) => l.idempotencyKey === idempotencyKey)?.[0] : undefined;
+    const tn = known ?? trackingNumber();
+    if (!known) labels.set(tn, { cancelled: false, idempotencyKey });
+    const imageType: string = body?.imageInfo?.imageType ?? 'PDF';
+    const image = FAKE_LABELS[imageType] ?? FAKE_LABELS.PDF;
+    const metadata = uspsFixture('label-metadata');
+    metadata.trackingNumber = tn;
+    metadata.links[0].href = `https://tools.usps.com/go/TrackConfirmAction_input?origTrackNum=${tn}`;
+    if (international) {
+      // InternationalLabelMetadata has no domestic routing fields.
+      for (const k of ['routingInformation', 'constructCode', 'commitment', 'serviceTypeCode', 'retailDistributionCode', 'bannerText']) delete metadata[k];
+    }
+    const boundary = `usps${randomBytes(8).toString('hex')}`;
+    const b64 = image.bytes.toString('base64').replace(/(.{76})/g, '$1\r\n');
+    const raw = [
+      `--${boundary}`,
+      'Content-Disposition: form-data; name="labelMetadata"',
+      'Content-Type: application/json',
+      '',
+      JSON.stringify(metadata, null, 2),
+      `--${boundary}`,
+      `Content-Type: ${image.mime}`,
+      `Content-Disposition: form-data; filename="labelImage.${image.ext}"; name="labelImage"`,
+      // The label documents: "Ignore the Content-Transfer-Encoding header … always Base64".
+      'Content-Transfer-Encoding: base64',
+      '',
+      b64,
+      `--${boundary}--`,
+      '',
+    ].join('\r\n');
+    return { raw, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, body: { labelMetadata: metadata, labelImage: image.bytes.toString('base64') } };
+  }
+
+  function defaultReply(op: FakeUspsOperation, url: URL, body: any, headers: http.IncomingHttpHeaders): FakeReply {
+    const last = decodeURIComponent(url.pathname.split('/').pop() ?? '');
+    switch (op) {
+      case 'token': {
+        const token = `tok_${randomBytes(12).toString('hex')}`;
+        validTokens.add(token);
+        return { body: { ...uspsFixture('token'), access_token: token, client_id: clientId, expires_in: String(tokenLifetimeS) } };
+      }
+      case 'payment': {
+        const roles: any[] = body?.roles ?? [];
+        if (!roles.every((r) => r.CRID === crid)) return { status: 400, body: uspsFixture('error-payment') };
+        const token = `pay_${randomBytes(12).toString('hex')}`;
+        paymentTokens.add(token);
+        return { body: { paymentAuthorizationToken: token, roles } };
+      }
+      case 'rates':
+        if (body?.destinationZIPCode === '00000') return { status: 400, body: uspsFixture('error-invalid-zip') };
+        return { body: uspsFixture('total-rates') };
+      case 'label':
+      case 'intl_label': {
+        const key = (headers['x-idempotency-key'] as string | undefined) ?? null;
+        return labelReply(body, op === 'intl_label', key);
+      }
+      case 'cancel':
+      case 'intl_cancel': {
+        const l = labels.get(last);
+        if (!l) return { status: 400, body: errorBody(400, 'Label not found.', [{ status: '400', code: 'LBL-404', title: 'Label not found', detail: `No label with tracking number ${last}.`, source: { parameter: 'trackingNumber' } }]) };
+        if (l.cancelled) return { status: 400, body: errorBody(400, 'Label already canceled.', [{ status: '400', code: 'LBL-410', title: 'Already canceled', detail: `The label ${last} was already canceled.` }]) };
+        l.cancelled = true;
+        return { body: { ...uspsFixture('cancel'), trackingNumber: last } };
+      }
+      case 'track':
+        return { body: { ...uspsFixture('tracking-delivered'), trackingNumber: last } };
+      case 'address':
+        if (url.searchParams.get('streetAddress')?.startsWith('999')) return { status: 404, body: uspsFixture('error-address-not-found') };
+        return { body: uspsFixture(url.searchParams.get('secondaryAddress') ? 'address-valid' : 'address-secondary-missing') };
+      case 'pickup': {
+        const reply = uspsFixture('pickup-create');
+        const confirmation = `WTC${String(++seq).padStart(9, '0')}`;
+        reply.confirmationNumber = confirmation;
+        reply.pickupDate = body.pickupDate;
+        reply.carrierPickupRequest = body;
+        const etag = randomBytes(20).toString('hex');
+        pickups.set(confirmation, { etag, cancelled: false, body: reply });
+        return { body: reply, headers: { etag } };
+      }
+      case 'pickup_read': {
+        const p = pickups.get(last);
+        if (!p || p.cancelled) return { status: 404, body: errorBody(404, 'Carrier pickup not found.') };
+        return { body: [p.body], headers: { etag: p.etag } };
+      }
+      case 'pickup_cancel': {
+        const p = pickups.get(last);
+        if (!p || p.cancelled) return { status: 404, body: errorBody(404, 'Carrier pickup not found.') };
+        if (headers['if-match'] !== p.etag) return { status: 400, body: errorBody(400, 'The If-Match header does not match the pickup.') };
+        p.cancelled = true;
+        return { status: 200 };
+      }
+    }
+  }
+
+  function send(res: http.ServerResponse, op: UspsOperation | null, reply: FakeReply) {
+    const status = reply.status ?? 200;
+    const isMultipart = reply.raw !== undefined && /multipart/.test(reply.headers?.['content-type'] ?? '');
+    if (specs && op && reply.body !== undefined && (reply.raw === undefined || isMultipart)) {
+      const problems = specs.checkResponse(op, status, reply.body, isMultipart ? 'multipart/form-data' : 'application/json');
+      if (problems.length) violations.push(`answer ${op.operationId} ${status}: ${problems.join('; ')}`);
+    }
+    if (reply.raw !== undefined) {
+      res.writeHead(status, { 'content-type': 'application/json', ...reply.headers });
+      res.end(reply.raw);
+      return;
+    }
+    res.writeHead(status, { 'content-type': 'application/json', ...reply.headers });
+    res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
+  }
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const url = new URL(req.url ?? '/', 'http://fake-usps');
+      const method = req.method ?? 'GET';
+      const { op, problems } = specs ? specs.checkRequest(method, url, req.headers, body) : { op: null as UspsOperation | null, problems: [] as string[] };
+      const name: FakeUspsOperation | null = op ? (OPERATIONS[`${op.file} ${op.operationId}`] ?? null) : guessOperation(method, url.pathname);
+      requests.push({ operation: name, method, path: `${url.pathname}${url.search}`, headers: req.headers, body, problems });
+      if (problems.length) violations.push(`request ${method} ${url.pathname}: ${problems.join('; ')}`);
+      if (!name) return send(res, null, { status: 404, body: errorBody(404, 'Not found') });
+      if (problems.length) {
+        return send(res, op, { status: 400, body: errorBody(400, 'Request failed validation', problems.slice(0, 5).map((p) => ({ status: '400', code: 'SCHEMA', title: 'Invalid request', detail: p }))) });
+      }
+      const parsed = readJson(body);
+      // Authentication first, as USPS does.
+      if (name === 'token') {
+        if (parsed?.client_id !== clientId || parsed?.client_secret !== clientSecret) return send(res, op, { status: 401, body: uspsFixture('error-oauth') });
+      } else {
+        const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+        if (!bearer || !validTokens.has(bearer)) return send(res, op, { status: 401, body: uspsFixture('error-unauthorized') });
+        if (['label', 'intl_label', 'cancel', 'intl_cancel'].includes(name) && !paymentTokens.has(String(req.headers['x-payment-authorization-token'] ?? ''))) {
+          return send(res, op, { status: 401, body: errorBody(401, 'The payment authorization token is missing or invalid.') });
+        }
+      }
+      const queued = queues.get(name)?.shift();
+      if (queued?.hang) return; // never answers
+      send(res, op, queued && !queued.pass ? queued : defaultReply(name, url, parsed, req.headers));
+    });
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    specChecked: specs !== null,
+    requests,
+    violations,
+    labels,
+    pickups,
+    queue(op: FakeUspsOperation, ...replies: FakeReply[]) {
+      queues.set(op, [...(queues.get(op) ?? []), ...replies]);
+    },
+    /** Every OAuth token issued so far becomes stale: USPS answers 401 until a new one is fetched. */
+    expireTokens() {
+      validTokens.clear();
+    },
+    /** Every payment authorization token issued so far is refused (401) on label calls. */
+    expirePaymentTokens() {
+      paymentTokens.clear();
+    },
+    count(op: FakeUspsOperation) {
+      return requests.filter((r) => r.operation === op).length;
+    },
+    reset() {
+      requests.length = 0;
+      violations.length = 0;
+      queues.clear();
+    },
+    async close() {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+export type FakeUsps = Awaited<ReturnType<typeof startFakeUsps>>;
+
+function readJson(body: string): any {
+  try {
+    return body ? JSON.parse(body) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Without USPS's documents, route by path alone. */
+function guessOperation(method: string, path: string): FakeUspsOperation | null {
+  if (path === '/oauth2/v3/token') return 'token';
+  if (path === '/payments/v3/payment-authorization') return 'payment';
+  if (path === '/prices/v3/total-rates/search') return 'rates';
+  if (path === '/labels/v3/label' && method === 'POST') return 'label';
+  if (path === '/international-labels/v3/international-label' && method === 'POST') return 'intl_label';
+  if (/^\/labels\/v3\/label\/[^/]+$/.test(path) && method === 'DELETE') return 'cancel';
+  if (/^\/international-labels\/v3\/international-label\/[^/]+$/.test(path) && method === 'DELETE') return 'intl_cancel';
+  if (/^\/tracking\/v3\/tracking\/[^/]+$/.test(path)) return 'track';
+  if (path === '/addresses/v3/address') return 'address';
+  if (path === '/pickup/v3/carrier-pickup' && method === 'POST') return 'pickup';
+  if (/^\/pickup\/v3\/carrier-pickup\/[^/]+$/.test(path)) return method === 'DELETE' ? 'pickup_cancel' : method === 'GET' ? 'pickup_read' : null;
+  return null;
+}
