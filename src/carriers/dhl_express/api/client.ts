@@ -25,7 +25,7 @@ import { buildPickupRequest, parsePickupResponse, pickupCancelPath } from './pic
 import { buildRateRequest, parseRateResponse } from './rates.js';
 import { buildShipmentRequest, parseShipmentResponse } from './shipments.js';
 import { parseTrackResponse, trackPath } from './tracking.js';
-import { dhlProductCode } from './units.js';
+import { dhlProductCode, dhlLabelImage } from './units.js';
 import { missingFields, type RequiredAddressField } from './wire.js';
 
 const SLUG = 'dhl_express';
@@ -65,6 +65,10 @@ export class DhlExpressApiDriver implements CarrierApiDriver {
   readonly carrier = SLUG;
   readonly credentialsSchema = dhlCredentialsSchema as unknown as Record<string, unknown>;
   readonly hosts = DHL_HOSTS;
+
+  labelImage(labelFormat: string) {
+    return dhlLabelImage(labelFormat);
+  }
 
   constructor(private readonly http: CarrierHttpClient) {}
 

@@ -102,9 +102,4 @@ export function dhlLabelImage(labelFormat: string): CarrierLabelImage {
   return labelFormat.startsWith('zpl') ? 'ZPL' : 'PDF';
 }
 
-export const LABEL_MIME: Readonly<Record<CarrierLabelImage, string>> = {
-  GIF: 'image/gif',
-  PNG: 'image/png',
-  ZPL: 'application/x-zpl',
-  PDF: 'application/pdf',
-};
+export { LABEL_MIME } from '../../http/json-read.js';

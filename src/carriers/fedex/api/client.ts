@@ -26,7 +26,7 @@ import {
 import { buildRateRequest, parseRateResponse, RATE_PATH } from './rates.js';
 import { buildCancelRequest, buildShipRequest, CANCEL_PATH, parseCancelResponse, parseShipResponse, SHIP_PATH, shipPhones } from './shipments.js';
 import { buildTrackRequest, parseTrackResponse, TRACK_PATH } from './tracking.js';
-import { fedexServiceType } from './units.js';
+import { fedexServiceType, fedexLabelImage } from './units.js';
 
 const SLUG = 'fedex';
 const NAME = 'FedEx';
@@ -45,6 +45,10 @@ export class FedexApiDriver implements CarrierApiDriver {
   readonly carrier = SLUG;
   readonly credentialsSchema = fedexCredentialsSchema as unknown as Record<string, unknown>;
   readonly hosts = FEDEX_HOSTS;
+
+  labelImage(labelFormat: string) {
+    return fedexLabelImage(labelFormat);
+  }
 
   constructor(private readonly http: CarrierHttpClient) {}
 

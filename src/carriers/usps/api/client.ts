@@ -50,7 +50,7 @@ import {
 import { buildPickupRequest, parsePickupResponse, PICKUP_PATH, pickupPath } from './pickups.js';
 import { buildRateRequest, parseRateResponse, TOTAL_RATES_PATH } from './rates.js';
 import { parseTrackResponse, trackPath } from './tracking.js';
-import { USPS_SERVICES, uspsMailClass } from './units.js';
+import { USPS_SERVICES, uspsMailClass, uspsLabelImage } from './units.js';
 
 const SLUG = 'usps';
 
@@ -110,6 +110,10 @@ export class UspsApiDriver implements CarrierApiDriver {
   readonly carrier = SLUG;
   readonly credentialsSchema = uspsCredentialsSchema as unknown as Record<string, unknown>;
   readonly hosts = USPS_HOSTS;
+
+  labelImage(labelFormat: string) {
+    return uspsLabelImage(labelFormat);
+  }
 
   constructor(
     private readonly http: CarrierHttpClient,

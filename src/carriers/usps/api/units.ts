@@ -153,12 +153,7 @@ export const INTERNATIONAL_IMAGE_TYPES: Readonly<Record<CarrierLabelImage, strin
   ZPL: 'ZPL203DPI',
 };
 
-export const LABEL_MIME: Readonly<Record<CarrierLabelImage, string>> = {
-  GIF: 'image/gif',
-  PNG: 'image/png',
-  ZPL: 'application/x-zpl',
-  PDF: 'application/pdf',
-};
+export { LABEL_MIME } from '../../http/json-read.js';
 
 /** Carrier Pickup `packages[].packageType` per mail class; anything else is `OTHER`. */
 export const PICKUP_PACKAGE_TYPES: Readonly<Record<string, string>> = {
