@@ -85,11 +85,13 @@ describe.skipIf(!haveChromium)('carrier accounts in Chromium', () => {
       expect(await creds.getByLabel('Client ID').getAttribute('type')).toBe('text');
       expect(await creds.getByLabel('Client secret').getAttribute('type')).toBe('password');
       await visible(creds.getByText('Secret: stored sealed, never shown again.'));
-      // USPS has no api driver: only simulated, and no credentials to draw.
+      // The simulated driver has no credentials to draw.
       await form.getByLabel('Carrier', { exact: true }).selectOption({ label: 'USPS' });
-      expect(await form.getByLabel('Driver').locator('option').allInnerTexts()).toEqual(['simulated (no credentials)']);
+      expect(await form.getByLabel('Driver').locator('option').allInnerTexts()).toEqual(['simulated (no credentials)', 'api (real API)']);
+      await form.getByLabel('Driver').selectOption('simulated');
       expect(await form.getByTestId('credentials-fields').count()).toBe(0);
       await form.getByLabel('Carrier', { exact: true }).selectOption({ label: 'UPS' });
+      await form.getByLabel('Driver').selectOption('api');
       expect(await form.getByLabel('Driver').inputValue()).toBe('api');
     });
 
