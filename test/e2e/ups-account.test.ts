@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createTenant, superAdminHeaders, type Tenant } from '../helpers/app.js';
 import { startFakeUps, type FakeUps } from '../helpers/fake-ups.js';
 import { loadUpsSpecs } from '../helpers/ups-spec.js';
+import { registerBatchJobs } from '../../src/modules/batches/index.js';
+import { PDFDocument } from 'pdf-lib';
 
 /**
  * DESIGN.md §9.1 end to end through an `api` UPS account: the rate-shop fans out to every
@@ -29,6 +31,8 @@ beforeAll(async () => {
   ups = await startFakeUps({ clientSecret: SECRET, specs: loadUpsSpecs() });
   app = await buildTestApp({ config: { encryptionKey: randomBytes(32).toString('base64'), carrierAllowBaseUrlOverride: true }, now: () => new Date(clock) });
   root = await superAdminHeaders(app);
+  await registerBatchJobs(app.deps, app.services.batches);
+  await app.deps.jobs.start();
   t = await createTenant(app);
   const res = await app.inject({
     method: 'POST',
@@ -201,6 +205,38 @@ describe('a label bought through the UPS account', () => {
     expect(voided.json().status).toBe('voided');
     expect(ups.count('void')).toBe(voidsBefore + 1);
     expect(ups.violations).toEqual([]);
+  });
+});
+
+describe('a batch through the UPS account (its default)', () => {
+  it('buys every label at UPS, and the batch file holds UPS\'s own labels in order', async () => {
+    const other = await createTenant(app);
+    const account = await app.inject({
+      method: 'POST',
+      url: '/v1/carrier-accounts',
+      headers: other.headers,
+      payload: { carrier: 'ups', driver: 'api', account_number: 'A1B2C3', base_url: ups.url, is_default: true, credentials: { client_id: 'fake-client-id', client_secret: SECRET } },
+    });
+    expect(account.statusCode, account.body).toBe(201);
+    const orderIds = [];
+    for (let i = 0; i < 2; i++) {
+      const res = await app.inject({ method: 'POST', url: '/v1/orders', headers: other.headers, payload: { customer: { name: 'Ada Lovelace', email: 'ada@example.com' }, ship_to: shipTo, ship_from: shipFrom, line_items: [{ sku: 'MUG-1', name: 'Mug', quantity: 1, weight_oz: 24 }], parcel } });
+      orderIds.push(res.json().id);
+    }
+    const shipsBefore = ups.count('ship');
+    const created = await app.inject({ method: 'POST', url: '/v1/batches', headers: other.headers, payload: { type: 'purchase_labels', order_ids: orderIds, service_code: 'ups_ground' } });
+    expect(created.statusCode, created.body).toBe(202);
+    let batch = created.json();
+    for (let i = 0; i < 300 && ['queued', 'running'].includes(batch.status); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      batch = (await app.inject({ method: 'GET', url: `/v1/batches/${batch.id}`, headers: other.headers })).json();
+    }
+    expect(batch).toMatchObject({ status: 'completed', counts: { succeeded: 2, failed: 0 } });
+    expect(ups.count('ship')).toBe(shipsBefore + 2);
+    const file = await app.inject({ method: 'GET', url: `/v1/batches/${batch.id}/label`, headers: other.headers });
+    expect(file.statusCode, file.body).toBe(200);
+    expect(file.headers['content-type']).toBe('application/pdf');
+    expect((await PDFDocument.load(file.rawPayload)).getPageCount()).toBe(2);
   });
 });
 

@@ -477,7 +477,7 @@ export interface paths {
         };
         /**
          * Download every label of the batch as one file (PDF pages or concatenated ZPL)
-         * @description 409 invalid_state until the batch has finished; 404 when it bought no labels.
+         * @description 409 invalid_state until the batch has finished; 404 when it bought no labels. Labels a real carrier issued are its own files, merged in order; one that cannot be made into the batch's format without loss is 422 `label_format_unavailable` naming the shipment.
          */
         get: operations["getBatchLabel"];
         put?: never;
@@ -1477,7 +1477,7 @@ export interface paths {
         };
         /**
          * Download every label of the batch as one file (PDF pages or concatenated ZPL)
-         * @description 409 invalid_state until the batch has finished; 404 when it bought no labels.
+         * @description 409 invalid_state until the batch has finished; 404 when it bought no labels. Labels a real carrier issued are its own files, merged in order; one that cannot be made into the batch's format without loss is 422 `label_format_unavailable` naming the shipment.
          */
         get: operations["adminGetBatchLabel"];
         put?: never;
@@ -8551,6 +8551,22 @@ export interface operations {
                      *           ]
                      *         }
                      *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unprocessable",
+                     *       "message": "The request cannot be processed.",
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -18801,6 +18817,22 @@ export interface operations {
                      *           ]
                      *         }
                      *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unprocessable",
+                     *       "message": "The request cannot be processed.",
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */

@@ -58,11 +58,11 @@ function readRoutes(app: App, surface: 'v1' | 'admin', batches: BatchesService) 
     schema: {
       operationId: op('getBatchLabel'),
       summary: 'Download every label of the batch as one file (PDF pages or concatenated ZPL)',
-      description: '409 invalid_state until the batch has finished; 404 when it bought no labels.',
+      description: '409 invalid_state until the batch has finished; 404 when it bought no labels. Labels a real carrier issued are its own files, merged in order; one that cannot be made into the batch\'s format without loss is 422 `label_format_unavailable` naming the shipment.',
       tags,
       security,
       params: BatchIdParams,
-      response: { 200: labelResponse, ...errorResponses(...auth, 404, 409) },
+      response: { 200: labelResponse, ...errorResponses(...auth, 404, 409, 422) },
     },
     handler: async (request, reply) => sendLabel(reply, await batches.label(serviceContext(request), request.params.id)),
   });

@@ -12,7 +12,7 @@ import { recordEvent } from '../events/index.js';
 import { AddressSchema, validateAddress } from '../addresses/index.js';
 import { API_SOURCE, checkOrderBody, OrderBody, type OrderInput, type OrdersService } from '../orders/index.js';
 import type { ShipmentsService } from '../shipments/index.js';
-import { createLabelRenderPool, type LabelFormat, type LabelRenderPool } from '../labels/index.js';
+import { createLabelRenderPool, mergeLabelFiles, type LabelFormat, type LabelRenderPool } from '../labels/index.js';
 import * as repo from './batches.repo.js';
 import { MAX_BATCH_ITEMS, PurchaseItemSchema, type Batch, type BatchItem, type CreateBatchInput, type PurchaseItem } from './batches.schemas.js';
 import type { BatchItemRow, BatchRow, BatchStatus, BatchType, ItemError, ItemStatus } from './batches.tables.js';
@@ -194,13 +194,44 @@ export class BatchesService {
     const filename = `batch-${id}.${ext}`;
     const stored = await repo.findBatchLabel(this.deps.db, id);
     if (stored) return { body: Buffer.from(stored.body.buffer, stored.body.byteOffset, stored.body.byteLength), content_type: stored.content_type, filename };
-    const data = await this.shipments.labelData(scope, await repo.shipmentIdsOf(this.deps.db, id));
-    if (data.length === 0) throw new AppError('not_found', 'The batch bought no labels.');
-    this.pool ??= createLabelRenderPool();
+    const shipmentIds = await repo.shipmentIdsOf(this.deps.db, id);
     // png_4x6 has no multi-page form: its batch file is the 4x6 PDF.
-    const rendered = await this.pool.renderLabelSet(data, format === 'png_4x6' ? 'pdf_4x6' : format);
+    const fileFormat = format === 'png_4x6' ? 'pdf_4x6' : format;
+    const rendered = (await this.shipments.anyCarrierIssued(scope, shipmentIds))
+      ? await this.mergeShipmentLabels(scope, shipmentIds, fileFormat)
+      : await this.renderLabelSet(scope, shipmentIds, fileFormat);
     await repo.insertBatchLabel(this.deps.db, { batch_id: id, content_type: rendered.content_type, body: rendered.body, created_at: this.deps.now() });
     return { body: rendered.body, content_type: rendered.content_type, filename };
+  }
+
+  /** Every label drawn here in one render (the usual batch: the platform's own labels). */
+  private async renderLabelSet(scope: Scope, shipmentIds: readonly string[], format: LabelFormat) {
+    const data = await this.shipments.labelData(scope, shipmentIds);
+    if (data.length === 0) throw new AppError('not_found', 'The batch bought no labels.');
+    this.pool ??= createLabelRenderPool();
+    return this.pool.renderLabelSet(data, format);
+  }
+
+  /**
+   * A batch with labels a real carrier issued: each shipment's own file in the batch's format
+   * (the carrier's artifact, or a lossless conversion: else 422 label_format_unavailable naming
+   * the shipment), merged in order.
+   */
+  private async mergeShipmentLabels(scope: Scope, shipmentIds: readonly string[], format: LabelFormat) {
+    if (shipmentIds.length === 0) throw new AppError('not_found', 'The batch bought no labels.');
+    const files = [];
+    for (const shipmentId of shipmentIds) {
+      try {
+        files.push((await this.shipments.label(scope, shipmentId, format)).body);
+      } catch (err) {
+        if (err instanceof AppError && err.code === 'label_format_unavailable') {
+          throw new AppError('label_format_unavailable', `Shipment ${shipmentId}'s carrier label cannot be made into ${format} without loss; download the labels one by one.`, { details: [{ field: 'label_format', message: `not available for shipment ${shipmentId}` }] });
+        }
+        throw err;
+      }
+    }
+    const kind = format === 'zpl_4x6' ? 'zpl' : 'pdf';
+    return { body: await mergeLabelFiles(files, kind), content_type: kind === 'zpl' ? 'application/x-zpl' : 'application/pdf' };
   }
 
   /**

@@ -14,3 +14,4 @@ export {
 export { renderLabel, renderLabelSet } from './labels.render.js';
 export { createLabelRenderPool, type LabelRenderPool, type LabelRenderPoolOptions } from './labels.pool.js';
 export { convertCarrierLabel, type CarrierLabelImage } from './labels.convert.js';
+export { mergeLabelFiles } from './labels.merge.js';

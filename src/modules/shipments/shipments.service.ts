@@ -548,6 +548,11 @@ export class ShipmentsService {
     });
   }
 
+  /** Whether any of these shipments' labels was issued by a real carrier (its own artifact, not ours to redraw). */
+  async anyCarrierIssued(scope: Scope, ids: readonly string[]): Promise<boolean> {
+    return (await repo.findShipmentsByIds(this.deps.db, scope, ids)).some((r) => r.carrier_driver === 'api');
+  }
+
   /**
    * The label file: the stored artifact, or with `format` another rendering (made on demand
    * from the stored shipment, then kept beside the original so the next read is a read).
