@@ -96,6 +96,11 @@ const selectTrackingAnywhere = precompiled(
   { statement: 'shipments.tracking_anywhere' },
 );
 
+/** By id alone, unlocked: the poll job reads a due row it found across tenants. */
+export async function shipmentById(db: Executor, id: string): Promise<ShipmentRow | undefined> {
+  return db.selectFrom('shipments').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
 /** By id alone, locked: the tracking sync re-reads a row it found through a scoped or public lookup. */
 export async function lockShipment(db: Executor, id: string): Promise<ShipmentRow | undefined> {
   return db.selectFrom('shipments').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();

@@ -77,7 +77,8 @@ export class TrackingSync {
     for (const { id, carrier_driver: driver } of due) {
       try {
         if (driver === 'api') {
-          const row = await repo.lockShipment(this.deps.db, id);
+          // Asked outside a transaction: a carrier's deadline must not hold a lock.
+          const row = await repo.shipmentById(this.deps.db, id);
           if (row) await this.syncApi(row, { failQuietly: true });
           continue;
         }
