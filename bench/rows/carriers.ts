@@ -5,7 +5,9 @@
 //                      p50/p99 of (response time − 50 ms), the service's overhead over the
 //                      slowest carrier (goal p99 < 5 ms). Every query has a different parcel
 //                      weight: the quote cache (60 s, keyed by body and accounts) would otherwise
-//                      answer repeats without asking the carriers.
+//                      answer repeats without asking the carriers. The fake's own work (reading
+//                      the request, answering the recorded rate-shop) and its timer's lateness
+//                      count as our overhead: the figure errs high, never low.
 //   carriers-deadline  a fifth account whose fake never answers, `carriers.request_timeout_ms`
 //                      at DEADLINE_MS: the answer must arrive at the deadline, not later, with
 //                      the four others' options and a `carrier_unavailable` message naming the

@@ -21,8 +21,16 @@ import { loadUpsSpecs, type UpsOperation, type UpsSpecs } from './ups-spec.js';
 
 export const UPS_FIXTURES_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../src/carriers/ups/api/fixtures');
 
+const fixtureTexts = new Map<string, string>();
+
+/** A fresh copy of a recorded fixture (callers change it); the file is read once (the bench's fake answers thousands). */
 export function upsFixture(name: string): any {
-  return JSON.parse(readFileSync(resolve(UPS_FIXTURES_DIR, `${name}.json`), 'utf8'));
+  let text = fixtureTexts.get(name);
+  if (text === undefined) {
+    text = readFileSync(resolve(UPS_FIXTURES_DIR, `${name}.json`), 'utf8');
+    fixtureTexts.set(name, text);
+  }
+  return JSON.parse(text);
 }
 
 export type FakeUpsOperation = 'token' | 'rates' | 'ship' | 'void' | 'track' | 'xav' | 'pickup' | 'pickup_cancel';
