@@ -1,6 +1,7 @@
 // The load generator, in a process of its own (bench/run.ts starts one per row so that neither
 // the servers nor the orchestrator share its core time). Reads its job as JSON from argv[2];
-// prints the summary as JSON. Two kinds of job:
+// prints the summary as JSON (`@<file>` instead: the job is in that file, for a sequence too long
+// for one argument). Two kinds of job:
 //
 // Throughput (autocannon, a warm-up first, then the measured run):
 //   { url | urls, method?, headers?, body?, newLanes?, connections, duration, warmup }
@@ -14,9 +15,11 @@
 //   uncounted requests and warmupFor s of them (read-only requests). Without it each request is sent once and the first
 //   warmupCount of them are not counted.
 import autocannon from 'autocannon';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 
-const job = JSON.parse(process.argv[2]);
+const arg = process.argv[2];
+const job = JSON.parse(arg.startsWith('@') ? readFileSync(arg.slice(1), 'utf8') : arg);
 
 if (job.sequence) await latency();
 else await throughput();

@@ -13,6 +13,9 @@
  *   rss                               the service's memory over those load rows
  *   purchase, tracking                label purchase latency, tracking reads (bench/rows/shipments.ts)
  *   webhooks                          deliveries/s to a local receiver (bench/rows/webhooks.ts)
+ *   carriers                          the rate-shop across 4 `api` accounts on fake carriers (50 ms):
+ *                                     overhead over the slowest; a 5th that hangs: answer at the
+ *                                     deadline (bench/rows/carriers.ts, fakes in bench/fake-carriers.ts)
  *   list                              order list page latency at 10k and 1M seeded orders (bench/rows/lists.ts)
  *   batch                             10,000-label purchase_labels batch (bench/rows/batch.ts)
  *   restart                           restart to healthy (and the cold start) on the existing data
@@ -24,8 +27,8 @@
  * the smoke test), BENCH_DURATION / BENCH_WARMUP (s), BENCH_RESTARTS (default 3, plus one
  * through npm), BENCH_LABELS (purchases), BENCH_ITEMS (batch size), BENCH_EVENTS (webhook
  * deliveries), BENCH_LIST_SIZES (e.g. 10000,1000000), BENCH_FORMAT (label format),
- * BENCH_RESULTS_DIR, BENCH_SERVICE_DIR (another checkout whose built tree runs as the service,
- * for before/after runs), BENCH_PROFILE=1 (a --cpu-prof profile in bench/profiles/).
+ * BENCH_CARRIER_QUERIES (rate queries of the carriers row), BENCH_RESULTS_DIR, BENCH_SERVICE_DIR
+ * (another checkout whose built tree runs as the service, for before/after runs), BENCH_PROFILE=1 (a --cpu-prof profile in bench/profiles/).
  */
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,12 +39,13 @@ import { memoryMiB, resetPeakMemory, sleep, stopAll } from './lib/proc.js';
 import { gitInfo, load, machine, markdown, writeResults, type Report } from './lib/report.js';
 import { ADMIN_URL, ENGINE_NAMES, postgresReachable, Service, type Engine } from './lib/service.js';
 import { batchRows } from './rows/batch.js';
+import { carrierRows } from './rows/carriers.js';
 import { hotPathFixtures, hotPathRows } from './rows/hot-paths.js';
 import { listRows, listSizes } from './rows/lists.js';
 import { buyOneLabel, purchaseRow, trackingRow } from './rows/shipments.js';
 import { webhookRow } from './rows/webhooks.js';
 
-export const ROW_KEYS = ['health', 'rates', 'rates-new', 'order', 'rss', 'purchase', 'tracking', 'webhooks', 'list', 'batch', 'restart'] as const;
+export const ROW_KEYS = ['health', 'rates', 'rates-new', 'order', 'rss', 'purchase', 'tracking', 'webhooks', 'carriers', 'list', 'batch', 'restart'] as const;
 
 const ENGINES = (process.env.BENCH_ENGINES ?? 'pglite,postgres').split(',').map((s) => s.trim()) as Engine[];
 const SELECTED = process.env.BENCH_ROWS ? new Set(process.env.BENCH_ROWS.split(',').map((s) => s.trim())) : null;
@@ -132,6 +136,7 @@ async function benchEngine(engine: Engine, work: string, report: Report): Promis
     if (want('purchase')) trackingNumber = await purchaseRow(ctx);
     if (want('tracking')) await trackingRow(ctx, trackingNumber ?? (await buyOneLabel(ctx)));
     if (want('webhooks')) await webhookRow(ctx);
+    if (want('carriers')) await carrierRows(ctx);
     if (want('list')) await listRows(ctx);
     if (want('batch')) await batchRows(ctx);
 

@@ -1,6 +1,9 @@
 // Measurements run in processes of their own: the load generator (bench/load.mjs) and the anchors
 // (bench/anchors.mjs), so neither shares an event loop with the service or the orchestrator.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { cpuMs, port, spawnLogged, waitOutput } from './proc.js';
 
 export const QUICK = process.env.BENCH_QUICK === '1';
@@ -30,7 +33,14 @@ export interface Latency {
 
 /** Runs bench/load.mjs with `job`, sampling `serverPid`'s CPU time between its measuring marks. */
 async function runLoad(job: Record<string, unknown>, serverPid: number): Promise<{ out: any; cpuMs: number }> {
-  const child = spawn(process.execPath, ['bench/load.mjs', JSON.stringify(job)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let arg = JSON.stringify(job);
+  // Linux caps one argument at 128 KiB: a long sequence of request bodies goes in a file (`@path`).
+  const dir = arg.length > 64 * 1024 ? mkdtempSync(path.join(tmpdir(), 'bench-load-')) : null;
+  if (dir) {
+    writeFileSync(path.join(dir, 'job.json'), arg);
+    arg = `@${path.join(dir, 'job.json')}`;
+  }
+  const child = spawn(process.execPath, ['bench/load.mjs', arg], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   let cpuStart = NaN;
@@ -42,6 +52,7 @@ async function runLoad(job: Record<string, unknown>, serverPid: number): Promise
     if (Number.isNaN(cpuEnd) && stderr.includes('measured')) cpuEnd = cpuMs(serverPid);
   });
   const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  if (dir) rmSync(dir, { recursive: true, force: true });
   if (code !== 0) throw new Error(`load generator failed: ${stderr}`);
   return { out: JSON.parse(stdout), cpuMs: cpuEnd - cpuStart };
 }

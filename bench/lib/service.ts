@@ -74,6 +74,8 @@ export class Service {
       SUPER_ADMIN_PASSWORD: SUPER.password,
       // The webhook row delivers to a receiver on 127.0.0.1 (honoured outside production only).
       WEBHOOK_ALLOW_PRIVATE_TARGETS: '1',
+      // The carriers row points `api` accounts at fake carriers on 127.0.0.1 (`base_url`, honoured outside production only).
+      CARRIER_ALLOW_BASE_URL_OVERRIDE: '1',
     };
   }
 
@@ -137,14 +139,14 @@ export class Service {
     }
     if (!seed) throw new Error(`no demo seed printed: ${this.output()}`);
     const [, workspaceId, apiKey] = seed;
-    const { token } = (await this.call('POST', '/api/auth/login', SUPER, { 'content-type': 'application/json' })) as { token: string };
-    await this.call(
-      'PATCH',
-      `/api/super-admin/workspaces/${workspaceId}`,
-      { plan: 'enterprise', burst_per_minute: 10_000_000 },
-      { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    );
+    await this.call('PATCH', `/api/super-admin/workspaces/${workspaceId}`, { plan: 'enterprise', burst_per_minute: 10_000_000 }, await this.superAdminHeaders());
     return { workspaceId, apiKey, headers: { authorization: `Bearer ${apiKey}`, 'x-service-workspace': workspaceId, 'content-type': 'application/json' } };
+  }
+
+  /** A fresh super-admin session's headers (/api/super-admin: workspaces, settings). */
+  async superAdminHeaders(): Promise<Record<string, string>> {
+    const { token } = (await this.call('POST', '/api/auth/login', SUPER, { 'content-type': 'application/json' })) as { token: string };
+    return { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   }
 
   /** One JSON call; throws on a non-2xx answer with its body. */

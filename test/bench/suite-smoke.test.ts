@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 // The benchmark suite itself, end to end (bench/run.ts): a BENCH_QUICK run on PGlite with a row
-// of every kind (throughput beside an anchor, latency, seeded lists, webhooks, a batch, restart),
+// of every kind (throughput beside an anchor, latency, seeded lists, webhooks, fake carriers, a batch, restart),
 // then the JSON it wrote must hold every expected row, fully filled in, and the Markdown must list
 // them. The numbers of a quick run mean nothing and are not checked. It starts the built service
 // several times (~1 min on an idle 2-core machine, 2–3 min on a busy one), so it runs only with
@@ -14,8 +14,8 @@ const root = path.resolve(import.meta.dirname, '../..');
 const results = mkdtempSync(path.join(tmpdir(), 'bench-smoke-'));
 afterAll(() => rmSync(results, { recursive: true, force: true }));
 
-const ROWS = ['restart', 'health', 'rss', 'purchase', 'tracking', 'webhooks', 'list', 'batch'];
-const EXPECTED = ['restart', 'health', 'rss', 'purchase', 'tracking', 'webhooks', 'list-first-1k', 'list-deep-1k', 'list-first-5k', 'list-deep-5k', 'batch-import', 'batch', 'batch-interactive'];
+const ROWS = ['restart', 'health', 'rss', 'purchase', 'tracking', 'webhooks', 'carriers', 'list', 'batch'];
+const EXPECTED = ['restart', 'health', 'rss', 'purchase', 'tracking', 'webhooks', 'carriers-fanout', 'carriers-deadline', 'list-first-1k', 'list-deep-1k', 'list-first-5k', 'list-deep-5k', 'batch-import', 'batch', 'batch-interactive'];
 /** Rows measured beside an anchor (and so with a ratio). */
 const ANCHORED = ['health', 'tracking', 'list-first-5k', 'list-deep-5k'];
 

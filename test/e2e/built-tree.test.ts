@@ -1,13 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus, onboardClient, uncalledRouteGroups, useBuiltService, type BuiltClient, type BuiltService } from '../helpers/built-service.js';
+import { startFakeUps } from '../helpers/fake-ups.js';
 
 // What users run is what is tested (DESIGN.md §7): the bundled tree, started as `npm start`
 // starts it, walked through the first minutes of a client (DESIGN.md §3) and then every route
 // group with realistic inputs, domestic and international — a package that breaks once bundled
 // (postal-codes-js did: every international address was a 500 from dist/ only) fails here.
 // A route group added later adds its `it` block below (or a file of its own with one
-// useBuiltService()); the service is started once per file.
-const service = useBuiltService();
+// useBuiltService()); the service is started once per file. `api` carrier accounts are pointed at
+// a fake carrier on 127.0.0.1 (`base_url`), which the service accepts only with this flag.
+const service = useBuiltService({ env: { CARRIER_ALLOW_BASE_URL_OVERRIDE: '1' } });
 let svc: BuiltService;
 let c: BuiltClient;
 
@@ -274,6 +276,93 @@ describe('the built tree (npm start)', () => {
     expectStatus(svc, await svc.request('GET', '/api/admin/carrier-types', { headers: c.admin }), 200, 'admin carrier types');
     expectStatus(svc, await svc.request('DELETE', url, { headers: c.v1 }), 204, 'carrier account delete');
     expectCommonError(await svc.request('GET', url, { headers: c.v1 }), 404, 'not_found');
+  });
+
+  it('rates, buys, prints, tracks and voids through an `api` UPS account on a fake UPS (DESIGN.md §9.1)', { timeout: 120_000 }, async () => {
+    // The fake UPS checks every request against UPS's published OpenAPI documents (when present).
+    const secret = 'built-tree-ups-secret-9f3e';
+    const ups = await startFakeUps({ clientSecret: secret });
+    if (!ups.specChecked) console.warn('../shared/carrier-specs/ups is absent: the fake UPS skipped the schema check (the rest still runs)');
+    try {
+      const types = await svc.request('GET', '/v1/carrier-types', { headers: c.v1 });
+      expectStatus(svc, types, 200, 'carrier types');
+      const upsType = types.body.data.find((t: { carrier: string }) => t.carrier === 'ups');
+      expect(upsType.drivers).toContain('api');
+      expect(upsType.credentials_schema.properties.client_secret.writeOnly).toBe(true);
+
+      const made = await svc.request('POST', '/v1/carrier-accounts', {
+        headers: c.v1,
+        json: { carrier: 'ups', driver: 'api', account_number: 'A1B2C3', base_url: ups.url, description: 'Our UPS', credentials: { client_id: 'fake-client-id', client_secret: secret } },
+      });
+      expectStatus(svc, made, 201, 'api UPS account');
+      expect(made.body).toMatchObject({ carrier: 'ups', driver: 'api', base_url: ups.url, health: { status: 'ok' } });
+      expect(made.body.credentials.client_secret).toBe(`••••${secret.slice(-4)}`);
+      expect(made.text).not.toContain(secret);
+      const account: string = made.body.id;
+
+      const rates = await svc.request('POST', '/v1/rates/query', { headers: c.v1, json: { ship_from: sanFrancisco, ship_to: newYork, parcel: { ...parcel, weight_oz: 23 } } });
+      expectStatus(svc, rates, 200, 'rates with the api account');
+      expect(rates.body.messages).toEqual([]);
+      const fromUps = rates.body.data.filter((o: { carrier_account_id: string }) => o.carrier_account_id === account);
+      expect(fromUps.length).toBeGreaterThan(0);
+      expect(fromUps.map((o: { service_code: string }) => o.service_code)).toContain('ups_ground');
+
+      const buy = async () => {
+        const order = await svc.request('POST', '/v1/orders', {
+          headers: c.v1,
+          json: { ship_from: { ...sanFrancisco, phone: '4155550100' }, ship_to: { ...newYork, phone: '2125550100' }, line_items: [{ sku: 'MUG', name: 'Mug', quantity: 1, weight_oz: 12 }], parcel },
+        });
+        expectStatus(svc, order, 201, 'order for the api account');
+        const bought = await svc.request('POST', '/v1/shipments', {
+          headers: { ...c.v1, 'idempotency-key': `built-ups-${order.body.id}` },
+          json: { order_id: order.body.id, service_code: 'ups_ground', carrier_account_id: account, label_format: 'pdf_4x6' },
+        });
+        expectStatus(svc, bought, 201, 'label through the api account');
+        expect(bought.body).toMatchObject({ carrier: 'ups', carrier_account_id: account, status: 'label_purchased' });
+        expect(bought.body.tracking_number).toMatch(/^1ZFAKE/);
+        return bought.body as { id: string; tracking_number: string };
+      };
+      const shipment = await buy();
+      // UPS issued a GIF (the fake does for a PDF request): PDF and PNG are lossless conversions, ZPL is not.
+      for (const [format, [magic, type]] of Object.entries({ pdf_4x6: ['%PDF', 'application/pdf'], png_4x6: ['PNG', 'image/png'] })) {
+        const label = await svc.request('GET', `/v1/shipments/${shipment.id}/label?format=${format}`, { headers: c.v1 });
+        expectStatus(svc, label, 200, `UPS label as ${format}`);
+        expect(label.headers.get('content-type'), format).toContain(type);
+        expect(label.text.slice(0, 8), format).toContain(magic);
+      }
+      const zpl = await svc.request('GET', `/v1/shipments/${shipment.id}/label?format=zpl_4x6`, { headers: c.v1 });
+      expectCommonError(zpl, 422, 'label_format_unavailable');
+
+      const tracksBefore = ups.count('track');
+      const refreshed = await svc.request('POST', `/v1/tracking/${shipment.tracking_number}/refresh`, { headers: c.v1 });
+      expectStatus(svc, refreshed, 200, 'tracking refresh at UPS');
+      expect(refreshed.body.status).toBe('delivered');
+      expect(ups.count('track')).toBe(tracksBefore + 1);
+
+      const other = await buy();
+      const voidsBefore = ups.count('void');
+      const voided = await svc.request('POST', `/v1/shipments/${other.id}/void`, { headers: c.v1 });
+      expectStatus(svc, voided, 200, 'void at UPS');
+      expect(voided.body.status).toBe('voided');
+      expect(ups.count('void')).toBe(voidsBefore + 1);
+
+      // The exchanges are written off the request path: wait until the void's is in the log.
+      let logs = await svc.request('GET', `/v1/carrier-accounts/${account}/logs`, { headers: c.v1 });
+      const voidLogged = () => logs.body.data.some((e: { path: string }) => e.path.includes('/void/'));
+      for (let i = 0; i < 50 && logs.status === 200 && !voidLogged(); i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        logs = await svc.request('GET', `/v1/carrier-accounts/${account}/logs`, { headers: c.v1 });
+      }
+      expectStatus(svc, logs, 200, 'carrier account logs');
+      expect(voidLogged(), 'the void exchange is logged').toBe(true);
+      expect(logs.body.data.length).toBeGreaterThanOrEqual(5); // token, rate, 2 ships, track, void
+      expect(logs.text).not.toContain(secret);
+      expect(logs.text).not.toMatch(/tok_[0-9a-f]{24}/); // the fake's access tokens
+      expect(svc.output()).not.toContain(secret);
+      expect(ups.violations).toEqual([]);
+    } finally {
+      await ups.close();
+    }
   });
 
   it('runs a batch to completion in the background and lists its items', async () => {

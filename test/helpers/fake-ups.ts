@@ -21,8 +21,16 @@ import { loadUpsSpecs, type UpsOperation, type UpsSpecs } from './ups-spec.js';
 
 export const UPS_FIXTURES_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../src/carriers/ups/api/fixtures');
 
+const fixtureTexts = new Map<string, string>();
+
+/** A fresh copy of a recorded fixture (callers change it); the file is read once (the bench's fake answers thousands). */
 export function upsFixture(name: string): any {
-  return JSON.parse(readFileSync(resolve(UPS_FIXTURES_DIR, `${name}.json`), 'utf8'));
+  let text = fixtureTexts.get(name);
+  if (text === undefined) {
+    text = readFileSync(resolve(UPS_FIXTURES_DIR, `${name}.json`), 'utf8');
+    fixtureTexts.set(name, text);
+  }
+  return JSON.parse(text);
 }
 
 export type FakeUpsOperation = 'token' | 'rates' | 'ship' | 'void' | 'track' | 'xav' | 'pickup' | 'pickup_cancel';
@@ -70,6 +78,10 @@ export interface FakeUpsOptions {
   tokenLifetimeS?: number;
   /** Reuse already-loaded specs (loading UPS's documents takes a few seconds). */
   specs?: UpsSpecs | null;
+  /** Milliseconds each answer to an operation waits before it is sent (a carrier's latency: the bench's 50 ms UPS). */
+  delayMs?: Partial<Record<FakeUpsOperation, number>>;
+  /** Operations never answered, every time (a carrier that hangs: the bench's deadline row). */
+  hang?: readonly FakeUpsOperation[];
 }
 
 export async function startFakeUps(options: FakeUpsOptions = {}) {
@@ -85,6 +97,7 @@ export async function startFakeUps(options: FakeUpsOptions = {}) {
   const shipments = new Map<string, { voided: boolean; trackingNumbers: string[] }>();
   let seq = 0;
   const sockets = new Set<import('node:net').Socket>();
+  const hung = new Set(options.hang ?? []);
 
   const trackingNumber = () => `1ZFAKE${String(++seq).padStart(12, '0')}`;
 
@@ -154,6 +167,13 @@ export async function startFakeUps(options: FakeUpsOptions = {}) {
     res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
   }
 
+  /** `send` after the operation's latency, if it has one. */
+  function answer(res: http.ServerResponse, name: FakeUpsOperation | null, op: UpsOperation | null, reply: FakeReply) {
+    const delay = name ? (options.delayMs?.[name] ?? 0) : 0;
+    if (delay > 0) setTimeout(() => send(res, op, reply), delay);
+    else send(res, op, reply);
+  }
+
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -165,26 +185,26 @@ export async function startFakeUps(options: FakeUpsOptions = {}) {
       const name: FakeUpsOperation | null = op ? (OPERATION_IDS[op.operationId] ?? null) : guessOperation(method, url.pathname);
       requests.push({ operation: name, method, path: `${url.pathname}${url.search}`, headers: req.headers, body, problems });
       if (problems.length) violations.push(`request ${method} ${url.pathname}: ${problems.join('; ')}`);
-      if (!name) return send(res, op, { status: 404, body: { response: { errors: [{ code: '404', message: 'Not found' }] } } });
-      if (problems.length) return send(res, op, { status: 400, body: { response: { errors: problems.slice(0, 5).map((p) => ({ code: 'SCHEMA', message: p })) } } });
+      if (!name) return answer(res, name, op, { status: 404, body: { response: { errors: [{ code: '404', message: 'Not found' }] } } });
+      if (problems.length) return answer(res, name, op, { status: 400, body: { response: { errors: problems.slice(0, 5).map((p) => ({ code: 'SCHEMA', message: p })) } } });
 
       // Authentication first, as UPS does.
       if (name === 'token') {
         const expected = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
-        if (req.headers.authorization !== expected) return send(res, op, { status: 401, body: upsFixture('error-auth') });
+        if (req.headers.authorization !== expected) return answer(res, name, op, { status: 401, body: upsFixture('error-auth') });
       } else {
         const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
-        if (!bearer || !validTokens.has(bearer)) return send(res, op, { status: 401, body: upsFixture('error-auth') });
+        if (!bearer || !validTokens.has(bearer)) return answer(res, name, op, { status: 401, body: upsFixture('error-auth') });
       }
       const queued = queues.get(name)?.shift();
-      if (queued?.hang) return; // never answers
+      if (queued?.hang || hung.has(name)) return; // never answers
       let parsed: unknown;
       try {
         parsed = body ? JSON.parse(body) : null;
       } catch {
         parsed = null;
       }
-      send(res, op, queued ?? defaultReply(name, url, parsed));
+      answer(res, name, op, queued ?? defaultReply(name, url, parsed));
     });
   });
   server.on('connection', (s) => {
