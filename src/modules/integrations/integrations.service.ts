@@ -31,6 +31,8 @@ export interface VerifiedIngestKey {
   integrationId: string;
   workspaceId: string;
   environment: Environment;
+  /** The workspace's owner is suspended: the key is refused until reactivation. */
+  suspended: boolean;
 }
 
 export interface HealthChangedData {
@@ -74,10 +76,14 @@ export class IntegrationsService {
   constructor(private readonly deps: Deps) {
     this.box = createSecretBox(deps.config);
     // Ingest keys share the API keys' invalidation topic (`api_key:<sha256>`): hashes never
-    // collide, and the identity cache treats an unknown hash as a no-op.
+    // collide, and the identity cache treats an unknown hash as a no-op. `workspace:<id>` is
+    // published on suspension and reactivation of the workspace's owner.
     deps.bus.subscribe((topic) => {
       if (topic.startsWith('api_key:')) this.keys.delete(topic.slice('api_key:'.length));
-      else if (!topic.includes(':')) this.keys.clear();
+      else if (topic.startsWith('workspace:')) {
+        const workspaceId = topic.slice('workspace:'.length);
+        this.keys.deleteWhere((k) => k?.workspaceId === workspaceId);
+      } else if (!topic.includes(':')) this.keys.clear();
     });
   }
 
@@ -244,14 +250,16 @@ export class IntegrationsService {
 
   // ---- intake ----
 
-  /** Resolve a presented ingest key (cached, also negatively, invalidated on rotation and deletion). */
+  /** Resolve a presented ingest key (cached, also negatively, invalidated on rotation, deletion and suspension). */
   async verifyIngestKey(secret: string): Promise<VerifiedIngestKey | null> {
     if (!/^ik_[0-9A-Za-z]{20,100}$/.test(secret)) return null;
     const hash = sha256Hex(secret);
     const hit = this.keys.get(hash);
     if (hit !== undefined) return hit;
     const row = await repo.findIntegrationByKeyHash(this.deps.db, hash);
-    const key = row ? { integrationId: row.id, workspaceId: row.workspace_id, environment: row.environment } : null;
+    const key = row
+      ? { integrationId: row.id, workspaceId: row.workspace_id, environment: row.environment, suspended: row.workspace_suspended_at !== null }
+      : null;
     this.keys.set(hash, key);
     return key;
   }
