@@ -4,6 +4,7 @@ import { buildApp } from '../../app.js';
 import { testConfig } from '../../config.js';
 import { openDatabase } from '../../platform/db/database.js';
 import type { InvalidationBus } from '../../platform/cache/invalidation-bus.js';
+import { integrationsService } from '../integrations/index.js';
 import { buildTestApp, createTenant, superAdminHeaders, type Tenant } from '../../../test/helpers/app.js';
 
 // Suspending an account stops everything that acts on the workspaces it owns: its sessions
@@ -121,6 +122,42 @@ describe('suspending the owner of a workspace', () => {
     expect(login.statusCode, login.body).toBe(200);
     const again = await app.inject({ method: 'GET', url: '/api/admin/api-keys', headers: { ...owner.adminHeaders, authorization: `Bearer ${login.json().token}` } });
     expect(again.statusCode).toBe(200);
+  });
+});
+
+// The race a cache must not lose: a process reads a credential (its snapshot predates the
+// suspension's commit), the invalidation arrives while that read is in flight, then the read
+// lands. Caching it would undo the invalidation for the cache's whole TTL. The invalidation is
+// applied the way the bus's listener applies it, and the suspension is written afterwards
+// without publishing (its invalidation was the one already heard), so the order is exact on
+// both engines.
+describe('an invalidation that arrives while a credential is being read', () => {
+  it('is not undone when the older read lands in the cache', async () => {
+    const owner = await createTenant(app);
+    const ingestKey = await ingestKeyOf(app, owner);
+    const { accounts, workspaces, cache } = app.identity;
+    const ingest = integrationsService(app.deps);
+    // A session no request has used yet (the tenant's own was cached creating the integration).
+    const { token } = await accounts.login({ email: owner.email, password: owner.password }, {});
+
+    const reads = [workspaces.verifyApiKey(owner.apiKey), accounts.verifySession(token), ingest.verifyIngestKey(ingestKey)];
+    for (const topic of [`account:${owner.accountId}`, `workspace:${owner.workspaceId}`]) {
+      cache.apply(topic);
+      ingest.invalidate(topic);
+    }
+    const [key, verified, ingested] = await Promise.all(reads);
+    expect(key).toMatchObject({ suspended: false }); // the state before the suspension
+    expect(verified).toMatchObject({ status: 'active' });
+    expect(ingested).toMatchObject({ suspended: false });
+
+    const db = app.deps.db;
+    await db.updateTable('accounts').set({ status: 'suspended' }).where('id', '=', owner.accountId).execute();
+    await db.updateTable('sessions').set({ revoked_at: new Date() }).where('account_id', '=', owner.accountId).execute();
+    await db.updateTable('workspaces').set({ suspended_at: new Date() }).where('id', '=', owner.workspaceId).execute();
+
+    const all = probes(owner, ingestKey, { inOwners: owner.adminHeaders });
+    const session = { ...all['owner session'], headers: { ...owner.adminHeaders, authorization: `Bearer ${token}` } };
+    await expectRefused(app, { 'test API key': all['test API key'], 'ingest key': all['ingest key'], 'owner session': session });
   });
 });
 

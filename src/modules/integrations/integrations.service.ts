@@ -75,16 +75,20 @@ export class IntegrationsService {
 
   constructor(private readonly deps: Deps) {
     this.box = createSecretBox(deps.config);
-    // Ingest keys share the API keys' invalidation topic (`api_key:<sha256>`): hashes never
-    // collide, and the identity cache treats an unknown hash as a no-op. `workspace:<id>` is
-    // published on suspension and reactivation of the workspace's owner.
-    deps.bus.subscribe((topic) => {
-      if (topic.startsWith('api_key:')) this.keys.delete(topic.slice('api_key:'.length));
-      else if (topic.startsWith('workspace:')) {
-        const workspaceId = topic.slice('workspace:'.length);
-        this.keys.deleteWhere((k) => k?.workspaceId === workspaceId);
-      } else if (!topic.includes(':')) this.keys.clear();
-    });
+    deps.bus.subscribe((topic) => this.invalidate(topic));
+  }
+
+  /**
+   * One invalidation topic, as the bus delivers it. Ingest keys share the API keys' topic
+   * (`api_key:<sha256>`): hashes never collide, and the identity cache treats an unknown hash
+   * as a no-op. `workspace:<id>` is published on suspension and reactivation of its owner.
+   */
+  invalidate(topic: string): void {
+    if (topic.startsWith('api_key:')) this.keys.delete(topic.slice('api_key:'.length));
+    else if (topic.startsWith('workspace:')) {
+      const workspaceId = topic.slice('workspace:'.length);
+      this.keys.deleteWhere((k) => k?.workspaceId === workspaceId);
+    } else if (!topic.includes(':')) this.keys.clear();
   }
 
   // ---- admin ----
@@ -256,11 +260,12 @@ export class IntegrationsService {
     const hash = sha256Hex(secret);
     const hit = this.keys.get(hash);
     if (hit !== undefined) return hit;
+    const ticket = this.keys.loading();
     const row = await repo.findIntegrationByKeyHash(this.deps.db, hash);
     const key = row
       ? { integrationId: row.id, workspaceId: row.workspace_id, environment: row.environment, suspended: row.workspace_suspended_at !== null }
       : null;
-    this.keys.set(hash, key);
+    this.keys.fill(hash, key, ticket);
     return key;
   }
 
