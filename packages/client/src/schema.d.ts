@@ -1948,8 +1948,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Suspend an account: its sessions end and its workspaces’ API keys stop working at once (not yourself: 409)
-         * @description Suspend an account: its sessions end and its workspaces’ API keys stop working at once (not yourself: 409).
+         * Suspend an account: its sessions end; its workspaces’ API keys, ingest keys and members are refused at once (not yourself: 409)
+         * @description Suspend an account: its sessions end; its workspaces’ API keys, ingest keys and members are refused at once (not yourself: 409).
          *
          *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
@@ -1970,8 +1970,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Reactivate a suspended account (its workspaces’ API keys work again)
-         * @description Reactivate a suspended account (its workspaces’ API keys work again).
+         * Reactivate a suspended account (its workspaces’ API keys, ingest keys and members are admitted again)
+         * @description Reactivate a suspended account (its workspaces’ API keys, ingest keys and members are admitted again).
          *
          *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
@@ -27207,6 +27207,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflict or illegal state move */
             409: {
                 headers: {
@@ -27394,6 +27410,22 @@ export interface operations {
                      * @example {
                      *       "code": "unauthorized",
                      *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */

@@ -116,6 +116,7 @@ export class AccountsService {
     const hash = sha256Hex(token);
     let session = this.cache.sessions.get(hash);
     if (session === undefined) {
+      const ticket = this.cache.sessions.loading();
       const row = await repo.findLiveSession(this.deps.db, hash);
       session = row
         ? {
@@ -128,7 +129,7 @@ export class AccountsService {
             expiresAt: new Date(row.expires_at).getTime(),
           }
         : null;
-      this.cache.sessions.set(hash, session);
+      this.cache.sessions.fill(hash, session, ticket);
     }
     if (!session || session.expiresAt <= this.deps.now().getTime() || session.status !== 'active') return null;
     return session;

@@ -50,6 +50,15 @@ export function createGuards(opts: {
     request.auth = { actor: { type: 'account', id: s.accountId, email: s.email }, session: s };
   }
 
+  /**
+   * A workspace whose owner is suspended is closed to its members too (the owner's own sessions
+   * are already ended). Read with the membership on every request, so no cache can lag; a
+   * super-admin who is not a member still gets in, to look into it.
+   */
+  function refuseSuspended(workspaceSuspendedAt: Date | null): void {
+    if (workspaceSuspendedAt !== null) throw new AppError('account_suspended', 'The account that owns this workspace is suspended.');
+  }
+
   /** The API-key check; a promise only when something had to be loaded or a shared store asked. */
   function checkApiKey(request: FastifyRequest, reply: FastifyReply): void | Promise<void> {
     const token = bearer(request);
@@ -119,7 +128,8 @@ export function createGuards(opts: {
     /**
      * /api/admin: an active session acting on the workspace named by X-Service-Workspace (or
      * the account's only workspace) and the environment named by X-Service-Environment
-     * (live by default). A workspace the account is not a member of is a 404.
+     * (live by default). A workspace the account is not a member of is a 404; one whose owner
+     * is suspended is 403 account_suspended.
      */
     async admin(request) {
       await session(request);
@@ -137,6 +147,7 @@ export function createGuards(opts: {
         const member = await repo.findMembership(opts.db, auth.session!.accountId, header);
         if (!member && auth.session!.role !== 'super_admin') throw new AppError('not_found', 'No such workspace.');
         if (!member) await workspaces.getWorkspace(header); // super-admin: must exist
+        else refuseSuspended(member.suspended_at);
         workspaceId = header;
       } else {
         const memberships = await repo.listMemberships(opts.db, auth.session!.accountId);
@@ -145,6 +156,7 @@ export function createGuards(opts: {
             details: [{ field: 'X-Service-Workspace', message: 'is required when the account has several workspaces' }],
           });
         }
+        refuseSuspended(memberships[0].suspended_at);
         workspaceId = memberships[0].id;
       }
       auth.scope = { workspaceId, environment };

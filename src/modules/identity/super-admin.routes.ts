@@ -40,8 +40,8 @@ export async function superAdminIdentityRoutes(app: App) {
         operationId: `superAdmin${move[0].toUpperCase()}${move.slice(1)}Account`,
         summary: {
           approve: 'Approve a pending account',
-          suspend: 'Suspend an account: its sessions end and its workspaces\u2019 API keys stop working at once (not yourself: 409)',
-          reactivate: 'Reactivate a suspended account (its workspaces\u2019 API keys work again)',
+          suspend: 'Suspend an account: its sessions end; its workspaces\u2019 API keys, ingest keys and members are refused at once (not yourself: 409)',
+          reactivate: 'Reactivate a suspended account (its workspaces\u2019 API keys, ingest keys and members are admitted again)',
         }[move],
         tags,
         security,

@@ -58,18 +58,21 @@ export async function listMemberships(db: Executor, accountId: string) {
   return db
     .selectFrom('workspace_members as m')
     .innerJoin('workspaces as w', 'w.id', 'm.workspace_id')
-    .select(['w.id', 'w.name', 'w.plan', 'm.role', 'm.created_at'])
+    .select(['w.id', 'w.name', 'w.plan', 'w.suspended_at', 'm.role', 'm.created_at'])
     .where('m.account_id', '=', accountId)
     .orderBy('m.created_at', 'asc')
     .execute();
 }
 
+/** An account's membership of a workspace, with whether the workspace is suspended. */
 export async function findMembership(db: Executor, accountId: string, workspaceId: string) {
   return db
-    .selectFrom('workspace_members')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where('workspace_id', '=', workspaceId)
+    .selectFrom('workspace_members as m')
+    .innerJoin('workspaces as w', 'w.id', 'm.workspace_id')
+    .selectAll('m')
+    .select('w.suspended_at')
+    .where('m.account_id', '=', accountId)
+    .where('m.workspace_id', '=', workspaceId)
     .executeTakeFirst();
 }
 

@@ -56,9 +56,10 @@ export class WorkspacesService {
   async limits(workspaceId: string): Promise<WorkspaceLimits> {
     const hit = this.cache.workspaces.get(workspaceId);
     if (hit) return hit;
+    const ticket = this.cache.workspaces.loading();
     const row = await repo.findWorkspace(this.deps.db, workspaceId);
     const limits: WorkspaceLimits = { plan: row?.plan ?? 'starter', burstPerMinute: row?.burst_per_minute ?? null, mtlsRequired: row?.mtls_required ?? false };
-    this.cache.workspaces.set(workspaceId, limits);
+    this.cache.workspaces.fill(workspaceId, limits, ticket);
     return limits;
   }
 
@@ -257,6 +258,7 @@ export class WorkspacesService {
   }
 
   private async loadApiKey(hash: string): Promise<VerifiedKey | null> {
+    const ticket = this.cache.keys.loading();
     const row = await repo.findApiKeyByHash(this.deps.db, hash);
     const key =
       row && !row.revoked_at
@@ -268,7 +270,7 @@ export class WorkspacesService {
             suspended: row.workspace_suspended_at !== null,
           }
         : null;
-    this.cache.keys.set(hash, key);
+    this.cache.keys.fill(hash, key, ticket);
     return this.unexpired(key);
   }
 

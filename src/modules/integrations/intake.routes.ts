@@ -40,6 +40,7 @@ export async function integrationIntakeRoutes(app: App, opts: { perIpPerMinute: 
     if (!token) throw new AppError('unauthorized', 'An ingest key is required (Authorization: Bearer ik_…).');
     const key = await integrations.verifyIngestKey(token);
     if (!key) throw new AppError('unauthorized', 'The ingest key is invalid or its integration was deleted.');
+    if (key.suspended) throw new AppError('account_suspended', 'The account that owns this workspace is suspended.');
     request.ingestKey = key;
     request.auth = {
       actor: { type: 'integration', id: key.integrationId },
@@ -74,7 +75,7 @@ export async function integrationIntakeRoutes(app: App, opts: { perIpPerMinute: 
       response: {
         201: Type.Ref(OrderSchema, { description: 'Created' }),
         200: Type.Ref(OrderSchema, { description: 'An open order with this external_id was updated' }),
-        ...errorResponses(401, 409, 429),
+        ...errorResponses(401, 403, 409, 429),
       },
     },
     config: { bodyChecks: checkOrderBody },
@@ -94,7 +95,7 @@ export async function integrationIntakeRoutes(app: App, opts: { perIpPerMinute: 
       tags,
       security,
       params: OrderIdParams,
-      response: { 200: Type.Ref(OrderSchema), ...errorResponses(401, 404, 429) },
+      response: { 200: Type.Ref(OrderSchema), ...errorResponses(401, 403, 404, 429) },
     },
     handler: async (request) => orders.getOrder(serviceContext(request), request.params.orderId, { source: request.ingestKey!.integrationId }),
   });

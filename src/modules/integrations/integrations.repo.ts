@@ -60,12 +60,13 @@ export async function deleteIntegration(db: Executor, scope: Scope, id: string):
     .executeTakeFirst();
 }
 
-/** The ingest-key guard: an integration by the SHA-256 of its key. */
+/** The ingest-key guard: an integration by the SHA-256 of its key, and whether its workspace is suspended. */
 export async function findIntegrationByKeyHash(db: Executor, keyHash: string) {
   return db
-    .selectFrom('integrations')
-    .select(['id', 'workspace_id', 'environment'])
-    .where('ingest_key_hash', '=', keyHash)
+    .selectFrom('integrations as i')
+    .innerJoin('workspaces as w', 'w.id', 'i.workspace_id')
+    .select(['i.id', 'i.workspace_id', 'i.environment', 'w.suspended_at as workspace_suspended_at'])
+    .where('i.ingest_key_hash', '=', keyHash)
     .executeTakeFirst();
 }
 

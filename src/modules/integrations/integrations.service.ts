@@ -31,6 +31,8 @@ export interface VerifiedIngestKey {
   integrationId: string;
   workspaceId: string;
   environment: Environment;
+  /** The workspace's owner is suspended: the key is refused until reactivation. */
+  suspended: boolean;
 }
 
 export interface HealthChangedData {
@@ -73,12 +75,20 @@ export class IntegrationsService {
 
   constructor(private readonly deps: Deps) {
     this.box = createSecretBox(deps.config);
-    // Ingest keys share the API keys' invalidation topic (`api_key:<sha256>`): hashes never
-    // collide, and the identity cache treats an unknown hash as a no-op.
-    deps.bus.subscribe((topic) => {
-      if (topic.startsWith('api_key:')) this.keys.delete(topic.slice('api_key:'.length));
-      else if (!topic.includes(':')) this.keys.clear();
-    });
+    deps.bus.subscribe((topic) => this.invalidate(topic));
+  }
+
+  /**
+   * One invalidation topic, as the bus delivers it. Ingest keys share the API keys' topic
+   * (`api_key:<sha256>`): hashes never collide, and the identity cache treats an unknown hash
+   * as a no-op. `workspace:<id>` is published on suspension and reactivation of its owner.
+   */
+  invalidate(topic: string): void {
+    if (topic.startsWith('api_key:')) this.keys.delete(topic.slice('api_key:'.length));
+    else if (topic.startsWith('workspace:')) {
+      const workspaceId = topic.slice('workspace:'.length);
+      this.keys.deleteWhere((k) => k?.workspaceId === workspaceId);
+    } else if (!topic.includes(':')) this.keys.clear();
   }
 
   // ---- admin ----
@@ -244,15 +254,18 @@ export class IntegrationsService {
 
   // ---- intake ----
 
-  /** Resolve a presented ingest key (cached, also negatively, invalidated on rotation and deletion). */
+  /** Resolve a presented ingest key (cached, also negatively, invalidated on rotation, deletion and suspension). */
   async verifyIngestKey(secret: string): Promise<VerifiedIngestKey | null> {
     if (!/^ik_[0-9A-Za-z]{20,100}$/.test(secret)) return null;
     const hash = sha256Hex(secret);
     const hit = this.keys.get(hash);
     if (hit !== undefined) return hit;
+    const ticket = this.keys.loading();
     const row = await repo.findIntegrationByKeyHash(this.deps.db, hash);
-    const key = row ? { integrationId: row.id, workspaceId: row.workspace_id, environment: row.environment } : null;
-    this.keys.set(hash, key);
+    const key = row
+      ? { integrationId: row.id, workspaceId: row.workspace_id, environment: row.environment, suspended: row.workspace_suspended_at !== null }
+      : null;
+    this.keys.fill(hash, key, ticket);
     return key;
   }
 
