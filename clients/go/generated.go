@@ -2735,8 +2735,9 @@ func (c *Client) SuperAdminApproveAccount(ctx context.Context, userID string, op
 	return out, nil
 }
 
-// SuperAdminSuspendAccount: Suspend an account: its sessions end and its workspaces’ API keys stop
-// working at once (not yourself: 409). POST /api/super-admin/accounts/{userId}/suspend
+// SuperAdminSuspendAccount: Suspend an account: its sessions end; its workspaces’ API keys, ingest
+// keys and members are refused at once (not yourself: 409). POST
+// /api/super-admin/accounts/{userId}/suspend
 func (c *Client) SuperAdminSuspendAccount(ctx context.Context, userID string, body any, opts ...RequestOption) (*Account, error) {
 	out := new(Account)
 	if err := c.do(ctx, "POST", "/api/super-admin/accounts/{userId}/suspend", map[string]string{"userId": userID}, nil, body, out, opts); err != nil {
@@ -2745,8 +2746,8 @@ func (c *Client) SuperAdminSuspendAccount(ctx context.Context, userID string, bo
 	return out, nil
 }
 
-// SuperAdminReactivateAccount: Reactivate a suspended account (its workspaces’ API keys work
-// again). POST /api/super-admin/accounts/{userId}/reactivate
+// SuperAdminReactivateAccount: Reactivate a suspended account (its workspaces’ API keys, ingest
+// keys and members are admitted again). POST /api/super-admin/accounts/{userId}/reactivate
 func (c *Client) SuperAdminReactivateAccount(ctx context.Context, userID string, opts ...RequestOption) (*Account, error) {
 	out := new(Account)
 	if err := c.do(ctx, "POST", "/api/super-admin/accounts/{userId}/reactivate", map[string]string{"userId": userID}, nil, nil, out, opts); err != nil {

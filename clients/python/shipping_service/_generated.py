@@ -1467,14 +1467,14 @@ class Operations:
         return self._request("POST", "/api/super-admin/accounts/{userId}/approve", path_params={"userId": user_id}, query={}, idempotency_key=idempotency_key, answer="json")
 
     def super_admin_suspend_account(self, user_id: str, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> Account:
-        """Suspend an account: its sessions end and its workspaces’ API keys stop working at once (not yourself: 409).
+        """Suspend an account: its sessions end; its workspaces’ API keys, ingest keys and members are refused at once (not yourself: 409).
 
         POST /api/super-admin/accounts/{userId}/suspend
         """
         return self._request("POST", "/api/super-admin/accounts/{userId}/suspend", path_params={"userId": user_id}, query={}, body=body, idempotency_key=idempotency_key, answer="json")
 
     def super_admin_reactivate_account(self, user_id: str, *, idempotency_key: str | None = None) -> Account:
-        """Reactivate a suspended account (its workspaces’ API keys work again).
+        """Reactivate a suspended account (its workspaces’ API keys, ingest keys and members are admitted again).
 
         POST /api/super-admin/accounts/{userId}/reactivate
         """

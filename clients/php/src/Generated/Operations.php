@@ -1705,7 +1705,7 @@ trait Operations
     }
 
     /**
-     * Suspend an account: its sessions end and its workspaces’ API keys stop working at once (not yourself: 409).
+     * Suspend an account: its sessions end; its workspaces’ API keys, ingest keys and members are refused at once (not yourself: 409).
      *
      * POST /api/super-admin/accounts/{userId}/suspend
      * @return array<string, mixed> the Account
@@ -1716,7 +1716,7 @@ trait Operations
     }
 
     /**
-     * Reactivate a suspended account (its workspaces’ API keys work again).
+     * Reactivate a suspended account (its workspaces’ API keys, ingest keys and members are admitted again).
      *
      * POST /api/super-admin/accounts/{userId}/reactivate
      * @return array<string, mixed> the Account
