@@ -217,7 +217,7 @@ export interface paths {
         put?: never;
         /**
          * Validate and normalise an address
-         * @description US addresses are standardised to USPS Publication 28 and checked against ZIP data (city/state corrected); other countries get an ISO country and postal-code format check. With carrier_account_id (an enabled api account whose carrier validates addresses) the carrier's street-level validator answers instead, on the same result fields plus candidates; source says which validator answered. A simulated, disabled, deleted, unknown or another workspace's account is 400 validation_failed on carrier_account_id. The carrier unreachable is 503 carrier_unavailable with Retry-After; its credentials refused 422 carrier_account_invalid; the request refused 422 carrier_rejected with the carrier's messages in details.
+         * @description US addresses are standardised to USPS Publication 28 and checked against ZIP data (city/state corrected); other countries get an ISO country and postal-code format check. With carrier_account_id (an enabled api account whose carrier validates addresses) the carrier's own validator answers instead, on the same result fields plus candidates; source says which validator answered. A simulated, disabled, deleted, unknown or another workspace's account is 400 validation_failed on carrier_account_id. The carrier unreachable is 503 carrier_unavailable with Retry-After; its credentials refused 422 carrier_account_invalid; the request refused 422 carrier_rejected with the carrier's messages in details.
          */
         post: operations["validateAddress"];
         delete?: never;
@@ -3248,7 +3248,7 @@ export interface components {
                 labels: boolean;
                 void: boolean;
                 tracking: boolean;
-                /** @description The carrier's api driver validates addresses at street level: POST /v1/addresses/validate with the carrier_account_id of an api account of this carrier asks the carrier. A capability of the api driver: simulated accounts leave validation to the built-in validator. */
+                /** @description The carrier's api driver validates addresses (street level, except DHL Express, which checks city and postal code against its service areas): POST /v1/addresses/validate with the carrier_account_id of an api account of this carrier asks the carrier. A capability of the api driver: simulated accounts leave validation to the built-in validator. */
                 address_validation: boolean;
                 /** @description Not offered yet (false for every carrier). */
                 returns: boolean;

@@ -153,7 +153,7 @@ export const CarrierTypeSchema = Type.Object(
       void: Type.Boolean(),
       tracking: Type.Boolean(),
       address_validation: Type.Boolean({
-        description: "The carrier's api driver validates addresses at street level: POST /v1/addresses/validate with the carrier_account_id of an api account of this carrier asks the carrier. A capability of the api driver: simulated accounts leave validation to the built-in validator.",
+        description: "The carrier's api driver validates addresses (street level, except DHL Express, which checks city and postal code against its service areas): POST /v1/addresses/validate with the carrier_account_id of an api account of this carrier asks the carrier. A capability of the api driver: simulated accounts leave validation to the built-in validator.",
       }),
       returns: Type.Boolean({ description: 'Not offered yet (false for every carrier).' }),
       pickups: Type.Boolean({ description: "The carrier's api driver books and cancels carrier pickups (a capability of the api driver, not of the simulated one)." }),
