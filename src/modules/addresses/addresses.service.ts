@@ -122,13 +122,18 @@ function originalOf(address: LooseAddress): AddressOutput {
   return original;
 }
 
+/** A carrier account's validator, its account resolved. */
+export interface CarrierAddressValidator {
+  carrier: string;
+  accountId: string;
+  /** Asks the carrier; its failures are thrown as the platform's errors (503/422). */
+  validate(address: Address, requestId?: string): Promise<ApiAddressValidation>;
+}
+
 /** Where an address check finds a carrier account's validator (the carrier-accounts gateway). */
 export interface CarrierAddressValidators {
   /** 400 `validation_failed` on carrier_account_id when the account cannot validate addresses. */
-  addressValidator(
-    scope: Scope,
-    accountId: string,
-  ): Promise<{ carrier: string; accountId: string; validate(address: Address, requestId?: string): Promise<ApiAddressValidation> }>;
+  addressValidator(scope: Scope, accountId: string): Promise<CarrierAddressValidator>;
 }
 
 /**

@@ -2,7 +2,7 @@
 export { AddressSchema, AddressOutputSchema, AddressValidationRequestSchema, AddressValidationResultSchema } from './addresses.schemas.js';
 export type { AddressInput, AddressOutput, AddressMessage, AddressValidationResult } from './addresses.schemas.js';
 export { validateAddress, validateAddressWithCarrier, checkShippingAddress, checkCountryAndPostalCode } from './addresses.service.js';
-export type { RatingAddressCheck, CarrierAddressValidators } from './addresses.service.js';
+export type { RatingAddressCheck, CarrierAddressValidator, CarrierAddressValidators } from './addresses.service.js';
 export {
   normalizeCountry,
   checkPostalCodeFormat,

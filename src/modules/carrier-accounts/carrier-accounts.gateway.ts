@@ -1,11 +1,12 @@
-import type { ApiAddressValidation, ApiCallContext, CarrierApiDriver, DriverResult } from '../../carriers/api-driver.js';
+import type { ApiCallContext, CarrierApiDriver, DriverResult } from '../../carriers/api-driver.js';
 import type { CarrierMessage } from '../../carriers/http/errors.js';
 import { CarrierTransportError } from '../../carriers/http/errors.js';
 import type { CarrierRegistry } from '../../carriers/registry.js';
-import { CarrierError, type Address, type CarrierDefinition, type RateRequest } from '../../carriers/types.js';
+import { CarrierError, type CarrierDefinition, type RateRequest } from '../../carriers/types.js';
 import type { Scope } from '../../platform/context.js';
 import type { Deps } from '../../platform/deps.js';
 import { AppError, validationError } from '../../platform/errors.js';
+import type { CarrierAddressValidator } from '../addresses/index.js';
 import { simulatedSource, type RateSource, type RateSourceAnswer } from '../rates/index.js';
 import { apiDriverCapabilities, type ApiDriverCatalogue } from './carrier-accounts.drivers.js';
 import type { CarrierAccountsService } from './carrier-accounts.service.js';
@@ -13,13 +14,6 @@ import type { CarrierAccountRow } from './carrier-accounts.tables.js';
 
 /** How long a client should wait after a carrier could not be reached, when the carrier did not say. */
 const DEFAULT_RETRY_AFTER_S = 5;
-
-/** An account's carrier validator, resolved (see `CarrierGateway.addressValidator`). */
-export interface CarrierAddressValidator {
-  carrier: string;
-  accountId: string;
-  validate(address: Address, requestId?: string): Promise<ApiAddressValidation>;
-}
 
 /** One call to an account's api driver: the driver, and the context it needs (credentials opened). */
 type DriverCall<T> = (driver: CarrierApiDriver, ctx: ApiCallContext) => Promise<DriverResult<T>>;
