@@ -259,7 +259,7 @@ async function registerRoutes(app: App, opts: { deps: Deps; services: Services; 
     await v1.register(apiKeysRoutes, { surface: 'v1' });
     await v1.register(ordersRoutes, { orders });
     await v1.register(ratesRoutes, { gateway: carrierGateway });
-    await v1.register(addressesRoutes);
+    await v1.register(addressesRoutes, { carriers: carrierGateway });
     await v1.register(shipmentsRoutes, { shipments });
     await v1.register(batchesRoutes, { batches });
     await v1.register(webhooksRoutes, { surface: 'v1' });

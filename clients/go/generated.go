@@ -666,11 +666,13 @@ type CarrierExchange struct {
 
 // CarrierType is the CarrierType object of the API.
 type CarrierType struct {
-	Carrier      string                   `json:"carrier"`
-	Name         string                   `json:"name"`
-	Drivers      []CarrierTypeDriversItem `json:"drivers"`
-	Services     []map[string]any         `json:"services"`
-	Capabilities map[string]any           `json:"capabilities"`
+	Carrier  string                   `json:"carrier"`
+	Name     string                   `json:"name"`
+	Drivers  []CarrierTypeDriversItem `json:"drivers"`
+	Services []map[string]any         `json:"services"`
+	// rates, labels, void and tracking hold for both drivers; address_validation and pickups are what
+	// the api driver adds.
+	Capabilities map[string]any `json:"capabilities"`
 	// JSON Schema (2020-12) of the api driver’s credentials; secret fields carry writeOnly: true. Null
 	// when the carrier has no api driver yet.
 	CredentialsSchema map[string]any `json:"credentials_schema"`

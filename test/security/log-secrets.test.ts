@@ -1,8 +1,13 @@
+import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, superAdminHeaders } from '../helpers/app.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, createTenant, superAdminHeaders } from '../helpers/app.js';
 import { orderBody } from '../helpers/credentials.js';
+import { startFakeDhl, type FakeDhl } from '../helpers/fake-dhl.js';
+import { startFakeFedex, type FakeFedex } from '../helpers/fake-fedex.js';
+import { startFakeUps, type FakeUps } from '../helpers/fake-ups.js';
+import { startFakeUsps, type FakeUsps } from '../helpers/fake-usps.js';
 
 // No secret ever reaches a log line (DESIGN.md §2 logs): a full client flow at the most verbose
 // level, then every secret that was sent or handed out is searched for in the captured lines.
@@ -11,6 +16,19 @@ const SECRET_FIELDS = new Set(['secret', 'token', 'ingest_key', 'password', 'pin
 const lines: string[] = [];
 let app: FastifyInstance;
 
+/** The carriers' write-only credentials (each carrier's credentials_schema), distinct per carrier. */
+const CARRIER_SECRETS = {
+  ups: 'ups-client-secret-3b9e27d1',
+  usps: 'usps-client-secret-51ac9e04',
+  uspsPayment: '7730019428',
+  fedex: 'fedex-secret-key-0d6f2b85',
+  dhl: 'dhl-api-secret-a47c13e9',
+};
+let ups: FakeUps;
+let usps: FakeUsps;
+let fedex: FakeFedex;
+let dhl: FakeDhl;
+
 beforeAll(async () => {
   const stream = new Writable({
     write(chunk, _enc, cb) {
@@ -18,7 +36,17 @@ beforeAll(async () => {
       cb();
     },
   });
-  app = await buildTestApp({ config: { logLevel: 'trace' }, logStream: stream });
+  ups = await startFakeUps({ clientSecret: CARRIER_SECRETS.ups });
+  usps = await startFakeUsps({ clientSecret: CARRIER_SECRETS.usps });
+  fedex = await startFakeFedex({ secretKey: CARRIER_SECRETS.fedex });
+  dhl = await startFakeDhl({ apiSecret: CARRIER_SECRETS.dhl });
+  app = await buildTestApp({
+    config: { logLevel: 'trace', carrierAllowBaseUrlOverride: true, encryptionKey: randomBytes(32).toString('base64') },
+    logStream: stream,
+  });
+}, 60_000);
+afterAll(async () => {
+  await Promise.all([ups?.close(), usps?.close(), fedex?.close(), dhl?.close()]);
 });
 
 /** Every value under a secret-named field, at any depth, of a response or request body. */
@@ -73,5 +101,102 @@ describe('logs during a full flow', () => {
     expect(lines.length).toBeGreaterThan(30); // the flow was logged, at trace level
     const leaks = [...secrets].flatMap((s) => lines.filter((l) => l.includes(s)).map((l) => `${s.slice(0, 6)}… in ${l.slice(0, 200)}`));
     expect(leaks).toEqual([]);
+  });
+});
+
+describe('carrier accounts: credentials and carrier tokens', () => {
+  it('appear in no log line and no response body (create, patch, test, logs, purchase, address checks; /v1 and admin)', { timeout: 180_000 }, async () => {
+    const t = await createTenant(app);
+    const root = await superAdminHeaders(app);
+    const linesBefore = lines.length;
+    const bodies: string[] = [];
+    const send = async (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, headers: Record<string, string>, payload?: unknown) => {
+      const res = await app.inject({ method, url, headers, payload: payload as never });
+      bodies.push(res.body);
+      return res;
+    };
+    const credentials = {
+      ups: { client_id: 'ups-client-id-1', client_secret: CARRIER_SECRETS.ups },
+      usps: {
+        client_id: 'fake-client-id',
+        client_secret: CARRIER_SECRETS.usps,
+        crid: '56982563',
+        mid: '904128936',
+        manifest_mid: '904128937',
+        payment_account_number: CARRIER_SECRETS.uspsPayment,
+        payment_account_type: 'EPS',
+      },
+      fedex: { api_key: 'fake-api-key', secret_key: CARRIER_SECRETS.fedex },
+      dhl_express: { api_key: 'fake-api-key', api_secret: CARRIER_SECRETS.dhl },
+    };
+    const fakes = { ups, usps, fedex, dhl_express: dhl };
+    const accounts: Record<string, string> = {};
+    // Created on /v1 (UPS with a wrong client id first, then patched to the right credentials) and on the admin surface.
+    for (const carrier of ['ups', 'usps', 'fedex', 'dhl_express'] as const) {
+      const viaAdmin = carrier === 'fedex' || carrier === 'dhl_express';
+      const payload = { carrier, driver: 'api', account_number: carrier === 'ups' ? 'A1B2C3' : '740561073', base_url: fakes[carrier].url, credentials: credentials[carrier] };
+      const res = await send('POST', viaAdmin ? '/api/admin/carrier-accounts' : '/v1/carrier-accounts', viaAdmin ? t.adminHeaders : t.headers, payload);
+      expect(res.statusCode, res.body).toBe(201);
+      accounts[carrier] = res.json().id;
+    }
+    expect((await send('PATCH', `/v1/carrier-accounts/${accounts.ups}`, t.headers, { credentials: { ...credentials.ups, client_id: 'fake-client-id' }, is_default: true })).statusCode).toBe(200);
+    expect((await send('PATCH', `/api/admin/carrier-accounts/${accounts.fedex}`, t.adminHeaders, { credentials: credentials.fedex, description: 'FedEx' })).statusCode).toBe(200);
+    // A refused create and a refused patch echo nothing they were sent.
+    expect((await send('POST', '/v1/carrier-accounts', t.headers, { carrier: 'ups', driver: 'api', credentials: { client_secret: CARRIER_SECRETS.ups, extra: CARRIER_SECRETS.ups } })).statusCode).toBe(400);
+    expect((await send('PATCH', `/v1/carrier-accounts/${accounts.usps}`, t.headers, { credentials: { ...credentials.usps, payment_account_type: 'PERMIT' } })).statusCode).toBe(400);
+    for (const id of Object.values(accounts)) {
+      expect((await send('POST', `/v1/carrier-accounts/${id}/test`, t.headers)).json().health.status).toBe('ok');
+      await send('POST', `/api/admin/carrier-accounts/${id}/test`, t.adminHeaders);
+    }
+
+    // The purchase path with an api account (UPS and USPS, the latter with its payment authorization), a void, an address check.
+    const shipFrom = { name: 'Warehouse', company: 'Acme', street1: '350 5th Ave', city: 'New York', state: 'NY', postal_code: '10118', country: 'US', phone: '2125550100' };
+    const shipTo = { name: 'Ada Lovelace', street1: '1 Market St', city: 'San Francisco', state: 'CA', postal_code: '94105', country: 'US', phone: '4155550100' };
+    await send('POST', '/v1/rates/query', t.headers, { ship_from: shipFrom, ship_to: shipTo, parcel: { weight_oz: 24, length_in: 10, width_in: 8, height_in: 4 } });
+    for (const [carrier, service] of [['ups', 'ups_ground'], ['usps', 'usps_ground_advantage']] as const) {
+      const order = await send('POST', '/v1/orders', t.headers, { ...orderBody(), ship_to: shipTo, ship_from: shipFrom });
+      const bought = await send('POST', '/v1/shipments', t.headers, { order_id: order.json().id, service_code: service, carrier_account_id: accounts[carrier] });
+      expect(bought.statusCode, bought.body).toBe(201);
+      expect((await send('POST', `/v1/shipments/${bought.json().id}/void`, t.headers)).statusCode).toBe(200);
+    }
+    for (const carrier of ['ups', 'fedex'] as const) {
+      expect((await send('POST', '/v1/addresses/validate', t.headers, { ...shipTo, carrier_account_id: accounts[carrier] })).statusCode).toBe(200);
+    }
+    // A token refetched after expiry, and a failing carrier, are logged too.
+    ups.expireTokens();
+    ups.queue('xav', { status: 503 }, { status: 503 }, { status: 503 });
+    await send('POST', '/v1/addresses/validate', t.headers, { ...shipTo, carrier_account_id: accounts.ups });
+
+    // Every view of the accounts: lists, reads, exchange logs, the audit log.
+    await send('GET', '/v1/carrier-accounts?limit=100', t.headers);
+    await send('GET', '/api/admin/carrier-accounts?limit=100', t.adminHeaders);
+    for (const id of Object.values(accounts)) {
+      await send('GET', `/v1/carrier-accounts/${id}`, t.headers);
+      const logs = await send('GET', `/v1/carrier-accounts/${id}/logs`, t.headers);
+      expect(logs.json().data.length).toBeGreaterThan(0);
+      await send('GET', `/api/admin/carrier-accounts/${id}/logs`, t.adminHeaders);
+    }
+    await send('GET', `/api/super-admin/audit-log?limit=100`, root);
+    await send('DELETE', `/v1/carrier-accounts/${accounts.dhl_express}`, t.headers);
+
+    // The tokens the carriers issued and we sent back (OAuth bearers, USPS payment authorizations, basic auth).
+    const tokens = new Set<string>();
+    for (const fake of [ups, usps, fedex, dhl]) {
+      for (const r of fake.requests) {
+        const auth = /^(?:Bearer|Basic) (.+)$/.exec(String(r.headers.authorization ?? ''))?.[1];
+        if (auth) tokens.add(auth);
+        const payment = r.headers['x-payment-authorization-token'];
+        if (typeof payment === 'string' && payment) tokens.add(payment);
+      }
+    }
+    expect(tokens.size).toBeGreaterThanOrEqual(5);
+    expect(lines.length).toBeGreaterThan(linesBefore + 30); // the flow was logged, at trace level
+    const secrets = [...Object.values(CARRIER_SECRETS), ...tokens];
+    const leaks = secrets.flatMap((secret) => [
+      ...lines.filter((l) => l.includes(secret)).map((l) => `${secret.slice(0, 6)}… in log ${l.slice(0, 200)}`),
+      ...bodies.filter((b) => b.includes(secret)).map((b) => `${secret.slice(0, 6)}… in body ${b.slice(0, 200)}`),
+    ]);
+    expect(leaks).toEqual([]);
+    for (const fake of [ups, usps, fedex, dhl]) expect(fake.violations).toEqual([]);
   });
 });

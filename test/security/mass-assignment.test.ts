@@ -87,3 +87,63 @@ describe('read-only fields in request bodies', () => {
     expect(login.statusCode).toBe(401); // no account was made
   });
 });
+
+describe('carrier accounts (DESIGN.md §9.1)', () => {
+  /** What the server owns on an account: its identity, tenancy, health, sealed secrets, seed origin, deletion. */
+  const SERVER_OWNED = {
+    id: 'ca_injected00000000000000000000',
+    workspace_id: 'ws_injected000000000000000000',
+    environment: 'live',
+    health: { status: 'ok', checked_at: '2000-01-01T00:00:00.000Z', latency_ms: 1, message: null },
+    health_status: 'ok',
+    credentials_sealed: 'sealed-by-the-client',
+    credentials_masked: { client_secret: '••••' },
+    origin: 'seed',
+    deleted_at: '2000-01-01T00:00:00.000Z',
+    created_at: '2000-01-01T00:00:00.000Z',
+    updated_at: '2000-01-01T00:00:00.000Z',
+  };
+  const refusedFields = (res: { statusCode: number; json(): { code: string; details?: Array<{ field: string }> } }) => {
+    expect(res.statusCode).toBe(400);
+    expect(res.json().code).toBe('validation_failed');
+    return (res.json().details ?? []).map((d) => d.field).sort();
+  };
+
+  it('create refuses every server-owned field, naming each, on /v1 and the admin surface; nothing is made', async () => {
+    const listIds = async () => (await app.inject({ method: 'GET', url: '/v1/carrier-accounts?limit=100', headers: me.tenant.headers })).json().data.map((a: { id: string }) => a.id).sort();
+    const before = await listIds();
+    for (const [url, headers] of [['/v1/carrier-accounts', me.tenant.headers], ['/api/admin/carrier-accounts', me.tenant.adminHeaders]] as const) {
+      const res = await app.inject({ method: 'POST', url, headers, payload: { carrier: 'ups', driver: 'simulated', ...SERVER_OWNED } });
+      expect(refusedFields(res)).toEqual(Object.keys(SERVER_OWNED).sort());
+    }
+    expect(await listIds()).toEqual(before);
+    expect((await app.inject({ method: 'GET', url: `/v1/carrier-accounts/${SERVER_OWNED.id}`, headers: me.tenant.headers })).statusCode).toBe(404);
+  });
+
+  it('patch refuses them too, and what cannot change after create (carrier, driver, base_url, account_number); a re-read is unchanged', async () => {
+    const created = await app.inject({ method: 'POST', url: '/v1/carrier-accounts', headers: me.tenant.headers, payload: { carrier: 'ups', driver: 'simulated', description: 'mass' } });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().id as string;
+    const read = async () => (await app.inject({ method: 'GET', url: `/v1/carrier-accounts/${id}`, headers: me.tenant.headers })).json();
+    const before = await read();
+    const immutable = { carrier: 'fedex', driver: 'api', base_url: 'https://127.0.0.1:9', account_number: 'X1' };
+    for (const [url, headers] of [[`/v1/carrier-accounts/${id}`, me.tenant.headers], [`/api/admin/carrier-accounts/${id}`, me.tenant.adminHeaders]] as const) {
+      const res = await app.inject({ method: 'PATCH', url, headers, payload: { description: 'changed', ...SERVER_OWNED, ...immutable } });
+      expect(refusedFields(res)).toEqual([...Object.keys(SERVER_OWNED), ...Object.keys(immutable)].sort());
+    }
+    expect(await read()).toEqual(before);
+    // Still in this workspace and environment, not deleted.
+    expect((await app.inject({ method: 'GET', url: `/v1/carrier-accounts/${id}`, headers: me.tenant.liveHeaders })).statusCode).toBe(404);
+  });
+
+  it('credentials take only the fields of the carrier\'s credentials_schema: a smuggled key is refused by name', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v1/carrier-accounts',
+      headers: me.tenant.headers,
+      payload: { carrier: 'ups', driver: 'api', credentials: { client_id: 'id', client_secret: 'secret-value-123', health: 'ok', credentials_sealed: 'x' } },
+    });
+    expect(refusedFields(res)).toEqual(['credentials.credentials_sealed', 'credentials.health']);
+    expect(res.body).not.toContain('secret-value-123');
+  });
+});

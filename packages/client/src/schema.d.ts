@@ -217,7 +217,7 @@ export interface paths {
         put?: never;
         /**
          * Validate and normalise an address
-         * @description US addresses are standardised to USPS Publication 28 and checked against ZIP data (city/state corrected); other countries get an ISO country and postal-code format check.
+         * @description US addresses are standardised to USPS Publication 28 and checked against ZIP data (city/state corrected); other countries get an ISO country and postal-code format check. With carrier_account_id (an enabled api account whose carrier validates addresses) the carrier's own validator answers instead, on the same result fields plus candidates; source says which validator answered. A simulated, disabled, deleted, unknown or another workspace's account is 400 validation_failed on carrier_account_id. The carrier unreachable is 503 carrier_unavailable with Retry-After; its credentials refused 422 carrier_account_invalid; the request refused 422 carrier_rejected with the carrier's messages in details.
          */
         post: operations["validateAddress"];
         delete?: never;
@@ -3242,15 +3242,21 @@ export interface components {
                 domestic: boolean;
                 international: boolean;
             }[];
+            /** @description rates, labels, void and tracking hold for both drivers; address_validation and pickups are what the api driver adds. */
             capabilities: {
                 rates: boolean;
                 labels: boolean;
                 void: boolean;
                 tracking: boolean;
+                /** @description The carrier's api driver validates addresses (street level, except DHL Express, which checks city and postal code against its service areas): POST /v1/addresses/validate with the carrier_account_id of an api account of this carrier asks the carrier. A capability of the api driver: simulated accounts leave validation to the built-in validator. */
                 address_validation: boolean;
+                /** @description Not offered yet (false for every carrier). */
                 returns: boolean;
+                /** @description The carrier's api driver books and cancels carrier pickups (a capability of the api driver, not of the simulated one). */
                 pickups: boolean;
+                /** @description Not offered yet (false for every carrier). */
                 manifests: boolean;
+                /** @description Not offered yet (false for every carrier). */
                 customs_documents: boolean;
             };
             credentials_schema: {
@@ -5548,16 +5554,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "name": "Grace Hopper",
-                 *       "street1": "350 fifth avenue",
-                 *       "city": "new york",
-                 *       "state": "ny",
-                 *       "postal_code": "10118",
-                 *       "country": "US"
-                 *     }
-                 */
                 "application/json": {
                     name?: string | null;
                     company?: string | null;
@@ -5570,39 +5566,18 @@ export interface operations {
                     country: string;
                     phone?: string | null;
                     email?: string | null;
+                    /** @description An enabled api carrier account (ca_…) of this workspace and environment whose carrier validates addresses (GET /v1/carrier-types capabilities.address_validation): the carrier's own street-level validator answers. Without it the built-in validator answers. A simulated, disabled, deleted or unknown account is 400 validation_failed on carrier_account_id. */
+                    carrier_account_id?: string;
                 };
             };
         };
         responses: {
-            /** @description The validation result (bad content is a result with status invalid). */
+            /** @description The validation result (bad content is a result with status invalid). With carrier_account_id the carrier's verdict is mapped onto the same fields: status and residential as the carrier said, normalized its best candidate (the address as sent when it had none), messages its notes and corrections. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "verified",
-                     *       "residential": "unknown",
-                     *       "original": {
-                     *         "name": "Grace Hopper",
-                     *         "street1": "350 fifth avenue",
-                     *         "city": "new york",
-                     *         "state": "ny",
-                     *         "postal_code": "10118",
-                     *         "country": "US"
-                     *       },
-                     *       "normalized": {
-                     *         "name": "Grace Hopper",
-                     *         "street1": "350 FIFTH AVE",
-                     *         "city": "NEW YORK",
-                     *         "state": "NY",
-                     *         "postal_code": "10118",
-                     *         "country": "US"
-                     *       },
-                     *       "messages": []
-                     *     }
-                     */
                     "application/json": {
                         /** @description verified: valid US address, only formatting changed; corrected: city/state fixed or filled from the ZIP data; unverified: valid country and postal-code format, no street data to check against; invalid: a required field is missing, or the country, postal code or ZIP is bad. */
                         status: "verified" | "corrected" | "unverified" | "invalid";
@@ -5633,11 +5608,34 @@ export interface operations {
                             email?: string;
                         };
                         messages: {
-                            /** @description missing_field, invalid_country, invalid_postal_code, unknown_postal_code, postal_code_country_mismatch, invalid_state, city_corrected, state_corrected, not_verified. */
+                            /** @description Built-in validator: missing_field, invalid_country, invalid_postal_code, unknown_postal_code, postal_code_country_mismatch, invalid_state, city_corrected, state_corrected, not_verified. A carrier's validator: address_corrected, address_not_found, address_ambiguous, address_not_deliverable, address_secondary_missing, … and the carrier's own codes. */
                             code: string;
+                            /** @description The address field the message is about; a carrier message about the whole address is reported on street1, the line a street-level check is about. */
                             field: string;
                             message: string;
                         }[];
+                        /** @description A carrier's answers only: every address the carrier suggested, best first (normalized is the first; empty when it found none). */
+                        candidates?: {
+                            name?: string;
+                            company?: string;
+                            street1?: string;
+                            street2?: string;
+                            city?: string;
+                            state?: string;
+                            postal_code?: string;
+                            country?: string;
+                            phone?: string;
+                            email?: string;
+                        }[];
+                        /** @description Which validator answered (on every POST /v1/addresses/validate answer). */
+                        source?: {
+                            /** @description built_in: this service's validator; carrier: the carrier account's validator. */
+                            type: "built_in" | "carrier";
+                            /** @description With type carrier: the carrier slug (ups, usps, fedex, dhl_express). */
+                            carrier?: string;
+                            /** @description With type carrier: the account that asked. */
+                            carrier_account_id?: string;
+                        };
                     };
                 };
             };
@@ -5677,6 +5675,22 @@ export interface operations {
                      * @example {
                      *       "code": "unauthorized",
                      *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unprocessable",
+                     *       "message": "The request cannot be processed.",
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -10640,7 +10654,7 @@ export interface operations {
                      *             "tracking": true,
                      *             "address_validation": true,
                      *             "returns": false,
-                     *             "pickups": false,
+                     *             "pickups": true,
                      *             "manifests": false,
                      *             "customs_documents": false
                      *           },
@@ -21700,7 +21714,7 @@ export interface operations {
                      *             "tracking": true,
                      *             "address_validation": true,
                      *             "returns": false,
-                     *             "pickups": false,
+                     *             "pickups": true,
                      *             "manifests": false,
                      *             "customs_documents": false
                      *           },

@@ -34,4 +34,30 @@ export const ADDRESS_VALIDATION_EXAMPLE = {
     country: 'US',
   },
   messages: [],
+  source: { type: 'built_in' },
+};
+
+/** The same endpoint asking a carrier account's validator (an api UPS account). */
+export const CARRIER_ADDRESS_VALIDATION_REQUEST_EXAMPLE = {
+  name: 'Jane Doe',
+  street1: '26601 agoura road',
+  city: 'calabasas',
+  state: 'CA',
+  postal_code: '91302',
+  country: 'US',
+  carrier_account_id: 'ca_01jx0000000000000000000000',
+};
+
+/** UPS Address Validation's answer for it: ZIP+4 and the street's directional added. */
+export const CARRIER_ADDRESS_VALIDATION_EXAMPLE = {
+  status: 'corrected',
+  residential: 'yes',
+  original: { name: 'Jane Doe', street1: '26601 agoura road', city: 'calabasas', state: 'CA', postal_code: '91302', country: 'US' },
+  normalized: { name: 'Jane Doe', street1: '26601 W AGOURA RD', city: 'CALABASAS', state: 'CA', postal_code: '91302-1954', country: 'US' },
+  messages: [
+    { code: 'address_corrected', field: 'street1', message: 'UPS corrected street1' },
+    { code: 'address_corrected', field: 'postal_code', message: 'UPS corrected postal_code' },
+  ],
+  candidates: [{ name: 'Jane Doe', street1: '26601 W AGOURA RD', city: 'CALABASAS', state: 'CA', postal_code: '91302-1954', country: 'US' }],
+  source: { type: 'carrier', carrier: 'ups', carrier_account_id: 'ca_01jx0000000000000000000000' },
 };

@@ -23,6 +23,7 @@ describe('POST /v1/addresses/validate: results (200)', () => {
       original: { name: 'The President', street1: '1600 Pennsylvania Avenue Northwest', city: 'washington', state: 'District of Columbia', postal_code: '20500', country: 'us' },
       normalized: { name: 'The President', street1: '1600 PENNSYLVANIA AVE NW', city: 'WASHINGTON', state: 'DC', postal_code: '20500', country: 'US' },
       messages: [],
+      source: { type: 'built_in' },
     });
   });
 

@@ -1,5 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ADDRESS_EXAMPLE, ADDRESS_VALIDATION_EXAMPLE } from './addresses.examples.js';
+import {
+  ADDRESS_EXAMPLE,
+  ADDRESS_VALIDATION_EXAMPLE,
+  CARRIER_ADDRESS_VALIDATION_EXAMPLE,
+  CARRIER_ADDRESS_VALIDATION_REQUEST_EXAMPLE,
+} from './addresses.examples.js';
 
 // Optional fields also accept null: store exports often send `"street2": null` for an empty line.
 const text = (description: string, maxLength = 200) =>
@@ -28,6 +33,26 @@ export const AddressSchema = Type.Object(
 );
 export type AddressInput = Static<typeof AddressSchema>;
 
+/**
+ * POST /v1/addresses/validate: an address, and optionally the carrier account whose carrier
+ * validates it (DESIGN.md §9.1, §9.7). Same address rules as `AddressSchema`.
+ */
+export const AddressValidationRequestSchema = Type.Object(
+  {
+    ...AddressSchema.properties,
+    carrier_account_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description:
+          "An enabled api carrier account (ca_…) of this workspace and environment whose carrier validates addresses (GET /v1/carrier-types capabilities.address_validation): the carrier's own street-level validator answers. Without it the built-in validator answers. A simulated, disabled, deleted or unknown account is 400 validation_failed on carrier_account_id.",
+      }),
+    ),
+  },
+  { title: 'AddressValidationRequest', examples: [ADDRESS_EXAMPLE, CARRIER_ADDRESS_VALIDATION_REQUEST_EXAMPLE] },
+);
+export type AddressValidationRequest = Static<typeof AddressValidationRequestSchema>;
+
 /** The same ten fields on the way out (response schemas must describe every field). */
 export const AddressOutputSchema = Type.Object({
   name: Type.Optional(Type.String()),
@@ -44,8 +69,11 @@ export const AddressOutputSchema = Type.Object({
 export type AddressOutput = Static<typeof AddressOutputSchema>;
 
 export const AddressMessageSchema = Type.Object({
-  code: Type.String({ description: 'missing_field, invalid_country, invalid_postal_code, unknown_postal_code, postal_code_country_mismatch, invalid_state, city_corrected, state_corrected, not_verified.' }),
-  field: Type.String(),
+  code: Type.String({
+    description:
+      "Built-in validator: missing_field, invalid_country, invalid_postal_code, unknown_postal_code, postal_code_country_mismatch, invalid_state, city_corrected, state_corrected, not_verified. A carrier's validator: address_corrected, address_not_found, address_ambiguous, address_not_deliverable, address_secondary_missing, … and the carrier's own codes.",
+  }),
+  field: Type.String({ description: 'The address field the message is about; a carrier message about the whole address is reported on street1, the line a street-level check is about.' }),
   message: Type.String(),
 });
 export type AddressMessage = Static<typeof AddressMessageSchema>;
@@ -62,7 +90,27 @@ export const AddressValidationResultSchema = Type.Object(
     original: AddressOutputSchema,
     normalized: AddressOutputSchema,
     messages: Type.Array(AddressMessageSchema),
+    candidates: Type.Optional(
+      Type.Array(AddressOutputSchema, {
+        description: "A carrier's answers only: every address the carrier suggested, best first (normalized is the first; empty when it found none).",
+      }),
+    ),
+    source: Type.Optional(
+      Type.Object(
+        {
+          type: Type.Union([Type.Literal('built_in'), Type.Literal('carrier')], { description: "built_in: this service's validator; carrier: the carrier account's validator." }),
+          carrier: Type.Optional(Type.String({ description: 'With type carrier: the carrier slug (ups, usps, fedex, dhl_express).' })),
+          carrier_account_id: Type.Optional(Type.String({ description: 'With type carrier: the account that asked.' })),
+        },
+        { description: 'Which validator answered (on every POST /v1/addresses/validate answer).' },
+      ),
+    ),
   },
-  { title: 'AddressValidationResult', description: 'The validation result (bad content is a result with status invalid).', examples: [ADDRESS_VALIDATION_EXAMPLE] },
+  {
+    title: 'AddressValidationResult',
+    description:
+      "The validation result (bad content is a result with status invalid). With carrier_account_id the carrier's verdict is mapped onto the same fields: status and residential as the carrier said, normalized its best candidate (the address as sent when it had none), messages its notes and corrections.",
+    examples: [ADDRESS_VALIDATION_EXAMPLE, CARRIER_ADDRESS_VALIDATION_EXAMPLE],
+  },
 );
 export type AddressValidationResult = Static<typeof AddressValidationResultSchema>;

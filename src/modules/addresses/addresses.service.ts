@@ -1,3 +1,6 @@
+import type { ApiAddressValidation } from '../../carriers/api-driver.js';
+import type { Address } from '../../carriers/types.js';
+import type { Scope } from '../../platform/context.js';
 import type { ErrorDetail } from '../../platform/errors.js';
 import type { AddressInput, AddressMessage, AddressOutput, AddressValidationResult } from './addresses.schemas.js';
 import {
@@ -59,11 +62,7 @@ function tidy(value: string): string {
  */
 export function validateAddress(input: AddressInput): AddressValidationResult {
   const address = input as LooseAddress;
-  const original: AddressOutput = {};
-  for (const f of FIELDS) {
-    const v = stringField(address, f);
-    if (v !== undefined) original[f] = v;
-  }
+  const original = originalOf(address);
 
   const messages: AddressMessage[] = [];
   const normalized: AddressOutput = {};
@@ -111,6 +110,85 @@ export function validateAddress(input: AddressInput): AddressValidationResult {
   }
   messages.sort((a, b) => FIELDS.indexOf(a.field as Field) - FIELDS.indexOf(b.field as Field));
   return { status, residential, original, normalized: orderFields(normalized), messages };
+}
+
+/** The input strings verbatim, the ten address fields only. */
+function originalOf(address: LooseAddress): AddressOutput {
+  const original: AddressOutput = {};
+  for (const f of FIELDS) {
+    const v = stringField(address, f);
+    if (v !== undefined) original[f] = v;
+  }
+  return original;
+}
+
+/** A carrier account's validator, its account resolved. */
+export interface CarrierAddressValidator {
+  carrier: string;
+  accountId: string;
+  /** Asks the carrier; its failures are thrown as the platform's errors (503/422). */
+  validate(address: Address, requestId?: string): Promise<ApiAddressValidation>;
+}
+
+/** Where an address check finds a carrier account's validator (the carrier-accounts gateway). */
+export interface CarrierAddressValidators {
+  /** 400 `validation_failed` on carrier_account_id when the account cannot validate addresses. */
+  addressValidator(scope: Scope, accountId: string): Promise<CarrierAddressValidator>;
+}
+
+/**
+ * Validates one address with a carrier account's own validator (POST /v1/addresses/validate
+ * with `carrier_account_id`; DESIGN.md §9.1, §9.7), its verdict on the built-in result's
+ * fields plus `candidates` and `source`. The account is checked first (400 on
+ * carrier_account_id). An address whose country is missing or not ISO alpha-2 is not sent:
+ * no carrier can route it, so the built-in check's `invalid` answers (source `built_in`).
+ * Carrier failures are the gateway's errors: 503 `carrier_unavailable`, 422
+ * `carrier_account_invalid` or `carrier_rejected`.
+ */
+export async function validateAddressWithCarrier(
+  validators: CarrierAddressValidators,
+  scope: Scope,
+  accountId: string,
+  input: AddressInput,
+  requestId?: string,
+): Promise<AddressValidationResult> {
+  const validator = await validators.addressValidator(scope, accountId);
+  const address = input as LooseAddress;
+  const country = normalizeCountry(stringField(address, 'country'));
+  if (!country) return { ...validateAddress(input), source: { type: 'built_in' } };
+  const sent = carrierAddress(address, country);
+  const verdict = await validator.validate(sent, requestId);
+  return {
+    status: verdict.status,
+    residential: verdict.residential,
+    original: originalOf(address),
+    normalized: outputOf(verdict.normalized ?? sent),
+    // A carrier message about the whole address goes on street1, as the built-in not_verified does.
+    messages: verdict.messages.map((m) => ({ code: m.code, field: m.field ?? 'street1', message: m.message })),
+    candidates: verdict.candidates.map(outputOf),
+    source: { type: 'carrier', carrier: validator.carrier, carrier_account_id: validator.accountId },
+  };
+}
+
+/** What a carrier is asked: the filled fields, whitespace tidied, the country as its ISO code. */
+function carrierAddress(address: LooseAddress, country: string): Address {
+  const out: Address = { postal_code: '', country };
+  for (const f of FIELDS) {
+    if (f === 'country') continue;
+    const v = stringField(address, f);
+    if (filled(v)) out[f] = tidy(v);
+  }
+  return out;
+}
+
+/** A carrier's address on the wire: the ten fields, in order, empty ones left out. */
+function outputOf(address: Address): AddressOutput {
+  const out: AddressOutput = {};
+  for (const f of FIELDS) {
+    const v = address[f];
+    if (typeof v === 'string' && v.trim() !== '') out[f] = v;
+  }
+  return out;
 }
 
 function requireField(address: LooseAddress, field: Field, normalized: AddressOutput, messages: AddressMessage[]) {

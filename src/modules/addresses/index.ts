@@ -1,8 +1,8 @@
 /** The addresses module's import surface for other modules (orders, shipments, rates, batches). */
-export { AddressSchema, AddressOutputSchema, AddressValidationResultSchema } from './addresses.schemas.js';
+export { AddressSchema, AddressOutputSchema, AddressValidationRequestSchema, AddressValidationResultSchema } from './addresses.schemas.js';
 export type { AddressInput, AddressOutput, AddressMessage, AddressValidationResult } from './addresses.schemas.js';
-export { validateAddress, checkShippingAddress, checkCountryAndPostalCode } from './addresses.service.js';
-export type { RatingAddressCheck } from './addresses.service.js';
+export { validateAddress, validateAddressWithCarrier, checkShippingAddress, checkCountryAndPostalCode } from './addresses.service.js';
+export type { RatingAddressCheck, CarrierAddressValidator, CarrierAddressValidators } from './addresses.service.js';
 export {
   normalizeCountry,
   checkPostalCodeFormat,

@@ -6,8 +6,9 @@ import { CarrierError, type CarrierDefinition, type RateRequest } from '../../ca
 import type { Scope } from '../../platform/context.js';
 import type { Deps } from '../../platform/deps.js';
 import { AppError, validationError } from '../../platform/errors.js';
+import type { CarrierAddressValidator } from '../addresses/index.js';
 import { simulatedSource, type RateSource, type RateSourceAnswer } from '../rates/index.js';
-import type { ApiDriverCatalogue } from './carrier-accounts.drivers.js';
+import { apiDriverCapabilities, type ApiDriverCatalogue } from './carrier-accounts.drivers.js';
 import type { CarrierAccountsService } from './carrier-accounts.service.js';
 import type { CarrierAccountRow } from './carrier-accounts.tables.js';
 
@@ -110,6 +111,28 @@ export class CarrierGateway {
     const row = enabled.find((r) => r.is_default) ?? enabled[0];
     if (!row) throw new AppError('unprocessable', `No enabled ${carrier} carrier account in this workspace and environment.`, { details: [{ field, message: `no enabled ${carrier} account` }] });
     return row;
+  }
+
+  /**
+   * The carrier validator behind an address check (POST /v1/addresses/validate with
+   * `carrier_account_id`, DESIGN.md §9.1 and §9.7): the named account must be an enabled `api`
+   * account of the scope whose driver validates addresses, else 400 `validation_failed` on
+   * `field` saying why (another workspace's account reads as an unknown one). `validate` asks
+   * the carrier and throws the gateway's errors (`call`).
+   */
+  async addressValidator(scope: Scope, id: string, field = 'carrier_account_id'): Promise<CarrierAddressValidator> {
+    const row = (await this.accounts.liveAccounts(scope)).find((r) => r.id === id);
+    if (!row || !row.enabled) throw validationError([{ field, message: 'is not an enabled carrier account of this workspace and environment' }]);
+    const name = this.carriers.get(row.carrier)?.name ?? row.carrier;
+    if (row.driver !== 'api') {
+      throw validationError([{ field, message: `is a simulated ${name} account, which validates no addresses; leave carrier_account_id out to use the built-in validator, or name an api account` }]);
+    }
+    if (!apiDriverCapabilities(this.driverOf(row)).address_validation) throw validationError([{ field, message: `${name}'s api driver does not validate addresses` }]);
+    return {
+      carrier: row.carrier,
+      accountId: row.id,
+      validate: (address, requestId) => this.call(scope, row, requestId, (driver, ctx) => driver.validateAddress(ctx, address)),
+    };
   }
 
   /** A shipment's account, deleted or disabled ones too (their shipments stay voidable and trackable). */

@@ -65,6 +65,27 @@ describe('carrier types', () => {
     });
     expect(usps.credentials_schema!.properties.crid.writeOnly).toBeUndefined();
   });
+
+  it('capabilities: address_validation and pickups come from the api driver; returns, manifests and customs documents are not offered yet', async () => {
+    const types = (await app.inject({ method: 'GET', url: '/v1/carrier-types', headers: t.headers })).json().data as Array<{ carrier: string; drivers: string[]; capabilities: Record<string, boolean> }>;
+    expect(types.length).toBe(4);
+    for (const type of types) {
+      const hasApi = type.drivers.includes('api');
+      expect(type.capabilities, type.carrier).toEqual({
+        rates: true,
+        labels: true,
+        void: true,
+        tracking: true,
+        address_validation: hasApi,
+        pickups: hasApi,
+        returns: false,
+        manifests: false,
+        customs_documents: false,
+      });
+    }
+    // Every carrier has its api driver today, so each offers both.
+    expect(types.filter((c) => c.capabilities.address_validation).map((c) => c.carrier).sort()).toEqual(['dhl_express', 'fedex', 'ups', 'usps']);
+  });
 });
 
 describe('carrier accounts', () => {

@@ -11,7 +11,7 @@ import { writeAudit } from '../audit/index.js';
 import { credentialProblems, maskCredentials } from './carrier-accounts.credentials.js';
 import type { ApiAccount } from '../../carriers/api-driver.js';
 import { settingsService } from '../settings/index.js';
-import type { ApiDriverCatalogue } from './carrier-accounts.drivers.js';
+import { apiDriverCapabilities, type ApiDriverCatalogue } from './carrier-accounts.drivers.js';
 import type { HealthStatus } from './carrier-accounts.tables.js';
 import {
   clearDefault,
@@ -68,9 +68,9 @@ export class CarrierAccountsService {
           labels: c.capabilities.purchase,
           void: c.capabilities.void,
           tracking: c.capabilities.track,
-          address_validation: false,
+          ...apiDriverCapabilities(api),
+          // Not built yet (DESIGN.md §9.2–9.4).
           returns: false,
-          pickups: false,
           manifests: false,
           customs_documents: false,
         },
