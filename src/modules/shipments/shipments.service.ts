@@ -14,7 +14,7 @@ import { recordEvent } from '../events/index.js';
 import type { SettingsService } from '../settings/index.js';
 import { findWorkspaceOrigin } from '../identity/index.js';
 import { moveOrder, nextStatus, parseInstant, type Order, type OrderAttachments, type OrderExtension, type OrdersService } from '../orders/index.js';
-import { prepareLane, quoteRates, toRateOption, type PreparedLane, type SourcedRate } from '../rates/index.js';
+import { prepareLane, quoteRates, toRateOption, type PreparedLane, type RateQueryResponse, type SourcedRate } from '../rates/index.js';
 import * as repo from './shipments.repo.js';
 import { LABEL_FORMAT_CODES, TRACKING_STATUSES, type CreateShipmentInput, type LabelFormatCode, type PublicTracking, type Shipment, type ShipmentListFilter, type Tracking, type TrackingEventListFilter } from './shipments.schemas.js';
 import { labelDataOf, lazyRenderPool, type LabelRenderer } from './shipments.labels.js';
@@ -164,19 +164,30 @@ export class ShipmentsService {
       if (!carrier) throw validationError([{ field: 'service_code', message: `unknown service code "${code}"` }]);
       return { carrier, serviceCode: code, account: await this.gateway.accountForPurchase(ctx, carrier.slug, undefined) };
     }
-    const shipFrom = await this.shipFromOf(ctx, order);
-    const quote = await quoteRates(
-      { ship_from: { ...shipFrom, postal_code: shipFrom.postal_code ?? '' }, ship_to: { ...order.ship_to, postal_code: order.ship_to.postal_code ?? '', country: order.ship_to.country ?? '' }, parcel: order.parcel },
-      { carriers, sources: await this.gateway.rateSources(ctx), now: this.deps.now(), requestId: ctx.requestId },
-    ).catch((err: unknown) => {
-      if (err instanceof AppError && err.code === 'validation_failed') throw new AppError('address_undeliverable', 'The order\'s addresses cannot be shipped to or from.', { details: err.details });
-      throw err;
-    });
+    const quote = await this.quoteOrder(ctx, order);
     // Sorted by price: the first option with a registered service is the cheapest we can buy.
     const cheapest = quote.data.find((o) => carriers.byServiceCode(o.service_code));
     if (!cheapest) throw new AppError('no_rates', 'No service can carry this parcel on this lane.', { details: quote.messages.map((m) => ({ field: 'carrier_accounts', message: `${m.carrier}: ${m.message}` })) });
     const carrier = carriers.byServiceCode(cheapest.service_code)!;
     return { carrier, serviceCode: cheapest.service_code, account: await this.gateway.accountForPurchase(ctx, carrier.slug, cheapest.carrier_account_id ?? undefined) };
+  }
+
+  /** An order rated as its purchase would be: every enabled account, its addresses and parcel. */
+  async quoteOrder(ctx: ServiceContext, order: Order): Promise<RateQueryResponse> {
+    const shipFrom = await this.shipFromOf(ctx, order);
+    return quoteRates(
+      { ship_from: { ...shipFrom, postal_code: shipFrom.postal_code ?? '' }, ship_to: { ...order.ship_to, postal_code: order.ship_to.postal_code ?? '', country: order.ship_to.country ?? '' }, parcel: order.parcel },
+      { carriers: await this.carriers, sources: await this.gateway.rateSources(ctx), now: this.deps.now(), requestId: ctx.requestId },
+    ).catch((err: unknown) => {
+      if (err instanceof AppError && err.code === 'validation_failed') throw new AppError('address_undeliverable', 'The order\'s addresses cannot be shipped to or from.', { details: err.details });
+      throw err;
+    });
+  }
+
+  /** The order and its quote (POST /v1/shipping-rules/evaluate rates an order through this). */
+  async rateOrder(ctx: ServiceContext, orderId: string): Promise<{ order: Order; quote: RateQueryResponse }> {
+    const order = await this.orders.getOrder(ctx, orderId, { attachments: false });
+    return { order, quote: await this.quoteOrder(ctx, order) };
   }
 
   private async shipFromOf(scope: Scope, order: Order): Promise<ShipmentAddress> {
