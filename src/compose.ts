@@ -40,8 +40,8 @@ export function composeServices(deps: Deps, apiDrivers: ApiDriverCatalogue): Ser
   const officeRedeem = new OfficeRedeemService(deps, settings);
   // Rules rate an order through shipments (evaluate), and shipments choose through rules: the
   // closure is called only once both exist.
-  const shippingRules = new ShippingRulesService(deps, carrierGateway, (ctx, orderId) => shipments.rateOrder(ctx, orderId));
-  const shipments = new ShipmentsService(deps, orders, settings, carrierGateway);
+  const shippingRules: ShippingRulesService = new ShippingRulesService(deps, carrierGateway, (ctx, orderId) => shipments.rateOrder(ctx, orderId));
+  const shipments: ShipmentsService = new ShipmentsService(deps, orders, settings, carrierGateway, shippingRules);
   const batches = new BatchesService(deps, orders, shipments);
 
   orders.extend(officeRedeem.orderExtension);

@@ -550,10 +550,13 @@ type Shipment struct {
 	Label                 map[string]any `json:"label"`
 	// The carrier account that sold the label (null for labels bought before carrier accounts existed).
 	CarrierAccountID *string `json:"carrier_account_id"`
-	CreatedAt        string  `json:"created_at"`
-	UpdatedAt        string  `json:"updated_at"`
-	VoidedAt         *string `json:"voided_at"`
-	DeliveredAt      *string `json:"delivered_at"`
+	// How the service was chosen when none was named (`auto`, `cheapest`, or no service to generate or
+	// a batch): the rule, its strategy and every option considered; null when the service was named.
+	Selection   map[string]any `json:"selection"`
+	CreatedAt   string         `json:"created_at"`
+	UpdatedAt   string         `json:"updated_at"`
+	VoidedAt    *string        `json:"voided_at"`
+	DeliveredAt *string        `json:"delivered_at"`
 }
 
 // Tracking is the Tracking object of the API.
@@ -2259,7 +2262,7 @@ func (c *Client) AdminForceDeliverShipment(ctx context.Context, id string, opts 
 }
 
 // AdminGenerateOrderLabel: Rate-shop the order and buy its label (requested service, else the
-// cheapest). POST /api/admin/orders/{orderId}/generate
+// shipping rules' choice). POST /api/admin/orders/{orderId}/generate
 func (c *Client) AdminGenerateOrderLabel(ctx context.Context, orderID string, body any, opts ...RequestOption) (*Order, error) {
 	out := new(Order)
 	if err := c.do(ctx, "POST", "/api/admin/orders/{orderId}/generate", map[string]string{"orderId": orderID}, nil, body, out, opts); err != nil {

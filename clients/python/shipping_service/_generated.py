@@ -296,6 +296,7 @@ class Shipment(TypedDict, total=False):
     parcel: dict[str, Any]
     label: dict[str, Any]
     carrier_account_id: str | None
+    selection: dict[str, Any] | None
     created_at: str
     updated_at: str
     voided_at: str | None
@@ -1250,7 +1251,7 @@ class Operations:
         return self._request("POST", "/api/admin/shipments/{id}/force-delivery", path_params={"id": id}, query={}, idempotency_key=idempotency_key, answer="json")
 
     def admin_generate_order_label(self, order_id: str, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> Order:
-        """Rate-shop the order and buy its label (requested service, else the cheapest).
+        """Rate-shop the order and buy its label (requested service, else the shipping rules' choice).
 
         POST /api/admin/orders/{orderId}/generate
         """

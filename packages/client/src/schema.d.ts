@@ -243,7 +243,7 @@ export interface paths {
         put?: never;
         /**
          * Buy a label for an order
-         * @description Re-rates the service for the order's parcel, buys the label (tracking number with its carrier's check digit), stores the rendered label, moves the order to shipped and emits shipment.label_purchased, in one transaction. The order must be awaiting_fulfillment or processing (else 409 invalid_state); an unknown service_code is 400; a service that cannot carry the parcel 422 no_rates; no ship-from on the order or the workspace 422 missing_ship_from. Send an Idempotency-Key: one label per key, even for concurrent retries.
+         * @description Re-rates the service for the order's parcel, buys the label (tracking number with its carrier's check digit), stores the rendered label, moves the order to shipped and emits shipment.label_purchased, in one transaction. The order must be awaiting_fulfillment or processing (else 409 invalid_state); an unknown service_code is 400; a service that cannot carry the parcel 422 no_rates; no ship-from on the order or the workspace 422 missing_ship_from. `service_code: "auto"` lets the shipping rules choose the service and account (the shipment's `selection` explains the choice; a rule that excludes every option is 422 no_rates naming it). Send an Idempotency-Key: one label per key, even for concurrent retries.
          */
         post: operations["createShipment"];
         delete?: never;
@@ -1410,7 +1410,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Rate-shop the order and buy its label (requested service, else the cheapest)
+         * Rate-shop the order and buy its label (requested service, else the shipping rules' choice)
          * @description From awaiting_fulfillment or processing; the order becomes shipped and carries the tracking number in `shipments`.
          */
         post: operations["adminGenerateOrderLabel"];
@@ -1431,7 +1431,7 @@ export interface paths {
         put?: never;
         /**
          * Buy labels for many orders (a purchase_labels batch)
-         * @description service_code: a code or `cheapest`; default each order's requested service, else the cheapest. Answers 202 with the batch.
+         * @description service_code: a code, `auto` (the shipping rules choose) or `cheapest` (the cheapest, rules skipped); default each order's requested service, else the shipping rules (no rule matches: the cheapest). Answers 202 with the batch.
          */
         post: operations["adminBatchGenerate"];
         delete?: never;
@@ -2877,6 +2877,48 @@ export interface components {
          *         "created_at": "2026-11-23T21:44:19.734Z"
          *       },
          *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+         *       "selection": {
+         *         "rule_id": "rule_01m855vt0000000000000000",
+         *         "rule_name": "Domestic: no DHL",
+         *         "strategy": "cheapest",
+         *         "chosen": "usps_ground_advantage",
+         *         "carrier_account_id": "ca_01m855vx0usps0000000000001",
+         *         "considered": [
+         *           {
+         *             "service_code": "usps_ground_advantage",
+         *             "carrier_account_id": "ca_01m855vx0usps0000000000001",
+         *             "price": {
+         *               "amount": 1380,
+         *               "currency": "USD"
+         *             },
+         *             "business_days": 5,
+         *             "excluded": false,
+         *             "reason": "cheapest"
+         *           },
+         *           {
+         *             "service_code": "ups_ground",
+         *             "carrier_account_id": "ca_01m855vx0ups00000000000001",
+         *             "price": {
+         *               "amount": 1622,
+         *               "currency": "USD"
+         *             },
+         *             "business_days": 4,
+         *             "excluded": false,
+         *             "reason": null
+         *           },
+         *           {
+         *             "service_code": "dhl_express_domestic",
+         *             "carrier_account_id": "ca_01m855vx0dhl00000000000001",
+         *             "price": {
+         *               "amount": 1290,
+         *               "currency": "USD"
+         *             },
+         *             "business_days": 2,
+         *             "excluded": true,
+         *             "reason": "carrier dhl_express is excluded"
+         *           }
+         *         ]
+         *       },
          *       "created_at": "2026-11-23T21:44:19.734Z",
          *       "updated_at": "2026-11-23T21:44:19.734Z",
          *       "voided_at": null,
@@ -2973,6 +3015,32 @@ export interface components {
                 created_at: string;
             };
             carrier_account_id: string | null;
+            selection: {
+                /** @description The rule that applied; null when none matched (then the cheapest option). */
+                rule_id: string | null;
+                rule_name: string | null;
+                /** @enum {string} */
+                strategy: "cheapest" | "fastest" | "best_value" | "preferred";
+                /** @description The chosen service_code. */
+                chosen: string;
+                /** @description The carrier account of the chosen option. */
+                carrier_account_id: string | null;
+                /** @description Every option rated, cheapest first, with whether and why it was excluded. */
+                considered: {
+                    service_code: string;
+                    carrier_account_id: string | null;
+                    price: {
+                        /** @description Integer minor units (cents). */
+                        amount: number;
+                        /** @description ISO 4217 code. */
+                        currency: string;
+                    };
+                    business_days: number;
+                    excluded: boolean;
+                    /** @description Why the option was excluded, or why it was chosen; null for an option that stayed but was not chosen. */
+                    reason: string | null;
+                }[];
+            } | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -3192,6 +3260,48 @@ export interface components {
          *             "created_at": "2026-11-23T21:44:19.734Z"
          *           },
          *           "carrier_account_id": "ca_01m855vx0usps0000000000001",
+         *           "selection": {
+         *             "rule_id": "rule_01m855vt0000000000000000",
+         *             "rule_name": "Domestic: no DHL",
+         *             "strategy": "cheapest",
+         *             "chosen": "usps_ground_advantage",
+         *             "carrier_account_id": "ca_01m855vx0usps0000000000001",
+         *             "considered": [
+         *               {
+         *                 "service_code": "usps_ground_advantage",
+         *                 "carrier_account_id": "ca_01m855vx0usps0000000000001",
+         *                 "price": {
+         *                   "amount": 1380,
+         *                   "currency": "USD"
+         *                 },
+         *                 "business_days": 5,
+         *                 "excluded": false,
+         *                 "reason": "cheapest"
+         *               },
+         *               {
+         *                 "service_code": "ups_ground",
+         *                 "carrier_account_id": "ca_01m855vx0ups00000000000001",
+         *                 "price": {
+         *                   "amount": 1622,
+         *                   "currency": "USD"
+         *                 },
+         *                 "business_days": 4,
+         *                 "excluded": false,
+         *                 "reason": null
+         *               },
+         *               {
+         *                 "service_code": "dhl_express_domestic",
+         *                 "carrier_account_id": "ca_01m855vx0dhl00000000000001",
+         *                 "price": {
+         *                   "amount": 1290,
+         *                   "currency": "USD"
+         *                 },
+         *                 "business_days": 2,
+         *                 "excluded": true,
+         *                 "reason": "carrier dhl_express is excluded"
+         *               }
+         *             ]
+         *           },
          *           "created_at": "2026-11-23T21:44:19.734Z",
          *           "updated_at": "2026-11-23T21:44:19.734Z",
          *           "voided_at": null,
@@ -6166,6 +6276,48 @@ export interface operations {
                      *             "created_at": "2026-11-23T21:44:19.734Z"
                      *           },
                      *           "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *           "selection": {
+                     *             "rule_id": "rule_01m855vt0000000000000000",
+                     *             "rule_name": "Domestic: no DHL",
+                     *             "strategy": "cheapest",
+                     *             "chosen": "usps_ground_advantage",
+                     *             "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *             "considered": [
+                     *               {
+                     *                 "service_code": "usps_ground_advantage",
+                     *                 "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *                 "price": {
+                     *                   "amount": 1380,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "business_days": 5,
+                     *                 "excluded": false,
+                     *                 "reason": "cheapest"
+                     *               },
+                     *               {
+                     *                 "service_code": "ups_ground",
+                     *                 "carrier_account_id": "ca_01m855vx0ups00000000000001",
+                     *                 "price": {
+                     *                   "amount": 1622,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "business_days": 4,
+                     *                 "excluded": false,
+                     *                 "reason": null
+                     *               },
+                     *               {
+                     *                 "service_code": "dhl_express_domestic",
+                     *                 "carrier_account_id": "ca_01m855vx0dhl00000000000001",
+                     *                 "price": {
+                     *                   "amount": 1290,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "business_days": 2,
+                     *                 "excluded": true,
+                     *                 "reason": "carrier dhl_express is excluded"
+                     *               }
+                     *             ]
+                     *           },
                      *           "created_at": "2026-11-23T21:44:19.734Z",
                      *           "updated_at": "2026-11-23T21:44:19.734Z",
                      *           "voided_at": null,
@@ -6310,7 +6462,7 @@ export interface operations {
                 "application/json": {
                     /** @description The order to ship (awaiting_fulfillment or processing). */
                     order_id: string;
-                    /** @description A service_code from POST /v1/rates/query, e.g. usps_ground_advantage. */
+                    /** @description A service_code from POST /v1/rates/query, e.g. usps_ground_advantage; or `auto`: the shipping rules choose among the options of every enabled carrier account (the shipment's `selection` says how). */
                     service_code: string;
                     /** @description pdf_4x6 (default), pdf_letter, png_4x6 (203 dpi), zpl_4x6 (ZPL II). */
                     label_format?: "pdf_4x6" | "pdf_letter" | "png_4x6" | "zpl_4x6";
@@ -6395,6 +6547,48 @@ export interface operations {
                      *         "created_at": "2026-11-23T21:44:19.734Z"
                      *       },
                      *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *       "selection": {
+                     *         "rule_id": "rule_01m855vt0000000000000000",
+                     *         "rule_name": "Domestic: no DHL",
+                     *         "strategy": "cheapest",
+                     *         "chosen": "usps_ground_advantage",
+                     *         "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *         "considered": [
+                     *           {
+                     *             "service_code": "usps_ground_advantage",
+                     *             "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *             "price": {
+                     *               "amount": 1380,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 5,
+                     *             "excluded": false,
+                     *             "reason": "cheapest"
+                     *           },
+                     *           {
+                     *             "service_code": "ups_ground",
+                     *             "carrier_account_id": "ca_01m855vx0ups00000000000001",
+                     *             "price": {
+                     *               "amount": 1622,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 4,
+                     *             "excluded": false,
+                     *             "reason": null
+                     *           },
+                     *           {
+                     *             "service_code": "dhl_express_domestic",
+                     *             "carrier_account_id": "ca_01m855vx0dhl00000000000001",
+                     *             "price": {
+                     *               "amount": 1290,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 2,
+                     *             "excluded": true,
+                     *             "reason": "carrier dhl_express is excluded"
+                     *           }
+                     *         ]
+                     *       },
                      *       "created_at": "2026-11-23T21:44:19.734Z",
                      *       "updated_at": "2026-11-23T21:44:19.734Z",
                      *       "voided_at": null,
@@ -6656,6 +6850,48 @@ export interface operations {
                      *         "created_at": "2026-11-23T21:44:19.734Z"
                      *       },
                      *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *       "selection": {
+                     *         "rule_id": "rule_01m855vt0000000000000000",
+                     *         "rule_name": "Domestic: no DHL",
+                     *         "strategy": "cheapest",
+                     *         "chosen": "usps_ground_advantage",
+                     *         "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *         "considered": [
+                     *           {
+                     *             "service_code": "usps_ground_advantage",
+                     *             "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *             "price": {
+                     *               "amount": 1380,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 5,
+                     *             "excluded": false,
+                     *             "reason": "cheapest"
+                     *           },
+                     *           {
+                     *             "service_code": "ups_ground",
+                     *             "carrier_account_id": "ca_01m855vx0ups00000000000001",
+                     *             "price": {
+                     *               "amount": 1622,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 4,
+                     *             "excluded": false,
+                     *             "reason": null
+                     *           },
+                     *           {
+                     *             "service_code": "dhl_express_domestic",
+                     *             "carrier_account_id": "ca_01m855vx0dhl00000000000001",
+                     *             "price": {
+                     *               "amount": 1290,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 2,
+                     *             "excluded": true,
+                     *             "reason": "carrier dhl_express is excluded"
+                     *           }
+                     *         ]
+                     *       },
                      *       "created_at": "2026-11-23T21:44:19.734Z",
                      *       "updated_at": "2026-11-23T21:44:19.734Z",
                      *       "voided_at": null,
@@ -6875,6 +7111,48 @@ export interface operations {
                      *         "created_at": "2026-11-23T21:44:19.734Z"
                      *       },
                      *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *       "selection": {
+                     *         "rule_id": "rule_01m855vt0000000000000000",
+                     *         "rule_name": "Domestic: no DHL",
+                     *         "strategy": "cheapest",
+                     *         "chosen": "usps_ground_advantage",
+                     *         "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *         "considered": [
+                     *           {
+                     *             "service_code": "usps_ground_advantage",
+                     *             "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *             "price": {
+                     *               "amount": 1380,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 5,
+                     *             "excluded": false,
+                     *             "reason": "cheapest"
+                     *           },
+                     *           {
+                     *             "service_code": "ups_ground",
+                     *             "carrier_account_id": "ca_01m855vx0ups00000000000001",
+                     *             "price": {
+                     *               "amount": 1622,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 4,
+                     *             "excluded": false,
+                     *             "reason": null
+                     *           },
+                     *           {
+                     *             "service_code": "dhl_express_domestic",
+                     *             "carrier_account_id": "ca_01m855vx0dhl00000000000001",
+                     *             "price": {
+                     *               "amount": 1290,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 2,
+                     *             "excluded": true,
+                     *             "reason": "carrier dhl_express is excluded"
+                     *           }
+                     *         ]
+                     *       },
                      *       "created_at": "2026-11-23T21:44:19.734Z",
                      *       "updated_at": "2026-11-23T21:44:19.734Z",
                      *       "voided_at": null,
@@ -7972,7 +8250,7 @@ export interface operations {
                     items?: unknown[];
                     /** @description purchase_labels and process_orders: the orders (instead of items). */
                     order_ids?: string[];
-                    /** @description purchase_labels: the default service code, or `cheapest`. Default: each order's requested service, else the cheapest. */
+                    /** @description purchase_labels: the default service code, `auto` (the shipping rules choose) or `cheapest` (rules skipped). Default: each order's requested service, else the shipping rules (no rule matches: the cheapest). */
                     service_code?: string;
                     /** @description pdf_4x6 (default), pdf_letter, png_4x6 (203 dpi), zpl_4x6 (ZPL II). */
                     label_format?: "pdf_4x6" | "pdf_letter" | "png_4x6" | "zpl_4x6";
@@ -8429,6 +8707,48 @@ export interface operations {
                      *                 "created_at": "2026-11-23T21:44:19.734Z"
                      *               },
                      *               "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *               "selection": {
+                     *                 "rule_id": "rule_01m855vt0000000000000000",
+                     *                 "rule_name": "Domestic: no DHL",
+                     *                 "strategy": "cheapest",
+                     *                 "chosen": "usps_ground_advantage",
+                     *                 "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *                 "considered": [
+                     *                   {
+                     *                     "service_code": "usps_ground_advantage",
+                     *                     "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *                     "price": {
+                     *                       "amount": 1380,
+                     *                       "currency": "USD"
+                     *                     },
+                     *                     "business_days": 5,
+                     *                     "excluded": false,
+                     *                     "reason": "cheapest"
+                     *                   },
+                     *                   {
+                     *                     "service_code": "ups_ground",
+                     *                     "carrier_account_id": "ca_01m855vx0ups00000000000001",
+                     *                     "price": {
+                     *                       "amount": 1622,
+                     *                       "currency": "USD"
+                     *                     },
+                     *                     "business_days": 4,
+                     *                     "excluded": false,
+                     *                     "reason": null
+                     *                   },
+                     *                   {
+                     *                     "service_code": "dhl_express_domestic",
+                     *                     "carrier_account_id": "ca_01m855vx0dhl00000000000001",
+                     *                     "price": {
+                     *                       "amount": 1290,
+                     *                       "currency": "USD"
+                     *                     },
+                     *                     "business_days": 2,
+                     *                     "excluded": true,
+                     *                     "reason": "carrier dhl_express is excluded"
+                     *                   }
+                     *                 ]
+                     *               },
                      *               "created_at": "2026-11-23T21:44:19.734Z",
                      *               "updated_at": "2026-11-23T21:44:19.734Z",
                      *               "voided_at": null,
@@ -17983,6 +18303,48 @@ export interface operations {
                      *             "created_at": "2026-11-23T21:44:19.734Z"
                      *           },
                      *           "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *           "selection": {
+                     *             "rule_id": "rule_01m855vt0000000000000000",
+                     *             "rule_name": "Domestic: no DHL",
+                     *             "strategy": "cheapest",
+                     *             "chosen": "usps_ground_advantage",
+                     *             "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *             "considered": [
+                     *               {
+                     *                 "service_code": "usps_ground_advantage",
+                     *                 "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *                 "price": {
+                     *                   "amount": 1380,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "business_days": 5,
+                     *                 "excluded": false,
+                     *                 "reason": "cheapest"
+                     *               },
+                     *               {
+                     *                 "service_code": "ups_ground",
+                     *                 "carrier_account_id": "ca_01m855vx0ups00000000000001",
+                     *                 "price": {
+                     *                   "amount": 1622,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "business_days": 4,
+                     *                 "excluded": false,
+                     *                 "reason": null
+                     *               },
+                     *               {
+                     *                 "service_code": "dhl_express_domestic",
+                     *                 "carrier_account_id": "ca_01m855vx0dhl00000000000001",
+                     *                 "price": {
+                     *                   "amount": 1290,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "business_days": 2,
+                     *                 "excluded": true,
+                     *                 "reason": "carrier dhl_express is excluded"
+                     *               }
+                     *             ]
+                     *           },
                      *           "created_at": "2026-11-23T21:44:19.734Z",
                      *           "updated_at": "2026-11-23T21:44:19.734Z",
                      *           "voided_at": null,
@@ -18111,7 +18473,7 @@ export interface operations {
                 "application/json": {
                     /** @description The order to ship (awaiting_fulfillment or processing). */
                     order_id: string;
-                    /** @description A service_code from POST /v1/rates/query, e.g. usps_ground_advantage. */
+                    /** @description A service_code from POST /v1/rates/query, e.g. usps_ground_advantage; or `auto`: the shipping rules choose among the options of every enabled carrier account (the shipment's `selection` says how). */
                     service_code: string;
                     /** @description pdf_4x6 (default), pdf_letter, png_4x6 (203 dpi), zpl_4x6 (ZPL II). */
                     label_format?: "pdf_4x6" | "pdf_letter" | "png_4x6" | "zpl_4x6";
@@ -18196,6 +18558,48 @@ export interface operations {
                      *         "created_at": "2026-11-23T21:44:19.734Z"
                      *       },
                      *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *       "selection": {
+                     *         "rule_id": "rule_01m855vt0000000000000000",
+                     *         "rule_name": "Domestic: no DHL",
+                     *         "strategy": "cheapest",
+                     *         "chosen": "usps_ground_advantage",
+                     *         "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *         "considered": [
+                     *           {
+                     *             "service_code": "usps_ground_advantage",
+                     *             "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *             "price": {
+                     *               "amount": 1380,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 5,
+                     *             "excluded": false,
+                     *             "reason": "cheapest"
+                     *           },
+                     *           {
+                     *             "service_code": "ups_ground",
+                     *             "carrier_account_id": "ca_01m855vx0ups00000000000001",
+                     *             "price": {
+                     *               "amount": 1622,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 4,
+                     *             "excluded": false,
+                     *             "reason": null
+                     *           },
+                     *           {
+                     *             "service_code": "dhl_express_domestic",
+                     *             "carrier_account_id": "ca_01m855vx0dhl00000000000001",
+                     *             "price": {
+                     *               "amount": 1290,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 2,
+                     *             "excluded": true,
+                     *             "reason": "carrier dhl_express is excluded"
+                     *           }
+                     *         ]
+                     *       },
                      *       "created_at": "2026-11-23T21:44:19.734Z",
                      *       "updated_at": "2026-11-23T21:44:19.734Z",
                      *       "voided_at": null,
@@ -18425,6 +18829,48 @@ export interface operations {
                      *         "created_at": "2026-11-23T21:44:19.734Z"
                      *       },
                      *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *       "selection": {
+                     *         "rule_id": "rule_01m855vt0000000000000000",
+                     *         "rule_name": "Domestic: no DHL",
+                     *         "strategy": "cheapest",
+                     *         "chosen": "usps_ground_advantage",
+                     *         "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *         "considered": [
+                     *           {
+                     *             "service_code": "usps_ground_advantage",
+                     *             "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *             "price": {
+                     *               "amount": 1380,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 5,
+                     *             "excluded": false,
+                     *             "reason": "cheapest"
+                     *           },
+                     *           {
+                     *             "service_code": "ups_ground",
+                     *             "carrier_account_id": "ca_01m855vx0ups00000000000001",
+                     *             "price": {
+                     *               "amount": 1622,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 4,
+                     *             "excluded": false,
+                     *             "reason": null
+                     *           },
+                     *           {
+                     *             "service_code": "dhl_express_domestic",
+                     *             "carrier_account_id": "ca_01m855vx0dhl00000000000001",
+                     *             "price": {
+                     *               "amount": 1290,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 2,
+                     *             "excluded": true,
+                     *             "reason": "carrier dhl_express is excluded"
+                     *           }
+                     *         ]
+                     *       },
                      *       "created_at": "2026-11-23T21:44:19.734Z",
                      *       "updated_at": "2026-11-23T21:44:19.734Z",
                      *       "voided_at": null,
@@ -18729,6 +19175,48 @@ export interface operations {
                      *         "created_at": "2026-11-23T21:44:19.734Z"
                      *       },
                      *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *       "selection": {
+                     *         "rule_id": "rule_01m855vt0000000000000000",
+                     *         "rule_name": "Domestic: no DHL",
+                     *         "strategy": "cheapest",
+                     *         "chosen": "usps_ground_advantage",
+                     *         "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *         "considered": [
+                     *           {
+                     *             "service_code": "usps_ground_advantage",
+                     *             "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *             "price": {
+                     *               "amount": 1380,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 5,
+                     *             "excluded": false,
+                     *             "reason": "cheapest"
+                     *           },
+                     *           {
+                     *             "service_code": "ups_ground",
+                     *             "carrier_account_id": "ca_01m855vx0ups00000000000001",
+                     *             "price": {
+                     *               "amount": 1622,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 4,
+                     *             "excluded": false,
+                     *             "reason": null
+                     *           },
+                     *           {
+                     *             "service_code": "dhl_express_domestic",
+                     *             "carrier_account_id": "ca_01m855vx0dhl00000000000001",
+                     *             "price": {
+                     *               "amount": 1290,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 2,
+                     *             "excluded": true,
+                     *             "reason": "carrier dhl_express is excluded"
+                     *           }
+                     *         ]
+                     *       },
                      *       "created_at": "2026-11-23T21:44:19.734Z",
                      *       "updated_at": "2026-11-23T21:44:19.734Z",
                      *       "voided_at": null,
@@ -18942,6 +19430,48 @@ export interface operations {
                      *         "created_at": "2026-11-23T21:44:19.734Z"
                      *       },
                      *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *       "selection": {
+                     *         "rule_id": "rule_01m855vt0000000000000000",
+                     *         "rule_name": "Domestic: no DHL",
+                     *         "strategy": "cheapest",
+                     *         "chosen": "usps_ground_advantage",
+                     *         "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *         "considered": [
+                     *           {
+                     *             "service_code": "usps_ground_advantage",
+                     *             "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *             "price": {
+                     *               "amount": 1380,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 5,
+                     *             "excluded": false,
+                     *             "reason": "cheapest"
+                     *           },
+                     *           {
+                     *             "service_code": "ups_ground",
+                     *             "carrier_account_id": "ca_01m855vx0ups00000000000001",
+                     *             "price": {
+                     *               "amount": 1622,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 4,
+                     *             "excluded": false,
+                     *             "reason": null
+                     *           },
+                     *           {
+                     *             "service_code": "dhl_express_domestic",
+                     *             "carrier_account_id": "ca_01m855vx0dhl00000000000001",
+                     *             "price": {
+                     *               "amount": 1290,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 2,
+                     *             "excluded": true,
+                     *             "reason": "carrier dhl_express is excluded"
+                     *           }
+                     *         ]
+                     *       },
                      *       "created_at": "2026-11-23T21:44:19.734Z",
                      *       "updated_at": "2026-11-23T21:44:19.734Z",
                      *       "voided_at": null,
@@ -19087,7 +19617,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description A service code, or `cheapest`. Default: the order's requested service, else the cheapest. */
+                    /** @description A service code, `auto` (the shipping rules choose) or `cheapest` (rules skipped). Default: the order's requested service, else the shipping rules (no rule matches: the cheapest). */
                     service_code?: string;
                     /** @description pdf_4x6 (default), pdf_letter, png_4x6 (203 dpi), zpl_4x6 (ZPL II). */
                     label_format?: "pdf_4x6" | "pdf_letter" | "png_4x6" | "zpl_4x6";
@@ -20008,6 +20538,48 @@ export interface operations {
                      *                 "created_at": "2026-11-23T21:44:19.734Z"
                      *               },
                      *               "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *               "selection": {
+                     *                 "rule_id": "rule_01m855vt0000000000000000",
+                     *                 "rule_name": "Domestic: no DHL",
+                     *                 "strategy": "cheapest",
+                     *                 "chosen": "usps_ground_advantage",
+                     *                 "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *                 "considered": [
+                     *                   {
+                     *                     "service_code": "usps_ground_advantage",
+                     *                     "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *                     "price": {
+                     *                       "amount": 1380,
+                     *                       "currency": "USD"
+                     *                     },
+                     *                     "business_days": 5,
+                     *                     "excluded": false,
+                     *                     "reason": "cheapest"
+                     *                   },
+                     *                   {
+                     *                     "service_code": "ups_ground",
+                     *                     "carrier_account_id": "ca_01m855vx0ups00000000000001",
+                     *                     "price": {
+                     *                       "amount": 1622,
+                     *                       "currency": "USD"
+                     *                     },
+                     *                     "business_days": 4,
+                     *                     "excluded": false,
+                     *                     "reason": null
+                     *                   },
+                     *                   {
+                     *                     "service_code": "dhl_express_domestic",
+                     *                     "carrier_account_id": "ca_01m855vx0dhl00000000000001",
+                     *                     "price": {
+                     *                       "amount": 1290,
+                     *                       "currency": "USD"
+                     *                     },
+                     *                     "business_days": 2,
+                     *                     "excluded": true,
+                     *                     "reason": "carrier dhl_express is excluded"
+                     *                   }
+                     *                 ]
+                     *               },
                      *               "created_at": "2026-11-23T21:44:19.734Z",
                      *               "updated_at": "2026-11-23T21:44:19.734Z",
                      *               "voided_at": null,

@@ -187,3 +187,55 @@ describe('POST /v1/shipping-rules/evaluate', () => {
     expect((await post('/v1/shipping-rules/evaluate', { order_id: order.id }, stranger.headers)).statusCode).toBe(404);
   });
 });
+
+describe('service_code auto on POST /v1/shipments', () => {
+  const buy = (headers: Record<string, string>, body: Record<string, unknown>) => post('/v1/shipments', body, headers);
+
+  it('buys the service the rules choose and keeps the selection; an explicit service keeps none', async () => {
+    const tenant = await createTenant(app);
+    const rule = await createRule({ name: 'ups only, fastest', priority: 1, when: { destination_countries: ['US'] }, then: { exclude_carriers: ['usps', 'fedex', 'dhl_express'], choose: 'fastest' } }, tenant.headers);
+    const order = await createOrder(tenant.headers);
+    const evaluated = (await post('/v1/shipping-rules/evaluate', { order_id: order.id }, tenant.headers)).json();
+    const res = await buy(tenant.headers, { order_id: order.id, service_code: 'auto' });
+    expect(res.statusCode, res.body).toBe(201);
+    const shipment = res.json();
+    expect(shipment.carrier).toBe('ups');
+    expect(shipment.service_code).toBe(evaluated.chosen);
+    expect(shipment.carrier_account_id).toBe(evaluated.carrier_account_id);
+    expect(shipment.selection).toMatchObject({ rule_id: rule.id, rule_name: 'ups only, fastest', strategy: 'fastest', chosen: shipment.service_code });
+    expect(shipment.selection.considered).toEqual(evaluated.considered);
+    expect((await app.inject({ method: 'GET', url: `/v1/shipments/${shipment.id}`, headers: tenant.headers })).json().selection).toEqual(shipment.selection);
+
+    const explicit = await buy(tenant.headers, { order_id: (await createOrder(tenant.headers)).id, service_code: 'usps_ground_advantage' });
+    expect(explicit.statusCode, explicit.body).toBe(201);
+    expect(explicit.json().selection).toBeNull();
+  });
+
+  it('admin generate without a service applies the rules too; "cheapest" skips them', async () => {
+    const tenant = await createTenant(app);
+    const rule = await createRule({ name: 'fastest', priority: 1, then: { choose: 'fastest' } }, tenant.headers);
+    const shipmentOf = async (orderId: string) => (await app.inject({ method: 'GET', url: `/v1/shipments?order_id=${orderId}`, headers: tenant.headers })).json().data[0];
+    const byRules = await createOrder(tenant.headers);
+    expect((await post(`/api/admin/orders/${byRules.id}/generate`, {}, tenant.adminHeaders)).statusCode).toBe(200);
+    expect((await shipmentOf(byRules.id)).selection).toMatchObject({ rule_id: rule.id, strategy: 'fastest' });
+    const cheapest = await createOrder(tenant.headers);
+    expect((await post(`/api/admin/orders/${cheapest.id}/generate`, { service_code: 'cheapest' }, tenant.adminHeaders)).statusCode).toBe(200);
+    const plain = (await shipmentOf(cheapest.id)).selection;
+    expect(plain).toMatchObject({ rule_id: null, strategy: 'cheapest' });
+    expect(plain.chosen).toBe(plain.considered[0].service_code);
+  });
+
+  it('a rule that leaves nothing is 422 no_rates and buys nothing; auto takes no carrier_account_id', async () => {
+    const tenant = await createTenant(app);
+    await createRule({ name: 'impossible', priority: 1, then: { max_price: { amount: 1, currency: 'USD' }, choose: 'cheapest' } }, tenant.headers);
+    const order = await createOrder(tenant.headers);
+    const res = await buy(tenant.headers, { order_id: order.id, service_code: 'auto' });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().code).toBe('no_rates');
+    expect(res.json().details[0]).toMatchObject({ field: 'shipping_rule', rule_name: 'impossible' });
+    expect((await app.inject({ method: 'GET', url: `/v1/orders/${order.id}`, headers: tenant.headers })).json().status).not.toBe('shipped');
+    const withAccount = await buy(tenant.headers, { order_id: order.id, service_code: 'auto', carrier_account_id: 'ca_x' });
+    expect(withAccount.statusCode).toBe(400);
+    expect(withAccount.json().details).toEqual([{ field: 'carrier_account_id', message: 'cannot be given with service_code auto: the shipping rules choose the account' }]);
+  });
+});

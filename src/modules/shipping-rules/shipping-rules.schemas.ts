@@ -140,17 +140,19 @@ const EXAMPLE_SELECTION = {
   ],
 };
 
-export const SelectionSchema = Type.Object(
-  {
-    rule_id: nullable(Type.String({ description: 'The rule that applied; null when none matched (then the cheapest option).' })),
-    rule_name: nullable(Type.String()),
-    strategy: Type.Unsafe<Strategy>({ type: 'string', enum: [...STRATEGIES] }),
-    chosen: Type.String({ description: 'The chosen service_code.' }),
-    carrier_account_id: nullable(Type.String({ description: 'The carrier account of the chosen option.' })),
-    considered: Type.Array(ConsideredOptionSchema, { description: 'Every option rated, cheapest first, with whether and why it was excluded.' }),
-  },
-  { $id: 'ShippingRuleSelection', title: 'ShippingRuleSelection', description: 'Which service the shipping rules chose, and why.', examples: [EXAMPLE_SELECTION] },
-);
+const selectionProperties = {
+  rule_id: nullable(Type.String({ description: 'The rule that applied; null when none matched (then the cheapest option).' })),
+  rule_name: nullable(Type.String()),
+  strategy: Type.Unsafe<Strategy>({ type: 'string', enum: [...STRATEGIES] }),
+  chosen: Type.String({ description: 'The chosen service_code.' }),
+  carrier_account_id: nullable(Type.String({ description: 'The carrier account of the chosen option.' })),
+  considered: Type.Array(ConsideredOptionSchema, { description: 'Every option rated, cheapest first, with whether and why it was excluded.' }),
+};
+const SELECTION_DESCRIPTION = 'Which service the shipping rules chose, and why.';
+
+export const SelectionSchema = Type.Object(selectionProperties, { $id: 'ShippingRuleSelection', title: 'ShippingRuleSelection', description: SELECTION_DESCRIPTION, examples: [EXAMPLE_SELECTION] });
+/** The same shape without an $id, to embed in another resource's schema (the Shipment's `selection`). */
+export const SelectionObjectSchema = Type.Object(selectionProperties, { title: 'ShippingRuleSelection', description: SELECTION_DESCRIPTION });
 export type Selection = Static<typeof SelectionSchema>;
 
 /** The rate-query fields, every one optional here: either an order_id or a rate query. */

@@ -123,11 +123,12 @@ export class ShippingRulesService {
   /**
    * The rules' choice among the quoted options (those of a registered service): the selection
    * and the chosen option, or 422 no_rates naming the rule that excluded every option.
+   * `rules: false` skips the rules (an explicit "cheapest"): the cheapest, explained the same way.
    */
-  async select(scope: Scope, facts: OrderFacts, options: readonly RateOption[]): Promise<{ selection: Selection; option: RateOption }> {
-    const buyable = options.filter((o) => this.#carriers.byServiceCode(o.service_code));
-    const outcome = selectService(facts, buyable.map(toCandidate), await this.enabledRules(scope));
-    if (!outcome.ok) throw noRates(outcome);
+  async select(scope: Scope, facts: OrderFacts, quote: RateQueryResponse, opts: { rules?: boolean } = {}): Promise<{ selection: Selection; option: RateOption }> {
+    const buyable = quote.data.filter((o) => this.#carriers.byServiceCode(o.service_code));
+    const outcome = selectService(facts, buyable.map(toCandidate), opts.rules === false ? [] : await this.enabledRules(scope));
+    if (!outcome.ok) throw noRates(outcome, quote);
     const option = buyable.find((o) => o.service_code === outcome.chosen.service_code && o.carrier_account_id === outcome.chosen.carrier_account_id)!;
     return { selection: outcome.selection, option };
   }
@@ -139,7 +140,7 @@ export class ShippingRulesService {
     if (orderId !== undefined) {
       if (hasQuery || orderValue !== undefined || skus !== undefined) throw validationError([{ field: 'order_id', message: 'is given with a rate query: send one or the other' }]);
       const { order, quote } = await this.#rateOrder(ctx, orderId);
-      return (await this.select(ctx, factsOfOrder(order, quote.residential), quote.data)).selection;
+      return (await this.select(ctx, factsOfOrder(order, quote.residential), quote)).selection;
     }
     const missing = (['ship_from', 'ship_to', 'parcel'] as const).filter((f) => query[f] === undefined);
     if (missing.length > 0) throw validationError(missing.map((field) => ({ field, message: 'is required (or send order_id)' })));
@@ -156,7 +157,7 @@ export class ShippingRulesService {
       value: orderValue ?? null,
       skus: skus ?? [],
     };
-    return (await this.select(ctx, facts, quote.data)).selection;
+    return (await this.select(ctx, facts, quote)).selection;
   }
 
   async #audit(trx: Parameters<typeof writeAudit>[0], ctx: ServiceContext, action: string, id: string, changes: Record<string, unknown>): Promise<void> {
@@ -164,10 +165,15 @@ export class ShippingRulesService {
   }
 }
 
-/** 422 no_rates: the rule that excluded every option (or none, when nothing could be rated), and each option's reason. */
-function noRates(outcome: Extract<SelectionOutcome, { ok: false }>): AppError {
+/**
+ * 422 no_rates: the rule that excluded every option and each option's reason; without a rule
+ * (nothing could be rated), the carrier accounts that failed.
+ */
+function noRates(outcome: Extract<SelectionOutcome, { ok: false }>, quote: RateQueryResponse): AppError {
   const { rule, considered } = outcome;
-  if (!rule) return new AppError('no_rates', 'No service can carry this parcel on this lane.');
+  if (!rule) {
+    return new AppError('no_rates', 'No service can carry this parcel on this lane.', { details: quote.messages.map((m) => ({ field: 'carrier_accounts', message: `${m.carrier}: ${m.message}` })) });
+  }
   return new AppError('no_rates', `Shipping rule "${rule.name}" excluded every rate option.`, {
     details: [
       { field: 'shipping_rule', message: `${rule.id} ("${rule.name}") excluded every option`, rule_id: rule.id, rule_name: rule.name },

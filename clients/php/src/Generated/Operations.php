@@ -1306,7 +1306,7 @@ trait Operations
     }
 
     /**
-     * Rate-shop the order and buy its label (requested service, else the cheapest).
+     * Rate-shop the order and buy its label (requested service, else the shipping rules' choice).
      *
      * POST /api/admin/orders/{orderId}/generate
      * @return array<string, mixed> the Order
