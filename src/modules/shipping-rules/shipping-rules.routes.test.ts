@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildTestApp, createTenant, expectV1AuthMatrix, type Tenant } from '../../../test/helpers/app.js';
+import { buildApp } from '../../app.js';
+import { testConfig } from '../../config.js';
+import { openDatabase } from '../../platform/db/database.js';
 
 // A fake clock: Monday 2 March 2026, 15:00 UTC (before the 17:00 pickup cutoff).
 const NOW = new Date('2026-03-02T15:00:00.000Z');
@@ -186,6 +189,31 @@ describe('POST /v1/shipping-rules/evaluate', () => {
     const stranger = await createTenant(app);
     expect((await post('/v1/shipping-rules/evaluate', { order_id: order.id }, stranger.headers)).statusCode).toBe(404);
   });
+});
+
+// Two API processes on one PostgreSQL: both cache the enabled rules; a change on one is in force
+// on the other at once (the invalidation bus is LISTEN/NOTIFY there).
+it.runIf(inject('testDb').engine === 'postgres')('a rule change applies on every process', async () => {
+  const tenant = await createTenant(app);
+  const order = await createOrder(tenant.headers);
+  const db2 = await openDatabase({ databaseUrl: app.deps.database.connectionString!, poolMax: 2 });
+  let other: FastifyInstance | undefined;
+  try {
+    other = await buildApp({ config: testConfig(), database: db2, migrate: false, perIpPerMinute: 100_000, now: () => NOW });
+    const evaluate = async () => (await other!.inject({ method: 'POST', url: '/v1/shipping-rules/evaluate', headers: tenant.headers, payload: { order_id: order.id } })).json();
+    expect((await evaluate()).rule_id).toBeNull(); // warms the other process's cache
+    const rule = await createRule({ name: 'fastest', priority: 1, then: { choose: 'fastest' } }, tenant.headers);
+    // NOTIFY is asynchronous: allow it a moment to arrive, bounded.
+    let seen: string | null = null;
+    for (let i = 0; i < 50 && seen !== rule.id; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      seen = (await evaluate()).rule_id;
+    }
+    expect(seen).toBe(rule.id);
+  } finally {
+    await other?.close();
+    await db2.close();
+  }
 });
 
 describe('service_code auto on POST /v1/shipments', () => {
