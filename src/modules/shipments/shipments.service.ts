@@ -127,6 +127,7 @@ export class ShipmentsService {
     const carrier = auto ? undefined : (await this.carriers).byServiceCode(input.service_code);
     if (!auto && !carrier) throw validationError([{ field: 'service_code', message: `unknown service code "${input.service_code}"` }]);
     const order = await this.orders.getOrder(ctx, input.order_id, { attachments: false });
+    if (auto) nextStatus(order.status, 'purchase_label'); // 409 before rating an order that cannot ship
     const choice = carrier
       ? { carrier, serviceCode: input.service_code, account: await this.gateway.accountForPurchase(ctx, carrier.slug, input.carrier_account_id) }
       : await this.chooseService(ctx, order, AUTO);

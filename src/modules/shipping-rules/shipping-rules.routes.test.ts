@@ -234,6 +234,10 @@ describe('service_code auto on POST /v1/shipments', () => {
     expect(shipment.selection.considered).toEqual(evaluated.considered);
     expect((await app.inject({ method: 'GET', url: `/v1/shipments/${shipment.id}`, headers: tenant.headers })).json().selection).toEqual(shipment.selection);
 
+    const again = await buy(tenant.headers, { order_id: order.id, service_code: 'auto' });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().code).toBe('invalid_state');
+
     const explicit = await buy(tenant.headers, { order_id: (await createOrder(tenant.headers)).id, service_code: 'usps_ground_advantage' });
     expect(explicit.statusCode, explicit.body).toBe(201);
     expect(explicit.json().selection).toBeNull();
