@@ -188,6 +188,10 @@ describe('POST /v1/shipping-rules/evaluate', () => {
     expect(neither.json().details.map((d: { field: string }) => d.field)).toEqual(['ship_from', 'parcel']);
     const stranger = await createTenant(app);
     expect((await post('/v1/shipping-rules/evaluate', { order_id: order.id }, stranger.headers)).statusCode).toBe(404);
+    // A rate query is checked as POST /v1/rates/query checks it.
+    const badLane = await post('/v1/shipping-rules/evaluate', { ship_from: shipFrom, ship_to: { ...shipTo, country: 'ZZ' }, parcel });
+    expect(badLane.statusCode).toBe(400);
+    expect(badLane.json().details.map((d: { field: string }) => d.field)).toContain('ship_to.country');
   });
 });
 
