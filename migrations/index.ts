@@ -8,6 +8,7 @@ import * as batches from './2026-11-23-0006-batches.js';
 import * as hardening from './2026-11-23-0007-hardening.js';
 import * as carrierAccounts from './2026-11-25-0008-carrier-accounts.js';
 import * as apiShipments from './2026-11-25-0009-api-shipments.js';
+import * as shippingRules from './2026-11-25-0010-shipping-rules.js';
 
 /** Every migration, in order. Names are ISO-dated so they sort by creation. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23-0007-hardening': hardening,
   '2026-11-25-0008-carrier-accounts': carrierAccounts,
   '2026-11-25-0009-api-shipments': apiShipments,
+  '2026-11-25-0010-shipping-rules': shippingRules,
 };

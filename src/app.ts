@@ -42,6 +42,7 @@ import { publicOfficeRedeemRoutes, superAdminOfficeRedeemRoutes } from './module
 import { adminMtlsRoutes, clientCertificateGuard, mtlsService } from './modules/mtls/index.js';
 import { defaultWebDir, webRoutes } from './platform/http/dashboard.routes.js';
 import { carrierAccountsRoutes, exchangeLogSink, type ApiDriverCatalogue } from './modules/carrier-accounts/index.js';
+import { shippingRulesRoutes } from './modules/shipping-rules/index.js';
 import { CarrierHttpClient } from './carriers/http/client.js';
 import { builtInApiDrivers } from './carriers/api-drivers.js';
 
@@ -239,7 +240,7 @@ function compilersFactory(compilation: DeferredCompilation) {
 
 /** Every route group, each in its own scope with its guard. */
 async function registerRoutes(app: App, opts: { deps: Deps; services: Services; perIpPerMinute: number }) {
-  const { orders, shipments, batches, officeRedeem, carrierAccounts, carrierGateway } = opts.services;
+  const { orders, shipments, batches, officeRedeem, carrierAccounts, carrierGateway, shippingRules } = opts.services;
   const { guards } = app.identity;
   const requests = apiRequestCounter(opts.deps);
   // Closed before the app's own onClose (which closes the database): the last counts are kept.
@@ -264,6 +265,7 @@ async function registerRoutes(app: App, opts: { deps: Deps; services: Services; 
     await v1.register(batchesRoutes, { batches });
     await v1.register(webhooksRoutes, { surface: 'v1' });
     await v1.register(carrierAccountsRoutes, { surface: 'v1', service: carrierAccounts });
+    await v1.register(shippingRulesRoutes, { surface: 'v1', service: shippingRules });
   }, { prefix: '/v1' });
 
   await app.register(authRoutes, { prefix: '/api/auth', perIpPerMinute: opts.perIpPerMinute });
@@ -280,6 +282,7 @@ async function registerRoutes(app: App, opts: { deps: Deps; services: Services; 
     await admin.register(adminMtlsRoutes);
     await admin.register(ratesRoutes, { surface: 'admin', gateway: carrierGateway });
     await admin.register(carrierAccountsRoutes, { surface: 'admin', service: carrierAccounts });
+    await admin.register(shippingRulesRoutes, { surface: 'admin', service: shippingRules });
   }, { prefix: '/api/admin' });
 
   await app.register(superAdminIdentityRoutes, { prefix: '/api/super-admin' });

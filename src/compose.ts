@@ -6,6 +6,7 @@ import { OfficeRedeemService } from './modules/office-redeem/index.js';
 import { ShipmentsService } from './modules/shipments/index.js';
 import { BatchesService } from './modules/batches/index.js';
 import { CarrierAccountsService, CarrierGateway, type ApiDriverCatalogue } from './modules/carrier-accounts/index.js';
+import { ShippingRulesService } from './modules/shipping-rules/index.js';
 
 /** The domain services of one app, each made once, with the services it calls in its constructor. */
 export interface Services {
@@ -18,6 +19,7 @@ export interface Services {
   carrierAccounts: CarrierAccountsService;
   /** Rating, buying, voiding and tracking through a carrier account. */
   carrierGateway: CarrierGateway;
+  shippingRules: ShippingRulesService;
 }
 
 /**
@@ -36,13 +38,16 @@ export function composeServices(deps: Deps, apiDrivers: ApiDriverCatalogue): Ser
   const identity = createIdentity(deps, settings);
   const orders = new OrdersService(deps, settings);
   const officeRedeem = new OfficeRedeemService(deps, settings);
-  const shipments = new ShipmentsService(deps, orders, settings, carrierGateway);
+  // Rules rate an order through shipments (evaluate), and shipments choose through rules: the
+  // closure is called only once both exist.
+  const shippingRules: ShippingRulesService = new ShippingRulesService(deps, carrierGateway, (ctx, orderId) => shipments.rateOrder(ctx, orderId));
+  const shipments: ShipmentsService = new ShipmentsService(deps, orders, settings, carrierGateway, shippingRules);
   const batches = new BatchesService(deps, orders, shipments);
 
   orders.extend(officeRedeem.orderExtension);
   orders.extend(shipments.orderExtension);
 
-  return { settings, identity, orders, officeRedeem, shipments, batches, carrierAccounts, carrierGateway };
+  return { settings, identity, orders, officeRedeem, shipments, batches, carrierAccounts, carrierGateway, shippingRules };
 }
 
 declare module 'fastify' {

@@ -325,6 +325,26 @@ func (v CarrierTypeDriversItem) IsKnown() bool {
 	return false
 }
 
+// ShippingRuleSelectionStrategy: known values below. Any other string the service sends is kept as
+// is (IsKnown reports false).
+type ShippingRuleSelectionStrategy string
+
+const (
+	ShippingRuleSelectionStrategyCheapest  ShippingRuleSelectionStrategy = "cheapest"
+	ShippingRuleSelectionStrategyFastest   ShippingRuleSelectionStrategy = "fastest"
+	ShippingRuleSelectionStrategyBestValue ShippingRuleSelectionStrategy = "best_value"
+	ShippingRuleSelectionStrategyPreferred ShippingRuleSelectionStrategy = "preferred"
+)
+
+// IsKnown reports whether v is one of the values this client was generated with.
+func (v ShippingRuleSelectionStrategy) IsKnown() bool {
+	switch v {
+	case ShippingRuleSelectionStrategyCheapest, ShippingRuleSelectionStrategyFastest, ShippingRuleSelectionStrategyBestValue, ShippingRuleSelectionStrategyPreferred:
+		return true
+	}
+	return false
+}
+
 // IntegrationPlatform: known values below. Any other string the service sends is kept as is
 // (IsKnown reports false).
 type IntegrationPlatform string
@@ -530,10 +550,13 @@ type Shipment struct {
 	Label                 map[string]any `json:"label"`
 	// The carrier account that sold the label (null for labels bought before carrier accounts existed).
 	CarrierAccountID *string `json:"carrier_account_id"`
-	CreatedAt        string  `json:"created_at"`
-	UpdatedAt        string  `json:"updated_at"`
-	VoidedAt         *string `json:"voided_at"`
-	DeliveredAt      *string `json:"delivered_at"`
+	// How the service was chosen when none was named (`auto`, `cheapest`, or no service to generate or
+	// a batch): the rule, its strategy and every option considered; null when the service was named.
+	Selection   map[string]any `json:"selection"`
+	CreatedAt   string         `json:"created_at"`
+	UpdatedAt   string         `json:"updated_at"`
+	VoidedAt    *string        `json:"voided_at"`
+	DeliveredAt *string        `json:"delivered_at"`
 }
 
 // Tracking is the Tracking object of the API.
@@ -676,6 +699,36 @@ type CarrierType struct {
 	// JSON Schema (2020-12) of the api driver’s credentials; secret fields carry writeOnly: true. Null
 	// when the carrier has no api driver yet.
 	CredentialsSchema map[string]any `json:"credentials_schema"`
+}
+
+// ShippingRule is the ShippingRule object of the API.
+type ShippingRule struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	// Lower first; equal priorities apply oldest first.
+	Priority int64 `json:"priority"`
+	Enabled  bool  `json:"enabled"`
+	// Every condition given must hold; none given matches every order.
+	When map[string]any `json:"when"`
+	// Filters, applied to every rate option of every enabled carrier account, then the strategy picks
+	// one.
+	Then      map[string]any `json:"then"`
+	CreatedAt string         `json:"created_at"`
+	UpdatedAt string         `json:"updated_at"`
+}
+
+// ShippingRuleSelection is the ShippingRuleSelection object of the API. Which service the shipping rules chose, and why.
+type ShippingRuleSelection struct {
+	// The rule that applied; null when none matched (then the cheapest option).
+	RuleID   *string                       `json:"rule_id"`
+	RuleName *string                       `json:"rule_name"`
+	Strategy ShippingRuleSelectionStrategy `json:"strategy"`
+	// The chosen service_code.
+	Chosen string `json:"chosen"`
+	// The carrier account of the chosen option.
+	CarrierAccountID *string `json:"carrier_account_id"`
+	// Every option rated, cheapest first, with whether and why it was excluded.
+	Considered []map[string]any `json:"considered"`
 }
 
 // Integration is the Integration object of the API.
@@ -1623,6 +1676,98 @@ func (c *Client) ListCarrierAccountLogs(ctx context.Context, id string, opts ...
 	return out, err
 }
 
+// ListShippingRulesParams are the query parameters of ListShippingRules; zero values are left out.
+type ListShippingRulesParams struct {
+	// Page size, default 20, clamped to 1..100.
+	Limit   int
+	Cursor  string
+	Enabled bool
+}
+
+func (p *ListShippingRulesParams) values() url.Values {
+	q := url.Values{}
+	if p == nil {
+		return q
+	}
+	if p.Limit != 0 {
+		q.Set("limit", strconv.Itoa(p.Limit))
+	}
+	if p.Cursor != "" {
+		q.Set("cursor", p.Cursor)
+	}
+	if p.Enabled {
+		q.Set("enabled", "true")
+	}
+	return q
+}
+
+// ListShippingRules: List shipping rules in the order they apply (priority, then oldest first). GET
+// /v1/shipping-rules
+func (c *Client) ListShippingRules(ctx context.Context, params *ListShippingRulesParams, opts ...RequestOption) (*Page[ShippingRule], error) {
+	out := new(Page[ShippingRule])
+	if err := c.do(ctx, "GET", "/v1/shipping-rules", nil, params.values(), nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// IterShippingRules walks every page of ListShippingRules with the same filters: for it.Next(ctx) { it.Item() }, then it.Err().
+func (c *Client) IterShippingRules(params *ListShippingRulesParams, opts ...RequestOption) *Pager[ShippingRule] {
+	var base ListShippingRulesParams
+	if params != nil {
+		base = *params
+	}
+	return newPager(func(ctx context.Context, cursor string) (*Page[ShippingRule], error) {
+		p := base
+		p.Cursor = cursor
+		return c.ListShippingRules(ctx, &p, opts...)
+	})
+}
+
+// CreateShippingRule: Create a shipping rule. POST /v1/shipping-rules
+func (c *Client) CreateShippingRule(ctx context.Context, body any, opts ...RequestOption) (*ShippingRule, error) {
+	out := new(ShippingRule)
+	if err := c.do(ctx, "POST", "/v1/shipping-rules", nil, nil, body, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// EvaluateShippingRules: The service the rules would choose for an order (or a rate query), and
+// why, without buying. POST /v1/shipping-rules/evaluate
+func (c *Client) EvaluateShippingRules(ctx context.Context, body any, opts ...RequestOption) (*ShippingRuleSelection, error) {
+	out := new(ShippingRuleSelection)
+	if err := c.do(ctx, "POST", "/v1/shipping-rules/evaluate", nil, nil, body, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// GetShippingRule: Read a shipping rule. GET /v1/shipping-rules/{id}
+func (c *Client) GetShippingRule(ctx context.Context, id string, opts ...RequestOption) (*ShippingRule, error) {
+	out := new(ShippingRule)
+	if err := c.do(ctx, "GET", "/v1/shipping-rules/{id}", map[string]string{"id": id}, nil, nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// UpdateShippingRule: Change a shipping rule (name, priority, enabled; when and then are replaced
+// whole). PATCH /v1/shipping-rules/{id}
+func (c *Client) UpdateShippingRule(ctx context.Context, id string, body any, opts ...RequestOption) (*ShippingRule, error) {
+	out := new(ShippingRule)
+	if err := c.do(ctx, "PATCH", "/v1/shipping-rules/{id}", map[string]string{"id": id}, nil, body, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// DeleteShippingRule: Delete a shipping rule (shipments keep the selection it made). DELETE
+// /v1/shipping-rules/{id}
+func (c *Client) DeleteShippingRule(ctx context.Context, id string, opts ...RequestOption) error {
+	return c.do(ctx, "DELETE", "/v1/shipping-rules/{id}", map[string]string{"id": id}, nil, nil, nil, opts)
+}
+
 // Register: Register an account and its workspace (pending until approved). POST /api/auth/register
 func (c *Client) Register(ctx context.Context, body any, opts ...RequestOption) (map[string]any, error) {
 	var out map[string]any
@@ -2119,7 +2264,7 @@ func (c *Client) AdminForceDeliverShipment(ctx context.Context, id string, opts 
 }
 
 // AdminGenerateOrderLabel: Rate-shop the order and buy its label (requested service, else the
-// cheapest). POST /api/admin/orders/{orderId}/generate
+// shipping rules' choice). POST /api/admin/orders/{orderId}/generate
 func (c *Client) AdminGenerateOrderLabel(ctx context.Context, orderID string, body any, opts ...RequestOption) (*Order, error) {
 	out := new(Order)
 	if err := c.do(ctx, "POST", "/api/admin/orders/{orderId}/generate", map[string]string{"orderId": orderID}, nil, body, out, opts); err != nil {
@@ -2665,6 +2810,98 @@ func (c *Client) AdminListCarrierAccountLogs(ctx context.Context, id string, opt
 	return out, err
 }
 
+// AdminListShippingRulesParams are the query parameters of AdminListShippingRules; zero values are left out.
+type AdminListShippingRulesParams struct {
+	// Page size, default 20, clamped to 1..100.
+	Limit   int
+	Cursor  string
+	Enabled bool
+}
+
+func (p *AdminListShippingRulesParams) values() url.Values {
+	q := url.Values{}
+	if p == nil {
+		return q
+	}
+	if p.Limit != 0 {
+		q.Set("limit", strconv.Itoa(p.Limit))
+	}
+	if p.Cursor != "" {
+		q.Set("cursor", p.Cursor)
+	}
+	if p.Enabled {
+		q.Set("enabled", "true")
+	}
+	return q
+}
+
+// AdminListShippingRules: List shipping rules in the order they apply (priority, then oldest
+// first). GET /api/admin/shipping-rules
+func (c *Client) AdminListShippingRules(ctx context.Context, params *AdminListShippingRulesParams, opts ...RequestOption) (*Page[ShippingRule], error) {
+	out := new(Page[ShippingRule])
+	if err := c.do(ctx, "GET", "/api/admin/shipping-rules", nil, params.values(), nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AdminIterShippingRules walks every page of AdminListShippingRules with the same filters: for it.Next(ctx) { it.Item() }, then it.Err().
+func (c *Client) AdminIterShippingRules(params *AdminListShippingRulesParams, opts ...RequestOption) *Pager[ShippingRule] {
+	var base AdminListShippingRulesParams
+	if params != nil {
+		base = *params
+	}
+	return newPager(func(ctx context.Context, cursor string) (*Page[ShippingRule], error) {
+		p := base
+		p.Cursor = cursor
+		return c.AdminListShippingRules(ctx, &p, opts...)
+	})
+}
+
+// AdminCreateShippingRule: Create a shipping rule. POST /api/admin/shipping-rules
+func (c *Client) AdminCreateShippingRule(ctx context.Context, body any, opts ...RequestOption) (*ShippingRule, error) {
+	out := new(ShippingRule)
+	if err := c.do(ctx, "POST", "/api/admin/shipping-rules", nil, nil, body, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AdminEvaluateShippingRules: The service the rules would choose for an order (or a rate query),
+// and why, without buying. POST /api/admin/shipping-rules/evaluate
+func (c *Client) AdminEvaluateShippingRules(ctx context.Context, body any, opts ...RequestOption) (*ShippingRuleSelection, error) {
+	out := new(ShippingRuleSelection)
+	if err := c.do(ctx, "POST", "/api/admin/shipping-rules/evaluate", nil, nil, body, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AdminGetShippingRule: Read a shipping rule. GET /api/admin/shipping-rules/{id}
+func (c *Client) AdminGetShippingRule(ctx context.Context, id string, opts ...RequestOption) (*ShippingRule, error) {
+	out := new(ShippingRule)
+	if err := c.do(ctx, "GET", "/api/admin/shipping-rules/{id}", map[string]string{"id": id}, nil, nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AdminUpdateShippingRule: Change a shipping rule (name, priority, enabled; when and then are
+// replaced whole). PATCH /api/admin/shipping-rules/{id}
+func (c *Client) AdminUpdateShippingRule(ctx context.Context, id string, body any, opts ...RequestOption) (*ShippingRule, error) {
+	out := new(ShippingRule)
+	if err := c.do(ctx, "PATCH", "/api/admin/shipping-rules/{id}", map[string]string{"id": id}, nil, body, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AdminDeleteShippingRule: Delete a shipping rule (shipments keep the selection it made). DELETE
+// /api/admin/shipping-rules/{id}
+func (c *Client) AdminDeleteShippingRule(ctx context.Context, id string, opts ...RequestOption) error {
+	return c.do(ctx, "DELETE", "/api/admin/shipping-rules/{id}", map[string]string{"id": id}, nil, nil, nil, opts)
+}
+
 // SuperAdminListAccountsParams are the query parameters of SuperAdminListAccounts; zero values are left out.
 type SuperAdminListAccountsParams struct {
 	// One of pending, active, suspended.
@@ -3168,6 +3405,12 @@ var operations = map[string][2]string{
 	"deleteCarrierAccount":          {"DELETE", "/v1/carrier-accounts/{id}"},
 	"testCarrierAccount":            {"POST", "/v1/carrier-accounts/{id}/test"},
 	"listCarrierAccountLogs":        {"GET", "/v1/carrier-accounts/{id}/logs"},
+	"listShippingRules":             {"GET", "/v1/shipping-rules"},
+	"createShippingRule":            {"POST", "/v1/shipping-rules"},
+	"evaluateShippingRules":         {"POST", "/v1/shipping-rules/evaluate"},
+	"getShippingRule":               {"GET", "/v1/shipping-rules/{id}"},
+	"updateShippingRule":            {"PATCH", "/v1/shipping-rules/{id}"},
+	"deleteShippingRule":            {"DELETE", "/v1/shipping-rules/{id}"},
 	"register":                      {"POST", "/api/auth/register"},
 	"login":                         {"POST", "/api/auth/login"},
 	"logout":                        {"POST", "/api/auth/logout"},
@@ -3230,6 +3473,12 @@ var operations = map[string][2]string{
 	"adminDeleteCarrierAccount":     {"DELETE", "/api/admin/carrier-accounts/{id}"},
 	"adminTestCarrierAccount":       {"POST", "/api/admin/carrier-accounts/{id}/test"},
 	"adminListCarrierAccountLogs":   {"GET", "/api/admin/carrier-accounts/{id}/logs"},
+	"adminListShippingRules":        {"GET", "/api/admin/shipping-rules"},
+	"adminCreateShippingRule":       {"POST", "/api/admin/shipping-rules"},
+	"adminEvaluateShippingRules":    {"POST", "/api/admin/shipping-rules/evaluate"},
+	"adminGetShippingRule":          {"GET", "/api/admin/shipping-rules/{id}"},
+	"adminUpdateShippingRule":       {"PATCH", "/api/admin/shipping-rules/{id}"},
+	"adminDeleteShippingRule":       {"DELETE", "/api/admin/shipping-rules/{id}"},
 	"superAdminListAccounts":        {"GET", "/api/super-admin/accounts"},
 	"superAdminGetAccount":          {"GET", "/api/super-admin/accounts/{userId}"},
 	"superAdminApproveAccount":      {"POST", "/api/super-admin/accounts/{userId}/approve"},

@@ -26,6 +26,7 @@ export const idPrefixes = {
   carrierAccount: 'ca',
   carrierExchange: 'cx',
   carrierLabel: 'clb',
+  shippingRule: 'rule',
   request: 'req',
 } as const;
 

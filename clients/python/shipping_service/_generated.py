@@ -141,6 +141,15 @@ class CarrierTypeDriversItem(OpenEnum):
     API = "api"
 
 
+class ShippingRuleSelectionStrategy(OpenEnum):
+    """Known values of ShippingRuleSelectionStrategy. Unknown values are kept: ShippingRuleSelectionStrategy("new_value") does not raise."""
+
+    CHEAPEST = "cheapest"
+    FASTEST = "fastest"
+    BEST_VALUE = "best_value"
+    PREFERRED = "preferred"
+
+
 class IntegrationPlatform(OpenEnum):
     """Known values of IntegrationPlatform. Unknown values are kept: IntegrationPlatform("new_value") does not raise."""
 
@@ -287,6 +296,7 @@ class Shipment(TypedDict, total=False):
     parcel: dict[str, Any]
     label: dict[str, Any]
     carrier_account_id: str | None
+    selection: dict[str, Any] | None
     created_at: str
     updated_at: str
     voided_at: str | None
@@ -414,6 +424,30 @@ class CarrierType(TypedDict, total=False):
     services: list[dict[str, Any]]
     capabilities: dict[str, Any]
     credentials_schema: dict[str, Any] | None
+
+
+class ShippingRule(TypedDict, total=False):
+    """The ShippingRule object. Fields the service adds later are kept in the dict."""
+
+    id: str
+    name: str
+    priority: int
+    enabled: bool
+    when: dict[str, Any]
+    then: dict[str, Any]
+    created_at: str
+    updated_at: str
+
+
+class ShippingRuleSelection(TypedDict, total=False):
+    """The ShippingRuleSelection object. Which service the shipping rules chose, and why. Fields the service adds later are kept in the dict."""
+
+    rule_id: str | None
+    rule_name: str | None
+    strategy: str  # ShippingRuleSelectionStrategy
+    chosen: str
+    carrier_account_id: str | None
+    considered: list[dict[str, Any]]
 
 
 class Integration(TypedDict, total=False):
@@ -907,6 +941,55 @@ class Operations:
         """
         return self._request("GET", "/v1/carrier-accounts/{id}/logs", path_params={"id": id}, query={}, answer="json")
 
+    def list_shipping_rules(self, *, limit: int | None = None, cursor: str | None = None, enabled: bool | None = None) -> Page[ShippingRule]:
+        """List shipping rules in the order they apply (priority, then oldest first).
+
+        GET /v1/shipping-rules
+
+        Query parameters:
+            limit: Page size, default 20, clamped to 1..100.
+        """
+        return self._request("GET", "/v1/shipping-rules", path_params={}, query={"limit": limit, "cursor": cursor, "enabled": enabled}, answer="page")
+
+    def iter_shipping_rules(self, *, limit: int | None = None, enabled: bool | None = None) -> Iterator[ShippingRule]:
+        """Every item of `list_shipping_rules` across all pages, fetched as the loop asks, with the same filters."""
+        return self._paginate(self.list_shipping_rules, dict(limit=limit, enabled=enabled))
+
+    def create_shipping_rule(self, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> ShippingRule:
+        """Create a shipping rule.
+
+        POST /v1/shipping-rules
+        """
+        return self._request("POST", "/v1/shipping-rules", path_params={}, query={}, body=body, idempotency_key=idempotency_key, answer="json")
+
+    def evaluate_shipping_rules(self, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> ShippingRuleSelection:
+        """The service the rules would choose for an order (or a rate query), and why, without buying.
+
+        POST /v1/shipping-rules/evaluate
+        """
+        return self._request("POST", "/v1/shipping-rules/evaluate", path_params={}, query={}, body=body, idempotency_key=idempotency_key, answer="json")
+
+    def get_shipping_rule(self, id: str) -> ShippingRule:
+        """Read a shipping rule.
+
+        GET /v1/shipping-rules/{id}
+        """
+        return self._request("GET", "/v1/shipping-rules/{id}", path_params={"id": id}, query={}, answer="json")
+
+    def update_shipping_rule(self, id: str, body: Mapping[str, Any]) -> ShippingRule:
+        """Change a shipping rule (name, priority, enabled; when and then are replaced whole).
+
+        PATCH /v1/shipping-rules/{id}
+        """
+        return self._request("PATCH", "/v1/shipping-rules/{id}", path_params={"id": id}, query={}, body=body, answer="json")
+
+    def delete_shipping_rule(self, id: str) -> None:
+        """Delete a shipping rule (shipments keep the selection it made).
+
+        DELETE /v1/shipping-rules/{id}
+        """
+        return self._request("DELETE", "/v1/shipping-rules/{id}", path_params={"id": id}, query={}, answer="none")
+
     def register(self, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> dict[str, Any]:
         """Register an account and its workspace (pending until approved).
 
@@ -1168,7 +1251,7 @@ class Operations:
         return self._request("POST", "/api/admin/shipments/{id}/force-delivery", path_params={"id": id}, query={}, idempotency_key=idempotency_key, answer="json")
 
     def admin_generate_order_label(self, order_id: str, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> Order:
-        """Rate-shop the order and buy its label (requested service, else the cheapest).
+        """Rate-shop the order and buy its label (requested service, else the shipping rules' choice).
 
         POST /api/admin/orders/{orderId}/generate
         """
@@ -1437,6 +1520,55 @@ class Operations:
         """
         return self._request("GET", "/api/admin/carrier-accounts/{id}/logs", path_params={"id": id}, query={}, answer="json")
 
+    def admin_list_shipping_rules(self, *, limit: int | None = None, cursor: str | None = None, enabled: bool | None = None) -> Page[ShippingRule]:
+        """List shipping rules in the order they apply (priority, then oldest first).
+
+        GET /api/admin/shipping-rules
+
+        Query parameters:
+            limit: Page size, default 20, clamped to 1..100.
+        """
+        return self._request("GET", "/api/admin/shipping-rules", path_params={}, query={"limit": limit, "cursor": cursor, "enabled": enabled}, answer="page")
+
+    def admin_iter_shipping_rules(self, *, limit: int | None = None, enabled: bool | None = None) -> Iterator[ShippingRule]:
+        """Every item of `admin_list_shipping_rules` across all pages, fetched as the loop asks, with the same filters."""
+        return self._paginate(self.admin_list_shipping_rules, dict(limit=limit, enabled=enabled))
+
+    def admin_create_shipping_rule(self, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> ShippingRule:
+        """Create a shipping rule.
+
+        POST /api/admin/shipping-rules
+        """
+        return self._request("POST", "/api/admin/shipping-rules", path_params={}, query={}, body=body, idempotency_key=idempotency_key, answer="json")
+
+    def admin_evaluate_shipping_rules(self, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> ShippingRuleSelection:
+        """The service the rules would choose for an order (or a rate query), and why, without buying.
+
+        POST /api/admin/shipping-rules/evaluate
+        """
+        return self._request("POST", "/api/admin/shipping-rules/evaluate", path_params={}, query={}, body=body, idempotency_key=idempotency_key, answer="json")
+
+    def admin_get_shipping_rule(self, id: str) -> ShippingRule:
+        """Read a shipping rule.
+
+        GET /api/admin/shipping-rules/{id}
+        """
+        return self._request("GET", "/api/admin/shipping-rules/{id}", path_params={"id": id}, query={}, answer="json")
+
+    def admin_update_shipping_rule(self, id: str, body: Mapping[str, Any]) -> ShippingRule:
+        """Change a shipping rule (name, priority, enabled; when and then are replaced whole).
+
+        PATCH /api/admin/shipping-rules/{id}
+        """
+        return self._request("PATCH", "/api/admin/shipping-rules/{id}", path_params={"id": id}, query={}, body=body, answer="json")
+
+    def admin_delete_shipping_rule(self, id: str) -> None:
+        """Delete a shipping rule (shipments keep the selection it made).
+
+        DELETE /api/admin/shipping-rules/{id}
+        """
+        return self._request("DELETE", "/api/admin/shipping-rules/{id}", path_params={"id": id}, query={}, answer="none")
+
     def super_admin_list_accounts(self, *, status: str | None = None, q: str | None = None, limit: int | None = None, cursor: str | None = None) -> Page[Account]:
         """List accounts (filter by status, search by email).
 
@@ -1703,6 +1835,12 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "deleteCarrierAccount": ("DELETE", "/v1/carrier-accounts/{id}"),
     "testCarrierAccount": ("POST", "/v1/carrier-accounts/{id}/test"),
     "listCarrierAccountLogs": ("GET", "/v1/carrier-accounts/{id}/logs"),
+    "listShippingRules": ("GET", "/v1/shipping-rules"),
+    "createShippingRule": ("POST", "/v1/shipping-rules"),
+    "evaluateShippingRules": ("POST", "/v1/shipping-rules/evaluate"),
+    "getShippingRule": ("GET", "/v1/shipping-rules/{id}"),
+    "updateShippingRule": ("PATCH", "/v1/shipping-rules/{id}"),
+    "deleteShippingRule": ("DELETE", "/v1/shipping-rules/{id}"),
     "register": ("POST", "/api/auth/register"),
     "login": ("POST", "/api/auth/login"),
     "logout": ("POST", "/api/auth/logout"),
@@ -1765,6 +1903,12 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "adminDeleteCarrierAccount": ("DELETE", "/api/admin/carrier-accounts/{id}"),
     "adminTestCarrierAccount": ("POST", "/api/admin/carrier-accounts/{id}/test"),
     "adminListCarrierAccountLogs": ("GET", "/api/admin/carrier-accounts/{id}/logs"),
+    "adminListShippingRules": ("GET", "/api/admin/shipping-rules"),
+    "adminCreateShippingRule": ("POST", "/api/admin/shipping-rules"),
+    "adminEvaluateShippingRules": ("POST", "/api/admin/shipping-rules/evaluate"),
+    "adminGetShippingRule": ("GET", "/api/admin/shipping-rules/{id}"),
+    "adminUpdateShippingRule": ("PATCH", "/api/admin/shipping-rules/{id}"),
+    "adminDeleteShippingRule": ("DELETE", "/api/admin/shipping-rules/{id}"),
     "superAdminListAccounts": ("GET", "/api/super-admin/accounts"),
     "superAdminGetAccount": ("GET", "/api/super-admin/accounts/{userId}"),
     "superAdminApproveAccount": ("POST", "/api/super-admin/accounts/{userId}/approve"),
@@ -1792,4 +1936,4 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "integrationGetOrder": ("GET", "/api/integrations/orders/{orderId}"),
 }
 
-ENUMS: dict[str, type[OpenEnum]] = {"AccountRole": AccountRole, "AccountStatus": AccountStatus, "WorkspacePlan": WorkspacePlan, "ApiKeyEnvironment": ApiKeyEnvironment, "OrderEnvironment": OrderEnvironment, "OrderStatus": OrderStatus, "ShipmentEnvironment": ShipmentEnvironment, "ShipmentStatus": ShipmentStatus, "BatchType": BatchType, "BatchStatus": BatchStatus, "BatchItemStatus": BatchItemStatus, "WebhookEndpointEnvironment": WebhookEndpointEnvironment, "WebhookDeliveryStatus": WebhookDeliveryStatus, "CarrierAccountDriver": CarrierAccountDriver, "CarrierAccountMode": CarrierAccountMode, "CarrierTypeDriversItem": CarrierTypeDriversItem, "IntegrationPlatform": IntegrationPlatform, "IntegrationEnvironment": IntegrationEnvironment, "IntegrationHealth": IntegrationHealth, "OfficePinProduct": OfficePinProduct, "OfficePinStatus": OfficePinStatus}
+ENUMS: dict[str, type[OpenEnum]] = {"AccountRole": AccountRole, "AccountStatus": AccountStatus, "WorkspacePlan": WorkspacePlan, "ApiKeyEnvironment": ApiKeyEnvironment, "OrderEnvironment": OrderEnvironment, "OrderStatus": OrderStatus, "ShipmentEnvironment": ShipmentEnvironment, "ShipmentStatus": ShipmentStatus, "BatchType": BatchType, "BatchStatus": BatchStatus, "BatchItemStatus": BatchItemStatus, "WebhookEndpointEnvironment": WebhookEndpointEnvironment, "WebhookDeliveryStatus": WebhookDeliveryStatus, "CarrierAccountDriver": CarrierAccountDriver, "CarrierAccountMode": CarrierAccountMode, "CarrierTypeDriversItem": CarrierTypeDriversItem, "ShippingRuleSelectionStrategy": ShippingRuleSelectionStrategy, "IntegrationPlatform": IntegrationPlatform, "IntegrationEnvironment": IntegrationEnvironment, "IntegrationHealth": IntegrationHealth, "OfficePinProduct": OfficePinProduct, "OfficePinStatus": OfficePinStatus}

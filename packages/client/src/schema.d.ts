@@ -243,7 +243,7 @@ export interface paths {
         put?: never;
         /**
          * Buy a label for an order
-         * @description Re-rates the service for the order's parcel, buys the label (tracking number with its carrier's check digit), stores the rendered label, moves the order to shipped and emits shipment.label_purchased, in one transaction. The order must be awaiting_fulfillment or processing (else 409 invalid_state); an unknown service_code is 400; a service that cannot carry the parcel 422 no_rates; no ship-from on the order or the workspace 422 missing_ship_from. Send an Idempotency-Key: one label per key, even for concurrent retries.
+         * @description Re-rates the service for the order's parcel, buys the label (tracking number with its carrier's check digit), stores the rendered label, moves the order to shipped and emits shipment.label_purchased, in one transaction. The order must be awaiting_fulfillment or processing (else 409 invalid_state); an unknown service_code is 400; a service that cannot carry the parcel 422 no_rates; no ship-from on the order or the workspace 422 missing_ship_from. `service_code: "auto"` lets the shipping rules choose the service and account (the shipment's `selection` explains the choice; a rule that excludes every option is 422 no_rates naming it). Send an Idempotency-Key: one label per key, even for concurrent retries.
          */
         post: operations["createShipment"];
         delete?: never;
@@ -802,6 +802,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/shipping-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List shipping rules in the order they apply (priority, then oldest first)
+         * @description List shipping rules in the order they apply (priority, then oldest first).
+         *
+         *     Authentication: an API key (`Authorization: Bearer sk_…`) and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        get: operations["listShippingRules"];
+        put?: never;
+        /**
+         * Create a shipping rule
+         * @description Labels bought with `service_code: "auto"` (and admin generate / batches without a service) apply the first enabled rule, by priority, whose `when` matches the order: its `then` filters the rate options of every enabled carrier account, and its strategy picks one. No rule matches → the cheapest. Country codes, carriers and service codes are checked; a change applies to the next purchase.
+         */
+        post: operations["createShippingRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/shipping-rules/evaluate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The service the rules would choose for an order (or a rate query), and why, without buying
+         * @description Rates like a purchase with `service_code: "auto"`; 422 `no_rates` when the matching rule excludes every option (its details name the rule and each option's reason).
+         */
+        post: operations["evaluateShippingRules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/shipping-rules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a shipping rule
+         * @description Read a shipping rule.
+         *
+         *     Authentication: an API key (`Authorization: Bearer sk_…`) and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        get: operations["getShippingRule"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a shipping rule (shipments keep the selection it made)
+         * @description Delete a shipping rule (shipments keep the selection it made).
+         *
+         *     Authentication: an API key (`Authorization: Bearer sk_…`) and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        delete: operations["deleteShippingRule"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a shipping rule (name, priority, enabled; when and then are replaced whole)
+         * @description Change a shipping rule (name, priority, enabled; when and then are replaced whole).
+         *
+         *     Authentication: an API key (`Authorization: Bearer sk_…`) and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        patch: operations["updateShippingRule"];
+        trace?: never;
+    };
     "/api/auth/register": {
         parameters: {
             query?: never;
@@ -1330,7 +1410,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Rate-shop the order and buy its label (requested service, else the cheapest)
+         * Rate-shop the order and buy its label (requested service, else the shipping rules' choice)
          * @description From awaiting_fulfillment or processing; the order becomes shipped and carries the tracking number in `shipments`.
          */
         post: operations["adminGenerateOrderLabel"];
@@ -1351,7 +1431,7 @@ export interface paths {
         put?: never;
         /**
          * Buy labels for many orders (a purchase_labels batch)
-         * @description service_code: a code or `cheapest`; default each order's requested service, else the cheapest. Answers 202 with the batch.
+         * @description service_code: a code, `auto` (the shipping rules choose) or `cheapest` (the cheapest, rules skipped); default each order's requested service, else the shipping rules (no rule matches: the cheapest). Answers 202 with the batch.
          */
         post: operations["adminBatchGenerate"];
         delete?: never;
@@ -1870,6 +1950,86 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/admin/shipping-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List shipping rules in the order they apply (priority, then oldest first)
+         * @description List shipping rules in the order they apply (priority, then oldest first).
+         *
+         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        get: operations["adminListShippingRules"];
+        put?: never;
+        /**
+         * Create a shipping rule
+         * @description Labels bought with `service_code: "auto"` (and admin generate / batches without a service) apply the first enabled rule, by priority, whose `when` matches the order: its `then` filters the rate options of every enabled carrier account, and its strategy picks one. No rule matches → the cheapest. Country codes, carriers and service codes are checked; a change applies to the next purchase.
+         */
+        post: operations["adminCreateShippingRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/shipping-rules/evaluate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The service the rules would choose for an order (or a rate query), and why, without buying
+         * @description Rates like a purchase with `service_code: "auto"`; 422 `no_rates` when the matching rule excludes every option (its details name the rule and each option's reason).
+         */
+        post: operations["adminEvaluateShippingRules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/shipping-rules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a shipping rule
+         * @description Read a shipping rule.
+         *
+         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        get: operations["adminGetShippingRule"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a shipping rule (shipments keep the selection it made)
+         * @description Delete a shipping rule (shipments keep the selection it made).
+         *
+         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        delete: operations["adminDeleteShippingRule"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a shipping rule (name, priority, enabled; when and then are replaced whole)
+         * @description Change a shipping rule (name, priority, enabled; when and then are replaced whole).
+         *
+         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        patch: operations["adminUpdateShippingRule"];
         trace?: never;
     };
     "/api/super-admin/accounts": {
@@ -2717,6 +2877,48 @@ export interface components {
          *         "created_at": "2026-11-23T21:44:19.734Z"
          *       },
          *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+         *       "selection": {
+         *         "rule_id": "rule_01m855vt0000000000000000",
+         *         "rule_name": "Domestic: no DHL",
+         *         "strategy": "cheapest",
+         *         "chosen": "usps_ground_advantage",
+         *         "carrier_account_id": "ca_01m855vx0usps0000000000001",
+         *         "considered": [
+         *           {
+         *             "service_code": "usps_ground_advantage",
+         *             "carrier_account_id": "ca_01m855vx0usps0000000000001",
+         *             "price": {
+         *               "amount": 1380,
+         *               "currency": "USD"
+         *             },
+         *             "business_days": 5,
+         *             "excluded": false,
+         *             "reason": "cheapest"
+         *           },
+         *           {
+         *             "service_code": "ups_ground",
+         *             "carrier_account_id": "ca_01m855vx0ups00000000000001",
+         *             "price": {
+         *               "amount": 1622,
+         *               "currency": "USD"
+         *             },
+         *             "business_days": 4,
+         *             "excluded": false,
+         *             "reason": null
+         *           },
+         *           {
+         *             "service_code": "dhl_express_domestic",
+         *             "carrier_account_id": "ca_01m855vx0dhl00000000000001",
+         *             "price": {
+         *               "amount": 1290,
+         *               "currency": "USD"
+         *             },
+         *             "business_days": 2,
+         *             "excluded": true,
+         *             "reason": "carrier dhl_express is excluded"
+         *           }
+         *         ]
+         *       },
          *       "created_at": "2026-11-23T21:44:19.734Z",
          *       "updated_at": "2026-11-23T21:44:19.734Z",
          *       "voided_at": null,
@@ -2813,6 +3015,32 @@ export interface components {
                 created_at: string;
             };
             carrier_account_id: string | null;
+            selection: {
+                /** @description The rule that applied; null when none matched (then the cheapest option). */
+                rule_id: string | null;
+                rule_name: string | null;
+                /** @enum {string} */
+                strategy: "cheapest" | "fastest" | "best_value" | "preferred";
+                /** @description The chosen service_code. */
+                chosen: string;
+                /** @description The carrier account of the chosen option. */
+                carrier_account_id: string | null;
+                /** @description Every option rated, cheapest first, with whether and why it was excluded. */
+                considered: {
+                    service_code: string;
+                    carrier_account_id: string | null;
+                    price: {
+                        /** @description Integer minor units (cents). */
+                        amount: number;
+                        /** @description ISO 4217 code. */
+                        currency: string;
+                    };
+                    business_days: number;
+                    excluded: boolean;
+                    /** @description Why the option was excluded, or why it was chosen; null for an option that stayed but was not chosen. */
+                    reason: string | null;
+                }[];
+            } | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -3032,6 +3260,48 @@ export interface components {
          *             "created_at": "2026-11-23T21:44:19.734Z"
          *           },
          *           "carrier_account_id": "ca_01m855vx0usps0000000000001",
+         *           "selection": {
+         *             "rule_id": "rule_01m855vt0000000000000000",
+         *             "rule_name": "Domestic: no DHL",
+         *             "strategy": "cheapest",
+         *             "chosen": "usps_ground_advantage",
+         *             "carrier_account_id": "ca_01m855vx0usps0000000000001",
+         *             "considered": [
+         *               {
+         *                 "service_code": "usps_ground_advantage",
+         *                 "carrier_account_id": "ca_01m855vx0usps0000000000001",
+         *                 "price": {
+         *                   "amount": 1380,
+         *                   "currency": "USD"
+         *                 },
+         *                 "business_days": 5,
+         *                 "excluded": false,
+         *                 "reason": "cheapest"
+         *               },
+         *               {
+         *                 "service_code": "ups_ground",
+         *                 "carrier_account_id": "ca_01m855vx0ups00000000000001",
+         *                 "price": {
+         *                   "amount": 1622,
+         *                   "currency": "USD"
+         *                 },
+         *                 "business_days": 4,
+         *                 "excluded": false,
+         *                 "reason": null
+         *               },
+         *               {
+         *                 "service_code": "dhl_express_domestic",
+         *                 "carrier_account_id": "ca_01m855vx0dhl00000000000001",
+         *                 "price": {
+         *                   "amount": 1290,
+         *                   "currency": "USD"
+         *                 },
+         *                 "business_days": 2,
+         *                 "excluded": true,
+         *                 "reason": "carrier dhl_express is excluded"
+         *               }
+         *             ]
+         *           },
          *           "created_at": "2026-11-23T21:44:19.734Z",
          *           "updated_at": "2026-11-23T21:44:19.734Z",
          *           "voided_at": null,
@@ -3262,6 +3532,179 @@ export interface components {
             credentials_schema: {
                 [key: string]: unknown;
             } | null;
+        };
+        /**
+         * ShippingRule
+         * @example {
+         *       "id": "rule_01jx0000000000000000000000",
+         *       "name": "Canada: no DHL, within 5 days",
+         *       "priority": 10,
+         *       "enabled": true,
+         *       "when": {
+         *         "destination_countries": [
+         *           "CA"
+         *         ],
+         *         "weight_oz": {
+         *           "max": 160
+         *         }
+         *       },
+         *       "then": {
+         *         "exclude_carriers": [
+         *           "dhl_express"
+         *         ],
+         *         "max_business_days": 5,
+         *         "choose": "best_value"
+         *       },
+         *       "created_at": "2026-11-25T12:00:00.000Z",
+         *       "updated_at": "2026-11-25T12:00:00.000Z"
+         *     }
+         */
+        ShippingRule: {
+            id: string;
+            name: string;
+            /** @description Lower first; equal priorities apply oldest first. */
+            priority: number;
+            enabled: boolean;
+            /** @description Every condition given must hold; none given matches every order. */
+            when: {
+                /** @description ISO 3166-1 alpha-2 codes of ship_to.country (any of). */
+                destination_countries?: string[];
+                /** @description ship_to.state codes (any of), e.g. CA, NY; compared case-insensitively. */
+                destination_states?: string[];
+                /** @description Whether the destination is rated as residential. */
+                residential?: boolean;
+                /** @description The parcel's weight in ounces, bounds included. */
+                weight_oz?: {
+                    min?: number;
+                    max?: number;
+                };
+                /** @description The order's value (the sum of its line items' unit_price × quantity), bounds included, in one currency; an order in another currency does not match. */
+                order_value?: {
+                    min?: {
+                        /** @description Integer minor units (cents). */
+                        amount: number;
+                        /** @description ISO 4217 code. */
+                        currency: string;
+                    };
+                    max?: {
+                        /** @description Integer minor units (cents). */
+                        amount: number;
+                        /** @description ISO 4217 code. */
+                        currency: string;
+                    };
+                };
+                /** @description The order has a line item with one of these SKUs. */
+                skus_any?: string[];
+            };
+            /** @description Filters, applied to every rate option of every enabled carrier account, then the strategy picks one. */
+            then: {
+                /** @description Carrier slugs never used (usps, ups, fedex, dhl_express). */
+                exclude_carriers?: string[];
+                /** @description Service codes never used. */
+                exclude_services?: string[];
+                /** @description Only these service codes. */
+                only_services?: string[];
+                /** @description Options slower than this many business days are excluded. */
+                max_business_days?: number;
+                /** @description Options dearer than this (or priced in another currency) are excluded. */
+                max_price?: {
+                    /** @description Integer minor units (cents). */
+                    amount: number;
+                    /** @description ISO 4217 code. */
+                    currency: string;
+                };
+                /** @description cheapest; fastest (fewest business days, then cheapest); best_value (the cheapest option at most one business day slower than the fastest); preferred (the first of preferred_services offered, else the cheapest). */
+                choose: "cheapest" | "fastest" | "best_value" | "preferred";
+                /** @description With choose: preferred, in order of preference. */
+                preferred_services?: string[];
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * ShippingRuleSelection
+         * @description Which service the shipping rules chose, and why.
+         * @example {
+         *       "rule_id": "rule_01jx0000000000000000000000",
+         *       "rule_name": "Canada: no DHL, within 5 days",
+         *       "strategy": "best_value",
+         *       "chosen": "usps_priority_mail_international",
+         *       "carrier_account_id": "ca_01jx0000000000000000000001",
+         *       "considered": [
+         *         {
+         *           "service_code": "usps_priority_mail_international",
+         *           "carrier_account_id": "ca_01jx0000000000000000000001",
+         *           "price": {
+         *             "amount": 4150,
+         *             "currency": "USD"
+         *           },
+         *           "business_days": 5,
+         *           "excluded": false,
+         *           "reason": "best value: the cheapest within one business day of the fastest remaining (4)"
+         *         },
+         *         {
+         *           "service_code": "ups_worldwide_saver",
+         *           "carrier_account_id": "ca_01jx0000000000000000000002",
+         *           "price": {
+         *             "amount": 7420,
+         *             "currency": "USD"
+         *           },
+         *           "business_days": 4,
+         *           "excluded": false,
+         *           "reason": null
+         *         },
+         *         {
+         *           "service_code": "dhl_express_worldwide",
+         *           "carrier_account_id": "ca_01jx0000000000000000000003",
+         *           "price": {
+         *             "amount": 6010,
+         *             "currency": "USD"
+         *           },
+         *           "business_days": 3,
+         *           "excluded": true,
+         *           "reason": "carrier dhl_express is excluded"
+         *         },
+         *         {
+         *           "service_code": "usps_first_class_package_international",
+         *           "carrier_account_id": "ca_01jx0000000000000000000001",
+         *           "price": {
+         *             "amount": 2210,
+         *             "currency": "USD"
+         *           },
+         *           "business_days": 12,
+         *           "excluded": true,
+         *           "reason": "12 business days is more than max_business_days 5"
+         *         }
+         *       ]
+         *     }
+         */
+        ShippingRuleSelection: {
+            /** @description The rule that applied; null when none matched (then the cheapest option). */
+            rule_id: string | null;
+            rule_name: string | null;
+            /** @enum {string} */
+            strategy: "cheapest" | "fastest" | "best_value" | "preferred";
+            /** @description The chosen service_code. */
+            chosen: string;
+            /** @description The carrier account of the chosen option. */
+            carrier_account_id: string | null;
+            /** @description Every option rated, cheapest first, with whether and why it was excluded. */
+            considered: {
+                service_code: string;
+                carrier_account_id: string | null;
+                price: {
+                    /** @description Integer minor units (cents). */
+                    amount: number;
+                    /** @description ISO 4217 code. */
+                    currency: string;
+                };
+                business_days: number;
+                excluded: boolean;
+                /** @description Why the option was excluded, or why it was chosen; null for an option that stayed but was not chosen. */
+                reason: string | null;
+            }[];
         };
         /**
          * Integration
@@ -5847,6 +6290,48 @@ export interface operations {
                      *             "created_at": "2026-11-23T21:44:19.734Z"
                      *           },
                      *           "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *           "selection": {
+                     *             "rule_id": "rule_01m855vt0000000000000000",
+                     *             "rule_name": "Domestic: no DHL",
+                     *             "strategy": "cheapest",
+                     *             "chosen": "usps_ground_advantage",
+                     *             "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *             "considered": [
+                     *               {
+                     *                 "service_code": "usps_ground_advantage",
+                     *                 "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *                 "price": {
+                     *                   "amount": 1380,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "business_days": 5,
+                     *                 "excluded": false,
+                     *                 "reason": "cheapest"
+                     *               },
+                     *               {
+                     *                 "service_code": "ups_ground",
+                     *                 "carrier_account_id": "ca_01m855vx0ups00000000000001",
+                     *                 "price": {
+                     *                   "amount": 1622,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "business_days": 4,
+                     *                 "excluded": false,
+                     *                 "reason": null
+                     *               },
+                     *               {
+                     *                 "service_code": "dhl_express_domestic",
+                     *                 "carrier_account_id": "ca_01m855vx0dhl00000000000001",
+                     *                 "price": {
+                     *                   "amount": 1290,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "business_days": 2,
+                     *                 "excluded": true,
+                     *                 "reason": "carrier dhl_express is excluded"
+                     *               }
+                     *             ]
+                     *           },
                      *           "created_at": "2026-11-23T21:44:19.734Z",
                      *           "updated_at": "2026-11-23T21:44:19.734Z",
                      *           "voided_at": null,
@@ -5991,7 +6476,7 @@ export interface operations {
                 "application/json": {
                     /** @description The order to ship (awaiting_fulfillment or processing). */
                     order_id: string;
-                    /** @description A service_code from POST /v1/rates/query, e.g. usps_ground_advantage. */
+                    /** @description A service_code from POST /v1/rates/query, e.g. usps_ground_advantage; or `auto`: the shipping rules choose among the options of every enabled carrier account (the shipment's `selection` says how). */
                     service_code: string;
                     /** @description pdf_4x6 (default), pdf_letter, png_4x6 (203 dpi), zpl_4x6 (ZPL II). */
                     label_format?: "pdf_4x6" | "pdf_letter" | "png_4x6" | "zpl_4x6";
@@ -6076,6 +6561,48 @@ export interface operations {
                      *         "created_at": "2026-11-23T21:44:19.734Z"
                      *       },
                      *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *       "selection": {
+                     *         "rule_id": "rule_01m855vt0000000000000000",
+                     *         "rule_name": "Domestic: no DHL",
+                     *         "strategy": "cheapest",
+                     *         "chosen": "usps_ground_advantage",
+                     *         "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *         "considered": [
+                     *           {
+                     *             "service_code": "usps_ground_advantage",
+                     *             "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *             "price": {
+                     *               "amount": 1380,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 5,
+                     *             "excluded": false,
+                     *             "reason": "cheapest"
+                     *           },
+                     *           {
+                     *             "service_code": "ups_ground",
+                     *             "carrier_account_id": "ca_01m855vx0ups00000000000001",
+                     *             "price": {
+                     *               "amount": 1622,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 4,
+                     *             "excluded": false,
+                     *             "reason": null
+                     *           },
+                     *           {
+                     *             "service_code": "dhl_express_domestic",
+                     *             "carrier_account_id": "ca_01m855vx0dhl00000000000001",
+                     *             "price": {
+                     *               "amount": 1290,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 2,
+                     *             "excluded": true,
+                     *             "reason": "carrier dhl_express is excluded"
+                     *           }
+                     *         ]
+                     *       },
                      *       "created_at": "2026-11-23T21:44:19.734Z",
                      *       "updated_at": "2026-11-23T21:44:19.734Z",
                      *       "voided_at": null,
@@ -6337,6 +6864,48 @@ export interface operations {
                      *         "created_at": "2026-11-23T21:44:19.734Z"
                      *       },
                      *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *       "selection": {
+                     *         "rule_id": "rule_01m855vt0000000000000000",
+                     *         "rule_name": "Domestic: no DHL",
+                     *         "strategy": "cheapest",
+                     *         "chosen": "usps_ground_advantage",
+                     *         "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *         "considered": [
+                     *           {
+                     *             "service_code": "usps_ground_advantage",
+                     *             "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *             "price": {
+                     *               "amount": 1380,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 5,
+                     *             "excluded": false,
+                     *             "reason": "cheapest"
+                     *           },
+                     *           {
+                     *             "service_code": "ups_ground",
+                     *             "carrier_account_id": "ca_01m855vx0ups00000000000001",
+                     *             "price": {
+                     *               "amount": 1622,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 4,
+                     *             "excluded": false,
+                     *             "reason": null
+                     *           },
+                     *           {
+                     *             "service_code": "dhl_express_domestic",
+                     *             "carrier_account_id": "ca_01m855vx0dhl00000000000001",
+                     *             "price": {
+                     *               "amount": 1290,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 2,
+                     *             "excluded": true,
+                     *             "reason": "carrier dhl_express is excluded"
+                     *           }
+                     *         ]
+                     *       },
                      *       "created_at": "2026-11-23T21:44:19.734Z",
                      *       "updated_at": "2026-11-23T21:44:19.734Z",
                      *       "voided_at": null,
@@ -6556,6 +7125,48 @@ export interface operations {
                      *         "created_at": "2026-11-23T21:44:19.734Z"
                      *       },
                      *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *       "selection": {
+                     *         "rule_id": "rule_01m855vt0000000000000000",
+                     *         "rule_name": "Domestic: no DHL",
+                     *         "strategy": "cheapest",
+                     *         "chosen": "usps_ground_advantage",
+                     *         "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *         "considered": [
+                     *           {
+                     *             "service_code": "usps_ground_advantage",
+                     *             "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *             "price": {
+                     *               "amount": 1380,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 5,
+                     *             "excluded": false,
+                     *             "reason": "cheapest"
+                     *           },
+                     *           {
+                     *             "service_code": "ups_ground",
+                     *             "carrier_account_id": "ca_01m855vx0ups00000000000001",
+                     *             "price": {
+                     *               "amount": 1622,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 4,
+                     *             "excluded": false,
+                     *             "reason": null
+                     *           },
+                     *           {
+                     *             "service_code": "dhl_express_domestic",
+                     *             "carrier_account_id": "ca_01m855vx0dhl00000000000001",
+                     *             "price": {
+                     *               "amount": 1290,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 2,
+                     *             "excluded": true,
+                     *             "reason": "carrier dhl_express is excluded"
+                     *           }
+                     *         ]
+                     *       },
                      *       "created_at": "2026-11-23T21:44:19.734Z",
                      *       "updated_at": "2026-11-23T21:44:19.734Z",
                      *       "voided_at": null,
@@ -7653,7 +8264,7 @@ export interface operations {
                     items?: unknown[];
                     /** @description purchase_labels and process_orders: the orders (instead of items). */
                     order_ids?: string[];
-                    /** @description purchase_labels: the default service code, or `cheapest`. Default: each order's requested service, else the cheapest. */
+                    /** @description purchase_labels: the default service code, `auto` (the shipping rules choose) or `cheapest` (rules skipped). Default: each order's requested service, else the shipping rules (no rule matches: the cheapest). */
                     service_code?: string;
                     /** @description pdf_4x6 (default), pdf_letter, png_4x6 (203 dpi), zpl_4x6 (ZPL II). */
                     label_format?: "pdf_4x6" | "pdf_letter" | "png_4x6" | "zpl_4x6";
@@ -8110,6 +8721,48 @@ export interface operations {
                      *                 "created_at": "2026-11-23T21:44:19.734Z"
                      *               },
                      *               "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *               "selection": {
+                     *                 "rule_id": "rule_01m855vt0000000000000000",
+                     *                 "rule_name": "Domestic: no DHL",
+                     *                 "strategy": "cheapest",
+                     *                 "chosen": "usps_ground_advantage",
+                     *                 "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *                 "considered": [
+                     *                   {
+                     *                     "service_code": "usps_ground_advantage",
+                     *                     "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *                     "price": {
+                     *                       "amount": 1380,
+                     *                       "currency": "USD"
+                     *                     },
+                     *                     "business_days": 5,
+                     *                     "excluded": false,
+                     *                     "reason": "cheapest"
+                     *                   },
+                     *                   {
+                     *                     "service_code": "ups_ground",
+                     *                     "carrier_account_id": "ca_01m855vx0ups00000000000001",
+                     *                     "price": {
+                     *                       "amount": 1622,
+                     *                       "currency": "USD"
+                     *                     },
+                     *                     "business_days": 4,
+                     *                     "excluded": false,
+                     *                     "reason": null
+                     *                   },
+                     *                   {
+                     *                     "service_code": "dhl_express_domestic",
+                     *                     "carrier_account_id": "ca_01m855vx0dhl00000000000001",
+                     *                     "price": {
+                     *                       "amount": 1290,
+                     *                       "currency": "USD"
+                     *                     },
+                     *                     "business_days": 2,
+                     *                     "excluded": true,
+                     *                     "reason": "carrier dhl_express is excluded"
+                     *                   }
+                     *                 ]
+                     *               },
                      *               "created_at": "2026-11-23T21:44:19.734Z",
                      *               "updated_at": "2026-11-23T21:44:19.734Z",
                      *               "voided_at": null,
@@ -11968,6 +12621,1239 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["CarrierExchange"][];
                     };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listShippingRules: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 20, clamped to 1..100. */
+                limit?: number;
+                cursor?: string;
+                enabled?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "rule_01jx0000000000000000000000",
+                     *           "name": "Canada: no DHL, within 5 days",
+                     *           "priority": 10,
+                     *           "enabled": true,
+                     *           "when": {
+                     *             "destination_countries": [
+                     *               "CA"
+                     *             ],
+                     *             "weight_oz": {
+                     *               "max": 160
+                     *             }
+                     *           },
+                     *           "then": {
+                     *             "exclude_carriers": [
+                     *               "dhl_express"
+                     *             ],
+                     *             "max_business_days": 5,
+                     *             "choose": "best_value"
+                     *           },
+                     *           "created_at": "2026-11-25T12:00:00.000Z",
+                     *           "updated_at": "2026-11-25T12:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ShippingRule"][];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createShippingRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description Lower first; equal priorities apply oldest first. */
+                    priority: number;
+                    /** @description Default true. */
+                    enabled?: boolean;
+                    /** @description Default {} (every order). */
+                    when?: {
+                        /** @description ISO 3166-1 alpha-2 codes of ship_to.country (any of). */
+                        destination_countries?: string[];
+                        /** @description ship_to.state codes (any of), e.g. CA, NY; compared case-insensitively. */
+                        destination_states?: string[];
+                        /** @description Whether the destination is rated as residential. */
+                        residential?: boolean;
+                        /** @description The parcel's weight in ounces, bounds included. */
+                        weight_oz?: {
+                            min?: number;
+                            max?: number;
+                        };
+                        /** @description The order's value (the sum of its line items' unit_price × quantity), bounds included, in one currency; an order in another currency does not match. */
+                        order_value?: {
+                            min?: {
+                                /** @description Integer minor units (cents). */
+                                amount: number;
+                                /** @description ISO 4217 code. */
+                                currency: string;
+                            };
+                            max?: {
+                                /** @description Integer minor units (cents). */
+                                amount: number;
+                                /** @description ISO 4217 code. */
+                                currency: string;
+                            };
+                        };
+                        /** @description The order has a line item with one of these SKUs. */
+                        skus_any?: string[];
+                    };
+                    /** @description Filters, applied to every rate option of every enabled carrier account, then the strategy picks one. */
+                    then: {
+                        /** @description Carrier slugs never used (usps, ups, fedex, dhl_express). */
+                        exclude_carriers?: string[];
+                        /** @description Service codes never used. */
+                        exclude_services?: string[];
+                        /** @description Only these service codes. */
+                        only_services?: string[];
+                        /** @description Options slower than this many business days are excluded. */
+                        max_business_days?: number;
+                        /** @description Options dearer than this (or priced in another currency) are excluded. */
+                        max_price?: {
+                            /** @description Integer minor units (cents). */
+                            amount: number;
+                            /** @description ISO 4217 code. */
+                            currency: string;
+                        };
+                        /** @description cheapest; fastest (fewest business days, then cheapest); best_value (the cheapest option at most one business day slower than the fastest); preferred (the first of preferred_services offered, else the cheapest). */
+                        choose: "cheapest" | "fastest" | "best_value" | "preferred";
+                        /** @description With choose: preferred, in order of preference. */
+                        preferred_services?: string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "rule_01jx0000000000000000000000",
+                     *       "name": "Canada: no DHL, within 5 days",
+                     *       "priority": 10,
+                     *       "enabled": true,
+                     *       "when": {
+                     *         "destination_countries": [
+                     *           "CA"
+                     *         ],
+                     *         "weight_oz": {
+                     *           "max": 160
+                     *         }
+                     *       },
+                     *       "then": {
+                     *         "exclude_carriers": [
+                     *           "dhl_express"
+                     *         ],
+                     *         "max_business_days": 5,
+                     *         "choose": "best_value"
+                     *       },
+                     *       "created_at": "2026-11-25T12:00:00.000Z",
+                     *       "updated_at": "2026-11-25T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShippingRule"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    evaluateShippingRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Either `order_id`, or a rate query (ship_from, ship_to, parcel and the optional fields of POST /v1/rates/query) with optional order_value and skus. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Rate this order as a purchase would (its addresses, parcel, line items). */
+                    order_id?: string;
+                    /** RateAddress */
+                    ship_from?: {
+                        name?: string | null;
+                        company?: string | null;
+                        street1?: string | null;
+                        street2?: string | null;
+                        city?: string | null;
+                        state?: string | null;
+                        /** @description Postal code (US: 12345 or 12345-6789). May be empty where the country has none. */
+                        postal_code: string;
+                        /** @description ISO 3166-1 alpha-2 country code. */
+                        country: string;
+                        phone?: string | null;
+                        email?: string | null;
+                    };
+                    /** RateAddress */
+                    ship_to?: {
+                        name?: string | null;
+                        company?: string | null;
+                        street1?: string | null;
+                        street2?: string | null;
+                        city?: string | null;
+                        state?: string | null;
+                        /** @description Postal code (US: 12345 or 12345-6789). May be empty where the country has none. */
+                        postal_code: string;
+                        /** @description ISO 3166-1 alpha-2 country code. */
+                        country: string;
+                        phone?: string | null;
+                        email?: string | null;
+                    };
+                    /** Parcel */
+                    parcel?: {
+                        /** @description Actual weight in ounces, > 0. */
+                        weight_oz: number;
+                        /** @description Length in inches, > 0. */
+                        length_in: number;
+                        /** @description Width in inches, > 0. */
+                        width_in: number;
+                        /** @description Height in inches, > 0. */
+                        height_in: number;
+                    };
+                    /** @description Only these service codes (`ups_ground`); a carrier slug (`ups`) selects all its services. */
+                    services?: string[];
+                    /** @description YYYY-MM-DD; default today in the origin's time zone. */
+                    ship_date?: string;
+                    /** @description Residential destination. Default: true unless ship_to has a company name. */
+                    residential?: boolean;
+                    /** @description Only these carrier accounts (`ca_…`, enabled ones of this workspace and environment); default: every enabled account. */
+                    carrier_accounts?: string[];
+                    /** @description With a rate query: the order value the rules see (default none: order_value conditions do not match). */
+                    order_value?: {
+                        /** @description Integer minor units (cents). */
+                        amount: number;
+                        /** @description ISO 4217 code. */
+                        currency: string;
+                    };
+                    /** @description With a rate query: the SKUs the rules see. */
+                    skus?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Which service the shipping rules chose, and why. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "rule_id": "rule_01jx0000000000000000000000",
+                     *       "rule_name": "Canada: no DHL, within 5 days",
+                     *       "strategy": "best_value",
+                     *       "chosen": "usps_priority_mail_international",
+                     *       "carrier_account_id": "ca_01jx0000000000000000000001",
+                     *       "considered": [
+                     *         {
+                     *           "service_code": "usps_priority_mail_international",
+                     *           "carrier_account_id": "ca_01jx0000000000000000000001",
+                     *           "price": {
+                     *             "amount": 4150,
+                     *             "currency": "USD"
+                     *           },
+                     *           "business_days": 5,
+                     *           "excluded": false,
+                     *           "reason": "best value: the cheapest within one business day of the fastest remaining (4)"
+                     *         },
+                     *         {
+                     *           "service_code": "ups_worldwide_saver",
+                     *           "carrier_account_id": "ca_01jx0000000000000000000002",
+                     *           "price": {
+                     *             "amount": 7420,
+                     *             "currency": "USD"
+                     *           },
+                     *           "business_days": 4,
+                     *           "excluded": false,
+                     *           "reason": null
+                     *         },
+                     *         {
+                     *           "service_code": "dhl_express_worldwide",
+                     *           "carrier_account_id": "ca_01jx0000000000000000000003",
+                     *           "price": {
+                     *             "amount": 6010,
+                     *             "currency": "USD"
+                     *           },
+                     *           "business_days": 3,
+                     *           "excluded": true,
+                     *           "reason": "carrier dhl_express is excluded"
+                     *         },
+                     *         {
+                     *           "service_code": "usps_first_class_package_international",
+                     *           "carrier_account_id": "ca_01jx0000000000000000000001",
+                     *           "price": {
+                     *             "amount": 2210,
+                     *             "currency": "USD"
+                     *           },
+                     *           "business_days": 12,
+                     *           "excluded": true,
+                     *           "reason": "12 business days is more than max_business_days 5"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShippingRuleSelection"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unprocessable",
+                     *       "message": "The request cannot be processed.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getShippingRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "rule_01jx0000000000000000000000",
+                     *       "name": "Canada: no DHL, within 5 days",
+                     *       "priority": 10,
+                     *       "enabled": true,
+                     *       "when": {
+                     *         "destination_countries": [
+                     *           "CA"
+                     *         ],
+                     *         "weight_oz": {
+                     *           "max": 160
+                     *         }
+                     *       },
+                     *       "then": {
+                     *         "exclude_carriers": [
+                     *           "dhl_express"
+                     *         ],
+                     *         "max_business_days": 5,
+                     *         "choose": "best_value"
+                     *       },
+                     *       "created_at": "2026-11-25T12:00:00.000Z",
+                     *       "updated_at": "2026-11-25T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShippingRule"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteShippingRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateShippingRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description Lower first; equal priorities apply oldest first. */
+                    priority?: number;
+                    enabled?: boolean;
+                    /** @description Replaces the conditions whole. */
+                    when?: {
+                        /** @description ISO 3166-1 alpha-2 codes of ship_to.country (any of). */
+                        destination_countries?: string[];
+                        /** @description ship_to.state codes (any of), e.g. CA, NY; compared case-insensitively. */
+                        destination_states?: string[];
+                        /** @description Whether the destination is rated as residential. */
+                        residential?: boolean;
+                        /** @description The parcel's weight in ounces, bounds included. */
+                        weight_oz?: {
+                            min?: number;
+                            max?: number;
+                        };
+                        /** @description The order's value (the sum of its line items' unit_price × quantity), bounds included, in one currency; an order in another currency does not match. */
+                        order_value?: {
+                            min?: {
+                                /** @description Integer minor units (cents). */
+                                amount: number;
+                                /** @description ISO 4217 code. */
+                                currency: string;
+                            };
+                            max?: {
+                                /** @description Integer minor units (cents). */
+                                amount: number;
+                                /** @description ISO 4217 code. */
+                                currency: string;
+                            };
+                        };
+                        /** @description The order has a line item with one of these SKUs. */
+                        skus_any?: string[];
+                    };
+                    /** @description Replaces the actions whole. */
+                    then?: {
+                        /** @description Carrier slugs never used (usps, ups, fedex, dhl_express). */
+                        exclude_carriers?: string[];
+                        /** @description Service codes never used. */
+                        exclude_services?: string[];
+                        /** @description Only these service codes. */
+                        only_services?: string[];
+                        /** @description Options slower than this many business days are excluded. */
+                        max_business_days?: number;
+                        /** @description Options dearer than this (or priced in another currency) are excluded. */
+                        max_price?: {
+                            /** @description Integer minor units (cents). */
+                            amount: number;
+                            /** @description ISO 4217 code. */
+                            currency: string;
+                        };
+                        /** @description cheapest; fastest (fewest business days, then cheapest); best_value (the cheapest option at most one business day slower than the fastest); preferred (the first of preferred_services offered, else the cheapest). */
+                        choose: "cheapest" | "fastest" | "best_value" | "preferred";
+                        /** @description With choose: preferred, in order of preference. */
+                        preferred_services?: string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "rule_01jx0000000000000000000000",
+                     *       "name": "Canada: no DHL, within 5 days",
+                     *       "priority": 10,
+                     *       "enabled": true,
+                     *       "when": {
+                     *         "destination_countries": [
+                     *           "CA"
+                     *         ],
+                     *         "weight_oz": {
+                     *           "max": 160
+                     *         }
+                     *       },
+                     *       "then": {
+                     *         "exclude_carriers": [
+                     *           "dhl_express"
+                     *         ],
+                     *         "max_business_days": 5,
+                     *         "choose": "best_value"
+                     *       },
+                     *       "created_at": "2026-11-25T12:00:00.000Z",
+                     *       "updated_at": "2026-11-25T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShippingRule"];
                 };
             };
             /** @description Invalid request (validation_failed, invalid_json) */
@@ -16431,6 +18317,48 @@ export interface operations {
                      *             "created_at": "2026-11-23T21:44:19.734Z"
                      *           },
                      *           "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *           "selection": {
+                     *             "rule_id": "rule_01m855vt0000000000000000",
+                     *             "rule_name": "Domestic: no DHL",
+                     *             "strategy": "cheapest",
+                     *             "chosen": "usps_ground_advantage",
+                     *             "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *             "considered": [
+                     *               {
+                     *                 "service_code": "usps_ground_advantage",
+                     *                 "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *                 "price": {
+                     *                   "amount": 1380,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "business_days": 5,
+                     *                 "excluded": false,
+                     *                 "reason": "cheapest"
+                     *               },
+                     *               {
+                     *                 "service_code": "ups_ground",
+                     *                 "carrier_account_id": "ca_01m855vx0ups00000000000001",
+                     *                 "price": {
+                     *                   "amount": 1622,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "business_days": 4,
+                     *                 "excluded": false,
+                     *                 "reason": null
+                     *               },
+                     *               {
+                     *                 "service_code": "dhl_express_domestic",
+                     *                 "carrier_account_id": "ca_01m855vx0dhl00000000000001",
+                     *                 "price": {
+                     *                   "amount": 1290,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "business_days": 2,
+                     *                 "excluded": true,
+                     *                 "reason": "carrier dhl_express is excluded"
+                     *               }
+                     *             ]
+                     *           },
                      *           "created_at": "2026-11-23T21:44:19.734Z",
                      *           "updated_at": "2026-11-23T21:44:19.734Z",
                      *           "voided_at": null,
@@ -16559,7 +18487,7 @@ export interface operations {
                 "application/json": {
                     /** @description The order to ship (awaiting_fulfillment or processing). */
                     order_id: string;
-                    /** @description A service_code from POST /v1/rates/query, e.g. usps_ground_advantage. */
+                    /** @description A service_code from POST /v1/rates/query, e.g. usps_ground_advantage; or `auto`: the shipping rules choose among the options of every enabled carrier account (the shipment's `selection` says how). */
                     service_code: string;
                     /** @description pdf_4x6 (default), pdf_letter, png_4x6 (203 dpi), zpl_4x6 (ZPL II). */
                     label_format?: "pdf_4x6" | "pdf_letter" | "png_4x6" | "zpl_4x6";
@@ -16644,6 +18572,48 @@ export interface operations {
                      *         "created_at": "2026-11-23T21:44:19.734Z"
                      *       },
                      *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *       "selection": {
+                     *         "rule_id": "rule_01m855vt0000000000000000",
+                     *         "rule_name": "Domestic: no DHL",
+                     *         "strategy": "cheapest",
+                     *         "chosen": "usps_ground_advantage",
+                     *         "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *         "considered": [
+                     *           {
+                     *             "service_code": "usps_ground_advantage",
+                     *             "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *             "price": {
+                     *               "amount": 1380,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 5,
+                     *             "excluded": false,
+                     *             "reason": "cheapest"
+                     *           },
+                     *           {
+                     *             "service_code": "ups_ground",
+                     *             "carrier_account_id": "ca_01m855vx0ups00000000000001",
+                     *             "price": {
+                     *               "amount": 1622,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 4,
+                     *             "excluded": false,
+                     *             "reason": null
+                     *           },
+                     *           {
+                     *             "service_code": "dhl_express_domestic",
+                     *             "carrier_account_id": "ca_01m855vx0dhl00000000000001",
+                     *             "price": {
+                     *               "amount": 1290,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 2,
+                     *             "excluded": true,
+                     *             "reason": "carrier dhl_express is excluded"
+                     *           }
+                     *         ]
+                     *       },
                      *       "created_at": "2026-11-23T21:44:19.734Z",
                      *       "updated_at": "2026-11-23T21:44:19.734Z",
                      *       "voided_at": null,
@@ -16873,6 +18843,48 @@ export interface operations {
                      *         "created_at": "2026-11-23T21:44:19.734Z"
                      *       },
                      *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *       "selection": {
+                     *         "rule_id": "rule_01m855vt0000000000000000",
+                     *         "rule_name": "Domestic: no DHL",
+                     *         "strategy": "cheapest",
+                     *         "chosen": "usps_ground_advantage",
+                     *         "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *         "considered": [
+                     *           {
+                     *             "service_code": "usps_ground_advantage",
+                     *             "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *             "price": {
+                     *               "amount": 1380,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 5,
+                     *             "excluded": false,
+                     *             "reason": "cheapest"
+                     *           },
+                     *           {
+                     *             "service_code": "ups_ground",
+                     *             "carrier_account_id": "ca_01m855vx0ups00000000000001",
+                     *             "price": {
+                     *               "amount": 1622,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 4,
+                     *             "excluded": false,
+                     *             "reason": null
+                     *           },
+                     *           {
+                     *             "service_code": "dhl_express_domestic",
+                     *             "carrier_account_id": "ca_01m855vx0dhl00000000000001",
+                     *             "price": {
+                     *               "amount": 1290,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 2,
+                     *             "excluded": true,
+                     *             "reason": "carrier dhl_express is excluded"
+                     *           }
+                     *         ]
+                     *       },
                      *       "created_at": "2026-11-23T21:44:19.734Z",
                      *       "updated_at": "2026-11-23T21:44:19.734Z",
                      *       "voided_at": null,
@@ -17177,6 +19189,48 @@ export interface operations {
                      *         "created_at": "2026-11-23T21:44:19.734Z"
                      *       },
                      *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *       "selection": {
+                     *         "rule_id": "rule_01m855vt0000000000000000",
+                     *         "rule_name": "Domestic: no DHL",
+                     *         "strategy": "cheapest",
+                     *         "chosen": "usps_ground_advantage",
+                     *         "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *         "considered": [
+                     *           {
+                     *             "service_code": "usps_ground_advantage",
+                     *             "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *             "price": {
+                     *               "amount": 1380,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 5,
+                     *             "excluded": false,
+                     *             "reason": "cheapest"
+                     *           },
+                     *           {
+                     *             "service_code": "ups_ground",
+                     *             "carrier_account_id": "ca_01m855vx0ups00000000000001",
+                     *             "price": {
+                     *               "amount": 1622,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 4,
+                     *             "excluded": false,
+                     *             "reason": null
+                     *           },
+                     *           {
+                     *             "service_code": "dhl_express_domestic",
+                     *             "carrier_account_id": "ca_01m855vx0dhl00000000000001",
+                     *             "price": {
+                     *               "amount": 1290,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 2,
+                     *             "excluded": true,
+                     *             "reason": "carrier dhl_express is excluded"
+                     *           }
+                     *         ]
+                     *       },
                      *       "created_at": "2026-11-23T21:44:19.734Z",
                      *       "updated_at": "2026-11-23T21:44:19.734Z",
                      *       "voided_at": null,
@@ -17390,6 +19444,48 @@ export interface operations {
                      *         "created_at": "2026-11-23T21:44:19.734Z"
                      *       },
                      *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *       "selection": {
+                     *         "rule_id": "rule_01m855vt0000000000000000",
+                     *         "rule_name": "Domestic: no DHL",
+                     *         "strategy": "cheapest",
+                     *         "chosen": "usps_ground_advantage",
+                     *         "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *         "considered": [
+                     *           {
+                     *             "service_code": "usps_ground_advantage",
+                     *             "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *             "price": {
+                     *               "amount": 1380,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 5,
+                     *             "excluded": false,
+                     *             "reason": "cheapest"
+                     *           },
+                     *           {
+                     *             "service_code": "ups_ground",
+                     *             "carrier_account_id": "ca_01m855vx0ups00000000000001",
+                     *             "price": {
+                     *               "amount": 1622,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 4,
+                     *             "excluded": false,
+                     *             "reason": null
+                     *           },
+                     *           {
+                     *             "service_code": "dhl_express_domestic",
+                     *             "carrier_account_id": "ca_01m855vx0dhl00000000000001",
+                     *             "price": {
+                     *               "amount": 1290,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 2,
+                     *             "excluded": true,
+                     *             "reason": "carrier dhl_express is excluded"
+                     *           }
+                     *         ]
+                     *       },
                      *       "created_at": "2026-11-23T21:44:19.734Z",
                      *       "updated_at": "2026-11-23T21:44:19.734Z",
                      *       "voided_at": null,
@@ -17535,7 +19631,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description A service code, or `cheapest`. Default: the order's requested service, else the cheapest. */
+                    /** @description A service code, `auto` (the shipping rules choose) or `cheapest` (rules skipped). Default: the order's requested service, else the shipping rules (no rule matches: the cheapest). */
                     service_code?: string;
                     /** @description pdf_4x6 (default), pdf_letter, png_4x6 (203 dpi), zpl_4x6 (ZPL II). */
                     label_format?: "pdf_4x6" | "pdf_letter" | "png_4x6" | "zpl_4x6";
@@ -18456,6 +20552,48 @@ export interface operations {
                      *                 "created_at": "2026-11-23T21:44:19.734Z"
                      *               },
                      *               "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *               "selection": {
+                     *                 "rule_id": "rule_01m855vt0000000000000000",
+                     *                 "rule_name": "Domestic: no DHL",
+                     *                 "strategy": "cheapest",
+                     *                 "chosen": "usps_ground_advantage",
+                     *                 "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *                 "considered": [
+                     *                   {
+                     *                     "service_code": "usps_ground_advantage",
+                     *                     "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *                     "price": {
+                     *                       "amount": 1380,
+                     *                       "currency": "USD"
+                     *                     },
+                     *                     "business_days": 5,
+                     *                     "excluded": false,
+                     *                     "reason": "cheapest"
+                     *                   },
+                     *                   {
+                     *                     "service_code": "ups_ground",
+                     *                     "carrier_account_id": "ca_01m855vx0ups00000000000001",
+                     *                     "price": {
+                     *                       "amount": 1622,
+                     *                       "currency": "USD"
+                     *                     },
+                     *                     "business_days": 4,
+                     *                     "excluded": false,
+                     *                     "reason": null
+                     *                   },
+                     *                   {
+                     *                     "service_code": "dhl_express_domestic",
+                     *                     "carrier_account_id": "ca_01m855vx0dhl00000000000001",
+                     *                     "price": {
+                     *                       "amount": 1290,
+                     *                       "currency": "USD"
+                     *                     },
+                     *                     "business_days": 2,
+                     *                     "excluded": true,
+                     *                     "reason": "carrier dhl_express is excluded"
+                     *                   }
+                     *                 ]
+                     *               },
                      *               "created_at": "2026-11-23T21:44:19.734Z",
                      *               "updated_at": "2026-11-23T21:44:19.734Z",
                      *               "voided_at": null,
@@ -23028,6 +25166,1239 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["CarrierExchange"][];
                     };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListShippingRules: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 20, clamped to 1..100. */
+                limit?: number;
+                cursor?: string;
+                enabled?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "rule_01jx0000000000000000000000",
+                     *           "name": "Canada: no DHL, within 5 days",
+                     *           "priority": 10,
+                     *           "enabled": true,
+                     *           "when": {
+                     *             "destination_countries": [
+                     *               "CA"
+                     *             ],
+                     *             "weight_oz": {
+                     *               "max": 160
+                     *             }
+                     *           },
+                     *           "then": {
+                     *             "exclude_carriers": [
+                     *               "dhl_express"
+                     *             ],
+                     *             "max_business_days": 5,
+                     *             "choose": "best_value"
+                     *           },
+                     *           "created_at": "2026-11-25T12:00:00.000Z",
+                     *           "updated_at": "2026-11-25T12:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ShippingRule"][];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminCreateShippingRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description Lower first; equal priorities apply oldest first. */
+                    priority: number;
+                    /** @description Default true. */
+                    enabled?: boolean;
+                    /** @description Default {} (every order). */
+                    when?: {
+                        /** @description ISO 3166-1 alpha-2 codes of ship_to.country (any of). */
+                        destination_countries?: string[];
+                        /** @description ship_to.state codes (any of), e.g. CA, NY; compared case-insensitively. */
+                        destination_states?: string[];
+                        /** @description Whether the destination is rated as residential. */
+                        residential?: boolean;
+                        /** @description The parcel's weight in ounces, bounds included. */
+                        weight_oz?: {
+                            min?: number;
+                            max?: number;
+                        };
+                        /** @description The order's value (the sum of its line items' unit_price × quantity), bounds included, in one currency; an order in another currency does not match. */
+                        order_value?: {
+                            min?: {
+                                /** @description Integer minor units (cents). */
+                                amount: number;
+                                /** @description ISO 4217 code. */
+                                currency: string;
+                            };
+                            max?: {
+                                /** @description Integer minor units (cents). */
+                                amount: number;
+                                /** @description ISO 4217 code. */
+                                currency: string;
+                            };
+                        };
+                        /** @description The order has a line item with one of these SKUs. */
+                        skus_any?: string[];
+                    };
+                    /** @description Filters, applied to every rate option of every enabled carrier account, then the strategy picks one. */
+                    then: {
+                        /** @description Carrier slugs never used (usps, ups, fedex, dhl_express). */
+                        exclude_carriers?: string[];
+                        /** @description Service codes never used. */
+                        exclude_services?: string[];
+                        /** @description Only these service codes. */
+                        only_services?: string[];
+                        /** @description Options slower than this many business days are excluded. */
+                        max_business_days?: number;
+                        /** @description Options dearer than this (or priced in another currency) are excluded. */
+                        max_price?: {
+                            /** @description Integer minor units (cents). */
+                            amount: number;
+                            /** @description ISO 4217 code. */
+                            currency: string;
+                        };
+                        /** @description cheapest; fastest (fewest business days, then cheapest); best_value (the cheapest option at most one business day slower than the fastest); preferred (the first of preferred_services offered, else the cheapest). */
+                        choose: "cheapest" | "fastest" | "best_value" | "preferred";
+                        /** @description With choose: preferred, in order of preference. */
+                        preferred_services?: string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "rule_01jx0000000000000000000000",
+                     *       "name": "Canada: no DHL, within 5 days",
+                     *       "priority": 10,
+                     *       "enabled": true,
+                     *       "when": {
+                     *         "destination_countries": [
+                     *           "CA"
+                     *         ],
+                     *         "weight_oz": {
+                     *           "max": 160
+                     *         }
+                     *       },
+                     *       "then": {
+                     *         "exclude_carriers": [
+                     *           "dhl_express"
+                     *         ],
+                     *         "max_business_days": 5,
+                     *         "choose": "best_value"
+                     *       },
+                     *       "created_at": "2026-11-25T12:00:00.000Z",
+                     *       "updated_at": "2026-11-25T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShippingRule"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminEvaluateShippingRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Either `order_id`, or a rate query (ship_from, ship_to, parcel and the optional fields of POST /v1/rates/query) with optional order_value and skus. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Rate this order as a purchase would (its addresses, parcel, line items). */
+                    order_id?: string;
+                    /** RateAddress */
+                    ship_from?: {
+                        name?: string | null;
+                        company?: string | null;
+                        street1?: string | null;
+                        street2?: string | null;
+                        city?: string | null;
+                        state?: string | null;
+                        /** @description Postal code (US: 12345 or 12345-6789). May be empty where the country has none. */
+                        postal_code: string;
+                        /** @description ISO 3166-1 alpha-2 country code. */
+                        country: string;
+                        phone?: string | null;
+                        email?: string | null;
+                    };
+                    /** RateAddress */
+                    ship_to?: {
+                        name?: string | null;
+                        company?: string | null;
+                        street1?: string | null;
+                        street2?: string | null;
+                        city?: string | null;
+                        state?: string | null;
+                        /** @description Postal code (US: 12345 or 12345-6789). May be empty where the country has none. */
+                        postal_code: string;
+                        /** @description ISO 3166-1 alpha-2 country code. */
+                        country: string;
+                        phone?: string | null;
+                        email?: string | null;
+                    };
+                    /** Parcel */
+                    parcel?: {
+                        /** @description Actual weight in ounces, > 0. */
+                        weight_oz: number;
+                        /** @description Length in inches, > 0. */
+                        length_in: number;
+                        /** @description Width in inches, > 0. */
+                        width_in: number;
+                        /** @description Height in inches, > 0. */
+                        height_in: number;
+                    };
+                    /** @description Only these service codes (`ups_ground`); a carrier slug (`ups`) selects all its services. */
+                    services?: string[];
+                    /** @description YYYY-MM-DD; default today in the origin's time zone. */
+                    ship_date?: string;
+                    /** @description Residential destination. Default: true unless ship_to has a company name. */
+                    residential?: boolean;
+                    /** @description Only these carrier accounts (`ca_…`, enabled ones of this workspace and environment); default: every enabled account. */
+                    carrier_accounts?: string[];
+                    /** @description With a rate query: the order value the rules see (default none: order_value conditions do not match). */
+                    order_value?: {
+                        /** @description Integer minor units (cents). */
+                        amount: number;
+                        /** @description ISO 4217 code. */
+                        currency: string;
+                    };
+                    /** @description With a rate query: the SKUs the rules see. */
+                    skus?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Which service the shipping rules chose, and why. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "rule_id": "rule_01jx0000000000000000000000",
+                     *       "rule_name": "Canada: no DHL, within 5 days",
+                     *       "strategy": "best_value",
+                     *       "chosen": "usps_priority_mail_international",
+                     *       "carrier_account_id": "ca_01jx0000000000000000000001",
+                     *       "considered": [
+                     *         {
+                     *           "service_code": "usps_priority_mail_international",
+                     *           "carrier_account_id": "ca_01jx0000000000000000000001",
+                     *           "price": {
+                     *             "amount": 4150,
+                     *             "currency": "USD"
+                     *           },
+                     *           "business_days": 5,
+                     *           "excluded": false,
+                     *           "reason": "best value: the cheapest within one business day of the fastest remaining (4)"
+                     *         },
+                     *         {
+                     *           "service_code": "ups_worldwide_saver",
+                     *           "carrier_account_id": "ca_01jx0000000000000000000002",
+                     *           "price": {
+                     *             "amount": 7420,
+                     *             "currency": "USD"
+                     *           },
+                     *           "business_days": 4,
+                     *           "excluded": false,
+                     *           "reason": null
+                     *         },
+                     *         {
+                     *           "service_code": "dhl_express_worldwide",
+                     *           "carrier_account_id": "ca_01jx0000000000000000000003",
+                     *           "price": {
+                     *             "amount": 6010,
+                     *             "currency": "USD"
+                     *           },
+                     *           "business_days": 3,
+                     *           "excluded": true,
+                     *           "reason": "carrier dhl_express is excluded"
+                     *         },
+                     *         {
+                     *           "service_code": "usps_first_class_package_international",
+                     *           "carrier_account_id": "ca_01jx0000000000000000000001",
+                     *           "price": {
+                     *             "amount": 2210,
+                     *             "currency": "USD"
+                     *           },
+                     *           "business_days": 12,
+                     *           "excluded": true,
+                     *           "reason": "12 business days is more than max_business_days 5"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShippingRuleSelection"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unprocessable",
+                     *       "message": "The request cannot be processed.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminGetShippingRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "rule_01jx0000000000000000000000",
+                     *       "name": "Canada: no DHL, within 5 days",
+                     *       "priority": 10,
+                     *       "enabled": true,
+                     *       "when": {
+                     *         "destination_countries": [
+                     *           "CA"
+                     *         ],
+                     *         "weight_oz": {
+                     *           "max": 160
+                     *         }
+                     *       },
+                     *       "then": {
+                     *         "exclude_carriers": [
+                     *           "dhl_express"
+                     *         ],
+                     *         "max_business_days": 5,
+                     *         "choose": "best_value"
+                     *       },
+                     *       "created_at": "2026-11-25T12:00:00.000Z",
+                     *       "updated_at": "2026-11-25T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShippingRule"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminDeleteShippingRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminUpdateShippingRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description Lower first; equal priorities apply oldest first. */
+                    priority?: number;
+                    enabled?: boolean;
+                    /** @description Replaces the conditions whole. */
+                    when?: {
+                        /** @description ISO 3166-1 alpha-2 codes of ship_to.country (any of). */
+                        destination_countries?: string[];
+                        /** @description ship_to.state codes (any of), e.g. CA, NY; compared case-insensitively. */
+                        destination_states?: string[];
+                        /** @description Whether the destination is rated as residential. */
+                        residential?: boolean;
+                        /** @description The parcel's weight in ounces, bounds included. */
+                        weight_oz?: {
+                            min?: number;
+                            max?: number;
+                        };
+                        /** @description The order's value (the sum of its line items' unit_price × quantity), bounds included, in one currency; an order in another currency does not match. */
+                        order_value?: {
+                            min?: {
+                                /** @description Integer minor units (cents). */
+                                amount: number;
+                                /** @description ISO 4217 code. */
+                                currency: string;
+                            };
+                            max?: {
+                                /** @description Integer minor units (cents). */
+                                amount: number;
+                                /** @description ISO 4217 code. */
+                                currency: string;
+                            };
+                        };
+                        /** @description The order has a line item with one of these SKUs. */
+                        skus_any?: string[];
+                    };
+                    /** @description Replaces the actions whole. */
+                    then?: {
+                        /** @description Carrier slugs never used (usps, ups, fedex, dhl_express). */
+                        exclude_carriers?: string[];
+                        /** @description Service codes never used. */
+                        exclude_services?: string[];
+                        /** @description Only these service codes. */
+                        only_services?: string[];
+                        /** @description Options slower than this many business days are excluded. */
+                        max_business_days?: number;
+                        /** @description Options dearer than this (or priced in another currency) are excluded. */
+                        max_price?: {
+                            /** @description Integer minor units (cents). */
+                            amount: number;
+                            /** @description ISO 4217 code. */
+                            currency: string;
+                        };
+                        /** @description cheapest; fastest (fewest business days, then cheapest); best_value (the cheapest option at most one business day slower than the fastest); preferred (the first of preferred_services offered, else the cheapest). */
+                        choose: "cheapest" | "fastest" | "best_value" | "preferred";
+                        /** @description With choose: preferred, in order of preference. */
+                        preferred_services?: string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "rule_01jx0000000000000000000000",
+                     *       "name": "Canada: no DHL, within 5 days",
+                     *       "priority": 10,
+                     *       "enabled": true,
+                     *       "when": {
+                     *         "destination_countries": [
+                     *           "CA"
+                     *         ],
+                     *         "weight_oz": {
+                     *           "max": 160
+                     *         }
+                     *       },
+                     *       "then": {
+                     *         "exclude_carriers": [
+                     *           "dhl_express"
+                     *         ],
+                     *         "max_business_days": 5,
+                     *         "choose": "best_value"
+                     *       },
+                     *       "created_at": "2026-11-25T12:00:00.000Z",
+                     *       "updated_at": "2026-11-25T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShippingRule"];
                 };
             };
             /** @description Invalid request (validation_failed, invalid_json) */

@@ -109,6 +109,21 @@ describe('purchase_labels', () => {
     expect(label.body.match(/\^XA/g)).toHaveLength(2);
   });
 
+  it('without a service buys what the shipping rules choose, each shipment with its selection', async () => {
+    const tenant = await createTenant(app);
+    const rule = await app.inject({ method: 'POST', url: '/v1/shipping-rules', headers: tenant.headers, payload: { name: 'UPS only', priority: 1, then: { exclude_carriers: ['usps', 'fedex', 'dhl_express'], choose: 'cheapest' } } });
+    expect(rule.statusCode, rule.body).toBe(201);
+    const orderIds = await createOrders(2, tenant.headers);
+    const created = await createBatch({ type: 'purchase_labels', order_ids: orderIds }, tenant.headers);
+    expect(await finished(created.id, tenant.headers)).toMatchObject({ status: 'completed' });
+    const rows = await app.deps.db.selectFrom('shipments').select(['carrier', 'selection']).where('order_id', 'in', orderIds).execute();
+    expect(rows).toHaveLength(2);
+    for (const row of rows) {
+      expect(row.carrier).toBe('ups');
+      expect(row.selection).toMatchObject({ rule_id: rule.json().id, strategy: 'cheapest' });
+    }
+  });
+
   it('records per-item errors: completed_with_errors, the right code per failed item', async () => {
     const [good, good2] = await createOrders(2);
     const created = await createBatch({

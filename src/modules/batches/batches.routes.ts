@@ -102,7 +102,7 @@ export async function adminBatchesRoutes(app: App, opts: { batches: BatchesServi
     schema: {
       operationId: 'adminBatchGenerate',
       summary: 'Buy labels for many orders (a purchase_labels batch)',
-      description: 'service_code: a code or `cheapest`; default each order\'s requested service, else the cheapest. Answers 202 with the batch.',
+      description: 'service_code: a code, `auto` (the shipping rules choose) or `cheapest` (the cheapest, rules skipped); default each order\'s requested service, else the shipping rules (no rule matches: the cheapest). Answers 202 with the batch.',
       tags,
       security,
       body: AdminBatchGenerateBody,

@@ -34,7 +34,7 @@ export const CreateBatchBody = Type.Object(
       }),
     ),
     order_ids: Type.Optional(Type.Array(text(64), { maxItems: SCHEMA_ITEM_CAP, description: 'purchase_labels and process_orders: the orders (instead of items).' })),
-    service_code: Type.Optional(text(100, { minLength: 1, description: 'purchase_labels: the default service code, or `cheapest`. Default: each order\'s requested service, else the cheapest.' })),
+    service_code: Type.Optional(text(100, { minLength: 1, description: 'purchase_labels: the default service code, `auto` (the shipping rules choose) or `cheapest` (rules skipped). Default: each order\'s requested service, else the shipping rules (no rule matches: the cheapest).' })),
     label_format: Type.Optional(LabelFormatSchema),
   },
   { additionalProperties: false, examples: [CREATE_BATCH_BODY_EXAMPLE] },

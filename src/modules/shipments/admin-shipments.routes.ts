@@ -93,7 +93,7 @@ export async function adminShipmentsRoutes(app: App, opts: { shipments: Shipment
   app.post('/orders/:orderId/generate', {
     schema: {
       operationId: 'adminGenerateOrderLabel',
-      summary: 'Rate-shop the order and buy its label (requested service, else the cheapest)',
+      summary: 'Rate-shop the order and buy its label (requested service, else the shipping rules\' choice)',
       description: 'From awaiting_fulfillment or processing; the order becomes shipped and carries the tracking number in `shipments`.',
       tags,
       security,
@@ -101,7 +101,7 @@ export async function adminShipmentsRoutes(app: App, opts: { shipments: Shipment
       body: GenerateBody,
       response: { 200: Type.Ref(OrderSchema), ...errorResponses(401, 404, 409, 422) },
     },
-    // The body is optional: no body means the order's requested service, else the cheapest.
+    // The body is optional: no body means the order's requested service, else the shipping rules' choice.
     preValidation: async (request) => {
       request.body ??= {};
     },

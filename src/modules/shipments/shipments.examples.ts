@@ -64,6 +64,18 @@ export const SHIPMENT_EXAMPLE = {
     created_at: '2026-11-23T21:44:19.734Z',
   },
   carrier_account_id: 'ca_01m855vx0usps0000000000001',
+  selection: {
+    rule_id: 'rule_01m855vt0000000000000000',
+    rule_name: 'Domestic: no DHL',
+    strategy: 'cheapest',
+    chosen: 'usps_ground_advantage',
+    carrier_account_id: 'ca_01m855vx0usps0000000000001',
+    considered: [
+      { service_code: 'usps_ground_advantage', carrier_account_id: 'ca_01m855vx0usps0000000000001', price: { amount: 1380, currency: 'USD' }, business_days: 5, excluded: false, reason: 'cheapest' },
+      { service_code: 'ups_ground', carrier_account_id: 'ca_01m855vx0ups00000000000001', price: { amount: 1622, currency: 'USD' }, business_days: 4, excluded: false, reason: null },
+      { service_code: 'dhl_express_domestic', carrier_account_id: 'ca_01m855vx0dhl00000000000001', price: { amount: 1290, currency: 'USD' }, business_days: 2, excluded: true, reason: 'carrier dhl_express is excluded' },
+    ],
+  },
   created_at: '2026-11-23T21:44:19.734Z',
   updated_at: '2026-11-23T21:44:19.734Z',
   voided_at: null,

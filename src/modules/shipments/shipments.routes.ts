@@ -44,7 +44,8 @@ export async function shipmentsRoutes(app: App, opts: { shipments: ShipmentsServ
         'Re-rates the service for the order\'s parcel, buys the label (tracking number with its carrier\'s check digit), stores the rendered label, ' +
         'moves the order to shipped and emits shipment.label_purchased, in one transaction. The order must be awaiting_fulfillment or processing ' +
         '(else 409 invalid_state); an unknown service_code is 400; a service that cannot carry the parcel 422 no_rates; no ship-from on the order ' +
-        'or the workspace 422 missing_ship_from. Send an Idempotency-Key: one label per key, even for concurrent retries.',
+        'or the workspace 422 missing_ship_from. `service_code: "auto"` lets the shipping rules choose the service and account (the shipment\'s `selection` ' +
+        'explains the choice; a rule that excludes every option is 422 no_rates naming it). Send an Idempotency-Key: one label per key, even for concurrent retries.',
       tags,
       security,
       body: CreateShipmentBody,

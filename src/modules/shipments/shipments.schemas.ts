@@ -1,6 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { MoneySchema } from '../../platform/http/schemas.js';
 import { AddressOutputSchema } from '../addresses/index.js';
+import { SelectionObjectSchema } from '../shipping-rules/index.js';
 import { SHIPMENT_STATUSES } from './shipments.states.js';
 import {
   CREATE_SHIPMENT_BODY_EXAMPLE,
@@ -34,7 +35,10 @@ export const MILESTONES = ['label_created', 'picked_up', 'in_transit', 'out_for_
 export const CreateShipmentBody = Type.Object(
   {
     order_id: text(64, { minLength: 1, description: 'The order to ship (awaiting_fulfillment or processing).' }),
-    service_code: text(100, { minLength: 1, description: 'A service_code from POST /v1/rates/query, e.g. usps_ground_advantage.' }),
+    service_code: text(100, {
+      minLength: 1,
+      description: 'A service_code from POST /v1/rates/query, e.g. usps_ground_advantage; or `auto`: the shipping rules choose among the options of every enabled carrier account (the shipment\'s `selection` says how).',
+    }),
     label_format: Type.Optional(LabelFormatSchema),
     carrier_account_id: Type.Optional(
       text(100, { minLength: 1, description: 'The carrier account to buy through (`carrier_account_id` of a rate option). Default: the service carrier\'s default account.' }),
@@ -46,7 +50,7 @@ export type CreateShipmentInput = Static<typeof CreateShipmentBody>;
 
 export const GenerateBody = Type.Object(
   {
-    service_code: Type.Optional(text(100, { minLength: 1, description: 'A service code, or `cheapest`. Default: the order\'s requested service, else the cheapest.' })),
+    service_code: Type.Optional(text(100, { minLength: 1, description: 'A service code, `auto` (the shipping rules choose) or `cheapest` (rules skipped). Default: the order\'s requested service, else the shipping rules (no rule matches: the cheapest).' })),
     label_format: Type.Optional(LabelFormatSchema),
   },
   { additionalProperties: false, examples: [GENERATE_BODY_EXAMPLE] },
@@ -122,6 +126,7 @@ export const ShipmentSchema = Type.Object(
     parcel: Type.Object({ weight_oz: Type.Number(), length_in: Type.Number(), width_in: Type.Number(), height_in: Type.Number() }),
     label: Type.Object({ format: Type.String(), url: Type.String(), created_at: Timestamp }),
     carrier_account_id: orNull(Type.String({ description: 'The carrier account that sold the label (null for labels bought before carrier accounts existed).' })),
+    selection: orNull({ ...SelectionObjectSchema, description: 'How the service was chosen when none was named (`auto`, `cheapest`, or no service to generate or a batch): the rule, its strategy and every option considered; null when the service was named.' }),
     created_at: Timestamp,
     updated_at: Timestamp,
     voided_at: orNull(Timestamp),

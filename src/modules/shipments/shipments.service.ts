@@ -14,7 +14,8 @@ import { recordEvent } from '../events/index.js';
 import type { SettingsService } from '../settings/index.js';
 import { findWorkspaceOrigin } from '../identity/index.js';
 import { moveOrder, nextStatus, parseInstant, type Order, type OrderAttachments, type OrderExtension, type OrdersService } from '../orders/index.js';
-import { prepareLane, quoteRates, toRateOption, type PreparedLane, type SourcedRate } from '../rates/index.js';
+import { factsOfOrder, type Selection, type ShippingRulesService } from '../shipping-rules/index.js';
+import { prepareLane, quoteRates, toRateOption, type PreparedLane, type RateQueryResponse, type SourcedRate } from '../rates/index.js';
 import * as repo from './shipments.repo.js';
 import { LABEL_FORMAT_CODES, TRACKING_STATUSES, type CreateShipmentInput, type LabelFormatCode, type PublicTracking, type Shipment, type ShipmentListFilter, type Tracking, type TrackingEventListFilter } from './shipments.schemas.js';
 import { labelDataOf, lazyRenderPool, type LabelRenderer } from './shipments.labels.js';
@@ -42,13 +43,15 @@ interface PurchasePlan {
   shipFrom: ShipmentAddress;
   lane: PreparedLane;
   sandbox: ReturnType<typeof sandboxOptions>;
+  selection: Selection | null;
 }
 
-/** What a purchase is for: the service, and the account that sells it. */
+/** What a purchase is for: the service, the account that sells it, and how the rules chose them (if they did). */
 interface PurchaseChoice {
   carrier: CarrierDefinition;
   serviceCode: string;
   account: CarrierAccountRow;
+  selection?: Selection;
 }
 
 /**
@@ -58,6 +61,10 @@ interface PurchaseChoice {
 type CarrierSale =
   | { driver: 'simulated'; tracking_number: string; rate: SourcedRate }
   | { driver: 'api'; tracking_number: string; rate: SourcedRate; issued: ApiPurchaseResult };
+
+/** The service codes that ask for a choice: by the shipping rules, or the plain cheapest option. */
+const AUTO = 'auto';
+const CHEAPEST = 'cheapest';
 
 /** POST /v1/tracking/:id/refresh asks the carrier at most this often per shipment (DESIGN.md §9.1). */
 const REFRESH_SPACING_MS = 60_000;
@@ -73,6 +80,7 @@ export class ShipmentsService {
     private readonly orders: OrdersService,
     private readonly settings: SettingsService,
     private readonly gateway: CarrierGateway,
+    private readonly rules: ShippingRulesService,
     private readonly renderer: LabelRenderer = lazyRenderPool(),
   ) {
     // The registry of the app's Deps (a promise only because TrackingSync and the awaits below take one).
@@ -114,18 +122,22 @@ export class ShipmentsService {
    * `shipment.label_purchased`. If that transaction fails, the carrier label is voided again.
    */
   async purchase(ctx: ServiceContext, input: CreateShipmentInput): Promise<Shipment> {
-    const carriers = await this.carriers;
-    const carrier = carriers.byServiceCode(input.service_code);
-    if (!carrier) throw validationError([{ field: 'service_code', message: `unknown service code "${input.service_code}"` }]);
+    const auto = input.service_code === AUTO;
+    if (auto && input.carrier_account_id !== undefined) throw validationError([{ field: 'carrier_account_id', message: 'cannot be given with service_code auto: the shipping rules choose the account' }]);
+    const carrier = auto ? undefined : (await this.carriers).byServiceCode(input.service_code);
+    if (!auto && !carrier) throw validationError([{ field: 'service_code', message: `unknown service code "${input.service_code}"` }]);
     const order = await this.orders.getOrder(ctx, input.order_id, { attachments: false });
-    const account = await this.gateway.accountForPurchase(ctx, carrier.slug, input.carrier_account_id);
-    const row = await this.buy(ctx, order, { carrier, serviceCode: input.service_code, account }, input.label_format ?? 'pdf_4x6');
+    if (auto) nextStatus(order.status, 'purchase_label'); // 409 before rating an order that cannot ship
+    const choice = carrier
+      ? { carrier, serviceCode: input.service_code, account: await this.gateway.accountForPurchase(ctx, carrier.slug, input.carrier_account_id) }
+      : await this.chooseService(ctx, order, AUTO);
+    const row = await this.buy(ctx, order, choice, input.label_format ?? 'pdf_4x6');
     return toShipment(row, this.baseUrl);
   }
 
   /**
    * Admin `generate`: rate-shop the order (the given service, else its requested service, else
-   * the cheapest option) and buy that label. Returns the order, now shipped with its tracking number.
+   * the shipping rules' choice) and buy that label. Returns the order, now shipped with its tracking number.
    */
   async generate(ctx: ServiceContext, orderId: string, input: { service_code?: string; label_format?: LabelFormatCode }): Promise<Order> {
     const order = await this.orders.getOrder(ctx, orderId, { attachments: false });
@@ -154,29 +166,39 @@ export class ShipmentsService {
 
   /**
    * The given service (through its carrier's default account), else the order's requested one,
-   * else (or for "cheapest") the cheapest option of every enabled account, with its account.
+   * else (or for "auto") the shipping rules' choice among the options of every enabled account;
+   * "cheapest" skips the rules. Rules and cheapest alike come with their `selection`.
    */
   private async chooseService(ctx: ServiceContext, order: Order, requested: string | undefined): Promise<PurchaseChoice> {
     const carriers = await this.carriers;
-    const code = requested && requested !== 'cheapest' ? requested : requested ? null : order.requested_service;
-    if (code) {
+    const code = requested ?? order.requested_service ?? AUTO;
+    if (code !== AUTO && code !== CHEAPEST) {
       const carrier = carriers.byServiceCode(code);
       if (!carrier) throw validationError([{ field: 'service_code', message: `unknown service code "${code}"` }]);
       return { carrier, serviceCode: code, account: await this.gateway.accountForPurchase(ctx, carrier.slug, undefined) };
     }
+    const quote = await this.quoteOrder(ctx, order);
+    const { selection, option } = await this.rules.select(ctx, factsOfOrder(order, quote.residential), quote, { rules: code === AUTO });
+    const carrier = carriers.byServiceCode(option.service_code)!;
+    return { carrier, serviceCode: option.service_code, account: await this.gateway.accountForPurchase(ctx, carrier.slug, option.carrier_account_id ?? undefined), selection };
+  }
+
+  /** An order rated as its purchase would be: every enabled account, its addresses and parcel. */
+  async quoteOrder(ctx: ServiceContext, order: Order): Promise<RateQueryResponse> {
     const shipFrom = await this.shipFromOf(ctx, order);
-    const quote = await quoteRates(
+    return quoteRates(
       { ship_from: { ...shipFrom, postal_code: shipFrom.postal_code ?? '' }, ship_to: { ...order.ship_to, postal_code: order.ship_to.postal_code ?? '', country: order.ship_to.country ?? '' }, parcel: order.parcel },
-      { carriers, sources: await this.gateway.rateSources(ctx), now: this.deps.now(), requestId: ctx.requestId },
+      { carriers: await this.carriers, sources: await this.gateway.rateSources(ctx), now: this.deps.now(), requestId: ctx.requestId },
     ).catch((err: unknown) => {
       if (err instanceof AppError && err.code === 'validation_failed') throw new AppError('address_undeliverable', 'The order\'s addresses cannot be shipped to or from.', { details: err.details });
       throw err;
     });
-    // Sorted by price: the first option with a registered service is the cheapest we can buy.
-    const cheapest = quote.data.find((o) => carriers.byServiceCode(o.service_code));
-    if (!cheapest) throw new AppError('no_rates', 'No service can carry this parcel on this lane.', { details: quote.messages.map((m) => ({ field: 'carrier_accounts', message: `${m.carrier}: ${m.message}` })) });
-    const carrier = carriers.byServiceCode(cheapest.service_code)!;
-    return { carrier, serviceCode: cheapest.service_code, account: await this.gateway.accountForPurchase(ctx, carrier.slug, cheapest.carrier_account_id ?? undefined) };
+  }
+
+  /** The order and its quote (POST /v1/shipping-rules/evaluate rates an order through this). */
+  async rateOrder(ctx: ServiceContext, orderId: string): Promise<{ order: Order; quote: RateQueryResponse }> {
+    const order = await this.orders.getOrder(ctx, orderId, { attachments: false });
+    return { order, quote: await this.quoteOrder(ctx, order) };
   }
 
   private async shipFromOf(scope: Scope, order: Order): Promise<ShipmentAddress> {
@@ -230,7 +252,7 @@ export class ShipmentsService {
     }
     const scenario = sandboxScenario(order.ship_to.name, order.notes);
     const sandbox = sandboxOptions(ctx.environment, ctx.environment === 'test' ? await this.timeScale() : 1, scenario);
-    return { id: newId('shipment'), now, carrier, account, serviceCode, format, shipFrom, lane, sandbox };
+    return { id: newId('shipment'), now, carrier, account, serviceCode, format, shipFrom, lane, sandbox, selection: choice.selection ?? null };
   }
 
   /** Step 2, the outside world: the carrier sells the label (undone by compensatePurchase). */
@@ -300,7 +322,7 @@ export class ShipmentsService {
     sale: CarrierSale,
     inTransaction?: (trx: Executor, shipment: Shipment) => Promise<void>,
   ): Promise<ShipmentRow> {
-    const { id, now, carrier, account, serviceCode, format, shipFrom, lane, sandbox } = plan;
+    const { id, now, carrier, account, serviceCode, format, shipFrom, lane, sandbox, selection } = plan;
     const option = toRateOption(carrier, sale.rate, lane, account.id);
     const rate: StoredRate = {
       zone: option.zone,
@@ -362,6 +384,7 @@ export class ShipmentsService {
         purchased_at: now,
         carrier_account_id: account.id,
         carrier_driver: account.driver,
+        selection: selection ? JSON.stringify(selection) : null,
         carrier_shipment_id: api ? sale.issued.carrier_shipment_id : null,
         carrier_label_format: api ? sale.issued.label.format : null,
         created_at: now,

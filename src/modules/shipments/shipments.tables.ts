@@ -2,6 +2,7 @@ import type { ColumnType, Insertable, Selectable } from 'kysely';
 import type { Timestamp, NullableTimestamp, Json, NullableJson } from '../../platform/db/columns.js';
 import type { SandboxOptions, TrackingMilestone, TrackingStatus } from '../../carriers/types.js';
 import type { ShipmentStatus } from './shipments.states.js';
+import type { Selection } from '../shipping-rules/index.js';
 
 export interface ShipmentAddress {
   name?: string;
@@ -61,6 +62,8 @@ export interface ShipmentsTable {
   /** The carrier account that sold the label (null: bought before accounts existed). */
   carrier_account_id: string | null;
   carrier_driver: ColumnType<'simulated' | 'api', 'simulated' | 'api' | undefined, 'simulated' | 'api'>;
+  /** How the shipping rules chose the service; null when it was given. */
+  selection: NullableJson<Selection>;
   /** The carrier's own shipment id (what a void sends); api shipments only. */
   carrier_shipment_id: string | null;
   /** The image the carrier issued (GIF, PNG, ZPL, PDF); api shipments only. */

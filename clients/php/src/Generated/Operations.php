@@ -58,6 +58,12 @@ trait Operations
         'deleteCarrierAccount' => ['DELETE', '/v1/carrier-accounts/{id}'],
         'testCarrierAccount' => ['POST', '/v1/carrier-accounts/{id}/test'],
         'listCarrierAccountLogs' => ['GET', '/v1/carrier-accounts/{id}/logs'],
+        'listShippingRules' => ['GET', '/v1/shipping-rules'],
+        'createShippingRule' => ['POST', '/v1/shipping-rules'],
+        'evaluateShippingRules' => ['POST', '/v1/shipping-rules/evaluate'],
+        'getShippingRule' => ['GET', '/v1/shipping-rules/{id}'],
+        'updateShippingRule' => ['PATCH', '/v1/shipping-rules/{id}'],
+        'deleteShippingRule' => ['DELETE', '/v1/shipping-rules/{id}'],
         'register' => ['POST', '/api/auth/register'],
         'login' => ['POST', '/api/auth/login'],
         'logout' => ['POST', '/api/auth/logout'],
@@ -120,6 +126,12 @@ trait Operations
         'adminDeleteCarrierAccount' => ['DELETE', '/api/admin/carrier-accounts/{id}'],
         'adminTestCarrierAccount' => ['POST', '/api/admin/carrier-accounts/{id}/test'],
         'adminListCarrierAccountLogs' => ['GET', '/api/admin/carrier-accounts/{id}/logs'],
+        'adminListShippingRules' => ['GET', '/api/admin/shipping-rules'],
+        'adminCreateShippingRule' => ['POST', '/api/admin/shipping-rules'],
+        'adminEvaluateShippingRules' => ['POST', '/api/admin/shipping-rules/evaluate'],
+        'adminGetShippingRule' => ['GET', '/api/admin/shipping-rules/{id}'],
+        'adminUpdateShippingRule' => ['PATCH', '/api/admin/shipping-rules/{id}'],
+        'adminDeleteShippingRule' => ['DELETE', '/api/admin/shipping-rules/{id}'],
         'superAdminListAccounts' => ['GET', '/api/super-admin/accounts'],
         'superAdminGetAccount' => ['GET', '/api/super-admin/accounts/{userId}'],
         'superAdminApproveAccount' => ['POST', '/api/super-admin/accounts/{userId}/approve'],
@@ -802,6 +814,86 @@ trait Operations
     }
 
     /**
+     * List shipping rules in the order they apply (priority, then oldest first).
+     *
+     * GET /v1/shipping-rules
+     *
+     * @param array<string, mixed> $query limit, cursor, enabled
+     *   limit: Page size, default 20, clamped to 1..100.
+     * @return array{data: list<array<string, mixed>>, has_more: bool, next_cursor: ?string} a page of ShippingRule
+     */
+    public function listShippingRules(array $query = []): array
+    {
+        return $this->request('GET', '/v1/shipping-rules', [], $query, null, null, 'page');
+    }
+
+    /**
+     * Every item of listShippingRules() across all pages, fetched as the loop asks, with the same filters.
+     *
+     * @param array<string, mixed> $query
+     * @return \Generator<int, array<string, mixed>>
+     */
+    public function iterShippingRules(array $query = []): \Generator
+    {
+        return $this->paginate(fn (array $q): array => $this->listShippingRules($q), $query);
+    }
+
+    /**
+     * Create a shipping rule.
+     *
+     * POST /v1/shipping-rules
+     * @return array<string, mixed> the ShippingRule
+     */
+    public function createShippingRule(array $body, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/v1/shipping-rules', [], [], $body, $idempotencyKey, 'json');
+    }
+
+    /**
+     * The service the rules would choose for an order (or a rate query), and why, without buying.
+     *
+     * POST /v1/shipping-rules/evaluate
+     * @return array<string, mixed> the ShippingRuleSelection
+     */
+    public function evaluateShippingRules(array $body, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/v1/shipping-rules/evaluate', [], [], $body, $idempotencyKey, 'json');
+    }
+
+    /**
+     * Read a shipping rule.
+     *
+     * GET /v1/shipping-rules/{id}
+     * @return array<string, mixed> the ShippingRule
+     */
+    public function getShippingRule(string $id): array
+    {
+        return $this->request('GET', '/v1/shipping-rules/{id}', ['id' => $id], [], null, null, 'json');
+    }
+
+    /**
+     * Change a shipping rule (name, priority, enabled; when and then are replaced whole).
+     *
+     * PATCH /v1/shipping-rules/{id}
+     * @return array<string, mixed> the ShippingRule
+     */
+    public function updateShippingRule(string $id, array $body): array
+    {
+        return $this->request('PATCH', '/v1/shipping-rules/{id}', ['id' => $id], [], $body, null, 'json');
+    }
+
+    /**
+     * Delete a shipping rule (shipments keep the selection it made).
+     *
+     * DELETE /v1/shipping-rules/{id}
+     * @return void
+     */
+    public function deleteShippingRule(string $id): void
+    {
+        $this->request('DELETE', '/v1/shipping-rules/{id}', ['id' => $id], [], null, null, 'none');
+    }
+
+    /**
      * Register an account and its workspace (pending until approved).
      *
      * POST /api/auth/register
@@ -1214,7 +1306,7 @@ trait Operations
     }
 
     /**
-     * Rate-shop the order and buy its label (requested service, else the cheapest).
+     * Rate-shop the order and buy its label (requested service, else the shipping rules' choice).
      *
      * POST /api/admin/orders/{orderId}/generate
      * @return array<string, mixed> the Order
@@ -1654,6 +1746,86 @@ trait Operations
     public function adminListCarrierAccountLogs(string $id): array
     {
         return $this->request('GET', '/api/admin/carrier-accounts/{id}/logs', ['id' => $id], [], null, null, 'json');
+    }
+
+    /**
+     * List shipping rules in the order they apply (priority, then oldest first).
+     *
+     * GET /api/admin/shipping-rules
+     *
+     * @param array<string, mixed> $query limit, cursor, enabled
+     *   limit: Page size, default 20, clamped to 1..100.
+     * @return array{data: list<array<string, mixed>>, has_more: bool, next_cursor: ?string} a page of ShippingRule
+     */
+    public function adminListShippingRules(array $query = []): array
+    {
+        return $this->request('GET', '/api/admin/shipping-rules', [], $query, null, null, 'page');
+    }
+
+    /**
+     * Every item of adminListShippingRules() across all pages, fetched as the loop asks, with the same filters.
+     *
+     * @param array<string, mixed> $query
+     * @return \Generator<int, array<string, mixed>>
+     */
+    public function adminIterShippingRules(array $query = []): \Generator
+    {
+        return $this->paginate(fn (array $q): array => $this->adminListShippingRules($q), $query);
+    }
+
+    /**
+     * Create a shipping rule.
+     *
+     * POST /api/admin/shipping-rules
+     * @return array<string, mixed> the ShippingRule
+     */
+    public function adminCreateShippingRule(array $body, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/api/admin/shipping-rules', [], [], $body, $idempotencyKey, 'json');
+    }
+
+    /**
+     * The service the rules would choose for an order (or a rate query), and why, without buying.
+     *
+     * POST /api/admin/shipping-rules/evaluate
+     * @return array<string, mixed> the ShippingRuleSelection
+     */
+    public function adminEvaluateShippingRules(array $body, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/api/admin/shipping-rules/evaluate', [], [], $body, $idempotencyKey, 'json');
+    }
+
+    /**
+     * Read a shipping rule.
+     *
+     * GET /api/admin/shipping-rules/{id}
+     * @return array<string, mixed> the ShippingRule
+     */
+    public function adminGetShippingRule(string $id): array
+    {
+        return $this->request('GET', '/api/admin/shipping-rules/{id}', ['id' => $id], [], null, null, 'json');
+    }
+
+    /**
+     * Change a shipping rule (name, priority, enabled; when and then are replaced whole).
+     *
+     * PATCH /api/admin/shipping-rules/{id}
+     * @return array<string, mixed> the ShippingRule
+     */
+    public function adminUpdateShippingRule(string $id, array $body): array
+    {
+        return $this->request('PATCH', '/api/admin/shipping-rules/{id}', ['id' => $id], [], $body, null, 'json');
+    }
+
+    /**
+     * Delete a shipping rule (shipments keep the selection it made).
+     *
+     * DELETE /api/admin/shipping-rules/{id}
+     * @return void
+     */
+    public function adminDeleteShippingRule(string $id): void
+    {
+        $this->request('DELETE', '/api/admin/shipping-rules/{id}', ['id' => $id], [], null, null, 'none');
     }
 
     /**
