@@ -278,6 +278,31 @@ describe('the built tree (npm start)', () => {
     expectCommonError(await svc.request('GET', url, { headers: c.v1 }), 404, 'not_found');
   });
 
+  it('chooses a service by the shipping rules, explains it, and buys it with service_code auto (DESIGN.md §9.5)', async () => {
+    const rule = await svc.request('POST', '/v1/shipping-rules', {
+      headers: c.v1,
+      json: { name: 'Never USPS, fastest', priority: 10, enabled: true, when: { destination_countries: ['US'] }, then: { exclude_carriers: ['usps'], choose: 'fastest' } },
+    });
+    expectStatus(svc, rule, 201, 'rule create');
+    expectStatus(svc, await svc.request('GET', '/v1/shipping-rules', { headers: c.v1 }), 200, 'rule list');
+    expectStatus(svc, await svc.request('PATCH', `/v1/shipping-rules/${rule.body.id}`, { headers: c.v1, json: { name: 'Never USPS, fastest first' } }), 200, 'rule patch');
+    const evaluated = await svc.request('POST', '/v1/shipping-rules/evaluate', { headers: c.v1, json: { ship_from: sanFrancisco, ship_to: newYork, parcel } });
+    expectStatus(svc, evaluated, 200, 'rule evaluate');
+    expect(evaluated.body.rule_id).toBe(rule.body.id);
+    expect(evaluated.body.considered.some((o: { service_code: string; excluded: boolean }) => o.service_code.startsWith('usps_') && o.excluded)).toBe(true);
+    const order = await svc.request('POST', '/v1/orders', {
+      headers: c.v1,
+      json: { ship_from: sanFrancisco, ship_to: newYork, line_items: [{ sku: 'MUG', name: 'Mug', quantity: 1, weight_oz: 12 }], parcel },
+    });
+    expectStatus(svc, order, 201, 'order for rules');
+    const bought = await svc.request('POST', '/v1/shipments', { headers: c.v1, json: { order_id: order.body.id, service_code: 'auto' } });
+    expectStatus(svc, bought, 201, 'auto purchase');
+    expect(bought.body.selection).toMatchObject({ rule_id: rule.body.id, chosen: bought.body.service_code });
+    expect(bought.body.carrier).not.toBe('usps');
+    expectStatus(svc, await svc.request('GET', '/api/admin/shipping-rules', { headers: c.admin }), 200, 'admin rules');
+    expectStatus(svc, await svc.request('DELETE', `/v1/shipping-rules/${rule.body.id}`, { headers: c.v1 }), 204, 'rule delete');
+  });
+
   it('rates, buys, prints, tracks and voids through an `api` UPS account on a fake UPS (DESIGN.md §9.1)', { timeout: 120_000 }, async () => {
     // The fake UPS checks every request against UPS's published OpenAPI documents (when present).
     const secret = 'built-tree-ups-secret-9f3e';
