@@ -516,3 +516,15 @@ describe('DHL Express driver against the fake DHL Express', () => {
     expectCleanExchange();
   });
 });
+
+describe('inside the US', () => {
+  it('offers nothing and buys nothing US-to-US, without asking DHL (international-only, as the simulation)', async () => {
+    const home = { ...to, city: 'New York', state: 'NY', postal_code: '10118', country: 'US', street1: '350 5th Ave' };
+    const rated = await driver().rates(ctx(), { ...rateRequest, ship_to: home });
+    expect(rated).toMatchObject({ ok: true, value: { rates: [] } });
+    if (rated.ok) expect(rated.value.unavailable.map((u) => u.service_code).sort()).toEqual(['dhl_express_domestic', 'dhl_express_worldwide']);
+    const bought = await driver().purchase(ctx(), { ...purchase(), ship_to: home });
+    expect(bought).toMatchObject({ ok: false, kind: 'rejected', messages: [{ carrier_code: 'us_domestic', field: 'ship_to.country' }] });
+    expect(fake.requests.length).toBe(0);
+  });
+});

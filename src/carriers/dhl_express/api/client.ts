@@ -25,7 +25,7 @@ import { buildPickupRequest, parsePickupResponse, pickupCancelPath } from './pic
 import { buildRateRequest, parseRateResponse } from './rates.js';
 import { buildShipmentRequest, parseShipmentResponse } from './shipments.js';
 import { parseTrackResponse, trackPath } from './tracking.js';
-import { dhlProductCode, dhlLabelImage } from './units.js';
+import { DHL_PRODUCTS, dhlProductCode, dhlLabelImage } from './units.js';
 import { missingFields, type RequiredAddressField } from './wire.js';
 
 const SLUG = 'dhl_express';
@@ -118,6 +118,12 @@ export class DhlExpressApiDriver implements CarrierApiDriver {
   }
 
   async rates(ctx: ApiCallContext, request: ApiRateRequest) {
+    // DHL Express stays international-only inside the US, as the simulated carrier is (issue 32):
+    // no call, every service unavailable.
+    if (usDomestic(request)) {
+      const codes = request.service_codes ?? DHL_PRODUCTS.map((p) => p.ours);
+      return { ok: true as const, value: { rates: [], unavailable: codes.map((service_code) => ({ service_code, reason: US_DOMESTIC })) } };
+    }
     const missing = incomplete<never>({ ship_from: request.ship_from, ship_to: request.ship_to }, ['city']);
     if (missing) return missing;
     return this.run(
@@ -132,6 +138,7 @@ export class DhlExpressApiDriver implements CarrierApiDriver {
   }
 
   async purchase(ctx: ApiCallContext, request: ApiPurchaseRequest) {
+    if (usDomestic(request)) return rejected<never>([{ code: 'carrier_rejected', carrier_code: 'us_domestic', message: US_DOMESTIC, field: 'ship_to.country' }]);
     const missing = this.needsAccountNumber<never>(ctx);
     if (missing) return missing;
     const productCode = dhlProductCode(request.service_code);
@@ -240,4 +247,10 @@ export class DhlExpressApiDriver implements CarrierApiDriver {
 
 export function createDhlExpressApiDriver(http: CarrierHttpClient): CarrierApiDriver {
   return new DhlExpressApiDriver(http);
+}
+
+const US_DOMESTIC = 'DHL Express offers no US-to-US service';
+
+function usDomestic(request: { ship_from: { country: string }; ship_to: { country: string } }): boolean {
+  return request.ship_from.country.toUpperCase() === 'US' && request.ship_to.country.toUpperCase() === 'US';
 }
