@@ -9,6 +9,7 @@ import * as hardening from './2026-11-23-0007-hardening.js';
 import * as carrierAccounts from './2026-11-25-0008-carrier-accounts.js';
 import * as apiShipments from './2026-11-25-0009-api-shipments.js';
 import * as shippingRules from './2026-11-25-0010-shipping-rules.js';
+import * as addressValidation from './2026-11-25-0011-address-validation.js';
 
 /** Every migration, in order. Names are ISO-dated so they sort by creation. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-0008-carrier-accounts': carrierAccounts,
   '2026-11-25-0009-api-shipments': apiShipments,
   '2026-11-25-0010-shipping-rules': shippingRules,
+  '2026-11-25-0011-address-validation': addressValidation,
 };

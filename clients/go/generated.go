@@ -546,8 +546,14 @@ type Shipment struct {
 	Rate                  map[string]any `json:"rate"`
 	ShipFrom              map[string]any `json:"ship_from"`
 	ShipTo                map[string]any `json:"ship_to"`
-	Parcel                map[string]any `json:"parcel"`
-	Label                 map[string]any `json:"label"`
+	// The address as the order gave it, when validate_and_clean shipped to the normalised one; else
+	// null.
+	ShipToOriginal map[string]any `json:"ship_to_original"`
+	// How the destination was checked before purchase (DESIGN.md §9.7); null for labels bought before
+	// the check existed.
+	AddressValidation map[string]any `json:"address_validation"`
+	Parcel            map[string]any `json:"parcel"`
+	Label             map[string]any `json:"label"`
 	// The carrier account that sold the label (null for labels bought before carrier accounts existed).
 	CarrierAccountID *string `json:"carrier_account_id"`
 	// How the service was chosen when none was named (`auto`, `cheapest`, or no service to generate or

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createTenant, superAdminHeaders, type Tenant } from '../helpers/app.js';
-import { startFakeUps, type FakeUps } from '../helpers/fake-ups.js';
+import { startFakeUps, upsFixture, type FakeUps } from '../helpers/fake-ups.js';
 import { loadUpsSpecs } from '../helpers/ups-spec.js';
 import { registerBatchJobs } from '../../src/modules/batches/index.js';
 import { PDFDocument } from 'pdf-lib';
@@ -237,6 +237,29 @@ describe('a batch through the UPS account (its default)', () => {
     expect(file.statusCode, file.body).toBe(200);
     expect(file.headers['content-type']).toBe('application/pdf');
     expect((await PDFDocument.load(file.rawPayload)).getPageCount()).toBe(2);
+  });
+});
+
+describe('address validation at purchase through the UPS account (DESIGN.md §9.7)', () => {
+  it('UPS checks the destination first: a verdict recorded from the carrier; an address UPS finds nowhere is 422 and nothing is bought', async () => {
+    const order = await createOrder();
+    const xavBefore = ups.count('xav');
+    const res = await buy(order.id, { address_validation: 'validate' });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().address_validation).toMatchObject({ mode: 'validate', source: { type: 'carrier', carrier: 'ups', carrier_account_id: upsAccount } });
+    expect(ups.count('xav')).toBe(xavBefore + 1);
+
+    const nowhere = await createOrder();
+    const shipsBefore = ups.count('ship');
+    ups.queue('xav', { body: upsFixture('xav-none') });
+    const refused = await buy(nowhere.id, { address_validation: 'validate' });
+    expect(refused.statusCode, refused.body).toBe(422);
+    expect(refused.json().code).toBe('address_undeliverable');
+    expect(refused.json().details.length).toBeGreaterThan(0);
+    for (const d of refused.json().details) expect(d.field).toMatch(/^ship_to\./);
+    expect(ups.count('ship')).toBe(shipsBefore);
+    const after = await app.inject({ method: 'GET', url: `/v1/orders/${nowhere.id}`, headers: t.headers });
+    expect(after.json().status).toBe(nowhere.status);
   });
 });
 

@@ -293,6 +293,8 @@ class Shipment(TypedDict, total=False):
     rate: dict[str, Any]
     ship_from: dict[str, Any]
     ship_to: dict[str, Any]
+    ship_to_original: dict[str, Any] | None
+    address_validation: dict[str, Any] | None
     parcel: dict[str, Any]
     label: dict[str, Any]
     carrier_account_id: str | None

@@ -2877,6 +2877,15 @@ export interface components {
          *         "created_at": "2026-11-23T21:44:19.734Z"
          *       },
          *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+         *       "address_validation": {
+         *         "mode": "validate",
+         *         "status": "verified",
+         *         "messages": [],
+         *         "source": {
+         *           "type": "built_in"
+         *         }
+         *       },
+         *       "ship_to_original": null,
          *       "selection": {
          *         "rule_id": "rule_01m855vt0000000000000000",
          *         "rule_name": "Domestic: no DHL",
@@ -3002,6 +3011,32 @@ export interface components {
                 phone?: string;
                 email?: string;
             };
+            ship_to_original: {
+                name?: string;
+                company?: string;
+                street1?: string;
+                street2?: string;
+                city?: string;
+                state?: string;
+                postal_code?: string;
+                country?: string;
+                phone?: string;
+                email?: string;
+            } | null;
+            address_validation: {
+                mode: "none" | "validate" | "validate_and_clean";
+                status: ("verified" | "corrected" | "unverified" | "invalid") | null;
+                messages: {
+                    code: string;
+                    field: string;
+                    message: string;
+                }[];
+                source: {
+                    type: "built_in" | "carrier";
+                    carrier?: string;
+                    carrier_account_id?: string;
+                } | null;
+            } | null;
             parcel: {
                 weight_oz: number;
                 length_in: number;
@@ -3260,6 +3295,15 @@ export interface components {
          *             "created_at": "2026-11-23T21:44:19.734Z"
          *           },
          *           "carrier_account_id": "ca_01m855vx0usps0000000000001",
+         *           "address_validation": {
+         *             "mode": "validate",
+         *             "status": "verified",
+         *             "messages": [],
+         *             "source": {
+         *               "type": "built_in"
+         *             }
+         *           },
+         *           "ship_to_original": null,
          *           "selection": {
          *             "rule_id": "rule_01m855vt0000000000000000",
          *             "rule_name": "Domestic: no DHL",
@@ -6290,6 +6334,15 @@ export interface operations {
                      *             "created_at": "2026-11-23T21:44:19.734Z"
                      *           },
                      *           "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *           "address_validation": {
+                     *             "mode": "validate",
+                     *             "status": "verified",
+                     *             "messages": [],
+                     *             "source": {
+                     *               "type": "built_in"
+                     *             }
+                     *           },
+                     *           "ship_to_original": null,
                      *           "selection": {
                      *             "rule_id": "rule_01m855vt0000000000000000",
                      *             "rule_name": "Domestic: no DHL",
@@ -6482,6 +6535,8 @@ export interface operations {
                     label_format?: "pdf_4x6" | "pdf_letter" | "png_4x6" | "zpl_4x6";
                     /** @description The carrier account to buy through (`carrier_account_id` of a rate option). Default: the service carrier's default account. */
                     carrier_account_id?: string;
+                    /** @description How the destination is checked before the label is bought (DESIGN.md §9.7). validate: an invalid address is 422 `address_undeliverable` (nothing bought), a corrected one is bought as given with the messages kept; validate_and_clean: the label and shipment use the normalised address (`ship_to_original` keeps the given one); none: no check. Through an api carrier account whose carrier validates addresses, the carrier's validator answers. Default: the setting `shipments.address_validation` (validate). */
+                    address_validation?: "none" | "validate" | "validate_and_clean";
                 };
             };
         };
@@ -6561,6 +6616,15 @@ export interface operations {
                      *         "created_at": "2026-11-23T21:44:19.734Z"
                      *       },
                      *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *       "address_validation": {
+                     *         "mode": "validate",
+                     *         "status": "verified",
+                     *         "messages": [],
+                     *         "source": {
+                     *           "type": "built_in"
+                     *         }
+                     *       },
+                     *       "ship_to_original": null,
                      *       "selection": {
                      *         "rule_id": "rule_01m855vt0000000000000000",
                      *         "rule_name": "Domestic: no DHL",
@@ -6864,6 +6928,15 @@ export interface operations {
                      *         "created_at": "2026-11-23T21:44:19.734Z"
                      *       },
                      *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *       "address_validation": {
+                     *         "mode": "validate",
+                     *         "status": "verified",
+                     *         "messages": [],
+                     *         "source": {
+                     *           "type": "built_in"
+                     *         }
+                     *       },
+                     *       "ship_to_original": null,
                      *       "selection": {
                      *         "rule_id": "rule_01m855vt0000000000000000",
                      *         "rule_name": "Domestic: no DHL",
@@ -7125,6 +7198,15 @@ export interface operations {
                      *         "created_at": "2026-11-23T21:44:19.734Z"
                      *       },
                      *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *       "address_validation": {
+                     *         "mode": "validate",
+                     *         "status": "verified",
+                     *         "messages": [],
+                     *         "source": {
+                     *           "type": "built_in"
+                     *         }
+                     *       },
+                     *       "ship_to_original": null,
                      *       "selection": {
                      *         "rule_id": "rule_01m855vt0000000000000000",
                      *         "rule_name": "Domestic: no DHL",
@@ -8260,7 +8342,7 @@ export interface operations {
                 "application/json": {
                     /** @description purchase_labels, import_orders, validate_addresses or process_orders. */
                     type: "purchase_labels" | "import_orders" | "validate_addresses" | "process_orders";
-                    /** @description purchase_labels: [{order_id, service_code?, label_format?}]; import_orders: order bodies of POST /v1/orders; validate_addresses: addresses of POST /v1/addresses/validate. Up to 10,000 (more is 413). An item that does not validate becomes a failed item; it does not fail the batch. */
+                    /** @description purchase_labels: [{order_id, service_code?, label_format?, address_validation?}]; import_orders: order bodies of POST /v1/orders; validate_addresses: addresses of POST /v1/addresses/validate. Up to 10,000 (more is 413). An item that does not validate becomes a failed item; it does not fail the batch. */
                     items?: unknown[];
                     /** @description purchase_labels and process_orders: the orders (instead of items). */
                     order_ids?: string[];
@@ -8721,6 +8803,15 @@ export interface operations {
                      *                 "created_at": "2026-11-23T21:44:19.734Z"
                      *               },
                      *               "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *               "address_validation": {
+                     *                 "mode": "validate",
+                     *                 "status": "verified",
+                     *                 "messages": [],
+                     *                 "source": {
+                     *                   "type": "built_in"
+                     *                 }
+                     *               },
+                     *               "ship_to_original": null,
                      *               "selection": {
                      *                 "rule_id": "rule_01m855vt0000000000000000",
                      *                 "rule_name": "Domestic: no DHL",
@@ -18317,6 +18408,15 @@ export interface operations {
                      *             "created_at": "2026-11-23T21:44:19.734Z"
                      *           },
                      *           "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *           "address_validation": {
+                     *             "mode": "validate",
+                     *             "status": "verified",
+                     *             "messages": [],
+                     *             "source": {
+                     *               "type": "built_in"
+                     *             }
+                     *           },
+                     *           "ship_to_original": null,
                      *           "selection": {
                      *             "rule_id": "rule_01m855vt0000000000000000",
                      *             "rule_name": "Domestic: no DHL",
@@ -18493,6 +18593,8 @@ export interface operations {
                     label_format?: "pdf_4x6" | "pdf_letter" | "png_4x6" | "zpl_4x6";
                     /** @description The carrier account to buy through (`carrier_account_id` of a rate option). Default: the service carrier's default account. */
                     carrier_account_id?: string;
+                    /** @description How the destination is checked before the label is bought (DESIGN.md §9.7). validate: an invalid address is 422 `address_undeliverable` (nothing bought), a corrected one is bought as given with the messages kept; validate_and_clean: the label and shipment use the normalised address (`ship_to_original` keeps the given one); none: no check. Through an api carrier account whose carrier validates addresses, the carrier's validator answers. Default: the setting `shipments.address_validation` (validate). */
+                    address_validation?: "none" | "validate" | "validate_and_clean";
                 };
             };
         };
@@ -18572,6 +18674,15 @@ export interface operations {
                      *         "created_at": "2026-11-23T21:44:19.734Z"
                      *       },
                      *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *       "address_validation": {
+                     *         "mode": "validate",
+                     *         "status": "verified",
+                     *         "messages": [],
+                     *         "source": {
+                     *           "type": "built_in"
+                     *         }
+                     *       },
+                     *       "ship_to_original": null,
                      *       "selection": {
                      *         "rule_id": "rule_01m855vt0000000000000000",
                      *         "rule_name": "Domestic: no DHL",
@@ -18843,6 +18954,15 @@ export interface operations {
                      *         "created_at": "2026-11-23T21:44:19.734Z"
                      *       },
                      *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *       "address_validation": {
+                     *         "mode": "validate",
+                     *         "status": "verified",
+                     *         "messages": [],
+                     *         "source": {
+                     *           "type": "built_in"
+                     *         }
+                     *       },
+                     *       "ship_to_original": null,
                      *       "selection": {
                      *         "rule_id": "rule_01m855vt0000000000000000",
                      *         "rule_name": "Domestic: no DHL",
@@ -19189,6 +19309,15 @@ export interface operations {
                      *         "created_at": "2026-11-23T21:44:19.734Z"
                      *       },
                      *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *       "address_validation": {
+                     *         "mode": "validate",
+                     *         "status": "verified",
+                     *         "messages": [],
+                     *         "source": {
+                     *           "type": "built_in"
+                     *         }
+                     *       },
+                     *       "ship_to_original": null,
                      *       "selection": {
                      *         "rule_id": "rule_01m855vt0000000000000000",
                      *         "rule_name": "Domestic: no DHL",
@@ -19444,6 +19573,15 @@ export interface operations {
                      *         "created_at": "2026-11-23T21:44:19.734Z"
                      *       },
                      *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *       "address_validation": {
+                     *         "mode": "validate",
+                     *         "status": "verified",
+                     *         "messages": [],
+                     *         "source": {
+                     *           "type": "built_in"
+                     *         }
+                     *       },
+                     *       "ship_to_original": null,
                      *       "selection": {
                      *         "rule_id": "rule_01m855vt0000000000000000",
                      *         "rule_name": "Domestic: no DHL",
@@ -19635,6 +19773,8 @@ export interface operations {
                     service_code?: string;
                     /** @description pdf_4x6 (default), pdf_letter, png_4x6 (203 dpi), zpl_4x6 (ZPL II). */
                     label_format?: "pdf_4x6" | "pdf_letter" | "png_4x6" | "zpl_4x6";
+                    /** @description How the destination is checked before the label is bought (DESIGN.md §9.7). validate: an invalid address is 422 `address_undeliverable` (nothing bought), a corrected one is bought as given with the messages kept; validate_and_clean: the label and shipment use the normalised address (`ship_to_original` keeps the given one); none: no check. Through an api carrier account whose carrier validates addresses, the carrier's validator answers. Default: the setting `shipments.address_validation` (validate). */
+                    address_validation?: "none" | "validate" | "validate_and_clean";
                 };
             };
         };
@@ -20552,6 +20692,15 @@ export interface operations {
                      *                 "created_at": "2026-11-23T21:44:19.734Z"
                      *               },
                      *               "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *               "address_validation": {
+                     *                 "mode": "validate",
+                     *                 "status": "verified",
+                     *                 "messages": [],
+                     *                 "source": {
+                     *                   "type": "built_in"
+                     *                 }
+                     *               },
+                     *               "ship_to_original": null,
                      *               "selection": {
                      *                 "rule_id": "rule_01m855vt0000000000000000",
                      *                 "rule_name": "Domestic: no DHL",

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { LabelFormatSchema } from '../shipments/index.js';
+import { AddressValidationModeSchema, LabelFormatSchema } from '../shipments/index.js';
 import { BATCH_STATUSES, BATCH_TYPES, ITEM_STATUSES } from './batches.tables.js';
 import {
   ADMIN_BATCH_GENERATE_BODY_EXAMPLE,
@@ -28,7 +28,7 @@ export const CreateBatchBody = Type.Object(
       Type.Array(Type.Unknown(), {
         maxItems: SCHEMA_ITEM_CAP,
         description:
-          'purchase_labels: [{order_id, service_code?, label_format?}]; import_orders: order bodies of POST /v1/orders; ' +
+          'purchase_labels: [{order_id, service_code?, label_format?, address_validation?}]; import_orders: order bodies of POST /v1/orders; ' +
           'validate_addresses: addresses of POST /v1/addresses/validate. Up to 10,000 (more is 413). An item that does not ' +
           'validate becomes a failed item; it does not fail the batch.',
       }),
@@ -56,6 +56,7 @@ export const PurchaseItemSchema = Type.Object(
     order_id: text(64, { minLength: 1 }),
     service_code: Type.Optional(text(100, { minLength: 1 })),
     label_format: Type.Optional(LabelFormatSchema),
+    address_validation: Type.Optional(AddressValidationModeSchema),
   },
   { additionalProperties: false },
 );

@@ -135,6 +135,11 @@ export class CarrierGateway {
     };
   }
 
+  /** Whether purchases through this account check addresses with its carrier (an api account whose driver validates). */
+  validatesAddresses(row: CarrierAccountRow): boolean {
+    return row.driver === 'api' && apiDriverCapabilities(this.driverOf(row)).address_validation;
+  }
+
   /** A shipment's account, deleted or disabled ones too (their shipments stay voidable and trackable). */
   async accountOf(scope: Scope, id: string): Promise<CarrierAccountRow | undefined> {
     return this.accounts.findEvenDeleted(scope, id);

@@ -53,6 +53,12 @@ export const settingDefinitions = {
     default: 24,
     description: 'How long the previous secret stays valid (and signs deliveries) after a rotation.',
   },
+  'shipments.address_validation': {
+    schema: Type.Union([Type.Literal('none'), Type.Literal('validate'), Type.Literal('validate_and_clean')]),
+    default: 'validate',
+    description:
+      'How a destination is checked before a label is bought when the request does not say (DESIGN.md §9.7): none; validate (an invalid address is refused); validate_and_clean (also ships to the normalised address).',
+  },
   'sandbox.tracking_time_scale': {
     schema: Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000 }),
     default: 1,

@@ -64,6 +64,8 @@ export const SHIPMENT_EXAMPLE = {
     created_at: '2026-11-23T21:44:19.734Z',
   },
   carrier_account_id: 'ca_01m855vx0usps0000000000001',
+  address_validation: { mode: 'validate', status: 'verified', messages: [], source: { type: 'built_in' } },
+  ship_to_original: null,
   selection: {
     rule_id: 'rule_01m855vt0000000000000000',
     rule_name: 'Domestic: no DHL',

@@ -32,6 +32,14 @@ export const MILESTONES = ['label_created', 'picked_up', 'in_transit', 'out_for_
 
 // ---- requests ----
 
+export const AddressValidationModeSchema = Type.Union(
+  [Type.Literal('none'), Type.Literal('validate'), Type.Literal('validate_and_clean')],
+  {
+    description:
+      'How the destination is checked before the label is bought (DESIGN.md §9.7). validate: an invalid address is 422 `address_undeliverable` (nothing bought), a corrected one is bought as given with the messages kept; validate_and_clean: the label and shipment use the normalised address (`ship_to_original` keeps the given one); none: no check. Through an api carrier account whose carrier validates addresses, the carrier\'s validator answers. Default: the setting `shipments.address_validation` (validate).',
+  },
+);
+
 export const CreateShipmentBody = Type.Object(
   {
     order_id: text(64, { minLength: 1, description: 'The order to ship (awaiting_fulfillment or processing).' }),
@@ -43,6 +51,7 @@ export const CreateShipmentBody = Type.Object(
     carrier_account_id: Type.Optional(
       text(100, { minLength: 1, description: 'The carrier account to buy through (`carrier_account_id` of a rate option). Default: the service carrier\'s default account.' }),
     ),
+    address_validation: Type.Optional(AddressValidationModeSchema),
   },
   { additionalProperties: false, title: 'ShipmentInput', examples: [CREATE_SHIPMENT_BODY_EXAMPLE] },
 );
@@ -52,6 +61,7 @@ export const GenerateBody = Type.Object(
   {
     service_code: Type.Optional(text(100, { minLength: 1, description: 'A service code, `auto` (the shipping rules choose) or `cheapest` (rules skipped). Default: the order\'s requested service, else the shipping rules (no rule matches: the cheapest).' })),
     label_format: Type.Optional(LabelFormatSchema),
+    address_validation: Type.Optional(AddressValidationModeSchema),
   },
   { additionalProperties: false, examples: [GENERATE_BODY_EXAMPLE] },
 );
@@ -123,6 +133,24 @@ export const ShipmentSchema = Type.Object(
     rate: ShipmentRateSchema,
     ship_from: AddressOutputSchema,
     ship_to: AddressOutputSchema,
+    ship_to_original: orNull({ ...AddressOutputSchema, description: 'The address as the order gave it, when validate_and_clean shipped to the normalised one; else null.' }),
+    address_validation: orNull(
+      Type.Object(
+        {
+          mode: Type.Union([Type.Literal('none'), Type.Literal('validate'), Type.Literal('validate_and_clean')]),
+          status: orNull(Type.Union([Type.Literal('verified'), Type.Literal('corrected'), Type.Literal('unverified'), Type.Literal('invalid')], { description: 'The validator\'s verdict; null with mode none.' })),
+          messages: Type.Array(Type.Object({ code: Type.String(), field: Type.String(), message: Type.String() })),
+          source: orNull(
+            Type.Object({
+              type: Type.Union([Type.Literal('built_in'), Type.Literal('carrier')]),
+              carrier: Type.Optional(Type.String()),
+              carrier_account_id: Type.Optional(Type.String()),
+            }),
+          ),
+        },
+        { description: 'How the destination was checked before purchase (DESIGN.md §9.7); null for labels bought before the check existed.' },
+      ),
+    ),
     parcel: Type.Object({ weight_oz: Type.Number(), length_in: Type.Number(), width_in: Type.Number(), height_in: Type.Number() }),
     label: Type.Object({ format: Type.String(), url: Type.String(), created_at: Timestamp }),
     carrier_account_id: orNull(Type.String({ description: 'The carrier account that sold the label (null for labels bought before carrier accounts existed).' })),

@@ -20,6 +20,7 @@ import * as repo from './shipments.repo.js';
 import { LABEL_FORMAT_CODES, TRACKING_STATUSES, type CreateShipmentInput, type LabelFormatCode, type PublicTracking, type Shipment, type ShipmentListFilter, type Tracking, type TrackingEventListFilter } from './shipments.schemas.js';
 import { labelDataOf, lazyRenderPool, type LabelRenderer } from './shipments.labels.js';
 import { parseTimeScale, sandboxOptions, sandboxScenario, TIME_SCALE_SETTING } from './shipments.sandbox.js';
+import { checkDestination, type AddressValidationMode, type CheckedDestination } from './shipments.address-check.js';
 import { FINAL_STATUSES, SHIPMENT_STATUSES, shipmentStateError, type ShipmentStatus } from './shipments.states.js';
 import type { ShipmentAddress, ShipmentRow, StoredRate, TrackingEventRow } from './shipments.tables.js';
 import { deliverOrder, isDue, scopeOf, TrackingSync } from './shipments.tracking.js';
@@ -44,6 +45,14 @@ interface PurchasePlan {
   lane: PreparedLane;
   sandbox: ReturnType<typeof sandboxOptions>;
   selection: Selection | null;
+  /** The destination as checked (DESIGN.md §9.7): where the label goes, what was given, what the check said. */
+  destination: CheckedDestination;
+}
+
+/** How the label is bought: its format, and how the destination is checked first (default: the setting). */
+interface PurchaseOptions {
+  format: LabelFormatCode;
+  addressValidation?: AddressValidationMode;
 }
 
 /** What a purchase is for: the service, the account that sells it, and how the rules chose them (if they did). */
@@ -131,7 +140,7 @@ export class ShipmentsService {
     const choice = carrier
       ? { carrier, serviceCode: input.service_code, account: await this.gateway.accountForPurchase(ctx, carrier.slug, input.carrier_account_id) }
       : await this.chooseService(ctx, order, AUTO);
-    const row = await this.buy(ctx, order, choice, input.label_format ?? 'pdf_4x6');
+    const row = await this.buy(ctx, order, choice, { format: input.label_format ?? 'pdf_4x6', addressValidation: input.address_validation });
     return toShipment(row, this.baseUrl);
   }
 
@@ -139,11 +148,11 @@ export class ShipmentsService {
    * Admin `generate`: rate-shop the order (the given service, else its requested service, else
    * the shipping rules' choice) and buy that label. Returns the order, now shipped with its tracking number.
    */
-  async generate(ctx: ServiceContext, orderId: string, input: { service_code?: string; label_format?: LabelFormatCode }): Promise<Order> {
+  async generate(ctx: ServiceContext, orderId: string, input: { service_code?: string; label_format?: LabelFormatCode; address_validation?: AddressValidationMode }): Promise<Order> {
     const order = await this.orders.getOrder(ctx, orderId, { attachments: false });
     nextStatus(order.status, 'purchase_label');
     const choice = await this.chooseService(ctx, order, input.service_code);
-    await this.buy(ctx, order, choice, input.label_format ?? 'pdf_4x6');
+    await this.buy(ctx, order, choice, { format: input.label_format ?? 'pdf_4x6', addressValidation: input.address_validation });
     return this.orders.getOrder(ctx, orderId);
   }
 
@@ -154,13 +163,13 @@ export class ShipmentsService {
    */
   async purchaseInBatch(
     ctx: ServiceContext,
-    input: { order_id: string; service_code?: string; label_format?: LabelFormatCode },
+    input: { order_id: string; service_code?: string; label_format?: LabelFormatCode; address_validation?: AddressValidationMode },
     inTransaction: (trx: Executor, shipment: Shipment) => Promise<void>,
   ): Promise<Shipment> {
     const order = await this.orders.getOrder(ctx, input.order_id, { attachments: false });
     nextStatus(order.status, 'purchase_label');
     const choice = await this.chooseService(ctx, order, input.service_code);
-    const row = await this.buy(ctx, order, choice, input.label_format ?? 'pdf_4x6', inTransaction);
+    const row = await this.buy(ctx, order, choice, { format: input.label_format ?? 'pdf_4x6', addressValidation: input.address_validation }, inTransaction);
     return toShipment(row, this.baseUrl);
   }
 
@@ -220,10 +229,10 @@ export class ShipmentsService {
     ctx: ServiceContext,
     order: Order,
     choice: PurchaseChoice,
-    format: LabelFormatCode,
+    options: PurchaseOptions,
     inTransaction?: (trx: Executor, shipment: Shipment) => Promise<void>,
   ): Promise<ShipmentRow> {
-    const plan = await this.planPurchase(ctx, order, choice, format);
+    const plan = await this.planPurchase(ctx, order, choice, options);
     const sale = await this.purchaseFromCarrier(ctx, plan, order);
     try {
       return await this.persistPurchase(ctx, order, plan, sale, inTransaction);
@@ -234,16 +243,25 @@ export class ShipmentsService {
   }
 
   /** Step 1, no side effects: the order can be shipped, by this carrier, on this lane. */
-  private async planPurchase(ctx: ServiceContext, order: Order, choice: PurchaseChoice, format: LabelFormatCode): Promise<PurchasePlan> {
+  private async planPurchase(ctx: ServiceContext, order: Order, choice: PurchaseChoice, options: PurchaseOptions): Promise<PurchasePlan> {
     const { carrier, serviceCode, account } = choice;
+    const { format } = options;
     nextStatus(order.status, 'purchase_label'); // 409 naming the state before any carrier call
     const shipFrom = await this.shipFromOf(ctx, order);
     const sells = account.driver === 'api' ? this.gateway.driverOf(account) !== undefined : carrier.adapter.purchase !== undefined;
     if (!sells || !carrier.capabilities.purchase) throw new AppError('unprocessable', `${carrier.name} does not sell labels.`);
+    const destination = await checkDestination(options.addressValidation ?? (await this.settings.get('shipments.address_validation')), order.ship_to as ShipmentAddress, {
+      scope: ctx,
+      account,
+      validators: this.gateway,
+      usesCarrier: this.gateway.validatesAddresses(account),
+      requestId: ctx.requestId,
+    });
+    const shipTo = destination.shipTo;
     const now = this.deps.now();
     let lane: PreparedLane;
     try {
-      lane = prepareLane({ ship_from: { ...shipFrom, postal_code: shipFrom.postal_code ?? '' }, ship_to: { ...order.ship_to, postal_code: order.ship_to.postal_code ?? '', country: order.ship_to.country ?? '' } }, now);
+      lane = prepareLane({ ship_from: { ...shipFrom, postal_code: shipFrom.postal_code ?? '' }, ship_to: { ...shipTo, postal_code: shipTo.postal_code ?? '', country: shipTo.country ?? '' } }, now);
     } catch (err) {
       if (err instanceof AppError && err.code === 'validation_failed') {
         throw new AppError('address_undeliverable', 'The order\'s addresses cannot be shipped to or from.', { details: err.details });
@@ -252,7 +270,7 @@ export class ShipmentsService {
     }
     const scenario = sandboxScenario(order.ship_to.name, order.notes);
     const sandbox = sandboxOptions(ctx.environment, ctx.environment === 'test' ? await this.timeScale() : 1, scenario);
-    return { id: newId('shipment'), now, carrier, account, serviceCode, format, shipFrom, lane, sandbox, selection: choice.selection ?? null };
+    return { id: newId('shipment'), now, carrier, account, serviceCode, format, shipFrom, lane, sandbox, selection: choice.selection ?? null, destination };
   }
 
   /** Step 2, the outside world: the carrier sells the label (undone by compensatePurchase). */
@@ -322,7 +340,7 @@ export class ShipmentsService {
     sale: CarrierSale,
     inTransaction?: (trx: Executor, shipment: Shipment) => Promise<void>,
   ): Promise<ShipmentRow> {
-    const { id, now, carrier, account, serviceCode, format, shipFrom, lane, sandbox, selection } = plan;
+    const { id, now, carrier, account, serviceCode, format, shipFrom, lane, sandbox, selection, destination } = plan;
     const option = toRateOption(carrier, sale.rate, lane, account.id);
     const rate: StoredRate = {
       zone: option.zone,
@@ -346,7 +364,7 @@ export class ShipmentsService {
       rate,
       parcel: order.parcel,
       ship_from: shipFrom,
-      ship_to: order.ship_to as ShipmentAddress,
+      ship_to: destination.shipTo,
       environment: ctx.environment,
     };
     // Rendered (or converted from the carrier's image) before the transaction: that work must not
@@ -372,7 +390,9 @@ export class ShipmentsService {
         rate: JSON.stringify(rate),
         parcel: JSON.stringify(order.parcel),
         ship_from: JSON.stringify(shipFrom),
-        ship_to: JSON.stringify(order.ship_to),
+        ship_to: JSON.stringify(destination.shipTo),
+        ship_to_original: destination.original ? JSON.stringify(destination.original) : null,
+        address_validation: JSON.stringify(destination.record),
         label_format: format,
         label_created_at: now,
         tracking_status: 'pre_transit',

@@ -2,6 +2,7 @@ import type { ColumnType, Insertable, Selectable } from 'kysely';
 import type { Timestamp, NullableTimestamp, Json, NullableJson } from '../../platform/db/columns.js';
 import type { SandboxOptions, TrackingMilestone, TrackingStatus } from '../../carriers/types.js';
 import type { ShipmentStatus } from './shipments.states.js';
+import type { AddressValidationResult } from '../addresses/index.js';
 import type { Selection } from '../shipping-rules/index.js';
 
 export interface ShipmentAddress {
@@ -15,6 +16,16 @@ export interface ShipmentAddress {
   country: string;
   phone?: string;
   email?: string;
+}
+
+export type AddressValidationMode = 'none' | 'validate' | 'validate_and_clean';
+
+/** What a purchase recorded about its destination check (DESIGN.md §9.7). */
+export interface AddressCheckRecord {
+  mode: AddressValidationMode;
+  status: AddressValidationResult['status'] | null;
+  messages: AddressValidationResult['messages'];
+  source: { type: 'built_in' | 'carrier'; carrier?: string; carrier_account_id?: string } | null;
 }
 
 /** What the rate said at purchase (the rate option without its id and tags). */
@@ -68,6 +79,10 @@ export interface ShipmentsTable {
   carrier_shipment_id: string | null;
   /** The image the carrier issued (GIF, PNG, ZPL, PDF); api shipments only. */
   carrier_label_format: string | null;
+  /** The destination check before purchase (DESIGN.md §9.7); null for shipments bought before it existed. */
+  address_validation: NullableJson<AddressCheckRecord>;
+  /** The address as the order gave it, when validate_and_clean shipped to the normalised one. */
+  ship_to_original: NullableJson<ShipmentAddress>;
   /** The last POST /v1/tracking/:id/refresh (once a minute). */
   tracking_refreshed_at: NullableTimestamp;
   voided_at: NullableTimestamp;

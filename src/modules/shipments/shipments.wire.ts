@@ -29,6 +29,8 @@ export function toShipment(row: ShipmentRow, baseUrl: string): Shipment {
     rate: row.rate,
     ship_from: row.ship_from,
     ship_to: row.ship_to,
+    ship_to_original: row.ship_to_original,
+    address_validation: row.address_validation,
     parcel: row.parcel,
     label: { format: row.label_format, url: labelUrl(baseUrl, row.id), created_at: iso(row.label_created_at)! },
     carrier_account_id: row.carrier_account_id,

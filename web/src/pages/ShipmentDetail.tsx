@@ -8,7 +8,7 @@ import { downloadLabel, fetchLabel, LABEL_FORMATS } from './label-file';
 import { asApiError, Badge, ConfirmButton, ErrorBox, Loading, money, useAction, useAsync, when } from '../ui';
 
 export function ShipmentDetail({ params }: PageProps) {
-  const shipment = useAsync(() => call(api.GET('/api/admin/shipments/{id}', { params: { path: { id: params.id } } })), [params.id]);
+  const shipment = useAsync(() => loadShipment(params.id), [params.id]);
   const action = useAction();
   const s = shipment.data;
   // The buyer's timeline is the public tracking answer: the same one the buyer sees.
@@ -88,6 +88,7 @@ export function ShipmentDetail({ params }: PageProps) {
             <div className="card">
               <h2>Ship to</h2>
               <AddressBlock address={s.ship_to as never} />
+              <AddressCheck check={s.address_validation} original={s.ship_to_original} />
             </div>
             <div className="card">
               <h2>Ship from</h2>
@@ -124,4 +125,40 @@ function LabelPreview({ shipmentId, voided }: { shipmentId: string; voided: bool
   if (error) return <p className="muted">{error}</p>;
   if (!url) return <Loading label="Rendering label…" />;
   return <img src={url} alt={voided ? 'Label (voided)' : 'Shipping label'} className="label-preview" data-testid="label-preview" />;
+}
+
+const loadShipment = (id: string) => call(api.GET('/api/admin/shipments/{id}', { params: { path: { id } } }));
+type ShipmentAddressCheck = NonNullable<Awaited<ReturnType<typeof loadShipment>>['address_validation']>;
+
+/** How the destination was checked before purchase (DESIGN.md §9.7), and the address as given when it was cleaned. */
+function AddressCheck({ check, original }: { check: ShipmentAddressCheck | null; original: unknown }) {
+  if (!check) return null;
+  const by = check.source?.type === 'carrier' ? `${check.source.carrier} (carrier)` : check.source ? 'built-in validator' : null;
+  return (
+    <div data-testid="address-check">
+      <p className="muted">
+        Address check: {check.mode.replaceAll('_', ' ')}
+        {check.status && (
+          <>
+            {' '}
+            · <Badge value={check.status} />
+          </>
+        )}
+        {by && <> · {by}</>}
+      </p>
+      {check.messages.length > 0 && (
+        <ul className="muted">
+          {check.messages.map((m) => (
+            <li key={`${m.field}:${m.code}`}>{m.message}</li>
+          ))}
+        </ul>
+      )}
+      {original !== null && original !== undefined && (
+        <details>
+          <summary>As the order gave it</summary>
+          <AddressBlock address={original as never} />
+        </details>
+      )}
+    </div>
+  );
 }
