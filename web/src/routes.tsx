@@ -23,6 +23,7 @@ import { Redeem } from './pages/Redeem';
 import { Batches } from './pages/Batches';
 import { BatchDetail } from './pages/BatchDetail';
 import { Webhooks } from './pages/Webhooks';
+import { Rules } from './pages/Rules';
 import { WebhookDetail } from './pages/WebhookDetail';
 import { WebhookDeadLetters, WebhookDeliveries } from './pages/WebhookDeliveries';
 import { WebhookDeliveryDetail } from './pages/WebhookDeliveryDetail';
@@ -64,6 +65,7 @@ export const routes: RouteEntry[] = [
   { path: '/dashboard/webhooks/:id', title: 'Webhook endpoint', page: WebhookDetail, access: 'user' },
   { path: '/dashboard/carriers', title: 'Carriers', page: Carriers, access: 'user', nav: 'Carriers' },
   { path: '/dashboard/carriers/:id', title: 'Carrier account', page: CarrierAccountDetail, access: 'user' },
+  { path: '/dashboard/rules', title: 'Shipping rules', page: Rules, access: 'user', nav: 'Rules' },
   { path: '/dashboard/api-keys', title: 'API keys', page: ApiKeys, access: 'user', nav: 'API keys' },
   { path: '/dashboard/admin/accounts', title: 'Accounts', page: AdminAccounts, access: 'super_admin', nav: 'Accounts' },
   { path: '/dashboard/admin/workspaces', title: 'Workspaces & plans', page: AdminWorkspaces, access: 'super_admin', nav: 'Workspaces' },
