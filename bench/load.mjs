@@ -10,10 +10,11 @@
 //
 // Latency (one request at a time over a keep-alive connection, timed each with performance.now,
 // so sub-millisecond differences show; autocannon's histogram rounds to whole milliseconds):
-//   { sequence: [{ method, url, headers?, body? }, …], warmupCount, warmupFor?, repeatFor? }
+//   { sequence: [{ method, url, headers?, body?, group? }, …], warmupCount, warmupFor?, repeatFor? }
 //   repeatFor (s): cycle through the sequence until that long has passed, after warmupCount
 //   uncounted requests and warmupFor s of them (read-only requests). Without it each request is sent once and the first
-//   warmupCount of them are not counted.
+//   warmupCount of them are not counted. `group` names the kind of a request when one sequence
+//   interleaves kinds (an A/B on the same run): the summary then also has each group's figures.
 import autocannon from 'autocannon';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -38,6 +39,8 @@ async function latency() {
       req.end(r.body);
     });
   const times = [];
+  /** Each group's times, for sequences that name groups. */
+  const groups = {};
   let non2xx = 0;
   let firstError;
   const count = (res) => {
@@ -45,6 +48,11 @@ async function latency() {
       non2xx++;
       firstError ??= `${res.status} ${res.body.slice(0, 300)}`;
     }
+  };
+  const record = (r, res) => {
+    count(res);
+    times.push(res.ms);
+    if (r.group !== undefined) (groups[r.group] ??= []).push(res.ms);
   };
   const seq = job.sequence;
   const warm = job.repeatFor ? (job.warmupCount ?? 0) : Math.min(job.warmupCount ?? 0, seq.length);
@@ -55,34 +63,24 @@ async function latency() {
   const started = performance.now();
   if (job.repeatFor) {
     for (let i = 0; performance.now() - started < job.repeatFor * 1000; i++) {
-      const res = await send(seq[i % seq.length]);
-      count(res);
-      times.push(res.ms);
+      const r = seq[i % seq.length];
+      record(r, await send(r));
     }
   } else {
-    for (let i = job.warmupCount ?? 0; i < seq.length; i++) {
-      const res = await send(seq[i]);
-      count(res);
-      times.push(res.ms);
-    }
+    for (let i = job.warmupCount ?? 0; i < seq.length; i++) record(seq[i], await send(seq[i]));
   }
   process.stderr.write('measured\n');
   agent.destroy();
-  times.sort((a, b) => a - b);
-  const pct = (p) => times[Math.min(times.length - 1, Math.max(0, Math.ceil((p / 100) * times.length) - 1))];
+  const byGroup = Object.fromEntries(Object.entries(groups).map(([name, t]) => [name, summary(t)]));
+  process.stdout.write(JSON.stringify({ ...summary(times), non2xx, firstError, total: times.length, ...(Object.keys(byGroup).length ? { groups: byGroup } : {}) }));
+}
+
+/** n, p50, p99, max and mean of a list of times (ms, to 0.01). */
+function summary(times) {
+  const sorted = [...times].sort((a, b) => a - b);
+  const pct = (p) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
   const round = (x) => Math.round(x * 100) / 100;
-  process.stdout.write(
-    JSON.stringify({
-      n: times.length,
-      p50: round(pct(50)),
-      p99: round(pct(99)),
-      max: round(times[times.length - 1]),
-      mean: round(times.reduce((a, b) => a + b, 0) / times.length),
-      non2xx,
-      firstError,
-      total: times.length,
-    }),
-  );
+  return { n: sorted.length, p50: round(pct(50)), p99: round(pct(99)), max: round(sorted[sorted.length - 1]), mean: round(sorted.reduce((a, b) => a + b, 0) / sorted.length) };
 }
 
 async function throughput() {

@@ -16,8 +16,12 @@
  *   carriers                          the rate-shop across 4 `api` accounts on fake carriers (50 ms):
  *                                     overhead over the slowest; a 5th that hangs: answer at the
  *                                     deadline (bench/rows/carriers.ts, fakes in bench/fake-carriers.ts)
+ *   purchase-auto                     purchases with service_code "auto" (shipping rules in place) beside
+ *                                     an explicit service, interleaved: p99 difference (bench/rows/rules.ts)
  *   list                              order list page latency at 10k and 1M seeded orders (bench/rows/lists.ts)
  *   batch                             10,000-label purchase_labels batch (bench/rows/batch.ts)
+ *   batch-rules                       a purchase_labels batch the rules choose for beside one naming the
+ *                                     service, 10,000 labels each (bench/rows/rules.ts)
  *   restart                           restart to healthy (and the cold start) on the existing data
  * Load generators (bench/load.mjs), anchors (bench/anchors.mjs) and SQL seeding (bench/seed.mjs)
  * each run in a process of their own.
@@ -25,7 +29,8 @@
  * Env: BENCH_ROWS (comma list of the keys above; default all), BENCH_ENGINES=pglite,postgres
  * (default both; postgres skipped when unreachable), BENCH_QUICK=1 (small sizes, 2 s durations:
  * the smoke test), BENCH_DURATION / BENCH_WARMUP (s), BENCH_RESTARTS (default 3, plus one
- * through npm), BENCH_LABELS (purchases), BENCH_ITEMS (batch size), BENCH_EVENTS (webhook
+ * through npm), BENCH_LABELS (purchases; of each kind in purchase-auto), BENCH_ITEMS (batch size),
+ * BENCH_RULES_ITEMS (each batch of batch-rules; default BENCH_ITEMS's), BENCH_EVENTS (webhook
  * deliveries), BENCH_LIST_SIZES (e.g. 10000,1000000), BENCH_FORMAT (label format),
  * BENCH_CARRIER_QUERIES (rate queries of the carriers row), BENCH_RESULTS_DIR, BENCH_SERVICE_DIR
  * (another checkout whose built tree runs as the service, for before/after runs), BENCH_PROFILE=1 (a --cpu-prof profile in bench/profiles/).
@@ -42,10 +47,11 @@ import { batchRows } from './rows/batch.js';
 import { carrierRows } from './rows/carriers.js';
 import { hotPathFixtures, hotPathRows } from './rows/hot-paths.js';
 import { listRows, listSizes } from './rows/lists.js';
+import { rulesBatchRow, rulesPurchaseRow } from './rows/rules.js';
 import { buyOneLabel, purchaseRow, trackingRow } from './rows/shipments.js';
 import { webhookRow } from './rows/webhooks.js';
 
-export const ROW_KEYS = ['health', 'rates', 'rates-new', 'order', 'rss', 'purchase', 'tracking', 'webhooks', 'carriers', 'list', 'batch', 'restart'] as const;
+export const ROW_KEYS = ['health', 'rates', 'rates-new', 'order', 'rss', 'purchase', 'tracking', 'webhooks', 'carriers', 'purchase-auto', 'list', 'batch', 'batch-rules', 'restart'] as const;
 
 const ENGINES = (process.env.BENCH_ENGINES ?? 'pglite,postgres').split(',').map((s) => s.trim()) as Engine[];
 const SELECTED = process.env.BENCH_ROWS ? new Set(process.env.BENCH_ROWS.split(',').map((s) => s.trim())) : null;
@@ -137,8 +143,10 @@ async function benchEngine(engine: Engine, work: string, report: Report): Promis
     if (want('tracking')) await trackingRow(ctx, trackingNumber ?? (await buyOneLabel(ctx)));
     if (want('webhooks')) await webhookRow(ctx);
     if (want('carriers')) await carrierRows(ctx);
+    if (want('purchase-auto')) await rulesPurchaseRow(ctx);
     if (want('list')) await listRows(ctx);
     if (want('batch')) await batchRows(ctx);
+    if (want('batch-rules')) await rulesBatchRow(ctx);
 
     report.engines[engine]!.status = 'measured';
   } finally {
@@ -162,6 +170,7 @@ async function main() {
       'duration s': DURATION,
       purchases: SIZES.purchases,
       'batch items': SIZES.batchItems,
+      'rules batch items': SIZES.rulesBatchItems,
       'webhook deliveries': SIZES.webhookEvents,
       'list sizes': ENGINES.map((e) => `${e} ${listSizes(e).join('/')}`).join(', '),
       'label format': SIZES.labelFormat,

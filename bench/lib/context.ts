@@ -19,6 +19,8 @@ export const SIZES = {
   purchases: Number(process.env.BENCH_LABELS ?? (QUICK ? 12 : 200)),
   purchaseWarmup: QUICK ? 3 : 20,
   batchItems: Number(process.env.BENCH_ITEMS ?? (QUICK ? 30 : 10_000)),
+  /** Each of the batch-rules row's two batches (BENCH_RULES_ITEMS, else BENCH_ITEMS's size). */
+  rulesBatchItems: Number(process.env.BENCH_RULES_ITEMS ?? process.env.BENCH_ITEMS ?? (QUICK ? 30 : 10_000)),
   webhookEvents: Number(process.env.BENCH_EVENTS ?? (QUICK ? 100 : 5000)),
   /** Orders in the list at each measured size (ascending); per engine, see listSizes(). */
   list: process.env.BENCH_LIST_SIZES?.split(',').map(Number),

@@ -29,6 +29,16 @@ export function shippableOrder(i: number, externalPrefix = 'bench-ship') {
   };
 }
 
+/**
+ * shippableOrder with a parcel 1/1000 oz heavier for each i (16 oz + i/1000: 36 oz at i = 20,000):
+ * rating it is a new quote-cache key, so a purchase that rate-shops (service_code auto) asks
+ * every carrier instead of finding the previous order's quote.
+ */
+export function distinctWeightOrder(i: number, externalPrefix: string) {
+  const order = shippableOrder(i, externalPrefix);
+  return { ...order, parcel: { ...order.parcel, weight_oz: 16 + i / 1000 } };
+}
+
 const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
 /** Seeded rows' ids: prefixed like the service's (TypeID-shaped: prefix + 26 base32 digits) and recognisable. */

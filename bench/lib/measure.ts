@@ -21,14 +21,19 @@ export interface Throughput {
   cpuUsPerRequest: number;
 }
 
-export interface Latency {
+export interface LatencySummary {
   n: number;
   p50: number;
   p99: number;
   max: number;
   mean: number;
+}
+
+export interface Latency extends LatencySummary {
   non2xx: number;
   firstError?: string;
+  /** Each group's figures, when the sequence's requests name groups. */
+  groups?: Record<string, LatencySummary>;
 }
 
 /** Runs bench/load.mjs with `job`, sampling `serverPid`'s CPU time between its measuring marks. */
@@ -75,6 +80,8 @@ export interface SequencedRequest {
   url: string;
   headers?: Record<string, string>;
   body?: string;
+  /** The kind of request, when one sequence interleaves kinds: the result has each group's figures too. */
+  group?: string;
 }
 
 /** One request at a time (a packing station, a page of a list): p50/p99 to 0.01 ms. */

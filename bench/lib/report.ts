@@ -86,6 +86,7 @@ const DETAIL_LABELS: Record<string, string> = {
   service_cpu_ms_per_delivery: 'service CPU ms/delivery',
   seeded_in_ms: 'seeded in, ms',
   items_per_s: 'items/s',
+  explicit_items_per_s: 'explicit items/s',
   idle_p50_ms: 'idle p50 ms',
   merged_label: 'merged label (status, time, size)',
 };

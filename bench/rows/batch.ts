@@ -7,14 +7,15 @@ import { shippableOrder } from '../lib/fixtures.js';
 import { DURATION, QUICK, WARMUP, latency } from '../lib/measure.js';
 import { memoryMiB, resetPeakMemory, sleep } from '../lib/proc.js';
 
-interface Batch {
+export interface Batch {
   id: string;
   status: string;
   counts: { total: number; succeeded: number; failed: number };
   finished_at: string | null;
 }
 
-async function runBatch(ctx: Context, body: unknown): Promise<{ batch: Batch; seconds: number }> {
+/** Posts a batch and waits for it to finish: the batch and the seconds from the POST to its finish stamp. */
+export async function runBatch(ctx: Context, body: unknown): Promise<{ batch: Batch; seconds: number }> {
   const { service, tenant } = ctx;
   const postedAt = Date.now();
   const created: Batch = await service.call('POST', '/v1/batches', body, tenant.headers);
@@ -28,10 +29,10 @@ async function runBatch(ctx: Context, body: unknown): Promise<{ batch: Batch; se
   return { batch, seconds };
 }
 
-export async function batchRows(ctx: Context): Promise<void> {
-  const { service, tenant, engine } = ctx;
-  const items = SIZES.batchItems;
-  const imported = await runBatch(ctx, { type: 'import_orders', items: Array.from({ length: items }, (_, i) => shippableOrder(i, 'bench-batch')) });
+/** An import_orders batch of `orders`; with the ids of the orders it created, in item order. */
+export async function importOrders(ctx: Context, orders: unknown[]): Promise<{ batch: Batch; seconds: number; orderIds: string[] }> {
+  const { service, tenant } = ctx;
+  const imported = await runBatch(ctx, { type: 'import_orders', items: orders });
   const orderIds: string[] = [];
   for (let cursor: string | null = null; ; ) {
     const page: { data: { status: string; result: { order: { id: string } } }[]; next_cursor: string | null } = await service.call(
@@ -44,6 +45,14 @@ export async function batchRows(ctx: Context): Promise<void> {
     cursor = page.next_cursor;
     if (!cursor) break;
   }
+  return { ...imported, orderIds };
+}
+
+export async function batchRows(ctx: Context): Promise<void> {
+  const { service, tenant, engine } = ctx;
+  const items = SIZES.batchItems;
+  const imported = await importOrders(ctx, Array.from({ length: items }, (_, i) => shippableOrder(i, 'bench-batch')));
+  const { orderIds } = imported;
   ctx.add({
     key: 'batch-import',
     name: `import_orders batch, ${items.toLocaleString('en-US')} orders`,

@@ -8,13 +8,13 @@ import { shippableOrder } from '../lib/fixtures.js';
 import { latency, startAnchor, throughput } from '../lib/measure.js';
 import { stop } from '../lib/proc.js';
 
-/** Creates `count` shippable orders through the API, a few at a time. */
-async function createOrders(ctx: Context, count: number, prefix: string): Promise<string[]> {
+/** Creates `count` shippable orders (`make`'s, default shippableOrder) through the API, a few at a time. */
+export async function createOrders(ctx: Context, count: number, prefix: string, make: (i: number, prefix: string) => unknown = shippableOrder): Promise<string[]> {
   const ids: string[] = new Array(count);
   const next = { i: 0 };
   await Promise.all(
     Array.from({ length: 4 }, async () => {
-      for (let i = next.i++; i < count; i = next.i++) ids[i] = (await ctx.service.call('POST', '/v1/orders', shippableOrder(i, prefix), ctx.tenant.headers)).id;
+      for (let i = next.i++; i < count; i = next.i++) ids[i] = (await ctx.service.call('POST', '/v1/orders', make(i, prefix), ctx.tenant.headers)).id;
     }),
   );
   return ids;

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 // The benchmark suite itself, end to end (bench/run.ts): a BENCH_QUICK run on PGlite with a row
-// of every kind (throughput beside an anchor, latency, seeded lists, webhooks, fake carriers, a batch, restart),
+// of every kind (throughput beside an anchor, latency, seeded lists, webhooks, fake carriers, a batch,
+// shipping rules against an explicit service, restart),
 // then the JSON it wrote must hold every expected row, fully filled in, and the Markdown must list
 // them. The numbers of a quick run mean nothing and are not checked. It starts the built service
 // several times (~1 min on an idle 2-core machine, 2–3 min on a busy one), so it runs only with
@@ -14,10 +15,28 @@ const root = path.resolve(import.meta.dirname, '../..');
 const results = mkdtempSync(path.join(tmpdir(), 'bench-smoke-'));
 afterAll(() => rmSync(results, { recursive: true, force: true }));
 
-const ROWS = ['restart', 'health', 'rss', 'purchase', 'tracking', 'webhooks', 'carriers', 'list', 'batch'];
-const EXPECTED = ['restart', 'health', 'rss', 'purchase', 'tracking', 'webhooks', 'carriers-fanout', 'carriers-deadline', 'list-first-1k', 'list-deep-1k', 'list-first-5k', 'list-deep-5k', 'batch-import', 'batch', 'batch-interactive'];
+const ROWS = ['restart', 'health', 'rss', 'purchase', 'tracking', 'webhooks', 'carriers', 'purchase-auto', 'list', 'batch', 'batch-rules'];
+const EXPECTED = [
+  'restart',
+  'health',
+  'rss',
+  'purchase',
+  'tracking',
+  'webhooks',
+  'carriers-fanout',
+  'carriers-deadline',
+  'purchase-auto',
+  'list-first-1k',
+  'list-deep-1k',
+  'list-first-5k',
+  'list-deep-5k',
+  'batch-import',
+  'batch',
+  'batch-interactive',
+  'batch-rules',
+];
 /** Rows measured beside an anchor (and so with a ratio). */
-const ANCHORED = ['health', 'tracking', 'list-first-5k', 'list-deep-5k'];
+const ANCHORED = ['health', 'tracking', 'purchase-auto', 'list-first-5k', 'list-deep-5k', 'batch-rules'];
 
 function runSuite(): Promise<{ code: number | null; output: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts'], {
@@ -62,6 +81,8 @@ describe.runIf(process.env.BENCH_SMOKE === '1')('npm run bench, quick', () => {
     }
     expect(rows.get('batch').detail.status).toBe('completed');
     expect(rows.get('batch').detail.failed).toBe(0);
+    expect(rows.get('batch-rules').detail.status).toBe('completed');
+    expect(rows.get('batch-rules').detail.failed).toBe(0);
 
     const md = readFileSync(path.join(results, json!.replace(/\.json$/, '.md')), 'utf8');
     for (const row of rows.values()) expect(md).toContain(row.name);
