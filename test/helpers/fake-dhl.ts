@@ -67,6 +67,8 @@ export interface FakeDhlOptions {
   apiSecret?: string;
   /** Reuse already-loaded specs (parsing DHL's 1.2 MB description takes about half a second). */
   specs?: DhlSpecs | null;
+  /** Milliseconds each answer to an operation waits before it is sent (a carrier's latency). */
+  delayMs?: Partial<Record<FakeDhlOperation, number>>;
 }
 
 function problem(instance: string, status: number, title: string, detail: string) {
@@ -157,6 +159,13 @@ export async function startFakeDhl(options: FakeDhlOptions = {}) {
   }
 
   const expectedAuth = `Basic ${Buffer.from(`${apiKey}:${apiSecret}`).toString('base64')}`;
+  /** `send` after the operation's latency, if it has one. */
+  function answer(res: http.ServerResponse, name: FakeDhlOperation | null, op: DhlOperation | null, reply: FakeReply) {
+    const delay = name ? (options.delayMs?.[name] ?? 0) : 0;
+    if (delay > 0) setTimeout(() => send(res, op, reply), delay);
+    else send(res, op, reply);
+  }
+
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -169,12 +178,12 @@ export async function startFakeDhl(options: FakeDhlOptions = {}) {
       requests.push({ operation: name, method, path: `${url.pathname}${url.search}`, headers: req.headers, body, problems });
       if (problems.length) violations.push(`request ${method} ${url.pathname}: ${problems.join('; ')}`);
       // Authentication first, as DHL's gateway does.
-      if (req.headers.authorization !== expectedAuth) return send(res, op, { status: 401, body: { ...dhlFixture('error-auth'), instance: `/expressapi${url.pathname}` } });
-      if (!name) return send(res, op, { status: 404, body: problem(`/expressapi${url.pathname}`, 404, 'Not found', 'No such operation') });
-      if (problems.length) return send(res, op, { status: 400, body: problem(`/expressapi${url.pathname}`, 400, 'Bad request', problems.slice(0, 5).join('; ')) });
+      if (req.headers.authorization !== expectedAuth) return answer(res, name, op, { status: 401, body: { ...dhlFixture('error-auth'), instance: `/expressapi${url.pathname}` } });
+      if (!name) return answer(res, name, op, { status: 404, body: problem(`/expressapi${url.pathname}`, 404, 'Not found', 'No such operation') });
+      if (problems.length) return answer(res, name, op, { status: 400, body: problem(`/expressapi${url.pathname}`, 400, 'Bad request', problems.slice(0, 5).join('; ')) });
       const queued = queues.get(name)?.shift();
       if (queued?.hang) return; // never answers
-      send(res, op, queued ?? defaultReply(name, url, parseOrNull(body)));
+      answer(res, name, op, queued ?? defaultReply(name, url, parseOrNull(body)));
     });
   });
   server.on('connection', (s) => {

@@ -83,6 +83,8 @@ export interface FakeFedexOptions {
   tokenLifetimeS?: number;
   /** Reuse already-loaded specs (FedEx's documents are large: load them once per test file). */
   specs?: FedexSpecs | null;
+  /** Milliseconds each answer to an operation waits before it is sent (a carrier's latency). */
+  delayMs?: Partial<Record<FakeFedexOperation, number>>;
 }
 
 const fedexError = (code: string, message: string) => ({ transactionId: randomBytes(8).toString('hex'), errors: [{ code, message }] });
@@ -178,6 +180,13 @@ export async function startFakeFedex(options: FakeFedexOptions = {}) {
     res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
   }
 
+  /** `send` after the operation's latency, if it has one. */
+  function answer(res: http.ServerResponse, name: FakeFedexOperation | null, op: SpecOperation | null, reply: FakeReply) {
+    const delay = name ? (options.delayMs?.[name] ?? 0) : 0;
+    if (delay > 0) setTimeout(() => send(res, op, reply), delay);
+    else send(res, op, reply);
+  }
+
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -189,20 +198,20 @@ export async function startFakeFedex(options: FakeFedexOptions = {}) {
       const name: FakeFedexOperation | null = op ? (OPERATION_IDS[op.operationId] ?? null) : (PATHS[`${method} ${url.pathname}`] ?? null);
       requests.push({ operation: name, method, path: `${url.pathname}${url.search}`, headers: req.headers, body, problems });
       if (problems.length) violations.push(`request ${method} ${url.pathname}: ${problems.join('; ')}`);
-      if (!name) return send(res, op, { status: 404, body: fedexError('NOT.FOUND.ERROR', 'The resource you requested is no longer available.') });
-      if (problems.length) return send(res, op, { status: 400, body: { transactionId: 'schema', errors: problems.slice(0, 5).map((p) => ({ code: 'SCHEMA', message: p })) } });
+      if (!name) return answer(res, name, op, { status: 404, body: fedexError('NOT.FOUND.ERROR', 'The resource you requested is no longer available.') });
+      if (problems.length) return answer(res, name, op, { status: 400, body: { transactionId: 'schema', errors: problems.slice(0, 5).map((p) => ({ code: 'SCHEMA', message: p })) } });
 
       const parsed = readBody(name, body);
       // Authentication first, as FedEx does.
       if (name === 'token') {
-        if (parsed?.client_id !== apiKey || parsed?.client_secret !== secretKey) return send(res, op, { status: 401, body: fedexFixture('error-auth') });
+        if (parsed?.client_id !== apiKey || parsed?.client_secret !== secretKey) return answer(res, name, op, { status: 401, body: fedexFixture('error-auth') });
       } else {
         const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
-        if (!bearer || !validTokens.has(bearer)) return send(res, op, { status: 401, body: fedexFixture('error-token-expired') });
+        if (!bearer || !validTokens.has(bearer)) return answer(res, name, op, { status: 401, body: fedexFixture('error-token-expired') });
       }
       const queued = queues.get(name)?.shift();
       if (queued?.hang) return; // never answers
-      send(res, op, queued ?? defaultReply(name, parsed));
+      answer(res, name, op, queued ?? defaultReply(name, parsed));
     });
   });
   server.on('connection', (s) => {

@@ -102,6 +102,8 @@ export interface FakeUspsOptions {
   tokenLifetimeS?: number;
   /** Reuse already-loaded specs. */
   specs?: UspsSpecs | null;
+  /** Milliseconds each answer to an operation waits before it is sent (a carrier's latency). */
+  delayMs?: Partial<Record<FakeUspsOperation, number>>;
 }
 
 const errorBody = (status: number, message: string, errors: unknown[] = []) => ({ apiVersion: 'v3', error: { code: String(status), message, errors } });
@@ -237,6 +239,13 @@ export async function startFakeUsps(options: FakeUspsOptions = {}) {
     res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
   }
 
+  /** `send` after the operation's latency, if it has one. */
+  function answer(res: http.ServerResponse, name: FakeUspsOperation | null, op: UspsOperation | null, reply: FakeReply) {
+    const delay = name ? (options.delayMs?.[name] ?? 0) : 0;
+    if (delay > 0) setTimeout(() => send(res, op, reply), delay);
+    else send(res, op, reply);
+  }
+
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -248,24 +257,24 @@ export async function startFakeUsps(options: FakeUspsOptions = {}) {
       const name: FakeUspsOperation | null = op ? (OPERATIONS[`${op.file} ${op.operationId}`] ?? null) : guessOperation(method, url.pathname);
       requests.push({ operation: name, method, path: `${url.pathname}${url.search}`, headers: req.headers, body, problems });
       if (problems.length) violations.push(`request ${method} ${url.pathname}: ${problems.join('; ')}`);
-      if (!name) return send(res, null, { status: 404, body: errorBody(404, 'Not found') });
+      if (!name) return answer(res, name, null, { status: 404, body: errorBody(404, 'Not found') });
       if (problems.length) {
-        return send(res, op, { status: 400, body: errorBody(400, 'Request failed validation', problems.slice(0, 5).map((p) => ({ status: '400', code: 'SCHEMA', title: 'Invalid request', detail: p }))) });
+        return answer(res, name, op, { status: 400, body: errorBody(400, 'Request failed validation', problems.slice(0, 5).map((p) => ({ status: '400', code: 'SCHEMA', title: 'Invalid request', detail: p }))) });
       }
       const parsed = readJson(body);
       // Authentication first, as USPS does.
       if (name === 'token') {
-        if (parsed?.client_id !== clientId || parsed?.client_secret !== clientSecret) return send(res, op, { status: 401, body: uspsFixture('error-oauth') });
+        if (parsed?.client_id !== clientId || parsed?.client_secret !== clientSecret) return answer(res, name, op, { status: 401, body: uspsFixture('error-oauth') });
       } else {
         const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
-        if (!bearer || !validTokens.has(bearer)) return send(res, op, { status: 401, body: uspsFixture('error-unauthorized') });
+        if (!bearer || !validTokens.has(bearer)) return answer(res, name, op, { status: 401, body: uspsFixture('error-unauthorized') });
         if (['label', 'intl_label', 'cancel', 'intl_cancel'].includes(name) && !paymentTokens.has(String(req.headers['x-payment-authorization-token'] ?? ''))) {
-          return send(res, op, { status: 401, body: errorBody(401, 'The payment authorization token is missing or invalid.') });
+          return answer(res, name, op, { status: 401, body: errorBody(401, 'The payment authorization token is missing or invalid.') });
         }
       }
       const queued = queues.get(name)?.shift();
       if (queued?.hang) return; // never answers
-      send(res, op, queued && !queued.pass ? queued : defaultReply(name, url, parsed, req.headers));
+      answer(res, name, op, queued && !queued.pass ? queued : defaultReply(name, url, parsed, req.headers));
     });
   });
   server.on('connection', (s) => {

@@ -13,5 +13,5 @@ export {
 } from './labels.types.js';
 export { renderLabel, renderLabelSet } from './labels.render.js';
 export { createLabelRenderPool, type LabelRenderPool, type LabelRenderPoolOptions } from './labels.pool.js';
-export { convertCarrierLabel, type CarrierLabelImage } from './labels.convert.js';
+export { convertCarrierLabel, issuedLabelFormat, type CarrierLabelImage } from './labels.convert.js';
 export { mergeLabelFiles } from './labels.merge.js';

@@ -1,4 +1,5 @@
 import { GifReader } from 'omggif';
+import { PDFDocument as PdfLibDocument } from 'pdf-lib';
 import PDFDocument from 'pdfkit';
 import { PNG } from 'pngjs';
 import { LABEL_HEIGHT_PT, LABEL_WIDTH_PT, LETTER, LETTER_OFFSET } from './labels.layout.js';
@@ -13,17 +14,54 @@ export interface CarrierLabelImage {
 /**
  * A carrier's label in one of our formats, where that is lossless (DESIGN.md §9.1): the same
  * format as is; a GIF or PNG as a PNG (pixels copied) or placed whole on a PDF page (4×6, or
- * the top of a letter page); null for anything that would need re-rasterising or re-encoding
- * a printer language (a PDF as PNG, an image as ZPL, ZPL as anything else).
+ * the top of a letter page); a PDF's pages placed whole on letter pages (copied as vectors,
+ * never redrawn); null for anything that would need re-rasterising or re-encoding a printer
+ * language (a PDF as PNG, an image as ZPL, ZPL as anything else).
  */
 export async function convertCarrierLabel(label: CarrierLabelImage, wanted: LabelFormat): Promise<RenderedLabel | null> {
   const as = (body: Buffer): RenderedLabel => ({ body, content_type: labelContentType(wanted), file_extension: labelFileExtension(wanted) });
+  const asOrNull = (body: Buffer | null) => (body ? as(body) : null);
   if (label.format === 'ZPL') return wanted === 'zpl_4x6' ? as(label.bytes) : null;
-  if (label.format === 'PDF') return wanted === 'pdf_4x6' ? as(label.bytes) : null;
+  if (label.format === 'PDF') return wanted === 'pdf_4x6' ? as(label.bytes) : wanted === 'pdf_letter' ? asOrNull(await pdfOnLetter(label.bytes)) : null;
   if (wanted === 'zpl_4x6') return null;
   const png = label.format === 'PNG' ? label.bytes : gifToPng(label.bytes);
   if (wanted === 'png_4x6') return as(png);
   return as(await imagePdf(png, wanted === 'pdf_letter' ? 'letter' : 'label_4x6'));
+}
+
+/** The format a carrier's image is served as without any conversion (what a 422 can point to). */
+export function issuedLabelFormat(format: CarrierLabelImage['format']): LabelFormat {
+  return format === 'PDF' ? 'pdf_4x6' : format === 'ZPL' ? 'zpl_4x6' : 'png_4x6';
+}
+
+/**
+ * Each page of a carrier's PDF label on a letter page where our own 4×6 sits (centred, near
+ * the top), copied as it is (its content moved, never redrawn): at its own size, or scaled down
+ * whole if it would not fit. Null when the carrier's file cannot be read as a PDF (a 422, never
+ * a 500: a carrier's odd file is not our failure).
+ */
+async function pdfOnLetter(pdf: Buffer): Promise<Buffer | null> {
+  try {
+    const source = await PdfLibDocument.load(pdf);
+    const out = await PdfLibDocument.create();
+    out.setProducer('shipping-service');
+    out.setCreator('shipping-service');
+    for (const page of await out.copyPages(source, source.getPageIndices())) {
+      const box = page.getMediaBox();
+      const scale = Math.min(1, LETTER.w / box.width, (LETTER.h - 2 * LETTER_OFFSET.y) / box.height);
+      if (scale < 1) page.scaleContent(scale, scale);
+      // PDF measures from the bottom-left corner; the label hangs from the top offset.
+      const x = (LETTER.w - box.width * scale) / 2;
+      const y = LETTER.h - LETTER_OFFSET.y - box.height * scale;
+      page.translateContent(x - box.x * scale, y - box.y * scale);
+      page.setMediaBox(0, 0, LETTER.w, LETTER.h);
+      page.setCropBox(0, 0, LETTER.w, LETTER.h);
+      out.addPage(page);
+    }
+    return Buffer.from(await out.save());
+  } catch {
+    return null;
+  }
 }
 
 /** The first frame of a GIF as a PNG, pixel for pixel. */

@@ -6,7 +6,7 @@ import type { Deps } from '../../platform/deps.js';
 import type { Scope, ServiceContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db/types.js';
 import { paginate, type Page } from '../../platform/http/pagination.js';
-import { convertCarrierLabel, type LabelData } from '../labels/index.js';
+import { convertCarrierLabel, issuedLabelFormat, type LabelData } from '../labels/index.js';
 import type { ApiPurchaseResult, CarrierLabelImage } from '../../carriers/api-driver.js';
 import type { CarrierAccountRow, CarrierGateway } from '../carrier-accounts/index.js';
 import { writeAudit } from '../audit/index.js';
@@ -612,7 +612,8 @@ export class ShipmentsService {
       const converted = issued && (await convertCarrierLabel({ format: issued.format, bytes: Buffer.from(issued.body.buffer, issued.body.byteOffset, issued.body.byteLength) }, wanted));
       if (!converted) {
         throw new AppError('label_format_unavailable', `The carrier issued this label as ${row.carrier_label_format ?? 'another format'}; ${wanted} cannot be made from it without loss.`, {
-          details: [{ field: 'format', message: `not available for this label; ask for ${row.label_format}` }],
+          // Point to what the carrier issued: the purchase's own format may be one it could not give.
+          details: [{ field: 'format', message: `not available for this label; ask for ${issued ? issuedLabelFormat(issued.format) : row.label_format}` }],
         });
       }
       await repo.insertLabel(this.deps.db, { shipment_id: id, format: wanted, workspace_id: row.workspace_id, environment: row.environment, content_type: converted.content_type, body: converted.body, created_at: this.deps.now() });
