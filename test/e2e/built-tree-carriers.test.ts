@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus, onboardClient, useBuiltService, type BuiltClient, type BuiltService, type HttpResult } from '../helpers/built-service.js';
-import { dhlFixture, startFakeDhl } from '../helpers/fake-dhl.js';
-import { startFakeFedex } from '../helpers/fake-fedex.js';
+import { startFakeDhl } from '../helpers/fake-dhl.js';
+import { fedexFixture, startFakeFedex } from '../helpers/fake-fedex.js';
 import { startFakeUps } from '../helpers/fake-ups.js';
 import { startFakeUsps } from '../helpers/fake-usps.js';
 import { loadDhlSpecs } from '../helpers/dhl-spec.js';
@@ -285,8 +285,9 @@ describe('the built tree with api accounts of USPS, FedEx and DHL Express (issue
   }
 
   it('asks the four carriers\' api accounts in one rate query: every good account\'s options, one message for the failing one', { timeout: 120_000 }, async () => {
-    // Different latencies; DHL Express fails every attempt (503, then 500s: the first try and
-    // both retries). A domestic lane: UPS, USPS and FedEx quote it; DHL is asked and fails.
+    // Different latencies; FedEx fails every attempt (503, then 500s: the first try and both
+    // retries). A domestic lane: UPS and USPS quote it; DHL Express, international-only inside
+    // the US as the simulation is, lists its services unavailable without being asked.
     const ups = await startFakeUps({ clientSecret: 'multi-ups-secret-01', specs: specs.ups, delayMs: { rates: 40 } });
     const usps = await startFakeUsps({ clientSecret: USPS_SECRET, specs: specs.usps, delayMs: { rates: 250 } });
     const fedex = await startFakeFedex({ secretKey: FEDEX_SECRET, specs: specs.fedex, delayMs: { rates: 120 } });
@@ -299,7 +300,8 @@ describe('the built tree with api accounts of USPS, FedEx and DHL Express (issue
         fedex: (await createApiAccount('fedex', fedex.url, CASES[1].account, 'FedEx (multi)')).body.id as string,
         dhl_express: (await createApiAccount('dhl_express', dhl.url, CASES[2].account, 'DHL (multi)')).body.id as string,
       };
-      dhl.queue('rates', { status: 503 }, { status: 500, body: dhlFixture('error-process') }, { status: 500, body: dhlFixture('error-process') });
+      fedex.queue('rates', { status: 503 }, { status: 500, body: fedexFixture('error-internal') }, { status: 500, body: fedexFixture('error-internal') });
+      const fedexRatesBefore = fedex.count('rates');
       const dhlRatesBefore = dhl.count('rates');
 
       const rates = await svc.request('POST', '/v1/rates/query', { headers: c.v1, json: { ship_from: sanFrancisco, ship_to: newYork, parcel, carrier_accounts: Object.values(ids) } });
@@ -309,14 +311,15 @@ describe('the built tree with api accounts of USPS, FedEx and DHL Express (issue
         byAccount.set(o.carrier_account_id, [...(byAccount.get(o.carrier_account_id) ?? []), o.service_code]);
       }
       // Only the named accounts answered (no simulated default), each with its carrier's services.
-      expect(new Set(byAccount.keys())).toEqual(new Set([ids.ups, ids.usps, ids.fedex]));
+      expect(new Set(byAccount.keys())).toEqual(new Set([ids.ups, ids.usps]));
       expect(byAccount.get(ids.ups)).toContain('ups_ground');
       expect(byAccount.get(ids.usps)).toContain('usps_ground_advantage');
-      expect(byAccount.get(ids.fedex)).toContain('fedex_home_delivery');
-      for (const o of rates.body.data) expect(o.carrier_account_id === ids.ups ? 'ups' : o.carrier_account_id === ids.usps ? 'usps' : 'fedex').toBe(o.carrier);
-      expect(rates.body.messages).toEqual([{ carrier_account_id: ids.dhl_express, carrier: 'dhl_express', code: 'carrier_unavailable', message: expect.any(String) }]);
-      expect(dhl.count('rates') - dhlRatesBefore, 'DHL asked once and retried twice').toBe(3);
-      for (const [name, fake] of Object.entries({ ups, usps, fedex })) expect(fake.count('rates'), name).toBeGreaterThan(0);
+      for (const o of rates.body.data) expect(o.carrier_account_id === ids.ups ? 'ups' : 'usps').toBe(o.carrier);
+      expect(rates.body.messages).toEqual([{ carrier_account_id: ids.fedex, carrier: 'fedex', code: 'carrier_unavailable', message: expect.any(String) }]);
+      expect(fedex.count('rates') - fedexRatesBefore, 'FedEx asked once and retried twice').toBe(3);
+      expect(dhl.count('rates') - dhlRatesBefore, 'DHL not asked US-to-US').toBe(0);
+      expect(rates.body.unavailable).toContainEqual({ carrier: 'dhl_express', service_code: 'dhl_express_worldwide', reason: 'DHL Express offers no US-to-US service' });
+      for (const [name, fake] of Object.entries({ ups, usps })) expect(fake.count('rates'), name).toBeGreaterThan(0);
       for (const fake of fakes) expect(fake.violations).toEqual([]);
       // No failure of one account is an error of the service, and no secret is printed.
       expect(svc.output()).not.toMatch(/"level":50/);
