@@ -142,8 +142,14 @@ export async function rulesBatchRow(ctx: Context): Promise<void> {
     const items = SIZES.rulesBatchItems;
     // Weights of their own for each order (no quote of one serves another); the first
     // BATCH_WARMUP of each kind go to a warm-up batch of that kind, not counted.
-    const explicitOrders = await importOrders(ctx, Array.from({ length: BATCH_WARMUP + items }, (_, i) => distinctWeightOrder(i, 'bench-rules-explicit')));
-    const ruledOrders = await importOrders(ctx, Array.from({ length: BATCH_WARMUP + items }, (_, i) => distinctWeightOrder(BATCH_WARMUP + items + i, 'bench-rules-auto')));
+    // Imported as two batches each: a batch holds at most 10,000 items.
+    const ordersOf = async (from: number, ref: string) => {
+      const warm = await importOrders(ctx, Array.from({ length: BATCH_WARMUP }, (_, i) => distinctWeightOrder(from + i, ref)));
+      const counted = await importOrders(ctx, Array.from({ length: items }, (_, i) => distinctWeightOrder(from + BATCH_WARMUP + i, ref)));
+      return { orderIds: [...warm.orderIds, ...counted.orderIds] };
+    };
+    const explicitOrders = await ordersOf(0, 'bench-rules-explicit');
+    const ruledOrders = await ordersOf(BATCH_WARMUP + items, 'bench-rules-auto');
     const selection = await ruleChoice(ctx, ruledOrders.orderIds[0], matching);
     const batch = (orderIds: string[], serviceCode?: string) =>
       runBatch(ctx, { type: 'purchase_labels', order_ids: orderIds, ...(serviceCode ? { service_code: serviceCode } : {}), label_format: SIZES.labelFormat });
