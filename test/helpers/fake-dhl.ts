@@ -24,10 +24,11 @@ export function dhlFixture(name: string): any {
   return JSON.parse(readFileSync(resolve(DHL_FIXTURES_DIR, `${name}.json`), 'utf8'));
 }
 
-export type FakeDhlOperation = 'rates' | 'shipments' | 'track' | 'address_validate' | 'pickup' | 'pickup_cancel';
+export type FakeDhlOperation = 'rates' | 'shipments' | 'track' | 'address_validate' | 'pickup' | 'pickup_cancel' | 'products';
 
 const OPERATION_IDS: Record<string, FakeDhlOperation> = {
   'exp-api-rates-many': 'rates',
+  'exp-api-products': 'products',
   'exp-api-shipments': 'shipments',
   'exp-api-shipments-tracking': 'track',
   'exp-api-address-validate': 'address_validate',
@@ -125,6 +126,8 @@ export async function startFakeDhl(options: FakeDhlOptions = {}) {
       }
       case 'address_validate':
         return { body: dhlFixture('address-validate') };
+      case 'products':
+        return { body: dhlFixture('products') };
       case 'pickup': {
         const n = `PRG26030${String(++seq).padStart(7, '0')}`;
         pickups.set(n, { cancelled: false });
@@ -230,6 +233,7 @@ function parseOrNull(body: string): unknown {
 
 /** Without DHL's description, route by path alone. */
 function guessOperation(method: string, path: string): FakeDhlOperation | null {
+  if (method === 'GET' && path === '/products') return 'products';
   if (method === 'POST' && path === '/rates') return 'rates';
   if (method === 'POST' && path === '/shipments') return 'shipments';
   if (method === 'GET' && /^\/shipments\/[^/]+\/tracking$/.test(path)) return 'track';

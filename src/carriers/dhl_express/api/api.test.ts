@@ -106,6 +106,7 @@ describe('DHL Express published description', () => {
       'address-validate': ['exp-api-address-validate', 200],
       'address-validate-corrected': ['exp-api-address-validate', 200],
       'address-validate-none': ['exp-api-address-validate', 200],
+      products: ['exp-api-products', 200],
       'pickup-create': ['exp-api-pickups', 201],
       'pickup-not-found': ['exp-api-pickups-cancel', 404],
       'pickup-already-cancelled': ['exp-api-pickups-cancel', 400],
@@ -511,7 +512,10 @@ describe('DHL Express driver against the fake DHL Express', () => {
   it('logs every exchange per account with the authorization redacted', async () => {
     const c = ctx();
     await driver().purchase(c, purchase());
-    expect(exchanges.map((e) => [e.operation, e.method, e.path, e.status])).toEqual([['purchase', 'POST', '/shipments', 201]]);
+    expect(exchanges.map((e) => [e.operation, e.method, e.path.split('?')[0], e.status])).toEqual([
+      ['products', 'GET', '/products', 200],
+      ['purchase', 'POST', '/shipments', 201],
+    ]);
     expect(exchanges[0]).toMatchObject({ account_id: c.account.id, request_id: c.requestId, request_headers: { authorization: '[REDACTED]' } });
     expectCleanExchange();
   });
@@ -526,5 +530,21 @@ describe('inside the US', () => {
     const bought = await driver().purchase(ctx(), { ...purchase(), ship_to: home });
     expect(bought).toMatchObject({ ok: false, kind: 'rejected', messages: [{ carrier_code: 'us_domestic', field: 'ship_to.country' }] });
     expect(fake.requests.length).toBe(0);
+  });
+});
+
+describe('the product/capability check before a one-piece purchase', () => {
+  it('asks GET /products (checked against the description) and buys only a product DHL offers on the lane', async () => {
+    const ok = await driver().purchase(ctx(), purchase());
+    expect(ok.ok).toBe(true);
+    const asked = fake.requests.find((r) => r.operation === 'products')!;
+    expect(asked.path).toMatch(/^\/products\?accountNumber=123456789&originCountryCode=US&originCityName=Timonium&destinationCountryCode=DE&destinationCityName=Berlin&/);
+    expect(fake.requests.map((r) => r.operation)).toEqual(['products', 'shipments']);
+    fake.reset();
+    fake.queue('products', { body: { products: [{ productName: 'EXPRESS 12:00', productCode: 'T', localProductCode: 'T', localProductCountryCode: 'DE', networkTypeCode: 'TD', isCustomerAgreement: false }] } });
+    const refused = await driver().purchase(ctx(), purchase());
+    expect(refused).toMatchObject({ ok: false, kind: 'rejected', messages: [{ carrier_code: 'product_unavailable', field: 'service_code' }] });
+    expect(fake.count('shipments')).toBe(0);
+    expect(fake.violations).toEqual([]);
   });
 });

@@ -25,7 +25,8 @@ import { buildPickupRequest, parsePickupResponse, pickupCancelPath } from './pic
 import { buildRateRequest, parseRateResponse } from './rates.js';
 import { buildShipmentRequest, parseShipmentResponse } from './shipments.js';
 import { parseTrackResponse, trackPath } from './tracking.js';
-import { DHL_PRODUCTS, dhlProductCode, dhlLabelImage } from './units.js';
+import { DHL_PRODUCTS, dhlProductCode, dhlLabelImage, dhlServiceName } from './units.js';
+import { parseProductsResponse, productsPath } from './products.js';
 import { missingFields, type RequiredAddressField } from './wire.js';
 
 const SLUG = 'dhl_express';
@@ -147,6 +148,13 @@ export class DhlExpressApiDriver implements CarrierApiDriver {
     }
     const incompleteParties = incomplete<never>({ ship_from: request.ship_from, ship_to: request.ship_to }, ['street1', 'city', 'phone']);
     if (incompleteParties) return incompleteParties;
+    if ((request.parcels?.length ?? 1) === 1) {
+      const offered = await this.productsOffered(ctx, request);
+      if (!offered.ok) return offered;
+      if (!offered.value.includes(productCode)) {
+        return rejected<never>([{ code: 'carrier_rejected', carrier_code: 'product_unavailable', message: `DHL Express does not offer ${dhlServiceName(productCode)} (${productCode}) for this parcel on this lane and date`, field: 'service_code' }]);
+      }
+    }
     return this.run(
       ctx,
       {
@@ -163,6 +171,15 @@ export class DhlExpressApiDriver implements CarrierApiDriver {
         return { ok: true, value: parsed };
       },
     );
+  }
+
+  /** The product/capability check: the products DHL can deliver for this one piece (idempotent, retried). */
+  private productsOffered(ctx: ApiCallContext, request: ApiPurchaseRequest) {
+    return this.run<string[]>(ctx, { operation: 'products', method: 'GET', path: productsPath(request, ctx.account.account_number!), idempotent: true }, (body, res) => {
+      const codes = parseProductsResponse(body);
+      if (!codes) throw malformed('products', res, true);
+      return { ok: true, value: codes };
+    });
   }
 
   /**
