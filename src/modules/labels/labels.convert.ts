@@ -1,7 +1,6 @@
-import { GifReader } from 'omggif';
-import { PDFDocument as PdfLibDocument } from 'pdf-lib';
-import PDFDocument from 'pdfkit';
-import { PNG } from 'pngjs';
+// The image and PDF libraries are loaded on first use, not at start-up: pdf-lib alone is ~135 ms
+// of import, and only a carrier's label needs any of them (issue 29: restart under 1.5 s).
+const libs = () => Promise.all([import('omggif'), import('pdf-lib'), import('pdfkit'), import('pngjs')]);
 import { LABEL_HEIGHT_PT, LABEL_WIDTH_PT, LETTER, LETTER_OFFSET } from './labels.layout.js';
 import { labelContentType, labelFileExtension, type LabelFormat, type RenderedLabel } from './labels.types.js';
 
@@ -24,7 +23,7 @@ export async function convertCarrierLabel(label: CarrierLabelImage, wanted: Labe
   if (label.format === 'ZPL') return wanted === 'zpl_4x6' ? as(label.bytes) : null;
   if (label.format === 'PDF') return wanted === 'pdf_4x6' ? as(label.bytes) : wanted === 'pdf_letter' ? asOrNull(await pdfOnLetter(label.bytes)) : null;
   if (wanted === 'zpl_4x6') return null;
-  const png = label.format === 'PNG' ? label.bytes : gifToPng(label.bytes);
+  const png = label.format === 'PNG' ? label.bytes : await gifToPng(label.bytes);
   if (wanted === 'png_4x6') return as(png);
   return as(await imagePdf(png, wanted === 'pdf_letter' ? 'letter' : 'label_4x6'));
 }
@@ -42,6 +41,7 @@ export function issuedLabelFormat(format: CarrierLabelImage['format']): LabelFor
  */
 async function pdfOnLetter(pdf: Buffer): Promise<Buffer | null> {
   try {
+    const [, { PDFDocument: PdfLibDocument }] = await libs();
     const source = await PdfLibDocument.load(pdf);
     const out = await PdfLibDocument.create();
     out.setProducer('shipping-service');
@@ -65,7 +65,8 @@ async function pdfOnLetter(pdf: Buffer): Promise<Buffer | null> {
 }
 
 /** The first frame of a GIF as a PNG, pixel for pixel. */
-function gifToPng(gif: Buffer): Buffer {
+async function gifToPng(gif: Buffer): Promise<Buffer> {
+  const [{ GifReader }, , , { PNG }] = await libs();
   const reader = new GifReader(new Uint8Array(gif.buffer, gif.byteOffset, gif.byteLength));
   const png = new PNG({ width: reader.width, height: reader.height });
   const rgba = new Uint8Array(reader.width * reader.height * 4);
@@ -79,6 +80,7 @@ function gifToPng(gif: Buffer): Buffer {
  * (UPS issues its 4×6 GIF lying on its side).
  */
 async function imagePdf(png: Buffer, page: 'label_4x6' | 'letter'): Promise<Buffer> {
+  const [, , { default: PDFDocument }, { PNG }] = await libs();
   const { width, height } = PNG.sync.read(png, { skipRescale: true } as never);
   const landscape = width > height;
   const doc = new PDFDocument({ autoFirstPage: false, compress: true, info: { Producer: 'shipping-service', Creator: 'shipping-service' } });

@@ -1,4 +1,3 @@
-import { PDFDocument } from 'pdf-lib';
 
 /**
  * One file from several labels, in order: PDFs page after page (a carrier's own PDF pages are
@@ -7,6 +6,8 @@ import { PDFDocument } from 'pdf-lib';
  */
 export async function mergeLabelFiles(files: readonly Buffer[], kind: 'pdf' | 'zpl'): Promise<Buffer> {
   if (kind === 'zpl') return Buffer.concat(files.flatMap((f) => [f, Buffer.from('\n')]));
+  // Loaded on first use: ~135 ms of import that only a batch of carriers' labels needs.
+  const { PDFDocument } = await import('pdf-lib');
   const merged = await PDFDocument.create();
   merged.setProducer('shipping-service');
   merged.setCreator('shipping-service');
