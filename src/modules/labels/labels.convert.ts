@@ -1,6 +1,23 @@
-// The image and PDF libraries are loaded on first use, not at start-up: pdf-lib alone is ~135 ms
-// of import, and only a carrier's label needs any of them (issue 29: restart under 1.5 s).
-const libs = () => Promise.all([import('omggif'), import('pdf-lib'), import('pdfkit'), import('pngjs')]);
+import type { GifReader as GifReaderClass } from 'omggif';
+import type { PDFDocument as PdfLibDocumentClass } from 'pdf-lib';
+import type PdfKitDocument from 'pdfkit';
+import type { PNG as PngClass } from 'pngjs';
+
+/**
+ * The image and PDF libraries, loaded on first use rather than at start-up: pdf-lib alone is
+ * ~135 ms of import, and only a carrier's label needs any of them (issue 29: restart under 1.5 s).
+ * Three are CommonJS: bundled, their exports arrive on `default`, so each is read from either.
+ */
+async function libs() {
+  const [omggif, pdfLib, pdfkit, pngjs] = await Promise.all([import('omggif'), import('pdf-lib'), import('pdfkit'), import('pngjs')]);
+  const either = <T>(m: unknown, name: string): T => ((m as Record<string, unknown>)[name] ?? (m as { default?: Record<string, unknown> }).default?.[name]) as T;
+  return {
+    GifReader: either<typeof GifReaderClass>(omggif, 'GifReader'),
+    PdfLibDocument: either<typeof PdfLibDocumentClass>(pdfLib, 'PDFDocument'),
+    PDFDocument: ((pdfkit as { default?: unknown }).default ?? pdfkit) as typeof PdfKitDocument,
+    PNG: either<typeof PngClass>(pngjs, 'PNG'),
+  };
+}
 import { LABEL_HEIGHT_PT, LABEL_WIDTH_PT, LETTER, LETTER_OFFSET } from './labels.layout.js';
 import { labelContentType, labelFileExtension, type LabelFormat, type RenderedLabel } from './labels.types.js';
 
@@ -41,7 +58,7 @@ export function issuedLabelFormat(format: CarrierLabelImage['format']): LabelFor
  */
 async function pdfOnLetter(pdf: Buffer): Promise<Buffer | null> {
   try {
-    const [, { PDFDocument: PdfLibDocument }] = await libs();
+    const { PdfLibDocument } = await libs();
     const source = await PdfLibDocument.load(pdf);
     const out = await PdfLibDocument.create();
     out.setProducer('shipping-service');
@@ -66,7 +83,7 @@ async function pdfOnLetter(pdf: Buffer): Promise<Buffer | null> {
 
 /** The first frame of a GIF as a PNG, pixel for pixel. */
 async function gifToPng(gif: Buffer): Promise<Buffer> {
-  const [{ GifReader }, , , { PNG }] = await libs();
+  const { GifReader, PNG } = await libs();
   const reader = new GifReader(new Uint8Array(gif.buffer, gif.byteOffset, gif.byteLength));
   const png = new PNG({ width: reader.width, height: reader.height });
   const rgba = new Uint8Array(reader.width * reader.height * 4);
@@ -80,7 +97,7 @@ async function gifToPng(gif: Buffer): Promise<Buffer> {
  * (UPS issues its 4×6 GIF lying on its side).
  */
 async function imagePdf(png: Buffer, page: 'label_4x6' | 'letter'): Promise<Buffer> {
-  const [, , { default: PDFDocument }, { PNG }] = await libs();
+  const { PDFDocument, PNG } = await libs();
   const { width, height } = PNG.sync.read(png, { skipRescale: true } as never);
   const landscape = width > height;
   const doc = new PDFDocument({ autoFirstPage: false, compress: true, info: { Producer: 'shipping-service', Creator: 'shipping-service' } });

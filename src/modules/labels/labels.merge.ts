@@ -6,8 +6,10 @@
  */
 export async function mergeLabelFiles(files: readonly Buffer[], kind: 'pdf' | 'zpl'): Promise<Buffer> {
   if (kind === 'zpl') return Buffer.concat(files.flatMap((f) => [f, Buffer.from('\n')]));
-  // Loaded on first use: ~135 ms of import that only a batch of carriers' labels needs.
-  const { PDFDocument } = await import('pdf-lib');
+  // Loaded on first use: ~135 ms of import that only a batch of carriers' labels needs (read
+  // from `default` too: bundled, a CommonJS module's exports arrive there).
+  const pdfLib = await import('pdf-lib');
+  const PDFDocument = pdfLib.PDFDocument ?? (pdfLib as unknown as { default: typeof pdfLib }).default.PDFDocument;
   const merged = await PDFDocument.create();
   merged.setProducer('shipping-service');
   merged.setCreator('shipping-service');
