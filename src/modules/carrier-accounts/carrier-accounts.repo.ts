@@ -2,6 +2,7 @@ import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Scope } from '../../platform/context.js';
 import type { Executor } from '../../platform/db/types.js';
 import { inScope } from '../../platform/db/scope.js';
+import { isUniqueViolation } from '../../platform/db/pg-errors.js';
 import { paginate, type Page } from '../../platform/http/pagination.js';
 import { newId } from '../../platform/ids.js';
 import type { CarrierAccountRow, CarrierAccountsTable, CarrierExchangeRow } from './carrier-accounts.tables.js';
@@ -62,6 +63,17 @@ export async function clearDefault(executor: Executor, scope: Scope, carrier: st
  */
 export async function ensureSeedAccounts(executor: Executor, scope: Scope, carriers: readonly string[]): Promise<void> {
   if (carriers.length === 0) return;
+  try {
+    await insertSeeds(executor, scope, carriers);
+  } catch (err) {
+    // Two processes seeding the same scope at once (two batch workers on its first label): ON
+    // CONFLICT guards the seed index only, so the other's row can trip the one-default index
+    // instead. Either way the seeds now exist.
+    if (!isUniqueViolation(err)) throw err;
+  }
+}
+
+async function insertSeeds(executor: Executor, scope: Scope, carriers: readonly string[]): Promise<void> {
   await executor
     .insertInto('carrier_accounts')
     .values(

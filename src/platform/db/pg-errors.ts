@@ -11,6 +11,11 @@ export interface DbErrorWording {
   foreignKey?: { field: string };
 }
 
+/** A unique violation (23505) from either driver. */
+export function isUniqueViolation(err: unknown): boolean {
+  return (err as { code?: string } | null)?.code === UNIQUE_VIOLATION;
+}
+
 /**
  * The one translation of Postgres errors into the catalogue: unique violation → 409 conflict,
  * foreign-key violation → 400 validation_failed on the field. Anything else comes back as it
