@@ -8,7 +8,7 @@ import type { PNG as PngClass } from 'pngjs';
  * ~135 ms of import, and only a carrier's label needs any of them (issue 29: restart under 1.5 s).
  * Three are CommonJS: bundled, their exports arrive on `default`, so each is read from either.
  */
-async function libs() {
+export async function libs() {
   const [omggif, pdfLib, pdfkit, pngjs] = await Promise.all([import('omggif'), import('pdf-lib'), import('pdfkit'), import('pngjs')]);
   const either = <T>(m: unknown, name: string): T => ((m as Record<string, unknown>)[name] ?? (m as { default?: Record<string, unknown> }).default?.[name]) as T;
   return {

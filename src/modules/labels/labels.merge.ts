@@ -1,3 +1,4 @@
+import { libs } from './labels.convert.js';
 
 /**
  * One file from several labels, in order: PDFs page after page (a carrier's own PDF pages are
@@ -6,10 +7,8 @@
  */
 export async function mergeLabelFiles(files: readonly Buffer[], kind: 'pdf' | 'zpl'): Promise<Buffer> {
   if (kind === 'zpl') return Buffer.concat(files.flatMap((f) => [f, Buffer.from('\n')]));
-  // Loaded on first use: ~135 ms of import that only a batch of carriers' labels needs (read
-  // from `default` too: bundled, a CommonJS module's exports arrive there).
-  const pdfLib = await import('pdf-lib');
-  const PDFDocument = pdfLib.PDFDocument ?? (pdfLib as unknown as { default: typeof pdfLib }).default.PDFDocument;
+  // Loaded on first use, as for conversion: only a batch of carriers' labels needs pdf-lib.
+  const { PdfLibDocument: PDFDocument } = await libs();
   const merged = await PDFDocument.create();
   merged.setProducer('shipping-service');
   merged.setCreator('shipping-service');
