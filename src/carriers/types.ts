@@ -124,6 +124,61 @@ export interface RateResponse {
   unavailable: RateUnavailable[];
 }
 
+/** What a parcel holds, as customs forms classify it (DESIGN.md §9.2). */
+export type CustomsContentsType =
+  | 'merchandise'
+  | 'gift'
+  | 'documents'
+  | 'sample'
+  | 'return_merchandise'
+  | 'humanitarian_donation'
+  | 'other';
+
+export interface CustomsItem {
+  /** 3–50 characters, specific ("cotton T-shirt", never "merchandise"). */
+  description: string;
+  quantity: number;
+  /** Value of one unit. */
+  unit_value: Money;
+  /** Weight of one unit, in ounces. */
+  weight_oz: number;
+  /** HS tariff number, 6–10 digits (dots removed). */
+  hs_tariff_number?: string | null;
+  /** ISO 3166-1 alpha-2 country of manufacture. */
+  origin_country: string;
+  sku?: string | null;
+}
+
+export interface CustomsImporter {
+  tax_id?: string | null;
+  eori?: string | null;
+  ioss?: string | null;
+  vat?: string | null;
+}
+
+/**
+ * A customs declaration as the platform validated it (DESIGN.md §9.2): defaults applied,
+ * `eel_pfc` derived when it was absent. Carriers receive it on purchase of a parcel that
+ * crosses a border (or goes to a US military address) and send it in their own fields.
+ */
+export interface CustomsDeclaration {
+  contents_type: CustomsContentsType;
+  /** Required when `contents_type` is `other`. */
+  contents_explanation?: string | null;
+  non_delivery: 'return' | 'abandon';
+  incoterm: 'DDU' | 'DDP' | 'DAP';
+  /** `NOEEI 30.37(a)`, `NOEEI 30.36`, … (derived when absent). */
+  eel_pfc?: string | null;
+  /** AES Internal Transaction Number: `X` + 14 digits. */
+  aes_itn?: string | null;
+  /** The certifying person's name. */
+  signer?: string | null;
+  importer?: CustomsImporter | null;
+  items: CustomsItem[];
+  /** True when the platform built it from the order's line items. */
+  derived?: boolean;
+}
+
 export interface PurchaseRequest {
   service_code: string;
   ship_from: Address;
@@ -139,6 +194,8 @@ export interface PurchaseRequest {
   reference: string;
   /** ISO timestamp of the purchase. */
   purchased_at: string;
+  /** Present when the parcel needs customs (validated, defaults applied); absent otherwise. */
+  customs?: CustomsDeclaration | null;
 }
 
 export type PurchaseResult =

@@ -1,5 +1,6 @@
 import type { ColumnType, Insertable, Selectable } from 'kysely';
 import type { Timestamp, NullableTimestamp, Json, NullableJson } from '../../platform/db/columns.js';
+import type { CustomsDeclaration } from '../../carriers/types.js';
 import type { OrderStatus } from './orders.states.js';
 
 export interface StoredAddress {
@@ -51,6 +52,8 @@ export interface OrdersTable {
   parcel: Json<StoredParcel>;
   parcel_input: NullableJson<ParcelInput>;
   requested_service: string | null;
+  /** The customs declaration the sender gave (DESIGN.md §9.2); null: derived from line items at purchase. */
+  customs: NullableJson<CustomsDeclaration>;
   notes: string | null;
   processed_at: NullableTimestamp;
   shipped_at: NullableTimestamp;

@@ -1,6 +1,6 @@
 import type { ColumnType, Insertable, Selectable } from 'kysely';
 import type { Timestamp, NullableTimestamp, Json, NullableJson } from '../../platform/db/columns.js';
-import type { SandboxOptions, TrackingMilestone, TrackingStatus } from '../../carriers/types.js';
+import type { CustomsDeclaration, SandboxOptions, TrackingMilestone, TrackingStatus } from '../../carriers/types.js';
 import type { ShipmentStatus } from './shipments.states.js';
 import type { AddressValidationResult } from '../addresses/index.js';
 import type { Selection } from '../shipping-rules/index.js';
@@ -83,6 +83,8 @@ export interface ShipmentsTable {
   address_validation: NullableJson<AddressCheckRecord>;
   /** The address as the order gave it, when validate_and_clean shipped to the normalised one. */
   ship_to_original: NullableJson<ShipmentAddress>;
+  /** The customs declaration the label was bought with (DESIGN.md §9.2); null for a domestic parcel. */
+  customs: NullableJson<CustomsDeclaration>;
   /** The last POST /v1/tracking/:id/refresh (once a minute). */
   tracking_refreshed_at: NullableTimestamp;
   voided_at: NullableTimestamp;
