@@ -111,6 +111,35 @@ export interface ApiPurchaseResult {
    * to be handed back in `ApiVoidRequest.pickup_confirmation`. Absent when none was booked.
    */
   pickup_confirmation?: string | null;
+  /**
+   * Documents the carrier issued beside the label (DHL Express's waybill document, receipt or
+   * commercial invoice), decoded, to be kept with the shipment. Absent when none.
+   */
+  documents?: ApiCarrierDocument[];
+}
+
+/** A document a carrier issued with a shipment or a manifest, exactly as received (decoded). */
+export interface ApiCarrierDocument {
+  /** Ours where one fits (`commercial_invoice`, `waybill`, `receipt`, `scan_form`, `close_report`), else the carrier's own type in snake_case. */
+  type: string;
+  artifact: LabelArtifact;
+}
+
+export interface ApiManifestRequest {
+  /** YYYY-MM-DD. */
+  ship_date: string;
+  /** Where the parcels are tendered (the workspace origin). */
+  address: Address;
+  shipments: { tracking_number: string; carrier_shipment_id: string | null; service_code: string }[];
+}
+
+export interface ApiManifestResult {
+  /** The carrier's id of the form or close (USPS SCAN form number, FedEx close confirmation). */
+  carrier_manifest_id: string | null;
+  /** The form the carrier issued (USPS SCAN form PDF, FedEx close report), when it issued one. */
+  document: ApiCarrierDocument | null;
+  /** Tracking numbers the carrier left off the form, each with its reason. */
+  rejected: { tracking_number: string; message: string; carrier_code?: string }[];
 }
 
 export interface ApiVoidRequest {
@@ -184,6 +213,11 @@ export interface CarrierApiDriver {
   validateAddress(ctx: ApiCallContext, address: Address): Promise<DriverResult<ApiAddressValidation>>;
   schedulePickup(ctx: ApiCallContext, request: ApiPickupRequest): Promise<DriverResult<ApiPickupResult>>;
   cancelPickup(ctx: ApiCallContext, request: { confirmation: string }): Promise<DriverResult<{ cancelled: true }>>;
+  /**
+   * End-of-day manifest at the carrier (USPS SCAN form, FedEx Ground close), for carriers whose
+   * published API has one; absent otherwise (the platform then prints its own close report).
+   */
+  manifest?(ctx: ApiCallContext, request: ApiManifestRequest): Promise<DriverResult<ApiManifestResult>>;
   /** Obtains a token (or makes the cheapest authenticated call): health `ok` / `invalid_credentials`. */
   testCredentials(ctx: ApiCallContext): Promise<DriverResult<{ latency_ms: number }>>;
 }
