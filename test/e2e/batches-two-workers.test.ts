@@ -105,7 +105,17 @@ describe.runIf(target.engine === 'postgres')('two worker processes share one bat
     expect(done).toMatchObject({ status: 'completed', counts: { total: ITEMS, succeeded: ITEMS, failed: 0, pending: 0 } });
 
     // Both processes took part, and their shares add up to the batch exactly.
+    // A chunk logs "run ended" after it has marked its items, so on a loaded machine the last
+    // chunk's line may still be on its way when the batch already reads completed: wait for the
+    // lines (the shares never exceed the batch, so a double-run still fails below).
     for (const id of [imported.json.id, batch.json.id]) {
+      await until(
+        async () => (workers.reduce((n, w) => n + finishedBy(w, id), 0) >= ITEMS ? true : undefined),
+        `the workers' chunk logs of ${id}`,
+        60_000,
+        () => workers.map((w) => w.output()).join('\n---\n'),
+        200,
+      ).catch(() => undefined);
       const shares = workers.map((w) => finishedBy(w, id));
       console.log(`batch ${id}: items finished per worker ${shares.join(' + ')}`);
       expect(shares[0] + shares[1]).toBe(ITEMS);

@@ -123,7 +123,16 @@ describe('property-based fuzzing of every operation', () => {
       };
       let failed = false;
       try {
-        await fc.assert(property, { numRuns: RUNS, seed: SEED, interruptAfterTimeLimit: perOpMs, markInterruptAsFailure: false, endOnFailure: true });
+        try {
+          await fc.assert(property, { numRuns: RUNS, seed: SEED, interruptAfterTimeLimit: perOpMs, markInterruptAsFailure: false, endOnFailure: true });
+        } catch (err) {
+          // On a loaded machine the budget can run out before the first case ends, and fast-check
+          // then reports "interrupted after 0 tests": no finding about the service. Every
+          // operation still gets one whole case, without a time limit, after the cut-off one.
+          if (!/interrupted after 0 tests/.test((err as Error).message)) throw err;
+          await inFlight;
+          await fc.assert(property, { numRuns: 1, seed: SEED, endOnFailure: true });
+        }
       } catch (err) {
         failed = true;
         const message = (err as Error).message;
