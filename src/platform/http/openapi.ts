@@ -1,6 +1,7 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { Config } from '../../config.js';
 import { errorCatalogue, type ErrorCode } from '../errors.js';
+import { RETRY_AFTER_MAX_SECONDS } from './error-handler.js';
 import { ERROR_EXAMPLE, INVALID_STATE_EXAMPLE } from './schemas.js';
 
 const errorTable = Object.entries(errorCatalogue)
@@ -218,7 +219,7 @@ const rateLimitHeaders = {
   },
   'Retry-After': {
     description: 'Seconds to wait before trying again (a 429; a 503 when the database or a carrier is away, or the service is shutting down).',
-    schema: { type: 'integer', format: 'int32', minimum: 0, maximum: 86_400 },
+    schema: { type: 'integer', format: 'int32', minimum: 0, maximum: RETRY_AFTER_MAX_SECONDS },
   },
 } as const;
 
