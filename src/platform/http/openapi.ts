@@ -32,10 +32,11 @@ export function openApiOptions(config: Config): FastifyDynamicSwaggerOptions {
       ],
       components: { securitySchemes, headers: rateLimitHeaders },
     },
-    // On a copy: the document's schemas may be the very objects the routes validate with, and the
-    // bounds lintReady adds for the document must never become input rules.
+    // On a copy with nothing shared: the document's schemas may be the very objects the routes
+    // validate with, and one schema object can sit in both a request and a response; the bounds
+    // lintReady adds to responses must never become input rules, in the validator or the document.
     transformObject: (documentObject) =>
-      lintReady(addResponseExamples(completeOperations(structuredClone((documentObject as { openapiObject: OpenApiObject }).openapiObject)))),
+      lintReady(addResponseExamples(completeOperations(JSON.parse(JSON.stringify((documentObject as { openapiObject: OpenApiObject }).openapiObject))))),
     refResolver: {
       // Name components after their $id (Error, Account…) rather than def-0, def-1.
       buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`),
