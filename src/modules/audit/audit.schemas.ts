@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { PageLimitSchema } from '../../platform/http/schemas.js';
 import { AUDIT_ENTRY_EXAMPLE } from './audit.examples.js';
 
 const Timestamp = Type.String({ format: 'date-time' });
@@ -37,7 +38,7 @@ export const AuditListQuery = Type.Object({
   workspace_id: filterString('Entries about one workspace.'),
   from: filterString('ISO date or date-time (inclusive).'),
   to: filterString('ISO date or date-time (exclusive).'),
-  limit: Type.Optional(Type.Integer({ description: 'Page size, default 20, clamped to 1..100.' })),
+  limit: Type.Optional(PageLimitSchema),
   cursor: Type.Optional(Type.String({ maxLength: 512 })),
 });
 export type AuditListFilter = Static<typeof AuditListQuery>;

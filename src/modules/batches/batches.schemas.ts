@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { PageLimitSchema } from '../../platform/http/schemas.js';
 import { AddressValidationModeSchema, LabelFormatSchema } from '../shipments/index.js';
 import { BATCH_STATUSES, BATCH_TYPES, ITEM_STATUSES } from './batches.tables.js';
 import {
@@ -64,11 +65,11 @@ export type PurchaseItem = Static<typeof PurchaseItemSchema>;
 
 export const BatchIdParams = Type.Object({ id: text(64) });
 export const BatchListQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ description: 'Page size, default 20, clamped to 1..100.' })),
+  limit: Type.Optional(PageLimitSchema),
   cursor: Type.Optional(text(512)),
 });
 export const BatchItemsQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ description: 'Page size, default 20, clamped to 1..100.' })),
+  limit: Type.Optional(PageLimitSchema),
   cursor: Type.Optional(text(512)),
   status: Type.Optional(Type.Union(ITEM_STATUSES.map((s) => Type.Literal(s)))),
 });

@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { PageLimitSchema } from '../../platform/http/schemas.js';
 import { ACCOUNT_DRIVERS, ACCOUNT_MODES, HEALTH_STATUSES } from './carrier-accounts.tables.js';
 
 const Timestamp = Type.String({ format: 'date-time' });
@@ -89,7 +90,7 @@ export type UpdateCarrierAccountInput = Static<typeof UpdateCarrierAccountBody>;
 
 export const CarrierAccountListQuery = Type.Object(
   {
-    limit: Type.Optional(Type.Integer({ description: 'Page size, default 20, clamped to 1..100.' })),
+    limit: Type.Optional(PageLimitSchema),
     cursor: Type.Optional(Type.String({ maxLength: 512 })),
     carrier: Type.Optional(CarrierSlug),
     enabled: Type.Optional(Type.Boolean()),
@@ -180,7 +181,10 @@ export const CarrierTypeListSchema = Type.Object(
               $schema: 'https://json-schema.org/draft/2020-12/schema',
               type: 'object',
               required: ['client_id', 'client_secret'],
-              properties: { client_id: { type: 'string' }, client_secret: { type: 'string', writeOnly: true } },
+              properties: {
+                client_id: { type: 'string', minLength: 1, maxLength: 256, title: 'Client ID' },
+                client_secret: { type: 'string', minLength: 1, maxLength: 256, title: 'Client secret', writeOnly: true },
+              },
               additionalProperties: false,
             },
           },

@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import { errorResponses, listResponse, type App } from '../../platform/http/schemas.js';
+import { errorResponses, listResponse, PageLimitSchema, type App } from '../../platform/http/schemas.js';
 import { ApiKeySchema, CreateApiKeyBody, CreatedApiKeySchema, EnvironmentSchema, IdParams } from './workspaces.schemas.js';
 import { serviceContext } from '../../platform/http/request-context.js';
 
 const ListQuery = Type.Object({
   environment: Type.Optional(EnvironmentSchema),
-  limit: Type.Optional(Type.Integer()),
+  limit: Type.Optional(PageLimitSchema),
   cursor: Type.Optional(Type.String({ maxLength: 512 })),
 });
 

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { PageLimitSchema } from '../../platform/http/schemas.js';
 import { AddressSchema } from '../addresses/index.js';
 import {
   ACCOUNT_EXAMPLE,
@@ -169,13 +170,13 @@ export const UpdateWorkspaceBody = Type.Object(
 export const AccountListQuery = Type.Object({
   status: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('active'), Type.Literal('suspended')])),
   q: Type.Optional(Type.String({ maxLength: 254 })),
-  limit: Type.Optional(Type.Integer({ description: 'Page size, default 20, clamped to 1..100.' })),
+  limit: Type.Optional(PageLimitSchema),
   cursor: Type.Optional(Type.String({ maxLength: 512 })),
 });
 
 export const WorkspaceListQuery = Type.Object({
   q: Type.Optional(Type.String({ maxLength: 200 })),
-  limit: Type.Optional(Type.Integer({ description: 'Page size, default 20, clamped to 1..100.' })),
+  limit: Type.Optional(PageLimitSchema),
   cursor: Type.Optional(Type.String({ maxLength: 512 })),
 });
 

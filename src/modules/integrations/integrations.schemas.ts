@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { PageLimitSchema } from '../../platform/http/schemas.js';
 import { nullable } from '../../platform/http/nullable.js';
 import { INTEGRATION_HEALTH } from './integrations.health.js';
 import {
@@ -89,7 +90,7 @@ export type UpdateIntegrationInput = Static<typeof UpdateIntegrationBody>;
 export const IntegrationListQuery = Type.Object({
   health: Type.Optional(HealthSchema),
   platform: Type.Optional(PlatformSchema),
-  limit: Type.Optional(Type.Integer({ description: 'Page size, default 20, clamped to 1..100.' })),
+  limit: Type.Optional(PageLimitSchema),
   cursor: Type.Optional(Type.String({ maxLength: 512 })),
 });
 export type IntegrationListFilter = Static<typeof IntegrationListQuery>;

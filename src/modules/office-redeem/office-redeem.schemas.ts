@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { PageLimitSchema, SAFE_INTEGER } from '../../platform/http/schemas.js';
 import {
   CONFIG_365_BODY_EXAMPLE,
   CONFIG_365_EXAMPLE,
@@ -48,8 +49,8 @@ export const PinListQuery = Type.Object({
   product: Type.Optional(ProductSchema),
   q: Type.Optional(Type.String({ maxLength: 16, description: 'Digits contained in the PIN.' })),
   search: Type.Optional(Type.String({ maxLength: 16, description: 'Synonym of q.' })),
-  limit: Type.Optional(Type.Integer({ description: 'Default 20, clamped to 1..100.' })),
-  offset: Type.Optional(Type.Integer({ description: 'Rows to skip (default 0).' })),
+  limit: Type.Optional(PageLimitSchema),
+  offset: Type.Optional(Type.Integer({ ...SAFE_INTEGER, description: 'Rows to skip (default 0).' })),
 });
 
 export const PinListResponse = Type.Object({

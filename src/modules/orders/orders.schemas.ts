@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { nullable } from '../../platform/http/nullable.js';
-import { MoneySchema } from '../../platform/http/schemas.js';
+import { MoneySchema, PageLimitSchema } from '../../platform/http/schemas.js';
 import { AddressOutputSchema, AddressSchema } from '../addresses/index.js';
 import { ORDER_STATUSES } from './orders.states.js';
 import { ORDER_BODY_EXAMPLE, ORDER_EXAMPLE, UPDATE_ORDER_BODY_EXAMPLE } from './orders.examples.js';
@@ -98,7 +98,7 @@ export const OrderListQuery = Type.Object({
   external_id: Type.Optional(Type.String({ maxLength: 255 })),
   source: Type.Optional(Type.String({ maxLength: 64, description: 'api or an integration id.' })),
   q: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring of the customer name or email, or of the external id.' })),
-  limit: Type.Optional(Type.Integer({ description: 'Page size, default 20, clamped to 1..100.' })),
+  limit: Type.Optional(PageLimitSchema),
   cursor: Type.Optional(Type.String({ maxLength: 512 })),
 });
 export type OrderListFilter = Static<typeof OrderListQuery>;

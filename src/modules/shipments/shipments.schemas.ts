@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { MoneySchema } from '../../platform/http/schemas.js';
+import { MoneySchema, PageLimitSchema } from '../../platform/http/schemas.js';
 import { AddressOutputSchema } from '../addresses/index.js';
 import { SelectionObjectSchema } from '../shipping-rules/index.js';
 import { SHIPMENT_STATUSES } from './shipments.states.js';
@@ -73,7 +73,7 @@ export const ShipmentListQuery = Type.Object({
   tracking_number: Type.Optional(text(64)),
   created_after: Type.Optional(Type.String({ maxLength: 40, description: 'ISO date or date-time; created_at >= this.' })),
   created_before: Type.Optional(Type.String({ maxLength: 40, description: 'ISO date or date-time; created_at < this.' })),
-  limit: Type.Optional(Type.Integer({ description: 'Page size, default 20, clamped to 1..100.' })),
+  limit: Type.Optional(PageLimitSchema),
   cursor: Type.Optional(Type.String({ maxLength: 512 })),
 });
 export type ShipmentListFilter = Static<typeof ShipmentListQuery>;
@@ -90,7 +90,7 @@ export const TrackingEventListQuery = Type.Object({
   since: Type.Optional(Type.String({ maxLength: 40, description: 'ISO date or date-time: events that occurred at or after it.' })),
   tracking_number: Type.Optional(text(64)),
   status: Type.Optional(Type.String({ maxLength: 200, description: `A tracking status, or several separated by commas: ${TRACKING_STATUSES.join(', ')}.` })),
-  limit: Type.Optional(Type.Integer({ description: 'Page size, default 20, clamped to 1..100.' })),
+  limit: Type.Optional(PageLimitSchema),
   cursor: Type.Optional(Type.String({ maxLength: 512 })),
 });
 export type TrackingEventListFilter = Static<typeof TrackingEventListQuery>;

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { MoneySchema } from '../../platform/http/schemas.js';
+import { MoneySchema, PageLimitSchema } from '../../platform/http/schemas.js';
 import { nullable } from '../../platform/http/nullable.js';
 import { RateQuerySchema } from '../rates/index.js';
 
@@ -105,7 +105,7 @@ export type UpdateShippingRuleInput = Static<typeof UpdateShippingRuleBody>;
 
 export const ShippingRuleListQuery = Type.Object(
   {
-    limit: Type.Optional(Type.Integer({ description: 'Page size, default 20, clamped to 1..100.' })),
+    limit: Type.Optional(PageLimitSchema),
     cursor: Type.Optional(Type.String({ maxLength: 512 })),
     enabled: Type.Optional(Type.Boolean()),
   },

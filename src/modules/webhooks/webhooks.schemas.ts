@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { PageLimitSchema } from '../../platform/http/schemas.js';
 import { nullable } from '../../platform/http/nullable.js';
 import {
   CREATE_WEBHOOK_BODY_EXAMPLE,
@@ -114,13 +115,13 @@ export const UpdateWebhookBody = Type.Object(
 export type UpdateWebhookInput = Static<typeof UpdateWebhookBody>;
 
 export const ListQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ description: 'Page size, default 20, clamped to 1..100.' })),
+  limit: Type.Optional(PageLimitSchema),
   cursor: Type.Optional(Type.String({ maxLength: 512 })),
 });
 
 export const DeliveryListQuery = Type.Object({
   status: Type.Optional(Type.Union(DELIVERY_STATUSES.map((s) => Type.Literal(s)))),
-  limit: Type.Optional(Type.Integer({ description: 'Page size, default 20, clamped to 1..100.' })),
+  limit: Type.Optional(PageLimitSchema),
   cursor: Type.Optional(Type.String({ maxLength: 512 })),
 });
 export type DeliveryListFilter = Static<typeof DeliveryListQuery>;
@@ -128,7 +129,7 @@ export type DeliveryListFilter = Static<typeof DeliveryListQuery>;
 export const AllDeliveriesQuery = Type.Object({
   status: Type.Optional(Type.Union(DELIVERY_STATUSES.map((s) => Type.Literal(s)))),
   webhook_id: Type.Optional(Type.String({ maxLength: 64 })),
-  limit: Type.Optional(Type.Integer({ description: 'Page size, default 20, clamped to 1..100.' })),
+  limit: Type.Optional(PageLimitSchema),
   cursor: Type.Optional(Type.String({ maxLength: 512 })),
 });
 export type AllDeliveriesFilter = Static<typeof AllDeliveriesQuery>;

@@ -193,6 +193,13 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): 
 const DATABASE_RETRY_AFTER_SECONDS = 2;
 
 /**
+ * The longest Retry-After the service answers (a day; OpenAPI's Retry-After header says so). A
+ * carrier's own Retry-After is passed on, and a carrier may ask for longer, or for a date years
+ * away: the header stays a whole number of seconds within the documented range.
+ */
+export const RETRY_AFTER_MAX_SECONDS = 86_400;
+
+/**
  * The one error handler: AppErrors keep their status; schema failures are 400
  * validation_failed with field details; a database that cannot be reached is 503
  * service_unavailable with Retry-After; everything else is a logged 500 with a generic body.
@@ -201,7 +208,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof AppError) {
       if (err.status >= 500) request.log.error({ err }, 'request failed');
-      if (err.retryAfterSeconds !== undefined) reply.header('retry-after', String(err.retryAfterSeconds));
+      if (err.retryAfterSeconds !== undefined) reply.header('retry-after', String(Math.min(RETRY_AFTER_MAX_SECONDS, Math.ceil(err.retryAfterSeconds))));
       return sendError(reply, request, err.code, err.message, err.details);
     }
     if (err.validation) {

@@ -97,9 +97,19 @@ export function errorResponses(...statuses: number[]): Record<number, TSchema> {
   return out;
 }
 
+/**
+ * The bounds of an integer that has no smaller natural one: the integers a JSON number holds
+ * exactly in this service (JavaScript), which the validator enforces; beyond them a value would
+ * be silently rounded.
+ */
+export const SAFE_INTEGER = { minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER } as const;
+
+/** `?limit=`: out-of-range values are clamped to 1..100, not refused (DESIGN.md §4). */
+export const PageLimitSchema = Type.Integer({ ...SAFE_INTEGER, description: 'Page size, default 20, clamped to 1..100.' });
+
 export const MoneySchema = Type.Object(
   {
-    amount: Type.Integer({ minimum: 0, description: 'Integer minor units (cents).' }),
+    amount: Type.Integer({ minimum: 0, maximum: SAFE_INTEGER.maximum, description: 'Integer minor units (cents).' }),
     currency: Type.String({ pattern: '^[A-Z]{3}$', maxLength: 3, description: 'ISO 4217 code.' }),
   },
   { additionalProperties: false },
@@ -115,7 +125,7 @@ export function listResponse<T extends TSchema>(item: T) {
 }
 
 export const PaginationQuerySchema = Type.Object({
-  limit: Type.Optional(Type.Integer({ description: 'Page size, default 20, clamped to 1..100.' })),
+  limit: Type.Optional(PageLimitSchema),
   cursor: Type.Optional(Type.String({ maxLength: 512 })),
 });
 
