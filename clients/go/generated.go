@@ -856,8 +856,9 @@ func (c *Client) GetMetrics(ctx context.Context, opts ...RequestOption) (string,
 type ListAPIKeysParams struct {
 	// One of test, live.
 	Environment string
-	Limit       int
-	Cursor      string
+	// Page size, default 20, clamped to 1..100.
+	Limit  int
+	Cursor string
 }
 
 func (p *ListAPIKeysParams) values() url.Values {
@@ -1826,8 +1827,9 @@ func (c *Client) GetMe(ctx context.Context, opts ...RequestOption) (map[string]a
 type AdminListAPIKeysParams struct {
 	// One of test, live.
 	Environment string
-	Limit       int
-	Cursor      string
+	// Page size, default 20, clamped to 1..100.
+	Limit  int
+	Cursor string
 }
 
 func (p *AdminListAPIKeysParams) values() url.Values {
@@ -3214,7 +3216,7 @@ type SuperAdminListOfficePinsParams struct {
 	Q string
 	// Synonym of q.
 	Search string
-	// Default 20, clamped to 1..100.
+	// Page size, default 20, clamped to 1..100.
 	Limit int
 	// Rows to skip (default 0).
 	Offset int

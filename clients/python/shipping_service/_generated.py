@@ -574,6 +574,7 @@ class Operations:
 
         Query parameters:
             environment: one of test, live
+            limit: Page size, default 20, clamped to 1..100.
         """
         return self._request("GET", "/v1/api-keys", path_params={}, query={"environment": environment, "limit": limit, "cursor": cursor}, answer="page")
 
@@ -1048,6 +1049,7 @@ class Operations:
 
         Query parameters:
             environment: one of test, live
+            limit: Page size, default 20, clamped to 1..100.
         """
         return self._request("GET", "/api/admin/api-keys", path_params={}, query={"environment": environment, "limit": limit, "cursor": cursor}, answer="page")
 
@@ -1701,7 +1703,7 @@ class Operations:
             product: one of office_2024, office_365
             q: Digits contained in the PIN.
             search: Synonym of q.
-            limit: Default 20, clamped to 1..100.
+            limit: Page size, default 20, clamped to 1..100.
             offset: Rows to skip (default 0).
         """
         return self._request("GET", "/api/super-admin/office-redeem/pins", path_params={}, query={"filter": filter, "status": status, "product": product, "q": q, "search": search, "limit": limit, "offset": offset}, answer="json")

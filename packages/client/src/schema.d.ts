@@ -939,7 +939,7 @@ export interface paths {
          * Revoke the current session token
          * @description Revoke the current session token.
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         post: operations["logout"];
         delete?: never;
@@ -991,7 +991,7 @@ export interface paths {
          * The signed-in account and its workspaces
          * @description The signed-in account and its workspaces.
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         get: operations["getMe"];
         put?: never;
@@ -1013,7 +1013,7 @@ export interface paths {
          * List live (unrevoked) API keys
          * @description List live (unrevoked) API keys.
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         get: operations["adminListApiKeys"];
         put?: never;
@@ -1021,7 +1021,7 @@ export interface paths {
          * Create an API key; the secret is shown once
          * @description Create an API key; the secret is shown once.
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         post: operations["adminCreateApiKey"];
         delete?: never;
@@ -1044,7 +1044,7 @@ export interface paths {
          * Revoke an API key (refused at once everywhere)
          * @description Revoke an API key (refused at once everywhere).
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         delete: operations["adminRevokeApiKey"];
         options?: never;
@@ -1063,7 +1063,7 @@ export interface paths {
          * The current workspace
          * @description The current workspace.
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         get: operations["adminGetWorkspace"];
         put?: never;
@@ -1075,7 +1075,7 @@ export interface paths {
          * Update the workspace name or origin (ship-from) address
          * @description Update the workspace name or origin (ship-from) address.
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         patch: operations["adminUpdateWorkspace"];
         trace?: never;
@@ -1091,7 +1091,7 @@ export interface paths {
          * List orders, newest first (archived ones only with ?archived=true or all)
          * @description List orders, newest first (archived ones only with ?archived=true or all).
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         get: operations["adminListOrders"];
         put?: never;
@@ -1099,7 +1099,7 @@ export interface paths {
          * Create an order (a known external_id updates the open order: 200)
          * @description Create an order (a known external_id updates the open order: 200).
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         post: operations["adminCreateOrder"];
         delete?: never;
@@ -1119,7 +1119,7 @@ export interface paths {
          * Read an order
          * @description Read an order.
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         get: operations["adminGetOrder"];
         put?: never;
@@ -1131,7 +1131,7 @@ export interface paths {
          * Update customer, addresses, line items, parcel, requested service or notes (409 once shipped)
          * @description Update customer, addresses, line items, parcel, requested service or notes (409 once shipped).
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         patch: operations["adminUpdateOrder"];
         trace?: never;
@@ -1149,7 +1149,7 @@ export interface paths {
          * Process an order (awaiting_fulfillment → processing)
          * @description Process an order (awaiting_fulfillment → processing).
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         post: operations["adminProcessOrder"];
         delete?: never;
@@ -1171,7 +1171,7 @@ export interface paths {
          * Cancel an order that has not shipped
          * @description Cancel an order that has not shipped.
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         post: operations["adminCancelOrder"];
         delete?: never;
@@ -1193,7 +1193,7 @@ export interface paths {
          * Archive an order (hidden from default lists)
          * @description Archive an order (hidden from default lists).
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         post: operations["adminArchiveOrder"];
         delete?: never;
@@ -1215,7 +1215,7 @@ export interface paths {
          * Unarchive an order
          * @description Unarchive an order.
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         post: operations["adminUnarchiveOrder"];
         delete?: never;
@@ -1235,7 +1235,7 @@ export interface paths {
          * List integrations (filter by health or platform)
          * @description List integrations (filter by health or platform).
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         get: operations["adminListIntegrations"];
         put?: never;
@@ -1261,14 +1261,14 @@ export interface paths {
          * Read an integration
          * @description Read an integration.
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         get: operations["adminGetIntegration"];
         /**
          * Update an integration (fields given), replace credentials or rotate the ingest key
          * @description Update an integration (fields given), replace credentials or rotate the ingest key.
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         put: operations["adminUpdateIntegration"];
         post?: never;
@@ -1276,7 +1276,7 @@ export interface paths {
          * Delete an integration (its ingest key stops working; its orders stay)
          * @description Delete an integration (its ingest key stops working; its orders stay).
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         delete: operations["adminDeleteIntegration"];
         options?: never;
@@ -1295,7 +1295,7 @@ export interface paths {
          * List shipments, newest first
          * @description List shipments, newest first.
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         get: operations["adminListShipments"];
         put?: never;
@@ -1303,7 +1303,7 @@ export interface paths {
          * Buy a label for an order (as POST /v1/shipments)
          * @description Buy a label for an order (as POST /v1/shipments).
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         post: operations["adminCreateShipment"];
         delete?: never;
@@ -1323,7 +1323,7 @@ export interface paths {
          * Read a shipment
          * @description Read a shipment.
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         get: operations["adminGetShipment"];
         put?: never;
@@ -1345,7 +1345,7 @@ export interface paths {
          * Download the label (?format= renders another format)
          * @description Download the label (?format= renders another format).
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         get: operations["adminGetShipmentLabel"];
         put?: never;
@@ -1369,7 +1369,7 @@ export interface paths {
          * Cancel (void) a label: only label_purchased, else 409
          * @description Cancel (void) a label: only label_purchased, else 409.
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         post: operations["adminCancelShipment"];
         delete?: never;
@@ -1391,7 +1391,7 @@ export interface paths {
          * Mark a shipment delivered (any state but voided), with a manual tracking event
          * @description Mark a shipment delivered (any state but voided), with a manual tracking event.
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         post: operations["adminForceDeliverShipment"];
         delete?: never;
@@ -1453,7 +1453,7 @@ export interface paths {
          * Process many orders (a process_orders batch)
          * @description Process many orders (a process_orders batch).
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         post: operations["adminBatchProcess"];
         delete?: never;
@@ -1473,7 +1473,7 @@ export interface paths {
          * List batches, newest first
          * @description List batches, newest first.
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         get: operations["adminListBatches"];
         put?: never;
@@ -1495,7 +1495,7 @@ export interface paths {
          * Read a batch: status, counts, progress, ETA
          * @description Read a batch: status, counts, progress, ETA.
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         get: operations["adminGetBatch"];
         put?: never;
@@ -1517,7 +1517,7 @@ export interface paths {
          * List a batch's items in input order (?status= filters)
          * @description List a batch's items in input order (?status= filters).
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         get: operations["adminListBatchItems"];
         put?: never;
@@ -1579,7 +1579,7 @@ export interface paths {
          * List webhook endpoints, newest first
          * @description List webhook endpoints, newest first.
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         get: operations["adminListWebhooks"];
         put?: never;
@@ -1605,7 +1605,7 @@ export interface paths {
          * Read a webhook endpoint
          * @description Read a webhook endpoint.
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         get: operations["adminGetWebhook"];
         put?: never;
@@ -1614,7 +1614,7 @@ export interface paths {
          * Delete a webhook endpoint and its delivery log
          * @description Delete a webhook endpoint and its delivery log.
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         delete: operations["adminDeleteWebhook"];
         options?: never;
@@ -1623,7 +1623,7 @@ export interface paths {
          * Change a webhook endpoint (url, events, description, enabled)
          * @description Change a webhook endpoint (url, events, description, enabled).
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         patch: operations["adminUpdateWebhook"];
         trace?: never;
@@ -1661,7 +1661,7 @@ export interface paths {
          * Send a webhook.test event to this endpoint (queued; answers the delivery)
          * @description Send a webhook.test event to this endpoint (queued; answers the delivery).
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         post: operations["adminTestWebhook"];
         delete?: never;
@@ -1681,7 +1681,7 @@ export interface paths {
          * List an endpoint's deliveries with their attempts (?status=dead lists dead letters)
          * @description List an endpoint's deliveries with their attempts (?status=dead lists dead letters).
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         get: operations["adminListWebhookDeliveries"];
         put?: never;
@@ -1703,7 +1703,7 @@ export interface paths {
          * List deliveries of every endpoint (?status=dead: the dead letters; ?webhook_id=)
          * @description List deliveries of every endpoint (?status=dead: the dead letters; ?webhook_id=).
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         get: operations["adminListAllWebhookDeliveries"];
         put?: never;
@@ -1725,7 +1725,7 @@ export interface paths {
          * Read a delivery with every attempt (time, status code, latency, response excerpt, error)
          * @description Read a delivery with every attempt (time, status code, latency, response excerpt, error).
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         get: operations["adminGetWebhookDelivery"];
         put?: never;
@@ -1767,7 +1767,7 @@ export interface paths {
          * List the client certificates registered for mutual TLS
          * @description List the client certificates registered for mutual TLS.
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         get: operations["adminListMtlsCertificates"];
         put?: never;
@@ -1775,7 +1775,7 @@ export interface paths {
          * Register a client certificate (SHA-256 fingerprint or PEM) for mutual TLS
          * @description Register a client certificate (SHA-256 fingerprint or PEM) for mutual TLS.
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         post: operations["adminCreateMtlsCertificate"];
         delete?: never;
@@ -1798,7 +1798,7 @@ export interface paths {
          * Remove a client certificate (connections presenting it are refused at once)
          * @description Remove a client certificate (connections presenting it are refused at once).
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         delete: operations["adminDeleteMtlsCertificate"];
         options?: never;
@@ -1837,7 +1837,7 @@ export interface paths {
          * Carriers, their drivers and services, and the credentials each api driver takes
          * @description Carriers, their drivers and services, and the credentials each api driver takes.
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         get: operations["adminListCarrierTypes"];
         put?: never;
@@ -1859,7 +1859,7 @@ export interface paths {
          * List carrier accounts, newest first (every workspace starts with a simulated default per carrier)
          * @description List carrier accounts, newest first (every workspace starts with a simulated default per carrier).
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         get: operations["adminListCarrierAccounts"];
         put?: never;
@@ -1885,7 +1885,7 @@ export interface paths {
          * Read a carrier account
          * @description Read a carrier account.
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         get: operations["adminGetCarrierAccount"];
         put?: never;
@@ -1894,7 +1894,7 @@ export interface paths {
          * Delete a carrier account: it stops rating and buying; its shipments stay readable, trackable and voidable
          * @description Delete a carrier account: it stops rating and buying; its shipments stay readable, trackable and voidable.
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         delete: operations["adminDeleteCarrierAccount"];
         options?: never;
@@ -1903,7 +1903,7 @@ export interface paths {
          * Change a carrier account (description, credentials replaced whole, is_default, enabled, mode)
          * @description Change a carrier account (description, credentials replaced whole, is_default, enabled, mode).
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         patch: operations["adminUpdateCarrierAccount"];
         trace?: never;
@@ -1921,7 +1921,7 @@ export interface paths {
          * Test the connection (a token, or the carrier’s cheapest authenticated call): the account with fresh health
          * @description Test the connection (a token, or the carrier’s cheapest authenticated call): the account with fresh health.
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         post: operations["adminTestCarrierAccount"];
         delete?: never;
@@ -1941,7 +1941,7 @@ export interface paths {
          * The last 100 exchanges with the carrier (kept 7 days), bodies redacted
          * @description The last 100 exchanges with the carrier (kept 7 days), bodies redacted.
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         get: operations["adminListCarrierAccountLogs"];
         put?: never;
@@ -1963,7 +1963,7 @@ export interface paths {
          * List shipping rules in the order they apply (priority, then oldest first)
          * @description List shipping rules in the order they apply (priority, then oldest first).
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         get: operations["adminListShippingRules"];
         put?: never;
@@ -2009,7 +2009,7 @@ export interface paths {
          * Read a shipping rule
          * @description Read a shipping rule.
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         get: operations["adminGetShippingRule"];
         put?: never;
@@ -2018,7 +2018,7 @@ export interface paths {
          * Delete a shipping rule (shipments keep the selection it made)
          * @description Delete a shipping rule (shipments keep the selection it made).
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         delete: operations["adminDeleteShippingRule"];
         options?: never;
@@ -2027,7 +2027,7 @@ export interface paths {
          * Change a shipping rule (name, priority, enabled; when and then are replaced whole)
          * @description Change a shipping rule (name, priority, enabled; when and then are replaced whole).
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         patch: operations["adminUpdateShippingRule"];
         trace?: never;
@@ -2043,7 +2043,7 @@ export interface paths {
          * List accounts (filter by status, search by email)
          * @description List accounts (filter by status, search by email).
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a super-admin's session token from `POST /api/auth/login`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         get: operations["superAdminListAccounts"];
         put?: never;
@@ -2065,7 +2065,7 @@ export interface paths {
          * Read one account
          * @description Read one account.
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a super-admin's session token from `POST /api/auth/login`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         get: operations["superAdminGetAccount"];
         put?: never;
@@ -2089,7 +2089,7 @@ export interface paths {
          * Approve a pending account
          * @description Approve a pending account.
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a super-admin's session token from `POST /api/auth/login`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         post: operations["superAdminApproveAccount"];
         delete?: never;
@@ -2111,7 +2111,7 @@ export interface paths {
          * Suspend an account: its sessions end; its workspaces’ API keys, ingest keys and members are refused at once (not yourself: 409)
          * @description Suspend an account: its sessions end; its workspaces’ API keys, ingest keys and members are refused at once (not yourself: 409).
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a super-admin's session token from `POST /api/auth/login`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         post: operations["superAdminSuspendAccount"];
         delete?: never;
@@ -2133,7 +2133,7 @@ export interface paths {
          * Reactivate a suspended account (its workspaces’ API keys, ingest keys and members are admitted again)
          * @description Reactivate a suspended account (its workspaces’ API keys, ingest keys and members are admitted again).
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a super-admin's session token from `POST /api/auth/login`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         post: operations["superAdminReactivateAccount"];
         delete?: never;
@@ -2153,7 +2153,7 @@ export interface paths {
          * List workspaces with plan, burst, member and order counts (search by name or id)
          * @description List workspaces with plan, burst, member and order counts (search by name or id).
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a super-admin's session token from `POST /api/auth/login`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         get: operations["superAdminListWorkspaces"];
         put?: never;
@@ -2185,7 +2185,7 @@ export interface paths {
          * Change a workspace plan and (enterprise) custom burst
          * @description Change a workspace plan and (enterprise) custom burst.
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a super-admin's session token from `POST /api/auth/login`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         patch: operations["superAdminUpdateWorkspace"];
         trace?: never;
@@ -2201,7 +2201,7 @@ export interface paths {
          * List every known setting with its value, default and schema
          * @description List every known setting with its value, default and schema.
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a super-admin's session token from `POST /api/auth/login`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         get: operations["superAdminListSettings"];
         put?: never;
@@ -2224,7 +2224,7 @@ export interface paths {
          * Change one setting (in force on every process at once)
          * @description Change one setting (in force on every process at once).
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a super-admin's session token from `POST /api/auth/login`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         put: operations["superAdminUpdateSetting"];
         post?: never;
@@ -2245,7 +2245,7 @@ export interface paths {
          * Every admin and super-admin change, newest first (filter by action, actor, target, time)
          * @description Every admin and super-admin change, newest first (filter by action, actor, target, time).
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a super-admin's session token from `POST /api/auth/login`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         get: operations["superAdminListAuditLog"];
         put?: never;
@@ -2267,7 +2267,7 @@ export interface paths {
          * Accounts, workspaces, orders, labels, webhooks, batches and API requests over a time range
          * @description Accounts, workspaces, orders, labels, webhooks, batches and API requests over a time range.
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a super-admin's session token from `POST /api/auth/login`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         get: operations["superAdminAnalytics"];
         put?: never;
@@ -2289,7 +2289,7 @@ export interface paths {
          * List PINs, newest first (filter by status or product, search digits; limit/offset with total)
          * @description List PINs, newest first (filter by status or product, search digits; limit/offset with total).
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a super-admin's session token from `POST /api/auth/login`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         get: operations["superAdminListOfficePins"];
         put?: never;
@@ -2313,7 +2313,7 @@ export interface paths {
          * Renew an expired or revoked PIN: active for 30 days from now
          * @description Renew an expired or revoked PIN: active for 30 days from now.
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a super-admin's session token from `POST /api/auth/login`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         post: operations["superAdminRenewOfficePin"];
         delete?: never;
@@ -2335,7 +2335,7 @@ export interface paths {
          * Revoke a PIN (status revoked; 2024 and 365)
          * @description Revoke a PIN (status revoked; 2024 and 365).
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a super-admin's session token from `POST /api/auth/login`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         post: operations["superAdminExpireOfficePin"];
         delete?: never;
@@ -2355,14 +2355,14 @@ export interface paths {
          * Read the Office 2024 product key and default slip fields
          * @description Read the Office 2024 product key and default slip fields.
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a super-admin's session token from `POST /api/auth/login`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         get: operations["superAdminGetOffice2024Config"];
         /**
          * Set the Office 2024 product key (encrypted at rest) and default slip fields
          * @description Set the Office 2024 product key (encrypted at rest) and default slip fields.
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a super-admin's session token from `POST /api/auth/login`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         put: operations["superAdminPutOffice2024Config"];
         post?: never;
@@ -2383,14 +2383,14 @@ export interface paths {
          * Read the Office 365 redeem page (title, video, portal, installer and redeem URLs)
          * @description Read the Office 365 redeem page (title, video, portal, installer and redeem URLs).
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a super-admin's session token from `POST /api/auth/login`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         get: operations["superAdminGetOffice365Config"];
         /**
          * Set the Office 365 redeem page (URLs must be http(s))
          * @description Set the Office 365 redeem page (URLs must be http(s)).
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a super-admin's session token from `POST /api/auth/login`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         put: operations["superAdminPutOffice365Config"];
         post?: never;
@@ -2413,7 +2413,7 @@ export interface paths {
          * Create a test PIN (in production only with ALLOW_OFFICE_REDEEM_TEST_PIN=1, else 403)
          * @description Create a test PIN (in production only with ALLOW_OFFICE_REDEEM_TEST_PIN=1, else 403).
          *
-         *     Authentication: a session token from `POST /api/auth/login` (and `X-Service-Workspace` for /api/admin). Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: a super-admin's session token from `POST /api/auth/login`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         post: operations["superAdminCreateTestOfficePin"];
         delete?: never;
@@ -2755,9 +2755,13 @@ export interface components {
             line_items: {
                 sku: string | null;
                 name: string | null;
+                /** Format: int64 */
                 quantity: number;
                 unit_price: {
-                    /** @description Integer minor units (cents). */
+                    /**
+                     * Format: int64
+                     * @description Integer minor units (cents).
+                     */
                     amount: number;
                     /** @description ISO 4217 code. */
                     currency: string;
@@ -2952,15 +2956,22 @@ export interface components {
             status_detail: string | null;
             estimated_delivery_date: string | null;
             price: {
-                /** @description Integer minor units (cents). */
+                /**
+                 * Format: int64
+                 * @description Integer minor units (cents).
+                 */
                 amount: number;
                 /** @description ISO 4217 code. */
                 currency: string;
             };
             rate: {
+                /** Format: int64 */
                 zone: number;
                 base_price: {
-                    /** @description Integer minor units (cents). */
+                    /**
+                     * Format: int64
+                     * @description Integer minor units (cents).
+                     */
                     amount: number;
                     /** @description ISO 4217 code. */
                     currency: string;
@@ -2968,7 +2979,10 @@ export interface components {
                 surcharges: {
                     code: string;
                     amount: {
-                        /** @description Integer minor units (cents). */
+                        /**
+                         * Format: int64
+                         * @description Integer minor units (cents).
+                         */
                         amount: number;
                         /** @description ISO 4217 code. */
                         currency: string;
@@ -2979,6 +2993,7 @@ export interface components {
                 dim_divisor: number | null;
                 dim_divisor_unit: string | null;
                 delivery: {
+                    /** Format: int64 */
                     business_days: number;
                     estimated_delivery_date: string;
                     guaranteed: boolean;
@@ -3065,11 +3080,15 @@ export interface components {
                     service_code: string;
                     carrier_account_id: string | null;
                     price: {
-                        /** @description Integer minor units (cents). */
+                        /**
+                         * Format: int64
+                         * @description Integer minor units (cents).
+                         */
                         amount: number;
                         /** @description ISO 4217 code. */
                         currency: string;
                     };
+                    /** Format: int64 */
                     business_days: number;
                     excluded: boolean;
                     /** @description Why the option was excluded, or why it was chosen; null for an option that stayed but was not chosen. */
@@ -3201,10 +3220,15 @@ export interface components {
             type: "purchase_labels" | "import_orders" | "validate_addresses" | "process_orders";
             status: "queued" | "running" | "completed" | "completed_with_errors" | "failed" | "cancelled";
             counts: {
+                /** Format: int64 */
                 total: number;
+                /** Format: int64 */
                 pending: number;
+                /** Format: int64 */
                 succeeded: number;
+                /** Format: int64 */
                 failed: number;
+                /** Format: int64 */
                 cancelled: number;
             };
             /** @description Finished items / total, 0–1. */
@@ -3358,7 +3382,10 @@ export interface components {
          */
         BatchItem: {
             id: string;
-            /** @description 0-based position in the input. */
+            /**
+             * Format: int64
+             * @description 0-based position in the input.
+             */
             index: number;
             status: "pending" | "succeeded" | "failed" | "cancelled";
             result: unknown | null;
@@ -3453,6 +3480,7 @@ export interface components {
             event_type: string;
             /** @description pending: not attempted yet (or requeued); failed: the last attempt failed and a retry is scheduled; delivered; dead: no retry left. */
             status: "pending" | "delivered" | "failed" | "dead";
+            /** Format: int64 */
             attempt_count: number;
             next_attempt_at: string | null;
             last_attempt_at: string | null;
@@ -3461,10 +3489,12 @@ export interface components {
             delivered_at: string | null;
             /** @description Every attempt, oldest first. */
             attempts: {
+                /** Format: int64 */
                 number: number;
                 /** Format: date-time */
                 attempted_at: string;
                 status_code: number | null;
+                /** Format: int64 */
                 latency_ms: number;
                 response_body: string | null;
                 error: string | null;
@@ -3537,6 +3567,7 @@ export interface components {
             status: number | null;
             /** @description ok, rejected, invalid_credentials, unavailable, timeout, malformed. */
             outcome: string;
+            /** Format: int64 */
             duration_ms: number;
             /** @description Redacted: authorization, tokens, secrets and passwords are replaced. */
             request_body: unknown;
@@ -3606,7 +3637,10 @@ export interface components {
         ShippingRule: {
             id: string;
             name: string;
-            /** @description Lower first; equal priorities apply oldest first. */
+            /**
+             * Format: int64
+             * @description Lower first; equal priorities apply oldest first.
+             */
             priority: number;
             enabled: boolean;
             /** @description Every condition given must hold; none given matches every order. */
@@ -3625,13 +3659,19 @@ export interface components {
                 /** @description The order's value (the sum of its line items' unit_price × quantity), bounds included, in one currency; an order in another currency does not match. */
                 order_value?: {
                     min?: {
-                        /** @description Integer minor units (cents). */
+                        /**
+                         * Format: int64
+                         * @description Integer minor units (cents).
+                         */
                         amount: number;
                         /** @description ISO 4217 code. */
                         currency: string;
                     };
                     max?: {
-                        /** @description Integer minor units (cents). */
+                        /**
+                         * Format: int64
+                         * @description Integer minor units (cents).
+                         */
                         amount: number;
                         /** @description ISO 4217 code. */
                         currency: string;
@@ -3648,11 +3688,17 @@ export interface components {
                 exclude_services?: string[];
                 /** @description Only these service codes. */
                 only_services?: string[];
-                /** @description Options slower than this many business days are excluded. */
+                /**
+                 * Format: int32
+                 * @description Options slower than this many business days are excluded.
+                 */
                 max_business_days?: number;
                 /** @description Options dearer than this (or priced in another currency) are excluded. */
                 max_price?: {
-                    /** @description Integer minor units (cents). */
+                    /**
+                     * Format: int64
+                     * @description Integer minor units (cents).
+                     */
                     amount: number;
                     /** @description ISO 4217 code. */
                     currency: string;
@@ -3739,11 +3785,15 @@ export interface components {
                 service_code: string;
                 carrier_account_id: string | null;
                 price: {
-                    /** @description Integer minor units (cents). */
+                    /**
+                     * Format: int64
+                     * @description Integer minor units (cents).
+                     */
                     amount: number;
                     /** @description ISO 4217 code. */
                     currency: string;
                 };
+                /** Format: int64 */
                 business_days: number;
                 excluded: boolean;
                 /** @description Why the option was excluded, or why it was chosen; null for an option that stayed but was not chosen. */
@@ -3897,6 +3947,7 @@ export interface components {
             workspace_id: string | null;
             environment: string | null;
             test: boolean;
+            /** Format: int64 */
             lookup_count: number;
             last_lookup_at: string | null;
             revoked_at: string | null;
@@ -3915,7 +3966,8 @@ export interface components {
          *       "schema": {
          *         "minimum": 1,
          *         "maximum": 50,
-         *         "type": "integer"
+         *         "type": "integer",
+         *         "format": "int32"
          *       },
          *       "description": "Delivery attempts before a webhook delivery is dead-lettered.",
          *       "updated_at": "2026-11-23T21:44:29.797Z",
@@ -3940,7 +3992,18 @@ export interface components {
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description Requests per minute the workspace's plan allows (its burst). */
+        "RateLimit-Limit": number;
+        /** @description Requests left in the current window. */
+        "RateLimit-Remaining": number;
+        /** @description Seconds until the bucket is full again. */
+        "RateLimit-Reset": number;
+        /** @description The policy: `<limit>;w=60` (that many requests per 60-second window). */
+        "RateLimit-Policy": string;
+        /** @description Seconds to wait before trying again (a 429; a 503 when the database or a carrier is away, or the service is shutting down). */
+        "Retry-After": number;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -4069,6 +4132,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4208,6 +4272,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4305,6 +4370,7 @@ export interface operations {
             /** @description Default Response */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4370,6 +4436,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4382,6 +4449,7 @@ export interface operations {
         parameters: {
             query?: {
                 environment?: "test" | "live";
+                /** @description Page size, default 20, clamped to 1..100. */
                 limit?: number;
                 cursor?: string;
             };
@@ -4394,6 +4462,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4425,6 +4497,10 @@ export interface operations {
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4451,6 +4527,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4467,6 +4547,10 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4483,6 +4567,11 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4515,6 +4604,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4550,6 +4640,10 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4571,6 +4665,10 @@ export interface operations {
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4597,6 +4695,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4613,6 +4715,10 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4629,6 +4735,11 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4661,6 +4772,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4690,6 +4802,10 @@ export interface operations {
             /** @description Revoked */
             204: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4697,6 +4813,10 @@ export interface operations {
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4723,6 +4843,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4739,6 +4863,10 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4755,6 +4883,10 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4771,6 +4903,11 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4803,6 +4940,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4847,6 +4985,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4921,6 +5063,10 @@ export interface operations {
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4947,6 +5093,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4963,6 +5113,10 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4979,6 +5133,11 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5011,6 +5170,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5127,9 +5287,13 @@ export interface operations {
                     line_items: {
                         sku?: string | null;
                         name?: string | null;
+                        /** Format: int32 */
                         quantity: number;
                         unit_price?: {
-                            /** @description Integer minor units (cents). */
+                            /**
+                             * Format: int64
+                             * @description Integer minor units (cents).
+                             */
                             amount: number;
                             /** @description ISO 4217 code. */
                             currency: string;
@@ -5154,6 +5318,10 @@ export interface operations {
             /** @description An open order with this external_id was updated */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5218,6 +5386,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5282,6 +5454,10 @@ export interface operations {
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5308,6 +5484,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5324,6 +5504,10 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5340,6 +5524,10 @@ export interface operations {
             /** @description Conflict or illegal state move */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5366,6 +5554,10 @@ export interface operations {
             /** @description Unprocessable */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5382,6 +5574,11 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5414,6 +5611,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5443,6 +5641,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5507,6 +5709,10 @@ export interface operations {
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5533,6 +5739,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5549,6 +5759,10 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5565,6 +5779,10 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5581,6 +5799,11 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5613,6 +5836,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5712,6 +5936,10 @@ export interface operations {
             /** @description Rate options for the parcel, cheapest first. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5865,22 +6093,37 @@ export interface operations {
                             service_name: string;
                             /** @description base_price + the sum of surcharges. */
                             price: {
-                                /** @description Integer minor units (cents). */
+                                /**
+                                 * Format: int64
+                                 * @description Integer minor units (cents).
+                                 */
                                 amount: number;
                                 /** @description ISO 4217 code. */
                                 currency: string;
                             };
                             base_price: {
-                                /** @description Integer minor units (cents). */
+                                /**
+                                 * Format: int64
+                                 * @description Integer minor units (cents).
+                                 */
                                 amount: number;
                                 /** @description ISO 4217 code. */
                                 currency: string;
                             };
-                            /** @description Domestic: USPS 1–9 or UPS/FedEx 2–8 by distance. International: 1 Canada/Mexico, 2 Europe, 3 Asia-Pacific, 4 rest of world. */
+                            /**
+                             * Format: int64
+                             * @description Domestic: USPS 1–9 or UPS/FedEx 2–8 by distance. International: 1 Canada/Mexico, 2 Europe, 3 Asia-Pacific, 4 rest of world.
+                             */
                             zone: number;
-                            /** @description max(actual, DIM) rounded up to the carrier increment. */
+                            /**
+                             * Format: int64
+                             * @description max(actual, DIM) rounded up to the carrier increment.
+                             */
                             billable_weight_oz: number;
-                            /** @description Dimensional weight (rounded up to a whole ounce); null when DIM does not apply. */
+                            /**
+                             * Format: int64
+                             * @description Dimensional weight (rounded up to a whole ounce); null when DIM does not apply.
+                             */
                             dim_weight_oz: number | null;
                             /** @description The divisor used (in³/lb or cm³/kg); null when DIM does not apply. */
                             dim_divisor: number | null;
@@ -5890,13 +6133,17 @@ export interface operations {
                                 /** @description fuel, residential, additional_handling, oversize, remote_area, nonstandard_length, nonstandard_volume. */
                                 code: string;
                                 amount: {
-                                    /** @description Integer minor units (cents). */
+                                    /**
+                                     * Format: int64
+                                     * @description Integer minor units (cents).
+                                     */
                                     amount: number;
                                     /** @description ISO 4217 code. */
                                     currency: string;
                                 };
                             }[];
                             delivery: {
+                                /** Format: int64 */
                                 business_days: number;
                                 /** @description YYYY-MM-DD */
                                 estimated_delivery_date: string;
@@ -5927,6 +6174,10 @@ export interface operations {
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5953,6 +6204,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5969,6 +6224,10 @@ export interface operations {
             /** @description Unprocessable */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5985,6 +6244,11 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6017,6 +6281,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6062,6 +6327,10 @@ export interface operations {
             /** @description The validation result (bad content is a result with status invalid). With carrier_account_id the carrier's verdict is mapped onto the same fields: status and residential as the carrier said, normalized its best candidate (the address as sent when it had none), messages its notes and corrections. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6129,6 +6398,10 @@ export interface operations {
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6155,6 +6428,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6171,6 +6448,10 @@ export interface operations {
             /** @description Unprocessable */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6187,6 +6468,11 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6219,6 +6505,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6260,6 +6547,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6405,6 +6696,10 @@ export interface operations {
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6431,6 +6726,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6447,6 +6746,10 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6463,6 +6766,11 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6495,6 +6803,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6544,6 +6853,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6679,6 +6992,10 @@ export interface operations {
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6705,6 +7022,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6721,6 +7042,10 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6737,6 +7062,10 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6753,6 +7082,10 @@ export interface operations {
             /** @description Conflict or illegal state move */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6779,6 +7112,10 @@ export interface operations {
             /** @description Unprocessable */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6795,6 +7132,11 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6827,6 +7169,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6856,6 +7199,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6991,6 +7338,10 @@ export interface operations {
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7017,6 +7368,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7033,6 +7388,10 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7049,6 +7408,10 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7065,6 +7428,11 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7097,6 +7465,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7126,6 +7495,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7261,6 +7634,10 @@ export interface operations {
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7287,6 +7664,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7303,6 +7684,10 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7319,6 +7704,10 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7335,6 +7724,10 @@ export interface operations {
             /** @description Conflict or illegal state move */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7361,6 +7754,11 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7393,6 +7791,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7425,6 +7824,10 @@ export interface operations {
             /** @description The label file (Content-Type by format; Content-Disposition names the file). */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7436,6 +7839,10 @@ export interface operations {
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7462,6 +7869,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7478,6 +7889,10 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7494,6 +7909,10 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7510,6 +7929,11 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7542,6 +7966,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7578,6 +8003,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7636,6 +8065,10 @@ export interface operations {
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7662,6 +8095,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7678,6 +8115,10 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7694,6 +8135,11 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7726,6 +8172,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7756,6 +8203,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7819,6 +8270,10 @@ export interface operations {
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7845,6 +8300,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7861,6 +8320,10 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7877,6 +8340,10 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7893,6 +8360,11 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7925,6 +8397,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7955,6 +8428,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8018,6 +8495,10 @@ export interface operations {
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8044,6 +8525,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8060,6 +8545,10 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8076,6 +8565,10 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8092,6 +8585,10 @@ export interface operations {
             /** @description Unprocessable */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8108,6 +8605,11 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8140,6 +8642,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8171,6 +8674,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8214,6 +8721,10 @@ export interface operations {
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8240,6 +8751,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8256,6 +8771,10 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8272,6 +8791,11 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8304,6 +8828,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8357,6 +8882,10 @@ export interface operations {
             /** @description Accepted */
             202: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8390,6 +8919,10 @@ export interface operations {
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8416,6 +8949,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8432,6 +8969,10 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8448,6 +8989,10 @@ export interface operations {
             /** @description Conflict or illegal state move */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8474,6 +9019,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8490,6 +9039,11 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8522,6 +9076,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8551,6 +9106,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8584,6 +9143,10 @@ export interface operations {
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8610,6 +9173,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8626,6 +9193,10 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8642,6 +9213,10 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8658,6 +9233,11 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8690,6 +9270,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8724,6 +9305,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8878,6 +9463,10 @@ export interface operations {
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8904,6 +9493,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8920,6 +9513,10 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8936,6 +9533,10 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8952,6 +9553,11 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8984,6 +9590,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9013,6 +9620,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9046,6 +9657,10 @@ export interface operations {
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9072,6 +9687,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9088,6 +9707,10 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9104,6 +9727,10 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9120,6 +9747,10 @@ export interface operations {
             /** @description Conflict or illegal state move */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9146,6 +9777,11 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9178,6 +9814,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9207,6 +9844,10 @@ export interface operations {
             /** @description The label file (Content-Type by format; Content-Disposition names the file). */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9218,6 +9859,10 @@ export interface operations {
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9244,6 +9889,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9260,6 +9909,10 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9276,6 +9929,10 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9292,6 +9949,10 @@ export interface operations {
             /** @description Conflict or illegal state move */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9318,6 +9979,10 @@ export interface operations {
             /** @description Unprocessable */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9334,6 +9999,11 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9366,6 +10036,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9397,6 +10068,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9435,6 +10110,10 @@ export interface operations {
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9461,6 +10140,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9477,6 +10160,10 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9493,6 +10180,10 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9509,6 +10200,11 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9541,6 +10237,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9587,6 +10284,10 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9614,6 +10315,10 @@ export interface operations {
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9640,6 +10345,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9656,6 +10365,10 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9672,6 +10385,10 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9688,6 +10405,11 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9720,6 +10442,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9749,6 +10472,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9777,6 +10504,10 @@ export interface operations {
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9803,6 +10534,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9819,6 +10554,10 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9835,6 +10574,10 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9851,6 +10594,11 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9883,6 +10631,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9912,6 +10661,10 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9919,6 +10672,10 @@ export interface operations {
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9945,6 +10702,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9961,6 +10722,10 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9977,6 +10742,10 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9993,6 +10762,11 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10025,6 +10799,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10071,6 +10846,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10099,6 +10878,10 @@ export interface operations {
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10125,6 +10908,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10141,6 +10928,10 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10157,6 +10948,10 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10173,6 +10968,11 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10205,6 +11005,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10234,6 +11035,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10261,6 +11066,10 @@ export interface operations {
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10287,6 +11096,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10303,6 +11116,10 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10319,6 +11136,10 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10335,6 +11156,11 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10367,6 +11193,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10396,6 +11223,10 @@ export interface operations {
             /** @description Queued */
             202: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10440,6 +11271,10 @@ export interface operations {
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10466,6 +11301,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10482,6 +11321,10 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10498,6 +11341,10 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10514,6 +11361,10 @@ export interface operations {
             /** @description Conflict or illegal state move */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10540,6 +11391,11 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10572,6 +11428,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10606,6 +11463,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10660,6 +11521,10 @@ export interface operations {
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10686,6 +11551,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10702,6 +11571,10 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10718,6 +11591,10 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10734,6 +11611,11 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10766,6 +11648,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10799,6 +11682,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10853,6 +11740,10 @@ export interface operations {
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10879,6 +11770,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10895,6 +11790,10 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10911,6 +11810,10 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10927,6 +11830,11 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10959,6 +11867,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10988,6 +11897,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11032,6 +11945,10 @@ export interface operations {
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11058,6 +11975,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11074,6 +11995,10 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11090,6 +12015,10 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11106,6 +12035,11 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11138,6 +12072,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11167,6 +12102,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11211,6 +12150,10 @@ export interface operations {
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11237,6 +12180,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11253,6 +12200,10 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11269,6 +12220,10 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11285,6 +12240,10 @@ export interface operations {
             /** @description Conflict or illegal state move */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11311,6 +12270,11 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11343,6 +12307,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11370,6 +12335,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11410,10 +12379,16 @@ export interface operations {
                      *             ],
                      *             "properties": {
                      *               "client_id": {
-                     *                 "type": "string"
+                     *                 "type": "string",
+                     *                 "minLength": 1,
+                     *                 "maxLength": 256,
+                     *                 "title": "Client ID"
                      *               },
                      *               "client_secret": {
                      *                 "type": "string",
+                     *                 "minLength": 1,
+                     *                 "maxLength": 256,
+                     *                 "title": "Client secret",
                      *                 "writeOnly": true
                      *               }
                      *             },
@@ -11431,6 +12406,10 @@ export interface operations {
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11457,6 +12436,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11473,6 +12456,10 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11489,6 +12476,10 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11505,6 +12496,11 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11537,6 +12533,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11571,6 +12568,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11615,6 +12616,10 @@ export interface operations {
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11641,6 +12646,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11657,6 +12666,10 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11673,6 +12686,10 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11689,6 +12706,11 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11721,6 +12743,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11782,6 +12805,10 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11816,6 +12843,10 @@ export interface operations {
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11842,6 +12873,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11858,6 +12893,10 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11874,6 +12913,10 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11890,6 +12933,10 @@ export interface operations {
             /** @description Conflict or illegal state move */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11916,6 +12963,11 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11948,6 +13000,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11977,6 +13030,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12011,6 +13068,10 @@ export interface operations {
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12037,6 +13098,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12053,6 +13118,10 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12069,6 +13138,10 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12085,6 +13158,11 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12117,6 +13195,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12146,6 +13225,10 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -12153,6 +13236,10 @@ export interface operations {
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12179,6 +13266,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12195,6 +13286,10 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12211,6 +13306,10 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12227,6 +13326,11 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12259,6 +13363,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12306,6 +13411,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12340,6 +13449,10 @@ export interface operations {
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12366,6 +13479,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12382,6 +13499,10 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12398,6 +13519,10 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12414,6 +13539,10 @@ export interface operations {
             /** @description Conflict or illegal state move */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12440,6 +13569,11 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12472,6 +13606,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12501,6 +13636,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12535,6 +13674,10 @@ export interface operations {
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12561,6 +13704,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12577,6 +13724,10 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12593,6 +13744,10 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12609,6 +13764,11 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12641,6 +13801,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12670,6 +13831,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12717,6 +13882,10 @@ export interface operations {
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12743,6 +13912,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12759,6 +13932,10 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12775,6 +13952,10 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12791,6 +13972,11 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12823,6 +14009,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12855,6 +14042,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12899,6 +14090,10 @@ export interface operations {
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12925,6 +14120,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12941,6 +14140,10 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12957,6 +14160,10 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12973,6 +14180,11 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13005,6 +14217,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13031,7 +14244,10 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    /** @description Lower first; equal priorities apply oldest first. */
+                    /**
+                     * Format: int32
+                     * @description Lower first; equal priorities apply oldest first.
+                     */
                     priority: number;
                     /** @description Default true. */
                     enabled?: boolean;
@@ -13051,13 +14267,19 @@ export interface operations {
                         /** @description The order's value (the sum of its line items' unit_price × quantity), bounds included, in one currency; an order in another currency does not match. */
                         order_value?: {
                             min?: {
-                                /** @description Integer minor units (cents). */
+                                /**
+                                 * Format: int64
+                                 * @description Integer minor units (cents).
+                                 */
                                 amount: number;
                                 /** @description ISO 4217 code. */
                                 currency: string;
                             };
                             max?: {
-                                /** @description Integer minor units (cents). */
+                                /**
+                                 * Format: int64
+                                 * @description Integer minor units (cents).
+                                 */
                                 amount: number;
                                 /** @description ISO 4217 code. */
                                 currency: string;
@@ -13074,11 +14296,17 @@ export interface operations {
                         exclude_services?: string[];
                         /** @description Only these service codes. */
                         only_services?: string[];
-                        /** @description Options slower than this many business days are excluded. */
+                        /**
+                         * Format: int32
+                         * @description Options slower than this many business days are excluded.
+                         */
                         max_business_days?: number;
                         /** @description Options dearer than this (or priced in another currency) are excluded. */
                         max_price?: {
-                            /** @description Integer minor units (cents). */
+                            /**
+                             * Format: int64
+                             * @description Integer minor units (cents).
+                             */
                             amount: number;
                             /** @description ISO 4217 code. */
                             currency: string;
@@ -13095,6 +14323,10 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13129,6 +14361,10 @@ export interface operations {
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13155,6 +14391,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13171,6 +14411,10 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13187,6 +14431,10 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13203,6 +14451,11 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13235,6 +14488,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13314,7 +14568,10 @@ export interface operations {
                     carrier_accounts?: string[];
                     /** @description With a rate query: the order value the rules see (default none: order_value conditions do not match). */
                     order_value?: {
-                        /** @description Integer minor units (cents). */
+                        /**
+                         * Format: int64
+                         * @description Integer minor units (cents).
+                         */
                         amount: number;
                         /** @description ISO 4217 code. */
                         currency: string;
@@ -13328,6 +14585,10 @@ export interface operations {
             /** @description Which service the shipping rules chose, and why. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13392,6 +14653,10 @@ export interface operations {
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13418,6 +14683,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13434,6 +14703,10 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13450,6 +14723,10 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13466,6 +14743,10 @@ export interface operations {
             /** @description Unprocessable */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13482,6 +14763,11 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13514,6 +14800,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13543,6 +14830,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13577,6 +14868,10 @@ export interface operations {
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13603,6 +14898,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13619,6 +14918,10 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13635,6 +14938,10 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13651,6 +14958,11 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13683,6 +14995,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13712,6 +15025,10 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -13719,6 +15036,10 @@ export interface operations {
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13745,6 +15066,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13761,6 +15086,10 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13777,6 +15106,10 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13793,6 +15126,11 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13825,6 +15163,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13853,7 +15192,10 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
-                    /** @description Lower first; equal priorities apply oldest first. */
+                    /**
+                     * Format: int32
+                     * @description Lower first; equal priorities apply oldest first.
+                     */
                     priority?: number;
                     enabled?: boolean;
                     /** @description Replaces the conditions whole. */
@@ -13872,13 +15214,19 @@ export interface operations {
                         /** @description The order's value (the sum of its line items' unit_price × quantity), bounds included, in one currency; an order in another currency does not match. */
                         order_value?: {
                             min?: {
-                                /** @description Integer minor units (cents). */
+                                /**
+                                 * Format: int64
+                                 * @description Integer minor units (cents).
+                                 */
                                 amount: number;
                                 /** @description ISO 4217 code. */
                                 currency: string;
                             };
                             max?: {
-                                /** @description Integer minor units (cents). */
+                                /**
+                                 * Format: int64
+                                 * @description Integer minor units (cents).
+                                 */
                                 amount: number;
                                 /** @description ISO 4217 code. */
                                 currency: string;
@@ -13895,11 +15243,17 @@ export interface operations {
                         exclude_services?: string[];
                         /** @description Only these service codes. */
                         only_services?: string[];
-                        /** @description Options slower than this many business days are excluded. */
+                        /**
+                         * Format: int32
+                         * @description Options slower than this many business days are excluded.
+                         */
                         max_business_days?: number;
                         /** @description Options dearer than this (or priced in another currency) are excluded. */
                         max_price?: {
-                            /** @description Integer minor units (cents). */
+                            /**
+                             * Format: int64
+                             * @description Integer minor units (cents).
+                             */
                             amount: number;
                             /** @description ISO 4217 code. */
                             currency: string;
@@ -13916,6 +15270,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13950,6 +15308,10 @@ export interface operations {
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13976,6 +15338,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13992,6 +15358,10 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14008,6 +15378,10 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14024,6 +15398,11 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14056,6 +15435,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14186,6 +15566,7 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14218,6 +15599,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14348,6 +15730,7 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14380,6 +15763,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14453,6 +15837,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error */
             500: {
                 headers: {
@@ -14472,6 +15873,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14563,6 +15965,7 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14595,6 +15998,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14720,6 +16124,7 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14752,6 +16157,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14825,6 +16231,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error */
             500: {
                 headers: {
@@ -14844,6 +16267,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14948,6 +16372,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error */
             500: {
                 headers: {
@@ -14967,6 +16408,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14986,6 +16428,7 @@ export interface operations {
         parameters: {
             query?: {
                 environment?: "test" | "live";
+                /** @description Page size, default 20, clamped to 1..100. */
                 limit?: number;
                 cursor?: string;
             };
@@ -15087,6 +16530,7 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15119,6 +16563,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15233,6 +16678,7 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15265,6 +16711,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15375,6 +16822,7 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15407,6 +16855,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15539,6 +16988,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15705,6 +17155,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15897,6 +17348,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16013,9 +17465,13 @@ export interface operations {
                     line_items: {
                         sku?: string | null;
                         name?: string | null;
+                        /** Format: int32 */
                         quantity: number;
                         unit_price?: {
-                            /** @description Integer minor units (cents). */
+                            /**
+                             * Format: int64
+                             * @description Integer minor units (cents).
+                             */
                             amount: number;
                             /** @description ISO 4217 code. */
                             currency: string;
@@ -16300,6 +17756,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16467,6 +17924,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16564,9 +18022,13 @@ export interface operations {
                     line_items?: {
                         sku?: string | null;
                         name?: string | null;
+                        /** Format: int32 */
                         quantity: number;
                         unit_price?: {
-                            /** @description Integer minor units (cents). */
+                            /**
+                             * Format: int64
+                             * @description Integer minor units (cents).
+                             */
                             amount: number;
                             /** @description ISO 4217 code. */
                             currency: string;
@@ -16755,6 +18217,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16948,6 +18411,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17141,6 +18605,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17334,6 +18799,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17527,6 +18993,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17674,6 +19141,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17863,6 +19331,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17995,6 +19464,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18183,6 +19653,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18293,6 +19764,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18553,6 +20025,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18853,6 +20326,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19091,6 +20565,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19208,6 +20683,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19472,6 +20948,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19736,6 +21213,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19962,6 +21440,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20131,6 +21610,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20295,6 +21775,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20443,6 +21924,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20579,6 +22061,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20841,6 +22324,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21003,6 +22487,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21159,6 +22644,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21302,6 +22788,7 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21334,6 +22821,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21481,6 +22969,7 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21513,6 +23002,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21644,6 +23134,7 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21676,6 +23167,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21786,6 +23278,7 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21818,6 +23311,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21966,6 +23460,7 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21998,6 +23493,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22128,6 +23624,7 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22160,6 +23657,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22333,6 +23831,7 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22365,6 +23864,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22527,6 +24027,7 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22559,6 +24060,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22720,6 +24222,7 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22752,6 +24255,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22899,6 +24403,7 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22931,6 +24436,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23104,6 +24610,7 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23136,6 +24643,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23270,6 +24778,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23432,6 +24941,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23542,6 +25052,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23794,22 +25305,37 @@ export interface operations {
                             service_name: string;
                             /** @description base_price + the sum of surcharges. */
                             price: {
-                                /** @description Integer minor units (cents). */
+                                /**
+                                 * Format: int64
+                                 * @description Integer minor units (cents).
+                                 */
                                 amount: number;
                                 /** @description ISO 4217 code. */
                                 currency: string;
                             };
                             base_price: {
-                                /** @description Integer minor units (cents). */
+                                /**
+                                 * Format: int64
+                                 * @description Integer minor units (cents).
+                                 */
                                 amount: number;
                                 /** @description ISO 4217 code. */
                                 currency: string;
                             };
-                            /** @description Domestic: USPS 1–9 or UPS/FedEx 2–8 by distance. International: 1 Canada/Mexico, 2 Europe, 3 Asia-Pacific, 4 rest of world. */
+                            /**
+                             * Format: int64
+                             * @description Domestic: USPS 1–9 or UPS/FedEx 2–8 by distance. International: 1 Canada/Mexico, 2 Europe, 3 Asia-Pacific, 4 rest of world.
+                             */
                             zone: number;
-                            /** @description max(actual, DIM) rounded up to the carrier increment. */
+                            /**
+                             * Format: int64
+                             * @description max(actual, DIM) rounded up to the carrier increment.
+                             */
                             billable_weight_oz: number;
-                            /** @description Dimensional weight (rounded up to a whole ounce); null when DIM does not apply. */
+                            /**
+                             * Format: int64
+                             * @description Dimensional weight (rounded up to a whole ounce); null when DIM does not apply.
+                             */
                             dim_weight_oz: number | null;
                             /** @description The divisor used (in³/lb or cm³/kg); null when DIM does not apply. */
                             dim_divisor: number | null;
@@ -23819,13 +25345,17 @@ export interface operations {
                                 /** @description fuel, residential, additional_handling, oversize, remote_area, nonstandard_length, nonstandard_volume. */
                                 code: string;
                                 amount: {
-                                    /** @description Integer minor units (cents). */
+                                    /**
+                                     * Format: int64
+                                     * @description Integer minor units (cents).
+                                     */
                                     amount: number;
                                     /** @description ISO 4217 code. */
                                     currency: string;
                                 };
                             }[];
                             delivery: {
+                                /** Format: int64 */
                                 business_days: number;
                                 /** @description YYYY-MM-DD */
                                 estimated_delivery_date: string;
@@ -23914,6 +25444,7 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23946,6 +25477,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24013,10 +25545,16 @@ export interface operations {
                      *             ],
                      *             "properties": {
                      *               "client_id": {
-                     *                 "type": "string"
+                     *                 "type": "string",
+                     *                 "minLength": 1,
+                     *                 "maxLength": 256,
+                     *                 "title": "Client ID"
                      *               },
                      *               "client_secret": {
                      *                 "type": "string",
+                     *                 "minLength": 1,
+                     *                 "maxLength": 256,
+                     *                 "title": "Client secret",
                      *                 "writeOnly": true
                      *               }
                      *             },
@@ -24108,6 +25646,7 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24140,6 +25679,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24292,6 +25832,7 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24324,6 +25865,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24519,6 +26061,7 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24551,6 +26094,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24688,6 +26232,7 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24720,6 +26265,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24830,6 +26376,7 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24862,6 +26409,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25043,6 +26591,7 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25075,6 +26624,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25212,6 +26762,7 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25244,6 +26795,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25394,6 +26946,7 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25426,6 +26979,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25576,6 +27130,7 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25608,6 +27163,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25634,7 +27190,10 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    /** @description Lower first; equal priorities apply oldest first. */
+                    /**
+                     * Format: int32
+                     * @description Lower first; equal priorities apply oldest first.
+                     */
                     priority: number;
                     /** @description Default true. */
                     enabled?: boolean;
@@ -25654,13 +27213,19 @@ export interface operations {
                         /** @description The order's value (the sum of its line items' unit_price × quantity), bounds included, in one currency; an order in another currency does not match. */
                         order_value?: {
                             min?: {
-                                /** @description Integer minor units (cents). */
+                                /**
+                                 * Format: int64
+                                 * @description Integer minor units (cents).
+                                 */
                                 amount: number;
                                 /** @description ISO 4217 code. */
                                 currency: string;
                             };
                             max?: {
-                                /** @description Integer minor units (cents). */
+                                /**
+                                 * Format: int64
+                                 * @description Integer minor units (cents).
+                                 */
                                 amount: number;
                                 /** @description ISO 4217 code. */
                                 currency: string;
@@ -25677,11 +27242,17 @@ export interface operations {
                         exclude_services?: string[];
                         /** @description Only these service codes. */
                         only_services?: string[];
-                        /** @description Options slower than this many business days are excluded. */
+                        /**
+                         * Format: int32
+                         * @description Options slower than this many business days are excluded.
+                         */
                         max_business_days?: number;
                         /** @description Options dearer than this (or priced in another currency) are excluded. */
                         max_price?: {
-                            /** @description Integer minor units (cents). */
+                            /**
+                             * Format: int64
+                             * @description Integer minor units (cents).
+                             */
                             amount: number;
                             /** @description ISO 4217 code. */
                             currency: string;
@@ -25806,6 +27377,7 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25838,6 +27410,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25917,7 +27490,10 @@ export interface operations {
                     carrier_accounts?: string[];
                     /** @description With a rate query: the order value the rules see (default none: order_value conditions do not match). */
                     order_value?: {
-                        /** @description Integer minor units (cents). */
+                        /**
+                         * Format: int64
+                         * @description Integer minor units (cents).
+                         */
                         amount: number;
                         /** @description ISO 4217 code. */
                         currency: string;
@@ -26085,6 +27661,7 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26117,6 +27694,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26254,6 +27832,7 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26286,6 +27865,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26396,6 +27976,7 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26428,6 +28009,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26456,7 +28038,10 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
-                    /** @description Lower first; equal priorities apply oldest first. */
+                    /**
+                     * Format: int32
+                     * @description Lower first; equal priorities apply oldest first.
+                     */
                     priority?: number;
                     enabled?: boolean;
                     /** @description Replaces the conditions whole. */
@@ -26475,13 +28060,19 @@ export interface operations {
                         /** @description The order's value (the sum of its line items' unit_price × quantity), bounds included, in one currency; an order in another currency does not match. */
                         order_value?: {
                             min?: {
-                                /** @description Integer minor units (cents). */
+                                /**
+                                 * Format: int64
+                                 * @description Integer minor units (cents).
+                                 */
                                 amount: number;
                                 /** @description ISO 4217 code. */
                                 currency: string;
                             };
                             max?: {
-                                /** @description Integer minor units (cents). */
+                                /**
+                                 * Format: int64
+                                 * @description Integer minor units (cents).
+                                 */
                                 amount: number;
                                 /** @description ISO 4217 code. */
                                 currency: string;
@@ -26498,11 +28089,17 @@ export interface operations {
                         exclude_services?: string[];
                         /** @description Only these service codes. */
                         only_services?: string[];
-                        /** @description Options slower than this many business days are excluded. */
+                        /**
+                         * Format: int32
+                         * @description Options slower than this many business days are excluded.
+                         */
                         max_business_days?: number;
                         /** @description Options dearer than this (or priced in another currency) are excluded. */
                         max_price?: {
-                            /** @description Integer minor units (cents). */
+                            /**
+                             * Format: int64
+                             * @description Integer minor units (cents).
+                             */
                             amount: number;
                             /** @description ISO 4217 code. */
                             currency: string;
@@ -26627,6 +28224,7 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26659,6 +28257,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26796,6 +28395,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26935,6 +28535,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27100,6 +28701,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27277,6 +28879,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27442,6 +29045,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27513,14 +29117,21 @@ export interface operations {
                             name: string;
                             plan: "starter" | "professional" | "enterprise";
                             burst_per_minute: number | null;
-                            /** @description The /v1 burst in force: the custom value (enterprise) or the plan default. */
+                            /**
+                             * Format: int64
+                             * @description The /v1 burst in force: the custom value (enterprise) or the plan default.
+                             */
                             effective_burst_per_minute: number;
                             origin_address: {
                                 [key: string]: unknown;
                             } | null;
                             suspended_at: string | null;
+                            /** Format: int64 */
                             member_count: number;
-                            /** @description Orders in both environments, archived included. */
+                            /**
+                             * Format: int64
+                             * @description Orders in both environments, archived included.
+                             */
                             order_count: number;
                             /** Format: date-time */
                             created_at: string;
@@ -27609,6 +29220,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27670,14 +29282,21 @@ export interface operations {
                         name: string;
                         plan: "starter" | "professional" | "enterprise";
                         burst_per_minute: number | null;
-                        /** @description The /v1 burst in force: the custom value (enterprise) or the plan default. */
+                        /**
+                         * Format: int64
+                         * @description The /v1 burst in force: the custom value (enterprise) or the plan default.
+                         */
                         effective_burst_per_minute: number;
                         origin_address: {
                             [key: string]: unknown;
                         } | null;
                         suspended_at: string | null;
+                        /** Format: int64 */
                         member_count: number;
-                        /** @description Orders in both environments, archived included. */
+                        /**
+                         * Format: int64
+                         * @description Orders in both environments, archived included.
+                         */
                         order_count: number;
                         /** Format: date-time */
                         created_at: string;
@@ -27779,6 +29398,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27943,6 +29563,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27983,7 +29604,8 @@ export interface operations {
                      *           "schema": {
                      *             "minimum": 1,
                      *             "maximum": 50,
-                     *             "type": "integer"
+                     *             "type": "integer",
+                     *             "format": "int32"
                      *           },
                      *           "description": "Delivery attempts before a webhook delivery is dead-lettered.",
                      *           "updated_at": "2026-11-23T21:44:29.797Z",
@@ -28074,6 +29696,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28126,7 +29749,8 @@ export interface operations {
                      *       "schema": {
                      *         "minimum": 1,
                      *         "maximum": 50,
-                     *         "type": "integer"
+                     *         "type": "integer",
+                     *         "format": "int32"
                      *       },
                      *       "description": "Delivery attempts before a webhook delivery is dead-lettered.",
                      *       "updated_at": "2026-11-23T21:44:29.797Z",
@@ -28242,6 +29866,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28406,6 +30031,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28561,16 +30187,23 @@ export interface operations {
                         to: string;
                         interval: "day" | "week";
                         accounts_by_status: {
+                            /** Format: int64 */
                             pending: number;
+                            /** Format: int64 */
                             active: number;
+                            /** Format: int64 */
                             suspended: number;
                         };
                         workspaces_by_plan: {
+                            /** Format: int64 */
                             starter: number;
+                            /** Format: int64 */
                             professional: number;
+                            /** Format: int64 */
                             enterprise: number;
                         };
                         orders: {
+                            /** Format: int64 */
                             created: number;
                             /** @description Orders created in the range by their current status. */
                             by_status: {
@@ -28579,23 +30212,33 @@ export interface operations {
                             per_period: {
                                 /** @description YYYY-MM-DD (UTC) that starts the bucket */
                                 period: string;
+                                /** Format: int64 */
                                 created: number;
                             }[];
                         };
                         labels: {
+                            /** Format: int64 */
                             purchased: number;
+                            /** Format: int64 */
                             voided: number;
                             spend: {
-                                /** @description Integer minor units (cents). */
+                                /**
+                                 * Format: int64
+                                 * @description Integer minor units (cents).
+                                 */
                                 amount: number;
                                 /** @description ISO 4217 code. */
                                 currency: string;
                             };
                             per_period: {
                                 period: string;
+                                /** Format: int64 */
                                 purchased: number;
                                 spend: {
-                                    /** @description Integer minor units (cents). */
+                                    /**
+                                     * Format: int64
+                                     * @description Integer minor units (cents).
+                                     */
                                     amount: number;
                                     /** @description ISO 4217 code. */
                                     currency: string;
@@ -28606,10 +30249,15 @@ export interface operations {
                             }[];
                             by_carrier: {
                                 carrier: string;
+                                /** Format: int64 */
                                 purchased: number;
+                                /** Format: int64 */
                                 voided: number;
                                 spend: {
-                                    /** @description Integer minor units (cents). */
+                                    /**
+                                     * Format: int64
+                                     * @description Integer minor units (cents).
+                                     */
                                     amount: number;
                                     /** @description ISO 4217 code. */
                                     currency: string;
@@ -28617,28 +30265,36 @@ export interface operations {
                             }[];
                         };
                         webhooks: {
+                            /** Format: int64 */
                             delivered: number;
+                            /** Format: int64 */
                             failed: number;
+                            /** Format: int64 */
                             dead: number;
+                            /** Format: int64 */
                             pending: number;
                             /** @description delivered / (delivered + dead) over finished deliveries; null when none finished. */
                             success_rate: number | null;
                         };
                         batches: {
+                            /** Format: int64 */
                             created: number;
                             by_status: {
                                 [key: string]: number;
                             };
                         };
                         api_requests: {
+                            /** Format: int64 */
                             total: number;
                             per_period: {
                                 period: string;
+                                /** Format: int64 */
                                 requests: number;
                             }[];
                             by_workspace: {
                                 workspace_id: string;
                                 name: string | null;
+                                /** Format: int64 */
                                 requests: number;
                             }[];
                         };
@@ -28722,6 +30378,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28748,7 +30405,7 @@ export interface operations {
                 q?: string;
                 /** @description Synonym of q. */
                 search?: string;
-                /** @description Default 20, clamped to 1..100. */
+                /** @description Page size, default 20, clamped to 1..100. */
                 limit?: number;
                 /** @description Rows to skip (default 0). */
                 offset?: number;
@@ -28793,8 +30450,11 @@ export interface operations {
                      */
                     "application/json": {
                         data: components["schemas"]["OfficePin"][];
+                        /** Format: int64 */
                         total: number;
+                        /** Format: int64 */
                         limit: number;
+                        /** Format: int64 */
                         offset: number;
                     };
                 };
@@ -28876,6 +30536,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29050,6 +30711,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29224,6 +30886,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29359,6 +31022,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29520,6 +31184,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29649,6 +31314,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29797,6 +31463,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29937,6 +31604,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30069,6 +31737,7 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30101,6 +31770,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30209,6 +31879,7 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30241,6 +31912,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30399,6 +32071,7 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30431,6 +32104,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30547,9 +32221,13 @@ export interface operations {
                     line_items: {
                         sku?: string | null;
                         name?: string | null;
+                        /** Format: int32 */
                         quantity: number;
                         unit_price?: {
-                            /** @description Integer minor units (cents). */
+                            /**
+                             * Format: int64
+                             * @description Integer minor units (cents).
+                             */
                             amount: number;
                             /** @description ISO 4217 code. */
                             currency: string;
@@ -30786,6 +32464,7 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30818,6 +32497,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30985,6 +32665,7 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -31017,6 +32698,7 @@ export interface operations {
             /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {

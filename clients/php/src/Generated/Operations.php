@@ -210,6 +210,7 @@ trait Operations
      *
      * @param array<string, mixed> $query environment, limit, cursor
      *   environment: one of test, live
+     *   limit: Page size, default 20, clamped to 1..100.
      * @return array{data: list<array<string, mixed>>, has_more: bool, next_cursor: ?string} a page of ApiKey
      */
     public function listApiKeys(array $query = []): array
@@ -977,6 +978,7 @@ trait Operations
      *
      * @param array<string, mixed> $query environment, limit, cursor
      *   environment: one of test, live
+     *   limit: Page size, default 20, clamped to 1..100.
      * @return array{data: list<array<string, mixed>>, has_more: bool, next_cursor: ?string} a page of ApiKey
      */
     public function adminListApiKeys(array $query = []): array
@@ -2027,7 +2029,7 @@ trait Operations
      *   product: one of office_2024, office_365
      *   q: Digits contained in the PIN.
      *   search: Synonym of q.
-     *   limit: Default 20, clamped to 1..100.
+     *   limit: Page size, default 20, clamped to 1..100.
      *   offset: Rows to skip (default 0).
      * @return array<string, mixed> the answer
      */
