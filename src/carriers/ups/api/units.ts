@@ -116,3 +116,28 @@ export { LABEL_MIME } from '../../http/json-read.js';
 export function upsLabelImage(labelFormat: string): CarrierLabelImage {
   return UPS_LABEL_IMAGES[labelFormat] ?? 'GIF';
 }
+
+/**
+ * Our customs contents type → InternationalForms `ReasonForExport` (Shipping.yaml lists SALE,
+ * GIFT, SAMPLE, RETURN, REPAIR, INTERCOMPANYDATA "or any other reason", 20 characters): the
+ * types UPS has no word for send ours in capitals; `other` sends its explanation instead.
+ */
+export const UPS_REASONS_FOR_EXPORT: Readonly<Record<string, string>> = {
+  merchandise: 'SALE',
+  gift: 'GIFT',
+  sample: 'SAMPLE',
+  return_merchandise: 'RETURN',
+  documents: 'DOCUMENTS',
+  humanitarian_donation: 'HUMANITARIAN',
+  other: 'OTHER',
+};
+
+/**
+ * Our incoterm → InternationalForms `TermsOfShipment`. UPS lists DAP and DDP but not DDU (the
+ * Incoterms 2010 retired it; DAP is its successor with the same split of duties), so DDU goes as DAP.
+ */
+export const UPS_TERMS_OF_SHIPMENT: Readonly<Record<string, string>> = {
+  DDU: 'DAP',
+  DAP: 'DAP',
+  DDP: 'DDP',
+};
