@@ -77,6 +77,9 @@ export const FAKE_FEDEX_LABELS: Record<string, Buffer> = {
   ZPLII: Buffer.from('^XA^FO50,50^A0N,40,40^FDFEDEX GROUND^FS^FO50,120^BCN,100,Y,N,N^FD794953535000^FS^XZ\n'),
 };
 
+/** The commercial invoice in fixture ship-international (what the fake returns when one is asked for). */
+export const FAKE_FEDEX_INVOICE = Buffer.from('%PDF-1.4\n% fake FedEx commercial invoice\n%%EOF\n');
+
 export interface FakeFedexOptions {
   apiKey?: string;
   secretKey?: string;
@@ -124,8 +127,11 @@ export async function startFakeFedex(options: FakeFedexOptions = {}) {
         const imageType: string = shipment.labelSpecification?.imageType ?? 'PDF';
         const packages: unknown[] = shipment.requestedPackageLineItems ?? [];
         const numbers = packages.map(() => trackingNumber());
-        const reply = fedexFixture('ship');
+        // A commercial invoice asked for (shippingDocumentSpecification): FedEx returns it in shipmentDocuments.
+        const invoice = (shipment.shippingDocumentSpecification?.shippingDocumentTypes ?? []).includes('COMMERCIAL_INVOICE');
+        const reply = fedexFixture(invoice ? 'ship-international' : 'ship');
         const result = reply.output.transactionShipments[0];
+        for (const d of result.shipmentDocuments ?? []) d.trackingNumber = numbers[0];
         const template = result.pieceResponses[0];
         result.serviceType = shipment.serviceType ?? result.serviceType;
         result.masterTrackingNumber = numbers[0];

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FAKE_FEDEX_LABELS, FEDEX_FIXTURES_DIR, fedexFixture, startFakeFedex, type FakeFedex } from '../../../../test/helpers/fake-fedex.js';
+import { londonAddress, ukCustoms, ukCustomsWithItn, ukRoute, UK_CUSTOMS_TOTAL_MINOR } from '../../../../test/helpers/driver-customs.js';
+import { FAKE_FEDEX_INVOICE, FAKE_FEDEX_LABELS, FEDEX_FIXTURES_DIR, fedexFixture, startFakeFedex, type FakeFedex } from '../../../../test/helpers/fake-fedex.js';
 import { FEDEX_SPEC_DIR, loadFedexSpecs, type FedexSpecs } from '../../../../test/helpers/fedex-spec.js';
 import type { ApiCallContext, ApiPurchaseRequest, ApiRateRequest } from '../../api-driver.js';
 import { CarrierHttpClient, type CarrierExchange } from '../../http/client.js';
@@ -98,6 +99,7 @@ describe('FedEx published description', () => {
       'rate-quotes': ['Rate and Transit times', 200],
       'rate-quotes-multi': ['Rate and Transit times', 200],
       ship: ['Create Shipment', 200],
+      'ship-international': ['Create Shipment', 200],
       cancel: ['Cancel Shipment', 200],
       'track-delivered': ['Track by Tracking Number', 200],
       'track-not-found': ['Track by Tracking Number', 200],
@@ -412,6 +414,86 @@ describe('FedEx driver against the fake FedEx', () => {
     expect(fake.shipments.get(bought.value.carrier_shipment_id)?.cancelled).toBe(true);
     const again = await driver().void(c, { carrier_shipment_id: bought.value.carrier_shipment_id });
     expect(again).toMatchObject({ ok: false, kind: 'rejected', messages: [{ carrier_code: 'SHIPMENT.ALREADY.CANCELLED' }] });
+    expectCleanExchange();
+  });
+
+  it('an international purchase sends customsClearanceDetail (commodities, duties, totals, invoice, EEL) and returns the commercial invoice', async () => {
+    const res = await driver().purchase(ctx(), { ...purchase('PDF', 'fedex_international_priority'), ship_to: londonAddress, residential: false, route: ukRoute, customs: ukCustoms });
+    expect(res.ok).toBe(true);
+    if (!res.ok) return;
+    const shipment = fake.lastBody('ship').requestedShipment;
+    expect(shipment.recipients[0].tins).toEqual([
+      { number: 'GB123456789', tinType: 'BUSINESS_NATIONAL' },
+      { number: 'GB123456789000', tinType: 'BUSINESS_UNION' },
+    ]);
+    expect(shipment.shippingDocumentSpecification).toEqual({ shippingDocumentTypes: ['COMMERCIAL_INVOICE'], commercialInvoiceDetail: { documentFormat: { docType: 'PDF', stockType: 'PAPER_LETTER' } } });
+    const customs = shipment.customsClearanceDetail;
+    expect(customs).toMatchObject({
+      // DDP: the shipper's account pays duties and taxes.
+      dutiesPayment: { paymentType: 'SENDER', payor: { responsibleParty: { accountNumber: { value: '740561073' } } } },
+      isDocumentOnly: false,
+      totalCustomsValue: { amount: UK_CUSTOMS_TOTAL_MINOR / 100, currency: 'USD' },
+      commercialInvoice: { shipmentPurpose: 'SOLD', termsOfSale: 'DDP', originatorName: 'Dock Lead', customerReferences: [{ customerReferenceType: 'INVOICE_NUMBER', value: 'shp_01TESTREFERENCE' }] },
+      exportDetail: { exportComplianceStatement: 'NOEEI 30.37(a)' },
+    });
+    expect(customs.commodities).toEqual([
+      {
+        description: 'Cotton T-shirt',
+        quantity: 3,
+        quantityUnits: 'EA',
+        numberOfPieces: 1,
+        unitPrice: { amount: 12.5, currency: 'USD' },
+        customsValue: { amount: 37.5, currency: 'USD' },
+        weight: { units: 'KG', value: 0.52 },
+        countryOfManufacture: 'US',
+        harmonizedCode: '610910',
+        partNumber: 'TS-001',
+      },
+      {
+        description: 'Ceramic coffee mug',
+        quantity: 2,
+        quantityUnits: 'EA',
+        numberOfPieces: 1,
+        unitPrice: { amount: 8.99, currency: 'USD' },
+        customsValue: { amount: 17.98, currency: 'USD' },
+        weight: { units: 'KG', value: 0.69 },
+        countryOfManufacture: 'CN',
+        harmonizedCode: '69120048',
+      },
+    ]);
+    // Packages weigh in kilograms beside kilogram commodities (FedEx refuses mixed units).
+    expect(shipment.requestedPackageLineItems[0].weight).toEqual({ units: 'KG', value: 1.14 });
+    expect(res.value.documents).toEqual([{ type: 'commercial_invoice', artifact: { format: 'PDF', mime: 'application/pdf', bytes: FAKE_FEDEX_INVOICE } }]);
+    expect(res.value.label.bytes.equals(FAKE_FEDEX_LABELS.PDF)).toBe(true);
+    expectCleanExchange();
+    // The fake's check is not a rubber stamp for customs: pound commodities or no invoice are refused.
+    if (specs) {
+      const headers = { 'content-type': 'application/json', authorization: 'Bearer x' };
+      const sent = fake.lastBody('ship');
+      sent.requestedShipment.customsClearanceDetail.commodities[0].weight.units = 'LB';
+      delete sent.requestedShipment.customsClearanceDetail.commercialInvoice;
+      const problems = specs.checkRequest('POST', new URL('http://x/ship/v1/shipments'), headers, JSON.stringify(sent)).problems.join('\n');
+      expect(problems).toMatch(/commodities\/0\/weight\/units/);
+      expect(problems).toMatch(/commercialInvoice/);
+    }
+  });
+
+  it('customs with an ITN under DDU: the recipient pays duties and the ITN is the export compliance statement', async () => {
+    const res = await driver().purchase(ctx(), { ...purchase('PDF', 'fedex_international_priority'), ship_to: londonAddress, route: ukRoute, customs: { ...ukCustomsWithItn, contents_type: 'gift' } });
+    expect(res.ok).toBe(true);
+    const customs = fake.lastBody('ship').requestedShipment.customsClearanceDetail;
+    expect(customs.dutiesPayment).toEqual({ paymentType: 'RECIPIENT' });
+    expect(customs.commercialInvoice).toMatchObject({ shipmentPurpose: 'GIFT', termsOfSale: 'DDU' });
+    expect(customs.exportDetail).toEqual({ exportComplianceStatement: 'AES X20260302123456' });
+    expectCleanExchange();
+  });
+
+  it('a domestic purchase sends no customs and asks for no documents', async () => {
+    const res = await driver().purchase(ctx(), purchase());
+    expect(res.ok && res.value.documents).toBeUndefined();
+    const shipment = fake.lastBody('ship').requestedShipment;
+    expect(shipment.customsClearanceDetail).toBeUndefined();
+    expect(shipment.shippingDocumentSpecification).toBeUndefined();
     expectCleanExchange();
   });
 
