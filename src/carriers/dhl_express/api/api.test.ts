@@ -432,6 +432,7 @@ describe('DHL Express driver against the fake DHL Express', () => {
     if (!res.ok) return;
     const body = sentBody('shipments');
     expect(body.outputImageProperties.imageOptions).toEqual([{ typeCode: 'invoice', isRequested: true, invoiceType: 'commercial' }]);
+    expect(body.valueAddedServices).toEqual([{ serviceCode: 'DD' }]); // DDP: duties and taxes paid by the shipper
     expect(body.customerDetails.receiverDetails.registrationNumbers).toEqual([
       { typeCode: 'VAT', number: 'GB123456789', issuerCountryCode: 'GB' },
       { typeCode: 'EOR', number: 'GB123456789000', issuerCountryCode: 'GB' },
@@ -499,6 +500,7 @@ describe('DHL Express driver against the fake DHL Express', () => {
     expect(decl.invoice.customerReferences).toEqual([{ typeCode: 'ITN', value: 'X20260302123456' }]);
     expect(decl).toMatchObject({ exportReason: 'Trade show display', exportReasonType: 'permanent', declarationNotes: [{ value: 'AES X20260302123456' }] });
     expect(sentBody('shipments').content.incoterm).toBe('DDU');
+    expect(sentBody('shipments').valueAddedServices).toBeUndefined();
     fake.reset();
     const docs = await driver().purchase(ctx(), { ...purchase(), ship_to: londonAddress, route: ukRoute, customs: { ...ukCustoms, contents_type: 'documents', importer: null } });
     expect(docs.ok && docs.value.documents).toBeUndefined();

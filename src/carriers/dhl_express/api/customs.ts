@@ -96,6 +96,14 @@ export function customsContent(req: ApiPurchaseRequest, customs: CustomsDeclarat
   return content;
 }
 
+/**
+ * DDP: the shipper pays duties and taxes, which MyDHL books as the value-added service `DD`
+ * (Duties and Taxes Paid); the incoterm alone does not move the bill.
+ */
+export function customsValueAddedServices(customs: CustomsDeclaration): Json[] {
+  return customs.incoterm === 'DDP' && isDutiable(customs) ? [{ serviceCode: 'DD' }] : [];
+}
+
 /** The commercial invoice DHL should print beside the label (dutiable shipments only). */
 export function invoiceImageOptions(customs: CustomsDeclaration): Json[] {
   return isDutiable(customs) ? [{ typeCode: 'invoice', isRequested: true, invoiceType: 'commercial' }] : [];

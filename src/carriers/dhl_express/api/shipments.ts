@@ -6,7 +6,7 @@
 import type { ApiPurchaseRequest, ApiPurchaseResult, ApiRate, CarrierLabelImage, LabelArtifact } from '../../api-driver.js';
 import { asList, num, obj, str, type Json } from '../../http/json-read.js';
 import type { Money, Surcharge } from '../../types.js';
-import { customsContent, invoiceImageOptions, parseShipmentDocuments, receiverRegistrationNumbers } from './customs.js';
+import { customsContent, customsValueAddedServices, invoiceImageOptions, parseShipmentDocuments, receiverRegistrationNumbers } from './customs.js';
 import { isCustomsDeclarable } from './rates.js';
 import { DHL_ENCODING, dhlServiceName, LABEL_MIME, ourServiceCode } from './units.js';
 import { isoDateOf, moneyOf, packagesOf, party, plannedShippingTime } from './wire.js';
@@ -27,6 +27,7 @@ export function buildShipmentRequest(req: ApiPurchaseRequest, accountNumber: str
   const registrations = customs ? receiverRegistrationNumbers(customs, req.ship_to.country) : [];
   if (registrations.length) receiver.registrationNumbers = registrations;
   const imageOptions = customs ? invoiceImageOptions(customs) : [];
+  const services = customs ? customsValueAddedServices(customs) : [];
   return {
     // The purchase's own timestamp is "now": the builder stays pure.
     plannedShippingDateAndTime: plannedShippingTime(req.ship_date, new Date(req.purchased_at)),
@@ -36,6 +37,7 @@ export function buildShipmentRequest(req: ApiPurchaseRequest, accountNumber: str
     accounts: [{ typeCode: 'shipper', number: accountNumber }],
     outputImageProperties: { encodingFormat: DHL_ENCODING[req.label_image].encoding, ...(imageOptions.length ? { imageOptions } : {}) },
     customerReferences: [{ value: reference, typeCode: 'CU' }],
+    ...(services.length ? { valueAddedServices: services } : {}),
     customerDetails: { shipperDetails: party(req.ship_from, 'Shipper'), receiverDetails: receiver },
     content: {
       packages: packagesOf(parcels, true).map((p) => ({ ...p, customerReferences: [{ value: reference, typeCode: 'CU' }] })),
