@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { londonAddress, ukCustoms, ukCustomsWithItn, ukRoute } from '../../../../test/helpers/driver-customs.js';
 import { FAKE_LABELS, startFakeUsps, uspsFixture, USPS_FIXTURES_DIR, type FakeUsps } from '../../../../test/helpers/fake-usps.js';
 import { loadUspsSpecs, USPS_SPEC_DIR, type UspsSpecs } from '../../../../test/helpers/usps-spec.js';
 import type { ApiCallContext, ApiPurchaseRequest, ApiRateRequest } from '../../api-driver.js';
@@ -494,6 +495,72 @@ describe('USPS driver against the fake USPS', () => {
     expect(await d.void(c, { carrier_shipment_id: res.value.carrier_shipment_id })).toEqual({ ok: true, value: { voided: true } });
     expect(fake.requests.find((r) => r.operation === 'intl_cancel')!.path).toBe(`/international-labels/v3/international-label/${res.value.tracking_number}`);
     expectCleanExchange();
+  });
+
+  it("an international purchase with customs: USPS's customsForm filled from the declaration, non-delivery, package value and DDP prepaid", async () => {
+    const res = await driver().purchase(ctx(), { ...purchase(), service_code: 'usps_priority_mail_international', ship_to: londonAddress, residential: false, route: ukRoute, customs: ukCustoms });
+    expect(res.ok).toBe(true);
+    if (!res.ok) return;
+    const body = JSON.parse(fake.requests.find((r) => r.operation === 'intl_label')!.body);
+    expect(body.packageDescription).toMatchObject({
+      mailClass: 'PRIORITY_MAIL_INTERNATIONAL',
+      packageOptions: { packageValue: 55.48, nonDeliveryOption: 'RETURN' },
+      prepayDutiesTaxesFees: true,
+    });
+    expect(body.customsForm).toEqual({
+      customsContentType: 'MERCHANDISE',
+      AESITN: 'NO EEI 30.37(a)',
+      importersReference: { referenceType: 'VAT_NUMBER', reference: 'GB123456789' },
+      contents: [
+        { itemDescription: 'Cotton T-shirt', itemQuantity: 3, itemTotalValue: 37.5, weightUOM: 'lb', itemTotalWeight: 1.13, countryofOrigin: 'US', HSTariffNumber: '610910' },
+        { itemDescription: 'Ceramic coffee mug', itemQuantity: 2, itemTotalValue: 17.98, weightUOM: 'lb', itemTotalWeight: 1.5, countryofOrigin: 'CN', HSTariffNumber: '69120048' },
+      ],
+    });
+    expect(res.value.carrier_shipment_id).toBe(`intl:${res.value.tracking_number}`);
+    expectCleanExchange();
+    // The fake's check is not a rubber stamp for customs: a form without AESITN or with a bad content type is refused.
+    if (specs) {
+      const req = fake.requests.find((r) => r.operation === 'intl_label')!;
+      const sent = JSON.parse(req.body);
+      delete sent.customsForm.AESITN;
+      sent.customsForm.customsContentType = 'SALE';
+      const problems = specs.checkRequest('POST', new URL(`http://x${req.path}`), req.headers, JSON.stringify(sent)).problems.join('\n');
+      expect(problems).toMatch(/AESITN/);
+      expect(problems).toMatch(/customsContentType/);
+    }
+  });
+
+  it('customs with an ITN, abandon and another contents type; values not in dollars are refused before calling USPS', async () => {
+    const res = await driver().purchase(ctx(), {
+      ...purchase(),
+      service_code: 'usps_priority_mail_international',
+      ship_to: londonAddress,
+      route: ukRoute,
+      customs: { ...ukCustomsWithItn, non_delivery: 'abandon', contents_type: 'other', contents_explanation: 'Trade show display', importer: { eori: 'GB123456789000' } },
+    });
+    expect(res.ok).toBe(true);
+    const body = JSON.parse(fake.requests.find((r) => r.operation === 'intl_label')!.body);
+    expect(body.packageDescription.packageOptions.nonDeliveryOption).toBe('ABANDON');
+    expect(body.packageDescription.prepayDutiesTaxesFees).toBeUndefined();
+    expect(body.customsForm).toMatchObject({ customsContentType: 'OTHER', contentComments: 'Trade show display', AESITN: 'AES X20260302123456', importersReference: { referenceType: 'IMPORTER_CODE', reference: 'GB123456789000' } });
+    expectCleanExchange();
+    fake.reset();
+    const euros = { ...ukCustoms, items: ukCustoms.items.map((i) => ({ ...i, unit_value: { amount: i.unit_value.amount, currency: 'EUR' } })) };
+    const refused = await driver().purchase(ctx(), { ...purchase(), service_code: 'usps_priority_mail_international', ship_to: londonAddress, route: ukRoute, customs: euros });
+    expect(refused).toMatchObject({ ok: false, kind: 'rejected', messages: [{ carrier_code: 'customs_currency', field: 'customs.items' }] });
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('a military (APO) purchase with customs carries the domestic customs form; a domestic one carries none', async () => {
+    const apo = { name: 'Sgt Pat Buyer', street1: 'Unit 2050 Box 4190', city: 'APO', state: 'AP', postal_code: '96278', country: 'US' };
+    const res = await driver().purchase(ctx(), { ...purchase(), service_code: 'usps_priority_mail', ship_to: apo, route: { ...route, military: true, noncontiguous: true }, customs: { ...ukCustoms, contents_type: 'gift' } });
+    expect(res.ok).toBe(true);
+    const body = JSON.parse(fake.requests.find((r) => r.operation === 'label')!.body);
+    expect(body.customsForm).toMatchObject({ customsContentType: 'GIFT', AESITN: 'NO EEI 30.37(a)', importersReference: 'GB123456789', contents: [{ itemDescription: 'Cotton T-shirt' }, { itemDescription: 'Ceramic coffee mug' }] });
+    expectCleanExchange();
+    fake.reset();
+    await driver().purchase(ctx(), purchase());
+    expect(JSON.parse(fake.requests.find((r) => r.operation === 'label')!.body).customsForm).toBeUndefined();
   });
 
   it('tracks with expand=DETAIL: event codes mapped to ours, oldest first, UTC, unmapped → unknown with the raw code', async () => {

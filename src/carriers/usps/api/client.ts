@@ -31,6 +31,7 @@ import {
   INTERNATIONAL_LABEL_PATH,
   type CustomsFormBuilder,
 } from './international-labels.js';
+import { customsFormFromRequest, uspsCustomsProblem } from './customs.js';
 import {
   buildDomesticLabelRequest,
   combinePackages,
@@ -102,7 +103,10 @@ interface Call {
 }
 
 export interface UspsDriverOptions {
-  /** Fills an international label's `customsForm` (the customs issue); absent: international purchases are refused before any call. */
+  /**
+   * Fills an international label's `customsForm` instead of the default (the purchase's own
+   * `customs`, customs.ts); a purchase neither fills is refused before any call.
+   */
   customsForm?: CustomsFormBuilder;
 }
 
@@ -295,7 +299,9 @@ export class UspsApiDriver implements CarrierApiDriver {
     const mailClass = uspsMailClass(request.service_code);
     if (!mailClass) return reject('unknown_service', `USPS has no service ${request.service_code}`, 'service_code');
     const international = request.ship_to.country.toUpperCase() !== 'US';
-    if (international && !this.options.customsForm) return reject('customs_required', 'USPS international labels need customs data (customsForm)', 'customs');
+    if (international && !this.options.customsForm && !request.customs?.items.length) return reject('customs_required', 'USPS international labels need customs data (customsForm)', 'customs');
+    const problem = request.customs?.items.length ? uspsCustomsProblem(request.customs) : null;
+    if (problem) return reject(problem.carrier_code, problem.message, problem.field);
     const parcels = request.parcels?.length ? request.parcels : [request.parcel];
     if (parcels.length === 1) return this.buyLabel(ctx, { ...request, parcel: parcels[0], parcels: undefined }, mailClass, international);
     const bought: ApiPurchaseResult[] = [];
@@ -322,7 +328,7 @@ export class UspsApiDriver implements CarrierApiDriver {
   }
 
   private buyLabel(ctx: ApiCallContext, request: ApiPurchaseRequest, mailClass: string, international: boolean, piece?: PackageCount): Promise<DriverResult<ApiPurchaseResult>> {
-    const json = international ? buildInternationalLabelRequest(request, mailClass, this.options.customsForm ?? null) : buildDomesticLabelRequest(request, mailClass, piece);
+    const json = international ? buildInternationalLabelRequest(request, mailClass, this.options.customsForm ?? customsFormFromRequest) : buildDomesticLabelRequest(request, mailClass, piece);
     if (!json) return Promise.resolve(reject('customs_required', 'USPS international labels need customs data (customsForm)', 'customs'));
     return this.withPaymentToken(
       ctx,

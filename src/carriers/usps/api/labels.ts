@@ -6,6 +6,7 @@
 import type { ApiPurchaseRequest, ApiPurchaseResult, ApiRate, CarrierLabelImage, LabelArtifact } from '../../api-driver.js';
 import { asList, clip, obj, str, type Json } from '../../http/json-read.js';
 import type { Surcharge } from '../../types.js';
+import { buildDomesticCustomsForm } from './customs.js';
 import { decodeBase64, parseMultipart, type MultipartPart } from './multipart.js';
 import { DOMESTIC_IMAGE_TYPES, LABEL_MIME, ourServiceCode, packageCharacteristics, surchargeOfFee, uspsServiceName } from './units.js';
 import { domesticAddress, inches, pounds, usd } from './wire.js';
@@ -51,6 +52,8 @@ export function buildDomesticLabelRequest(req: ApiPurchaseRequest, mailClass: st
       // Our shipment id, so the label and USPS's records can be matched (30 characters max).
       customerReference: [{ referenceNumber: clip(req.reference, 30) ?? req.reference.slice(0, 30), printReferenceNumber: false }],
     },
+    // Military (APO/FPO/DPO) and territory mail carries a customs form on the domestic label.
+    ...(req.customs?.items.length ? { customsForm: buildDomesticCustomsForm(req.customs) } : {}),
   };
 }
 
