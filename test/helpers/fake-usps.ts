@@ -40,7 +40,8 @@ export type FakeUspsOperation =
   | 'address'
   | 'pickup'
   | 'pickup_read'
-  | 'pickup_cancel';
+  | 'pickup_cancel'
+  | 'scan_form';
 
 const OPERATIONS: Record<string, FakeUspsOperation> = {
   'README oauth-token': 'token',
@@ -55,6 +56,7 @@ const OPERATIONS: Record<string, FakeUspsOperation> = {
   'carrier-pickup post-carrier-pickup': 'pickup',
   'carrier-pickup get-carrier-pickup-confirmation-number': 'pickup_read',
   'carrier-pickup delete-carrier-pickup-confirmation-number': 'pickup_cancel',
+  'scan-forms post-scan-form': 'scan_form',
 };
 
 export interface FakeReply {
@@ -94,6 +96,11 @@ export const FAKE_LABELS: Record<string, { bytes: Buffer; mime: string; ext: str
   ZPL203DPI: { bytes: Buffer.from('^XA^FO50,50^A0N,40,40^FDUSPS GROUND ADVANTAGE^FS^XZ\n'), mime: 'application/zpl', ext: 'zpl' },
 };
 
+/** The SCAN form image the fake issues (a tiny but real PDF). */
+export const FAKE_SCAN_FORM = Buffer.from(
+  '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj 3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 612 792]>>endobj\ntrailer<</Root 1 0 R>>\n% PS Form 5630\n%%EOF\n',
+);
+
 export interface FakeUspsOptions {
   clientId?: string;
   clientSecret?: string;
@@ -122,6 +129,9 @@ export async function startFakeUsps(options: FakeUspsOptions = {}) {
   const violations: string[] = [];
   const labels = new Map<string, { cancelled: boolean; idempotencyKey: string | null }>();
   const pickups = new Map<string, { etag: string; cancelled: boolean; body: any }>();
+  /** Tracking numbers on a SCAN form already, and each form's numbers by manifest number. */
+  const onForm = new Set<string>();
+  const scanForms = new Map<string, string[]>();
   let seq = 0;
   const sockets = new Set<import('node:net').Socket>();
 
@@ -160,6 +170,52 @@ export async function startFakeUsps(options: FakeUspsOptions = {}) {
       '',
     ].join('\r\n');
     return { raw, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, body: { labelMetadata: metadata, labelImage: image.bytes.toString('base64') } };
+  }
+
+  /**
+   * A SCAN form as USPS sends it: multipart, a JSON `SCANFormMetaData` part and a Base64
+   * `SCANFormImage` part. Labels the fake did not issue, cancelled ones and ones already on a
+   * form are left off (`trackingNumbers` lists the others); none left → 400.
+   */
+  function scanFormReply(body: any): FakeReply {
+    const asked: string[] = body?.shipment?.trackingNumbers ?? [];
+    const eligible = asked.filter((n) => {
+      const l = labels.get(n);
+      return l && !l.cancelled && !onForm.has(n);
+    });
+    if (eligible.length === 0) {
+      return { status: 400, body: errorBody(400, 'No eligible labels for the SCAN form.', [{ status: '400', code: 'SCF-001', title: 'No eligible labels', detail: 'None of the tracking numbers can be added to a SCAN form.', source: { parameter: 'shipment.trackingNumbers' } }]) };
+    }
+    for (const n of eligible) onForm.add(n);
+    const manifestNumber = `9275090${String(++seq).padStart(19, '0')}`;
+    const metadata = {
+      imageInfo: body.imageInfo,
+      mailingDate: body.mailingDate,
+      overwriteMailingDate: body.overwriteMailingDate ?? false,
+      entryFacilityZIPCode: body.entryFacilityZIPCode,
+      destinationEntryFacilityType: body.destinationEntryFacilityType,
+      shipment: { trackingNumbers: asked },
+      manifestNumber,
+      trackingNumbers: eligible,
+      fromAddress: body.fromAddress,
+    };
+    scanForms.set(manifestNumber, eligible);
+    const boundary = `usps${randomBytes(8).toString('hex')}`;
+    const raw = [
+      `--${boundary}`,
+      'Content-Disposition: form-data; name="SCANFormMetaData"',
+      'Content-Type: application/json',
+      '',
+      JSON.stringify(metadata, null, 2),
+      `--${boundary}`,
+      'Content-Type: application/pdf',
+      'Content-Disposition: form-data; filename="SCANForm.pdf"; name="SCANFormImage"',
+      '',
+      FAKE_SCAN_FORM.toString('base64').replace(/(.{76})/g, '$1\r\n'),
+      `--${boundary}--`,
+      '',
+    ].join('\r\n');
+    return { raw, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, body: { SCANFormMetaData: metadata, SCANFormImage: FAKE_SCAN_FORM.toString('base64') } };
   }
 
   function defaultReply(op: FakeUspsOperation, url: URL, body: any, headers: http.IncomingHttpHeaders): FakeReply {
@@ -213,6 +269,8 @@ export async function startFakeUsps(options: FakeUspsOptions = {}) {
         if (!p || p.cancelled) return { status: 404, body: errorBody(404, 'Carrier pickup not found.') };
         return { body: [p.body], headers: { etag: p.etag } };
       }
+      case 'scan_form':
+        return scanFormReply(body);
       case 'pickup_cancel': {
         const p = pickups.get(last);
         if (!p || p.cancelled) return { status: 404, body: errorBody(404, 'Carrier pickup not found.') };
@@ -291,6 +349,7 @@ export async function startFakeUsps(options: FakeUspsOptions = {}) {
     violations,
     labels,
     pickups,
+    scanForms,
     queue(op: FakeUspsOperation, ...replies: FakeReply[]) {
       queues.set(op, [...(queues.get(op) ?? []), ...replies]);
     },
@@ -339,6 +398,7 @@ function guessOperation(method: string, path: string): FakeUspsOperation | null 
   if (/^\/tracking\/v3\/tracking\/[^/]+$/.test(path)) return 'track';
   if (path === '/addresses/v3/address') return 'address';
   if (path === '/pickup/v3/carrier-pickup' && method === 'POST') return 'pickup';
+  if (path === '/scan-forms/v3/scan-form' && method === 'POST') return 'scan_form';
   if (/^\/pickup\/v3\/carrier-pickup\/[^/]+$/.test(path)) return method === 'DELETE' ? 'pickup_cancel' : method === 'GET' ? 'pickup_read' : null;
   return null;
 }

@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { londonAddress, ukCustoms, ukCustomsWithItn, ukRoute } from '../../../../test/helpers/driver-customs.js';
-import { FAKE_LABELS, startFakeUsps, uspsFixture, USPS_FIXTURES_DIR, type FakeUsps } from '../../../../test/helpers/fake-usps.js';
+import { FAKE_LABELS, FAKE_SCAN_FORM, startFakeUsps, uspsFixture, USPS_FIXTURES_DIR, type FakeUsps } from '../../../../test/helpers/fake-usps.js';
 import { loadUspsSpecs, USPS_SPEC_DIR, type UspsSpecs } from '../../../../test/helpers/usps-spec.js';
 import type { ApiCallContext, ApiPurchaseRequest, ApiRateRequest } from '../../api-driver.js';
 import { CarrierHttpClient, type CarrierExchange } from '../../http/client.js';
@@ -561,6 +561,91 @@ describe('USPS driver against the fake USPS', () => {
     fake.reset();
     await driver().purchase(ctx(), purchase());
     expect(JSON.parse(fake.requests.find((r) => r.operation === 'label')!.body).customsForm).toBeUndefined();
+  });
+
+  describe('SCAN form (end-of-day manifest)', () => {
+    const manifestOf = (numbers: string[]) => ({
+      ship_date: '2026-03-02',
+      address: from,
+      shipments: numbers.map((n) => ({ tracking_number: n, carrier_shipment_id: n, service_code: 'usps_ground_advantage' })),
+    });
+
+    it('links the day\'s labels on one PS Form 5630: its number, the PDF, and a label USPS left off in rejected', async () => {
+      const c = ctx();
+      const a = await driver().purchase(c, purchase());
+      const b = await driver().purchase(c, { ...purchase(), reference: 'shp_01SECONDLABEL' });
+      expect(a.ok && b.ok).toBe(true);
+      if (!a.ok || !b.ok) return;
+      const unknown = '9200 1909 9999 0000 0000 01';
+      const res = await driver().manifest!(c, manifestOf([a.value.tracking_number, b.value.tracking_number, unknown]));
+      expect(res.ok).toBe(true);
+      if (!res.ok) return;
+      const sent = JSON.parse(fake.requests.find((r) => r.operation === 'scan_form')!.body);
+      expect(sent).toEqual({
+        imageInfo: { imageType: 'PDF', labelType: '8.5X11LABEL' },
+        mailingDate: '2026-03-02',
+        overwriteMailingDate: false,
+        entryFacilityZIPCode: '21093',
+        destinationEntryFacilityType: 'NONE',
+        shipment: { trackingNumbers: [a.value.tracking_number, b.value.tracking_number, '9200190999990000000001'] },
+        fromAddress: { firstName: 'Dock', lastName: 'Lead', firm: 'Acme Widgets', streetAddress: '12 Main St', city: 'Timonium', state: 'MD', ZIPCode: '21093' },
+      });
+      const [formNumber, onForm] = [...fake.scanForms.entries()][0];
+      expect(onForm).toEqual([a.value.tracking_number, b.value.tracking_number]);
+      expect(res.value).toEqual({
+        carrier_manifest_id: formNumber,
+        document: { type: 'scan_form', artifact: { format: 'PDF', mime: 'application/pdf', bytes: FAKE_SCAN_FORM } },
+        rejected: [{ tracking_number: '9200190999990000000001', message: expect.stringContaining('left this label off'), carrier_code: 'not_on_scan_form' }],
+      });
+      expect(fake.count('payment')).toBeLessThanOrEqual(1); // a SCAN form needs no payment token
+      expectCleanExchange();
+      // The fake's check is not a rubber stamp: a form without its entry ZIP or with an unknown facility type is refused.
+      if (specs) {
+        const req = fake.requests.find((r) => r.operation === 'scan_form')!;
+        const bad = { ...sent, destinationEntryFacilityType: 'DOCK' };
+        delete bad.entryFacilityZIPCode;
+        const problems = specs.checkRequest('POST', new URL(`http://x${req.path}`), req.headers, JSON.stringify(bad)).problems.join('\n');
+        expect(problems).toMatch(/entryFacilityZIPCode/);
+        expect(problems).toMatch(/destinationEntryFacilityType/);
+      }
+    });
+
+    it('no label USPS can add: a rejection with its message; a second form for the same labels likewise', async () => {
+      const c = ctx();
+      const a = await driver().purchase(c, purchase());
+      if (!a.ok) throw new Error('purchase failed');
+      expect((await driver().manifest!(c, manifestOf([a.value.tracking_number]))).ok).toBe(true);
+      const again = await driver().manifest!(c, manifestOf([a.value.tracking_number]));
+      expect(again).toMatchObject({ ok: false, kind: 'rejected', messages: [{ carrier_code: 'SCF-001', message: expect.stringContaining('None of the tracking numbers') }] });
+      expectCleanExchange();
+    });
+
+    it('a JSON answer (SCANForm) is read as well as the multipart one', async () => {
+      fake.queue('scan_form', {
+        body: {
+          SCANFormMetaData: { mailingDate: '2026-03-02', entryFacilityZIPCode: '21093', destinationEntryFacilityType: 'NONE', manifestNumber: '92750901234567890123456789', trackingNumbers: ['9200190999990000000001'] },
+          SCANFormImage: FAKE_SCAN_FORM.toString('base64'),
+        },
+      });
+      const res = await driver().manifest!(ctx(), manifestOf(['9200190999990000000001']));
+      expect(res).toEqual({ ok: true, value: { carrier_manifest_id: '92750901234567890123456789', document: { type: 'scan_form', artifact: { format: 'PDF', mime: 'application/pdf', bytes: FAKE_SCAN_FORM } }, rejected: [] } });
+      expectCleanExchange();
+    });
+
+    it('5xx: a retryable transport error, never sent twice; refused credentials: invalid_credentials; no ZIP: refused before calling', async () => {
+      fake.queue('scan_form', { status: 503, body: uspsFixture('error-unavailable') });
+      const err = await driver().manifest!(ctx(), manifestOf(['9200190999990000000001'])).catch((e) => e);
+      expect(err).toBeInstanceOf(CarrierTransportError);
+      expect(err).toMatchObject({ retryable: true });
+      expect(fake.count('scan_form')).toBe(1);
+      fake.reset();
+      const refusedCreds = await driver().manifest!(ctx({ credentials: { ...CREDENTIALS, client_secret: 'wrong' } }), manifestOf(['9200190999990000000001']));
+      expect(refusedCreds).toMatchObject({ ok: false, kind: 'invalid_credentials' });
+      expect(fake.count('scan_form')).toBe(0);
+      const noZip = await driver().manifest!(ctx(), { ...manifestOf(['9200190999990000000001']), address: { ...from, postal_code: 'K1A 0B1' } });
+      expect(noZip).toMatchObject({ ok: false, kind: 'rejected', messages: [{ carrier_code: 'invalid_entry_zip', field: 'address.postal_code' }] });
+      expect(fake.count('scan_form')).toBe(0);
+    });
   });
 
   it('tracks with expand=DETAIL: event codes mapped to ours, oldest first, UTC, unmapped → unknown with the raw code', async () => {

@@ -6,6 +6,8 @@
 import { createHash } from 'node:crypto';
 import type {
   ApiCallContext,
+  ApiManifestRequest,
+  ApiManifestResult,
   ApiPickupRequest,
   ApiPurchaseRequest,
   ApiPurchaseResult,
@@ -50,6 +52,7 @@ import {
 } from './payments.js';
 import { buildPickupRequest, parsePickupResponse, PICKUP_PATH, pickupPath } from './pickups.js';
 import { buildRateRequest, parseRateResponse, TOTAL_RATES_PATH } from './rates.js';
+import { buildScanFormRequest, parseScanFormResponse, SCAN_FORM_PATH } from './scan-forms.js';
 import { parseTrackResponse, trackPath } from './tracking.js';
 import { USPS_SERVICES, uspsMailClass, uspsLabelImage } from './units.js';
 
@@ -436,6 +439,25 @@ export class UspsApiDriver implements CarrierApiDriver {
       };
     }
     return res;
+  }
+
+  /**
+   * A SCAN form (PS Form 5630) for the day's labels. Not retried: a second form for the same
+   * labels would be refused or duplicate the first. Labels USPS leaves off come back in `rejected`.
+   */
+  async manifest(ctx: ApiCallContext, request: ApiManifestRequest): Promise<DriverResult<ApiManifestResult>> {
+    if (request.shipments.length === 0) return reject('no_shipments', 'A SCAN form needs at least one label', 'shipments');
+    const json = buildScanFormRequest(request);
+    if (!json) return reject('invalid_entry_zip', 'A SCAN form needs the 5-digit ZIP Code of the entry facility (the origin address)', 'address.postal_code');
+    return this.run(
+      ctx,
+      { operation: 'manifest', method: 'POST', path: SCAN_FORM_PATH, json, idempotent: false },
+      (res) => {
+        const parsed = parseScanFormResponse(res.body, res.headers['content-type'], request.shipments.map((s) => s.tracking_number));
+        if (!parsed) throw malformed('manifest', res, false);
+        return { ok: true, value: parsed };
+      },
+    );
   }
 
   schedulePickup(ctx: ApiCallContext, request: ApiPickupRequest) {
