@@ -27,7 +27,7 @@ export function fedexFixture(name: string): any {
   return JSON.parse(readFileSync(resolve(FEDEX_FIXTURES_DIR, `${name}.json`), 'utf8'));
 }
 
-export type FakeFedexOperation = 'token' | 'rates' | 'ship' | 'cancel' | 'track' | 'address' | 'pickup' | 'pickup_cancel';
+export type FakeFedexOperation = 'token' | 'rates' | 'ship' | 'cancel' | 'track' | 'address' | 'pickup' | 'pickup_cancel' | 'close';
 
 const OPERATION_IDS: Record<string, FakeFedexOperation> = {
   'API Authorization': 'token',
@@ -38,6 +38,7 @@ const OPERATION_IDS: Record<string, FakeFedexOperation> = {
   'Validate Address': 'address',
   'Create Pickup': 'pickup',
   'Cancel Pickup': 'pickup_cancel',
+  groundPerformEndOfDayClose: 'close',
 };
 
 const PATHS: Record<string, FakeFedexOperation> = {
@@ -49,6 +50,7 @@ const PATHS: Record<string, FakeFedexOperation> = {
   'POST /address/v1/addresses/resolve': 'address',
   'POST /pickup/v1/pickups': 'pickup',
   'PUT /pickup/v1/pickups/cancel': 'pickup_cancel',
+  'PUT /ship/v1/endofday/': 'close',
 };
 
 export interface FakeReply {
@@ -102,7 +104,7 @@ export async function startFakeFedex(options: FakeFedexOptions = {}) {
   const requests: FakeFedexRequest[] = [];
   /** Problems in requests we received or answers we gave, for tests to assert empty. */
   const violations: string[] = [];
-  const shipments = new Map<string, { cancelled: boolean; trackingNumbers: string[] }>();
+  const shipments = new Map<string, { cancelled: boolean; trackingNumbers: string[]; serviceType?: string; shipDate?: string; closed?: boolean }>();
   let seq = 0;
   const sockets = new Set<import('node:net').Socket>();
 
@@ -143,7 +145,7 @@ export async function startFakeFedex(options: FakeFedexOptions = {}) {
           packageSequenceNumber: i + 1,
           packageDocuments: [{ contentType: 'LABEL', copiesToPrint: 1, docType: imageType, trackingNumber: n, encodedLabel: (FAKE_FEDEX_LABELS[imageType] ?? FAKE_FEDEX_LABELS.PDF).toString('base64') }],
         }));
-        shipments.set(numbers[0], { cancelled: false, trackingNumbers: numbers });
+        shipments.set(numbers[0], { cancelled: false, trackingNumbers: numbers, serviceType: shipment.serviceType, shipDate: shipment.shipDatestamp });
         return { body: reply };
       }
       case 'cancel': {
@@ -167,6 +169,15 @@ export async function startFakeFedex(options: FakeFedexOptions = {}) {
         return { body: fedexFixture('pickup-create') };
       case 'pickup_cancel':
         return { body: fedexFixture('pickup-cancel') };
+      case 'close': {
+        // Every open Ground shipment of the close date is closed; none open → FedEx's refusal.
+        const open = [...shipments.values()].filter((s) => !s.cancelled && !s.closed && /GROUND/.test(s.serviceType ?? '') && s.shipDate === body?.closeDate);
+        if (open.length === 0) return { status: 400, body: fedexError('GROUNDEOD.NOSHIPMENTS.NOTFOUND', 'No FedEx Ground shipments were found to close for the close date.') };
+        for (const s of open) s.closed = true;
+        const reply = fedexFixture('close');
+        reply.transactionId = randomBytes(16).toString('hex');
+        return { body: reply };
+      }
     }
   }
 

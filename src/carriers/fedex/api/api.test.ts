@@ -106,6 +106,7 @@ describe('FedEx published description', () => {
       'address-resolved': ['Validate Address', 200],
       'pickup-create': ['Create Pickup', 200],
       'pickup-cancel': ['Cancel Pickup', 200],
+      close: ['groundPerformEndOfDayClose', 200],
       'error-auth': ['API Authorization', 401],
       'error-token-expired': ['Rate and Transit times', 401],
       'error-invalid-postal': ['Rate and Transit times', 400],
@@ -495,6 +496,78 @@ describe('FedEx driver against the fake FedEx', () => {
     expect(shipment.customsClearanceDetail).toBeUndefined();
     expect(shipment.shippingDocumentSpecification).toBeUndefined();
     expectCleanExchange();
+  });
+
+  describe('Ground End-of-Day Close (manifest)', () => {
+    const manifestOf = (bought: { tracking_number: string; service_code: string }[]) => ({
+      ship_date: '2026-03-02',
+      address: from,
+      shipments: bought.map((b) => ({ tracking_number: b.tracking_number, carrier_shipment_id: b.tracking_number, service_code: b.service_code })),
+    });
+
+    it("closes the day's Ground shipments and returns the OP-950 close report; an Express shipment in the list is rejected, not sent", async () => {
+      const c = ctx();
+      const ground = await driver().purchase(c, purchase('PDF', 'fedex_ground'));
+      const express = await driver().purchase(c, purchase('PDF', 'fedex_2day'));
+      if (!ground.ok || !express.ok) throw new Error('purchase failed');
+      const res = await driver().manifest!(c, manifestOf([
+        { tracking_number: ground.value.tracking_number, service_code: 'fedex_ground' },
+        { tracking_number: express.value.tracking_number, service_code: 'fedex_2day' },
+      ]));
+      expect(res.ok).toBe(true);
+      if (!res.ok) return;
+      const sent = fake.requests.find((r) => r.operation === 'close')!;
+      expect(sent.method).toBe('PUT');
+      expect(sent.path).toBe('/ship/v1/endofday/');
+      expect(JSON.parse(sent.body)).toEqual({
+        closeReqType: 'GCDR',
+        accountNumber: { value: '740561073' },
+        groundServiceCategory: 'GROUND',
+        closeDate: '2026-03-02',
+        closeDocumentSpecification: { closeDocumentTypes: ['OP_950'], op950Detail: { format: { imageType: 'PDF', stockType: 'PAPER_LETTER' } } },
+      });
+      expect(fake.shipments.get(ground.value.carrier_shipment_id)?.closed).toBe(true);
+      expect(fake.shipments.get(express.value.carrier_shipment_id)?.closed).toBeUndefined();
+      const report = Buffer.from(fedexFixture('close').output.closeDocuments[0].parts[0].image, 'base64');
+      expect(res.value.carrier_manifest_id).toMatch(/^[0-9a-f]{32}$/);
+      expect(res.value.document).toEqual({ type: 'close_report', artifact: { format: 'PDF', mime: 'application/pdf', bytes: report } });
+      expect(res.value.rejected).toEqual([{ tracking_number: express.value.tracking_number, message: expect.stringContaining('Not a FedEx Ground shipment'), carrier_code: 'not_ground' }]);
+      expectCleanExchange();
+      // The fake's check is not a rubber stamp: an unknown close type or document type is refused.
+      if (specs) {
+        const bad = { ...JSON.parse(sent.body), closeReqType: 'CLOSE', closeDocumentSpecification: { closeDocumentTypes: ['REPORT'] } };
+        const problems = specs.checkRequest('PUT', new URL('http://x/ship/v1/endofday/'), sent.headers, JSON.stringify(bad)).problems.join('\n');
+        expect(problems).toMatch(/closeReqType/);
+        expect(problems).toMatch(/closeDocumentTypes/);
+      }
+    });
+
+    it("nothing left to close: FedEx's refusal comes back as a rejection; only Express given: refused before calling", async () => {
+      const c = ctx();
+      const ground = await driver().purchase(c, purchase('PDF', 'fedex_home_delivery'));
+      if (!ground.ok) throw new Error('purchase failed');
+      const list = manifestOf([{ tracking_number: ground.value.tracking_number, service_code: 'fedex_home_delivery' }]);
+      expect((await driver().manifest!(c, list)).ok).toBe(true);
+      const again = await driver().manifest!(c, list);
+      expect(again).toMatchObject({ ok: false, kind: 'rejected', messages: [{ carrier_code: 'GROUNDEOD.NOSHIPMENTS.NOTFOUND' }] });
+      fake.reset();
+      const expressOnly = await driver().manifest!(c, manifestOf([{ tracking_number: '794953535000', service_code: 'fedex_2day' }]));
+      expect(expressOnly).toMatchObject({ ok: false, kind: 'rejected', messages: [{ carrier_code: 'no_ground_shipments', field: 'shipments' }] });
+      expect(fake.count('close')).toBe(0);
+      expectCleanExchange();
+    });
+
+    it('5xx: a retryable transport error, never sent twice; refused credentials: invalid_credentials', async () => {
+      fake.queue('close', { status: 503, body: fedexFixture('error-unavailable') });
+      const list = manifestOf([{ tracking_number: '794953535000', service_code: 'fedex_ground' }]);
+      const err = await driver().manifest!(ctx(), list).catch((e) => e);
+      expect(err).toBeInstanceOf(CarrierTransportError);
+      expect(err).toMatchObject({ retryable: true });
+      expect(fake.count('close')).toBe(1);
+      const bad = await driver().manifest!(ctx({ credentials: { api_key: 'fake-api-key', secret_key: 'wrong' } }), list);
+      expect(bad).toMatchObject({ ok: false, kind: 'invalid_credentials' });
+      expect(fake.count('close')).toBe(1);
+    });
   });
 
   it('tracks with detailed scans: FedEx codes mapped to ours, oldest first, raw codes kept, unmapped → unknown', async () => {
