@@ -511,6 +511,28 @@ describe('DHL Express driver against the fake DHL Express', () => {
     expectCleanExchange();
   });
 
+  it("a return: billed to the merchant's account as payer, a returns invoice, every line exported as return", async () => {
+    const res = await driver().purchase(ctx(), {
+      ...purchase(),
+      ship_from: londonAddress,
+      ship_to: from,
+      residential: false,
+      route: { ...ukRoute, origin_country: 'GB', destination_country: 'US' },
+      customs: { ...ukCustoms, incoterm: 'DAP' },
+      is_return: true,
+    });
+    expect(res.ok).toBe(true);
+    const body = sentBody('shipments');
+    expect(body.accounts).toEqual([
+      { typeCode: 'shipper', number: '123456789' },
+      { typeCode: 'payer', number: '123456789' },
+    ]);
+    expect(body.outputImageProperties.imageOptions).toEqual([{ typeCode: 'invoice', isRequested: true, invoiceType: 'returns' }]);
+    expect(body.content.exportDeclaration.exportReasonType).toBe('return');
+    expect(body.content.exportDeclaration.lineItems.map((l: { exportReasonType: string }) => l.exportReasonType)).toEqual(['return', 'return']);
+    expectCleanExchange();
+  });
+
   it('maps any other document typeCode DHL returns to snake_case', async () => {
     const reply = dhlFixture('shipment-international');
     reply.documents.push({ imageFormat: 'PDF', content: Buffer.from('%PDF-1.4 customs').toString('base64'), typeCode: 'customsDeclaration' });

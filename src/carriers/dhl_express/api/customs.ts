@@ -50,7 +50,8 @@ function lineItem(item: CustomsItem, index: number, reasonType: string): Json {
 }
 
 export function buildExportDeclaration(req: ApiPurchaseRequest, customs: CustomsDeclaration): Json {
-  const reasonType = DHL_EXPORT_REASON_TYPES[customs.contents_type];
+  // A return goes back as `return` whatever its declared contents.
+  const reasonType = req.is_return ? DHL_EXPORT_REASON_TYPES.return_merchandise : DHL_EXPORT_REASON_TYPES[customs.contents_type];
   const invoice: Json = { number: req.reference.slice(0, 35), date: req.ship_date.slice(0, 10) };
   const signer = clip(customs.signer, 35);
   if (signer) invoice.signatureName = signer;
@@ -104,9 +105,9 @@ export function customsValueAddedServices(customs: CustomsDeclaration): Json[] {
   return customs.incoterm === 'DDP' && isDutiable(customs) ? [{ serviceCode: 'DD' }] : [];
 }
 
-/** The commercial invoice DHL should print beside the label (dutiable shipments only). */
-export function invoiceImageOptions(customs: CustomsDeclaration): Json[] {
-  return isDutiable(customs) ? [{ typeCode: 'invoice', isRequested: true, invoiceType: 'commercial' }] : [];
+/** The invoice DHL should print beside the label (dutiable shipments only): commercial, or MyDHL's returns invoice for a return. */
+export function invoiceImageOptions(customs: CustomsDeclaration, isReturn = false): Json[] {
+  return isDutiable(customs) ? [{ typeCode: 'invoice', isRequested: true, invoiceType: isReturn ? 'returns' : 'commercial' }] : [];
 }
 
 /** `documents[]` other than labels → ours: `invoice` → commercial_invoice, `waybillDoc` → waybill, … else snake_case. */

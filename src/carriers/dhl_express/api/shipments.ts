@@ -26,7 +26,7 @@ export function buildShipmentRequest(req: ApiPurchaseRequest, accountNumber: str
   const customs = req.customs?.items.length ? req.customs : null;
   const registrations = customs ? receiverRegistrationNumbers(customs, req.ship_to.country) : [];
   if (registrations.length) receiver.registrationNumbers = registrations;
-  const imageOptions = customs ? invoiceImageOptions(customs) : [];
+  const imageOptions = customs ? invoiceImageOptions(customs, req.is_return === true) : [];
   const services = customs ? customsValueAddedServices(customs) : [];
   return {
     // The purchase's own timestamp is "now": the builder stays pure.
@@ -34,7 +34,13 @@ export function buildShipmentRequest(req: ApiPurchaseRequest, accountNumber: str
     pickup: { isRequested: false },
     productCode,
     getRateEstimates: true,
-    accounts: [{ typeCode: 'shipper', number: accountNumber }],
+    // A return (the customer ships to the merchant) is billed to the merchant's account as payer.
+    accounts: req.is_return
+      ? [
+          { typeCode: 'shipper', number: accountNumber },
+          { typeCode: 'payer', number: accountNumber },
+        ]
+      : [{ typeCode: 'shipper', number: accountNumber }],
     outputImageProperties: { encodingFormat: DHL_ENCODING[req.label_image].encoding, ...(imageOptions.length ? { imageOptions } : {}) },
     customerReferences: [{ value: reference, typeCode: 'CU' }],
     ...(services.length ? { valueAddedServices: services } : {}),

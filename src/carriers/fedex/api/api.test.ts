@@ -498,6 +498,16 @@ describe('FedEx driver against the fake FedEx', () => {
     expectCleanExchange();
   });
 
+  it('a return label asks for RETURN_SHIPMENT with PRINT_RETURN_LABEL; an outbound one asks for no special service', async () => {
+    const res = await driver().purchase(ctx(), { ...purchase('PDF', 'fedex_ground'), ship_from: { ...to, phone: '+1 404 555 0199' }, ship_to: from, residential: false, is_return: true });
+    expect(res.ok).toBe(true);
+    expect(fake.lastBody('ship').requestedShipment.shipmentSpecialServices).toEqual({ specialServiceTypes: ['RETURN_SHIPMENT'], returnShipmentDetail: { returnType: 'PRINT_RETURN_LABEL' } });
+    expectCleanExchange();
+    fake.reset();
+    await driver().purchase(ctx(), purchase());
+    expect(fake.lastBody('ship').requestedShipment.shipmentSpecialServices).toBeUndefined();
+  });
+
   describe('Ground End-of-Day Close (manifest)', () => {
     const manifestOf = (bought: { tracking_number: string; service_code: string }[]) => ({
       ship_date: '2026-03-02',

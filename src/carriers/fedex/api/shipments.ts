@@ -7,7 +7,7 @@ import type { ApiPurchaseRequest, ApiPurchaseResult, ApiRate, CarrierLabelImage,
 import { asList, clip, LABEL_MIME, obj, str, type Json } from '../../http/json-read.js';
 import { buildCustomsClearanceDetail, buildShippingDocumentSpecification, importerTins, parseShipmentDocuments } from './customs.js';
 import { parcelsOf, parseRateReplyDetail, PICKUP_TYPE } from './rates.js';
-import { fedexImageSpec, imageFromFedex } from './units.js';
+import { FEDEX_RETURN_SERVICE, fedexImageSpec, imageFromFedex } from './units.js';
 import { packageDimensions, packageWeight, partyAddress, partyContact, phoneDigits, totalPounds } from './wire.js';
 
 export const SHIP_PATH = '/ship/v1/shipments';
@@ -48,6 +48,14 @@ export function buildShipRequest(req: ApiPurchaseRequest, accountNumber: string,
       labelSpecification: { labelFormatType: 'COMMON2D', ...fedexImageSpec(req.label_image) },
       ...(customs ? { customsClearanceDetail: buildCustomsClearanceDetail(req, customs, accountNumber) } : {}),
       ...(documents ? { shippingDocumentSpecification: documents } : {}),
+      ...(req.is_return
+        ? {
+            shipmentSpecialServices: {
+              specialServiceTypes: [FEDEX_RETURN_SERVICE.specialServiceType],
+              returnShipmentDetail: { returnType: FEDEX_RETURN_SERVICE.returnType },
+            },
+          }
+        : {}),
       rateRequestType: ['ACCOUNT', 'LIST'],
       requestedPackageLineItems: parcels.map((p, i) => ({
         sequenceNumber: i + 1,

@@ -196,3 +196,10 @@ export const FEDEX_DUTIES_PAYERS: Readonly<Record<string, 'SENDER' | 'RECIPIENT'
   DAP: 'RECIPIENT',
   DDP: 'SENDER',
 };
+
+/**
+ * A return label (`shipmentSpecialServices`): RETURN_SHIPMENT with `returnType:
+ * PRINT_RETURN_LABEL` (printed by us, handed to the customer). FedEx bills a printed return
+ * label when it is used (first scanned), not when it is created.
+ */
+export const FEDEX_RETURN_SERVICE = { specialServiceType: 'RETURN_SHIPMENT', returnType: 'PRINT_RETURN_LABEL' } as const;

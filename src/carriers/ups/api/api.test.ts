@@ -452,6 +452,34 @@ describe('UPS driver against the fake UPS', () => {
     expectCleanExchange();
   });
 
+  it('a return label: ReturnService 9 (print return label), the merchant as Shipper, package descriptions, and a partial invoice for an international return', async () => {
+    // A return: the customer (ship_from) sends the parcel back to the merchant (ship_to).
+    const res = await driver().purchase(ctx(), { ...purchase(), ship_from: to, ship_to: from, residential: false, is_return: true });
+    expect(res.ok).toBe(true);
+    const shipment = JSON.parse(fake.requests.find((r) => r.operation === 'ship')!.body).ShipmentRequest.Shipment;
+    expect(shipment.ReturnService).toEqual({ Code: '9', Description: 'UPS Print Return Label' });
+    expect(shipment.Shipper).toMatchObject({ Name: 'Acme Widgets', ShipperNumber: 'A1B2C3', Address: { City: 'Timonium' } });
+    expect(shipment.ShipFrom.Address.City).toBe('Alpharetta');
+    expect(shipment.ShipTo.Address.City).toBe('Timonium');
+    expect(shipment.Description).toBe('Returned merchandise');
+    expect(shipment.Package[0].Description).toBe('Returned merchandise');
+    expectCleanExchange();
+    fake.reset();
+    const intl = await driver().purchase(ctx(), {
+      ...purchase(),
+      service_code: 'ups_worldwide_saver',
+      ship_from: londonAddress,
+      ship_to: from,
+      route: { ...ukRoute, origin_country: 'GB', destination_country: 'US' },
+      customs: { ...ukCustoms, contents_type: 'return_merchandise', incoterm: 'DDU' },
+      is_return: true,
+    });
+    expect(intl.ok).toBe(true);
+    const forms = JSON.parse(fake.requests.find((r) => r.operation === 'ship')!.body).ShipmentRequest.Shipment.ShipmentServiceOptions.InternationalForms;
+    expect(forms).toMatchObject({ FormType: ['05'], ReasonForExport: 'RETURN' });
+    expectCleanExchange();
+  });
+
   it('a purchase without a shipper number is refused before calling UPS', async () => {
     const res = await driver().purchase(ctx({ account_number: null }), purchase());
     expect(res).toMatchObject({ ok: false, kind: 'invalid_credentials' });

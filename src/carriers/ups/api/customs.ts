@@ -6,7 +6,7 @@
  */
 import type { ApiPurchaseRequest } from '../../api-driver.js';
 import type { CustomsDeclaration, CustomsItem } from '../../types.js';
-import { UPS_REASONS_FOR_EXPORT, UPS_TERMS_OF_SHIPMENT } from './units.js';
+import { UPS_REASONS_FOR_EXPORT, UPS_RETURN_FORM_TYPE, UPS_TERMS_OF_SHIPMENT } from './units.js';
 import { clip, partyName, phoneDigits, poundsFromOz, upsAddress, yyyymmdd, type Json } from './wire.js';
 
 /** UPS's declaration statement, printed on the invoice above the signer. */
@@ -70,13 +70,14 @@ export function buildInternationalForms(req: ApiPurchaseRequest, customs: Custom
   const reason =
     customs.contents_type === 'other' ? (clip(customs.contents_explanation, 20) ?? UPS_REASONS_FOR_EXPORT.other) : UPS_REASONS_FOR_EXPORT[customs.contents_type];
   const forms: Json = {
-    FormType: ['01'],
+    // A return may carry only the partial invoice (05), whose reason is always RETURN.
+    FormType: [req.is_return ? UPS_RETURN_FORM_TYPE : '01'],
     Contacts: { SoldTo: soldTo },
     Product: customs.items.map(product),
     InvoiceNumber: req.reference.slice(0, 35),
     InvoiceDate: yyyymmdd(req.ship_date),
     TermsOfShipment: UPS_TERMS_OF_SHIPMENT[customs.incoterm],
-    ReasonForExport: reason,
+    ReasonForExport: req.is_return ? UPS_REASONS_FOR_EXPORT.return_merchandise : reason,
     DeclarationStatement: customs.signer ? `${UPS_DECLARATION_STATEMENT} Signed: ${customs.signer}`.slice(0, 550) : UPS_DECLARATION_STATEMENT,
     CurrencyCode: customsCurrency(customs),
   };

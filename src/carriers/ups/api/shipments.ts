@@ -5,7 +5,7 @@
 import type { ApiCarrierDocument, ApiPurchaseRequest, ApiPurchaseResult, LabelArtifact } from '../../api-driver.js';
 import { customsShipmentFields } from './customs.js';
 import { parseRatedShipment } from './rates.js';
-import { LABEL_MIME, upsServiceCode } from './units.js';
+import { LABEL_MIME, UPS_RETURN_SERVICE, upsServiceCode } from './units.js';
 import { asList, clip, obj, partyName, phoneDigits, str, upsAddress, upsPackages, type Json } from './wire.js';
 import type { CarrierLabelImage } from '../../api-driver.js';
 
@@ -21,18 +21,24 @@ export function buildShipRequest(req: ApiPurchaseRequest, accountNumber: string,
   };
   const shipTo = upsAddress(req.ship_to, 5);
   if (req.residential) shipTo.ResidentialAddressIndicator = 'Y';
+  const customs = customsShipmentFields(req, accountNumber);
+  // A return service needs a merchandise description on every package (and on the shipment).
+  const returnDescription = req.is_return ? (req.customs?.items.map((i) => i.description.trim()).join(', ') || 'Returned merchandise') : null;
   const packages = upsPackages(parcels, 'Packaging').map((p) => ({
+    ...(returnDescription ? { Description: returnDescription.slice(0, 35) } : {}),
     ...p,
     ReferenceNumber: [{ Value: req.reference.slice(0, 35) }],
   }));
-  const customs = customsShipmentFields(req, accountNumber);
+  // The account holder is the Shipper: for a return that is the merchant the parcel goes back to.
+  const shipperParty = req.is_return ? req.ship_to : req.ship_from;
   return {
     ShipmentRequest: {
       // validate: UPS checks the city/state/postal combination (street level is not checked).
       Request: { RequestOption: 'validate', TransactionReference: { CustomerContext: req.reference.slice(0, 512) } },
       Shipment: {
+        ...(returnDescription ? { Description: returnDescription.slice(0, 50), ReturnService: { ...UPS_RETURN_SERVICE } } : {}),
         ...customs.shipment,
-        Shipper: { ...party(req.ship_from, 'Shipper'), ShipperNumber: accountNumber, Address: upsAddress(req.ship_from, 5) },
+        Shipper: { ...party(shipperParty, 'Shipper'), ShipperNumber: accountNumber, Address: upsAddress(shipperParty, 5) },
         ShipTo: { ...party(req.ship_to, 'Recipient'), Address: shipTo },
         ShipFrom: { ...party(req.ship_from, 'Shipper'), Address: upsAddress(req.ship_from, 5) },
         PaymentInformation: { ShipmentCharge: [{ Type: '01', BillShipper: { AccountNumber: accountNumber } }, ...customs.extraCharges] },

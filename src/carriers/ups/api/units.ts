@@ -141,3 +141,13 @@ export const UPS_TERMS_OF_SHIPMENT: Readonly<Record<string, string>> = {
   DAP: 'DAP',
   DDP: 'DDP',
 };
+
+/**
+ * The return service a return label asks for (`Shipment.ReturnService.Code`): 9, UPS Print Return
+ * Label (the label is printed by us and handed to the customer). UPS bills return labels when
+ * they are used (pay-per-use), not when they are printed.
+ */
+export const UPS_RETURN_SERVICE = { Code: '9', Description: 'UPS Print Return Label' } as const;
+
+/** Shipping.yaml: "For shipment with return service, 05 or 10 are the only valid values": 05 Partial Invoice. */
+export const UPS_RETURN_FORM_TYPE = '05';
