@@ -34,6 +34,7 @@ export type FakeUspsOperation =
   | 'rates'
   | 'label'
   | 'intl_label'
+  | 'return_label'
   | 'cancel'
   | 'intl_cancel'
   | 'track'
@@ -49,6 +50,7 @@ const OPERATIONS: Record<string, FakeUspsOperation> = {
   'domestic-prices post-total-rates-search': 'rates',
   'domestic-labels post-label': 'label',
   'international-labels post-international-label': 'intl_label',
+  'domestic-labels post-return-label': 'return_label',
   'domestic-labels delete-label-by-tracking': 'cancel',
   'international-labels delete-international-label-by-tracking': 'intl_cancel',
   'tracking get-package-tracking': 'track',
@@ -137,7 +139,7 @@ export async function startFakeUsps(options: FakeUspsOptions = {}) {
 
   const trackingNumber = () => `92001909999${String(++seq).padStart(11, '0')}`;
 
-  function labelReply(body: any, international: boolean, idempotencyKey: string | null): FakeReply {
+  function labelReply(body: any, international: boolean, idempotencyKey: string | null, isReturn = false): FakeReply {
     // A label already issued for this idempotency key is answered again, not bought twice.
     const known = idempotencyKey ? [...labels].find(([, l]) => l.idempotencyKey === idempotencyKey)?.[0] : undefined;
     const tn = known ?? trackingNumber();
@@ -147,21 +149,26 @@ export async function startFakeUsps(options: FakeUspsOptions = {}) {
     const metadata = uspsFixture('label-metadata');
     metadata.trackingNumber = tn;
     metadata.links[0].href = `https://tools.usps.com/go/TrackConfirmAction_input?origTrackNum=${tn}`;
+    if (isReturn) {
+      // ReturnLabelMetadata: no construct code or commitment (a return's delivery is not promised).
+      for (const k of ['constructCode', 'commitment']) delete metadata[k];
+    }
     if (international) {
       // InternationalLabelMetadata has no domestic routing fields.
       for (const k of ['routingInformation', 'constructCode', 'commitment', 'serviceTypeCode', 'retailDistributionCode', 'bannerText']) delete metadata[k];
     }
     const boundary = `usps${randomBytes(8).toString('hex')}`;
     const b64 = image.bytes.toString('base64').replace(/(.{76})/g, '$1\r\n');
+    const [metaName, imageName] = isReturn ? ['returnLabelMetadata', 'returnLabelImage'] : ['labelMetadata', 'labelImage'];
     const raw = [
       `--${boundary}`,
-      'Content-Disposition: form-data; name="labelMetadata"',
+      `Content-Disposition: form-data; name="${metaName}"`,
       'Content-Type: application/json',
       '',
       JSON.stringify(metadata, null, 2),
       `--${boundary}`,
       `Content-Type: ${image.mime}`,
-      `Content-Disposition: form-data; filename="labelImage.${image.ext}"; name="labelImage"`,
+      `Content-Disposition: form-data; filename="${imageName}.${image.ext}"; name="${imageName}"`,
       // The label documents: "Ignore the Content-Transfer-Encoding header … always Base64".
       'Content-Transfer-Encoding: base64',
       '',
@@ -169,7 +176,7 @@ export async function startFakeUsps(options: FakeUspsOptions = {}) {
       `--${boundary}--`,
       '',
     ].join('\r\n');
-    return { raw, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, body: { labelMetadata: metadata, labelImage: image.bytes.toString('base64') } };
+    return { raw, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, body: { [metaName]: metadata, [imageName]: image.bytes.toString('base64') } };
   }
 
   /**
@@ -241,6 +248,8 @@ export async function startFakeUsps(options: FakeUspsOptions = {}) {
         const key = (headers['x-idempotency-key'] as string | undefined) ?? null;
         return labelReply(body, op === 'intl_label', key);
       }
+      case 'return_label':
+        return labelReply(body, false, (headers['x-idempotency-key'] as string | undefined) ?? null, true);
       case 'cancel':
       case 'intl_cancel': {
         const l = labels.get(last);
@@ -326,7 +335,7 @@ export async function startFakeUsps(options: FakeUspsOptions = {}) {
       } else {
         const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
         if (!bearer || !validTokens.has(bearer)) return answer(res, name, op, { status: 401, body: uspsFixture('error-unauthorized') });
-        if (['label', 'intl_label', 'cancel', 'intl_cancel'].includes(name) && !paymentTokens.has(String(req.headers['x-payment-authorization-token'] ?? ''))) {
+        if (['label', 'intl_label', 'return_label', 'cancel', 'intl_cancel'].includes(name) && !paymentTokens.has(String(req.headers['x-payment-authorization-token'] ?? ''))) {
           return answer(res, name, op, { status: 401, body: errorBody(401, 'The payment authorization token is missing or invalid.') });
         }
       }
@@ -392,6 +401,7 @@ function guessOperation(method: string, path: string): FakeUspsOperation | null 
   if (path === '/payments/v3/payment-authorization') return 'payment';
   if (path === '/prices/v3/total-rates/search') return 'rates';
   if (path === '/labels/v3/label' && method === 'POST') return 'label';
+  if (path === '/labels/v3/return-label' && method === 'POST') return 'return_label';
   if (path === '/international-labels/v3/international-label' && method === 'POST') return 'intl_label';
   if (/^\/labels\/v3\/label\/[^/]+$/.test(path) && method === 'DELETE') return 'cancel';
   if (/^\/international-labels\/v3\/international-label\/[^/]+$/.test(path) && method === 'DELETE') return 'intl_cancel';

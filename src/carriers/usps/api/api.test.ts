@@ -563,6 +563,27 @@ describe('USPS driver against the fake USPS', () => {
     expect(JSON.parse(fake.requests.find((r) => r.operation === 'label')!.body).customsForm).toBeUndefined();
   });
 
+  it('a return label: the return endpoint in the return mail class, the customer to the merchant; voided like any label; international returns refused', async () => {
+    const c = ctx();
+    const res = await driver().purchase(c, { ...purchase(), service_code: 'usps_priority_mail', ship_from: to, ship_to: from, residential: false, is_return: true });
+    expect(res.ok).toBe(true);
+    if (!res.ok) return;
+    const sent = fake.requests.find((r) => r.operation === 'return_label')!;
+    expect(sent.path).toBe('/labels/v3/return-label');
+    const body = JSON.parse(sent.body);
+    expect(body.packageDescription.mailClass).toBe('PRIORITY_MAIL_RETURN_SERVICE');
+    expect(body.fromAddress).toMatchObject({ city: 'Alpharetta', state: 'GA' });
+    expect(body.toAddress).toMatchObject({ firm: 'Acme Widgets', city: 'Timonium' });
+    expect(res.value.label.bytes.equals(FAKE_LABELS.PDF.bytes)).toBe(true);
+    expect(fake.count('label')).toBe(0);
+    expect(await driver().void(c, { carrier_shipment_id: res.value.carrier_shipment_id })).toEqual({ ok: true, value: { voided: true } });
+    expectCleanExchange();
+    fake.reset();
+    const intl = await driver().purchase(ctx(), { ...purchase(), service_code: 'usps_priority_mail', ship_from: londonAddress, ship_to: from, is_return: true });
+    expect(intl).toMatchObject({ ok: false, kind: 'rejected', messages: [{ carrier_code: 'return_not_domestic' }] });
+    expect(fake.requests).toHaveLength(0);
+  });
+
   describe('SCAN form (end-of-day manifest)', () => {
     const manifestOf = (numbers: string[]) => ({
       ship_date: '2026-03-02',

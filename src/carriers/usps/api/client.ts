@@ -36,11 +36,13 @@ import {
 import { customsFormFromRequest, uspsCustomsProblem } from './customs.js';
 import {
   buildDomesticLabelRequest,
+  buildReturnLabelRequest,
   combinePackages,
   DOMESTIC_LABEL_PATH,
   domesticCancelPath,
   parseCancelResponse,
   parseLabelResponse,
+  RETURN_LABEL_PATH,
   type PackageCount,
 } from './labels.js';
 import {
@@ -54,7 +56,7 @@ import { buildPickupRequest, parsePickupResponse, PICKUP_PATH, pickupPath } from
 import { buildRateRequest, parseRateResponse, TOTAL_RATES_PATH } from './rates.js';
 import { buildScanFormRequest, parseScanFormResponse, SCAN_FORM_PATH } from './scan-forms.js';
 import { parseTrackResponse, trackPath } from './tracking.js';
-import { USPS_SERVICES, uspsMailClass, uspsLabelImage } from './units.js';
+import { USPS_RETURN_MAIL_CLASSES, USPS_SERVICES, uspsMailClass, uspsLabelImage } from './units.js';
 
 const SLUG = 'usps';
 
@@ -302,6 +304,10 @@ export class UspsApiDriver implements CarrierApiDriver {
     const mailClass = uspsMailClass(request.service_code);
     if (!mailClass) return reject('unknown_service', `USPS has no service ${request.service_code}`, 'service_code');
     const international = request.ship_to.country.toUpperCase() !== 'US';
+    if (request.is_return) {
+      if (international || request.ship_from.country.toUpperCase() !== 'US') return reject('return_not_domestic', 'USPS return labels are for domestic returns only', 'ship_from.country');
+      if (!USPS_RETURN_MAIL_CLASSES[mailClass]) return reject('no_return_service', `USPS has no return service for ${request.service_code}`, 'service_code');
+    }
     if (international && !this.options.customsForm && !request.customs?.items.length) return reject('customs_required', 'USPS international labels need customs data (customsForm)', 'customs');
     const problem = request.customs?.items.length ? uspsCustomsProblem(request.customs) : null;
     if (problem) return reject(problem.carrier_code, problem.message, problem.field);
@@ -331,14 +337,19 @@ export class UspsApiDriver implements CarrierApiDriver {
   }
 
   private buyLabel(ctx: ApiCallContext, request: ApiPurchaseRequest, mailClass: string, international: boolean, piece?: PackageCount): Promise<DriverResult<ApiPurchaseResult>> {
-    const json = international ? buildInternationalLabelRequest(request, mailClass, this.options.customsForm ?? customsFormFromRequest) : buildDomesticLabelRequest(request, mailClass, piece);
+    const returnClass = request.is_return ? USPS_RETURN_MAIL_CLASSES[mailClass] : undefined;
+    const json = international
+      ? buildInternationalLabelRequest(request, mailClass, this.options.customsForm ?? customsFormFromRequest)
+      : returnClass
+        ? buildReturnLabelRequest(request, returnClass)
+        : buildDomesticLabelRequest(request, mailClass, piece);
     if (!json) return Promise.resolve(reject('customs_required', 'USPS international labels need customs data (customsForm)', 'customs'));
     return this.withPaymentToken(
       ctx,
       (token) => ({
         operation: 'purchase',
         method: 'POST',
-        path: international ? INTERNATIONAL_LABEL_PATH : DOMESTIC_LABEL_PATH,
+        path: international ? INTERNATIONAL_LABEL_PATH : returnClass ? RETURN_LABEL_PATH : DOMESTIC_LABEL_PATH,
         json,
         // A label purchase is never sent twice blindly: a lost answer may hide an issued label.
         idempotent: false,

@@ -12,6 +12,8 @@ import { DOMESTIC_IMAGE_TYPES, LABEL_MIME, ourServiceCode, packageCharacteristic
 import { domesticAddress, inches, pounds, usd } from './wire.js';
 
 export const DOMESTIC_LABEL_PATH = '/labels/v3/label';
+/** Return labels (`post-return-label`): cancelled like any domestic label. */
+export const RETURN_LABEL_PATH = '/labels/v3/return-label';
 
 export function domesticCancelPath(trackingNumber: string): string {
   return `${DOMESTIC_LABEL_PATH}/${encodeURIComponent(trackingNumber)}`;
@@ -57,6 +59,18 @@ export function buildDomesticLabelRequest(req: ApiPurchaseRequest, mailClass: st
   };
 }
 
+/**
+ * A USPS Returns label (ReturnLabelRequest): the customer (`ship_from`) sends to the merchant
+ * (`ship_to`), in the return mail class; the domestic request without what ReturnLabelRequest
+ * does not take (the piece count, postage printing, a customs form).
+ */
+export function buildReturnLabelRequest(req: ApiPurchaseRequest, returnMailClass: string): Json {
+  const out = buildDomesticLabelRequest({ ...req, customs: null }, returnMailClass);
+  const image = out.imageInfo as Json;
+  delete image.suppressPostage;
+  return out;
+}
+
 export interface LabelParts {
   metadata: Json;
   label: LabelArtifact;
@@ -93,8 +107,8 @@ export function readLabelParts(body: string, contentType: string | undefined, re
   const parts = parseMultipart(body, contentType);
   if (!parts) return null;
   const isJson = (p: MultipartPart) => p.contentType?.includes('json') ?? p.body.startsWith('{');
-  const metaPart = parts.find((p) => p.name === 'labelMetadata') ?? parts.find((p) => !p.name && isJson(p));
-  const imagePart = parts.find((p) => p.name === 'labelImage') ?? parts.find((p) => !p.name && !isJson(p));
+  const metaPart = parts.find((p) => p.name === 'labelMetadata' || p.name === 'returnLabelMetadata') ?? parts.find((p) => !p.name && isJson(p));
+  const imagePart = parts.find((p) => p.name === 'labelImage' || p.name === 'returnLabelImage') ?? parts.find((p) => !p.name && !isJson(p));
   if (!metaPart || !imagePart) return null;
   let metadata: Json;
   try {

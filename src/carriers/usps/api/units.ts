@@ -194,3 +194,14 @@ export const USPS_IMPORTER_REFERENCES: readonly { key: 'ioss' | 'vat' | 'eori' |
   { key: 'eori', type: 'IMPORTER_CODE' },
   { key: 'tax_id', type: 'TAX_CODE' },
 ];
+
+/**
+ * The return mail class for an outbound one (Domestic Labels `/return-label`, BaseReturnsPackageDescription).
+ * USPS Returns labels are pay-on-use: postage is charged when the label is first scanned, not
+ * when it is printed. International mail classes have no return label (null).
+ */
+export const USPS_RETURN_MAIL_CLASSES: Readonly<Record<string, string>> = {
+  USPS_GROUND_ADVANTAGE: 'USPS_GROUND_ADVANTAGE_RETURN_SERVICE',
+  PRIORITY_MAIL: 'PRIORITY_MAIL_RETURN_SERVICE',
+  PRIORITY_MAIL_EXPRESS: 'PRIORITY_MAIL_EXPRESS_RETURN_SERVICE',
+};
