@@ -641,6 +641,17 @@ describe('USPS driver against the fake USPS', () => {
       expectCleanExchange();
     });
 
+    it("every label of a multi-package shipment goes on the form (the shipment id lists them)", async () => {
+      const c = ctx();
+      const multi = await driver().purchase(c, { ...purchase(), parcels: [parcel, parcel] });
+      if (!multi.ok) throw new Error('purchase failed');
+      const res = await driver().manifest!(c, { ship_date: '2026-03-02', address: from, shipments: [{ tracking_number: multi.value.tracking_number, carrier_shipment_id: multi.value.carrier_shipment_id, service_code: 'usps_ground_advantage' }] });
+      expect(res.ok && res.value.rejected).toEqual([]);
+      const sent = JSON.parse(fake.requests.find((r) => r.operation === 'scan_form')!.body);
+      expect(sent.shipment.trackingNumbers).toEqual(multi.value.packages.map((p) => p.tracking_number));
+      expectCleanExchange();
+    });
+
     it('a JSON answer (SCANForm) is read as well as the multipart one', async () => {
       fake.queue('scan_form', {
         body: {

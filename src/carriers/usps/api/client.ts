@@ -54,7 +54,7 @@ import {
 } from './payments.js';
 import { buildPickupRequest, parsePickupResponse, PICKUP_PATH, pickupPath } from './pickups.js';
 import { buildRateRequest, parseRateResponse, TOTAL_RATES_PATH } from './rates.js';
-import { buildScanFormRequest, parseScanFormResponse, SCAN_FORM_PATH } from './scan-forms.js';
+import { buildScanFormRequest, manifestTrackingNumbers, parseScanFormResponse, SCAN_FORM_PATH } from './scan-forms.js';
 import { parseTrackResponse, trackPath } from './tracking.js';
 import { USPS_RETURN_MAIL_CLASSES, USPS_SERVICES, uspsMailClass, uspsLabelImage } from './units.js';
 
@@ -464,7 +464,7 @@ export class UspsApiDriver implements CarrierApiDriver {
       ctx,
       { operation: 'manifest', method: 'POST', path: SCAN_FORM_PATH, json, idempotent: false },
       (res) => {
-        const parsed = parseScanFormResponse(res.body, res.headers['content-type'], request.shipments.map((s) => s.tracking_number));
+        const parsed = parseScanFormResponse(res.body, res.headers['content-type'], manifestTrackingNumbers(request));
         if (!parsed) throw malformed('manifest', res, false);
         return { ok: true, value: parsed };
       },

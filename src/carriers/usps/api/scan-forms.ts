@@ -21,6 +21,19 @@ export function compactTracking(n: string): string {
   return n.replace(/\s+/g, '');
 }
 
+/**
+ * Every label of the manifest's shipments: a multi-package USPS shipment's id lists its labels
+ * (`n1,n2,…`, behind `intl:` for international ones), each of which goes on the form.
+ */
+export function manifestTrackingNumbers(req: ApiManifestRequest): string[] {
+  const numbers = req.shipments.flatMap((s) => {
+    const own = s.carrier_shipment_id?.replace(/^intl:/, '') ?? '';
+    const listed = own.includes(',') ? own.split(',').filter(Boolean) : [];
+    return listed.length ? listed : [s.tracking_number];
+  });
+  return [...new Set(numbers.map(compactTracking))];
+}
+
 /** Null when the address has no 5-digit ZIP Code (the entry facility ZIP the form needs). */
 export function buildScanFormRequest(req: ApiManifestRequest): Json | null {
   const zip = /^(\d{5})/.exec(req.address.postal_code ?? '')?.[1];
@@ -34,7 +47,7 @@ export function buildScanFormRequest(req: ApiManifestRequest): Json | null {
     overwriteMailingDate: false,
     entryFacilityZIPCode: zip,
     destinationEntryFacilityType: 'NONE',
-    shipment: { trackingNumbers: [...new Set(req.shipments.map((s) => compactTracking(s.tracking_number)))] },
+    shipment: { trackingNumbers: manifestTrackingNumbers(req) },
     fromAddress: from,
   };
 }
