@@ -7,8 +7,10 @@
 import type { ApiPurchaseRequest } from '../../api-driver.js';
 import { clip, type Json } from '../../http/json-read.js';
 import type { CustomsDeclaration, CustomsItem } from '../../types.js';
-import type { CustomsFormBuilder } from './international-labels.js';
 import { USPS_CUSTOMS_CONTENT_TYPES, USPS_IMPORTER_REFERENCES, USPS_NON_DELIVERY_OPTIONS } from './units.js';
+
+/** The customs seam: the request's customs data → USPS `customsForm` (InternationalCustomsForm). */
+export type CustomsFormBuilder = (req: ApiPurchaseRequest) => Json | null;
 
 /** USPS customs values are US dollars and forms carry at most 30 lines. */
 export const USPS_CUSTOMS_MAX_ITEMS = 30;

@@ -10,7 +10,7 @@
 import { createRequire } from 'node:module';
 import type { ApiPurchaseRequest } from '../../api-driver.js';
 import { clip, type Json } from '../../http/json-read.js';
-import { internationalPackageCustoms } from './customs.js';
+import { internationalPackageCustoms, type CustomsFormBuilder } from './customs.js';
 import { INTERNATIONAL_IMAGE_TYPES, packageCharacteristics } from './units.js';
 import { domesticAddress, inches, phone, pounds, splitName } from './wire.js';
 
@@ -32,8 +32,8 @@ export function internationalCancelPath(trackingNumber: string): string {
   return `${INTERNATIONAL_LABEL_PATH}/${encodeURIComponent(trackingNumber)}`;
 }
 
-/** The customs seam: the request's customs data → USPS `customsForm` (InternationalCustomsForm). */
-export type CustomsFormBuilder = (req: ApiPurchaseRequest) => Json | null;
+/** The customs seam (customs.ts), re-exported where the driver options name it. */
+export type { CustomsFormBuilder };
 
 /** The destination address of an international label (InternationalLabelAddress). */
 export function internationalAddress(a: ApiPurchaseRequest['ship_to']): Json {
