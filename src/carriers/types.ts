@@ -196,6 +196,13 @@ export interface PurchaseRequest {
   purchased_at: string;
   /** Present when the parcel needs customs (validated, defaults applied); absent otherwise. */
   customs?: CustomsDeclaration | null;
+  /**
+   * A return label (DESIGN.md §9.3): `ship_from` is the customer sending the parcel back and
+   * `ship_to` the merchant. Real carriers are asked for their own return label (UPS print return
+   * label, FedEx PRINT_RETURN_LABEL, USPS return label, DHL Express a return billed to the
+   * merchant's account); absent or false: an ordinary outbound label.
+   */
+  is_return?: boolean;
 }
 
 export type PurchaseResult =

@@ -63,6 +63,12 @@ export const FAKE_DHL_LABELS: Record<'PDF' | 'ZPL', Buffer> = {
   ZPL: Buffer.from('^XA^FO40,40^A0N,40,40^FDDHL EXPRESS WORLDWIDE^FS^FO40,120^BCN,120,Y,N,N^FDJD014600000000000001^FS^XZ\n'),
 };
 
+/** The documents of fixture shipment-international, by MyDHL typeCode (what a dutiable shipment gets beside its labels). */
+export function fakeDhlDocument(typeCode: string): Buffer {
+  const doc = (dhlFixture('shipment-international').documents as any[]).find((d) => d.typeCode === typeCode);
+  return Buffer.from(doc.content, 'base64');
+}
+
 export interface FakeDhlOptions {
   apiKey?: string;
   apiSecret?: string;
@@ -98,7 +104,12 @@ export async function startFakeDhl(options: FakeDhlOptions = {}) {
         const packages: any[] = body?.content?.packages ?? [];
         const format = body?.outputImageProperties?.encodingFormat === 'zpl' ? 'ZPL' : 'PDF';
         const linked = (body?.getAdditionalInformation ?? []).some((i: any) => i.typeCode === 'linkLabelsByPieces' && i.isRequested);
-        const reply = dhlFixture('shipment');
+        // A dutiable shipment: DHL prints the waybill document and a receipt beside the labels, and
+        // the commercial invoice when imageOptions asks for it (fixture shipment-international).
+        const dutiable = !!body?.content?.exportDeclaration;
+        const invoiceAsked = (body?.outputImageProperties?.imageOptions ?? []).some((o: any) => o.typeCode === 'invoice' && o.isRequested !== false);
+        const reply = dhlFixture(dutiable ? 'shipment-international' : 'shipment');
+        const extraDocuments = (reply.documents as any[]).filter((d) => d.typeCode !== 'label' && (d.typeCode !== 'invoice' || invoiceAsked));
         reply.shipmentTrackingNumber = awb;
         reply.trackingUrl = `https://express.api.dhl.com/mydhlapi/test/shipments/${awb}/tracking`;
         const pieces = packages.map((_p, i) => `JD0146${awb}${String(i + 1).padStart(4, '0')}`);
@@ -109,6 +120,7 @@ export async function startFakeDhl(options: FakeDhlOptions = {}) {
           typeCode: 'label',
           ...(linked ? { packageReferenceNumber: p.referenceNumber ?? i + 1 } : {}),
         }));
+        reply.documents.push(...extraDocuments);
         let pickup: string | null = null;
         if (body?.pickup?.isRequested) {
           pickup = `PRG26030${String(++seq).padStart(7, '0')}`;

@@ -27,7 +27,7 @@ export function fedexFixture(name: string): any {
   return JSON.parse(readFileSync(resolve(FEDEX_FIXTURES_DIR, `${name}.json`), 'utf8'));
 }
 
-export type FakeFedexOperation = 'token' | 'rates' | 'ship' | 'cancel' | 'track' | 'address' | 'pickup' | 'pickup_cancel';
+export type FakeFedexOperation = 'token' | 'rates' | 'ship' | 'cancel' | 'track' | 'address' | 'pickup' | 'pickup_cancel' | 'close';
 
 const OPERATION_IDS: Record<string, FakeFedexOperation> = {
   'API Authorization': 'token',
@@ -38,6 +38,7 @@ const OPERATION_IDS: Record<string, FakeFedexOperation> = {
   'Validate Address': 'address',
   'Create Pickup': 'pickup',
   'Cancel Pickup': 'pickup_cancel',
+  groundPerformEndOfDayClose: 'close',
 };
 
 const PATHS: Record<string, FakeFedexOperation> = {
@@ -49,6 +50,7 @@ const PATHS: Record<string, FakeFedexOperation> = {
   'POST /address/v1/addresses/resolve': 'address',
   'POST /pickup/v1/pickups': 'pickup',
   'PUT /pickup/v1/pickups/cancel': 'pickup_cancel',
+  'PUT /ship/v1/endofday/': 'close',
 };
 
 export interface FakeReply {
@@ -77,6 +79,9 @@ export const FAKE_FEDEX_LABELS: Record<string, Buffer> = {
   ZPLII: Buffer.from('^XA^FO50,50^A0N,40,40^FDFEDEX GROUND^FS^FO50,120^BCN,100,Y,N,N^FD794953535000^FS^XZ\n'),
 };
 
+/** The commercial invoice in fixture ship-international (what the fake returns when one is asked for). */
+export const FAKE_FEDEX_INVOICE = Buffer.from('%PDF-1.4\n% fake FedEx commercial invoice\n%%EOF\n');
+
 export interface FakeFedexOptions {
   apiKey?: string;
   secretKey?: string;
@@ -99,7 +104,7 @@ export async function startFakeFedex(options: FakeFedexOptions = {}) {
   const requests: FakeFedexRequest[] = [];
   /** Problems in requests we received or answers we gave, for tests to assert empty. */
   const violations: string[] = [];
-  const shipments = new Map<string, { cancelled: boolean; trackingNumbers: string[] }>();
+  const shipments = new Map<string, { cancelled: boolean; trackingNumbers: string[]; serviceType?: string; shipDate?: string; closed?: boolean }>();
   let seq = 0;
   const sockets = new Set<import('node:net').Socket>();
 
@@ -124,8 +129,11 @@ export async function startFakeFedex(options: FakeFedexOptions = {}) {
         const imageType: string = shipment.labelSpecification?.imageType ?? 'PDF';
         const packages: unknown[] = shipment.requestedPackageLineItems ?? [];
         const numbers = packages.map(() => trackingNumber());
-        const reply = fedexFixture('ship');
+        // A commercial invoice asked for (shippingDocumentSpecification): FedEx returns it in shipmentDocuments.
+        const invoice = (shipment.shippingDocumentSpecification?.shippingDocumentTypes ?? []).includes('COMMERCIAL_INVOICE');
+        const reply = fedexFixture(invoice ? 'ship-international' : 'ship');
         const result = reply.output.transactionShipments[0];
+        for (const d of result.shipmentDocuments ?? []) d.trackingNumber = numbers[0];
         const template = result.pieceResponses[0];
         result.serviceType = shipment.serviceType ?? result.serviceType;
         result.masterTrackingNumber = numbers[0];
@@ -137,7 +145,7 @@ export async function startFakeFedex(options: FakeFedexOptions = {}) {
           packageSequenceNumber: i + 1,
           packageDocuments: [{ contentType: 'LABEL', copiesToPrint: 1, docType: imageType, trackingNumber: n, encodedLabel: (FAKE_FEDEX_LABELS[imageType] ?? FAKE_FEDEX_LABELS.PDF).toString('base64') }],
         }));
-        shipments.set(numbers[0], { cancelled: false, trackingNumbers: numbers });
+        shipments.set(numbers[0], { cancelled: false, trackingNumbers: numbers, serviceType: shipment.serviceType, shipDate: shipment.shipDatestamp });
         return { body: reply };
       }
       case 'cancel': {
@@ -161,6 +169,15 @@ export async function startFakeFedex(options: FakeFedexOptions = {}) {
         return { body: fedexFixture('pickup-create') };
       case 'pickup_cancel':
         return { body: fedexFixture('pickup-cancel') };
+      case 'close': {
+        // Every open Ground shipment of the close date is closed; none open → FedEx's refusal.
+        const open = [...shipments.values()].filter((s) => !s.cancelled && !s.closed && /GROUND/.test(s.serviceType ?? '') && s.shipDate === body?.closeDate);
+        if (open.length === 0) return { status: 400, body: fedexError('GROUNDEOD.NOSHIPMENTS.NOTFOUND', 'No FedEx Ground shipments were found to close for the close date.') };
+        for (const s of open) s.closed = true;
+        const reply = fedexFixture('close');
+        reply.transactionId = randomBytes(16).toString('hex');
+        return { body: reply };
+      }
     }
   }
 

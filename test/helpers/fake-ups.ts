@@ -72,6 +72,9 @@ export const FAKE_LABELS: Record<string, Buffer> = {
   ZPL: Buffer.from('^XA^FO50,50^A0N,40,40^FDUPS GROUND^FS^FO50,120^BCN,100,Y,N,N^FD1ZFAKE^FS^XZ\n'),
 };
 
+/** The international forms PDF the fake prints when a shipment asks for InternationalForms (fixture ship-international). */
+export const FAKE_FORM_PDF = Buffer.from('%PDF-1.4\n% fake UPS commercial invoice\n%%EOF\n');
+
 export interface FakeUpsOptions {
   clientId?: string;
   clientSecret?: string;
@@ -117,7 +120,9 @@ export async function startFakeUps(options: FakeUpsOptions = {}) {
         const format: string = body?.ShipmentRequest?.LabelSpecification?.LabelImageFormat?.Code ?? 'GIF';
         const packages: unknown[] = shipment.Package ?? [];
         const numbers = packages.map(() => trackingNumber());
-        const reply = upsFixture('ship');
+        // International forms asked for (a commercial invoice): UPS prints them beside the labels (Form).
+        const international = !!shipment.ShipmentServiceOptions?.InternationalForms;
+        const reply = upsFixture(international ? 'ship-international' : 'ship');
         const results = reply.ShipmentResponse.ShipmentResults;
         results.ShipmentIdentificationNumber = numbers[0];
         results.PackageResults = numbers.map((n) => ({

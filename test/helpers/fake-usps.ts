@@ -34,13 +34,15 @@ export type FakeUspsOperation =
   | 'rates'
   | 'label'
   | 'intl_label'
+  | 'return_label'
   | 'cancel'
   | 'intl_cancel'
   | 'track'
   | 'address'
   | 'pickup'
   | 'pickup_read'
-  | 'pickup_cancel';
+  | 'pickup_cancel'
+  | 'scan_form';
 
 const OPERATIONS: Record<string, FakeUspsOperation> = {
   'README oauth-token': 'token',
@@ -48,6 +50,7 @@ const OPERATIONS: Record<string, FakeUspsOperation> = {
   'domestic-prices post-total-rates-search': 'rates',
   'domestic-labels post-label': 'label',
   'international-labels post-international-label': 'intl_label',
+  'domestic-labels post-return-label': 'return_label',
   'domestic-labels delete-label-by-tracking': 'cancel',
   'international-labels delete-international-label-by-tracking': 'intl_cancel',
   'tracking get-package-tracking': 'track',
@@ -55,6 +58,7 @@ const OPERATIONS: Record<string, FakeUspsOperation> = {
   'carrier-pickup post-carrier-pickup': 'pickup',
   'carrier-pickup get-carrier-pickup-confirmation-number': 'pickup_read',
   'carrier-pickup delete-carrier-pickup-confirmation-number': 'pickup_cancel',
+  'scan-forms post-scan-form': 'scan_form',
 };
 
 export interface FakeReply {
@@ -94,6 +98,11 @@ export const FAKE_LABELS: Record<string, { bytes: Buffer; mime: string; ext: str
   ZPL203DPI: { bytes: Buffer.from('^XA^FO50,50^A0N,40,40^FDUSPS GROUND ADVANTAGE^FS^XZ\n'), mime: 'application/zpl', ext: 'zpl' },
 };
 
+/** The SCAN form image the fake issues (a tiny but real PDF). */
+export const FAKE_SCAN_FORM = Buffer.from(
+  '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj 3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 612 792]>>endobj\ntrailer<</Root 1 0 R>>\n% PS Form 5630\n%%EOF\n',
+);
+
 export interface FakeUspsOptions {
   clientId?: string;
   clientSecret?: string;
@@ -122,12 +131,15 @@ export async function startFakeUsps(options: FakeUspsOptions = {}) {
   const violations: string[] = [];
   const labels = new Map<string, { cancelled: boolean; idempotencyKey: string | null }>();
   const pickups = new Map<string, { etag: string; cancelled: boolean; body: any }>();
+  /** Tracking numbers on a SCAN form already, and each form's numbers by manifest number. */
+  const onForm = new Set<string>();
+  const scanForms = new Map<string, string[]>();
   let seq = 0;
   const sockets = new Set<import('node:net').Socket>();
 
   const trackingNumber = () => `92001909999${String(++seq).padStart(11, '0')}`;
 
-  function labelReply(body: any, international: boolean, idempotencyKey: string | null): FakeReply {
+  function labelReply(body: any, international: boolean, idempotencyKey: string | null, isReturn = false): FakeReply {
     // A label already issued for this idempotency key is answered again, not bought twice.
     const known = idempotencyKey ? [...labels].find(([, l]) => l.idempotencyKey === idempotencyKey)?.[0] : undefined;
     const tn = known ?? trackingNumber();
@@ -137,21 +149,26 @@ export async function startFakeUsps(options: FakeUspsOptions = {}) {
     const metadata = uspsFixture('label-metadata');
     metadata.trackingNumber = tn;
     metadata.links[0].href = `https://tools.usps.com/go/TrackConfirmAction_input?origTrackNum=${tn}`;
+    if (isReturn) {
+      // ReturnLabelMetadata: no construct code or commitment (a return's delivery is not promised).
+      for (const k of ['constructCode', 'commitment']) delete metadata[k];
+    }
     if (international) {
       // InternationalLabelMetadata has no domestic routing fields.
       for (const k of ['routingInformation', 'constructCode', 'commitment', 'serviceTypeCode', 'retailDistributionCode', 'bannerText']) delete metadata[k];
     }
     const boundary = `usps${randomBytes(8).toString('hex')}`;
     const b64 = image.bytes.toString('base64').replace(/(.{76})/g, '$1\r\n');
+    const [metaName, imageName] = isReturn ? ['returnLabelMetadata', 'returnLabelImage'] : ['labelMetadata', 'labelImage'];
     const raw = [
       `--${boundary}`,
-      'Content-Disposition: form-data; name="labelMetadata"',
+      `Content-Disposition: form-data; name="${metaName}"`,
       'Content-Type: application/json',
       '',
       JSON.stringify(metadata, null, 2),
       `--${boundary}`,
       `Content-Type: ${image.mime}`,
-      `Content-Disposition: form-data; filename="labelImage.${image.ext}"; name="labelImage"`,
+      `Content-Disposition: form-data; filename="${imageName}.${image.ext}"; name="${imageName}"`,
       // The label documents: "Ignore the Content-Transfer-Encoding header … always Base64".
       'Content-Transfer-Encoding: base64',
       '',
@@ -159,7 +176,53 @@ export async function startFakeUsps(options: FakeUspsOptions = {}) {
       `--${boundary}--`,
       '',
     ].join('\r\n');
-    return { raw, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, body: { labelMetadata: metadata, labelImage: image.bytes.toString('base64') } };
+    return { raw, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, body: { [metaName]: metadata, [imageName]: image.bytes.toString('base64') } };
+  }
+
+  /**
+   * A SCAN form as USPS sends it: multipart, a JSON `SCANFormMetaData` part and a Base64
+   * `SCANFormImage` part. Labels the fake did not issue, cancelled ones and ones already on a
+   * form are left off (`trackingNumbers` lists the others); none left → 400.
+   */
+  function scanFormReply(body: any): FakeReply {
+    const asked: string[] = body?.shipment?.trackingNumbers ?? [];
+    const eligible = asked.filter((n) => {
+      const l = labels.get(n);
+      return l && !l.cancelled && !onForm.has(n);
+    });
+    if (eligible.length === 0) {
+      return { status: 400, body: errorBody(400, 'No eligible labels for the SCAN form.', [{ status: '400', code: 'SCF-001', title: 'No eligible labels', detail: 'None of the tracking numbers can be added to a SCAN form.', source: { parameter: 'shipment.trackingNumbers' } }]) };
+    }
+    for (const n of eligible) onForm.add(n);
+    const manifestNumber = `9275090${String(++seq).padStart(19, '0')}`;
+    const metadata = {
+      imageInfo: body.imageInfo,
+      mailingDate: body.mailingDate,
+      overwriteMailingDate: body.overwriteMailingDate ?? false,
+      entryFacilityZIPCode: body.entryFacilityZIPCode,
+      destinationEntryFacilityType: body.destinationEntryFacilityType,
+      shipment: { trackingNumbers: asked },
+      manifestNumber,
+      trackingNumbers: eligible,
+      fromAddress: body.fromAddress,
+    };
+    scanForms.set(manifestNumber, eligible);
+    const boundary = `usps${randomBytes(8).toString('hex')}`;
+    const raw = [
+      `--${boundary}`,
+      'Content-Disposition: form-data; name="SCANFormMetaData"',
+      'Content-Type: application/json',
+      '',
+      JSON.stringify(metadata, null, 2),
+      `--${boundary}`,
+      'Content-Type: application/pdf',
+      'Content-Disposition: form-data; filename="SCANForm.pdf"; name="SCANFormImage"',
+      '',
+      FAKE_SCAN_FORM.toString('base64').replace(/(.{76})/g, '$1\r\n'),
+      `--${boundary}--`,
+      '',
+    ].join('\r\n');
+    return { raw, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, body: { SCANFormMetaData: metadata, SCANFormImage: FAKE_SCAN_FORM.toString('base64') } };
   }
 
   function defaultReply(op: FakeUspsOperation, url: URL, body: any, headers: http.IncomingHttpHeaders): FakeReply {
@@ -185,6 +248,8 @@ export async function startFakeUsps(options: FakeUspsOptions = {}) {
         const key = (headers['x-idempotency-key'] as string | undefined) ?? null;
         return labelReply(body, op === 'intl_label', key);
       }
+      case 'return_label':
+        return labelReply(body, false, (headers['x-idempotency-key'] as string | undefined) ?? null, true);
       case 'cancel':
       case 'intl_cancel': {
         const l = labels.get(last);
@@ -213,6 +278,8 @@ export async function startFakeUsps(options: FakeUspsOptions = {}) {
         if (!p || p.cancelled) return { status: 404, body: errorBody(404, 'Carrier pickup not found.') };
         return { body: [p.body], headers: { etag: p.etag } };
       }
+      case 'scan_form':
+        return scanFormReply(body);
       case 'pickup_cancel': {
         const p = pickups.get(last);
         if (!p || p.cancelled) return { status: 404, body: errorBody(404, 'Carrier pickup not found.') };
@@ -268,7 +335,7 @@ export async function startFakeUsps(options: FakeUspsOptions = {}) {
       } else {
         const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
         if (!bearer || !validTokens.has(bearer)) return answer(res, name, op, { status: 401, body: uspsFixture('error-unauthorized') });
-        if (['label', 'intl_label', 'cancel', 'intl_cancel'].includes(name) && !paymentTokens.has(String(req.headers['x-payment-authorization-token'] ?? ''))) {
+        if (['label', 'intl_label', 'return_label', 'cancel', 'intl_cancel'].includes(name) && !paymentTokens.has(String(req.headers['x-payment-authorization-token'] ?? ''))) {
           return answer(res, name, op, { status: 401, body: errorBody(401, 'The payment authorization token is missing or invalid.') });
         }
       }
@@ -291,6 +358,7 @@ export async function startFakeUsps(options: FakeUspsOptions = {}) {
     violations,
     labels,
     pickups,
+    scanForms,
     queue(op: FakeUspsOperation, ...replies: FakeReply[]) {
       queues.set(op, [...(queues.get(op) ?? []), ...replies]);
     },
@@ -333,12 +401,14 @@ function guessOperation(method: string, path: string): FakeUspsOperation | null 
   if (path === '/payments/v3/payment-authorization') return 'payment';
   if (path === '/prices/v3/total-rates/search') return 'rates';
   if (path === '/labels/v3/label' && method === 'POST') return 'label';
+  if (path === '/labels/v3/return-label' && method === 'POST') return 'return_label';
   if (path === '/international-labels/v3/international-label' && method === 'POST') return 'intl_label';
   if (/^\/labels\/v3\/label\/[^/]+$/.test(path) && method === 'DELETE') return 'cancel';
   if (/^\/international-labels\/v3\/international-label\/[^/]+$/.test(path) && method === 'DELETE') return 'intl_cancel';
   if (/^\/tracking\/v3\/tracking\/[^/]+$/.test(path)) return 'track';
   if (path === '/addresses/v3/address') return 'address';
   if (path === '/pickup/v3/carrier-pickup' && method === 'POST') return 'pickup';
+  if (path === '/scan-forms/v3/scan-form' && method === 'POST') return 'scan_form';
   if (/^\/pickup\/v3\/carrier-pickup\/[^/]+$/.test(path)) return method === 'DELETE' ? 'pickup_cancel' : method === 'GET' ? 'pickup_read' : null;
   return null;
 }

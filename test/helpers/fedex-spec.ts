@@ -23,6 +23,7 @@ const FILES = {
   track: 'track-v1-TrackingNumbers-Resource.json',
   address: 'address-validation-v1-Addresses-Resource.json',
   pickup: 'pickup-request-v1-Pickup-Resource.json',
+  close: 'ground-end-of-day-close-v1-ShipmentCloseAPI-Resource.json',
 } as const;
 
 type Doc = Record<string, any>;

@@ -31,7 +31,7 @@ import { parse as parseYaml } from 'yaml';
 
 export const USPS_SPEC_DIR =
   process.env.USPS_SPECS_DIR ?? resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared/carrier-specs/usps');
-const FILES = ['domestic-prices', 'domestic-labels', 'international-labels', 'payments', 'tracking', 'addresses', 'carrier-pickup'] as const;
+const FILES = ['domestic-prices', 'domestic-labels', 'international-labels', 'payments', 'tracking', 'addresses', 'carrier-pickup', 'scan-forms'] as const;
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
 type Doc = Record<string, any>;

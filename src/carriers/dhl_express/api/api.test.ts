@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { dhlFixture, DHL_FIXTURES_DIR, FAKE_DHL_LABELS, startFakeDhl, type FakeDhl } from '../../../../test/helpers/fake-dhl.js';
+import { londonAddress, ukCustoms, ukCustomsWithItn, ukRoute, UK_CUSTOMS_TOTAL_MINOR } from '../../../../test/helpers/driver-customs.js';
+import { dhlFixture, DHL_FIXTURES_DIR, FAKE_DHL_LABELS, fakeDhlDocument, startFakeDhl, type FakeDhl } from '../../../../test/helpers/fake-dhl.js';
 import { DHL_SPEC_FILE, loadDhlSpecs, type DhlSpecs } from '../../../../test/helpers/dhl-spec.js';
 import type { ApiCallContext, ApiPurchaseRequest, ApiRateRequest } from '../../api-driver.js';
 import { CarrierHttpClient, type CarrierExchange } from '../../http/client.js';
@@ -101,6 +102,7 @@ describe('DHL Express published description', () => {
       rates: ['exp-api-rates-many', 200],
       'rates-multi': ['exp-api-rates-many', 200],
       shipment: ['exp-api-shipments', 201],
+      'shipment-international': ['exp-api-shipments', 201],
       'track-delivered': ['exp-api-shipments-tracking', 200],
       'track-not-found': ['exp-api-shipments-tracking', 404],
       'address-validate': ['exp-api-address-validate', 200],
@@ -385,6 +387,10 @@ describe('DHL Express driver against the fake DHL Express', () => {
     const pieces = fake.shipments.get(res.value.carrier_shipment_id)!.pieces;
     expect(res.value.packages.map((p) => p.tracking_number)).toEqual(pieces);
     expect(res.value.packages.every((p) => p.label.format === 'ZPL')).toBe(true);
+    // A purchase without customs sends none and gets no documents beside its labels.
+    expect(sentBody('shipments').content.exportDeclaration).toBeUndefined();
+    expect(sentBody('shipments').outputImageProperties.imageOptions).toBeUndefined();
+    expect(res.value.documents).toBeUndefined();
     expectCleanExchange();
   });
 
@@ -418,6 +424,121 @@ describe('DHL Express driver against the fake DHL Express', () => {
     const again = await driver().void(c, { carrier_shipment_id: bought.value.carrier_shipment_id, pickup_confirmation: pickup.value.confirmation });
     expect(again).toEqual({ ok: false, kind: 'rejected', messages: [{ code: 'carrier_rejected', carrier_code: '400', message: 'Pickup already cancelled or completed' }] });
     expectCleanExchange();
+  });
+
+  it('an international purchase sends customs in exportDeclaration, declaredValue and registration numbers, and returns the documents DHL printed', async () => {
+    const res = await driver().purchase(ctx(), { ...purchase(), ship_to: londonAddress, residential: false, route: ukRoute, customs: ukCustoms });
+    expect(res.ok).toBe(true);
+    if (!res.ok) return;
+    const body = sentBody('shipments');
+    expect(body.outputImageProperties.imageOptions).toEqual([{ typeCode: 'invoice', isRequested: true, invoiceType: 'commercial' }]);
+    expect(body.valueAddedServices).toEqual([{ serviceCode: 'DD' }]); // DDP: duties and taxes paid by the shipper
+    expect(body.customerDetails.receiverDetails.registrationNumbers).toEqual([
+      { typeCode: 'VAT', number: 'GB123456789', issuerCountryCode: 'GB' },
+      { typeCode: 'EOR', number: 'GB123456789000', issuerCountryCode: 'GB' },
+    ]);
+    expect(body.content).toMatchObject({
+      isCustomsDeclarable: true,
+      description: 'Cotton T-shirt, Ceramic coffee mug',
+      incoterm: 'DDP',
+      declaredValue: UK_CUSTOMS_TOTAL_MINOR / 100,
+      declaredValueCurrency: 'USD',
+    });
+    expect(body.content.exportDeclaration).toEqual({
+      lineItems: [
+        {
+          number: 1,
+          description: 'Cotton T-shirt',
+          price: 12.5,
+          quantity: { value: 3, unitOfMeasurement: 'PCS' },
+          exportReasonType: 'commercial_purpose_or_sale',
+          manufacturerCountry: 'US',
+          weight: { netValue: 1.125, grossValue: 1.125 },
+          commodityCodes: [{ typeCode: 'outbound', value: '610910' }],
+          customerReferences: [{ typeCode: 'PAN', value: 'TS-001' }],
+        },
+        {
+          number: 2,
+          description: 'Ceramic coffee mug',
+          price: 8.99,
+          quantity: { value: 2, unitOfMeasurement: 'PCS' },
+          exportReasonType: 'commercial_purpose_or_sale',
+          manufacturerCountry: 'CN',
+          weight: { netValue: 1.5, grossValue: 1.5 },
+          commodityCodes: [{ typeCode: 'outbound', value: '69120048' }],
+        },
+      ],
+      invoice: { number: 'shp_01TESTREFERENCE', date: '2026-03-02', signatureName: 'Dock Lead', customerReferences: [{ typeCode: 'FTR', value: 'NOEEI 30.37(a)' }] },
+      exportReasonType: 'commercial_purpose_or_sale',
+      shipmentType: 'commercial',
+      declarationNotes: [{ value: 'NOEEI 30.37(a)' }],
+    });
+    // The label stays the label; the rest of documents[] comes back decoded, in our types.
+    expect(res.value.label.bytes.equals(FAKE_DHL_LABELS.PDF)).toBe(true);
+    expect(res.value.documents).toEqual([
+      { type: 'waybill', artifact: { format: 'PDF', mime: 'application/pdf', bytes: fakeDhlDocument('waybillDoc') } },
+      { type: 'commercial_invoice', artifact: { format: 'PDF', mime: 'application/pdf', bytes: fakeDhlDocument('invoice') } },
+      { type: 'receipt', artifact: { format: 'PDF', mime: 'application/pdf', bytes: fakeDhlDocument('receipt') } },
+    ]);
+    expectCleanExchange();
+    // The fake's check is not a rubber stamp for customs: a line without its quantity unit or an unknown reason is refused.
+    if (specs) {
+      const sent = sentBody('shipments');
+      delete sent.content.exportDeclaration.lineItems[0].quantity.unitOfMeasurement;
+      sent.content.exportDeclaration.exportReasonType = 'sale';
+      const req = fake.requests.find((r) => r.operation === 'shipments')!;
+      const problems = specs.checkRequest('POST', new URL(`http://x${req.path}`), req.headers, JSON.stringify(sent)).problems.join('\n');
+      expect(problems).toMatch(/lineItems\/0\/quantity/);
+      expect(problems).toMatch(/exportReasonType/);
+    }
+  });
+
+  it('customs with an ITN and another contents type: the ITN on the invoice, the explanation as export reason; documents go non-dutiable without an invoice', async () => {
+    const res = await driver().purchase(ctx(), { ...purchase(), ship_to: londonAddress, route: ukRoute, customs: { ...ukCustomsWithItn, contents_type: 'other', contents_explanation: 'Trade show display' } });
+    expect(res.ok).toBe(true);
+    const decl = sentBody('shipments').content.exportDeclaration;
+    expect(decl.invoice.customerReferences).toEqual([{ typeCode: 'ITN', value: 'X20260302123456' }]);
+    expect(decl).toMatchObject({ exportReason: 'Trade show display', exportReasonType: 'permanent', declarationNotes: [{ value: 'AES X20260302123456' }] });
+    expect(sentBody('shipments').content.incoterm).toBe('DDU');
+    expect(sentBody('shipments').valueAddedServices).toBeUndefined();
+    fake.reset();
+    const docs = await driver().purchase(ctx(), { ...purchase(), ship_to: londonAddress, route: ukRoute, customs: { ...ukCustoms, contents_type: 'documents', importer: null } });
+    expect(docs.ok && docs.value.documents).toBeUndefined();
+    const body = sentBody('shipments');
+    expect(body.content.isCustomsDeclarable).toBe(false);
+    expect(body.content.exportDeclaration).toBeUndefined();
+    expect(body.outputImageProperties.imageOptions).toBeUndefined();
+    expectCleanExchange();
+  });
+
+  it("a return: billed to the merchant's account as payer, a returns invoice, every line exported as return", async () => {
+    const res = await driver().purchase(ctx(), {
+      ...purchase(),
+      ship_from: londonAddress,
+      ship_to: from,
+      residential: false,
+      route: { ...ukRoute, origin_country: 'GB', destination_country: 'US' },
+      customs: { ...ukCustoms, incoterm: 'DAP' },
+      is_return: true,
+    });
+    expect(res.ok).toBe(true);
+    const body = sentBody('shipments');
+    expect(body.accounts).toEqual([
+      { typeCode: 'shipper', number: '123456789' },
+      { typeCode: 'payer', number: '123456789' },
+    ]);
+    expect(body.outputImageProperties.imageOptions).toEqual([{ typeCode: 'invoice', isRequested: true, invoiceType: 'returns' }]);
+    expect(body.content.exportDeclaration.exportReasonType).toBe('return');
+    expect(body.content.exportDeclaration.lineItems.map((l: { exportReasonType: string }) => l.exportReasonType)).toEqual(['return', 'return']);
+    expectCleanExchange();
+  });
+
+  it('maps any other document typeCode DHL returns to snake_case', async () => {
+    const reply = dhlFixture('shipment-international');
+    reply.documents.push({ imageFormat: 'PDF', content: Buffer.from('%PDF-1.4 customs').toString('base64'), typeCode: 'customsDeclaration' });
+    fake.queue('shipments', { status: 201, body: reply });
+    const res = await driver().purchase(ctx(), { ...purchase(), ship_to: londonAddress, route: ukRoute, customs: ukCustoms });
+    expect(res.ok && res.value.documents?.map((d) => d.type)).toEqual(['waybill', 'commercial_invoice', 'receipt', 'customs_declaration']);
   });
 
   it('a purchase without an account number, a phone or a city is refused before calling DHL', async () => {

@@ -6,13 +6,14 @@
 import type { ApiPurchaseRequest, ApiPurchaseResult, ApiRate, CarrierLabelImage, LabelArtifact } from '../../api-driver.js';
 import { asList, num, obj, str, type Json } from '../../http/json-read.js';
 import type { Money, Surcharge } from '../../types.js';
+import { customsContent, customsValueAddedServices, invoiceImageOptions, parseShipmentDocuments, receiverRegistrationNumbers } from './customs.js';
 import { isCustomsDeclarable } from './rates.js';
 import { DHL_ENCODING, dhlServiceName, LABEL_MIME, ourServiceCode } from './units.js';
 import { isoDateOf, moneyOf, packagesOf, party, plannedShippingTime } from './wire.js';
 
 /**
- * `content.description` is required (1–70 characters) and printed on the waybill; the purchase
- * carries no contents description yet (customs, §9.2, will), so a neutral one is sent.
+ * `content.description` is required (1–70 characters) and printed on the waybill: with customs it
+ * is the items' descriptions; without (a domestic parcel) a neutral one is sent.
  */
 const CONTENT_DESCRIPTION = 'Merchandise';
 /** `content.incoterm` is required, even domestic; DAP = delivered, duties and taxes for the receiver. */
@@ -22,15 +23,27 @@ export function buildShipmentRequest(req: ApiPurchaseRequest, accountNumber: str
   const parcels = req.parcels?.length ? req.parcels : [req.parcel];
   const reference = req.reference.slice(0, 35);
   const receiver: Json = { ...party(req.ship_to, 'Recipient'), typeCode: req.residential ? 'private' : 'business' };
+  const customs = req.customs?.items.length ? req.customs : null;
+  const registrations = customs ? receiverRegistrationNumbers(customs, req.ship_to.country) : [];
+  if (registrations.length) receiver.registrationNumbers = registrations;
+  const imageOptions = customs ? invoiceImageOptions(customs, req.is_return === true) : [];
+  const services = customs ? customsValueAddedServices(customs) : [];
   return {
     // The purchase's own timestamp is "now": the builder stays pure.
     plannedShippingDateAndTime: plannedShippingTime(req.ship_date, new Date(req.purchased_at)),
     pickup: { isRequested: false },
     productCode,
     getRateEstimates: true,
-    accounts: [{ typeCode: 'shipper', number: accountNumber }],
-    outputImageProperties: { encodingFormat: DHL_ENCODING[req.label_image].encoding },
+    // A return (the customer ships to the merchant) is billed to the merchant's account as payer.
+    accounts: req.is_return
+      ? [
+          { typeCode: 'shipper', number: accountNumber },
+          { typeCode: 'payer', number: accountNumber },
+        ]
+      : [{ typeCode: 'shipper', number: accountNumber }],
+    outputImageProperties: { encodingFormat: DHL_ENCODING[req.label_image].encoding, ...(imageOptions.length ? { imageOptions } : {}) },
     customerReferences: [{ value: reference, typeCode: 'CU' }],
+    ...(services.length ? { valueAddedServices: services } : {}),
     customerDetails: { shipperDetails: party(req.ship_from, 'Shipper'), receiverDetails: receiver },
     content: {
       packages: packagesOf(parcels, true).map((p) => ({ ...p, customerReferences: [{ value: reference, typeCode: 'CU' }] })),
@@ -38,6 +51,7 @@ export function buildShipmentRequest(req: ApiPurchaseRequest, accountNumber: str
       description: CONTENT_DESCRIPTION,
       incoterm: DEFAULT_INCOTERM,
       unitOfMeasurement: 'imperial',
+      ...(customs ? customsContent(req, customs) : {}),
     },
     // Each label document names its package (packageReferenceNumber), so multi-piece labels pair up.
     getAdditionalInformation: [{ typeCode: 'linkLabelsByPieces', isRequested: true }],
@@ -136,10 +150,12 @@ export function parseShipmentResponse(body: unknown, req: ApiPurchaseRequest, pr
   const awb = str(b.shipmentTrackingNumber);
   const packages = asList(b.packages).map(obj);
   if (!awb || packages.length === 0) return null;
-  const labels = labelsFor(packages, asList(b.documents).map(obj), req.label_image);
+  const docs = asList(b.documents).map(obj);
+  const labels = labelsFor(packages, docs, req.label_image);
   const parsed = packages.map((p, i) => ({ tracking_number: str(p.trackingNumber), label: labels[i] }));
   if (parsed.some((p) => !p.tracking_number || !p.label)) return null;
   const pkgs = parsed as { tracking_number: string; label: LabelArtifact }[];
+  const documents = parseShipmentDocuments(docs);
   return {
     // The waybill number is what DHL tracks the shipment by; piece numbers (JD…) are per package.
     tracking_number: awb,
@@ -148,5 +164,6 @@ export function parseShipmentResponse(body: unknown, req: ApiPurchaseRequest, pr
     label: pkgs[0].label,
     rate: rateOf(b, productCode),
     pickup_confirmation: str(b.dispatchConfirmationNumber),
+    ...(documents.length ? { documents } : {}),
   };
 }

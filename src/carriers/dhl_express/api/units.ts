@@ -103,3 +103,41 @@ export function dhlLabelImage(labelFormat: string): CarrierLabelImage {
 }
 
 export { LABEL_MIME } from '../../http/json-read.js';
+
+/**
+ * Our customs contents type → MyDHL `exportDeclaration.exportReasonType` (and each line's):
+ * DHL's list has no documents, donation or "other": those are `permanent` exports, and `other`
+ * sends its explanation as `exportReason`.
+ */
+export const DHL_EXPORT_REASON_TYPES: Readonly<Record<string, string>> = {
+  merchandise: 'commercial_purpose_or_sale',
+  gift: 'gift',
+  sample: 'sample',
+  return_merchandise: 'return',
+  documents: 'permanent',
+  humanitarian_donation: 'permanent',
+  other: 'permanent',
+};
+
+/** Our incoterm → `content.incoterm` (MyDHL lists DAP, DDP and DDU by name). */
+export const DHL_INCOTERMS: Readonly<Record<string, string>> = {
+  DDU: 'DDU',
+  DAP: 'DAP',
+  DDP: 'DDP',
+};
+
+/** The importer's ids → receiver `registrationNumbers[].typeCode` (SDT covers IOSS, per MyDHL's list). */
+export const DHL_REGISTRATION_TYPES: Readonly<Record<'vat' | 'eori' | 'ioss' | 'tax_id', string>> = {
+  vat: 'VAT',
+  eori: 'EOR',
+  ioss: 'SDT',
+  tax_id: 'FED',
+};
+
+/** MyDHL `documents[].typeCode` → our document type; others become the snake_case of theirs. */
+export const DHL_DOCUMENT_TYPES: Readonly<Record<string, string>> = {
+  invoice: 'commercial_invoice',
+  waybillDoc: 'waybill',
+  receipt: 'receipt',
+  shipmentReceipt: 'receipt',
+};

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FAKE_FEDEX_LABELS, FEDEX_FIXTURES_DIR, fedexFixture, startFakeFedex, type FakeFedex } from '../../../../test/helpers/fake-fedex.js';
+import { londonAddress, ukCustoms, ukCustomsWithItn, ukRoute, UK_CUSTOMS_TOTAL_MINOR } from '../../../../test/helpers/driver-customs.js';
+import { FAKE_FEDEX_INVOICE, FAKE_FEDEX_LABELS, FEDEX_FIXTURES_DIR, fedexFixture, startFakeFedex, type FakeFedex } from '../../../../test/helpers/fake-fedex.js';
 import { FEDEX_SPEC_DIR, loadFedexSpecs, type FedexSpecs } from '../../../../test/helpers/fedex-spec.js';
 import type { ApiCallContext, ApiPurchaseRequest, ApiRateRequest } from '../../api-driver.js';
 import { CarrierHttpClient, type CarrierExchange } from '../../http/client.js';
@@ -98,12 +99,14 @@ describe('FedEx published description', () => {
       'rate-quotes': ['Rate and Transit times', 200],
       'rate-quotes-multi': ['Rate and Transit times', 200],
       ship: ['Create Shipment', 200],
+      'ship-international': ['Create Shipment', 200],
       cancel: ['Cancel Shipment', 200],
       'track-delivered': ['Track by Tracking Number', 200],
       'track-not-found': ['Track by Tracking Number', 200],
       'address-resolved': ['Validate Address', 200],
       'pickup-create': ['Create Pickup', 200],
       'pickup-cancel': ['Cancel Pickup', 200],
+      close: ['groundPerformEndOfDayClose', 200],
       'error-auth': ['API Authorization', 401],
       'error-token-expired': ['Rate and Transit times', 401],
       'error-invalid-postal': ['Rate and Transit times', 400],
@@ -413,6 +416,168 @@ describe('FedEx driver against the fake FedEx', () => {
     const again = await driver().void(c, { carrier_shipment_id: bought.value.carrier_shipment_id });
     expect(again).toMatchObject({ ok: false, kind: 'rejected', messages: [{ carrier_code: 'SHIPMENT.ALREADY.CANCELLED' }] });
     expectCleanExchange();
+  });
+
+  it('an international purchase sends customsClearanceDetail (commodities, duties, totals, invoice, EEL) and returns the commercial invoice', async () => {
+    const res = await driver().purchase(ctx(), { ...purchase('PDF', 'fedex_international_priority'), ship_to: londonAddress, residential: false, route: ukRoute, customs: ukCustoms });
+    expect(res.ok).toBe(true);
+    if (!res.ok) return;
+    const shipment = fake.lastBody('ship').requestedShipment;
+    expect(shipment.recipients[0].tins).toEqual([
+      { number: 'GB123456789', tinType: 'BUSINESS_NATIONAL' },
+      { number: 'GB123456789000', tinType: 'BUSINESS_UNION' },
+    ]);
+    expect(shipment.shippingDocumentSpecification).toEqual({ shippingDocumentTypes: ['COMMERCIAL_INVOICE'], commercialInvoiceDetail: { documentFormat: { docType: 'PDF', stockType: 'PAPER_LETTER' } } });
+    const customs = shipment.customsClearanceDetail;
+    expect(customs).toMatchObject({
+      // DDP: the shipper's account pays duties and taxes.
+      dutiesPayment: { paymentType: 'SENDER', payor: { responsibleParty: { accountNumber: { value: '740561073' } } } },
+      isDocumentOnly: false,
+      totalCustomsValue: { amount: UK_CUSTOMS_TOTAL_MINOR / 100, currency: 'USD' },
+      commercialInvoice: { shipmentPurpose: 'SOLD', termsOfSale: 'DDP', originatorName: 'Dock Lead', customerReferences: [{ customerReferenceType: 'INVOICE_NUMBER', value: 'shp_01TESTREFERENCE' }] },
+      exportDetail: { exportComplianceStatement: 'NOEEI 30.37(a)' },
+    });
+    expect(customs.commodities).toEqual([
+      {
+        description: 'Cotton T-shirt',
+        quantity: 3,
+        quantityUnits: 'EA',
+        numberOfPieces: 1,
+        unitPrice: { amount: 12.5, currency: 'USD' },
+        customsValue: { amount: 37.5, currency: 'USD' },
+        weight: { units: 'KG', value: 0.52 },
+        countryOfManufacture: 'US',
+        harmonizedCode: '610910',
+        partNumber: 'TS-001',
+      },
+      {
+        description: 'Ceramic coffee mug',
+        quantity: 2,
+        quantityUnits: 'EA',
+        numberOfPieces: 1,
+        unitPrice: { amount: 8.99, currency: 'USD' },
+        customsValue: { amount: 17.98, currency: 'USD' },
+        weight: { units: 'KG', value: 0.69 },
+        countryOfManufacture: 'CN',
+        harmonizedCode: '69120048',
+      },
+    ]);
+    // Packages weigh in kilograms beside kilogram commodities (FedEx refuses mixed units).
+    expect(shipment.requestedPackageLineItems[0].weight).toEqual({ units: 'KG', value: 1.14 });
+    expect(res.value.documents).toEqual([{ type: 'commercial_invoice', artifact: { format: 'PDF', mime: 'application/pdf', bytes: FAKE_FEDEX_INVOICE } }]);
+    expect(res.value.label.bytes.equals(FAKE_FEDEX_LABELS.PDF)).toBe(true);
+    expectCleanExchange();
+    // The fake's check is not a rubber stamp for customs: pound commodities or no invoice are refused.
+    if (specs) {
+      const headers = { 'content-type': 'application/json', authorization: 'Bearer x' };
+      const sent = fake.lastBody('ship');
+      sent.requestedShipment.customsClearanceDetail.commodities[0].weight.units = 'LB';
+      delete sent.requestedShipment.customsClearanceDetail.commercialInvoice;
+      const problems = specs.checkRequest('POST', new URL('http://x/ship/v1/shipments'), headers, JSON.stringify(sent)).problems.join('\n');
+      expect(problems).toMatch(/commodities\/0\/weight\/units/);
+      expect(problems).toMatch(/commercialInvoice/);
+    }
+  });
+
+  it('customs with an ITN under DDU: the recipient pays duties and the ITN is the export compliance statement', async () => {
+    const res = await driver().purchase(ctx(), { ...purchase('PDF', 'fedex_international_priority'), ship_to: londonAddress, route: ukRoute, customs: { ...ukCustomsWithItn, contents_type: 'gift' } });
+    expect(res.ok).toBe(true);
+    const customs = fake.lastBody('ship').requestedShipment.customsClearanceDetail;
+    expect(customs.dutiesPayment).toEqual({ paymentType: 'RECIPIENT' });
+    expect(customs.commercialInvoice).toMatchObject({ shipmentPurpose: 'GIFT', termsOfSale: 'DDU' });
+    expect(customs.exportDetail).toEqual({ exportComplianceStatement: 'AES X20260302123456' });
+    expectCleanExchange();
+  });
+
+  it('a domestic purchase sends no customs and asks for no documents', async () => {
+    const res = await driver().purchase(ctx(), purchase());
+    expect(res.ok && res.value.documents).toBeUndefined();
+    const shipment = fake.lastBody('ship').requestedShipment;
+    expect(shipment.customsClearanceDetail).toBeUndefined();
+    expect(shipment.shippingDocumentSpecification).toBeUndefined();
+    expectCleanExchange();
+  });
+
+  it('a return label asks for RETURN_SHIPMENT with PRINT_RETURN_LABEL; an outbound one asks for no special service', async () => {
+    const res = await driver().purchase(ctx(), { ...purchase('PDF', 'fedex_ground'), ship_from: { ...to, phone: '+1 404 555 0199' }, ship_to: from, residential: false, is_return: true });
+    expect(res.ok).toBe(true);
+    expect(fake.lastBody('ship').requestedShipment.shipmentSpecialServices).toEqual({ specialServiceTypes: ['RETURN_SHIPMENT'], returnShipmentDetail: { returnType: 'PRINT_RETURN_LABEL' } });
+    expectCleanExchange();
+    fake.reset();
+    await driver().purchase(ctx(), purchase());
+    expect(fake.lastBody('ship').requestedShipment.shipmentSpecialServices).toBeUndefined();
+  });
+
+  describe('Ground End-of-Day Close (manifest)', () => {
+    const manifestOf = (bought: { tracking_number: string; service_code: string }[]) => ({
+      ship_date: '2026-03-02',
+      address: from,
+      shipments: bought.map((b) => ({ tracking_number: b.tracking_number, carrier_shipment_id: b.tracking_number, service_code: b.service_code })),
+    });
+
+    it("closes the day's Ground shipments and returns the OP-950 close report; an Express shipment in the list is rejected, not sent", async () => {
+      const c = ctx();
+      const ground = await driver().purchase(c, purchase('PDF', 'fedex_ground'));
+      const express = await driver().purchase(c, purchase('PDF', 'fedex_2day'));
+      if (!ground.ok || !express.ok) throw new Error('purchase failed');
+      const res = await driver().manifest!(c, manifestOf([
+        { tracking_number: ground.value.tracking_number, service_code: 'fedex_ground' },
+        { tracking_number: express.value.tracking_number, service_code: 'fedex_2day' },
+      ]));
+      expect(res.ok).toBe(true);
+      if (!res.ok) return;
+      const sent = fake.requests.find((r) => r.operation === 'close')!;
+      expect(sent.method).toBe('PUT');
+      expect(sent.path).toBe('/ship/v1/endofday/');
+      expect(JSON.parse(sent.body)).toEqual({
+        closeReqType: 'GCDR',
+        accountNumber: { value: '740561073' },
+        groundServiceCategory: 'GROUND',
+        closeDate: '2026-03-02',
+        closeDocumentSpecification: { closeDocumentTypes: ['OP_950'], op950Detail: { format: { imageType: 'PDF', stockType: 'PAPER_LETTER' } } },
+      });
+      expect(fake.shipments.get(ground.value.carrier_shipment_id)?.closed).toBe(true);
+      expect(fake.shipments.get(express.value.carrier_shipment_id)?.closed).toBeUndefined();
+      const report = Buffer.from(fedexFixture('close').output.closeDocuments[0].parts[0].image, 'base64');
+      expect(res.value.carrier_manifest_id).toMatch(/^[0-9a-f]{32}$/);
+      expect(res.value.document).toEqual({ type: 'close_report', artifact: { format: 'PDF', mime: 'application/pdf', bytes: report } });
+      expect(res.value.rejected).toEqual([{ tracking_number: express.value.tracking_number, message: expect.stringContaining('Not a FedEx Ground shipment'), carrier_code: 'not_ground' }]);
+      expectCleanExchange();
+      // The fake's check is not a rubber stamp: an unknown close type or document type is refused.
+      if (specs) {
+        const bad = { ...JSON.parse(sent.body), closeReqType: 'CLOSE', closeDocumentSpecification: { closeDocumentTypes: ['REPORT'] } };
+        const problems = specs.checkRequest('PUT', new URL('http://x/ship/v1/endofday/'), sent.headers, JSON.stringify(bad)).problems.join('\n');
+        expect(problems).toMatch(/closeReqType/);
+        expect(problems).toMatch(/closeDocumentTypes/);
+      }
+    });
+
+    it("nothing left to close: FedEx's refusal comes back as a rejection; only Express given: refused before calling", async () => {
+      const c = ctx();
+      const ground = await driver().purchase(c, purchase('PDF', 'fedex_home_delivery'));
+      if (!ground.ok) throw new Error('purchase failed');
+      const list = manifestOf([{ tracking_number: ground.value.tracking_number, service_code: 'fedex_home_delivery' }]);
+      expect((await driver().manifest!(c, list)).ok).toBe(true);
+      const again = await driver().manifest!(c, list);
+      expect(again).toMatchObject({ ok: false, kind: 'rejected', messages: [{ carrier_code: 'GROUNDEOD.NOSHIPMENTS.NOTFOUND' }] });
+      fake.reset();
+      const expressOnly = await driver().manifest!(c, manifestOf([{ tracking_number: '794953535000', service_code: 'fedex_2day' }]));
+      expect(expressOnly).toMatchObject({ ok: false, kind: 'rejected', messages: [{ carrier_code: 'no_ground_shipments', field: 'shipments' }] });
+      expect(fake.count('close')).toBe(0);
+      expectCleanExchange();
+    });
+
+    it('5xx: a retryable transport error, never sent twice; refused credentials: invalid_credentials', async () => {
+      fake.queue('close', { status: 503, body: fedexFixture('error-unavailable') });
+      const list = manifestOf([{ tracking_number: '794953535000', service_code: 'fedex_ground' }]);
+      const err = await driver().manifest!(ctx(), list).catch((e) => e);
+      expect(err).toBeInstanceOf(CarrierTransportError);
+      expect(err).toMatchObject({ retryable: true });
+      expect(fake.count('close')).toBe(1);
+      const bad = await driver().manifest!(ctx({ credentials: { api_key: 'fake-api-key', secret_key: 'wrong' } }), list);
+      expect(bad).toMatchObject({ ok: false, kind: 'invalid_credentials' });
+      expect(fake.count('close')).toBe(1);
+    });
   });
 
   it('tracks with detailed scans: FedEx codes mapped to ours, oldest first, raw codes kept, unmapped → unknown', async () => {

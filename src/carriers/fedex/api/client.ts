@@ -4,13 +4,23 @@
  * Everything it sends and reads is built and parsed by the pure modules beside it.
  */
 import { randomUUID } from 'node:crypto';
-import type { ApiCallContext, ApiPurchaseRequest, ApiRateRequest, ApiTrackResult, CarrierApiDriver, DriverResult } from '../../api-driver.js';
+import type {
+  ApiCallContext,
+  ApiManifestRequest,
+  ApiManifestResult,
+  ApiPurchaseRequest,
+  ApiRateRequest,
+  ApiTrackResult,
+  CarrierApiDriver,
+  DriverResult,
+} from '../../api-driver.js';
 import { parseJson, type CarrierHttpClient, type CarrierHttpResponse, type HttpMethod } from '../../http/client.js';
 import { CredentialsRefused, errorBody, malformedAnswer, refused, rejected, sortAnswer, testByFetchingToken } from '../../http/driver-results.js';
 import type { CarrierMessage } from '../../http/errors.js';
 import type { Address } from '../../types.js';
 import { buildResolveRequest, parseResolveResponse, RESOLVE_PATH, verdictForRejection } from './addresses.js';
 import { buildTokenRequest, FEDEX_TOKEN_PATH, parseTokenResponse } from './auth.js';
+import { buildCloseRequest, CLOSE_PATH, parseCloseResponse, splitForClose } from './close.js';
 import { FEDEX_HOSTS, fedexCredentialsSchema, fedexHost, readFedexCredentials } from './credentials.js';
 import { parseFedexErrors } from './errors.js';
 import {
@@ -198,6 +208,29 @@ export class FedexApiDriver implements CarrierApiDriver {
       (messages) => {
         const verdict = verdictForRejection(messages);
         return verdict ? { ok: true, value: verdict } : null;
+      },
+    );
+  }
+
+  /**
+   * FedEx Ground End-of-Day Close for the manifest's ship date. FedEx closes every open Ground
+   * shipment of the account for that date; Express shipments in the list need no close and come
+   * back in `rejected`. Not retried: a second close of the same day is refused or empty.
+   */
+  async manifest(ctx: ApiCallContext, request: ApiManifestRequest): Promise<DriverResult<ApiManifestResult>> {
+    const account = this.accountNumber(ctx);
+    if (!account) return this.missingAccountNumber<never>();
+    const { ground, rejected: notGround } = splitForClose(request);
+    if (ground.length === 0) {
+      return rejected<never>([{ code: 'carrier_rejected', carrier_code: 'no_ground_shipments', message: 'FedEx closes FedEx Ground shipments only; none was given', field: 'shipments' }]);
+    }
+    return this.run(
+      ctx,
+      { operation: 'manifest', method: 'PUT', path: CLOSE_PATH, json: buildCloseRequest(account, request.ship_date), idempotent: false },
+      (body, res) => {
+        const parsed = parseCloseResponse(body, notGround);
+        if (!parsed) throw malformed('manifest', res, false);
+        return { ok: true, value: parsed };
       },
     );
   }

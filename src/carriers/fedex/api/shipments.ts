@@ -5,8 +5,9 @@
  */
 import type { ApiPurchaseRequest, ApiPurchaseResult, ApiRate, CarrierLabelImage, LabelArtifact } from '../../api-driver.js';
 import { asList, clip, LABEL_MIME, obj, str, type Json } from '../../http/json-read.js';
+import { buildCustomsClearanceDetail, buildShippingDocumentSpecification, importerTins, parseShipmentDocuments } from './customs.js';
 import { parcelsOf, parseRateReplyDetail, PICKUP_TYPE } from './rates.js';
-import { fedexImageSpec, imageFromFedex } from './units.js';
+import { FEDEX_RETURN_SERVICE, fedexImageSpec, imageFromFedex } from './units.js';
 import { packageDimensions, packageWeight, partyAddress, partyContact, phoneDigits, totalPounds } from './wire.js';
 
 export const SHIP_PATH = '/ship/v1/shipments';
@@ -26,13 +27,18 @@ export function shipPhones(req: ApiPurchaseRequest): { shipper: string; recipien
 export function buildShipRequest(req: ApiPurchaseRequest, accountNumber: string, serviceType: string, phones: { shipper: string; recipient: string }): Json {
   const parcels = parcelsOf(req);
   const reference = clip(req.reference, 40);
+  const customs = req.customs?.items.length ? req.customs : null;
+  const recipient: Json = { contact: partyContact(req.ship_to, phones.recipient), address: partyAddress(req.ship_to, req.residential) };
+  const tins = customs ? importerTins(customs) : [];
+  if (tins.length) recipient.tins = tins;
+  const documents = customs ? buildShippingDocumentSpecification(customs) : null;
   return {
     labelResponseOptions: 'LABEL',
     accountNumber: { value: accountNumber },
     requestedShipment: {
       shipDatestamp: req.ship_date,
       shipper: { contact: partyContact(req.ship_from, phones.shipper), address: partyAddress(req.ship_from) },
-      recipients: [{ contact: partyContact(req.ship_to, phones.recipient), address: partyAddress(req.ship_to, req.residential) }],
+      recipients: [recipient],
       pickupType: PICKUP_TYPE,
       serviceType,
       packagingType: 'YOUR_PACKAGING',
@@ -40,10 +46,20 @@ export function buildShipRequest(req: ApiPurchaseRequest, accountNumber: string,
       totalPackageCount: parcels.length,
       shippingChargesPayment: { paymentType: 'SENDER', payor: { responsibleParty: { accountNumber: { value: accountNumber } } } },
       labelSpecification: { labelFormatType: 'COMMON2D', ...fedexImageSpec(req.label_image) },
+      ...(customs ? { customsClearanceDetail: buildCustomsClearanceDetail(req, customs, accountNumber) } : {}),
+      ...(documents ? { shippingDocumentSpecification: documents } : {}),
+      ...(req.is_return
+        ? {
+            shipmentSpecialServices: {
+              specialServiceTypes: [FEDEX_RETURN_SERVICE.specialServiceType],
+              returnShipmentDetail: { returnType: FEDEX_RETURN_SERVICE.returnType },
+            },
+          }
+        : {}),
       rateRequestType: ['ACCOUNT', 'LIST'],
       requestedPackageLineItems: parcels.map((p, i) => ({
         sequenceNumber: i + 1,
-        weight: packageWeight(p),
+        weight: packageWeight(p, customs ? 'KG' : 'LB'),
         dimensions: packageDimensions(p),
         ...(reference ? { customerReferences: [{ customerReferenceType: 'CUSTOMER_REFERENCE', value: reference }] } : {}),
       })),
@@ -84,6 +100,7 @@ export function parseShipResponse(body: unknown, req: ApiPurchaseRequest, servic
   const master = str(shipment.masterTrackingNumber) ?? parsed[0]?.tracking_number ?? null;
   if (!master || parsed.length === 0 || parsed.some((p) => !p.tracking_number || !p.label)) return null;
   const pkgs = parsed as { tracking_number: string; label: LabelArtifact }[];
+  const documents = parseShipmentDocuments(shipment);
   return {
     tracking_number: pkgs[0].tracking_number,
     // Cancel takes the master tracking number (the first piece's on a single-piece shipment).
@@ -91,6 +108,7 @@ export function parseShipResponse(body: unknown, req: ApiPurchaseRequest, servic
     packages: pkgs,
     label: pkgs[0].label,
     rate: rateOf(shipment, serviceType, req.ship_date),
+    ...(documents.length ? { documents } : {}),
   };
 }
 

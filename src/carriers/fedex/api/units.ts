@@ -168,3 +168,38 @@ export function imageFromFedex(docType: string | null, requested: CarrierLabelIm
       return requested;
   }
 }
+
+/**
+ * Our customs contents type → `commercialInvoice.shipmentPurpose` (FedEx lists GIFT, NOT_SOLD,
+ * PERSONAL_EFFECTS, REPAIR_AND_RETURN, SAMPLE, SOLD): what FedEx has no word for is NOT_SOLD.
+ */
+export const FEDEX_SHIPMENT_PURPOSES: Readonly<Record<string, string>> = {
+  merchandise: 'SOLD',
+  gift: 'GIFT',
+  sample: 'SAMPLE',
+  return_merchandise: 'REPAIR_AND_RETURN',
+  documents: 'NOT_SOLD',
+  humanitarian_donation: 'NOT_SOLD',
+  other: 'NOT_SOLD',
+};
+
+/** Our incoterm → `commercialInvoice.termsOfSale` (3 characters; FedEx takes DDU, DAP, DDP as named). */
+export const FEDEX_TERMS_OF_SALE: Readonly<Record<string, string>> = {
+  DDU: 'DDU',
+  DAP: 'DAP',
+  DDP: 'DDP',
+};
+
+/** Who pays duties and taxes (`customsClearanceDetail.dutiesPayment.paymentType`) per incoterm. */
+export const FEDEX_DUTIES_PAYERS: Readonly<Record<string, 'SENDER' | 'RECIPIENT'>> = {
+  DDU: 'RECIPIENT',
+  DAP: 'RECIPIENT',
+  DDP: 'SENDER',
+};
+
+/**
+ * A return label (`shipmentSpecialServices`): RETURN_SHIPMENT with `returnType:
+ * PRINT_RETURN_LABEL` (printed by us, handed to the customer). FedEx bills a printed return
+ * label when it is used (first scanned), not when it is created.
+ */
+export const FEDEX_RETURN_SERVICE = { specialServiceType: 'RETURN_SHIPMENT', returnType: 'PRINT_RETURN_LABEL' } as const;

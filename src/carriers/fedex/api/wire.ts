@@ -83,7 +83,13 @@ export function partyContact(a: Address, phone: string): Json {
 
 export { phoneDigits };
 
-export function packageWeight(p: Parcel): Json {
+/**
+ * A package's weight in pounds, or in kilograms (two decimals, rounded up) for a shipment with
+ * customs: commodity weights are kilograms only (`Weight_4.units` enum `KG`) and FedEx refuses a
+ * package unit that differs from the commodities'.
+ */
+export function packageWeight(p: Parcel, units: 'LB' | 'KG' = 'LB'): Json {
+  if (units === 'KG') return { units: 'KG', value: Math.max(0.01, Math.ceil(p.weight_oz * 0.028349523125 * 100 - 1e-9) / 100) };
   return { units: 'LB', value: poundsFromOz(p.weight_oz) };
 }
 

@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeUps, upsFixture, FAKE_LABELS, UPS_FIXTURES_DIR, type FakeUps } from '../../../../test/helpers/fake-ups.js';
+import { londonAddress, ukCustoms, ukCustomsWithItn, ukRoute } from '../../../../test/helpers/driver-customs.js';
+import { startFakeUps, upsFixture, FAKE_FORM_PDF, FAKE_LABELS, UPS_FIXTURES_DIR, type FakeUps } from '../../../../test/helpers/fake-ups.js';
 import { loadUpsSpecs, type UpsSpecs } from '../../../../test/helpers/ups-spec.js';
 import type { ApiCallContext, ApiPurchaseRequest, ApiRateRequest } from '../../api-driver.js';
 import { CarrierHttpClient, type CarrierExchange } from '../../http/client.js';
@@ -98,6 +99,7 @@ describe('UPS published description', () => {
       'rate-shop': ['Rate', 200],
       'rate-shop-multi': ['Rate', 200],
       ship: ['Shipment', 200],
+      'ship-international': ['Shipment', 200],
       void: ['VoidShipment', 200],
       'track-delivered': ['getSingleTrackResponseUsingGET', 200],
       'track-not-found': ['getSingleTrackResponseUsingGET', 200],
@@ -128,6 +130,12 @@ describe('UPS published description', () => {
     expect(bad.problems.join('\n')).toMatch(/RequestOption|ShipTo|Package/);
     const wrongVersion = s.checkRequest('POST', new URL('http://x/api/rating/v1/Shop'), { 'content-type': 'application/json' }, '{}');
     expect(wrongVersion.problems.join('\n')).toMatch(/version must be v2409/);
+    // Customs too: InternationalForms without its required Product, and a TermsOfShipment past 3 characters.
+    const shipUrl = new URL('http://x/api/shipments/v2409/ship');
+    const forms = { FormType: ['01'], TermsOfShipment: 'DDU_', InvoiceNumber: 'x' };
+    const badForms = s.checkRequest('POST', shipUrl, { 'content-type': 'application/json' }, JSON.stringify({ ShipmentRequest: { Request: {}, Shipment: { ShipmentServiceOptions: { InternationalForms: forms } } } }));
+    expect(badForms.problems.join('\n')).toMatch(/Product/);
+    expect(badForms.problems.join('\n')).toMatch(/TermsOfShipment/);
   });
 
   it('declares its credentials as JSON Schema 2020-12 with the secret write-only', () => {
@@ -361,6 +369,114 @@ describe('UPS driver against the fake UPS', () => {
     expect(fake.shipments.get(bought.value.carrier_shipment_id)?.voided).toBe(true);
     const again = await driver().void(c, { carrier_shipment_id: bought.value.carrier_shipment_id });
     expect(again).toMatchObject({ ok: false, kind: 'rejected', messages: [{ carrier_code: '190117' }] });
+    expectCleanExchange();
+  });
+
+  it('an international purchase sends customs in InternationalForms (invoice, products, terms) and returns the invoice UPS printed', async () => {
+    const res = await driver().purchase(ctx(), {
+      ...purchase(),
+      service_code: 'ups_worldwide_saver',
+      ship_to: londonAddress,
+      residential: false,
+      route: ukRoute,
+      customs: ukCustoms,
+    });
+    expect(res.ok).toBe(true);
+    if (!res.ok) return;
+    const shipment = JSON.parse(fake.requests.find((r) => r.operation === 'ship')!.body).ShipmentRequest.Shipment;
+    expect(shipment.Description).toBe('Cotton T-shirt, Ceramic coffee mug');
+    expect(shipment.InvoiceLineTotal).toBeUndefined(); // US → CA/PR only
+    // DDP: duties and taxes billed to the shipper beside the transportation charge.
+    expect(shipment.PaymentInformation.ShipmentCharge).toEqual([
+      { Type: '01', BillShipper: { AccountNumber: 'A1B2C3' } },
+      { Type: '02', BillShipper: { AccountNumber: 'A1B2C3' } },
+    ]);
+    const forms = shipment.ShipmentServiceOptions.InternationalForms;
+    expect(forms).toMatchObject({
+      FormType: ['01'],
+      InvoiceNumber: 'shp_01TESTREFERENCE',
+      InvoiceDate: '20260302',
+      TermsOfShipment: 'DDP',
+      ReasonForExport: 'SALE',
+      CurrencyCode: 'USD',
+      Comments: 'NOEEI 30.37(a)',
+      Contacts: { SoldTo: { Name: 'Importer Ltd', AttentionName: 'Alex Importer', TaxIdentificationNumber: 'GB123456789', Address: { City: 'London', PostalCode: 'SW1A2AA', CountryCode: 'GB' } } },
+    });
+    expect(forms.DeclarationStatement).toMatch(/true and correct.*Signed: Dock Lead$/);
+    expect(forms.Product).toEqual([
+      {
+        Description: ['Cotton T-shirt'],
+        Unit: { Number: '3', UnitOfMeasurement: { Code: 'PCS' }, Value: '12.50' },
+        OriginCountryCode: 'US',
+        ProductWeight: { UnitOfMeasurement: { Code: 'LBS' }, Weight: '1.2' },
+        CommodityCode: '610910',
+        PartNumber: 'TS-001',
+      },
+      {
+        Description: ['Ceramic coffee mug'],
+        Unit: { Number: '2', UnitOfMeasurement: { Code: 'PCS' }, Value: '8.99' },
+        OriginCountryCode: 'CN',
+        ProductWeight: { UnitOfMeasurement: { Code: 'LBS' }, Weight: '1.5' },
+        CommodityCode: '69120048',
+      },
+    ]);
+    // The commercial invoice UPS printed comes back decoded beside the label.
+    expect(res.value.documents).toEqual([{ type: 'commercial_invoice', artifact: { format: 'PDF', mime: 'application/pdf', bytes: FAKE_FORM_PDF } }]);
+    expect(res.value.label.format).toBe('GIF');
+    expectCleanExchange();
+  });
+
+  it('customs with an ITN, DDU and a line to Canada: the ITN on the invoice, DAP terms, InvoiceLineTotal, no duties charge', async () => {
+    const res = await driver().purchase(ctx(), {
+      ...purchase(),
+      service_code: 'ups_worldwide_saver',
+      ship_to: { name: 'Sam Buyer', street1: '1 Yonge St', city: 'Toronto', state: 'ON', postal_code: 'M5E 1E5', country: 'CA' },
+      route: { ...ukRoute, destination_country: 'CA', international_group: 'ca_mx', international_zone: 1 },
+      customs: { ...ukCustomsWithItn, contents_type: 'other', contents_explanation: 'Trade show display' },
+    });
+    expect(res.ok).toBe(true);
+    const shipment = JSON.parse(fake.requests.find((r) => r.operation === 'ship')!.body).ShipmentRequest.Shipment;
+    expect(shipment.InvoiceLineTotal).toEqual({ CurrencyCode: 'USD', MonetaryValue: '56' });
+    expect(shipment.PaymentInformation.ShipmentCharge).toHaveLength(1);
+    expect(shipment.ShipmentServiceOptions.InternationalForms).toMatchObject({ TermsOfShipment: 'DAP', ReasonForExport: 'Trade show display', Comments: 'AES X20260302123456' });
+    expectCleanExchange();
+  });
+
+  it('a domestic purchase sends no customs and gets no documents', async () => {
+    const res = await driver().purchase(ctx(), purchase());
+    expect(res.ok && res.value.documents).toBeUndefined();
+    const shipment = JSON.parse(fake.requests.find((r) => r.operation === 'ship')!.body).ShipmentRequest.Shipment;
+    expect(shipment.ShipmentServiceOptions).toBeUndefined();
+    expect(shipment.Description).toBeUndefined();
+    expect(shipment.PaymentInformation.ShipmentCharge).toHaveLength(1);
+    expectCleanExchange();
+  });
+
+  it('a return label: ReturnService 9 (print return label), the merchant as Shipper, package descriptions, and a partial invoice for an international return', async () => {
+    // A return: the customer (ship_from) sends the parcel back to the merchant (ship_to).
+    const res = await driver().purchase(ctx(), { ...purchase(), ship_from: to, ship_to: from, residential: false, is_return: true });
+    expect(res.ok).toBe(true);
+    const shipment = JSON.parse(fake.requests.find((r) => r.operation === 'ship')!.body).ShipmentRequest.Shipment;
+    expect(shipment.ReturnService).toEqual({ Code: '9', Description: 'UPS Print Return Label' });
+    expect(shipment.Shipper).toMatchObject({ Name: 'Acme Widgets', ShipperNumber: 'A1B2C3', Address: { City: 'Timonium' } });
+    expect(shipment.ShipFrom.Address.City).toBe('Alpharetta');
+    expect(shipment.ShipTo.Address.City).toBe('Timonium');
+    expect(shipment.Description).toBe('Returned merchandise');
+    expect(shipment.Package[0].Description).toBe('Returned merchandise');
+    expectCleanExchange();
+    fake.reset();
+    const intl = await driver().purchase(ctx(), {
+      ...purchase(),
+      service_code: 'ups_worldwide_saver',
+      ship_from: londonAddress,
+      ship_to: from,
+      route: { ...ukRoute, origin_country: 'GB', destination_country: 'US' },
+      customs: { ...ukCustoms, contents_type: 'return_merchandise', incoterm: 'DDU' },
+      is_return: true,
+    });
+    expect(intl.ok).toBe(true);
+    const forms = JSON.parse(fake.requests.find((r) => r.operation === 'ship')!.body).ShipmentRequest.Shipment.ShipmentServiceOptions.InternationalForms;
+    expect(forms).toMatchObject({ FormType: ['05'], ReasonForExport: 'RETURN' });
     expectCleanExchange();
   });
 

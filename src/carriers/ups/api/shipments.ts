@@ -2,9 +2,10 @@
  * Shipping `ship` (`POST /api/shipments/{version}/ship`) and void
  * (`DELETE /api/shipments/{version}/void/cancel/{shipmentidentificationnumber}`), Shipping.yaml.
  */
-import type { ApiPurchaseRequest, ApiPurchaseResult, LabelArtifact } from '../../api-driver.js';
+import type { ApiCarrierDocument, ApiPurchaseRequest, ApiPurchaseResult, LabelArtifact } from '../../api-driver.js';
+import { customsShipmentFields } from './customs.js';
 import { parseRatedShipment } from './rates.js';
-import { LABEL_MIME, upsServiceCode } from './units.js';
+import { LABEL_MIME, UPS_RETURN_SERVICE, upsServiceCode } from './units.js';
 import { asList, clip, obj, partyName, phoneDigits, str, upsAddress, upsPackages, type Json } from './wire.js';
 import type { CarrierLabelImage } from '../../api-driver.js';
 
@@ -20,20 +21,29 @@ export function buildShipRequest(req: ApiPurchaseRequest, accountNumber: string,
   };
   const shipTo = upsAddress(req.ship_to, 5);
   if (req.residential) shipTo.ResidentialAddressIndicator = 'Y';
+  const customs = customsShipmentFields(req, accountNumber);
+  // A return service needs a merchandise description on every package (and on the shipment).
+  const returnDescription = req.is_return ? (req.customs?.items.map((i) => i.description.trim()).join(', ') || 'Returned merchandise') : null;
   const packages = upsPackages(parcels, 'Packaging').map((p) => ({
+    ...(returnDescription ? { Description: returnDescription.slice(0, 35) } : {}),
     ...p,
     ReferenceNumber: [{ Value: req.reference.slice(0, 35) }],
   }));
+  // The account holder is the Shipper: for a return that is the merchant the parcel goes back to.
+  const shipperParty = req.is_return ? req.ship_to : req.ship_from;
   return {
     ShipmentRequest: {
       // validate: UPS checks the city/state/postal combination (street level is not checked).
       Request: { RequestOption: 'validate', TransactionReference: { CustomerContext: req.reference.slice(0, 512) } },
       Shipment: {
-        Shipper: { ...party(req.ship_from, 'Shipper'), ShipperNumber: accountNumber, Address: upsAddress(req.ship_from, 5) },
+        ...(returnDescription ? { Description: returnDescription.slice(0, 50), ReturnService: { ...UPS_RETURN_SERVICE } } : {}),
+        ...customs.shipment,
+        Shipper: { ...party(shipperParty, 'Shipper'), ShipperNumber: accountNumber, Address: upsAddress(shipperParty, 5) },
         ShipTo: { ...party(req.ship_to, 'Recipient'), Address: shipTo },
         ShipFrom: { ...party(req.ship_from, 'Shipper'), Address: upsAddress(req.ship_from, 5) },
-        PaymentInformation: { ShipmentCharge: [{ Type: '01', BillShipper: { AccountNumber: accountNumber } }] },
+        PaymentInformation: { ShipmentCharge: [{ Type: '01', BillShipper: { AccountNumber: accountNumber } }, ...customs.extraCharges] },
         Service: { Code: upsService },
+        ...(Object.keys(customs.serviceOptions).length ? { ShipmentServiceOptions: customs.serviceOptions } : {}),
         ShipmentRatingOptions: { NegotiatedRatesIndicator: 'Y' },
         Package: packages,
       },
@@ -52,6 +62,23 @@ function labelOf(pkg: Json, requested: CarrierLabelImage): LabelArtifact | null 
   const code = (str(obj(label.ImageFormat).Code) ?? requested).toUpperCase();
   const format: CarrierLabelImage = code === 'PNG' || code === 'ZPL' || code === 'GIF' || code === 'PDF' ? code : requested;
   return { format, mime: LABEL_MIME[format], bytes: Buffer.from(image, 'base64') };
+}
+
+/**
+ * `ShipmentResults.Form`: the international forms UPS printed (the commercial invoice we ask for,
+ * `Form.Code` 01 "All Requested International Forms"), PDF or PNG per `Image.ImageFormat.Code`.
+ */
+export function parseShipForms(results: Json): ApiCarrierDocument[] {
+  return asList(results.Form)
+    .map(obj)
+    .flatMap((form) => {
+      const image = obj(form.Image);
+      const data = str(image.GraphicImage);
+      if (!data) return [];
+      const code = (str(obj(image.ImageFormat).Code) ?? 'PDF').toUpperCase();
+      const format: CarrierLabelImage = code === 'PNG' ? 'PNG' : code === 'GIF' ? 'GIF' : 'PDF';
+      return [{ type: 'commercial_invoice', artifact: { format, mime: LABEL_MIME[format], bytes: Buffer.from(data, 'base64') } }];
+    });
 }
 
 /** Null when the answer lacks a tracking number or a label (then nothing was bought that we can use). */
@@ -73,7 +100,15 @@ export function parseShipResponse(body: unknown, req: ApiPurchaseRequest, upsSer
         })
       : null;
   const pkgs = parsed as { tracking_number: string; label: LabelArtifact }[];
-  return { tracking_number: pkgs[0].tracking_number, carrier_shipment_id: shipmentId, packages: pkgs, label: pkgs[0].label, rate };
+  const documents = parseShipForms(results);
+  return {
+    tracking_number: pkgs[0].tracking_number,
+    carrier_shipment_id: shipmentId,
+    packages: pkgs,
+    label: pkgs[0].label,
+    rate,
+    ...(documents.length ? { documents } : {}),
+  };
 }
 
 export function serviceForPurchase(serviceCode: string): string | null {

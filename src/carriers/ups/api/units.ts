@@ -116,3 +116,38 @@ export { LABEL_MIME } from '../../http/json-read.js';
 export function upsLabelImage(labelFormat: string): CarrierLabelImage {
   return UPS_LABEL_IMAGES[labelFormat] ?? 'GIF';
 }
+
+/**
+ * Our customs contents type → InternationalForms `ReasonForExport` (Shipping.yaml lists SALE,
+ * GIFT, SAMPLE, RETURN, REPAIR, INTERCOMPANYDATA "or any other reason", 20 characters): the
+ * types UPS has no word for send ours in capitals; `other` sends its explanation instead.
+ */
+export const UPS_REASONS_FOR_EXPORT: Readonly<Record<string, string>> = {
+  merchandise: 'SALE',
+  gift: 'GIFT',
+  sample: 'SAMPLE',
+  return_merchandise: 'RETURN',
+  documents: 'DOCUMENTS',
+  humanitarian_donation: 'HUMANITARIAN',
+  other: 'OTHER',
+};
+
+/**
+ * Our incoterm → InternationalForms `TermsOfShipment`. UPS lists DAP and DDP but not DDU (the
+ * Incoterms 2010 retired it; DAP is its successor with the same split of duties), so DDU goes as DAP.
+ */
+export const UPS_TERMS_OF_SHIPMENT: Readonly<Record<string, string>> = {
+  DDU: 'DAP',
+  DAP: 'DAP',
+  DDP: 'DDP',
+};
+
+/**
+ * The return service a return label asks for (`Shipment.ReturnService.Code`): 9, UPS Print Return
+ * Label (the label is printed by us and handed to the customer). UPS bills return labels when
+ * they are used (pay-per-use), not when they are printed.
+ */
+export const UPS_RETURN_SERVICE = { Code: '9', Description: 'UPS Print Return Label' } as const;
+
+/** Shipping.yaml: "For shipment with return service, 05 or 10 are the only valid values": 05 Partial Invoice. */
+export const UPS_RETURN_FORM_TYPE = '05';

@@ -1,7 +1,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FAKE_LABELS, startFakeUsps, uspsFixture, USPS_FIXTURES_DIR, type FakeUsps } from '../../../../test/helpers/fake-usps.js';
+import { londonAddress, ukCustoms, ukCustomsWithItn, ukRoute } from '../../../../test/helpers/driver-customs.js';
+import { FAKE_LABELS, FAKE_SCAN_FORM, startFakeUsps, uspsFixture, USPS_FIXTURES_DIR, type FakeUsps } from '../../../../test/helpers/fake-usps.js';
 import { loadUspsSpecs, USPS_SPEC_DIR, type UspsSpecs } from '../../../../test/helpers/usps-spec.js';
 import type { ApiCallContext, ApiPurchaseRequest, ApiRateRequest } from '../../api-driver.js';
 import { CarrierHttpClient, type CarrierExchange } from '../../http/client.js';
@@ -494,6 +495,189 @@ describe('USPS driver against the fake USPS', () => {
     expect(await d.void(c, { carrier_shipment_id: res.value.carrier_shipment_id })).toEqual({ ok: true, value: { voided: true } });
     expect(fake.requests.find((r) => r.operation === 'intl_cancel')!.path).toBe(`/international-labels/v3/international-label/${res.value.tracking_number}`);
     expectCleanExchange();
+  });
+
+  it("an international purchase with customs: USPS's customsForm filled from the declaration, non-delivery, package value and DDP prepaid", async () => {
+    const res = await driver().purchase(ctx(), { ...purchase(), service_code: 'usps_priority_mail_international', ship_to: londonAddress, residential: false, route: ukRoute, customs: ukCustoms });
+    expect(res.ok).toBe(true);
+    if (!res.ok) return;
+    const body = JSON.parse(fake.requests.find((r) => r.operation === 'intl_label')!.body);
+    expect(body.packageDescription).toMatchObject({
+      mailClass: 'PRIORITY_MAIL_INTERNATIONAL',
+      packageOptions: { packageValue: 55.48, nonDeliveryOption: 'RETURN' },
+      prepayDutiesTaxesFees: true,
+    });
+    expect(body.customsForm).toEqual({
+      customsContentType: 'MERCHANDISE',
+      AESITN: 'NO EEI 30.37(a)',
+      importersReference: { referenceType: 'VAT_NUMBER', reference: 'GB123456789' },
+      contents: [
+        { itemDescription: 'Cotton T-shirt', itemQuantity: 3, itemTotalValue: 37.5, weightUOM: 'lb', itemTotalWeight: 1.13, countryofOrigin: 'US', HSTariffNumber: '610910' },
+        { itemDescription: 'Ceramic coffee mug', itemQuantity: 2, itemTotalValue: 17.98, weightUOM: 'lb', itemTotalWeight: 1.5, countryofOrigin: 'CN', HSTariffNumber: '69120048' },
+      ],
+    });
+    expect(res.value.carrier_shipment_id).toBe(`intl:${res.value.tracking_number}`);
+    expectCleanExchange();
+    // The fake's check is not a rubber stamp for customs: a form without AESITN or with a bad content type is refused.
+    if (specs) {
+      const req = fake.requests.find((r) => r.operation === 'intl_label')!;
+      const sent = JSON.parse(req.body);
+      delete sent.customsForm.AESITN;
+      sent.customsForm.customsContentType = 'SALE';
+      const problems = specs.checkRequest('POST', new URL(`http://x${req.path}`), req.headers, JSON.stringify(sent)).problems.join('\n');
+      expect(problems).toMatch(/AESITN/);
+      expect(problems).toMatch(/customsContentType/);
+    }
+  });
+
+  it('customs with an ITN, abandon and another contents type; values not in dollars are refused before calling USPS', async () => {
+    const res = await driver().purchase(ctx(), {
+      ...purchase(),
+      service_code: 'usps_priority_mail_international',
+      ship_to: londonAddress,
+      route: ukRoute,
+      customs: { ...ukCustomsWithItn, non_delivery: 'abandon', contents_type: 'other', contents_explanation: 'Trade show display', importer: { eori: 'GB123456789000' } },
+    });
+    expect(res.ok).toBe(true);
+    const body = JSON.parse(fake.requests.find((r) => r.operation === 'intl_label')!.body);
+    expect(body.packageDescription.packageOptions.nonDeliveryOption).toBe('ABANDON');
+    expect(body.packageDescription.prepayDutiesTaxesFees).toBeUndefined();
+    expect(body.customsForm).toMatchObject({ customsContentType: 'OTHER', contentComments: 'Trade show display', AESITN: 'AES X20260302123456', importersReference: { referenceType: 'IMPORTER_CODE', reference: 'GB123456789000' } });
+    expectCleanExchange();
+    fake.reset();
+    const euros = { ...ukCustoms, items: ukCustoms.items.map((i) => ({ ...i, unit_value: { amount: i.unit_value.amount, currency: 'EUR' } })) };
+    const refused = await driver().purchase(ctx(), { ...purchase(), service_code: 'usps_priority_mail_international', ship_to: londonAddress, route: ukRoute, customs: euros });
+    expect(refused).toMatchObject({ ok: false, kind: 'rejected', messages: [{ carrier_code: 'customs_currency', field: 'customs.items' }] });
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('a military (APO) purchase with customs carries the domestic customs form; a domestic one carries none', async () => {
+    const apo = { name: 'Sgt Pat Buyer', street1: 'Unit 2050 Box 4190', city: 'APO', state: 'AP', postal_code: '96278', country: 'US' };
+    const res = await driver().purchase(ctx(), { ...purchase(), service_code: 'usps_priority_mail', ship_to: apo, route: { ...route, military: true, noncontiguous: true }, customs: { ...ukCustoms, contents_type: 'gift' } });
+    expect(res.ok).toBe(true);
+    const body = JSON.parse(fake.requests.find((r) => r.operation === 'label')!.body);
+    expect(body.customsForm).toMatchObject({ customsContentType: 'GIFT', AESITN: 'NO EEI 30.37(a)', importersReference: 'GB123456789', contents: [{ itemDescription: 'Cotton T-shirt' }, { itemDescription: 'Ceramic coffee mug' }] });
+    expectCleanExchange();
+    fake.reset();
+    await driver().purchase(ctx(), purchase());
+    expect(JSON.parse(fake.requests.find((r) => r.operation === 'label')!.body).customsForm).toBeUndefined();
+  });
+
+  it('a return label: the return endpoint in the return mail class, the customer to the merchant; voided like any label; international returns refused', async () => {
+    const c = ctx();
+    const res = await driver().purchase(c, { ...purchase(), service_code: 'usps_priority_mail', ship_from: to, ship_to: from, residential: false, is_return: true });
+    expect(res.ok).toBe(true);
+    if (!res.ok) return;
+    const sent = fake.requests.find((r) => r.operation === 'return_label')!;
+    expect(sent.path).toBe('/labels/v3/return-label');
+    const body = JSON.parse(sent.body);
+    expect(body.packageDescription.mailClass).toBe('PRIORITY_MAIL_RETURN_SERVICE');
+    expect(body.fromAddress).toMatchObject({ city: 'Alpharetta', state: 'GA' });
+    expect(body.toAddress).toMatchObject({ firm: 'Acme Widgets', city: 'Timonium' });
+    expect(res.value.label.bytes.equals(FAKE_LABELS.PDF.bytes)).toBe(true);
+    expect(fake.count('label')).toBe(0);
+    expect(await driver().void(c, { carrier_shipment_id: res.value.carrier_shipment_id })).toEqual({ ok: true, value: { voided: true } });
+    expectCleanExchange();
+    fake.reset();
+    const intl = await driver().purchase(ctx(), { ...purchase(), service_code: 'usps_priority_mail', ship_from: londonAddress, ship_to: from, is_return: true });
+    expect(intl).toMatchObject({ ok: false, kind: 'rejected', messages: [{ carrier_code: 'return_not_domestic' }] });
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  describe('SCAN form (end-of-day manifest)', () => {
+    const manifestOf = (numbers: string[]) => ({
+      ship_date: '2026-03-02',
+      address: from,
+      shipments: numbers.map((n) => ({ tracking_number: n, carrier_shipment_id: n, service_code: 'usps_ground_advantage' })),
+    });
+
+    it('links the day\'s labels on one PS Form 5630: its number, the PDF, and a label USPS left off in rejected', async () => {
+      const c = ctx();
+      const a = await driver().purchase(c, purchase());
+      const b = await driver().purchase(c, { ...purchase(), reference: 'shp_01SECONDLABEL' });
+      expect(a.ok && b.ok).toBe(true);
+      if (!a.ok || !b.ok) return;
+      const unknown = '9200 1909 9999 0000 0000 01';
+      const res = await driver().manifest!(c, manifestOf([a.value.tracking_number, b.value.tracking_number, unknown]));
+      expect(res.ok).toBe(true);
+      if (!res.ok) return;
+      const sent = JSON.parse(fake.requests.find((r) => r.operation === 'scan_form')!.body);
+      expect(sent).toEqual({
+        imageInfo: { imageType: 'PDF', labelType: '8.5X11LABEL' },
+        mailingDate: '2026-03-02',
+        overwriteMailingDate: false,
+        entryFacilityZIPCode: '21093',
+        destinationEntryFacilityType: 'NONE',
+        shipment: { trackingNumbers: [a.value.tracking_number, b.value.tracking_number, '9200190999990000000001'] },
+        fromAddress: { firstName: 'Dock', lastName: 'Lead', firm: 'Acme Widgets', streetAddress: '12 Main St', city: 'Timonium', state: 'MD', ZIPCode: '21093' },
+      });
+      const [formNumber, onForm] = [...fake.scanForms.entries()][0];
+      expect(onForm).toEqual([a.value.tracking_number, b.value.tracking_number]);
+      expect(res.value).toEqual({
+        carrier_manifest_id: formNumber,
+        document: { type: 'scan_form', artifact: { format: 'PDF', mime: 'application/pdf', bytes: FAKE_SCAN_FORM } },
+        rejected: [{ tracking_number: '9200190999990000000001', message: expect.stringContaining('left this label off'), carrier_code: 'not_on_scan_form' }],
+      });
+      expect(fake.count('payment')).toBeLessThanOrEqual(1); // a SCAN form needs no payment token
+      expectCleanExchange();
+      // The fake's check is not a rubber stamp: a form without its entry ZIP or with an unknown facility type is refused.
+      if (specs) {
+        const req = fake.requests.find((r) => r.operation === 'scan_form')!;
+        const bad = { ...sent, destinationEntryFacilityType: 'DOCK' };
+        delete bad.entryFacilityZIPCode;
+        const problems = specs.checkRequest('POST', new URL(`http://x${req.path}`), req.headers, JSON.stringify(bad)).problems.join('\n');
+        expect(problems).toMatch(/entryFacilityZIPCode/);
+        expect(problems).toMatch(/destinationEntryFacilityType/);
+      }
+    });
+
+    it('no label USPS can add: a rejection with its message; a second form for the same labels likewise', async () => {
+      const c = ctx();
+      const a = await driver().purchase(c, purchase());
+      if (!a.ok) throw new Error('purchase failed');
+      expect((await driver().manifest!(c, manifestOf([a.value.tracking_number]))).ok).toBe(true);
+      const again = await driver().manifest!(c, manifestOf([a.value.tracking_number]));
+      expect(again).toMatchObject({ ok: false, kind: 'rejected', messages: [{ carrier_code: 'SCF-001', message: expect.stringContaining('None of the tracking numbers') }] });
+      expectCleanExchange();
+    });
+
+    it("every label of a multi-package shipment goes on the form (the shipment id lists them)", async () => {
+      const c = ctx();
+      const multi = await driver().purchase(c, { ...purchase(), parcels: [parcel, parcel] });
+      if (!multi.ok) throw new Error('purchase failed');
+      const res = await driver().manifest!(c, { ship_date: '2026-03-02', address: from, shipments: [{ tracking_number: multi.value.tracking_number, carrier_shipment_id: multi.value.carrier_shipment_id, service_code: 'usps_ground_advantage' }] });
+      expect(res.ok && res.value.rejected).toEqual([]);
+      const sent = JSON.parse(fake.requests.find((r) => r.operation === 'scan_form')!.body);
+      expect(sent.shipment.trackingNumbers).toEqual(multi.value.packages.map((p) => p.tracking_number));
+      expectCleanExchange();
+    });
+
+    it('a JSON answer (SCANForm) is read as well as the multipart one', async () => {
+      fake.queue('scan_form', {
+        body: {
+          SCANFormMetaData: { mailingDate: '2026-03-02', entryFacilityZIPCode: '21093', destinationEntryFacilityType: 'NONE', manifestNumber: '92750901234567890123456789', trackingNumbers: ['9200190999990000000001'] },
+          SCANFormImage: FAKE_SCAN_FORM.toString('base64'),
+        },
+      });
+      const res = await driver().manifest!(ctx(), manifestOf(['9200190999990000000001']));
+      expect(res).toEqual({ ok: true, value: { carrier_manifest_id: '92750901234567890123456789', document: { type: 'scan_form', artifact: { format: 'PDF', mime: 'application/pdf', bytes: FAKE_SCAN_FORM } }, rejected: [] } });
+      expectCleanExchange();
+    });
+
+    it('5xx: a retryable transport error, never sent twice; refused credentials: invalid_credentials; no ZIP: refused before calling', async () => {
+      fake.queue('scan_form', { status: 503, body: uspsFixture('error-unavailable') });
+      const err = await driver().manifest!(ctx(), manifestOf(['9200190999990000000001'])).catch((e) => e);
+      expect(err).toBeInstanceOf(CarrierTransportError);
+      expect(err).toMatchObject({ retryable: true });
+      expect(fake.count('scan_form')).toBe(1);
+      fake.reset();
+      const refusedCreds = await driver().manifest!(ctx({ credentials: { ...CREDENTIALS, client_secret: 'wrong' } }), manifestOf(['9200190999990000000001']));
+      expect(refusedCreds).toMatchObject({ ok: false, kind: 'invalid_credentials' });
+      expect(fake.count('scan_form')).toBe(0);
+      const noZip = await driver().manifest!(ctx(), { ...manifestOf(['9200190999990000000001']), address: { ...from, postal_code: 'K1A 0B1' } });
+      expect(noZip).toMatchObject({ ok: false, kind: 'rejected', messages: [{ carrier_code: 'invalid_entry_zip', field: 'address.postal_code' }] });
+      expect(fake.count('scan_form')).toBe(0);
+    });
   });
 
   it('tracks with expand=DETAIL: event codes mapped to ours, oldest first, UTC, unmapped → unknown with the raw code', async () => {

@@ -6,6 +6,8 @@
 import { createHash } from 'node:crypto';
 import type {
   ApiCallContext,
+  ApiManifestRequest,
+  ApiManifestResult,
   ApiPickupRequest,
   ApiPurchaseRequest,
   ApiPurchaseResult,
@@ -31,13 +33,16 @@ import {
   INTERNATIONAL_LABEL_PATH,
   type CustomsFormBuilder,
 } from './international-labels.js';
+import { customsFormFromRequest, uspsCustomsProblem } from './customs.js';
 import {
   buildDomesticLabelRequest,
+  buildReturnLabelRequest,
   combinePackages,
   DOMESTIC_LABEL_PATH,
   domesticCancelPath,
   parseCancelResponse,
   parseLabelResponse,
+  RETURN_LABEL_PATH,
   type PackageCount,
 } from './labels.js';
 import {
@@ -49,8 +54,9 @@ import {
 } from './payments.js';
 import { buildPickupRequest, parsePickupResponse, PICKUP_PATH, pickupPath } from './pickups.js';
 import { buildRateRequest, parseRateResponse, TOTAL_RATES_PATH } from './rates.js';
+import { buildScanFormRequest, manifestTrackingNumbers, parseScanFormResponse, SCAN_FORM_PATH } from './scan-forms.js';
 import { parseTrackResponse, trackPath } from './tracking.js';
-import { USPS_SERVICES, uspsMailClass, uspsLabelImage } from './units.js';
+import { USPS_RETURN_MAIL_CLASSES, USPS_SERVICES, uspsMailClass, uspsLabelImage } from './units.js';
 
 const SLUG = 'usps';
 
@@ -102,7 +108,10 @@ interface Call {
 }
 
 export interface UspsDriverOptions {
-  /** Fills an international label's `customsForm` (the customs issue); absent: international purchases are refused before any call. */
+  /**
+   * Fills an international label's `customsForm` instead of the default (the purchase's own
+   * `customs`, customs.ts); a purchase neither fills is refused before any call.
+   */
   customsForm?: CustomsFormBuilder;
 }
 
@@ -295,7 +304,13 @@ export class UspsApiDriver implements CarrierApiDriver {
     const mailClass = uspsMailClass(request.service_code);
     if (!mailClass) return reject('unknown_service', `USPS has no service ${request.service_code}`, 'service_code');
     const international = request.ship_to.country.toUpperCase() !== 'US';
-    if (international && !this.options.customsForm) return reject('customs_required', 'USPS international labels need customs data (customsForm)', 'customs');
+    if (request.is_return) {
+      if (international || request.ship_from.country.toUpperCase() !== 'US') return reject('return_not_domestic', 'USPS return labels are for domestic returns only', 'ship_from.country');
+      if (!USPS_RETURN_MAIL_CLASSES[mailClass]) return reject('no_return_service', `USPS has no return service for ${request.service_code}`, 'service_code');
+    }
+    if (international && !this.options.customsForm && !request.customs?.items.length) return reject('customs_required', 'USPS international labels need customs data (customsForm)', 'customs');
+    const problem = request.customs?.items.length ? uspsCustomsProblem(request.customs) : null;
+    if (problem) return reject(problem.carrier_code, problem.message, problem.field);
     const parcels = request.parcels?.length ? request.parcels : [request.parcel];
     if (parcels.length === 1) return this.buyLabel(ctx, { ...request, parcel: parcels[0], parcels: undefined }, mailClass, international);
     const bought: ApiPurchaseResult[] = [];
@@ -322,14 +337,19 @@ export class UspsApiDriver implements CarrierApiDriver {
   }
 
   private buyLabel(ctx: ApiCallContext, request: ApiPurchaseRequest, mailClass: string, international: boolean, piece?: PackageCount): Promise<DriverResult<ApiPurchaseResult>> {
-    const json = international ? buildInternationalLabelRequest(request, mailClass, this.options.customsForm ?? null) : buildDomesticLabelRequest(request, mailClass, piece);
+    const returnClass = request.is_return ? USPS_RETURN_MAIL_CLASSES[mailClass] : undefined;
+    const json = international
+      ? buildInternationalLabelRequest(request, mailClass, this.options.customsForm ?? customsFormFromRequest)
+      : returnClass
+        ? buildReturnLabelRequest(request, returnClass)
+        : buildDomesticLabelRequest(request, mailClass, piece);
     if (!json) return Promise.resolve(reject('customs_required', 'USPS international labels need customs data (customsForm)', 'customs'));
     return this.withPaymentToken(
       ctx,
       (token) => ({
         operation: 'purchase',
         method: 'POST',
-        path: international ? INTERNATIONAL_LABEL_PATH : DOMESTIC_LABEL_PATH,
+        path: international ? INTERNATIONAL_LABEL_PATH : returnClass ? RETURN_LABEL_PATH : DOMESTIC_LABEL_PATH,
         json,
         // A label purchase is never sent twice blindly: a lost answer may hide an issued label.
         idempotent: false,
@@ -430,6 +450,25 @@ export class UspsApiDriver implements CarrierApiDriver {
       };
     }
     return res;
+  }
+
+  /**
+   * A SCAN form (PS Form 5630) for the day's labels. Not retried: a second form for the same
+   * labels would be refused or duplicate the first. Labels USPS leaves off come back in `rejected`.
+   */
+  async manifest(ctx: ApiCallContext, request: ApiManifestRequest): Promise<DriverResult<ApiManifestResult>> {
+    if (request.shipments.length === 0) return reject('no_shipments', 'A SCAN form needs at least one label', 'shipments');
+    const json = buildScanFormRequest(request);
+    if (!json) return reject('invalid_entry_zip', 'A SCAN form needs the 5-digit ZIP Code of the entry facility (the origin address)', 'address.postal_code');
+    return this.run(
+      ctx,
+      { operation: 'manifest', method: 'POST', path: SCAN_FORM_PATH, json, idempotent: false },
+      (res) => {
+        const parsed = parseScanFormResponse(res.body, res.headers['content-type'], manifestTrackingNumbers(request));
+        if (!parsed) throw malformed('manifest', res, false);
+        return { ok: true, value: parsed };
+      },
+    );
   }
 
   schedulePickup(ctx: ApiCallContext, request: ApiPickupRequest) {

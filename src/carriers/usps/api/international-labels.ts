@@ -2,14 +2,15 @@
  * International Labels (`POST /international-labels/v3/international-label`, cancel `DELETE
  * /international-labels/v3/international-label/{trackingNumber}`, international-labels.yaml).
  *
- * Built here: everything but customs. `customsForm` is required by USPS for every
- * international label; it is filled by a `CustomsFormBuilder` passed in (issue: customs,
- * DESIGN.md §9.2), the seam below. Without one the driver refuses an international purchase
- * before calling USPS (`customs_required`), so no label is ever bought without customs data.
+ * `customsForm` is required by USPS for every international label; it is filled by a
+ * `CustomsFormBuilder`, the seam below: by default from the purchase's own `customs`
+ * (customs.ts), or one passed to the driver. A purchase without either is refused before
+ * calling USPS (`customs_required`), so no label is ever bought without customs data.
  */
 import { createRequire } from 'node:module';
 import type { ApiPurchaseRequest } from '../../api-driver.js';
 import { clip, type Json } from '../../http/json-read.js';
+import { internationalPackageCustoms, type CustomsFormBuilder } from './customs.js';
 import { INTERNATIONAL_IMAGE_TYPES, packageCharacteristics } from './units.js';
 import { domesticAddress, inches, phone, pounds, splitName } from './wire.js';
 
@@ -31,8 +32,8 @@ export function internationalCancelPath(trackingNumber: string): string {
   return `${INTERNATIONAL_LABEL_PATH}/${encodeURIComponent(trackingNumber)}`;
 }
 
-/** The customs seam: the request's customs data → USPS `customsForm` (InternationalCustomsForm). */
-export type CustomsFormBuilder = (req: ApiPurchaseRequest) => Json | null;
+/** The customs seam (customs.ts), re-exported where the driver options name it. */
+export type { CustomsFormBuilder };
 
 /** The destination address of an international label (InternationalLabelAddress). */
 export function internationalAddress(a: ApiPurchaseRequest['ship_to']): Json {
@@ -77,6 +78,7 @@ export function buildInternationalLabelRequest(req: ApiPurchaseRequest, mailClas
       width: inches(parcel.width_in),
       height: inches(parcel.height_in),
       mailingDate: req.ship_date.slice(0, 10),
+      ...(req.customs?.items.length ? internationalPackageCustoms(req.customs) : {}),
     },
     customsForm,
   };

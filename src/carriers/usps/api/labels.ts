@@ -6,11 +6,14 @@
 import type { ApiPurchaseRequest, ApiPurchaseResult, ApiRate, CarrierLabelImage, LabelArtifact } from '../../api-driver.js';
 import { asList, clip, obj, str, type Json } from '../../http/json-read.js';
 import type { Surcharge } from '../../types.js';
+import { buildDomesticCustomsForm } from './customs.js';
 import { decodeBase64, parseMultipart, type MultipartPart } from './multipart.js';
 import { DOMESTIC_IMAGE_TYPES, LABEL_MIME, ourServiceCode, packageCharacteristics, surchargeOfFee, uspsServiceName } from './units.js';
 import { domesticAddress, inches, pounds, usd } from './wire.js';
 
 export const DOMESTIC_LABEL_PATH = '/labels/v3/label';
+/** Return labels (`post-return-label`): cancelled like any domestic label. */
+export const RETURN_LABEL_PATH = '/labels/v3/return-label';
 
 export function domesticCancelPath(trackingNumber: string): string {
   return `${DOMESTIC_LABEL_PATH}/${encodeURIComponent(trackingNumber)}`;
@@ -51,7 +54,21 @@ export function buildDomesticLabelRequest(req: ApiPurchaseRequest, mailClass: st
       // Our shipment id, so the label and USPS's records can be matched (30 characters max).
       customerReference: [{ referenceNumber: clip(req.reference, 30) ?? req.reference.slice(0, 30), printReferenceNumber: false }],
     },
+    // Military (APO/FPO/DPO) and territory mail carries a customs form on the domestic label.
+    ...(req.customs?.items.length ? { customsForm: buildDomesticCustomsForm(req.customs) } : {}),
   };
+}
+
+/**
+ * A USPS Returns label (ReturnLabelRequest): the customer (`ship_from`) sends to the merchant
+ * (`ship_to`), in the return mail class; the domestic request without what ReturnLabelRequest
+ * does not take (the piece count, postage printing, a customs form).
+ */
+export function buildReturnLabelRequest(req: ApiPurchaseRequest, returnMailClass: string): Json {
+  const out = buildDomesticLabelRequest({ ...req, customs: null }, returnMailClass);
+  const image = out.imageInfo as Json;
+  delete image.suppressPostage;
+  return out;
 }
 
 export interface LabelParts {
@@ -90,8 +107,8 @@ export function readLabelParts(body: string, contentType: string | undefined, re
   const parts = parseMultipart(body, contentType);
   if (!parts) return null;
   const isJson = (p: MultipartPart) => p.contentType?.includes('json') ?? p.body.startsWith('{');
-  const metaPart = parts.find((p) => p.name === 'labelMetadata') ?? parts.find((p) => !p.name && isJson(p));
-  const imagePart = parts.find((p) => p.name === 'labelImage') ?? parts.find((p) => !p.name && !isJson(p));
+  const metaPart = parts.find((p) => p.name === 'labelMetadata' || p.name === 'returnLabelMetadata') ?? parts.find((p) => !p.name && isJson(p));
+  const imagePart = parts.find((p) => p.name === 'labelImage' || p.name === 'returnLabelImage') ?? parts.find((p) => !p.name && !isJson(p));
   if (!metaPart || !imagePart) return null;
   let metadata: Json;
   try {

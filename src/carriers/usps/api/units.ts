@@ -165,3 +165,43 @@ export const PICKUP_PACKAGE_TYPES: Readonly<Record<string, string>> = {
   PRIORITY_MAIL_INTERNATIONAL: 'INTERNATIONAL',
   PRIORITY_MAIL_EXPRESS_INTERNATIONAL: 'INTERNATIONAL',
 };
+
+/** Our customs contents type → USPS `customsForm.customsContentType` (international and domestic forms). */
+export const USPS_CUSTOMS_CONTENT_TYPES: Readonly<Record<string, string>> = {
+  merchandise: 'MERCHANDISE',
+  gift: 'GIFT',
+  documents: 'DOCUMENT',
+  sample: 'COMMERCIAL_SAMPLE',
+  return_merchandise: 'RETURNED_GOODS',
+  humanitarian_donation: 'HUMANITARIAN_DONATIONS',
+  other: 'OTHER',
+};
+
+/** Our non-delivery choice → `packageOptions.nonDeliveryOption` (USPS also has REDIRECT, which we do not offer). */
+export const USPS_NON_DELIVERY_OPTIONS: Readonly<Record<string, string>> = {
+  return: 'RETURN',
+  abandon: 'ABANDON',
+};
+
+/**
+ * The importer's ids → the one `importersReference {referenceType, reference}` USPS takes,
+ * first present wins: IOSS (the EU's VAT scheme for postal imports) and VAT as VAT_NUMBER,
+ * EORI as IMPORTER_CODE, any other tax id as TAX_CODE.
+ */
+export const USPS_IMPORTER_REFERENCES: readonly { key: 'ioss' | 'vat' | 'eori' | 'tax_id'; type: string }[] = [
+  { key: 'ioss', type: 'VAT_NUMBER' },
+  { key: 'vat', type: 'VAT_NUMBER' },
+  { key: 'eori', type: 'IMPORTER_CODE' },
+  { key: 'tax_id', type: 'TAX_CODE' },
+];
+
+/**
+ * The return mail class for an outbound one (Domestic Labels `/return-label`, BaseReturnsPackageDescription).
+ * USPS Returns labels are pay-on-use: postage is charged when the label is first scanned, not
+ * when it is printed. International mail classes have no return label (null).
+ */
+export const USPS_RETURN_MAIL_CLASSES: Readonly<Record<string, string>> = {
+  USPS_GROUND_ADVANTAGE: 'USPS_GROUND_ADVANTAGE_RETURN_SERVICE',
+  PRIORITY_MAIL: 'PRIORITY_MAIL_RETURN_SERVICE',
+  PRIORITY_MAIL_EXPRESS: 'PRIORITY_MAIL_EXPRESS_RETURN_SERVICE',
+};
