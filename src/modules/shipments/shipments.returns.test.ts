@@ -128,6 +128,19 @@ describe('POST /v1/shipments/:id/return', () => {
     expect((await get(`/v1/orders/${order.id}`)).status).toBe('processing');
   });
 
+  it('force-delivering a return (admin) charges it and leaves the order as it was', async () => {
+    setClock('2026-03-02T15:00:00.000Z');
+    const { order, shipment } = await bought(t.headers, { ship_to: { ...buyer, name: 'Ada SANDBOX:unused' } });
+    const r = (await makeReturn(shipment.id)).json();
+    const res = await app.inject({ method: 'POST', url: `/api/admin/shipments/${r.id}/force-delivery`, headers: t.adminHeaders });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ status: 'delivered', billing_status: 'charged' });
+    expect((await get(`/v1/orders/${order.id}`)).status).toBe('shipped');
+    const admin = await app.inject({ method: 'POST', url: `/api/admin/shipments/${shipment.id}/return`, headers: t.adminHeaders, payload: { charge: 'on_creation' } });
+    expect(admin.statusCode, admin.body).toBe(201);
+    expect((await get(`/v1/shipments/${shipment.id}`)).returns.map((x: { id: string }) => x.id)).toEqual([r.id, admin.json().id]);
+  });
+
   it('DHL Express bills only on creation: on_scan is 422 naming the capability; the default is on_creation; international returns copy the customs as return_merchandise', async () => {
     setClock('2026-03-02T15:00:00.000Z');
     const { shipment } = await bought(t.headers, { ship_to: londoner }, { service_code: 'dhl_express_worldwide' });
