@@ -41,12 +41,3 @@ export const REFUND_LIST_ITEM_EXAMPLE = {
   decided_at: '2026-11-23T22:02:05.400Z',
   reason: 'The label was not used; refunded.',
 };
-
-/** The data of a shipment.refund_updated event. */
-export const REFUND_UPDATED_EVENT_EXAMPLE = {
-  refund: REFUND_LIST_ITEM_EXAMPLE,
-  shipment_id: 'shp_01m855vxgqem0szrmwkjs6ghzy',
-  order_id: 'ord_01m855vv3fet5smbvfy0vdetyk',
-  tracking_number: '9300155747967004000157',
-  carrier: 'usps',
-};

@@ -20,7 +20,8 @@ export const TEST_EVENT_TYPE = 'webhook.test';
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'dead'] as const;
 
 const EventTypeSchema = Type.Union([...WEBHOOK_EVENT_TYPES.map((t) => Type.Literal(t)), Type.Literal('*')], {
-  description: 'An event type, or `*` for every type.',
+  description:
+    'An event type, or `*` for every type. shipment.refund_updated (DESIGN.md §9.3): each change of a voided label\'s refund, data `{refund: {id, shipment_id, tracking_number, carrier, status, amount, requested_at, decided_at, reason}, shipment_id, order_id, tracking_number, carrier}`.',
 });
 const EventsSchema = Type.Array(EventTypeSchema, { minItems: 1, maxItems: 20, uniqueItems: true });
 const UrlSchema = Type.String({
