@@ -21,7 +21,8 @@ export async function registerJobHandlers(app: FastifyInstance): Promise<void> {
     await checkIntegrationsHealth(app.deps, now());
   });
   await jobs.schedule('integrations.check_health', '* * * * *');
-  // Due carrier scans → tracking events, shipment and order status, tracking.updated.
+  // Due carrier scans → tracking events, shipment and order status, tracking.updated; return
+  // labels charged on their first scan or expired; refunds of voided labels decided (DESIGN.md §9.3).
   await registerShipmentJobs(app.deps, app.services.shipments);
   // Webhook deliveries: sent in batches, retried on the settings' schedule, dead after the last attempt.
   await registerWebhookJobs(app.deps);

@@ -223,9 +223,10 @@ export interface VoidRequest {
  * Outcomes a simulated carrier can be asked to play (magic values in the recipient name or the
  * order notes, `SANDBOX:<scenario>`): `normal` delivers on the estimated date; `exception` fails
  * delivery on that day (address not found); `return_to_sender` turns back on that day and is
- * delivered back to the sender two weekdays later; `delivered` scans everything at purchase.
+ * delivered back to the sender two weekdays later; `delivered` scans everything at purchase;
+ * `unused` never scans the parcel (a label never handed over: an unused return label, DESIGN.md §9.3).
  */
-export type SandboxScenario = 'normal' | 'exception' | 'return_to_sender' | 'delivered';
+export type SandboxScenario = 'normal' | 'exception' | 'return_to_sender' | 'delivered' | 'unused';
 
 export interface SandboxOptions {
   /** Simulated seconds per real second (1 = real time; 3600 = an hour per second). */
@@ -376,6 +377,14 @@ export interface CarrierDefinition {
   /** Heading, routing code, barcode and printed tracking number of its labels. */
   label: LabelPresentation;
   adapter: CarrierAdapter;
+  /**
+   * Return labels (DESIGN.md §9.3): how the carrier bills them, in order of preference (the
+   * first is the default). `on_scan`: nothing is charged until the first scan; `on_creation`:
+   * charged when the label is made. Absent: the carrier sells no return labels.
+   */
+  return_charges?: readonly ('on_scan' | 'on_creation')[];
+  /** Days after purchase within which the carrier accepts a void and refunds the label (absent: no limit). */
+  void_window_days?: number;
 }
 
 /**

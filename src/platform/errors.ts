@@ -29,6 +29,7 @@ export const errorCatalogue = {
   missing_ship_from: { status: 422, message: 'No ship-from address: set one on the order or the workspace.' },
   carrier_rejected: { status: 422, message: 'The carrier refused the request.' },
   carrier_account_invalid: { status: 422, message: 'The carrier refused the account\'s credentials.' },
+  return_charge_unavailable: { status: 422, message: 'The carrier does not offer this return label charge (see return_charges in GET /v1/carrier-types).' },
   label_format_unavailable: { status: 422, message: 'The carrier did not issue the label in this format, and it cannot be converted losslessly.' },
   rate_limited: { status: 429, message: 'Too many requests.' },
   request_headers_too_large: { status: 431, message: 'The request headers (or the URL) are too large.' },

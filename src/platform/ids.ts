@@ -27,6 +27,7 @@ export const idPrefixes = {
   carrierExchange: 'cx',
   carrierLabel: 'clb',
   shippingRule: 'rule',
+  refund: 'rfd',
   request: 'req',
 } as const;
 

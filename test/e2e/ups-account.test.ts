@@ -196,15 +196,31 @@ describe('a label bought through the UPS account', () => {
     expect(read.json().status).toBe('delivered');
   });
 
-  it('voids at UPS', async () => {
+  it('voids at UPS; the accepted void is the refund decision: refunded at once (DESIGN.md §9.3)', async () => {
     const order = await createOrder();
     const res = await buy(order.id);
     const voidsBefore = ups.count('void');
     const voided = await app.inject({ method: 'POST', url: `/v1/shipments/${res.json().id}/void`, headers: t.headers });
     expect(voided.statusCode, voided.body).toBe(200);
     expect(voided.json().status).toBe('voided');
+    expect(voided.json().refund).toMatchObject({ status: 'refunded', amount: res.json().price, decided_at: voided.json().refund.requested_at });
     expect(ups.count('void')).toBe(voidsBefore + 1);
     expect(ups.violations).toEqual([]);
+    const refunds = (await app.inject({ method: 'GET', url: '/v1/refunds?status=refunded', headers: t.headers })).json();
+    expect(refunds.data.map((r: { shipment_id: string }) => r.shipment_id)).toContain(res.json().id);
+  });
+
+  it('makes a return label at UPS through the outbound\'s account (on_scan by default), its addresses swapped; the order stays shipped', async () => {
+    const order = await createOrder();
+    const outbound = (await buy(order.id)).json();
+    const before = ups.count('ship');
+    const res = await app.inject({ method: 'POST', url: `/v1/shipments/${outbound.id}/return`, headers: t.headers, payload: { rma_number: 'RMA-UPS' } });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ is_return: true, return_of: outbound.id, carrier_account_id: upsAccount, charge: 'on_scan', billing_status: 'pending', ship_from: { postal_code: '94105' }, ship_to: { postal_code: '10118' } });
+    expect(res.json().tracking_number).toMatch(/^1ZFAKE/);
+    expect(ups.count('ship')).toBe(before + 1);
+    expect(ups.violations).toEqual([]);
+    expect((await app.inject({ method: 'GET', url: `/v1/orders/${order.id}`, headers: t.headers })).json().status).toBe('shipped');
   });
 });
 

@@ -13,6 +13,7 @@ import { CarrierAccountDetail } from './pages/CarrierAccountDetail';
 import { AdminAccounts } from './pages/AdminAccounts';
 import { AdminWorkspaces } from './pages/AdminWorkspaces';
 import { Shipments } from './pages/Shipments';
+import { Refunds } from './pages/Refunds';
 import { ShipmentDetail } from './pages/ShipmentDetail';
 import { AdminSettings } from './pages/AdminSettings';
 import { AdminAudit } from './pages/AdminAudit';
@@ -52,6 +53,7 @@ export const routes: RouteEntry[] = [
   { path: '/dashboard/orders/:id', title: 'Order', page: OrderDetail, access: 'user' },
   { path: '/dashboard/shipments', title: 'Shipments', page: Shipments, access: 'user', nav: 'Shipments' },
   { path: '/dashboard/shipments/:id', title: 'Shipment', page: ShipmentDetail, access: 'user' },
+  { path: '/dashboard/refunds', title: 'Refunds', page: Refunds, access: 'user', nav: 'Refunds' },
   { path: '/dashboard/batches', title: 'Batches', page: Batches, access: 'user', nav: 'Batches' },
   { path: '/dashboard/batches/:id', title: 'Batch', page: BatchDetail, access: 'user' },
   { path: '/dashboard/rates', title: 'Rate calculator', page: Rates, access: 'user', nav: 'Rates' },

@@ -11,6 +11,9 @@ export { dhlCheckDigit, dhlTrackingNumber, isValidDhlTrackingNumber } from './tr
  * inside non-US countries. No US-to-US service.
  */
 export const carrier = defineSimulatedCarrier({
+  // DHL Express bills a return waybill when it is made (no pay-on-scan); voids within 14 days.
+  return_charges: ['on_creation'],
+  void_window_days: 14,
   slug: 'dhl_express',
   name: 'DHL Express',
   card: dhlExpressRateCard,

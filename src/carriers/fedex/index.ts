@@ -11,6 +11,9 @@ export { fedexCheckDigit, fedexTrackingNumber, isValidFedexTrackingNumber } from
  * Standard Overnight; International Priority.
  */
 export const carrier = defineSimulatedCarrier({
+  // FedEx Returns: pay-on-scan or prepaid; unused labels may be cancelled within 90 days.
+  return_charges: ['on_scan', 'on_creation'],
+  void_window_days: 90,
   slug: 'fedex',
   name: 'FedEx',
   card: fedexRateCard,

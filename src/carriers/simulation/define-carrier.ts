@@ -10,6 +10,9 @@ export interface SimulatedCarrierSpec {
   trackingNumber(reference: string, serviceCode: string): string;
   isValidTrackingNumber(trackingNumber: string): boolean;
   label: LabelPresentation;
+  /** See CarrierDefinition.return_charges and void_window_days. */
+  return_charges?: CarrierDefinition['return_charges'];
+  void_window_days?: number;
 }
 
 /** Builds the registry metadata of a built-in simulated carrier from its rate card. */
@@ -30,6 +33,8 @@ export function defineSimulatedCarrier(spec: SimulatedCarrierSpec): CarrierDefin
     observed_holidays: spec.observed_holidays,
     isValidTrackingNumber: spec.isValidTrackingNumber,
     label: spec.label,
+    ...(spec.return_charges ? { return_charges: spec.return_charges } : {}),
+    ...(spec.void_window_days !== undefined ? { void_window_days: spec.void_window_days } : {}),
     adapter: simulatedAdapter({
       card: spec.card,
       trackingNumber: spec.trackingNumber,

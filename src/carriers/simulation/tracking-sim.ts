@@ -49,6 +49,8 @@ function compress(purchasedAtMs: number, simulatedMs: number, scale: number): nu
 export function firstScanAtScaled(purchasedAt: string, sandbox: SandboxOptions = NORMAL): Date {
   const purchased = new Date(purchasedAt).getTime();
   if (sandbox.scenario === 'delivered') return new Date(purchased);
+  // Never handed over: no scan ever comes (8.64e15 ms is the largest valid Date).
+  if (sandbox.scenario === 'unused') return new Date(8.64e15);
   return new Date(compress(purchased, firstScanAt(purchasedAt).getTime(), validScale(sandbox.time_scale)));
 }
 
@@ -109,6 +111,8 @@ function withScenario(normal: TrackingEvent[], scenario: SandboxScenario, input:
   switch (scenario) {
     case 'normal':
       return normal;
+    case 'unused':
+      return normal.slice(0, 1);
     case 'delivered':
       // Every scan at the purchase instant: the shipment reads as delivered at once.
       return [normal[0], normal[1], normal[normal.length - 2], delivered].map((e) => ({ ...e, occurred_at: new Date(input.purchased_at).toISOString() }));

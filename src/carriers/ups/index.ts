@@ -8,6 +8,9 @@ export { isValidUpsTrackingNumber, upsCheckDigit, upsTrackingNumber } from './tr
 
 /** UPS (simulated): Ground, 3 Day Select, 2nd Day Air, Next Day Air; Worldwide Saver. */
 export const carrier = defineSimulatedCarrier({
+  // UPS Returns: pay-on-scan (Print Return Label billed on use) or prepaid; voids are accepted within 90 days.
+  return_charges: ['on_scan', 'on_creation'],
+  void_window_days: 90,
   slug: 'ups',
   name: 'UPS',
   card: upsRateCard,

@@ -16,6 +16,9 @@ function usZip5(to: Address): string | null {
 
 /** USPS (simulated): domestic Ground Advantage, Priority Mail, Priority Mail Express; First-Class International. */
 export const carrier = defineSimulatedCarrier({
+  // USPS Returns: pay-on-scan (Scan Based Payment) or prepaid; a label may be refunded within 30 days of purchase.
+  return_charges: ['on_scan', 'on_creation'],
+  void_window_days: 30,
   slug: 'usps',
   name: 'USPS',
   card: uspsRateCard,

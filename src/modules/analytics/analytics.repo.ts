@@ -35,11 +35,16 @@ export async function ordersByPeriodAndStatus(db: Executor, r: Range) {
   return rows;
 }
 
-/** Labels bought in the range per bucket and carrier, with spend (voided labels cost nothing). */
+/**
+ * Labels bought in the range per bucket and carrier, with spend net of refunds (DESIGN.md §9.3):
+ * a label counts when it was charged (an on_scan return only after its first scan) and not
+ * refunded: a voided label costs nothing once refunded (or voided before refunds existed), and
+ * still costs its price while its refund is submitted or after it was rejected.
+ */
 export async function labelsByPeriodAndCarrier(db: Executor, r: Range) {
   const { rows } = await sql<{ period: string; carrier: string; n: string; spend: string | null; voided: string }>`
     select ${period('created_at', r.interval)} as period, carrier, count(*) as n,
-           sum(price_amount) filter (where status <> 'voided') as spend,
+           sum(price_amount) filter (where billing_status = 'charged' and (status <> 'voided' or refund_status in ('submitted', 'rejected'))) as spend,
            count(*) filter (where status = 'voided') as voided
     from shipments where created_at >= ${r.from} and created_at < ${r.to}
     group by 1, 2`.execute(db);

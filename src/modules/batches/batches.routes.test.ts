@@ -282,3 +282,47 @@ describe('admin', () => {
     expect(noSession.statusCode).toBe(401);
   });
 });
+
+describe('create_returns', () => {
+  async function shipped(n: number): Promise<string[]> {
+    const ids = [];
+    for (const orderId of await createOrders(n)) {
+      const res = await app.inject({ method: 'POST', url: '/v1/shipments', headers: t.headers, payload: { order_id: orderId, service_code: 'usps_ground_advantage' } });
+      expect(res.statusCode, res.body).toBe(201);
+      ids.push(res.json().id as string);
+    }
+    return ids;
+  }
+
+  it('makes a return label per item (its RMA and reason kept), a failed item for an unknown shipment, and merges the return labels', async () => {
+    const [a, b] = await shipped(2);
+    const created = await createBatch({ type: 'create_returns', items: [{ shipment_id: a, rma_number: 'RMA-A', reason: 'Broken' }, { shipment_id: 'shp_01jx0000000000000000000000' }, { shipment_id: b, charge: 'on_creation' }, { order_id: 'ord_x' }] });
+    expect(created).toMatchObject({ type: 'create_returns', counts: { total: 4 } });
+    const batch = await finished(created.id);
+    expect(batch).toMatchObject({ status: 'completed_with_errors', counts: { succeeded: 2, failed: 2 }, label: { url: expect.stringContaining(`/v1/batches/${created.id}/label`) } });
+    const items = await allItems(created.id);
+    expect(items[0]).toMatchObject({ status: 'succeeded', result: { shipment: { is_return: true, return_of: a, rma_number: 'RMA-A', reason: 'Broken', charge: 'on_scan', billing_status: 'pending' } } });
+    expect(items[1]).toMatchObject({ status: 'failed', error: { code: 'not_found' } });
+    expect(items[2]).toMatchObject({ status: 'succeeded', result: { shipment: { return_of: b, charge: 'on_creation', billing_status: 'charged' } } });
+    expect(items[3]).toMatchObject({ status: 'failed', error: { code: 'validation_failed' } });
+    const label = await app.inject({ method: 'GET', url: `/v1/batches/${created.id}/label`, headers: t.headers });
+    expect(label.statusCode).toBe(200);
+    expect(label.headers['content-type']).toBe('application/pdf');
+    const outbound = (await app.inject({ method: 'GET', url: `/v1/shipments/${a}`, headers: t.headers })).json();
+    expect(outbound.returns).toEqual([{ id: items[0].result.shipment.id, tracking_number: items[0].result.shipment.tracking_number, status: 'label_purchased', billing_status: 'pending' }]);
+  });
+
+  it('takes shipment_ids; another workspace\u2019s shipment is a failed item (not_found), and shipment_ids belongs to create_returns only', async () => {
+    const [a] = await shipped(1);
+    const other = await createTenant(app);
+    const created = await createBatch({ type: 'create_returns', shipment_ids: [a] }, other.headers);
+    const batch = await finished(created.id, other.headers);
+    expect(batch).toMatchObject({ status: 'failed', counts: { failed: 1 } });
+    expect((await allItems(created.id, '', other.headers))[0]).toMatchObject({ status: 'failed', error: { code: 'not_found' } });
+    const mine = await finished((await createBatch({ type: 'create_returns', shipment_ids: [a] })).id);
+    expect(mine).toMatchObject({ status: 'completed', counts: { succeeded: 1 } });
+    const wrong = await app.inject({ method: 'POST', url: '/v1/batches', headers: t.headers, payload: { type: 'purchase_labels', shipment_ids: [a] } });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().details).toEqual([{ field: 'shipment_ids', message: 'only for create_returns' }]);
+  });
+});

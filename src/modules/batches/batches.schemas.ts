@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { PageLimitSchema } from '../../platform/http/schemas.js';
-import { AddressValidationModeSchema, LabelFormatSchema } from '../shipments/index.js';
+import { AddressValidationModeSchema, LabelFormatSchema, ReturnChargeSchema } from '../shipments/index.js';
 import { BATCH_STATUSES, BATCH_TYPES, ITEM_STATUSES } from './batches.tables.js';
 import {
   ADMIN_BATCH_GENERATE_BODY_EXAMPLE,
@@ -24,17 +24,19 @@ const SCHEMA_ITEM_CAP = 100_000;
 
 export const CreateBatchBody = Type.Object(
   {
-    type: Type.Union(BATCH_TYPES.map((t) => Type.Literal(t)), { description: 'purchase_labels, import_orders, validate_addresses or process_orders.' }),
+    type: Type.Union(BATCH_TYPES.map((t) => Type.Literal(t)), { description: 'purchase_labels, import_orders, validate_addresses, process_orders or create_returns.' }),
     items: Type.Optional(
       Type.Array(Type.Unknown(), {
         maxItems: SCHEMA_ITEM_CAP,
         description:
           'purchase_labels: [{order_id, service_code?, label_format?, address_validation?}]; import_orders: order bodies of POST /v1/orders; ' +
-          'validate_addresses: addresses of POST /v1/addresses/validate. Up to 10,000 (more is 413). An item that does not ' +
+          'validate_addresses: addresses of POST /v1/addresses/validate; create_returns: [{shipment_id, rma_number?, reason?, charge?, expires_in_days?, service_code?, label_format?}] ' +
+          '(a return label per outbound shipment, as POST /v1/shipments/{id}/return). Up to 10,000 (more is 413). An item that does not ' +
           'validate becomes a failed item; it does not fail the batch.',
       }),
     ),
     order_ids: Type.Optional(Type.Array(text(64), { maxItems: SCHEMA_ITEM_CAP, description: 'purchase_labels and process_orders: the orders (instead of items).' })),
+    shipment_ids: Type.Optional(Type.Array(text(64), { maxItems: SCHEMA_ITEM_CAP, description: 'create_returns: the outbound shipments (instead of items), each returned with the defaults.' })),
     service_code: Type.Optional(text(100, { minLength: 1, description: 'purchase_labels: the default service code, `auto` (the shipping rules choose) or `cheapest` (rules skipped). Default: each order\'s requested service, else the shipping rules (no rule matches: the cheapest).' })),
     label_format: Type.Optional(LabelFormatSchema),
   },
@@ -62,6 +64,21 @@ export const PurchaseItemSchema = Type.Object(
   { additionalProperties: false },
 );
 export type PurchaseItem = Static<typeof PurchaseItemSchema>;
+
+/** A create_returns item (DESIGN.md §9.3): the fields of POST /v1/shipments/{id}/return plus the shipment. */
+export const ReturnItemSchema = Type.Object(
+  {
+    shipment_id: text(64, { minLength: 1 }),
+    service_code: Type.Optional(text(100, { minLength: 1 })),
+    label_format: Type.Optional(LabelFormatSchema),
+    rma_number: Type.Optional(text(100, { minLength: 1 })),
+    reason: Type.Optional(text(500, { minLength: 1 })),
+    charge: Type.Optional(ReturnChargeSchema),
+    expires_in_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 90 })),
+  },
+  { additionalProperties: false },
+);
+export type ReturnItem = Static<typeof ReturnItemSchema>;
 
 export const BatchIdParams = Type.Object({ id: text(64) });
 export const BatchListQuery = Type.Object({

@@ -14,7 +14,7 @@ import { API_SOURCE, checkOrderBody, OrderBody, type OrderInput, type OrdersServ
 import type { ShipmentsService } from '../shipments/index.js';
 import { createLabelRenderPool, mergeLabelFiles, type LabelFormat, type LabelRenderPool } from '../labels/index.js';
 import * as repo from './batches.repo.js';
-import { MAX_BATCH_ITEMS, PurchaseItemSchema, type Batch, type BatchItem, type CreateBatchInput, type PurchaseItem } from './batches.schemas.js';
+import { MAX_BATCH_ITEMS, PurchaseItemSchema, ReturnItemSchema, type Batch, type BatchItem, type CreateBatchInput, type PurchaseItem, type ReturnItem } from './batches.schemas.js';
 import type { BatchItemRow, BatchRow, BatchStatus, BatchType, ItemError, ItemStatus } from './batches.tables.js';
 import { toBatch, toBatchItem } from './batches.wire.js';
 
@@ -132,7 +132,7 @@ export class BatchesService {
           environment: ctx.environment,
           type: input.type,
           status: 'queued',
-          label_format: input.type === 'purchase_labels' ? (input.label_format ?? 'pdf_4x6') : null,
+          label_format: input.type === 'purchase_labels' ? (input.label_format ?? 'pdf_4x6') : input.type === 'create_returns' ? (input.label_format ?? null) : null,
           service_code: input.type === 'purchase_labels' ? (input.service_code ?? null) : null,
           total: items.length,
           actor: JSON.stringify({ type: ctx.actor.type, id: ctx.actor.id, email: ctx.actor.email ?? null }),
@@ -295,6 +295,15 @@ export class BatchesService {
           );
           return true;
         }
+        case 'create_returns': {
+          // The return label and the item's mark commit together (as purchase_labels).
+          const { shipment_id: shipmentId, ...input } = item.input as ReturnItem;
+          const labelFormat = (input.label_format ?? batch.label_format ?? undefined) as ReturnItem['label_format'];
+          await this.shipments.createReturn(ctx, shipmentId, { ...input, label_format: labelFormat }, async (trx, shipment) => {
+            if (!(await repo.finishItem(trx, item.id, { status: 'succeeded', result: { shipment }, shipmentId: shipment.id }, now()))) throw new ItemAlreadyFinished();
+          });
+          return true;
+        }
         case 'import_orders': {
           // The order and the item's mark commit together: a crash between them can neither
           // import twice (no external_id to find it again) nor leave the item pending after its work.
@@ -354,10 +363,18 @@ export class BatchesService {
 }
 
 
-/** The items as given: `items`, or `order_ids` as `{order_id}` items. */
+/** The items as given: `items`, or `order_ids` as `{order_id}` items (`shipment_ids` as `{shipment_id}` for create_returns). */
 function rawItems(input: CreateBatchInput): unknown[] {
-  const { type, items, order_ids } = input;
+  const { type, items, order_ids, shipment_ids } = input;
   if (items && order_ids) throw validationError([{ field: 'items', message: 'send items or order_ids, not both' }]);
+  if (shipment_ids && type !== 'create_returns') throw validationError([{ field: 'shipment_ids', message: 'only for create_returns' }]);
+  if (type === 'create_returns') {
+    if (order_ids) throw validationError([{ field: 'order_ids', message: 'create_returns takes items or shipment_ids' }]);
+    if (items && shipment_ids) throw validationError([{ field: 'items', message: 'send items or shipment_ids, not both' }]);
+    if (shipment_ids) return shipment_ids.map((shipment_id) => ({ shipment_id }));
+    if (!items) throw validationError([{ field: 'items', message: 'items or shipment_ids is required' }]);
+    return items;
+  }
   if (type === 'import_orders' || type === 'validate_addresses') {
     if (order_ids) throw validationError([{ field: 'order_ids', message: `${type} takes items` }]);
     if (!items) throw validationError([{ field: 'items', message: 'is required' }]);
@@ -375,6 +392,8 @@ function checkItem(type: BatchType, value: unknown): ErrorDetail[] {
   switch (type) {
     case 'purchase_labels':
       return checkShape(PurchaseItemSchema, value);
+    case 'create_returns':
+      return checkShape(ReturnItemSchema, value);
     case 'process_orders':
       return checkShape(ProcessItemSchema, value);
     case 'validate_addresses':

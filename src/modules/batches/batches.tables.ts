@@ -2,7 +2,7 @@ import type { Insertable, Selectable } from 'kysely';
 import type { Timestamp, NullableTimestamp, Json, NullableJson } from '../../platform/db/columns.js';
 import type { Actor } from '../../platform/context.js';
 
-export const BATCH_TYPES = ['purchase_labels', 'import_orders', 'validate_addresses', 'process_orders'] as const;
+export const BATCH_TYPES = ['purchase_labels', 'import_orders', 'validate_addresses', 'process_orders', 'create_returns'] as const;
 export type BatchType = (typeof BATCH_TYPES)[number];
 export const BATCH_STATUSES = ['queued', 'running', 'completed', 'completed_with_errors', 'failed', 'cancelled'] as const;
 export type BatchStatus = (typeof BATCH_STATUSES)[number];

@@ -66,7 +66,7 @@ describe('carrier types', () => {
     expect(usps.credentials_schema!.properties.crid.writeOnly).toBeUndefined();
   });
 
-  it('capabilities: address_validation and pickups come from the api driver; returns, manifests and customs documents are not offered yet', async () => {
+  it('capabilities: address_validation and pickups come from the api driver; returns from the carrier (return_charges, void window); manifests and customs documents are not offered yet', async () => {
     const types = (await app.inject({ method: 'GET', url: '/v1/carrier-types', headers: t.headers })).json().data as Array<{ carrier: string; drivers: string[]; capabilities: Record<string, boolean> }>;
     expect(types.length).toBe(4);
     for (const type of types) {
@@ -78,11 +78,18 @@ describe('carrier types', () => {
         tracking: true,
         address_validation: hasApi,
         pickups: hasApi,
-        returns: false,
+        returns: true,
         manifests: false,
         customs_documents: false,
       });
     }
+    const byCarrier = Object.fromEntries((types as unknown as Array<{ carrier: string; return_charges: string[]; void_window_days: number }>).map((c) => [c.carrier, [c.return_charges, c.void_window_days]]));
+    expect(byCarrier).toEqual({
+      usps: [['on_scan', 'on_creation'], 30],
+      ups: [['on_scan', 'on_creation'], 90],
+      fedex: [['on_scan', 'on_creation'], 90],
+      dhl_express: [['on_creation'], 14],
+    });
     // Every carrier has its api driver today, so each offers both.
     expect(types.filter((c) => c.capabilities.address_validation).map((c) => c.carrier).sort()).toEqual(['dhl_express', 'fedex', 'ups', 'usps']);
   });

@@ -156,11 +156,15 @@ export const CarrierTypeSchema = Type.Object(
       address_validation: Type.Boolean({
         description: "The carrier's api driver validates addresses (street level, except DHL Express, which checks city and postal code against its service areas): POST /v1/addresses/validate with the carrier_account_id of an api account of this carrier asks the carrier. A capability of the api driver: simulated accounts leave validation to the built-in validator.",
       }),
-      returns: Type.Boolean({ description: 'Not offered yet (false for every carrier).' }),
+      returns: Type.Boolean({ description: 'Return labels (POST /v1/shipments/{id}/return); how they can be billed is `return_charges`.' }),
       pickups: Type.Boolean({ description: "The carrier's api driver books and cancels carrier pickups (a capability of the api driver, not of the simulated one)." }),
       manifests: Type.Boolean({ description: 'Not offered yet (false for every carrier).' }),
       customs_documents: Type.Boolean({ description: 'Not offered yet (false for every carrier).' }),
     }, { description: 'rates, labels, void and tracking hold for both drivers; address_validation and pickups are what the api driver adds.' }),
+    return_charges: Type.Array(Type.Union([Type.Literal('on_scan'), Type.Literal('on_creation')]), {
+      description: 'How the carrier bills return labels, the default first: on_scan (pay on first scan; usps, ups, fedex) and/or on_creation (DHL Express: only this).',
+    }),
+    void_window_days: orNull(Type.Integer({ description: 'Days after purchase within which a label can be voided and refunded (USPS 30, UPS 90, FedEx 90, DHL Express 14); null: no limit.' })),
     credentials_schema: orNull(Type.Record(Type.String(), Type.Unknown(), { description: 'JSON Schema (2020-12) of the api driver’s credentials; secret fields carry writeOnly: true. Null when the carrier has no api driver yet.' })),
   },
   { $id: 'CarrierType', title: 'CarrierType' },
@@ -176,7 +180,9 @@ export const CarrierTypeListSchema = Type.Object(
             name: 'UPS',
             drivers: ['simulated', 'api'],
             services: [{ service_code: 'ups_ground', name: 'UPS Ground', domestic: true, international: false }],
-            capabilities: { rates: true, labels: true, void: true, tracking: true, address_validation: true, returns: false, pickups: true, manifests: false, customs_documents: false },
+            capabilities: { rates: true, labels: true, void: true, tracking: true, address_validation: true, returns: true, pickups: true, manifests: false, customs_documents: false },
+            return_charges: ['on_scan', 'on_creation'],
+            void_window_days: 30,
             credentials_schema: {
               $schema: 'https://json-schema.org/draft/2020-12/schema',
               type: 'object',

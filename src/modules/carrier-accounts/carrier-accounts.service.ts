@@ -69,11 +69,14 @@ export class CarrierAccountsService {
           void: c.capabilities.void,
           tracking: c.capabilities.track,
           ...apiDriverCapabilities(api),
-          // Not built yet (DESIGN.md §9.2–9.4).
-          returns: false,
+          // Return labels (DESIGN.md §9.3): how they are billed and the void window come from the carrier's definition.
+          returns: (c.return_charges ?? []).length > 0,
+          // Not built yet (DESIGN.md §9.2, §9.4).
           manifests: false,
           customs_documents: false,
         },
+        return_charges: [...(c.return_charges ?? [])],
+        void_window_days: c.void_window_days ?? null,
         credentials_schema: api ? { $schema: 'https://json-schema.org/draft/2020-12/schema', ...JSON.parse(JSON.stringify(api.credentialsSchema)) } : null,
       };
     });

@@ -25,6 +25,8 @@ export type Primitive =
   | { kind: 'barcode'; x: number; y: number; h: number; moduleDots: number; barcode: LabelBarcode };
 
 export const SAMPLE_TEXT = 'SAMPLE — NOT FOR SHIPPING';
+/** The recipient's heading on a return label (DESIGN.md §9.3). */
+export const RETURN_TO_TEXT = 'RETURN TO:';
 const M = 10; // margin
 const W = LABEL_WIDTH_PT - 2 * M;
 
@@ -106,7 +108,9 @@ export function layoutLabel(data: LabelData): Primitive[] {
   y = Math.max(y, y + 2);
   rule(y);
   y += 8;
-  text(M, y, 60, 8, true, 'SHIP TO:');
+  // A return label addresses the parcel back to the merchant (DESIGN.md §9.3).
+  if (data.is_return) text(M, y, 80, 8, true, RETURN_TO_TEXT);
+  else text(M, y, 60, 8, true, 'SHIP TO:');
   y += 12;
   const toLines = addressLines(data.ship_to, abroad);
   const room = bottom - 6 - y;

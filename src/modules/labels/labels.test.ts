@@ -175,6 +175,13 @@ describe('ZPL labels', () => {
     expect((await renderLabel(base, 'zpl_4x6')).body.toString('utf8')).not.toContain('SAMPLE');
   });
 
+  it('heads the recipient RETURN TO: on a return label (DESIGN.md §9.3), SHIP TO: otherwise', async () => {
+    const zpl = (await renderLabel({ ...base, is_return: true }, 'zpl_4x6')).body.toString('utf8');
+    expect(zpl).toContain('^FDRETURN TO:^FS');
+    expect(zpl).not.toContain('SHIP TO:');
+    expect((await renderLabel(base, 'zpl_4x6')).body.toString('utf8')).not.toContain('RETURN');
+  });
+
   it('a set is the labels one after the other', async () => {
     const set = carriers.map((c) => c.data);
     const zpl = (await renderLabelSet(set, 'zpl_4x6')).body.toString('utf8');

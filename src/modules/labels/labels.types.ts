@@ -71,6 +71,8 @@ export interface LabelData {
   reference?: string | null;
   /** Test environment: the label says "SAMPLE — NOT FOR SHIPPING". */
   sample: boolean;
+  /** A return label (DESIGN.md §9.3): the recipient block is headed RETURN TO:. */
+  is_return?: boolean;
   /** Heading, routing code, barcode and printed tracking number, as the carrier presents them. */
   carrier_parts: LabelCarrierParts;
 }

@@ -64,6 +64,12 @@ export const settingDefinitions = {
     default: 1,
     description: 'Speed of the simulated carriers\u2019 scans: 1 = real time, 3600 = an hour per second.',
   },
+  'sandbox.refund_delay_seconds': {
+    schema: Type.Integer({ minimum: 0, maximum: 30 * 86_400 }),
+    default: 60,
+    description:
+      'Seconds after a void before a simulated carrier decides its refund (DESIGN.md §9.3): rejected if the label was scanned meanwhile, else refunded. Api carrier accounts refund on the carrier\u2019s answer to the void.',
+  },
   'orders.default_box': {
     schema: Type.Object(
       {

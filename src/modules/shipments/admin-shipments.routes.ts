@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { errorResponses, listResponse, type App } from '../../platform/http/schemas.js';
 import { serviceContext } from '../../platform/http/request-context.js';
 import { OrderIdParams, OrderSchema } from '../orders/index.js';
-import { CreateShipmentBody, GenerateBody, LabelQuery, ShipmentIdParams, ShipmentListQuery, ShipmentSchema } from './shipments.schemas.js';
+import { CreateReturnBody, CreateShipmentBody, GenerateBody, LabelQuery, RefundListItemSchema, RefundListQuery, ShipmentIdParams, ShipmentListQuery, ShipmentSchema } from './shipments.schemas.js';
 import type { ShipmentsService } from './shipments.service.js';
 import { labelResponse, sendLabel } from './shipments.routes.js';
 
@@ -64,6 +64,31 @@ export async function adminShipmentsRoutes(app: App, opts: { shipments: Shipment
       response: { 200: labelResponse, ...errorResponses(401, 404) },
     },
     handler: async (request, reply) => sendLabel(reply, await shipments.label(serviceContext(request), request.params.id, request.query.format)),
+  });
+
+  app.post('/shipments/:id/return', {
+    schema: {
+      operationId: 'adminCreateReturnShipment',
+      summary: 'Make a return label for a shipment (as POST /v1/shipments/{id}/return)',
+      tags,
+      security,
+      params: ShipmentIdParams,
+      body: CreateReturnBody,
+      response: { 201: Type.Ref(ShipmentSchema, { description: 'Created' }), ...errorResponses(400, 401, 404, 409, 422) },
+    },
+    handler: async (request, reply) => reply.code(201).send(await shipments.createReturn(serviceContext(request), request.params.id, request.body)),
+  });
+
+  app.get('/refunds', {
+    schema: {
+      operationId: 'adminListRefunds',
+      summary: 'List refunds of voided labels (as GET /v1/refunds)',
+      tags,
+      security,
+      querystring: RefundListQuery,
+      response: { 200: listResponse(RefundListItemSchema), ...errorResponses(400, 401) },
+    },
+    handler: async (request) => shipments.refunds.list(serviceContext(request), request.query),
   });
 
   app.post('/shipments/:id/cancel', {

@@ -82,6 +82,15 @@ export const SHIPMENT_EXAMPLE = {
   updated_at: '2026-11-23T21:44:19.734Z',
   voided_at: null,
   delivered_at: null,
+  is_return: false,
+  return_of: null,
+  charge: null,
+  expires_at: null,
+  rma_number: null,
+  reason: null,
+  billing_status: 'charged',
+  returns: [{ id: 'shp_01m856a2k7ep8t1v6w0d3c9h4b', tracking_number: '9300155747967004100159', status: 'label_purchased', billing_status: 'pending' }],
+  refund: null,
 };
 
 /** POST /api/admin/orders/{orderId}/generate. */

@@ -46,7 +46,7 @@ function labelAddress(a: ShipmentAddress) {
  * its carrier's definition, which says how the carrier's labels look. A shipment whose carrier is
  * no longer registered still renders, with a plain presentation under its slug.
  */
-export function labelDataOf(row: Pick<ShipmentRow, 'id' | 'tracking_number' | 'carrier' | 'service_code' | 'service_name' | 'rate' | 'parcel' | 'ship_from' | 'ship_to' | 'environment'>, carrier: CarrierDefinition | undefined, reference: string | null): LabelData {
+export function labelDataOf(row: Pick<ShipmentRow, 'id' | 'tracking_number' | 'carrier' | 'service_code' | 'service_name' | 'rate' | 'parcel' | 'ship_from' | 'ship_to' | 'environment'> & { is_return?: boolean }, carrier: CarrierDefinition | undefined, reference: string | null): LabelData {
   const shipTo = labelAddress(row.ship_to);
   return {
     shipment_id: row.id,
@@ -62,6 +62,7 @@ export function labelDataOf(row: Pick<ShipmentRow, 'id' | 'tracking_number' | 'c
     ship_to: shipTo,
     reference,
     sample: row.environment === 'test',
+    is_return: row.is_return === true,
     carrier_parts: labelCarrierParts((carrier ?? fallback).label, row.tracking_number, shipTo),
   };
 }

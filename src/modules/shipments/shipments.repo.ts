@@ -145,8 +145,23 @@ export async function countLiveShipmentsOfOrder(db: Executor, scope: Scope, orde
     .where('order_id', '=', orderId)
     .where('id', '!=', exceptId)
     .where('status', '!=', 'voided')
+    // A return label never counts as the order's shipment (DESIGN.md §9.3).
+    .where('is_return', '=', false)
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/** The return labels of these outbound shipments, oldest first (each outbound's `returns`). */
+export async function returnsOf(db: Executor, scope: Scope, outboundIds: readonly string[]) {
+  if (outboundIds.length === 0) return [];
+  return db
+    .selectFrom('shipments')
+    .select(['id', 'return_of', 'tracking_number', 'status', 'billing_status'])
+    .where(inScope(scope))
+    .where('return_of', 'in', [...outboundIds])
+    .orderBy('created_at', 'asc')
+    .orderBy('id', 'asc')
+    .execute();
 }
 
 export interface ShipmentsQueryFilter {

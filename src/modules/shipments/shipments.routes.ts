@@ -1,8 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses, listResponse, type App } from '../../platform/http/schemas.js';
 import { serviceContext } from '../../platform/http/request-context.js';
+import { RefundListItemSchema } from './shipments.schemas.js';
 import {
+  CreateReturnBody,
   CreateShipmentBody,
+  RefundListQuery,
   LabelQuery,
   ShipmentIdParams,
   ShipmentListQuery,
@@ -82,13 +85,50 @@ export async function shipmentsRoutes(app: App, opts: { shipments: ShipmentsServ
     schema: {
       operationId: 'voidShipment',
       summary: 'Void a label (only label_purchased, before the first carrier scan)',
-      description: 'Any other state is 409 invalid_state. The order returns to processing when it has no other live label.',
+      description:
+        'Any other state is 409 invalid_state, and so is a label past its carrier\'s void window (USPS 30 days after purchase, UPS and FedEx 90, DHL Express 14; the detail says the window closed). ' +
+        'The order returns to processing when it has no other live label (a return label never moves it). The void adds `refund` (status submitted, then refunded or rejected; see GET /v1/refunds); ' +
+        'an on_scan return label never charged gets no refund and becomes `not_charged`.',
       tags,
       security,
       params: ShipmentIdParams,
       response: { 200: Type.Ref(ShipmentSchema), ...errorResponses(401, 403, 404, 409, 429) },
     },
     handler: async (request) => shipments.voidShipment(serviceContext(request), request.params.id),
+  });
+
+  app.post('/shipments/:id/return', {
+    schema: {
+      operationId: 'createReturnShipment',
+      summary: 'Make a return label for a shipment',
+      description:
+        'A return label (DESIGN.md §9.3): a shipment with `is_return: true`, `return_of` this shipment, its addresses swapped, its parcel and (unless `service_code` names another) its service. ' +
+        '`charge`: `on_scan` (default where the carrier offers pay-on-scan: usps, ups, fedex) costs nothing until the carrier\'s first scan (`billing_status` pending → charged); unused at `expires_at` ' +
+        '(`expires_in_days`, 1–90, default 30) the label becomes `expired` and `not_charged`. `on_creation` is charged at once (DHL Express offers only this: on_scan there is 422 `return_charge_unavailable`). ' +
+        'International returns copy the outbound customs as `return_merchandise`. A return never moves the order\'s status. A voided shipment is 409 `invalid_state`; a return label itself 422 `unprocessable`. ' +
+        'Send an Idempotency-Key: one return label per key.',
+      tags,
+      security,
+      params: ShipmentIdParams,
+      body: CreateReturnBody,
+      response: { 201: Type.Ref(ShipmentSchema, { description: 'Created' }), ...errorResponses(400, 401, 403, 404, 409, 422, 429) },
+    },
+    handler: async (request, reply) => reply.code(201).send(await shipments.createReturn(serviceContext(request), request.params.id, request.body)),
+  });
+
+  app.get('/refunds', {
+    schema: {
+      operationId: 'listRefunds',
+      summary: 'List refunds of voided labels, newest first',
+      description:
+        'Each void asks the carrier to refund the label (DESIGN.md §9.3): `submitted`, then `refunded` or `rejected` (a simulated carrier decides after the setting `sandbox.refund_delay_seconds`, rejecting a label it scanned meanwhile; an api account\'s accepted void is refunded at once). ' +
+        'Each change emits `shipment.refund_updated`. `status` filters (comma-separated); the cursor pages by (requested_at, id).',
+      tags: ['refunds'],
+      security,
+      querystring: RefundListQuery,
+      response: { 200: listResponse(RefundListItemSchema), ...errorResponses(400, 401, 403, 429) },
+    },
+    handler: async (request) => shipments.refunds.list(serviceContext(request), request.query),
   });
 
   app.get('/shipments/:id/label', {

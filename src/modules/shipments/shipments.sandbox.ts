@@ -3,11 +3,11 @@ import type { SandboxOptions, SandboxScenario } from '../../carriers/types.js';
 /** The setting that sets simulated tracking speed (simulated seconds per real second). */
 export const TIME_SCALE_SETTING = 'sandbox.tracking_time_scale' as const;
 
-const MAGIC = /SANDBOX:(exception|return_to_sender|delivered)\b/i;
+const MAGIC = /SANDBOX:(exception|return_to_sender|delivered|unused)\b/i;
 
 /**
  * The scenario a test-environment shipment plays, from a magic value in the recipient's name
- * or the order notes (`SANDBOX:exception`, `SANDBOX:return_to_sender`, `SANDBOX:delivered`);
+ * or the order notes (`SANDBOX:exception`, `SANDBOX:return_to_sender`, `SANDBOX:delivered`, `SANDBOX:unused`: never scanned; for a return label also its reason or RMA number);
  * `normal` otherwise. Live shipments never get one.
  */
 export function sandboxScenario(...texts: (string | null | undefined)[]): SandboxScenario {

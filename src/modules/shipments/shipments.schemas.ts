@@ -11,6 +11,7 @@ import {
   TRACKING_EVENT_LIST_ITEM_EXAMPLE,
   TRACKING_EXAMPLE,
 } from './shipments.examples.js';
+import { CREATE_RETURN_BODY_EXAMPLE, REFUND_LIST_ITEM_EXAMPLE, RETURN_SHIPMENT_EXAMPLE } from './shipments.returns.examples.js';
 
 const Timestamp = Type.String({ format: 'date-time' });
 const orNull = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -32,6 +33,10 @@ export const MILESTONES = ['label_created', 'picked_up', 'in_transit', 'out_for_
 
 // ---- requests ----
 
+export const ReturnChargeSchema = Type.Union([Type.Literal('on_creation'), Type.Literal('on_scan')], {
+  description: 'How a return label is billed: on_scan (nothing until the carrier\'s first scan; the default where the carrier offers it: usps, ups, fedex) or on_creation (billed at once; DHL Express offers only this, and on_scan there is 422 return_charge_unavailable).',
+});
+
 export const AddressValidationModeSchema = Type.Union(
   [Type.Literal('none'), Type.Literal('validate'), Type.Literal('validate_and_clean')],
   {
@@ -52,10 +57,39 @@ export const CreateShipmentBody = Type.Object(
       text(100, { minLength: 1, description: 'The carrier account to buy through (`carrier_account_id` of a rate option). Default: the service carrier\'s default account.' }),
     ),
     address_validation: Type.Optional(AddressValidationModeSchema),
+    is_return: Type.Optional(Type.Boolean({ description: 'A standalone return label for the order (DESIGN.md §9.3): ship_from and ship_to are the order\'s swapped; the order\'s status never moves. With it: rma_number, reason, charge, expires_in_days as on POST /v1/shipments/{id}/return.' })),
+    ...returnFields(),
   },
-  { additionalProperties: false, title: 'ShipmentInput', examples: [CREATE_SHIPMENT_BODY_EXAMPLE] },
+  { additionalProperties: false, title: 'ShipmentInput', examples: [CREATE_SHIPMENT_BODY_EXAMPLE, { order_id: 'ord_01jx0000000000000000000000', service_code: 'usps_ground_advantage', is_return: true, rma_number: 'RMA-1042', reason: 'Wrong size' }] },
 );
 export type CreateShipmentInput = Static<typeof CreateShipmentBody>;
+
+/** The return-label fields shared by POST /v1/shipments/{id}/return, POST /v1/shipments with is_return and create_returns batch items. */
+export function returnFields() {
+  return {
+    rma_number: Type.Optional(text(100, { minLength: 1, description: 'Your return merchandise authorisation number (printed in the shipment, not on the label).' })),
+    reason: Type.Optional(text(500, { minLength: 1, description: 'Why the parcel comes back.' })),
+    charge: Type.Optional(ReturnChargeSchema),
+    expires_in_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 90, description: 'Days the label stays usable (default 30). An on_scan label unused by then becomes expired and not_charged.' })),
+  };
+}
+
+export const CreateReturnBody = Type.Object(
+  {
+    service_code: Type.Optional(text(100, { minLength: 1, description: 'The return service (default: the outbound shipment\'s service).' })),
+    label_format: Type.Optional(LabelFormatSchema),
+    ...returnFields(),
+  },
+  { additionalProperties: false, title: 'ReturnInput', examples: [CREATE_RETURN_BODY_EXAMPLE] },
+);
+export type CreateReturnInput = Static<typeof CreateReturnBody>;
+
+export const RefundListQuery = Type.Object({
+  status: Type.Optional(Type.String({ maxLength: 100, description: 'A refund status, or several separated by commas: submitted, refunded, rejected.' })),
+  limit: Type.Optional(Type.Integer({ description: 'Page size, default 20, clamped to 1..100.' })),
+  cursor: Type.Optional(Type.String({ maxLength: 512 })),
+});
+export type RefundListFilter = Static<typeof RefundListQuery>;
 
 export const GenerateBody = Type.Object(
   {
@@ -99,6 +133,38 @@ export type TrackingEventListFilter = Static<typeof TrackingEventListQuery>;
 
 const SurchargeSchema = Type.Object({ code: Type.String(), amount: MoneySchema });
 
+const RefundStatusSchema = Type.Union([Type.Literal('submitted'), Type.Literal('refunded'), Type.Literal('rejected')]);
+export const RefundSchema = Type.Object(
+  {
+    id: Type.String({ examples: ['rfd_01jx0000000000000000000000'] }),
+    status: RefundStatusSchema,
+    amount: MoneySchema,
+    requested_at: Timestamp,
+    decided_at: orNull(Timestamp),
+    reason: orNull(Type.String()),
+  },
+  { description: 'The refund a void asked for (DESIGN.md §9.3): submitted, then refunded or rejected (a label the carrier scanned after the void is rejected).' },
+);
+
+export const RefundListItemSchema = Type.Object(
+  {
+    id: Type.String(),
+    shipment_id: Type.String(),
+    tracking_number: Type.String(),
+    carrier: Type.String(),
+    status: RefundStatusSchema,
+    amount: MoneySchema,
+    requested_at: Timestamp,
+    decided_at: orNull(Timestamp),
+    reason: orNull(Type.String()),
+  },
+  { $id: 'Refund', title: 'Refund', examples: [REFUND_LIST_ITEM_EXAMPLE] },
+);
+
+const BillingStatusSchema = Type.Union([Type.Literal('pending'), Type.Literal('charged'), Type.Literal('not_charged')], {
+  description: 'pending: an on_scan return not scanned yet (costs nothing so far); charged; not_charged (an on_scan return expired or voided unused). Outbound labels: charged.',
+});
+
 export const ShipmentRateSchema = Type.Object({
   zone: Type.Integer(),
   base_price: MoneySchema,
@@ -124,7 +190,7 @@ export const ShipmentSchema = Type.Object(
     tracking_number: Type.String(),
     tracking_url: Type.String({ description: 'Public tracking page for the buyer.' }),
     status: Type.Union(SHIPMENT_STATUSES.map((s) => Type.Literal(s)), {
-      description: 'label_purchased → in_transit → out_for_delivery → delivered; also exception, returned; voided (only from label_purchased).',
+      description: 'label_purchased → in_transit → out_for_delivery → delivered; also exception, returned; voided (only from label_purchased); expired (an on_scan return label unused at its expires_at).',
     }),
     tracking_status: Type.String({ description: 'The normalised tracking status (see GET /v1/tracking/:id).' }),
     status_detail: orNull(Type.String({ description: 'Reason code of the latest tracking event.' })),
@@ -159,8 +225,20 @@ export const ShipmentSchema = Type.Object(
     updated_at: Timestamp,
     voided_at: orNull(Timestamp),
     delivered_at: orNull(Timestamp),
+    is_return: Type.Boolean({ description: 'A return label (DESIGN.md §9.3).' }),
+    return_of: orNull(Type.String({ description: 'The outbound shipment this return sends back; null for an outbound label or a standalone return.' })),
+    charge: orNull(ReturnChargeSchema),
+    expires_at: orNull({ ...Timestamp, description: 'When a return label stops being usable (an on_scan one unused by then becomes expired, not_charged).' }),
+    rma_number: orNull(Type.String()),
+    reason: orNull(Type.String({ description: 'Why the parcel comes back (returns).' })),
+    billing_status: BillingStatusSchema,
+    returns: Type.Array(
+      Type.Object({ id: Type.String(), tracking_number: Type.String(), status: Type.String(), billing_status: BillingStatusSchema }),
+      { description: 'The return labels made for this shipment, oldest first.' },
+    ),
+    refund: orNull({ ...RefundSchema }),
   },
-  { $id: 'Shipment', title: 'Shipment', examples: [SHIPMENT_EXAMPLE] },
+  { $id: 'Shipment', title: 'Shipment', examples: [SHIPMENT_EXAMPLE, RETURN_SHIPMENT_EXAMPLE] },
 );
 export type Shipment = Static<typeof ShipmentSchema>;
 

@@ -24,7 +24,9 @@ import { checkDestination, type AddressValidationMode, type CheckedDestination }
 import { FINAL_STATUSES, SHIPMENT_STATUSES, shipmentStateError, type ShipmentStatus } from './shipments.states.js';
 import type { ShipmentAddress, ShipmentRow, StoredRate, TrackingEventRow } from './shipments.tables.js';
 import { deliverOrder, isDue, scopeOf, TrackingSync } from './shipments.tracking.js';
-import { labelUrl, toPublicTracking, toShipment, toTracking, toTrackingEventListItem } from './shipments.wire.js';
+import { labelUrl, toPublicTracking, toShipment, toTracking, toTrackingEventListItem, type ReturnSummary } from './shipments.wire.js';
+import { resolveReturnCharge, returnColumns, returnCustomsOf, returnExpiry, returnOrderView, returnBillingOnSync, toReturnSummary, type ReturnInput, type ReturnSpec } from './shipments.returns.js';
+import { assertVoidWindowOpen, DECIDE_REFUND_JOB, recordRefundUpdated, refundOnVoid, Refunds } from './shipments.refunds.js';
 
 export interface LabelFile {
   body: Buffer;
@@ -47,12 +49,16 @@ interface PurchasePlan {
   selection: Selection | null;
   /** The destination as checked (DESIGN.md §9.7): where the label goes, what was given, what the check said. */
   destination: CheckedDestination;
+  /** A return label (DESIGN.md §9.3, shipments.returns.ts): never moves the order. */
+  returning: ReturnSpec | null;
 }
 
 /** How the label is bought: its format, and how the destination is checked first (default: the setting). */
 interface PurchaseOptions {
   format: LabelFormatCode;
   addressValidation?: AddressValidationMode;
+  /** A return label: the order is a view with the return's addresses (see returnOrderView). */
+  returning?: ReturnSpec;
 }
 
 /** What a purchase is for: the service, the account that sells it, and how the rules chose them (if they did). */
@@ -82,6 +88,8 @@ const fileExtension: Record<LabelFormatCode, string> = { pdf_4x6: 'pdf', pdf_let
 
 export class ShipmentsService {
   readonly tracking: TrackingSync;
+  /** Refund decisions and GET /v1/refunds (shipments.refunds.ts). */
+  readonly refunds: Refunds;
   private readonly carriers: Promise<CarrierRegistry>;
 
   constructor(
@@ -95,6 +103,7 @@ export class ShipmentsService {
     // The registry of the app's Deps (a promise only because TrackingSync and the awaits below take one).
     this.carriers = Promise.resolve(deps.carriers);
     this.tracking = new TrackingSync(deps, this.carriers, gateway, settings);
+    this.refunds = new Refunds(deps, this.carriers, settings);
   }
 
   /**
@@ -131,6 +140,9 @@ export class ShipmentsService {
    * `shipment.label_purchased`. If that transaction fails, the carrier label is voided again.
    */
   async purchase(ctx: ServiceContext, input: CreateShipmentInput): Promise<Shipment> {
+    if (input.is_return) return this.createStandaloneReturn(ctx, input);
+    const returnOnly = (['rma_number', 'reason', 'charge', 'expires_in_days'] as const).filter((f) => input[f] !== undefined);
+    if (returnOnly.length > 0) throw validationError(returnOnly.map((field) => ({ field, message: 'only with is_return: true' })));
     const auto = input.service_code === AUTO;
     if (auto && input.carrier_account_id !== undefined) throw validationError([{ field: 'carrier_account_id', message: 'cannot be given with service_code auto: the shipping rules choose the account' }]);
     const carrier = auto ? undefined : (await this.carriers).byServiceCode(input.service_code);
@@ -171,6 +183,78 @@ export class ShipmentsService {
     const choice = await this.chooseService(ctx, order, input.service_code);
     const row = await this.buy(ctx, order, choice, { format: input.label_format ?? 'pdf_4x6', addressValidation: input.address_validation }, inTransaction);
     return toShipment(row, this.baseUrl);
+  }
+
+  /**
+   * A return label for an outbound shipment (POST /v1/shipments/:id/return, DESIGN.md §9.3):
+   * the outbound's addresses swapped, its parcel, its service unless another is named, bought
+   * through the purchase saga without moving the order. See shipments.returns.ts.
+   */
+  async createReturn(
+    ctx: ServiceContext,
+    outboundId: string,
+    input: ReturnInput & { label_format?: LabelFormatCode },
+    inTransaction?: (trx: Executor, shipment: Shipment) => Promise<void>,
+  ): Promise<Shipment> {
+    const outbound = await this.findOrThrow(ctx, outboundId);
+    if (outbound.is_return) throw new AppError('unprocessable', 'This shipment is itself a return label; make the return from the outbound shipment.', { details: [{ field: 'id', message: 'is a return label' }] });
+    if (outbound.status === 'voided') throw shipmentStateError(outbound.status, 'be returned', 'The shipment is voided; a voided label has nothing to return.');
+    const carrier = this.returnCarrier(await this.carriers, input.service_code ?? outbound.service_code);
+    const spec: ReturnSpec = {
+      returnOf: outbound.id,
+      charge: resolveReturnCharge(carrier, input.charge),
+      expiresAt: returnExpiry(this.deps.now(), input.expires_in_days),
+      rmaNumber: input.rma_number ?? null,
+      reason: input.reason ?? null,
+      shipFrom: outbound.ship_to,
+      shipTo: outbound.ship_from,
+      customs: returnCustomsOf(outbound.customs),
+    };
+    const order = await this.orders.getOrder(ctx, outbound.order_id, { attachments: false });
+    // The outbound's account when the carrier is the same and the account still sells, else the carrier's default.
+    const sameAccount = carrier.slug === outbound.carrier ? (outbound.carrier_account_id ?? undefined) : undefined;
+    const account = await this.gateway.accountForPurchase(ctx, carrier.slug, sameAccount).catch(() => this.gateway.accountForPurchase(ctx, carrier.slug, undefined));
+    const serviceCode = input.service_code ?? outbound.service_code;
+    const row = await this.buy(ctx, returnOrderView(order, spec, outbound.parcel), { carrier, serviceCode, account }, { format: input.label_format ?? (outbound.label_format as LabelFormatCode), addressValidation: 'none', returning: spec }, inTransaction);
+    return toShipment(row, this.baseUrl);
+  }
+
+  /** POST /v1/shipments with is_return: a return label for the order itself, its addresses swapped (ship_to → ship_from). */
+  private async createStandaloneReturn(ctx: ServiceContext, input: CreateShipmentInput): Promise<Shipment> {
+    const carrier = this.returnCarrier(await this.carriers, input.service_code);
+    const order = await this.orders.getOrder(ctx, input.order_id, { attachments: false });
+    const origin = await this.shipFromOf(ctx, order);
+    const spec: ReturnSpec = {
+      returnOf: null,
+      charge: resolveReturnCharge(carrier, input.charge),
+      expiresAt: returnExpiry(this.deps.now(), input.expires_in_days),
+      rmaNumber: input.rma_number ?? null,
+      reason: input.reason ?? null,
+      shipFrom: order.ship_to as ShipmentAddress,
+      shipTo: origin,
+      customs: null,
+    };
+    const account = await this.gateway.accountForPurchase(ctx, carrier.slug, input.carrier_account_id);
+    const row = await this.buy(ctx, returnOrderView(order, spec, order.parcel), { carrier, serviceCode: input.service_code, account }, { format: input.label_format ?? 'pdf_4x6', addressValidation: 'none', returning: spec });
+    return toShipment(row, this.baseUrl);
+  }
+
+  /** A return names its service: auto and cheapest choose for outbound parcels only. */
+  private returnCarrier(carriers: CarrierRegistry, serviceCode: string): CarrierDefinition {
+    const carrier = serviceCode === AUTO || serviceCode === CHEAPEST ? undefined : carriers.byServiceCode(serviceCode);
+    if (!carrier) throw validationError([{ field: 'service_code', message: `must name a service for a return label (unknown service code "${serviceCode}")` }]);
+    return carrier;
+  }
+
+  /** Wire shipments with their return labels listed (one query for the page). */
+  private async withReturns(scope: Scope, rows: readonly ShipmentRow[]): Promise<Shipment[]> {
+    const byOutbound = new Map<string, ReturnSummary[]>();
+    for (const r of await repo.returnsOf(this.deps.db, scope, rows.filter((row) => !row.is_return).map((row) => row.id))) {
+      const list = byOutbound.get(r.return_of!) ?? [];
+      list.push(toReturnSummary(r));
+      byOutbound.set(r.return_of!, list);
+    }
+    return rows.map((row) => toShipment(row, this.baseUrl, byOutbound.get(row.id) ?? []));
   }
 
   /**
@@ -246,7 +330,7 @@ export class ShipmentsService {
   private async planPurchase(ctx: ServiceContext, order: Order, choice: PurchaseChoice, options: PurchaseOptions): Promise<PurchasePlan> {
     const { carrier, serviceCode, account } = choice;
     const { format } = options;
-    nextStatus(order.status, 'purchase_label'); // 409 naming the state before any carrier call
+    if (!options.returning) nextStatus(order.status, 'purchase_label'); // 409 naming the state before any carrier call
     const shipFrom = await this.shipFromOf(ctx, order);
     const sells = account.driver === 'api' ? this.gateway.driverOf(account) !== undefined : carrier.adapter.purchase !== undefined;
     if (!sells || !carrier.capabilities.purchase) throw new AppError('unprocessable', `${carrier.name} does not sell labels.`);
@@ -270,7 +354,7 @@ export class ShipmentsService {
     }
     const scenario = sandboxScenario(order.ship_to.name, order.notes);
     const sandbox = sandboxOptions(ctx.environment, ctx.environment === 'test' ? await this.timeScale() : 1, scenario);
-    return { id: newId('shipment'), now, carrier, account, serviceCode, format, shipFrom, lane, sandbox, selection: choice.selection ?? null, destination };
+    return { id: newId('shipment'), now, carrier, account, serviceCode, format, shipFrom, lane, sandbox, selection: choice.selection ?? null, destination, returning: options.returning ?? null };
   }
 
   /** Step 2, the outside world: the carrier sells the label (undone by compensatePurchase). */
@@ -286,6 +370,7 @@ export class ShipmentsService {
       route: lane.route,
       reference: plan.id,
       purchased_at: plan.now.toISOString(),
+      ...(plan.returning ? { is_return: true, customs: plan.returning.customs } : {}),
     };
     if (plan.account.driver === 'api') return this.purchaseFromApi(ctx, plan, request);
     let result;
@@ -366,6 +451,7 @@ export class ShipmentsService {
       ship_from: shipFrom,
       ship_to: destination.shipTo,
       environment: ctx.environment,
+      is_return: plan.returning !== null,
     };
     // Rendered (or converted from the carrier's image) before the transaction: that work must not
     // hold a database connection. A carrier label that cannot become the asked format is still
@@ -379,7 +465,7 @@ export class ShipmentsService {
     const firstCheck = api ? await this.tracking.nextApiCheck('pre_transit', now, now) : now;
 
     return this.deps.db.transaction().execute(async (trx) => {
-      await moveOrder(trx, ctx, order.id, 'purchase_label', now);
+      if (!plan.returning) await moveOrder(trx, ctx, order.id, 'purchase_label', now);
       let row = await repo.insertShipment(trx, {
         ...draft,
         workspace_id: ctx.workspaceId,
@@ -407,6 +493,7 @@ export class ShipmentsService {
         selection: selection ? JSON.stringify(selection) : null,
         carrier_shipment_id: api ? sale.issued.carrier_shipment_id : null,
         carrier_label_format: api ? sale.issued.label.format : null,
+        ...(plan.returning ? { ...returnColumns(plan.returning), customs: plan.returning.customs ? JSON.stringify(plan.returning.customs) : null } : {}),
         created_at: now,
         updated_at: now,
       });
@@ -458,7 +545,7 @@ export class ShipmentsService {
 
   /** One shipment, with tracking brought up to date. */
   async getShipment(scope: Scope, id: string): Promise<Shipment> {
-    return toShipment(await this.tracking.refresh(await this.findOrThrow(scope, id)), this.baseUrl);
+    return (await this.withReturns(scope, [await this.tracking.refresh(await this.findOrThrow(scope, id))]))[0];
   }
 
   private async findOrThrow(scope: Scope, id: string): Promise<ShipmentRow> {
@@ -482,7 +569,7 @@ export class ShipmentsService {
     const now = this.deps.now();
     const rows = [];
     for (const row of page.data) rows.push(isDue(row, now) ? await this.tracking.refresh(row) : row);
-    return { ...page, data: rows.map((r) => toShipment(r, this.baseUrl)) };
+    return { ...page, data: await this.withReturns(scope, rows) };
   }
 
   /**
@@ -493,6 +580,9 @@ export class ShipmentsService {
   async voidShipment(ctx: ServiceContext, id: string, action: 'shipment.voided' | 'shipment.cancelled' = 'shipment.voided'): Promise<Shipment> {
     const before = await this.tracking.refresh(await this.findOrThrow(ctx, id));
     const carriers = await this.carriers;
+    // The carrier's void window (DESIGN.md §9.3; its definition says how many days): 409 once closed.
+    if (before.status === 'label_purchased') assertVoidWindowOpen(carriers.get(before.carrier), before, this.deps.now());
+    const refundDelaySeconds = await this.refunds.delaySeconds();
     // A real carrier is asked before the transaction (its deadline must not hold a lock); its
     // refusal is 422 carrier_rejected, no answer 503 carrier_unavailable, and nothing changes here.
     if (before.carrier_driver === 'api') {
@@ -524,9 +614,13 @@ export class ShipmentsService {
         voided_at: now,
         next_check_at: null,
         updated_at: now,
+        // The refund the void asks for (shipments.refunds.ts), decided by the refunds job.
+        ...refundOnVoid(current, now, { driver: current.carrier_driver, delaySeconds: refundDelaySeconds }),
       });
+      if (voided.refund_status === 'submitted') await this.deps.jobs.send(DECIDE_REFUND_JOB, { shipment_id: id }, { executor: trx, startAfterSeconds: refundDelaySeconds });
+      await recordRefundUpdated(trx, voided);
       await repo.insertTrackingEvents(trx, [manualEvent(voided, now, { status: 'cancelled', status_detail: 'label_voided', code: 'VOID', description: 'Label voided; the shipment was cancelled', seq: 10_000 })]);
-      if ((await repo.countLiveShipmentsOfOrder(trx, ctx, current.order_id, id)) === 0) {
+      if (!current.is_return && (await repo.countLiveShipmentsOfOrder(trx, ctx, current.order_id, id)) === 0) {
         try {
           await moveOrder(trx, ctx, current.order_id, 'void_label', now);
         } catch (err) {
@@ -539,7 +633,7 @@ export class ShipmentsService {
       }
       return voided;
     });
-    return toShipment(row, this.baseUrl);
+    return (await this.withReturns(ctx, [row]))[0];
   }
 
   /**
@@ -552,7 +646,7 @@ export class ShipmentsService {
     const row = await this.deps.db.transaction().execute(async (trx) => {
       const current = await repo.findShipment(trx, ctx, id, { forUpdate: true });
       if (!current) throw new AppError('not_found', 'No such shipment.');
-      if (current.status === 'voided') throw shipmentStateError(current.status, 'be delivered', 'The shipment is voided; a voided label cannot be delivered.');
+      if (current.status === 'voided' || current.status === 'expired') throw shipmentStateError(current.status, 'be delivered', `The shipment is ${current.status}; its label cannot be delivered.`);
       if (current.status === 'delivered') return current;
       const delivered = await repo.updateShipment(trx, id, {
         status: 'delivered',
@@ -561,9 +655,10 @@ export class ShipmentsService {
         delivered_at: now,
         next_check_at: null,
         updated_at: now,
+        ...returnBillingOnSync(current, 'delivered', now).patch,
       });
       await repo.insertTrackingEvents(trx, [manualEvent(delivered, now, { status: 'delivered', status_detail: 'delivered_manually', code: 'MANUAL', description: `Marked delivered by ${ctx.actor.email ?? 'an administrator'}`, seq: 10_001, milestone: 'delivered', location: current.ship_to })]);
-      await deliverOrder(trx, ctx, current.order_id, now);
+      if (!current.is_return) await deliverOrder(trx, ctx, current.order_id, now);
       await this.tracking.recordTrackingUpdated(trx, delivered, current.status);
       await writeAudit(trx, ctx.actor, ctx, {
         action: 'shipment.force_delivered',
@@ -575,7 +670,7 @@ export class ShipmentsService {
       });
       return delivered;
     });
-    return toShipment(row, this.baseUrl);
+    return (await this.withReturns(ctx, [row]))[0];
   }
 
   /**

@@ -6,19 +6,20 @@ import { AppError, invalidState } from '../../platform/errors.js';
  *
  *   label_purchased ─▶ in_transit ─▶ out_for_delivery ─▶ delivered
  *        │                 └──────────────┴──▶ exception | returned
- *        └─void─▶ voided
+ *        ├─void─▶ voided
+ *        └─expire─▶ expired   (a return label charged on scan, unused at its expires_at; DESIGN.md §9.3)
  *
  * Tracking drives every move but `void` (only from label_purchased) and force-delivery (any
  * state but voided → delivered). Nothing moves a delivered or voided shipment again.
  */
-export const SHIPMENT_STATUSES = ['label_purchased', 'in_transit', 'out_for_delivery', 'delivered', 'exception', 'returned', 'voided'] as const;
+export const SHIPMENT_STATUSES = ['label_purchased', 'in_transit', 'out_for_delivery', 'delivered', 'exception', 'returned', 'voided', 'expired'] as const;
 export type ShipmentStatus = (typeof SHIPMENT_STATUSES)[number];
 
 /** States in which the label is still live (counts as the order's shipment). */
-export const LIVE_STATUSES: readonly ShipmentStatus[] = SHIPMENT_STATUSES.filter((s) => s !== 'voided');
+export const LIVE_STATUSES: readonly ShipmentStatus[] = SHIPMENT_STATUSES.filter((s) => s !== 'voided' && s !== 'expired');
 
 /** States tracking no longer changes. */
-export const FINAL_STATUSES: readonly ShipmentStatus[] = ['delivered', 'voided'];
+export const FINAL_STATUSES: readonly ShipmentStatus[] = ['delivered', 'voided', 'expired'];
 
 /** The shipment state a normalised tracking status puts it in. */
 export function statusFromTracking(tracking: TrackingStatus, current: ShipmentStatus): ShipmentStatus {
@@ -45,7 +46,7 @@ export function statusFromTracking(tracking: TrackingStatus, current: ShipmentSt
 
 /** The moves a shipment allows: void while only the label exists; force_delivery (admin) unless voided. */
 export function allowedShipmentMoves(status: ShipmentStatus): string[] {
-  if (status === 'voided') return [];
+  if (status === 'voided' || status === 'expired') return [];
   return status === 'label_purchased' ? ['void', 'force_delivery'] : ['force_delivery'];
 }
 

@@ -85,6 +85,25 @@ export interface ShipmentsTable {
   ship_to_original: NullableJson<ShipmentAddress>;
   /** The customs declaration the label was bought with (DESIGN.md §9.2); null for a domestic parcel. */
   customs: NullableJson<CustomsDeclaration>;
+  // ---- returns and refunds (DESIGN.md §9.3; see shipments.returns.ts, shipments.refunds.ts) ----
+  is_return: ColumnType<boolean, boolean | undefined, boolean>;
+  /** The outbound shipment this return label sends back (null: an outbound label, or a standalone return). */
+  return_of: string | null;
+  return_charge: 'on_creation' | 'on_scan' | null;
+  return_expires_at: NullableTimestamp;
+  rma_number: string | null;
+  return_reason: string | null;
+  /** pending: an on_scan return not scanned yet; charged; not_charged (expired, or voided before any charge). */
+  billing_status: ColumnType<BillingStatus, BillingStatus | undefined, BillingStatus>;
+  refund_id: string | null;
+  refund_status: RefundStatus | null;
+  refund_amount: number | null;
+  refund_currency: string | null;
+  refund_requested_at: NullableTimestamp;
+  refund_decided_at: NullableTimestamp;
+  refund_reason: string | null;
+  /** When the simulated carrier decides a submitted refund (the refunds job). */
+  refund_decide_after: NullableTimestamp;
   /** The last POST /v1/tracking/:id/refresh (once a minute). */
   tracking_refreshed_at: NullableTimestamp;
   voided_at: NullableTimestamp;
@@ -92,6 +111,9 @@ export interface ShipmentsTable {
   created_at: Timestamp;
   updated_at: Timestamp;
 }
+
+export type BillingStatus = 'pending' | 'charged' | 'not_charged';
+export type RefundStatus = 'submitted' | 'refunded' | 'rejected';
 
 export interface ShipmentLabelsTable {
   shipment_id: string;

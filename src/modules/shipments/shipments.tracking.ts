@@ -14,6 +14,7 @@ import * as repo from './shipments.repo.js';
 import { FINAL_STATUSES, statusFromTracking, type ShipmentStatus } from './shipments.states.js';
 import type { NewTrackingEventRow, ShipmentRow, TrackingEventRow } from './shipments.tables.js';
 import { buildTimeline } from './shipments.wire.js';
+import { nextCheckWithExpiry, returnBillingOnSync } from './shipments.returns.js';
 
 /** How long to wait before asking a carrier again when it gives no next-scan time, or failed. */
 const DEFAULT_RECHECK_MS = 30 * 60_000;
@@ -180,7 +181,10 @@ export class TrackingSync {
     const scope = scopeOf(row);
     const added = await repo.insertTrackingEvents(trx, result.events.map((e, seq) => this.eventRow(row, e, seq, now)));
     const last = result.events[result.events.length - 1];
-    const status = statusFromTracking(result.status, row.status);
+    // A return label: billed on its first scan, or expired unused (DESIGN.md §9.3).
+    const billing = returnBillingOnSync(row, statusFromTracking(result.status, row.status), now);
+    const status = billing.status;
+    next = nextCheckWithExpiry(row, next);
     const delivered = status === 'delivered' && row.status !== 'delivered';
     if (status === 'delivered') next = null;
     const changed = status !== row.status || result.status !== row.tracking_status;
@@ -193,8 +197,10 @@ export class TrackingSync {
       next_check_at: next,
       ...(delivered ? { delivered_at: result.events.find((e) => e.status === 'delivered')?.occurred_at ?? now } : {}),
       ...(added.length > 0 || changed ? { updated_at: now } : {}),
+      ...billing.patch,
     });
-    if (delivered) await deliverOrder(trx, scope, row.order_id, now);
+    // A return never moves its order (DESIGN.md §9.3).
+    if (delivered && !row.is_return) await deliverOrder(trx, scope, row.order_id, now);
     if (changed) await this.recordTrackingUpdated(trx, updated, row.status);
     return updated;
   }

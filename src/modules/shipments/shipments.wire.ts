@@ -2,6 +2,15 @@ import { iso } from '../../platform/http/wire.js';
 import type { TrackingMilestone } from '../../carriers/types.js';
 import { MILESTONES, type PublicTracking, type Shipment, type Tracking } from './shipments.schemas.js';
 import type { ShipmentRow, TrackingEventRow } from './shipments.tables.js';
+import { toRefund } from './shipments.refunds.js';
+
+/** A return label as its outbound shipment lists it (DESIGN.md §9.3). */
+export interface ReturnSummary {
+  id: string;
+  tracking_number: string;
+  status: ShipmentRow['status'];
+  billing_status: ShipmentRow['billing_status'];
+}
 
 export function labelUrl(baseUrl: string, shipmentId: string, format?: string): string {
   return `${baseUrl}/v1/shipments/${shipmentId}/label${format ? `?format=${format}` : ''}`;
@@ -11,7 +20,8 @@ export function publicTrackingUrl(baseUrl: string, trackingNumber: string): stri
   return `${baseUrl}/track/${encodeURIComponent(trackingNumber)}`;
 }
 
-export function toShipment(row: ShipmentRow, baseUrl: string): Shipment {
+/** The wire shipment; `returns` are its return labels (loaded by the caller; none for a new label). */
+export function toShipment(row: ShipmentRow, baseUrl: string, returns: readonly ReturnSummary[] = []): Shipment {
   return {
     id: row.id,
     order_id: row.order_id,
@@ -39,6 +49,15 @@ export function toShipment(row: ShipmentRow, baseUrl: string): Shipment {
     updated_at: iso(row.updated_at)!,
     voided_at: iso(row.voided_at),
     delivered_at: iso(row.delivered_at),
+    is_return: row.is_return ?? false,
+    return_of: row.return_of ?? null,
+    charge: row.return_charge ?? null,
+    expires_at: iso(row.return_expires_at ?? null),
+    rma_number: row.rma_number ?? null,
+    reason: row.return_reason ?? null,
+    billing_status: row.billing_status ?? 'charged',
+    returns: returns.map((r) => ({ ...r })),
+    refund: toRefund(row),
   };
 }
 

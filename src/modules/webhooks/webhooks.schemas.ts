@@ -16,12 +16,13 @@ const orNull = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()
 const NO_CONTROL = '^[^\\u0000-\\u001f\\u007f]*$';
 
 /** Event types an endpoint can subscribe to (DESIGN.md §5); `*` = every one, present and future. */
-export const WEBHOOK_EVENT_TYPES = ['shipment.label_purchased', 'tracking.updated', 'integration.health_changed', 'batch.completed'] as const;
+export const WEBHOOK_EVENT_TYPES = ['shipment.label_purchased', 'tracking.updated', 'integration.health_changed', 'batch.completed', 'shipment.refund_updated'] as const;
 export const TEST_EVENT_TYPE = 'webhook.test';
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'dead'] as const;
 
 const EventTypeSchema = Type.Union([...WEBHOOK_EVENT_TYPES.map((t) => Type.Literal(t)), Type.Literal('*')], {
-  description: 'An event type, or `*` for every type.',
+  description:
+    'An event type, or `*` for every type. shipment.refund_updated (DESIGN.md §9.3): each change of a voided label\'s refund, data `{refund: {id, shipment_id, tracking_number, carrier, status, amount, requested_at, decided_at, reason}, shipment_id, order_id, tracking_number, carrier}`.',
 });
 const EventsSchema = Type.Array(EventTypeSchema, { minItems: 1, maxItems: 20, uniqueItems: true });
 const UrlSchema = Type.String({

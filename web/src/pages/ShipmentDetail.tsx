@@ -1,11 +1,11 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { api, call } from '../api/client';
 import type { PageProps } from '../page-props';
 import { Link } from '../router';
 import { AddressBlock } from './OrderDetail';
 import { Tracking } from './Track';
 import { downloadLabel, fetchLabel, LABEL_FORMATS } from './label-file';
-import { asApiError, Badge, ConfirmButton, ErrorBox, Loading, money, useAction, useAsync, when } from '../ui';
+import { asApiError, Badge, ConfirmButton, ErrorBox, Field, fieldError, Loading, money, useAction, useAsync, when } from '../ui';
 
 export function ShipmentDetail({ params }: PageProps) {
   const shipment = useAsync(() => loadShipment(params.id), [params.id]);
@@ -30,11 +30,11 @@ export function ShipmentDetail({ params }: PageProps) {
       </p>
       <div className="page-head">
         <h1>
-          Shipment <span className="mono">{s.tracking_number}</span> <Badge value={s.status} />
+          {s.is_return ? 'Return' : 'Shipment'} <span className="mono">{s.tracking_number}</span> <Badge value={s.status} />
         </h1>
         <div className="actions" role="group" aria-label="Shipment actions">
           {s.status === 'label_purchased' && <ConfirmButton label="Void label" confirmLabel="Void now" disabled={action.busy} onConfirm={() => act('cancel')} />}
-          {s.status !== 'voided' && s.status !== 'delivered' && (
+          {s.status !== 'voided' && s.status !== 'delivered' && s.status !== 'expired' && (
             <button type="button" className="btn" disabled={action.busy} onClick={() => act('force-delivery')}>
               Mark delivered
             </button>
@@ -57,6 +57,13 @@ export function ShipmentDetail({ params }: PageProps) {
           <dd>{money(s.price)}</dd>
         </div>
         <div>
+          <dt>Billing</dt>
+          <dd data-testid="billing-status">
+            <Badge value={s.billing_status} />
+            {s.charge && <span className="muted"> · {s.charge.replaceAll('_', ' ')}</span>}
+          </dd>
+        </div>
+        <div>
           <dt>Zone / billable</dt>
           <dd>
             {s.rate.zone} · {s.rate.billable_weight_oz} oz
@@ -71,6 +78,8 @@ export function ShipmentDetail({ params }: PageProps) {
           <dd>{when(s.created_at)}</dd>
         </div>
       </dl>
+      {s.is_return && <ReturnFacts shipment={s} />}
+      {s.refund && <RefundCard refund={s.refund} />}
       <div className="grid2">
         <div className="card">
           <h2>Label</h2>
@@ -97,6 +106,7 @@ export function ShipmentDetail({ params }: PageProps) {
           </div>
         </div>
       </div>
+      {!s.is_return && <Returns shipment={s} onCreated={shipment.reload} />}
       <h2>Tracking</h2>
       {tracking.error ? <ErrorBox error={tracking.error} onRetry={tracking.reload} /> : tracking.data ? <Tracking data={tracking.data} /> : <Loading label="Loading tracking…" />}
     </section>
@@ -128,6 +138,128 @@ function LabelPreview({ shipmentId, voided }: { shipmentId: string; voided: bool
 }
 
 const loadShipment = (id: string) => call(api.GET('/api/admin/shipments/{id}', { params: { path: { id } } }));
+type Shipment = Awaited<ReturnType<typeof loadShipment>>;
+
+/** What makes a return label a return (DESIGN.md §9.3). */
+function ReturnFacts({ shipment: s }: { shipment: Shipment }) {
+  return (
+    <dl className="facts" data-testid="return-facts">
+      <div>
+        <dt>Return of</dt>
+        <dd>{s.return_of ? <Link to={`/dashboard/shipments/${s.return_of}`}>the outbound shipment</Link> : 'the order (standalone)'}</dd>
+      </div>
+      <div>
+        <dt>RMA</dt>
+        <dd>{s.rma_number ?? '—'}</dd>
+      </div>
+      <div>
+        <dt>Reason</dt>
+        <dd>{s.reason ?? '—'}</dd>
+      </div>
+      <div>
+        <dt>Expires</dt>
+        <dd>{s.expires_at ? when(s.expires_at) : '—'}</dd>
+      </div>
+    </dl>
+  );
+}
+
+/** The refund the void asked for. */
+function RefundCard({ refund }: { refund: NonNullable<Shipment['refund']> }) {
+  return (
+    <div className="card" data-testid="refund">
+      <h2>
+        Refund <Badge value={refund.status} />
+      </h2>
+      <p>
+        {money(refund.amount)} · requested {when(refund.requested_at)}
+        {refund.decided_at && <> · decided {when(refund.decided_at)}</>}
+      </p>
+      {refund.reason && <p className="muted">{refund.reason}</p>}
+    </div>
+  );
+}
+
+/** The outbound's return labels, and a small form to make one. */
+function Returns({ shipment: s, onCreated }: { shipment: Shipment; onCreated: () => void }) {
+  const [form, setForm] = useState({ rma_number: '', reason: '', charge: '', expires_in_days: '' });
+  const create = useAction();
+  const [made, setMade] = useState<string | null>(null);
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setMade(null);
+    const body = {
+      ...(form.rma_number.trim() ? { rma_number: form.rma_number.trim() } : {}),
+      ...(form.reason.trim() ? { reason: form.reason.trim() } : {}),
+      ...(form.charge ? { charge: form.charge as 'on_scan' | 'on_creation' } : {}),
+      ...(form.expires_in_days.trim() ? { expires_in_days: Number(form.expires_in_days) } : {}),
+    };
+    const r = await create.run(() => call(api.POST('/api/admin/shipments/{id}/return', { params: { path: { id: s.id } }, body })));
+    if (r) {
+      setMade(r.tracking_number);
+      setForm({ rma_number: '', reason: '', charge: '', expires_in_days: '' });
+      onCreated();
+    }
+  }
+  const err = (f: string) => fieldError(create.error?.details, f);
+  return (
+    <div className="grid2">
+      <div className="card">
+        <h2>Returns</h2>
+        {s.returns.length === 0 ? (
+          <p className="muted">No return labels yet.</p>
+        ) : (
+          <table className="table" data-testid="returns">
+            <thead>
+              <tr>
+                <th>Tracking number</th>
+                <th>Status</th>
+                <th>Billing</th>
+              </tr>
+            </thead>
+            <tbody>
+              {s.returns.map((r) => (
+                <tr key={r.id}>
+                  <td className="mono">
+                    <Link to={`/dashboard/shipments/${r.id}`}>{r.tracking_number}</Link>
+                  </td>
+                  <td>
+                    <Badge value={r.status} />
+                  </td>
+                  <td>
+                    <Badge value={r.billing_status} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </div>
+      {s.status !== 'voided' && (
+        <form className="card form" onSubmit={submit} noValidate aria-label="Create a return label">
+          <h2>Create a return label</h2>
+          <Field label="RMA number" value={form.rma_number} maxLength={100} onChange={(e) => setForm({ ...form, rma_number: e.target.value })} error={err('rma_number')} />
+          <Field label="Reason" value={form.reason} maxLength={500} onChange={(e) => setForm({ ...form, reason: e.target.value })} error={err('reason')} />
+          <div className="field">
+            <label htmlFor="return-charge">Charge</label>
+            <select id="return-charge" value={form.charge} onChange={(e) => setForm({ ...form, charge: e.target.value })}>
+              <option value="">Carrier default</option>
+              <option value="on_scan">On first scan</option>
+              <option value="on_creation">On creation</option>
+            </select>
+            {err('charge') && <span className="field-error">{err('charge')}</span>}
+          </div>
+          <Field label="Expires in days" type="number" min={1} max={90} value={form.expires_in_days} placeholder="30" onChange={(e) => setForm({ ...form, expires_in_days: e.target.value })} error={err('expires_in_days')} />
+          {create.error && !create.error.details.some((d) => ['rma_number', 'reason', 'charge', 'expires_in_days'].includes(d.field)) && <ErrorBox error={create.error} />}
+          {made && <p role="status">Return label {made} created.</p>}
+          <button type="submit" className="btn btn-primary" disabled={create.busy}>
+            Create return label
+          </button>
+        </form>
+      )}
+    </div>
+  );
+}
 type ShipmentAddressCheck = NonNullable<Awaited<ReturnType<typeof loadShipment>>['address_validation']>;
 
 /** How the destination was checked before purchase (DESIGN.md §9.7), and the address as given when it was cleaned. */

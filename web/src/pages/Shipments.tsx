@@ -4,7 +4,7 @@ import { api, call } from '../api/client';
 import { Link } from '../router';
 import { Badge, Empty, ErrorBox, Loading, money, Pager, useAsync, useCursorPages, when } from '../ui';
 
-const STATUSES = ['label_purchased', 'in_transit', 'out_for_delivery', 'delivered', 'exception', 'returned', 'voided'];
+const STATUSES = ['label_purchased', 'in_transit', 'out_for_delivery', 'delivered', 'exception', 'returned', 'voided', 'expired'];
 
 export function Shipments() {
   const [filters, setFilters] = useState({ status: '', carrier: '', tracking_number: '' });

@@ -9,6 +9,7 @@ export const BATCH_TYPE_LABEL: Record<Batch['type'], string> = {
   process_orders: 'Process orders',
   import_orders: 'Import orders',
   validate_addresses: 'Validate addresses',
+  create_returns: 'Create returns',
 };
 
 /** Queued or running: the numbers still move. */

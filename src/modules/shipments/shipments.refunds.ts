@@ -1,0 +1,172 @@
+import type { Updateable } from 'kysely';
+import type { CarrierRegistry } from '../../carriers/registry.js';
+import type { CarrierDefinition } from '../../carriers/types.js';
+import type { Deps } from '../../platform/deps.js';
+import type { Scope } from '../../platform/context.js';
+import type { Executor } from '../../platform/db/types.js';
+import { inScope } from '../../platform/db/scope.js';
+import { validationError } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import { iso } from '../../platform/http/wire.js';
+import { paginate, type Page } from '../../platform/http/pagination.js';
+import { recordEvent } from '../events/index.js';
+import type { SettingsService } from '../settings/index.js';
+import { shipmentStateError } from './shipments.states.js';
+import type { RefundStatus, ShipmentRow, ShipmentsTable } from './shipments.tables.js';
+
+/**
+ * Refunds (DESIGN.md §9.3). A void asks the carrier to refund the label; the refund lives on
+ * the voided shipment (one per label), so `GET /v1/refunds` is a read of voided shipments.
+ *
+ * - Simulated carriers decide `sandbox.refund_delay_seconds` after the void (the refunds job):
+ *   `rejected` when the carrier scanned the label meanwhile (the simulation's tracking read as of
+ *   the decision time: a voided label handed over anyway), else `refunded`.
+ * - `api` accounts: the carrier's answer to the void is its decision, so a successful void is
+ *   `refunded` at once (UPS, FedEx and USPS refund an accepted void; DHL Express's void is
+ *   local, and so is its refund decision).
+ * - A return label charged on scan and never scanned cost nothing: its void asks for no refund
+ *   (`refund` stays null, `billing_status` becomes `not_charged`).
+ * - Each change records `shipment.refund_updated` (an api refund is created decided: one event).
+ */
+
+export const REFUND_DELAY_SETTING = 'sandbox.refund_delay_seconds' as const;
+export const REFUND_STATUSES = ['submitted', 'refunded', 'rejected'] as const;
+export const DECIDE_REFUND_JOB = 'shipments.decide_refund';
+export const DECIDE_DUE_REFUNDS_JOB = 'shipments.decide_due_refunds';
+const DAY_MS = 86_400_000;
+
+/** 409 when the carrier's void window (days after purchase, from its definition) has closed. */
+export function assertVoidWindowOpen(carrier: CarrierDefinition | undefined, row: ShipmentRow, now: Date): void {
+  const days = carrier?.void_window_days;
+  if (days === undefined) return;
+  const closes = new Date(new Date(row.purchased_at).getTime() + days * DAY_MS);
+  if (now.getTime() <= closes.getTime()) return;
+  const error = shipmentStateError(row.status, 'be voided', `${carrier!.name} accepts voids for ${days} days after purchase; the void window of this label closed at ${closes.toISOString()}.`);
+  // Replace the generic detail with one that says why (the current state and moves stay).
+  const detail = (error.details as { message: string }[])[0];
+  detail.message = `void window closed: ${carrier!.name} accepts voids within ${days} days of purchase (closed ${closes.toISOString()})`;
+  throw error;
+}
+
+/** What a void adds to the shipment: a refund (submitted, or decided at once for an api account), or for an unbilled return nothing to refund. */
+export function refundOnVoid(row: ShipmentRow, now: Date, opts: { driver: 'simulated' | 'api'; delaySeconds: number }): Updateable<ShipmentsTable> {
+  if (row.billing_status === 'pending') return { billing_status: 'not_charged' };
+  const base = { refund_id: newId('refund'), refund_amount: row.price_amount, refund_currency: row.price_currency, refund_requested_at: now };
+  if (opts.driver === 'api') {
+    return { ...base, refund_status: 'refunded', refund_decided_at: now, refund_reason: 'The carrier accepted the void; the label is refunded.', refund_decide_after: null };
+  }
+  return { ...base, refund_status: 'submitted', refund_decided_at: null, refund_reason: null, refund_decide_after: new Date(now.getTime() + opts.delaySeconds * 1000) };
+}
+
+export function toRefund(row: ShipmentRow) {
+  if (!row.refund_status) return null;
+  return {
+    id: row.refund_id!,
+    status: row.refund_status,
+    amount: { amount: row.refund_amount ?? 0, currency: row.refund_currency ?? row.price_currency },
+    requested_at: iso(row.refund_requested_at)!,
+    decided_at: iso(row.refund_decided_at),
+    reason: row.refund_reason,
+  };
+}
+
+export function toRefundListItem(row: ShipmentRow) {
+  const r = toRefund(row)!;
+  return { id: r.id, shipment_id: row.id, tracking_number: row.tracking_number, carrier: row.carrier, status: r.status, amount: r.amount, requested_at: r.requested_at, decided_at: r.decided_at, reason: r.reason };
+}
+export type RefundListItem = ReturnType<typeof toRefundListItem>;
+
+/** `shipment.refund_updated`: the refund as it now is, with its shipment. */
+export async function recordRefundUpdated(trx: Executor, row: ShipmentRow): Promise<void> {
+  const refund = toRefund(row);
+  if (!refund) return;
+  await recordEvent(trx, { workspaceId: row.workspace_id, environment: row.environment }, 'shipment.refund_updated', {
+    refund: toRefundListItem(row),
+    shipment_id: row.id,
+    order_id: row.order_id,
+    tracking_number: row.tracking_number,
+    carrier: row.carrier,
+  });
+}
+
+/** Decides submitted refunds of simulated labels; lists refunds. */
+export class Refunds {
+  constructor(
+    private readonly deps: Deps,
+    private readonly carriers: Promise<CarrierRegistry>,
+    private readonly settings: SettingsService,
+  ) {}
+
+  async delaySeconds(): Promise<number> {
+    return Number(await this.settings.get(REFUND_DELAY_SETTING));
+  }
+
+  /** GET /v1/refunds: newest request first, cursor on (requested_at, id); `status` filters (comma-separated). */
+  async list(scope: Scope, filter: { status?: string; limit?: number; cursor?: string }): Promise<Page<RefundListItem>> {
+    let q = this.deps.db.selectFrom('shipments').selectAll().where(inScope(scope)).where('refund_status', 'is not', null);
+    if (filter.status !== undefined) {
+      const parts = filter.status.split(',').map((s) => s.trim()).filter(Boolean);
+      if (parts.length === 0 || parts.some((s) => !(REFUND_STATUSES as readonly string[]).includes(s))) {
+        throw validationError([{ field: 'status', message: `must be one or more of ${REFUND_STATUSES.join(', ')} (comma-separated)` }]);
+      }
+      q = q.where('refund_status', 'in', parts as RefundStatus[]);
+    }
+    const page = await paginate(q, { limit: filter.limit, cursor: filter.cursor, createdAtColumn: 'refund_requested_at' });
+    return { ...page, data: page.data.map(toRefundListItem) };
+  }
+
+  /** Every submitted refund whose decision time has come (the minute job), across tenants. Returns how many were decided. */
+  async decideDue(limit = 500): Promise<number> {
+    const due = await this.deps.db
+      .selectFrom('shipments')
+      .select('id')
+      .where('refund_status', '=', 'submitted')
+      .where('refund_decide_after', '<=', this.deps.now())
+      .orderBy('refund_decide_after')
+      .limit(limit)
+      .execute();
+    let decided = 0;
+    for (const { id } of due) if (await this.decide(id)) decided++;
+    return decided;
+  }
+
+  /**
+   * Decides one refund if it is submitted and due (idempotent: a second run, or a run before its
+   * time, changes nothing). Returns whether it decided.
+   */
+  async decide(shipmentId: string): Promise<boolean> {
+    const now = this.deps.now();
+    const carriers = await this.carriers;
+    return this.deps.db.transaction().execute(async (trx) => {
+      const row = await trx.selectFrom('shipments').selectAll().where('id', '=', shipmentId).forUpdate().executeTakeFirst();
+      if (!row || row.refund_status !== 'submitted' || !row.refund_decide_after || new Date(row.refund_decide_after).getTime() > now.getTime()) return false;
+      const outcome = await this.simulatedDecision(carriers.get(row.carrier), row, now);
+      const decided = await trx
+        .updateTable('shipments')
+        .set({ refund_status: outcome.status, refund_reason: outcome.reason, refund_decided_at: now, refund_decide_after: null, updated_at: now })
+        .where('id', '=', row.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await recordRefundUpdated(trx, decided);
+      return true;
+    });
+  }
+
+  /** The simulated carrier's decision: the label's tracking as of now; any carrier scan means it was used. */
+  private async simulatedDecision(carrier: CarrierDefinition | undefined, row: ShipmentRow, now: Date): Promise<{ status: RefundStatus; reason: string }> {
+    if (!carrier?.adapter.track) return { status: 'refunded', reason: 'The label was not used; refunded.' };
+    const scans = await carrier.adapter.track({
+      tracking_number: row.tracking_number,
+      service_code: row.service_code,
+      purchased_at: new Date(row.purchased_at).toISOString(),
+      estimated_delivery_date: row.rate.delivery.estimated_delivery_date,
+      ship_from: { ...row.ship_from, postal_code: row.ship_from.postal_code ?? '' },
+      ship_to: { ...row.ship_to, postal_code: row.ship_to.postal_code ?? '' },
+      now: now.toISOString(),
+      sandbox: row.sandbox ?? undefined,
+    });
+    const scan = scans.events.find((e) => e.status !== 'pre_transit');
+    if (scan) return { status: 'rejected', reason: `The carrier scanned the label after the void (${scan.description}, ${scan.occurred_at}); a used label is not refunded.` };
+    return { status: 'refunded', reason: 'The label was not used; refunded.' };
+  }
+}
