@@ -62,6 +62,14 @@ describe('customs documents (PDF)', () => {
     }
   });
 
+  it('a declaration with fields missing (no items, an item without value or weight) still renders', async () => {
+    const odd = { ...DECLARATION, items: [{ description: 'Loose item' } as never] };
+    for (const type of CUSTOMS_DOCUMENT_TYPES) {
+      expect((await renderCustomsDocument(documentData(type, { customs: odd, weight_oz: Number.NaN, tracking_number: '' }))).body.length, type).toBeGreaterThan(1000);
+      expect((await renderCustomsDocument(documentData(type, { customs: { ...DECLARATION, items: [] } }))).body.length, type).toBeGreaterThan(1000);
+    }
+  });
+
   it('renders in the pool (worker thread) to the same bytes as in-process', async () => {
     const pool = createLabelRenderPool({ threads: 1 });
     try {

@@ -391,8 +391,23 @@ function header(w: Writer): void {
   w.y += 5;
 }
 
+/** A declaration as stored, whatever a caller left out: never a crash on a missing number. */
+function normalised(data: CustomsDocumentData): CustomsDocumentData {
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+  const items = (Array.isArray(data.customs?.items) ? data.customs.items : []).map((i) => ({
+    ...i,
+    description: String(i?.description ?? ''),
+    quantity: num(i?.quantity),
+    weight_oz: num(i?.weight_oz),
+    unit_value: { amount: num(i?.unit_value?.amount), currency: String(i?.unit_value?.currency ?? 'USD') },
+    origin_country: String(i?.origin_country ?? ''),
+  }));
+  return { ...data, weight_oz: num(data.weight_oz), customs: { ...data.customs, items } };
+}
+
 /** One customs document as a PDF (see above). */
-export async function renderCustomsPdf(data: CustomsDocumentData): Promise<Buffer> {
+export async function renderCustomsPdf(input: CustomsDocumentData): Promise<Buffer> {
+  const data = normalised(input);
   const page = PAGES[data.type];
   const created = new Date(`${data.date}T00:00:00Z`);
   const doc = new PDFDocument({

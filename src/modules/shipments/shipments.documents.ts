@@ -132,7 +132,7 @@ const asBuffer = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLe
 /** The documents of shipments (reads, renders on first download, keeps). */
 export class ShipmentDocuments {
   constructor(
-    private readonly deps: { db: Executor; now: () => Date; baseUrl: () => string; carriers: Promise<CarrierRegistry> },
+    private readonly deps: { db: Executor; now: () => Date; baseUrl: () => string; carriers: Promise<CarrierRegistry>; log: { warn(obj: object, msg: string): void } },
     private readonly render: (data: CustomsDocumentData) => Promise<RenderedLabel>,
   ) {}
 
@@ -186,15 +186,17 @@ export class ShipmentDocuments {
 
   /**
    * A PDF label with the shipment's document pages after its own (the label's pages copied as
-   * they are: a carrier's PDF too). The label alone when there are none, or when a carrier's
-   * file cannot be read as a PDF (the label still prints; the documents stay downloadable).
+   * they are: a carrier's PDF too). The label alone when there are none, or when they cannot be
+   * added (a carrier's file that is not a readable PDF): the label still prints.
    */
   async appendToLabel(scope: Scope, row: ShipmentRow, label: Buffer): Promise<Buffer> {
-    const documents = await this.pdfs(scope, row);
-    if (documents.length === 0) return label;
     try {
+      const documents = await this.pdfs(scope, row);
+      if (documents.length === 0) return label;
       return await mergeLabelFiles([label, ...documents], 'pdf');
-    } catch {
+    } catch (err) {
+      // The label still prints; the documents stay listed and downloadable one by one.
+      this.deps.log.warn({ err, shipment_id: row.id }, 'could not add the customs documents to the PDF label');
       return label;
     }
   }

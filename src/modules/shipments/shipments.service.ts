@@ -98,7 +98,7 @@ export class ShipmentsService {
     this.carriers = Promise.resolve(deps.carriers);
     this.tracking = new TrackingSync(deps, this.carriers, gateway, settings);
     this.customsDocuments = new ShipmentDocuments(
-      { db: deps.db, now: () => deps.now(), baseUrl: () => this.baseUrl, carriers: this.carriers },
+      { db: deps.db, now: () => deps.now(), baseUrl: () => this.baseUrl, carriers: this.carriers, log: deps.log },
       (data) => this.renderer.renderCustomsDocument(data),
     );
   }
