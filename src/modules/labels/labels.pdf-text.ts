@@ -19,6 +19,13 @@ interface Run {
 const HELVETICA_ASCENDER = 0.718;
 
 const registered = new WeakMap<PDFKit.PDFDocument, Set<string>>();
+/**
+ * The parsed fonts (fontkit objects, ~100 ms to parse Noto Sans JP's 5 MB), kept from the first
+ * document that used them: pdfkit takes a parsed font in place of the file, and each document
+ * still writes its own subset. Taken from pdfkit's current font (`_font.font`) so this module
+ * does not import fontkit itself; if that field ever changes shape, each document parses anew.
+ */
+const parsed = new Map<string, object>();
 
 function fontName(doc: PDFKit.PDFDocument, font: RunFont, bold: boolean): string {
   if (font === 'std') return bold ? 'Helvetica-Bold' : 'Helvetica';
@@ -26,8 +33,14 @@ function fontName(doc: PDFKit.PDFDocument, font: RunFont, bold: boolean): string
   let set = registered.get(doc);
   if (!set) registered.set(doc, (set = new Set()));
   if (!set.has(name)) {
-    doc.registerFont(name, fontBytes(font, bold));
+    const cached = parsed.get(name);
+    doc.registerFont(name, (cached ?? fontBytes(font, bold)) as Buffer);
     set.add(name);
+    if (!cached) {
+      doc.font(name);
+      const f = (doc as unknown as { _font?: { font?: { layout?: unknown } } })._font?.font;
+      if (f && typeof f.layout === 'function') parsed.set(name, f);
+    }
   }
   return name;
 }
