@@ -5,8 +5,11 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
 import { buildTestApp, createTenant, expectV1AuthMatrix, type Tenant } from '../../../test/helpers/app.js';
 import { DECLARATION } from '../../../test/helpers/customs.js';
+import { startFakeUps, type FakeUps } from '../../../test/helpers/fake-ups.js';
+import { loadUpsSpecs } from '../../../test/helpers/ups-spec.js';
 import type { CustomsDeclaration } from '../../carriers/types.js';
 import { registerBatchJobs } from '../batches/index.js';
 import { storeCarrierDocuments } from './index.js';
@@ -15,9 +18,12 @@ import { storeCarrierDocuments } from './index.js';
 // label carrying its documents' pages, and a batch's merged file carrying them too.
 let app: FastifyInstance;
 let t: Tenant;
+let ups: FakeUps;
+const UPS_SECRET = 'fake-client-secret-docs';
 
 beforeAll(async () => {
-  app = await buildTestApp();
+  ups = await startFakeUps({ clientSecret: UPS_SECRET, specs: loadUpsSpecs() });
+  app = await buildTestApp({ config: { encryptionKey: randomBytes(32).toString('base64'), carrierAllowBaseUrlOverride: true } });
   await registerBatchJobs(app.deps, app.services.batches);
   await app.deps.jobs.start();
   t = await createTenant(app);
@@ -27,7 +33,10 @@ const has = (bin: string) => spawnSync(bin, ['-v']).status === 0;
 const poppler = has('pdftotext') && has('pdftoppm');
 const zbar = spawnSync('zbarimg', ['--version']).status === 0;
 const dir = mkdtempSync(path.join(tmpdir(), 'shipment-docs-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  await ups?.close();
+});
 let seq = 0;
 function pdfText(body: Buffer): string {
   const file = path.join(dir, `doc-${++seq}.pdf`);
@@ -215,6 +224,33 @@ describe('GET /v1/shipments/:id/documents', () => {
     expect(doc.headers['content-type']).toBe('application/pdf');
     const other = await createTenant(app);
     expect((await get(`/api/admin/shipments/${s.id}/documents`, other.adminHeaders)).statusCode).toBe(404);
+  });
+});
+
+describe('a label a carrier issued (api account)', () => {
+  it('its PDF carries our documents after the carrier\'s own page, copied as it is', async () => {
+    const u = await createTenant(app);
+    const account = await app.inject({
+      method: 'POST',
+      url: '/v1/carrier-accounts',
+      headers: u.headers,
+      payload: { carrier: 'ups', driver: 'api', account_number: 'A1B2C3', base_url: ups.url, credentials: { client_id: 'fake-client-id', client_secret: UPS_SECRET } },
+    });
+    expect(account.statusCode, account.body).toBe(201);
+    const orderId = await createOrder(domestic, u.headers);
+    const res = await app.inject({ method: 'POST', url: '/v1/shipments', headers: u.headers, payload: { order_id: orderId, service_code: 'ups_ground', carrier_account_id: account.json().id } });
+    expect(res.statusCode, res.body).toBe(201);
+    const s = res.json();
+    const alone = await get(`/v1/shipments/${s.id}/label?format=pdf_4x6`, u.headers);
+    expect(alone.statusCode, alone.body).toBe(200);
+    const carrierPages = await pageCount(alone.rawPayload);
+    // The documents follow once the shipment has a declaration (a domestic lane here: the point is the carrier's file).
+    await declare(s.id, DECLARATION);
+    const label = await get(`/v1/shipments/${s.id}/label?format=pdf_4x6`, u.headers);
+    const pdf = await PDFDocument.load(label.rawPayload);
+    expect(pdf.getPageCount()).toBe(carrierPages + 1);
+    expect(pdf.getPage(carrierPages).getSize()).toEqual({ width: 612, height: 792 });
+    if (poppler) expect(pdfText(label.rawPayload)).toContain('COMMERCIAL INVOICE');
   });
 });
 
