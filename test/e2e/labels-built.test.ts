@@ -25,6 +25,17 @@ const data = {
   },
 };
 
+// A CN 23 with a Japanese recipient and a Cyrillic description: the fonts are found from the bundle too.
+const customs = {
+  type: 'cn23', shipment_id: 'shp_01jbuilt', tracking_number: 'LZ123456785US', carrier_name: 'USPS', service_name: 'Priority Mail International',
+  date: '2026-03-05', ship_from: data.ship_from, ship_to: { name: '山田 太郎', street1: '221B Baker Street', city: 'London', postal_code: 'NW1 6XE', country: 'GB' },
+  weight_oz: 30, postage: null, reference: null, sample: false,
+  customs: {
+    contents_type: 'merchandise', non_delivery: 'return', incoterm: 'DDU', eel_pfc: 'NOEEI 30.37(a)', signer: 'Grace Hopper',
+    items: [{ description: 'Шерстяной свитер', quantity: 1, unit_value: { amount: 4999, currency: 'USD' }, weight_oz: 14.5, hs_tariff_number: '611011', origin_country: 'PT' }],
+  },
+};
+
 type Out = Record<string, { direct: string; pool: string; content_type: string }>;
 let out: Out;
 const dir = mkdtempSync(path.join(tmpdir(), 'labels-built-'));
@@ -42,6 +53,9 @@ beforeAll(() => {
       const [direct, pooled] = await Promise.all([m.renderLabel(data, f), pool.renderLabel(data, f)]);
       out[f] = { direct: direct.body.toString('base64'), pool: pooled.body.toString('base64'), content_type: pooled.content_type };
     }
+    const doc = ${JSON.stringify(customs)};
+    const [docDirect, docPooled] = await Promise.all([m.renderCustomsDocument(doc), pool.renderCustomsDocument(doc)]);
+    out.cn23 = { direct: docDirect.body.toString('base64'), pool: docPooled.body.toString('base64'), content_type: docPooled.content_type };
     const set = await pool.renderLabelSet([data, data, data], 'pdf_4x6');
     out.set = { direct: '', pool: set.body.toString('base64'), content_type: set.content_type };
     await pool.close();
@@ -66,6 +80,18 @@ describe('labels from the built tree', () => {
     expect(zpl).toMatch(/^\^XA[\s\S]*\^BC[^^]*\^FD1Z999AA10123456784\^FS[\s\S]*\^XZ$/);
     expect(out.set!.content_type).toBe('application/pdf');
     expect(Buffer.from(out.set!.pool, 'base64').toString('latin1').match(/\/Type \/Page\b/g)).toHaveLength(3);
+  });
+
+  it('renders a customs document, the same bytes in the pool as in-process', () => {
+    expect(out.cn23!.content_type).toBe('application/pdf');
+    expect(out.cn23!.pool).toBe(out.cn23!.direct);
+    const body = Buffer.from(out.cn23!.pool, 'base64');
+    expect(body.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    if (spawnSync('pdftotext', ['-v']).status !== 0) return;
+    const file = path.join(dir, 'cn23.pdf');
+    writeFileSync(file, body);
+    const text = execFileSync('pdftotext', ['-enc', 'UTF-8', file, '-'], { encoding: 'utf8' });
+    for (const s of ['CN 23', '山田 太郎', 'Шерстяной свитер', '611011', 'Grace Hopper', 'LZ123456785US']) expect(text, s).toContain(s);
   });
 
   it.runIf(spawnSync('zbarimg', ['--version']).status === 0)('a scanner reads the built PNG', () => {

@@ -197,7 +197,10 @@ export class BatchesService {
     const shipmentIds = await repo.shipmentIdsOf(this.deps.db, id);
     // png_4x6 has no multi-page form: its batch file is the 4x6 PDF.
     const fileFormat = format === 'png_4x6' ? 'pdf_4x6' : format;
-    const rendered = (await this.shipments.anyCarrierIssued(scope, shipmentIds))
+    // Labels a carrier issued, or PDF labels that carry customs documents after their page, are
+    // each shipment's own file merged in order; the rest one render of the whole set.
+    const merge = (await this.shipments.anyCarrierIssued(scope, shipmentIds)) || (fileFormat !== 'zpl_4x6' && (await this.shipments.anyWithDocuments(scope, shipmentIds)));
+    const rendered = merge
       ? await this.mergeShipmentLabels(scope, shipmentIds, fileFormat)
       : await this.renderLabelSet(scope, shipmentIds, fileFormat);
     await repo.insertBatchLabel(this.deps.db, { batch_id: id, content_type: rendered.content_type, body: rendered.body, created_at: this.deps.now() });

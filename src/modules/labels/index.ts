@@ -5,13 +5,17 @@ export {
   labelCarrierParts,
   labelContentType,
   labelFileExtension,
+  CUSTOMS_DOCUMENT_TYPES,
+  isCustomsDocumentType,
+  type CustomsDocumentData,
+  type CustomsDocumentType,
   type LabelAddress,
   type LabelCarrierParts,
   type LabelData,
   type LabelFormat,
   type RenderedLabel,
 } from './labels.types.js';
-export { renderLabel, renderLabelSet } from './labels.render.js';
+export { renderCustomsDocument, renderLabel, renderLabelSet } from './labels.render.js';
 export { createLabelRenderPool, type LabelRenderPool, type LabelRenderPoolOptions } from './labels.pool.js';
 export { convertCarrierLabel, issuedLabelFormat, type CarrierLabelImage } from './labels.convert.js';
 export { mergeLabelFiles } from './labels.merge.js';

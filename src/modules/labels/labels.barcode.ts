@@ -69,6 +69,11 @@ export function labelBarcode(data: LabelData): LabelBarcode {
   return code128(printableAscii(spec.text));
 }
 
+/** Plain Code 128 of a text (printable ASCII; anything else prints as "?"): customs documents' tracking number. */
+export function code128Barcode(text: string): LabelBarcode {
+  return code128(printableAscii(text));
+}
+
 /** Code 128 carries printable ASCII; a tracking number is always that, but never crash on data. */
 function printableAscii(value: string): string {
   return labelText(value).replace(/[^\x20-\x7e]/g, '?') || '?';

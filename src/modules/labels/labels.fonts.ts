@@ -3,10 +3,14 @@ import { createRequire } from 'node:module';
 import bwipjs from 'bwip-js';
 
 /**
- * DejaVu Sans (regular and bold, from the `dejavu-fonts-ttf` package), rasterised by bwip-js's
- * TrueType port: the PNG's text, and the one width measure every format lays text out with
- * (DejaVu is wider than Helvetica and ZPL's font 0, so text that fits here fits there too).
- * The TTF files are read at run time from node_modules, so they work from the bundle unchanged.
+ * The label fonts: DejaVu Sans (regular and bold, `dejavu-fonts-ttf`), and Noto Sans JP
+ * (regular and bold, `@expo-google-fonts/noto-sans-jp`, SIL OFL) for what DejaVu lacks —
+ * Japanese kana and kanji, and with them the CJK ideographs Chinese and Korean addresses use.
+ * bwip-js's TrueType port rasterises them for the PNG, and gives the one width measure every
+ * format lays text out with (DejaVu is wider than Helvetica and ZPL's font 0, so Latin text
+ * that fits here fits there too); the PDF writers embed the same files (pdfkit subsets them:
+ * only the glyphs a document uses are written). The TTF files are read at run time from
+ * node_modules, so they work from the bundle unchanged; nothing is downloaded.
  */
 interface Glyph {
   width: number;
@@ -18,35 +22,76 @@ interface Glyph {
   pixels: Uint8Array | null;
 }
 
+/** Which font draws a character: DejaVu Sans (`sans`) or, for what it lacks, Noto Sans JP (`cjk`). */
+export type FontFace = 'sans' | 'cjk';
+
+const FILES: Record<FontFace, { regular: string; bold: string }> = {
+  sans: { regular: 'dejavu-fonts-ttf/ttf/DejaVuSans.ttf', bold: 'dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf' },
+  cjk: { regular: '@expo-google-fonts/noto-sans-jp/400Regular/NotoSansJP_400Regular.ttf', bold: '@expo-google-fonts/noto-sans-jp/700Bold/NotoSansJP_700Bold.ttf' },
+};
+
 // bwip-js's typings say loadFont returns nothing; it returns the font id.
 const loadFont = bwipjs.loadFont as unknown as (name: string, data: Uint8Array) => number;
+const getglyph = bwipjs.FontLib.getglyph as unknown as (font: number, cp: number, w: number, h: number) => Glyph & { glyph?: number };
 
-let fontIds: { regular: number; bold: number; pxPerEm: number } | null = null;
+interface Loaded {
+  id: number;
+  /** bwip-js's size unit per em, so that "size" below means the em size. */
+  pxPerEm: number;
+}
+const bytes = new Map<string, Buffer>();
+const loaded = new Map<string, Loaded>();
 const glyphCache = new Map<string, Glyph>();
 const advanceCache = new Map<string, number>();
+const faceCache = new Map<string, FontFace>();
 
-function fonts(): { regular: number; bold: number; pxPerEm: number } {
-  if (fontIds) return fontIds;
-  const require = createRequire(import.meta.url);
-  const regular = loadFont('LabelSans', readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf')));
-  const bold = loadFont('LabelSansBold', readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf')));
-  // bwip-js sizes glyphs by its own pixel measure; calibrate it against a known advance
-  // (DejaVu Sans Bold "A" is 1583/2048 em) so that "size" below means the em size.
-  const probe = (bwipjs.FontLib.getglyph(bold, 65, 100, 100) as Glyph).advance;
-  fontIds = { regular, bold, pxPerEm: probe / (1583 / 2048) / 100 };
-  return fontIds;
+/** The font file's bytes (read once per process): what the PDF writers embed. */
+export function fontBytes(face: FontFace, bold: boolean): Buffer {
+  const file = FILES[face][bold ? 'bold' : 'regular'];
+  let b = bytes.get(file);
+  if (!b) {
+    b = readFileSync(createRequire(import.meta.url).resolve(file));
+    bytes.set(file, b);
+  }
+  return b;
 }
 
-/** A glyph rasterised for an em size in pixels (0–255 coverage, row-major). */
+function font(face: FontFace, bold: boolean): Loaded {
+  const key = `${face}${bold ? 'b' : 'r'}`;
+  let f = loaded.get(key);
+  if (!f) {
+    const id = loadFont(`Label-${key}`, fontBytes(face, bold));
+    // Calibrate bwip-js's size against a known advance: DejaVu Sans Bold "A" is 1583/2048 em,
+    // DejaVu Sans "A" 1401/2048; a CJK ideograph ("東") is a full em in Noto Sans JP.
+    const [cp, em] = face === 'cjk' ? [0x6771, 1] : [65, (bold ? 1583 : 1401) / 2048];
+    f = { id, pxPerEm: getglyph(id, cp, 100, 100).advance / em / 100 };
+    loaded.set(key, f);
+  }
+  return f;
+}
+
+/** The font a character is drawn in: DejaVu where it has the glyph, else Noto Sans JP where that has it, else DejaVu (its missing-glyph box). */
+export function fontFace(ch: string): FontFace {
+  let face = faceCache.get(ch);
+  if (face === undefined) {
+    const cp = ch.codePointAt(0)!;
+    const has = (f: FontFace) => getglyph(font(f, false).id, cp, 20, 20).glyph !== 0;
+    face = cp < 0x250 || has('sans') ? 'sans' : has('cjk') ? 'cjk' : 'sans';
+    faceCache.set(ch, face);
+  }
+  return face;
+}
+
+/** A glyph rasterised for an em size in pixels (0–255 coverage, row-major), in the font that has it. */
 export function glyph(ch: string, emPx: number, bold: boolean): Glyph {
   const key = `${bold ? 'b' : 'r'}${emPx}:${ch}`;
   let g = glyphCache.get(key);
   if (!g) {
-    const f = fonts();
+    const f = font(fontFace(ch), bold);
     const size = emPx / f.pxPerEm;
-    g = bwipjs.FontLib.getglyph(bold ? f.bold : f.regular, ch.codePointAt(0)!, size, size) as Glyph;
+    const raw = getglyph(f.id, ch.codePointAt(0)!, size, size);
     // bwip-js keeps an MRU of 250 glyphs and recycles the objects; keep our own copy.
-    g = { width: g.width, height: g.height, top: g.top, left: g.left, advance: g.advance, pixels: g.pixels ? Uint8Array.from(g.pixels) : null };
+    g = { width: raw.width, height: raw.height, top: raw.top, left: raw.left, advance: raw.advance, pixels: raw.pixels ? Uint8Array.from(raw.pixels) : null };
     glyphCache.set(key, g);
   }
   return g;
@@ -70,12 +115,13 @@ export function measureText(text: string, size: number, bold: boolean): number {
 /** The longest prefix (with "…") that fits maxWidth. */
 export function fitText(text: string, size: number, bold: boolean, maxWidth: number): string {
   if (measureText(text, size, bold) <= maxWidth) return text;
+  const chars = [...text];
   let lo = 0;
-  let hi = text.length;
+  let hi = chars.length;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
-    if (measureText(`${text.slice(0, mid)}…`, size, bold) <= maxWidth) lo = mid;
+    if (measureText(`${chars.slice(0, mid).join('')}…`, size, bold) <= maxWidth) lo = mid;
     else hi = mid - 1;
   }
-  return `${text.slice(0, lo).trimEnd()}…`;
+  return `${chars.slice(0, lo).join('').trimEnd()}…`;
 }

@@ -1,6 +1,6 @@
 import { barcodeHeading, humanReadableTracking, labelBarcode, routingCode, type LabelBarcode } from './labels.barcode.js';
 import { fitText } from './labels.fonts.js';
-import { formatWeight, labelText } from './labels.text.js';
+import { formatWeight, labelText as unicodeText, latinText } from './labels.text.js';
 import type { LabelAddress, LabelData } from './labels.types.js';
 
 /**
@@ -30,7 +30,7 @@ export const RETURN_TO_TEXT = 'RETURN TO:';
 const M = 10; // margin
 const W = LABEL_WIDTH_PT - 2 * M;
 
-function addressLines(a: LabelAddress, withCountry: boolean): string[] {
+function addressLines(a: LabelAddress, withCountry: boolean, labelText: (v: string | null | undefined) => string): string[] {
   const cityLine = [labelText(a.city), [labelText(a.state), labelText(a.postal_code)].filter(Boolean).join(' ')]
     .filter(Boolean)
     .join(', ');
@@ -38,7 +38,12 @@ function addressLines(a: LabelAddress, withCountry: boolean): string[] {
     .filter((l) => l.length > 0);
 }
 
-export function layoutLabel(data: LabelData): Primitive[] {
+/**
+ * `latin`: the text as ZPL's Latin font prints it (Cyrillic transliterated, CJK as "?"; see
+ * labels.text.ts), cut to fit in that form; otherwise every script as it is (PDF and PNG).
+ */
+export function layoutLabel(data: LabelData, options: { latin?: boolean } = {}): Primitive[] {
+  const labelText = options.latin ? latinText : unicodeText;
   const out: Primitive[] = [];
   const text = (x: number, y: number, width: number, size: number, bold: boolean, value: string, align: Align = 'left', inverse = false) =>
     out.push({ kind: 'text', x, y, width, size, bold, text: fitText(value, size, bold, width), align, inverse });
@@ -82,24 +87,24 @@ export function layoutLabel(data: LabelData): Primitive[] {
   bottom -= 4;
   rule(bottom);
   bottom -= 16;
-  text(M, bottom, W, 12, true, humanReadableTracking(data), 'center');
+  text(M, bottom, W, 12, true, labelText(humanReadableTracking(data)), 'center');
   const barH = 72; // 1 in: USPS asks for at least 0.75 in
   bottom -= barH + 5;
   out.push({ kind: 'barcode', x: (LABEL_WIDTH_PT - barcodeW) / 2, y: bottom, h: barH, moduleDots, barcode });
   bottom -= 13;
-  text(M, bottom, W, 9, true, barcodeHeading(data), 'center');
+  text(M, bottom, W, 9, true, labelText(barcodeHeading(data)), 'center');
   bottom -= 6;
   rule(bottom, 2);
   bottom -= 36;
   text(M, bottom + 3, 60, 7, false, 'ROUTING');
-  text(M + 44, bottom + 4, W - 44, 22, true, routingCode(data), 'center');
+  text(M + 44, bottom + 4, W - 44, 22, true, labelText(routingCode(data)), 'center');
   bottom -= 4;
   rule(bottom, 2);
 
   // Sender (small), then the recipient (large) in the space left between.
   // Countries print only on international labels.
   const abroad = labelText(data.ship_from.country).toUpperCase() !== labelText(data.ship_to.country).toUpperCase();
-  const fromLines = addressLines(data.ship_from, abroad);
+  const fromLines = addressLines(data.ship_from, abroad, labelText);
   text(M, y, 40, 7, true, 'FROM:');
   for (const line of fromLines.slice(0, 5)) {
     text(M + 40, y, W - 40, 8, false, line);
@@ -112,7 +117,7 @@ export function layoutLabel(data: LabelData): Primitive[] {
   if (data.is_return) text(M, y, 80, 8, true, RETURN_TO_TEXT);
   else text(M, y, 60, 8, true, 'SHIP TO:');
   y += 12;
-  const toLines = addressLines(data.ship_to, abroad);
+  const toLines = addressLines(data.ship_to, abroad, labelText);
   const room = bottom - 6 - y;
   const toSize = toLines.length * 17 <= room ? 14 : 11;
   const step = toSize + 3;

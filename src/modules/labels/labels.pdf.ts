@@ -1,10 +1,12 @@
 import PDFDocument from 'pdfkit';
 import { DPI, LABEL_HEIGHT_PT, LABEL_WIDTH_PT, LETTER, LETTER_OFFSET, layoutLabel, type Primitive } from './labels.layout.js';
+import { drawPdfText } from './labels.pdf-text.js';
 import type { LabelData } from './labels.types.js';
 
 /**
  * PDF labels with pdfkit and the standard Helvetica fonts (not embedded: a label is ~3 KB and
- * renders in a few milliseconds). The barcode is drawn as vector bars whose widths are whole
+ * renders in a few milliseconds; text Helvetica cannot show is set in embedded, subset fonts,
+ * see labels.pdf-text.ts). The barcode is drawn as vector bars whose widths are whole
  * printer dots at 203 dpi, so a thermal printer reproduces them without rounding.
  */
 export type PdfPage = 'label_4x6' | 'letter';
@@ -17,13 +19,10 @@ function draw(doc: PDFKit.PDFDocument, prims: Primitive[]): void {
         if (p.fill) doc.rect(p.x, p.y, p.w, p.h).fill('black');
         else doc.lineWidth(p.line).rect(p.x + p.line / 2, p.y + p.line / 2, p.w - p.line, p.h - p.line).stroke('black');
         break;
-      case 'text': {
-        doc.font(p.bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(p.size);
-        const w = doc.widthOfString(p.text);
-        const x = p.align === 'center' ? p.x + (p.width - w) / 2 : p.align === 'right' ? p.x + p.width - w : p.x;
-        doc.fillColor(p.inverse ? 'white' : 'black').text(p.text, x, p.y, { lineBreak: false });
+      case 'text':
+        doc.fillColor(p.inverse ? 'white' : 'black');
+        drawPdfText(doc, p.text, p.x, p.y, p.size, p.bold, p.align, p.width);
         break;
-      }
       case 'barcode': {
         const mw = (p.moduleDots * 72) / DPI;
         let pos = 0;

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { LabelData, LabelFormat, RenderedLabel } from './labels.types.js';
+import type { CustomsDocumentData, LabelData, LabelFormat, RenderedLabel } from './labels.types.js';
 import type { RenderReply, RenderRequest } from './labels.worker.js';
 
 /**
@@ -17,6 +17,8 @@ import type { RenderReply, RenderRequest } from './labels.worker.js';
 export interface LabelRenderPool {
   renderLabel(data: LabelData, format: LabelFormat): Promise<RenderedLabel>;
   renderLabelSet(data: LabelData[], format: LabelFormat): Promise<RenderedLabel>;
+  /** A customs document (CN 22, CN 23, commercial invoice) as a PDF. */
+  renderCustomsDocument(data: CustomsDocumentData): Promise<RenderedLabel>;
   /** Upper bound of worker threads. */
   readonly threads: number;
   /** Stops the workers; tasks still running fail. */
@@ -91,20 +93,22 @@ export function createLabelRenderPool(options: LabelRenderPoolOptions = {}): Lab
     return slots.reduce((a, b) => (b.tasks.size < a.tasks.size ? b : a));
   }
 
-  function run(set: boolean, data: LabelData[], format: LabelFormat): Promise<RenderedLabel> {
+  function send(request: (id: number) => RenderRequest): Promise<RenderedLabel> {
     if (closed) return Promise.reject(new Error('label render pool is closed'));
     const slot = pick();
     const id = nextId++;
     return new Promise<RenderedLabel>((resolve, reject) => {
       slot.tasks.set(id, { resolve, reject });
       slot.worker.ref();
-      slot.worker.postMessage({ id, set, data, format } satisfies RenderRequest);
+      slot.worker.postMessage(request(id));
     });
   }
+  const run = (set: boolean, data: LabelData[], format: LabelFormat) => send((id) => ({ id, set, data, format }));
 
   return {
     threads,
     renderLabel: (data, format) => run(false, [data], format),
+    renderCustomsDocument: (document) => send((id) => ({ id, kind: 'customs', document })),
     async renderLabelSet(data, format) {
       if (data.length === 0) throw new RangeError('renderLabelSet needs at least one label');
       if (format !== 'zpl_4x6' || data.length < 2 * threads) return run(true, data, format);

@@ -1,10 +1,11 @@
-import { labelContentType, labelFileExtension, type LabelData, type LabelFormat, type RenderedLabel } from './labels.types.js';
+import { labelContentType, labelFileExtension, type CustomsDocumentData, type LabelData, type LabelFormat, type RenderedLabel } from './labels.types.js';
 
 // The writers (and with them pdfkit and bwip-js, ~150 ms to load) are imported on first use,
 // so a process that never renders a label does not pay for them at start-up.
 const pdfWriter = () => import('./labels.pdf.js');
 const pngWriter = () => import('./labels.png.js');
 const zplWriter = () => import('./labels.zpl.js');
+const customsWriter = () => import('./labels.customs.js');
 
 function rendered(body: Buffer, format: LabelFormat): RenderedLabel {
   return { body, content_type: labelContentType(format), file_extension: labelFileExtension(format) };
@@ -45,4 +46,9 @@ export async function renderLabelSet(data: LabelData[], format: LabelFormat): Pr
     default:
       throw new TypeError(`unknown label format ${String(format)}`);
   }
+}
+
+/** A customs document (CN 22, CN 23, commercial invoice) as a PDF. */
+export async function renderCustomsDocument(data: CustomsDocumentData): Promise<RenderedLabel> {
+  return { body: await (await customsWriter()).renderCustomsPdf(data), content_type: 'application/pdf', file_extension: 'pdf' };
 }

@@ -11,7 +11,7 @@ import { carrier as upsCarrier, upsTrackingNumber } from '../../carriers/ups/ind
 import { carrier as uspsCarrier, uspsTrackingNumber } from '../../carriers/usps/index.js';
 import type { CarrierDefinition } from '../../carriers/types.js';
 import { LABEL_FORMATS, labelCarrierParts, labelContentType, renderLabel, renderLabelSet, type LabelData } from './index.js';
-import { labelText } from './labels.text.js';
+import { labelText, latinText } from './labels.text.js';
 
 const definitions: Record<string, CarrierDefinition> = { usps: uspsCarrier, ups: upsCarrier, fedex: fedexCarrier, dhl_express: dhlExpress };
 
@@ -207,12 +207,19 @@ describe('text', () => {
     expect((await renderLabel(data, format)).body.length).toBeGreaterThan(500);
   });
 
-  it('keeps Latin-1 and WinAnsi, strips accents it cannot show, and prints ? for the rest', () => {
+  it('PDF and PNG text keeps every script; controls become spaces', () => {
     expect(labelText('Jürgen Müller, Renée')).toBe('Jürgen Müller, Renée');
-    expect(labelText('Ő Ș')).toBe('O S');
-    expect(labelText('東京')).toBe('??');
+    expect(labelText('Ő Ș 東京 Москва')).toBe('Ő Ș 東京 Москва');
     expect(labelText('a\u0000b\nc')).toBe('a b c');
     expect(labelText('— “x” €')).toBe('— “x” €');
+  });
+
+  it('ZPL text keeps Latin-1 and WinAnsi, strips accents it cannot show, transliterates Cyrillic and prints ? for the rest', () => {
+    expect(latinText('Jürgen Müller, Renée')).toBe('Jürgen Müller, Renée');
+    expect(latinText('Ő Ș')).toBe('O S');
+    expect(latinText('東京')).toBe('??');
+    expect(latinText('Москва, Щукина ул. Ёлка')).toBe('Moskva, Shchukina ul. Elka');
+    expect(latinText('a\u0000b\nc')).toBe('a b c');
   });
 });
 

@@ -1,38 +1,72 @@
 /**
- * Text as every label format can print it.
+ * Text as the label and document formats print it.
  *
- * PDF labels use the standard Helvetica fonts (no font embedded: small files, fast rendering),
- * which encode WinAnsi (Latin-1 plus a few typographic marks); the PNG uses DejaVu Sans, and
- * ZPL's font 0 covers the same Latin range. So all three formats get the same text: Latin-1 and
- * the WinAnsi extras as they are (ü, é, ß, —), other Latin letters without their accents
- * (ł → l is not decomposable and becomes "?", Ő → O is), and anything else — CJK, Cyrillic,
- * Arabic — as "?" per character. Carriers want international addresses in Latin script anyway
- * (UPU S42); a caller who sends "東京" gets "??" on the label rather than a crash or a wrong
- * reading (a generic transliterator would read Japanese kanji as Chinese pinyin).
- * Control characters (NUL included) become spaces.
+ * `labelText` keeps every script: the PDF writers draw what the standard Helvetica fonts
+ * cannot show (Cyrillic, Greek, CJK…) with embedded fonts (DejaVu Sans, then Noto Sans JP for
+ * what DejaVu lacks, subset by pdfkit so a file stays small), and the PNG rasterises the same
+ * fonts (labels.fonts.ts). Control characters (NUL included) become spaces.
+ *
+ * `latinText` is for ZPL, whose resident font 0 covers only Latin: Latin-1 and the WinAnsi
+ * extras as they are (ü, é, ß, —), other Latin letters without their accents (Ő → O; ł is not
+ * decomposable and becomes "?"), Cyrillic transliterated letter by letter (ICAO Doc 9303, as
+ * passports print names: Москва → Moskva), and anything else — CJK, Arabic — as "?" per
+ * character. A generic transliterator would read Japanese kanji as Chinese pinyin, so CJK is
+ * not guessed at; a ZPL printer would need a downloaded CJK font, which this service does not
+ * send. Carriers want international addresses in Latin script anyway (UPU S42).
  */
 
 /** WinAnsi's characters outside Latin-1 (code points 0x80–0x9F of cp1252). */
 const WIN_ANSI_EXTRAS = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
 
-function printable(ch: string): boolean {
+/** Whether the standard PDF fonts (WinAnsi encoding) and ZPL's font 0 print the character as is. */
+export function isWinAnsi(ch: string): boolean {
   const cp = ch.codePointAt(0)!;
   return (cp >= 0x20 && cp <= 0x7e) || (cp >= 0xa0 && cp <= 0xff) || WIN_ANSI_EXTRAS.has(ch);
 }
 
+function isControl(cp: number): boolean {
+  return cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || cp === 0x2028 || cp === 0x2029;
+}
+
+/** The text in any script, NFC, controls as spaces, runs of space as one, trimmed. */
 export function labelText(value: string | null | undefined): string {
   if (!value) return '';
   let out = '';
-  for (const ch of value.normalize('NFC')) {
-    const cp = ch.codePointAt(0)!;
-    if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || cp === 0x2028 || cp === 0x2029) out += ' ';
-    else if (printable(ch)) out += ch;
-    else {
-      const base = ch.normalize('NFKD').replace(/\p{M}+/gu, '');
-      out += base.length > 0 && [...base].every(printable) ? base : '?';
-    }
-  }
+  for (const ch of value.normalize('NFC')) out += isControl(ch.codePointAt(0)!) ? ' ' : ch;
   return out.replace(/\s+/g, ' ').trim();
+}
+
+/** ICAO Doc 9303 transliteration of Russian, Ukrainian and Belarusian Cyrillic. */
+const CYRILLIC: Record<string, string> = {
+  а: 'a', б: 'b', в: 'v', г: 'g', д: 'd', е: 'e', ё: 'e', ж: 'zh', з: 'z', и: 'i', й: 'i', к: 'k', л: 'l', м: 'm', н: 'n', о: 'o', п: 'p',
+  р: 'r', с: 's', т: 't', у: 'u', ф: 'f', х: 'kh', ц: 'ts', ч: 'ch', ш: 'sh', щ: 'shch', ъ: 'ie', ы: 'y', ь: '', э: 'e', ю: 'iu', я: 'ia',
+  є: 'ie', і: 'i', ї: 'i', ґ: 'g', ў: 'u',
+};
+
+function transliterated(ch: string): string | undefined {
+  const lower = ch.toLowerCase();
+  const latin = CYRILLIC[lower];
+  if (latin === undefined) return undefined;
+  return ch === lower || latin.length === 0 ? latin : latin[0]!.toUpperCase() + latin.slice(1);
+}
+
+/** The text as ZPL's Latin font prints it (see above): the same cleaning as labelText first. */
+export function latinText(value: string | null | undefined): string {
+  let out = '';
+  for (const ch of labelText(value)) {
+    if (isWinAnsi(ch)) {
+      out += ch;
+      continue;
+    }
+    const cyrillic = transliterated(ch);
+    if (cyrillic !== undefined) {
+      out += cyrillic;
+      continue;
+    }
+    const base = ch.normalize('NFKD').replace(/\p{M}+/gu, '');
+    out += base.length > 0 && [...base].every(isWinAnsi) ? base : '?';
+  }
+  return out;
 }
 
 /** "2 LB 3.2 OZ" — US carriers print pounds and ounces; the kilograms follow for the rest of the world. */

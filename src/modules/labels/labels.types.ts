@@ -1,4 +1,4 @@
-import type { Address, LabelBarcodeSpec, LabelPresentation } from '../../carriers/types.js';
+import type { Address, CustomsDeclaration, LabelBarcodeSpec, LabelPresentation, Money } from '../../carriers/types.js';
 
 /** The label formats of DESIGN.md §5 (`label_format`). */
 export type LabelFormat = 'pdf_4x6' | 'pdf_letter' | 'png_4x6' | 'zpl_4x6';
@@ -101,4 +101,35 @@ export function labelFileExtension(format: LabelFormat): string {
 
 export function isLabelFormat(value: unknown): value is LabelFormat {
   return typeof value === 'string' && (LABEL_FORMATS as readonly string[]).includes(value);
+}
+
+/** The customs documents the platform prints (DESIGN.md §9.2). */
+export type CustomsDocumentType = 'cn22' | 'cn23' | 'commercial_invoice';
+export const CUSTOMS_DOCUMENT_TYPES: readonly CustomsDocumentType[] = Object.freeze(['cn22', 'cn23', 'commercial_invoice'] as const);
+
+export function isCustomsDocumentType(value: unknown): value is CustomsDocumentType {
+  return typeof value === 'string' && (CUSTOMS_DOCUMENT_TYPES as readonly string[]).includes(value);
+}
+
+/** What a customs document prints: the shipment's parties and parcel, and its declaration. */
+export interface CustomsDocumentData {
+  type: CustomsDocumentType;
+  shipment_id: string;
+  tracking_number: string;
+  /** Display name of the carrier (the CN 22/23 "designated operator"). */
+  carrier_name: string;
+  service_name: string;
+  /** YYYY-MM-DD: the date the sender signs (the ship date). */
+  date: string;
+  ship_from: LabelAddress & { email?: string | null };
+  ship_to: LabelAddress & { email?: string | null };
+  /** Gross weight of the parcel, in ounces. */
+  weight_oz: number;
+  /** What the label cost (the commercial invoice's freight line); null when unknown. */
+  postage?: Money | null;
+  /** Order reference (external id or order id). */
+  reference?: string | null;
+  /** Test environment: the document says "SAMPLE — NOT FOR SHIPPING". */
+  sample: boolean;
+  customs: CustomsDeclaration;
 }

@@ -4,7 +4,8 @@ import type { LabelData } from './labels.types.js';
 /**
  * ZPL II for 203 dpi printers (Zebra ZPL II Programming Guide), one ^XA … ^XZ format per label,
  * written from the same layout as the PDF and PNG:
- * - ^CI28: field data is UTF-8; ^PW812 ^LL1218: a 4×6 in label at 8 dots/mm; ^LH0,0.
+ * - ^CI28: field data is UTF-8 (in font 0's Latin range: the layout transliterates Cyrillic and
+ *   prints CJK as "?", see labels.text.ts); ^PW812 ^LL1218: a 4×6 in label at 8 dots/mm; ^LH0,0.
  * - Text: scalable font 0 (^A0N,h,w) in a one-line field block (^FB) for alignment; ^FH lets
  *   "_", "^" and "~" in data be written as hex (_5F, _5E, _7E) so they cannot end the field.
  *   White-on-black text is a reversed field (^FR) over a filled box.
@@ -47,7 +48,7 @@ export function renderZpl(data: LabelData): string {
     `^PW${dots(LABEL_WIDTH_PT)}`,
     `^LL${dots(LABEL_HEIGHT_PT)}`,
     '^LH0,0',
-    ...layoutLabel(data).map(command),
+    ...layoutLabel(data, { latin: true }).map(command),
     '^XZ',
   ].join('\n');
 }

@@ -5,6 +5,7 @@ import { OrderIdParams, OrderSchema } from '../orders/index.js';
 import { CreateReturnBody, CreateShipmentBody, GenerateBody, LabelQuery, RefundListItemSchema, RefundListQuery, ShipmentIdParams, ShipmentListQuery, ShipmentSchema } from './shipments.schemas.js';
 import type { ShipmentsService } from './shipments.service.js';
 import { labelResponse, sendLabel } from './shipments.routes.js';
+import { documentRoutes } from './shipments.documents.routes.js';
 
 /**
  * /api/admin/shipments and /api/admin/orders/:orderId/generate (session; the workspace and
@@ -90,6 +91,8 @@ export async function adminShipmentsRoutes(app: App, opts: { shipments: Shipment
     },
     handler: async (request) => shipments.refunds.list(serviceContext(request), request.query),
   });
+
+  documentRoutes(app, shipments, { security, tags, admin: true });
 
   app.post('/shipments/:id/cancel', {
     schema: {

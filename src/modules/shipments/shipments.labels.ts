@@ -1,11 +1,12 @@
 import { plainLabelPresentation } from '../../carriers/label-presentation.js';
 import type { CarrierDefinition } from '../../carriers/types.js';
-import { createLabelRenderPool, labelCarrierParts, type LabelData, type LabelFormat, type RenderedLabel } from '../labels/index.js';
+import { createLabelRenderPool, labelCarrierParts, type CustomsDocumentData, type LabelData, type LabelFormat, type RenderedLabel } from '../labels/index.js';
 import type { ShipmentAddress, ShipmentRow } from './shipments.tables.js';
 
 /** What the shipments module needs from label rendering (the labels module's pool fits). */
 export interface LabelRenderer {
   renderLabel(data: LabelData, format: LabelFormat): Promise<RenderedLabel>;
+  renderCustomsDocument(data: CustomsDocumentData): Promise<RenderedLabel>;
   close(): Promise<void>;
 }
 
@@ -16,6 +17,10 @@ export function lazyRenderPool(): LabelRenderer {
     renderLabel(data, format) {
       pool ??= createLabelRenderPool();
       return pool.renderLabel(data, format);
+    },
+    renderCustomsDocument(data) {
+      pool ??= createLabelRenderPool();
+      return pool.renderCustomsDocument(data);
     },
     async close() {
       const p = pool;

@@ -211,6 +211,35 @@ export async function findLabel(db: Executor, scope: Scope, shipmentId: string, 
     .executeTakeFirst();
 }
 
+// ---- customs documents ----
+
+/** Keeps a document: a rendering is kept once (a concurrent render of the same bytes loses); a carrier's replaces what was there. */
+export async function insertDocument(
+  db: Executor,
+  row: { shipment_id: string; type: string; workspace_id: string; environment: string; source: 'platform' | 'carrier'; content_type: string; body: Buffer | Uint8Array; created_at: Date },
+): Promise<void> {
+  await db
+    .insertInto('shipment_documents')
+    .values(row)
+    .onConflict((oc) => (row.source === 'carrier' ? oc.columns(['shipment_id', 'type']).doUpdateSet({ source: 'carrier', content_type: row.content_type, body: row.body, created_at: row.created_at }) : oc.columns(['shipment_id', 'type']).doNothing()))
+    .execute();
+}
+
+/** The documents kept for a shipment, without their bytes. */
+export async function listDocuments(db: Executor, scope: Scope, shipmentId: string) {
+  return db.selectFrom('shipment_documents').select(['type', 'source', 'content_type']).where(inScope(scope)).where('shipment_id', '=', shipmentId).orderBy('created_at').orderBy('type').execute();
+}
+
+/** Whether any of these shipments has a kept document. */
+export async function anyDocuments(db: Executor, scope: Scope, shipmentIds: readonly string[]): Promise<boolean> {
+  if (shipmentIds.length === 0) return false;
+  return (await db.selectFrom('shipment_documents').select('shipment_id').where(inScope(scope)).where('shipment_id', 'in', shipmentIds).limit(1).executeTakeFirst()) !== undefined;
+}
+
+export async function findDocument(db: Executor, scope: Scope, shipmentId: string, type: string) {
+  return db.selectFrom('shipment_documents').select(['type', 'source', 'content_type', 'body']).where(inScope(scope)).where('shipment_id', '=', shipmentId).where('type', '=', type).executeTakeFirst();
+}
+
 // ---- carrier labels (what a real carrier issued, as received) ----
 
 export async function insertCarrierLabel(db: Executor, row: Insertable<CarrierLabelsTable>): Promise<void> {

@@ -16,6 +16,7 @@ import {
   TrackingSchema,
 } from './shipments.schemas.js';
 import type { LabelFile, ShipmentsService } from './shipments.service.js';
+import { documentRoutes } from './shipments.documents.routes.js';
 
 /** The label file in OpenAPI: one binary body per format's media type. */
 export const labelResponse = {
@@ -143,6 +144,8 @@ export async function shipmentsRoutes(app: App, opts: { shipments: ShipmentsServ
     },
     handler: async (request, reply) => sendLabel(reply, await shipments.label(serviceContext(request), request.params.id, request.query.format)),
   });
+
+  documentRoutes(app, shipments, { security, tags, admin: false });
 
   app.get('/tracking/events', {
     schema: {

@@ -19,6 +19,7 @@ import { prepareLane, quoteRates, toRateOption, type PreparedLane, type RateQuer
 import * as repo from './shipments.repo.js';
 import { LABEL_FORMAT_CODES, TRACKING_STATUSES, type CreateShipmentInput, type LabelFormatCode, type PublicTracking, type Shipment, type ShipmentListFilter, type Tracking, type TrackingEventListFilter } from './shipments.schemas.js';
 import { labelDataOf, lazyRenderPool, type LabelRenderer } from './shipments.labels.js';
+import { ShipmentDocuments, storeCarrierDocuments, type DocumentFile, type ShipmentDocumentListItem } from './shipments.documents.js';
 import { parseTimeScale, sandboxOptions, sandboxScenario, TIME_SCALE_SETTING } from './shipments.sandbox.js';
 import { checkDestination, type AddressValidationMode, type CheckedDestination } from './shipments.address-check.js';
 import { FINAL_STATUSES, SHIPMENT_STATUSES, shipmentStateError, type ShipmentStatus } from './shipments.states.js';
@@ -91,6 +92,7 @@ export class ShipmentsService {
   /** Refund decisions and GET /v1/refunds (shipments.refunds.ts). */
   readonly refunds: Refunds;
   private readonly carriers: Promise<CarrierRegistry>;
+  private readonly customsDocuments: ShipmentDocuments;
 
   constructor(
     private readonly deps: Deps,
@@ -104,6 +106,10 @@ export class ShipmentsService {
     this.carriers = Promise.resolve(deps.carriers);
     this.tracking = new TrackingSync(deps, this.carriers, gateway, settings);
     this.refunds = new Refunds(deps, this.carriers, settings);
+    this.customsDocuments = new ShipmentDocuments(
+      { db: deps.db, now: () => deps.now(), baseUrl: () => this.baseUrl, carriers: this.carriers, log: deps.log },
+      (data) => this.renderer.renderCustomsDocument(data),
+    );
   }
 
   /**
@@ -499,6 +505,8 @@ export class ShipmentsService {
       });
       if (label) await repo.insertLabel(trx, { shipment_id: id, format, workspace_id: ctx.workspaceId, environment: ctx.environment, content_type: label.content_type, body: label.body, created_at: now });
       if (api) await repo.setCarrierLabelStatus(trx, id, 'kept', now);
+      // Documents the carrier issued with the label (DHL Express's invoice…), kept as received.
+      if (api && sale.issued.documents?.length) await storeCarrierDocuments(trx, ctx, id, sale.issued.documents, now);
       const shipment = toShipment(row, this.baseUrl);
       if (inTransaction) await inTransaction(trx, shipment);
       await recordEvent(trx, ctx, 'shipment.label_purchased', {
@@ -697,6 +705,33 @@ export class ShipmentsService {
    */
   async label(scope: Scope, id: string, format?: LabelFormatCode): Promise<LabelFile> {
     const row = await this.findOrThrow(scope, id);
+    const file = await this.labelOnly(scope, row, format);
+    // A PDF label carries the shipment's customs documents after its own page (DESIGN.md §9.2).
+    if (file.content_type !== 'application/pdf') return file;
+    return { ...file, body: await this.customsDocuments.appendToLabel(scope, row, file.body) };
+  }
+
+  /**
+   * GET /v1/shipments/:id/documents: the customs documents of the shipment (none for a domestic
+   * parcel), each with its download URL.
+   */
+  async listDocuments(scope: Scope, id: string): Promise<{ data: ShipmentDocumentListItem[] }> {
+    return { data: await this.customsDocuments.list(scope, await this.findOrThrow(scope, id)) };
+  }
+
+  /** GET /v1/shipments/:id/documents/:type: the document's file (rendered on first download, then kept). */
+  async document(scope: Scope, id: string, type: string): Promise<DocumentFile> {
+    return this.customsDocuments.file(scope, await this.findOrThrow(scope, id), type);
+  }
+
+  /** Whether any of these shipments' PDF labels carries customs documents (a batch's file then merges each shipment's own). */
+  async anyWithDocuments(scope: Scope, ids: readonly string[]): Promise<boolean> {
+    return this.customsDocuments.anyHaveDocuments(scope, await repo.findShipmentsByIds(this.deps.db, scope, ids));
+  }
+
+  /** The label file alone: see label(). */
+  private async labelOnly(scope: Scope, row: ShipmentRow, format?: LabelFormatCode): Promise<LabelFile> {
+    const id = row.id;
     const wanted = (format ?? row.label_format) as LabelFormatCode;
     const filename = `label-${row.tracking_number}.${fileExtension[wanted] ?? 'bin'}`;
     const stored = await repo.findLabel(this.deps.db, scope, id, wanted);

@@ -126,6 +126,19 @@ export interface ShipmentLabelsTable {
   created_at: Timestamp;
 }
 
+/** A customs document of a shipment: rendered here on first download, or issued by its carrier (see the migration). */
+export interface ShipmentDocumentsTable {
+  shipment_id: string;
+  /** `cn22`, `cn23`, `commercial_invoice`, or a carrier's own type (`waybill`, …). */
+  type: string;
+  workspace_id: string;
+  environment: string;
+  source: 'platform' | 'carrier';
+  content_type: string;
+  body: ColumnType<Uint8Array, Buffer | Uint8Array, Buffer | Uint8Array>;
+  created_at: Timestamp;
+}
+
 /** A label a real carrier issued, as received, kept from the moment it answered (see the migration). */
 export interface CarrierLabelsTable {
   id: string;
@@ -181,6 +194,7 @@ declare module '../../platform/db/types.js' {
   interface Tables {
     shipments: ShipmentsTable;
     shipment_labels: ShipmentLabelsTable;
+    shipment_documents: ShipmentDocumentsTable;
     carrier_labels: CarrierLabelsTable;
     tracking_events: TrackingEventsTable;
   }

@@ -4,7 +4,7 @@ import type { PageProps } from '../page-props';
 import { Link } from '../router';
 import { AddressBlock } from './OrderDetail';
 import { Tracking } from './Track';
-import { downloadLabel, fetchLabel, LABEL_FORMATS } from './label-file';
+import { documentName, downloadDocument, downloadLabel, fetchDocuments, fetchLabel, LABEL_FORMATS, previewDocument } from './label-file';
 import { asApiError, Badge, ConfirmButton, ErrorBox, Field, fieldError, Loading, money, useAction, useAsync, when } from '../ui';
 
 export function ShipmentDetail({ params }: PageProps) {
@@ -91,6 +91,7 @@ export function ShipmentDetail({ params }: PageProps) {
               </button>
             ))}
           </div>
+          <Documents shipmentId={s.id} trackingNumber={s.tracking_number} run={action.run} />
         </div>
         <div>
           <div className="grid2">
@@ -109,6 +110,40 @@ export function ShipmentDetail({ params }: PageProps) {
       {!s.is_return && <Returns shipment={s} onCreated={shipment.reload} />}
       <h2>Tracking</h2>
       {tracking.error ? <ErrorBox error={tracking.error} onRetry={tracking.reload} /> : tracking.data ? <Tracking data={tracking.data} /> : <Loading label="Loading tracking…" />}
+    </section>
+  );
+}
+
+/**
+ * The shipment's customs documents (CN 22/23, commercial invoice, and any the carrier issued),
+ * each to open in the browser's PDF viewer or to download. Nothing for a domestic shipment.
+ */
+function Documents({ shipmentId, trackingNumber, run }: { shipmentId: string; trackingNumber: string; run: ReturnType<typeof useAction>['run'] }) {
+  const docs = useAsync(() => fetchDocuments(shipmentId), [shipmentId]);
+  if (docs.error) return <ErrorBox error={docs.error} onRetry={docs.reload} />;
+  if (!docs.data || docs.data.length === 0) return null;
+  return (
+    <section aria-label="Customs documents" data-testid="documents">
+      <h3>Customs documents</h3>
+      <p className="muted">PDF labels print these pages after the label.</p>
+      <ul className="plain">
+        {docs.data.map((d) => (
+          <li key={d.type}>
+            <span>{documentName(d.type)}</span>
+            {d.source === 'carrier' && <span className="muted"> (issued by the carrier)</span>}{' '}
+            <span className="actions" role="group" aria-label={documentName(d.type)}>
+              {d.format === 'pdf' && (
+                <button type="button" className="btn btn-small" onClick={() => run(() => previewDocument(shipmentId, d.type))}>
+                  Open
+                </button>
+              )}
+              <button type="button" className="btn btn-small" onClick={() => run(() => downloadDocument(shipmentId, trackingNumber, d))}>
+                Download {d.format.toUpperCase()}
+              </button>
+            </span>
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }

@@ -45,3 +45,49 @@ export function saveBlob(blob: Blob, fileName: string): void {
 export async function downloadLabel(shipmentId: string, trackingNumber: string, format: LabelFormat): Promise<void> {
   saveBlob(await fetchLabel(shipmentId, format), `label-${trackingNumber}-${format}.${LABEL_EXT[format]}`);
 }
+
+/** A customs document of a shipment, as GET /api/admin/shipments/:id/documents lists it. */
+export interface ShipmentDocument {
+  type: string;
+  format: string;
+  source: 'platform' | 'carrier';
+  url: string;
+}
+
+const DOCUMENT_NAMES: Record<string, string> = { cn22: 'CN 22 customs declaration', cn23: 'CN 23 customs declaration', commercial_invoice: 'Commercial invoice' };
+
+/** "CN 22 customs declaration", "Commercial invoice", or a carrier's type in words ("Waybill"). */
+export function documentName(type: string): string {
+  const words = type.replace(/_/g, ' ');
+  return DOCUMENT_NAMES[type] ?? words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+const documentsPath = (shipmentId: string) => `/api/admin/shipments/${encodeURIComponent(shipmentId)}/documents`;
+
+// A plain fetch with the scope headers (the route is newer than the generated client's schema:
+// once that is regenerated, api.GET('/api/admin/shipments/{id}/documents') reads the same).
+export async function fetchDocuments(shipmentId: string): Promise<ShipmentDocument[]> {
+  const blob = await fetchAdminFile(documentsPath(shipmentId));
+  return ((JSON.parse(await blob.text()) as { data: ShipmentDocument[] }).data ?? []);
+}
+
+export function fetchDocument(shipmentId: string, type: string): Promise<Blob> {
+  return fetchAdminFile(`${documentsPath(shipmentId)}/${encodeURIComponent(type)}`);
+}
+
+export async function downloadDocument(shipmentId: string, trackingNumber: string, doc: ShipmentDocument): Promise<void> {
+  saveBlob(await fetchDocument(shipmentId, doc.type), `${doc.type}-${trackingNumber}.${doc.format}`);
+}
+
+/** Opens the document in a new tab (a blob: URL: the browser's own PDF viewer shows it). */
+export async function previewDocument(shipmentId: string, type: string): Promise<void> {
+  const url = URL.createObjectURL(await fetchDocument(shipmentId, type));
+  const a = document.createElement('a');
+  a.href = url;
+  a.target = '_blank';
+  a.rel = 'noopener';
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
