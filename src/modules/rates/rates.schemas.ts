@@ -89,6 +89,9 @@ export const RateOptionSchema = Type.Object(
     }),
     tags: Type.Array(Type.Unsafe<RateTag>({ type: 'string', enum: ['cheapest', 'fastest', 'best_value'] })),
     rate_table_version: Type.String(),
+    requires_customs: Type.Boolean({
+      description: 'True when a label on this lane needs a customs declaration (it crosses a border, or goes to a US military address: AA, AE, AP), so a checkout can ask for one before purchase (DESIGN.md §9.2).',
+    }),
   },
   { title: 'RateOption' },
 );
@@ -119,6 +122,7 @@ export const RateQueryResponseSchema = Type.Object(
   {
     ship_date: Type.String({ description: 'The ship date the quotes assume.' }),
     residential: Type.Boolean({ description: 'Whether the destination was rated as residential.' }),
+    requires_customs: Type.Boolean({ description: 'True when a label on this lane needs a customs declaration (as on each option).' }),
     rate_table_versions: Type.Record(Type.String(), Type.String(), { description: 'Rate table version per carrier quoted.' }),
     data: Type.Array(RateOptionSchema, { description: 'Sorted by price, cheapest first.' }),
     unavailable: Type.Array(UnavailableServiceSchema),

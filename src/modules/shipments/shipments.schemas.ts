@@ -2,10 +2,13 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { MoneySchema } from '../../platform/http/schemas.js';
 import { AddressOutputSchema } from '../addresses/index.js';
 import { SelectionObjectSchema } from '../shipping-rules/index.js';
+import { CustomsInputSchema, ShipmentCustomsSchema } from '../customs/index.js';
 import { SHIPMENT_STATUSES } from './shipments.states.js';
 import {
   CREATE_SHIPMENT_BODY_EXAMPLE,
   GENERATE_BODY_EXAMPLE,
+  INTERNATIONAL_SHIPMENT_BODY_EXAMPLE,
+  INTERNATIONAL_SHIPMENT_EXAMPLE,
   PUBLIC_TRACKING_EXAMPLE,
   SHIPMENT_EXAMPLE,
   TRACKING_EVENT_LIST_ITEM_EXAMPLE,
@@ -52,8 +55,14 @@ export const CreateShipmentBody = Type.Object(
       text(100, { minLength: 1, description: 'The carrier account to buy through (`carrier_account_id` of a rate option). Default: the service carrier\'s default account.' }),
     ),
     address_validation: Type.Optional(AddressValidationModeSchema),
+    customs: Type.Optional({
+      ...CustomsInputSchema,
+      description:
+        'The customs declaration for this label (DESIGN.md §9.2); it replaces the order\'s. Absent: the order\'s, else derived from its line items. ' +
+        'Used only when the parcel crosses a border or goes to a US military address (AA, AE, AP); ignored for a domestic parcel.',
+    }),
   },
-  { additionalProperties: false, title: 'ShipmentInput', examples: [CREATE_SHIPMENT_BODY_EXAMPLE] },
+  { additionalProperties: false, title: 'ShipmentInput', examples: [CREATE_SHIPMENT_BODY_EXAMPLE, INTERNATIONAL_SHIPMENT_BODY_EXAMPLE] },
 );
 export type CreateShipmentInput = Static<typeof CreateShipmentBody>;
 
@@ -155,12 +164,13 @@ export const ShipmentSchema = Type.Object(
     label: Type.Object({ format: Type.String(), url: Type.String(), created_at: Timestamp }),
     carrier_account_id: orNull(Type.String({ description: 'The carrier account that sold the label (null for labels bought before carrier accounts existed).' })),
     selection: orNull({ ...SelectionObjectSchema, description: 'How the service was chosen when none was named (`auto`, `cheapest`, or no service to generate or a batch): the rule, its strategy and every option considered; null when the service was named.' }),
+    customs: orNull(ShipmentCustomsSchema),
     created_at: Timestamp,
     updated_at: Timestamp,
     voided_at: orNull(Timestamp),
     delivered_at: orNull(Timestamp),
   },
-  { $id: 'Shipment', title: 'Shipment', examples: [SHIPMENT_EXAMPLE] },
+  { $id: 'Shipment', title: 'Shipment', examples: [SHIPMENT_EXAMPLE, INTERNATIONAL_SHIPMENT_EXAMPLE] },
 );
 export type Shipment = Static<typeof ShipmentSchema>;
 
