@@ -74,7 +74,7 @@ export const RateOptionSchema = Type.Object(
     service_name: Type.String(),
     price: { ...MoneySchema, description: 'base_price + the sum of surcharges.' },
     base_price: MoneySchema,
-    zone: Type.Integer({ description: 'Domestic: USPS 1–9 or UPS/FedEx 2–8 by distance. International: 1 Canada/Mexico, 2 Europe, 3 Asia-Pacific, 4 rest of world.' }),
+    zone: Type.Integer({ description: 'Domestic: USPS 1–9 or UPS/FedEx 2–8 by distance. International: 1 Canada/Mexico, 2 Europe, 3 Asia-Pacific, 4 rest of world; USPS Priority Mail (Express) International: the USPS country price group (1 Canada, 2 Mexico, 3 United Kingdom, 4 Western Europe, 5 rest of Europe, 6 Australia/New Zealand, 7 East Asia, 8 rest of Asia-Pacific, 9 rest of world).' }),
     billable_weight_oz: Type.Integer({ description: 'max(actual, DIM) rounded up to the carrier increment.' }),
     // Nullable as a type array, not anyOf: the response serializer then writes these without
     // trying each branch (a measurable share of a rate query's time).
