@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { discoverCarriers } from './registry.js';
-import type { Address, CarrierDefinition, CarrierRate, Parcel, RateRequest, RouteFacts } from './types.js';
+import type { Address, CarrierDefinition, CarrierRate, CustomsDeclaration, Parcel, RateRequest, RouteFacts } from './types.js';
 
 /**
  * One suite for every registered carrier: a new carrier folder is covered automatically.
@@ -15,6 +15,14 @@ const LONDON: Address = { name: 'Buyer', street1: '10 Downing St', city: 'London
 const BERLIN: Address = { name: 'Sender', street1: 'Unter den Linden 1', city: 'Berlin', postal_code: '10117', country: 'DE' };
 const MUNICH: Address = { name: 'Buyer', street1: 'Marienplatz 1', city: 'München', postal_code: '80331', country: 'DE' };
 const SMALL_BOX: Parcel = { weight_oz: 24, length_in: 10, width_in: 8, height_in: 4 };
+/** A declaration every carrier's customs desk clears, for the export lane (DESIGN.md §9.2). */
+const CUSTOMS: CustomsDeclaration = {
+  contents_type: 'merchandise',
+  non_delivery: 'return',
+  incoterm: 'DDU',
+  eel_pfc: 'NOEEI 30.37(a)',
+  items: [{ description: 'Ceramic coffee mug', quantity: 2, unit_value: { amount: 1250, currency: 'USD' }, weight_oz: 12, hs_tariff_number: '691200', origin_country: 'US' }],
+};
 
 /** A US lane in USPS zone `uspsZone` (9: a territory; else a distance inside that zone's band). */
 function domesticRoute(uspsZone: number): RouteFacts {
@@ -218,6 +226,7 @@ describe.each(registry.carriers.map((c) => [c.slug, c] as const))('carrier contr
           route: lane.route(lane.zones[0]),
           reference,
           purchased_at: purchasedAt,
+          customs: lane.route(lane.zones[0]).domestic ? null : CUSTOMS,
         });
         return { lane, service, result };
       }
@@ -234,6 +243,24 @@ describe.each(registry.carriers.map((c) => [c.slug, c] as const))('carrier contr
       expect(again.result.ok && again.result.tracking_number).toBe(result.tracking_number);
       const other = await buy('shp_contract_2');
       expect(other.result.ok && other.result.tracking_number).not.toBe(result.tracking_number);
+    });
+
+    it('checks an international parcel\'s customs as its customs desk would (a rejection, not an exception)', async () => {
+      const lane = LANES.find((l) => l.name === 'US export')!;
+      const res = await rate(carrier, request(lane, lane.zones[0], SMALL_BOX));
+      const service = res.rates[0];
+      if (!service) return; // a carrier with no export service from the US
+      const attempt = (customs: CustomsDeclaration | null) =>
+        carrier.adapter.purchase!({ service_code: service.service_code, ship_from: lane.from, ship_to: lane.to, parcel: SMALL_BOX, ship_date: '2026-03-02', residential: false, route: lane.route(lane.zones[0]), reference: 'shp_customs', purchased_at: purchasedAt, customs });
+      expect(await attempt(null)).toMatchObject({ ok: false, rejected: true, field: 'customs' });
+      // A description the platform lets through, that carriers' brokers cannot clear.
+      const vague = await attempt({ ...CUSTOMS, items: [{ ...CUSTOMS.items[0], description: 'Clothing' }] });
+      expect(vague).toMatchObject({ ok: false, rejected: true, field: 'customs.items[0].description' });
+      // The United Kingdom needs HS numbers for goods; documents are exempt.
+      const noHs = { ...CUSTOMS, items: [{ ...CUSTOMS.items[0], hs_tariff_number: null }] };
+      expect(await attempt(noHs)).toMatchObject({ ok: false, rejected: true, field: 'customs.items[0].hs_tariff_number' });
+      expect((await attempt({ ...noHs, contents_type: 'documents' })).ok).toBe(true);
+      expect((await attempt(CUSTOMS)).ok).toBe(true);
     });
 
     it('rejects an unknown service as a business reason, not an exception', async () => {

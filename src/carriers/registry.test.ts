@@ -15,8 +15,10 @@ describe('carrier registry', () => {
       'usps_priority_mail',
       'usps_priority_mail_express',
       'usps_first_class_international',
+      'usps_priority_mail_international',
+      'usps_priority_mail_express_international',
     ]);
-    expect(registry.serviceCodes.size).toBe(4 + 5 + 6 + 2);
+    expect(registry.serviceCodes.size).toBe(6 + 5 + 6 + 2);
   });
 
   describe('with broken carrier folders', () => {

@@ -207,7 +207,18 @@ export interface PurchaseRequest {
 
 export type PurchaseResult =
   | { ok: true; tracking_number: string; rate: CarrierRate; purchased_at: string }
-  | { ok: false; reason: string };
+  | {
+      ok: false;
+      reason: string;
+      /**
+       * True when the carrier refused the request on its merits (a customs declaration it will
+       * not accept, say: 422 carrier_rejected), not because the service cannot carry the parcel
+       * on the lane (422 no_rates).
+       */
+      rejected?: boolean;
+      /** The request field the refusal is about (`customs.items[0].description`), when it names one. */
+      field?: string;
+    };
 
 export interface VoidRequest {
   tracking_number: string;

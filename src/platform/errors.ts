@@ -27,6 +27,8 @@ export const errorCatalogue = {
   no_rates: { status: 422, message: 'No carrier service can carry this parcel.' },
   address_undeliverable: { status: 422, message: 'The address is not deliverable.' },
   missing_ship_from: { status: 422, message: 'No ship-from address: set one on the order or the workspace.' },
+  customs_required: { status: 422, message: 'The parcel needs a customs declaration (it crosses a border or goes to a US military address) and none can be derived from the order\'s line items.' },
+  customs_invalid: { status: 422, message: 'The customs declaration breaks a customs rule (one detail per problem).' },
   carrier_rejected: { status: 422, message: 'The carrier refused the request.' },
   carrier_account_invalid: { status: 422, message: 'The carrier refused the account\'s credentials.' },
   return_charge_unavailable: { status: 422, message: 'The carrier does not offer this return label charge (see return_charges in GET /v1/carrier-types).' },

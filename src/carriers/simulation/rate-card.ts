@@ -1,4 +1,4 @@
-import type { DimDivisorUnit, SurchargeCode } from '../types.js';
+import type { CountryGroup, DimDivisorUnit, SurchargeCode } from '../types.js';
 
 /**
  * The shape of a simulated carrier's published rate card. A card is DATA: one versioned file
@@ -16,7 +16,15 @@ export type ZoningScheme =
   /** International zones 1–4 by country group. */
   | 'international'
   /** A single in-country zone (zone 1), for non-US domestic lanes. */
-  | 'in_country';
+  | 'in_country'
+  /** The destination country's price group (`country_groups`), as USPS prices its international services. */
+  | 'country_group';
+
+/** Price groups by destination country; a country not listed takes its region's group. */
+export interface CountryPriceGroups {
+  by_country: Readonly<Record<string, number>>;
+  by_region: Readonly<Record<CountryGroup, number>>;
+}
 
 /** Where a service goes. */
 export type Lane =
@@ -74,6 +82,8 @@ export interface ServiceRateCard {
   name: string;
   lane: Lane;
   zoning: ZoningScheme;
+  /** The price groups of `country_group` zoning. */
+  country_groups?: CountryPriceGroups;
   guaranteed: boolean;
   /**
    * Ground networks do not reach Alaska, Hawaii, territories or APO/FPO/DPO; such services are

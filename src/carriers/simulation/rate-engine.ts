@@ -167,6 +167,11 @@ function zoneFor(service: ServiceRateCard, route: RouteFacts): number | null {
       return route.international_zone;
     case 'in_country':
       return 1;
+    case 'country_group': {
+      const groups = service.country_groups;
+      if (!groups || route.international_group === null) return null;
+      return groups.by_country[route.destination_country] ?? groups.by_region[route.international_group];
+    }
   }
 }
 

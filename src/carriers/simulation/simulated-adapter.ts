@@ -2,6 +2,7 @@ import type { CarrierAdapter, PurchaseResult, VoidResult } from '../types.js';
 import type { RateCard } from './rate-card.js';
 import { rateFromCard, rateService } from './rate-engine.js';
 import { firstScanAtScaled, trackAt } from './tracking-sim.js';
+import { customsRefusal } from './customs-check.js';
 
 export interface SimulatedCarrierOptions {
   card: RateCard;
@@ -27,6 +28,9 @@ export function simulatedAdapter(options: SimulatedCarrierOptions): CarrierAdapt
       if (!service) return { ok: false, reason: `${card.carrier_name} has no service ${request.service_code}` };
       const quote = rateService(card, service, { ...request, service_codes: [request.service_code] });
       if (typeof quote === 'string') return { ok: false, reason: quote };
+      // Checked as the carrier's customs desk would, in test as in live.
+      const refusal = customsRefusal(card.carrier_name, request);
+      if (refusal) return { ok: false, rejected: true, reason: refusal.reason, field: refusal.field };
       return {
         ok: true,
         tracking_number: options.trackingNumber(request.reference, request.service_code),

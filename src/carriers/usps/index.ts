@@ -14,7 +14,7 @@ function usZip5(to: Address): string | null {
   return digits.length === 5 || digits.length === 9 ? digits.slice(0, 5) : null;
 }
 
-/** USPS (simulated): domestic Ground Advantage, Priority Mail, Priority Mail Express; First-Class International. */
+/** USPS (simulated): domestic Ground Advantage, Priority Mail, Priority Mail Express; First-Class Package, Priority Mail and Priority Mail Express International. */
 export const carrier = defineSimulatedCarrier({
   // USPS Returns: pay-on-scan (Scan Based Payment) or prepaid; a label may be refunded within 30 days of purchase.
   return_charges: ['on_scan', 'on_creation'],

@@ -124,6 +124,24 @@ describe('purchase_labels', () => {
     }
   });
 
+  it('checks each item\'s customs (DESIGN.md §9.2): derived from the lines, or 422 customs_required for the item', async () => {
+    const london = { name: 'Ada Lovelace', street1: '10 Downing St', city: 'London', postal_code: 'SW1A 2AA', country: 'GB' };
+    const intl = async (line: Record<string, unknown>) => {
+      const res = await app.inject({ method: 'POST', url: '/v1/orders', headers: t.headers, payload: orderBody({ ship_to: london, line_items: [line] }) });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json().id as string;
+    };
+    const declarable = await intl({ sku: 'MUG-1', name: 'Ceramic coffee mug', quantity: 1, weight_oz: 12, unit_price: { amount: 1250, currency: 'USD' }, hs_tariff_number: '691200' });
+    const undeclarable = await intl({ sku: 'MUG-1', name: 'Ceramic coffee mug', quantity: 1, weight_oz: 12 });
+    const created = await createBatch({ type: 'purchase_labels', order_ids: [declarable, undeclarable], service_code: 'usps_priority_mail_international' });
+    expect(await finished(created.id)).toMatchObject({ status: 'completed_with_errors', counts: { succeeded: 1, failed: 1 } });
+    const items = await allItems(created.id);
+    expect(items[1].error).toMatchObject({ code: 'customs_required', details: [{ field: 'line_items[0].unit_price' }] });
+    const rows = await app.deps.db.selectFrom('shipments').select(['order_id', 'customs']).where('order_id', 'in', [declarable, undeclarable]).execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ order_id: declarable, customs: { derived: true, items: [{ hs_tariff_number: '691200' }] } });
+  });
+
   it('records per-item errors: completed_with_errors, the right code per failed item', async () => {
     const [good, good2] = await createOrders(2);
     const created = await createBatch({

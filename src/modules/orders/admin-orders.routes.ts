@@ -64,7 +64,7 @@ export async function adminOrdersRoutes(app: App, opts: { orders: OrdersService 
   app.patch('/orders/:orderId', {
     schema: {
       operationId: 'adminUpdateOrder',
-      summary: 'Update customer, addresses, line items, parcel, requested service or notes (409 once shipped)',
+      summary: 'Update customer, addresses, line items, parcel, requested service, customs or notes (409 once shipped)',
       tags,
       security,
       params: OrderIdParams,

@@ -1,5 +1,6 @@
 // Examples for the OpenAPI document (orders): real answers of the service,
 // recorded and trimmed (secrets replaced), attached to the schemas with `examples`.
+import { CUSTOMS_INPUT_EXAMPLE } from '../customs/index.js';
 // test/platform/openapi-contract.test.ts validates each against its schema, so a schema change
 // that breaks one fails there.
 
@@ -60,6 +61,7 @@ export const ORDER_EXAMPLE = {
   parcel: { weight_oz: 24, length_in: 10, width_in: 8, height_in: 4 },
   parcel_derived: true,
   requested_service: 'usps_ground_advantage',
+  customs: null,
   shipments: [],
   office_pins: [],
   notes: 'Gift wrap, please.',
@@ -83,4 +85,39 @@ export const UPDATE_ORDER_BODY_EXAMPLE = {
     country: 'US',
   },
   notes: 'Leave at the front desk.',
+};
+
+/** An international order (US → GB, two items) with its customs declaration (DESIGN.md §9.2). */
+export const INTERNATIONAL_ORDER_BODY_EXAMPLE = {
+  external_id: 'SHOP-1002',
+  customer: { name: 'Ada Lovelace', email: 'ada@example.co.uk' },
+  ship_to: { name: 'Ada Lovelace', street1: '10 Downing St', city: 'London', postal_code: 'SW1A 2AA', country: 'GB' },
+  line_items: [
+    { sku: 'MUG-BLUE', name: 'Ceramic coffee mug', quantity: 2, unit_price: { amount: 1250, currency: 'USD' }, weight_oz: 12 },
+    { sku: 'TOWEL-1', name: 'Cotton tea towel', quantity: 1, unit_price: { amount: 900, currency: 'USD' }, weight_oz: 3 },
+  ],
+  parcel: { weight_oz: 32, length_in: 10, width_in: 8, height_in: 6 },
+  requested_service: 'usps_priority_mail_international',
+  customs: CUSTOMS_INPUT_EXAMPLE,
+};
+
+/** The international order as answered: customs with its defaults applied (its rules are checked at purchase). */
+export const INTERNATIONAL_ORDER_EXAMPLE = {
+  ...ORDER_EXAMPLE,
+  id: 'ord_01m855vv3fet5smbvfy0vdetym',
+  external_id: 'SHOP-1002',
+  customer: { name: 'Ada Lovelace', email: 'ada@example.co.uk', phone: null },
+  ship_to: INTERNATIONAL_ORDER_BODY_EXAMPLE.ship_to,
+  line_items: INTERNATIONAL_ORDER_BODY_EXAMPLE.line_items,
+  parcel: INTERNATIONAL_ORDER_BODY_EXAMPLE.parcel,
+  parcel_derived: false,
+  requested_service: 'usps_priority_mail_international',
+  notes: null,
+  customs: {
+    ...CUSTOMS_INPUT_EXAMPLE,
+    contents_explanation: null,
+    eel_pfc: null,
+    aes_itn: null,
+    importer: { tax_id: null, eori: 'GB123456789000', ioss: null, vat: null },
+  },
 };

@@ -2,8 +2,9 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { nullable } from '../../platform/http/nullable.js';
 import { MoneySchema, PageLimitSchema } from '../../platform/http/schemas.js';
 import { AddressOutputSchema, AddressSchema } from '../addresses/index.js';
+import { CustomsInputSchema, OrderCustomsSchema } from '../customs/index.js';
 import { ORDER_STATUSES } from './orders.states.js';
-import { ORDER_BODY_EXAMPLE, ORDER_EXAMPLE, UPDATE_ORDER_BODY_EXAMPLE } from './orders.examples.js';
+import { INTERNATIONAL_ORDER_BODY_EXAMPLE, INTERNATIONAL_ORDER_EXAMPLE, ORDER_BODY_EXAMPLE, ORDER_EXAMPLE, UPDATE_ORDER_BODY_EXAMPLE } from './orders.examples.js';
 
 const Timestamp = Type.String({ format: 'date-time' });
 const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
@@ -36,6 +37,9 @@ export const LineItemInputSchema = Type.Object(
     quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
     unit_price: Type.Optional(nullable(MoneySchema)),
     weight_oz: Type.Optional(nullable(Type.Number({ minimum: 0, maximum: 1_000_000, description: 'Weight of one unit, in ounces.' }))),
+    hs_tariff_number: Type.Optional(
+      nullable(Type.String({ maxLength: 32, pattern: '^[^\\u0000]*$', description: 'HS tariff number of the item (6–10 digits, dots allowed): carried into a customs declaration derived from the lines.', examples: ['6912.00.48'] })),
+    ),
   },
   { additionalProperties: false, description: 'A line needs a sku or a name.' },
 );
@@ -61,9 +65,10 @@ export const OrderBody = Type.Object(
     line_items: Type.Array(LineItemInputSchema, { minItems: 1, maxItems: 1000 }),
     parcel: Type.Optional(nullable(ParcelInputSchema)),
     requested_service: Type.Optional(nullable(ServiceCodeSchema)),
+    customs: Type.Optional(nullable(CustomsInputSchema)),
     notes: Type.Optional(nullable(Type.String({ maxLength: 5000 }))),
   },
-  { additionalProperties: false, title: 'OrderInput', examples: [ORDER_BODY_EXAMPLE] },
+  { additionalProperties: false, title: 'OrderInput', examples: [ORDER_BODY_EXAMPLE, INTERNATIONAL_ORDER_BODY_EXAMPLE] },
 );
 export type OrderInput = Static<typeof OrderBody>;
 
@@ -75,12 +80,13 @@ export const UpdateOrderBody = Type.Object(
     line_items: Type.Optional(Type.Array(LineItemInputSchema, { minItems: 1, maxItems: 1000 })),
     parcel: Type.Optional(nullable(ParcelInputSchema)),
     requested_service: Type.Optional(nullable(ServiceCodeSchema)),
+    customs: Type.Optional(nullable(CustomsInputSchema)),
     notes: Type.Optional(nullable(Type.String({ maxLength: 5000 }))),
   },
   {
     additionalProperties: false,
     title: 'OrderUpdate',
-    description: 'Fields given replace the current ones (customer is merged field by field); `parcel: null` derives it again.',
+    description: 'Fields given replace the current ones (customer is merged field by field); `parcel: null` derives it again; `customs: null` removes the declaration (derived from the line items at purchase).',
     examples: [UPDATE_ORDER_BODY_EXAMPLE],
   },
 );
@@ -136,6 +142,7 @@ export const LineItemSchema = Type.Object({
   quantity: Type.Integer(),
   unit_price: orNull(MoneySchema),
   weight_oz: orNull(Type.Number()),
+  hs_tariff_number: Type.Optional(orNull(Type.String({ description: 'Present when the line was given one.' }))),
 });
 
 export const ParcelSchema = Type.Object({
@@ -160,6 +167,7 @@ export const OrderSchema = Type.Object(
     parcel: ParcelSchema,
     parcel_derived: Type.Boolean({ description: 'True when any parcel field was derived (weight from items, dimensions from the default box).' }),
     requested_service: orNull(Type.String()),
+    customs: orNull(OrderCustomsSchema),
     shipments: Type.Array(ShipmentSummarySchema),
     office_pins: Type.Array(OfficePinSummarySchema),
     notes: orNull(Type.String()),
@@ -171,6 +179,6 @@ export const OrderSchema = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
   },
-  { $id: 'Order', title: 'Order', examples: [ORDER_EXAMPLE] },
+  { $id: 'Order', title: 'Order', examples: [ORDER_EXAMPLE, INTERNATIONAL_ORDER_EXAMPLE] },
 );
 export type Order = Static<typeof OrderSchema>;

@@ -8,6 +8,7 @@ import { paginate, type Page } from '../../platform/http/pagination.js';
 import { writeAudit } from '../audit/index.js';
 import type { SettingsService } from '../settings/index.js';
 import { checkShippingAddress, normalizeCountry, type AddressInput } from '../addresses/index.js';
+import { withDefaults } from '../customs/index.js';
 import * as repo from './orders.repo.js';
 import type { Order, OrderInput, OrderListFilter, OrderPatch } from './orders.schemas.js';
 import { assertEditable, nextStatus, ORDER_STATUSES, type OrderMove, type OrderStatus } from './orders.states.js';
@@ -41,6 +42,7 @@ function toStoredLineItems(items: OrderInput['line_items']): StoredLineItem[] {
     quantity: item.quantity,
     unit_price: item.unit_price ? { amount: item.unit_price.amount, currency: item.unit_price.currency } : null,
     weight_oz: item.weight_oz ?? null,
+    ...(item.hs_tariff_number != null ? { hs_tariff_number: item.hs_tariff_number } : {}),
   }));
 }
 
@@ -251,6 +253,7 @@ export class OrdersService {
       parcel: JSON.stringify(await this.parcelFor(this.deps.db, parcelInput, lineItems)),
       parcel_input: parcelInput ? JSON.stringify(parcelInput) : null,
       requested_service: input.requested_service ?? null,
+      customs: input.customs ? JSON.stringify(withDefaults(input.customs)) : null,
       notes: input.notes ?? null,
       created_at: now,
       updated_at: now,
@@ -330,6 +333,11 @@ export class OrdersService {
     if (patch.requested_service !== undefined) {
       note('requested_service', row.requested_service, patch.requested_service);
       set.requested_service = patch.requested_service;
+    }
+    if (patch.customs !== undefined) {
+      const customs = patch.customs ? withDefaults(patch.customs) : null;
+      note('customs', before.customs, customs);
+      set.customs = customs ? JSON.stringify(customs) : null;
     }
     if (patch.notes !== undefined) {
       note('notes', row.notes, patch.notes);

@@ -22,6 +22,8 @@ export interface StoredLineItem {
   quantity: number;
   unit_price: { amount: number; currency: string } | null;
   weight_oz: number | null;
+  /** Only when the line was given one (for a derived customs declaration). */
+  hs_tariff_number?: string | null;
 }
 
 export interface StoredParcel {

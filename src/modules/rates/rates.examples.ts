@@ -14,6 +14,7 @@ export const RATE_QUERY_EXAMPLE = {
 export const RATE_QUERY_RESPONSE_EXAMPLE = {
   ship_date: '2026-11-23',
   residential: true,
+  requires_customs: false,
   rate_table_versions: {
     dhl_express: 'dhl_express-2026-01',
     fedex: 'fedex-2026-01',
@@ -38,6 +39,7 @@ export const RATE_QUERY_RESPONSE_EXAMPLE = {
       delivery: { business_days: 5, estimated_delivery_date: '2026-12-01', guaranteed: false },
       tags: ['cheapest'],
       rate_table_version: 'usps-2026-01',
+      requires_customs: false,
     },
     {
       id: 'rate_01m855vxcke5ts1w9g6ztg97ba',
@@ -56,6 +58,7 @@ export const RATE_QUERY_RESPONSE_EXAMPLE = {
       delivery: { business_days: 3, estimated_delivery_date: '2026-11-27', guaranteed: false },
       tags: ['best_value'],
       rate_table_version: 'usps-2026-01',
+      requires_customs: false,
     },
     {
       id: 'rate_01m855vwdte46a2akzmypthzmd',
@@ -77,6 +80,7 @@ export const RATE_QUERY_RESPONSE_EXAMPLE = {
       delivery: { business_days: 5, estimated_delivery_date: '2026-12-01', guaranteed: false },
       tags: [],
       rate_table_version: 'fedex-2026-01',
+      requires_customs: false,
     },
   ],
   unavailable: [

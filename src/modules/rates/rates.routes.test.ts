@@ -41,7 +41,8 @@ describe('POST /v1/rates/query: happy paths', () => {
     const res = await post(VALID);
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
-    expect(Object.keys(body).sort()).toEqual(['data', 'messages', 'rate_table_versions', 'residential', 'ship_date', 'unavailable']);
+    expect(Object.keys(body).sort()).toEqual(['data', 'messages', 'rate_table_versions', 'requires_customs', 'residential', 'ship_date', 'unavailable']);
+    expect(body.requires_customs).toBe(false);
     expect(body.messages).toEqual([]);
     expect(body.residential).toBe(true);
     expect(body.ship_date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
@@ -52,7 +53,7 @@ describe('POST /v1/rates/query: happy paths', () => {
       expect(Object.keys(o).sort()).toEqual(
         [
           'base_price', 'billable_weight_oz', 'carrier', 'carrier_account_id', 'delivery', 'dim_divisor', 'dim_divisor_unit', 'dim_weight_oz', 'id',
-          'price', 'rate_table_version', 'service_code', 'service_name', 'surcharges', 'tags', 'zone',
+          'price', 'rate_table_version', 'requires_customs', 'service_code', 'service_name', 'surcharges', 'tags', 'zone',
         ].sort(),
       );
       expect(o.id).toMatch(/^rate_[0-9a-z]{26}$/);
@@ -176,7 +177,7 @@ describe('POST /v1/rates/query: nothing can carry it', () => {
     const body = res.json();
     expect(body.code).toBe('no_rates');
     expect(body.request_id).toBe(res.headers['x-request-id']);
-    expect(body.details).toHaveLength(17);
+    expect(body.details).toHaveLength(19);
     for (const d of body.details) expect(Object.keys(d).sort()).toEqual(['carrier', 'reason', 'service_code']);
   });
 });

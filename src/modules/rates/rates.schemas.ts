@@ -74,7 +74,7 @@ export const RateOptionSchema = Type.Object(
     service_name: Type.String(),
     price: { ...MoneySchema, description: 'base_price + the sum of surcharges.' },
     base_price: MoneySchema,
-    zone: Type.Integer({ description: 'Domestic: USPS 1–9 or UPS/FedEx 2–8 by distance. International: 1 Canada/Mexico, 2 Europe, 3 Asia-Pacific, 4 rest of world.' }),
+    zone: Type.Integer({ description: 'Domestic: USPS 1–9 or UPS/FedEx 2–8 by distance. International: 1 Canada/Mexico, 2 Europe, 3 Asia-Pacific, 4 rest of world; USPS Priority Mail (Express) International: the USPS country price group (1 Canada, 2 Mexico, 3 United Kingdom, 4 Western Europe, 5 rest of Europe, 6 Australia/New Zealand, 7 East Asia, 8 rest of Asia-Pacific, 9 rest of world).' }),
     billable_weight_oz: Type.Integer({ description: 'max(actual, DIM) rounded up to the carrier increment.' }),
     // Nullable as a type array, not anyOf: the response serializer then writes these without
     // trying each branch (a measurable share of a rate query's time).
@@ -89,6 +89,9 @@ export const RateOptionSchema = Type.Object(
     }),
     tags: Type.Array(Type.Unsafe<RateTag>({ type: 'string', enum: ['cheapest', 'fastest', 'best_value'] })),
     rate_table_version: Type.String(),
+    requires_customs: Type.Boolean({
+      description: 'True when a label on this lane needs a customs declaration (it crosses a border, or goes to a US military address: AA, AE, AP), so a checkout can ask for one before purchase (DESIGN.md §9.2).',
+    }),
   },
   { title: 'RateOption' },
 );
@@ -119,6 +122,7 @@ export const RateQueryResponseSchema = Type.Object(
   {
     ship_date: Type.String({ description: 'The ship date the quotes assume.' }),
     residential: Type.Boolean({ description: 'Whether the destination was rated as residential.' }),
+    requires_customs: Type.Boolean({ description: 'True when a label on this lane needs a customs declaration (as on each option).' }),
     rate_table_versions: Type.Record(Type.String(), Type.String(), { description: 'Rate table version per carrier quoted.' }),
     data: Type.Array(RateOptionSchema, { description: 'Sorted by price, cheapest first.' }),
     unavailable: Type.Array(UnavailableServiceSchema),

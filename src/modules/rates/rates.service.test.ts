@@ -196,8 +196,14 @@ describe('quoteRates: international', () => {
   it('quotes export services and DHL Express Worldwide to the UK', async () => {
     const res = await quote({ ship_to: { country: 'gb', postal_code: 'sw1a 1aa' } });
     const codes = res.data.map((o) => o.service_code).sort();
-    expect(codes).toEqual(['dhl_express_worldwide', 'fedex_international_priority', 'ups_worldwide_saver', 'usps_first_class_international']);
-    for (const o of res.data) expect(o.zone).toBe(2);
+    expect(codes).toEqual([
+      'dhl_express_worldwide', 'fedex_international_priority', 'ups_worldwide_saver', 'usps_first_class_international',
+      'usps_priority_mail_express_international', 'usps_priority_mail_international',
+    ]);
+    // Zone 2 (Europe), but USPS's Priority services price by USPS country group (the UK: 3).
+    for (const o of res.data) expect(o.zone).toBe(o.service_code.startsWith('usps_priority') ? 3 : 2);
+    for (const o of res.data) expect(o.requires_customs).toBe(true);
+    expect(res.requires_customs).toBe(true);
     const dhl = option(res, 'dhl_express_worldwide');
     expect(dhl.dim_divisor).toBe(5000);
     expect(dhl.dim_divisor_unit).toBe('cm3_per_kg');
@@ -249,7 +255,7 @@ describe('quoteRates: no service can carry it', () => {
     expect(err.code).toBe('no_rates');
     expect(err.status).toBe(422);
     const details = err.details as { carrier: string; service_code: string; reason: string }[];
-    expect(details.length).toBe(17);
+    expect(details.length).toBe(19);
     expect(details.find((d) => d.service_code === 'ups_ground')?.reason).toMatch(/Weight 250 lb exceeds the 150 lb limit/);
   });
 

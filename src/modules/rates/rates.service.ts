@@ -4,6 +4,7 @@ import { AppError, validationError, type ErrorDetail } from '../../platform/erro
 import { newId } from '../../platform/ids.js';
 import { TtlCache } from '../../platform/cache/ttl-cache.js';
 import { checkCountryAndPostalCode, type RatingAddressCheck } from '../addresses/index.js';
+import { requiresCustoms } from '../customs/index.js';
 import { ALL_US_HOLIDAYS, estimateDeliveryDate, holidayDates, isValidDate, localClock, originTimeZone, type LocalClock } from './delivery-dates.js';
 import type { RateOption, RateQuery, RateQueryResponse, UnavailableService } from './rates.schemas.js';
 import { registrySources, type RateMessage, type RateSource, type SourcedRate } from './rates.sources.js';
@@ -173,7 +174,7 @@ export function prepareLane(query: Omit<RateQuery, 'parcel'>, now: Date, extraDe
 
 /** A carrier's quote as the platform's rate option (id, delivery promise; no tags yet). */
 export function toRateOption(carrier: CarrierDefinition, rate: SourcedRate, lane: PreparedLane, accountId: string | null = null): RateOption {
-  return toOption(carrier, rate, lane.ship_date, lane.clock, accountId);
+  return toOption(carrier, rate, lane.ship_date, lane.clock, accountId, requiresCustoms(lane.route, lane.ship_to));
 }
 
 async function computeQuote(query: RateQuery, ctx: QuoteRatesContext, now: Date): Promise<{ response: RateQueryResponse; cacheable: boolean }> {
@@ -181,6 +182,7 @@ async function computeQuote(query: RateQuery, ctx: QuoteRatesContext, now: Date)
   const wanted = resolveServiceFilter(query.services, ctx.carriers, serviceDetails);
   const lane = prepareLane(query, now, serviceDetails);
   const { ship_from: shipFrom, ship_to: shipTo, route, clock, ship_date: shipDate, residential } = lane;
+  const needsCustoms = requiresCustoms(route, shipTo);
 
   const sources = ctx.sources ?? registrySources(ctx.carriers.carriers);
   const results = await Promise.all(
@@ -218,7 +220,7 @@ async function computeQuote(query: RateQuery, ctx: QuoteRatesContext, now: Date)
     }
     if (source.driver === 'simulated') versions[carrier.slug] = carrier.rate_table_version;
     for (const u of answer.unavailable) unavailable.push({ carrier: carrier.slug, service_code: u.service_code, reason: u.reason });
-    for (const rate of answer.rates) options.push(toOption(carrier, rate, shipDate, clock, source.accountId));
+    for (const rate of answer.rates) options.push(toOption(carrier, rate, shipDate, clock, source.accountId, needsCustoms));
   }
 
   // Nothing can carry the parcel: 422. When accounts failed, the query itself did not: 200 with
@@ -230,6 +232,7 @@ async function computeQuote(query: RateQuery, ctx: QuoteRatesContext, now: Date)
   const response = {
     ship_date: shipDate,
     residential,
+    requires_customs: needsCustoms,
     rate_table_versions: versions,
     data: options.length > 0 ? tagOptions(options) : options,
     unavailable,
@@ -266,7 +269,7 @@ function toCarrierAddress(input: RateQuery['ship_from'], check: RatingAddressChe
   return address;
 }
 
-function toOption(carrier: CarrierDefinition, rate: SourcedRate, shipDate: string, clock: LocalClock, accountId: string | null): RateOption {
+function toOption(carrier: CarrierDefinition, rate: SourcedRate, shipDate: string, clock: LocalClock, accountId: string | null, needsCustoms: boolean): RateOption {
   return {
     id: newId('rate'),
     service_code: rate.service_code,
@@ -288,6 +291,7 @@ function toOption(carrier: CarrierDefinition, rate: SourcedRate, shipDate: strin
       guaranteed: rate.guaranteed,
     },
     rate_table_version: rate.rate_table_version,
+    requires_customs: needsCustoms,
     tags: [],
   };
 }

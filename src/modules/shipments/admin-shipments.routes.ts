@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { errorResponses, listResponse, type App } from '../../platform/http/schemas.js';
 import { serviceContext } from '../../platform/http/request-context.js';
 import { OrderIdParams, OrderSchema } from '../orders/index.js';
+import { purchaseUnprocessableResponse } from '../customs/index.js';
 import { CreateReturnBody, CreateShipmentBody, GenerateBody, LabelQuery, RefundListItemSchema, RefundListQuery, ShipmentIdParams, ShipmentListQuery, ShipmentSchema } from './shipments.schemas.js';
 import type { ShipmentsService } from './shipments.service.js';
 import { labelResponse, sendLabel } from './shipments.routes.js';
@@ -25,7 +26,7 @@ export async function adminShipmentsRoutes(app: App, opts: { shipments: Shipment
       tags,
       security,
       body: CreateShipmentBody,
-      response: { 201: Type.Ref(ShipmentSchema, { description: 'Created' }), ...errorResponses(401, 404, 409, 422) },
+      response: { 201: Type.Ref(ShipmentSchema, { description: 'Created' }), ...errorResponses(401, 404, 409, 422), 422: purchaseUnprocessableResponse('no_rates, missing_ship_from, address_undeliverable, carrier_rejected') },
     },
     handler: async (request, reply) => reply.code(201).send(await shipments.purchase(serviceContext(request), request.body)),
   });
@@ -127,7 +128,7 @@ export async function adminShipmentsRoutes(app: App, opts: { shipments: Shipment
       security,
       params: OrderIdParams,
       body: GenerateBody,
-      response: { 200: Type.Ref(OrderSchema), ...errorResponses(401, 404, 409, 422) },
+      response: { 200: Type.Ref(OrderSchema), ...errorResponses(401, 404, 409, 422), 422: purchaseUnprocessableResponse('no_rates, missing_ship_from, address_undeliverable, carrier_rejected') },
     },
     // The body is optional: no body means the order's requested service, else the shipping rules' choice.
     preValidation: async (request) => {

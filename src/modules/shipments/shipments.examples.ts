@@ -2,6 +2,7 @@
 // recorded and trimmed (secrets replaced), attached to the schemas with `examples`.
 // test/platform/openapi-contract.test.ts validates each against its schema, so a schema change
 // that breaks one fails there.
+import { CUSTOMS_EXAMPLE, CUSTOMS_INPUT_EXAMPLE } from '../customs/index.js';
 
 /** POST /v1/shipments. */
 export const CREATE_SHIPMENT_BODY_EXAMPLE = {
@@ -78,6 +79,7 @@ export const SHIPMENT_EXAMPLE = {
       { service_code: 'dhl_express_domestic', carrier_account_id: 'ca_01m855vx0dhl00000000000001', price: { amount: 1290, currency: 'USD' }, business_days: 2, excluded: true, reason: 'carrier dhl_express is excluded' },
     ],
   },
+  customs: null,
   created_at: '2026-11-23T21:44:19.734Z',
   updated_at: '2026-11-23T21:44:19.734Z',
   voided_at: null,
@@ -91,6 +93,38 @@ export const SHIPMENT_EXAMPLE = {
   billing_status: 'charged',
   returns: [{ id: 'shp_01m856a2k7ep8t1v6w0d3c9h4b', tracking_number: '9300155747967004100159', status: 'label_purchased', billing_status: 'pending' }],
   refund: null,
+};
+
+/** POST /v1/shipments for a US → GB order of two items, with the declaration given at purchase (DESIGN.md §9.2). */
+export const INTERNATIONAL_SHIPMENT_BODY_EXAMPLE = {
+  order_id: 'ord_01m855vv3fet5smbvfy0vdetym',
+  service_code: 'usps_priority_mail_international',
+  label_format: 'pdf_4x6',
+  customs: CUSTOMS_INPUT_EXAMPLE,
+};
+
+/** The US → GB label: its customs as validated (HS numbers without dots, eel_pfc derived) with the declared value. */
+export const INTERNATIONAL_SHIPMENT_EXAMPLE = {
+  ...SHIPMENT_EXAMPLE,
+  id: 'shp_01m855vxgqem0szrmwkjs6gj00',
+  order_id: 'ord_01m855vv3fet5smbvfy0vdetym',
+  service_code: 'usps_priority_mail_international',
+  service_name: 'USPS Priority Mail International',
+  tracking_number: '9400155747967004000164',
+  tracking_url: 'http://localhost:3000/track/9400155747967004000164',
+  estimated_delivery_date: '2026-12-02',
+  price: { amount: 6495, currency: 'USD' },
+  rate: {
+    ...SHIPMENT_EXAMPLE.rate,
+    zone: 5,
+    base_price: { amount: 6495, currency: 'USD' },
+    delivery: { business_days: 7, estimated_delivery_date: '2026-12-02', guaranteed: false },
+  },
+  ship_to: { name: 'Ada Lovelace', street1: '10 Downing St', city: 'London', postal_code: 'SW1A 2AA', country: 'GB' },
+  parcel: { weight_oz: 32, length_in: 10, width_in: 8, height_in: 6 },
+  label: { ...SHIPMENT_EXAMPLE.label, url: 'http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6gj00/label' },
+  selection: null,
+  customs: CUSTOMS_EXAMPLE,
 };
 
 /** POST /api/admin/orders/{orderId}/generate. */

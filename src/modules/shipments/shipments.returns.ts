@@ -68,15 +68,6 @@ export function returnExpiry(now: Date, days: number | undefined): Date {
 }
 
 /**
- * The outbound customs declared as a return. A local copy of the customs module's pure
- * function (customs-core branch, `src/modules/customs/index.ts`): swap it for that one on merge.
- */
-export function returnCustomsOf(outbound: CustomsDeclaration | null | undefined): CustomsDeclaration | null {
-  if (!outbound) return null;
-  return { ...outbound, contents_type: 'return_merchandise', contents_explanation: null, items: outbound.items.map((i) => ({ ...i })), derived: outbound.derived ?? false };
-}
-
-/**
  * The order as the saga sees it for a return: the return's addresses, the outbound parcel, and
  * a text the sandbox scenario is read from (the order notes, the return's reason and RMA).
  */

@@ -17,6 +17,7 @@ import {
 } from './shipments.schemas.js';
 import type { LabelFile, ShipmentsService } from './shipments.service.js';
 import { documentRoutes } from './shipments.documents.routes.js';
+import { purchaseUnprocessableResponse } from '../customs/index.js';
 
 /** The label file in OpenAPI: one binary body per format's media type. */
 export const labelResponse = {
@@ -48,12 +49,19 @@ export async function shipmentsRoutes(app: App, opts: { shipments: ShipmentsServ
         'Re-rates the service for the order\'s parcel, buys the label (tracking number with its carrier\'s check digit), stores the rendered label, ' +
         'moves the order to shipped and emits shipment.label_purchased, in one transaction. The order must be awaiting_fulfillment or processing ' +
         '(else 409 invalid_state); an unknown service_code is 400; a service that cannot carry the parcel 422 no_rates; no ship-from on the order ' +
-        'or the workspace 422 missing_ship_from. `service_code: "auto"` lets the shipping rules choose the service and account (the shipment\'s `selection` ' +
+        'or the workspace 422 missing_ship_from. A parcel that crosses a border (or goes to a US military address) ships with a customs declaration: ' +
+        '`customs` given here, else the order\'s, else one derived from its line items (422 customs_required when a line lacks a price or weight); ' +
+        'it is checked before anything is bought (422 customs_invalid, one detail per problem), and a carrier that refuses it answers 422 carrier_rejected. ' +
+        '`service_code: "auto"` lets the shipping rules choose the service and account (the shipment\'s `selection` ' +
         'explains the choice; a rule that excludes every option is 422 no_rates naming it). Send an Idempotency-Key: one label per key, even for concurrent retries.',
       tags,
       security,
       body: CreateShipmentBody,
-      response: { 201: Type.Ref(ShipmentSchema, { description: 'Created' }), ...errorResponses(401, 403, 404, 409, 422, 429) },
+      response: {
+        201: Type.Ref(ShipmentSchema, { description: 'Created' }),
+        ...errorResponses(401, 403, 404, 409, 422, 429),
+        422: purchaseUnprocessableResponse('no_rates, missing_ship_from, address_undeliverable, carrier_rejected'),
+      },
     },
     handler: async (request, reply) => reply.code(201).send(await shipments.purchase(serviceContext(request), request.body)),
   });

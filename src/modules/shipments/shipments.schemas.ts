@@ -2,10 +2,13 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { MoneySchema, PageLimitSchema } from '../../platform/http/schemas.js';
 import { AddressOutputSchema } from '../addresses/index.js';
 import { SelectionObjectSchema } from '../shipping-rules/index.js';
+import { CustomsInputSchema, ShipmentCustomsSchema } from '../customs/index.js';
 import { SHIPMENT_STATUSES } from './shipments.states.js';
 import {
   CREATE_SHIPMENT_BODY_EXAMPLE,
   GENERATE_BODY_EXAMPLE,
+  INTERNATIONAL_SHIPMENT_BODY_EXAMPLE,
+  INTERNATIONAL_SHIPMENT_EXAMPLE,
   PUBLIC_TRACKING_EXAMPLE,
   SHIPMENT_EXAMPLE,
   TRACKING_EVENT_LIST_ITEM_EXAMPLE,
@@ -59,8 +62,14 @@ export const CreateShipmentBody = Type.Object(
     address_validation: Type.Optional(AddressValidationModeSchema),
     is_return: Type.Optional(Type.Boolean({ description: 'A standalone return label for the order (DESIGN.md §9.3): ship_from and ship_to are the order\'s swapped; the order\'s status never moves. With it: rma_number, reason, charge, expires_in_days as on POST /v1/shipments/{id}/return.' })),
     ...returnFields(),
+    customs: Type.Optional({
+      ...CustomsInputSchema,
+      description:
+        'The customs declaration for this label (DESIGN.md §9.2); it replaces the order\'s. Absent: the order\'s, else derived from its line items. ' +
+        'Used only when the parcel crosses a border or goes to a US military address (AA, AE, AP); ignored for a domestic parcel.',
+    }),
   },
-  { additionalProperties: false, title: 'ShipmentInput', examples: [CREATE_SHIPMENT_BODY_EXAMPLE, { order_id: 'ord_01jx0000000000000000000000', service_code: 'usps_ground_advantage', is_return: true, rma_number: 'RMA-1042', reason: 'Wrong size' }] },
+  { additionalProperties: false, title: 'ShipmentInput', examples: [CREATE_SHIPMENT_BODY_EXAMPLE, INTERNATIONAL_SHIPMENT_BODY_EXAMPLE, { order_id: 'ord_01jx0000000000000000000000', service_code: 'usps_ground_advantage', is_return: true, rma_number: 'RMA-1042', reason: 'Wrong size' }] },
 );
 export type CreateShipmentInput = Static<typeof CreateShipmentBody>;
 
@@ -221,6 +230,7 @@ export const ShipmentSchema = Type.Object(
     label: Type.Object({ format: Type.String(), url: Type.String(), created_at: Timestamp }),
     carrier_account_id: orNull(Type.String({ description: 'The carrier account that sold the label (null for labels bought before carrier accounts existed).' })),
     selection: orNull({ ...SelectionObjectSchema, description: 'How the service was chosen when none was named (`auto`, `cheapest`, or no service to generate or a batch): the rule, its strategy and every option considered; null when the service was named.' }),
+    customs: orNull(ShipmentCustomsSchema),
     created_at: Timestamp,
     updated_at: Timestamp,
     voided_at: orNull(Timestamp),
@@ -238,7 +248,7 @@ export const ShipmentSchema = Type.Object(
     ),
     refund: orNull({ ...RefundSchema }),
   },
-  { $id: 'Shipment', title: 'Shipment', examples: [SHIPMENT_EXAMPLE, RETURN_SHIPMENT_EXAMPLE] },
+  { $id: 'Shipment', title: 'Shipment', examples: [SHIPMENT_EXAMPLE, INTERNATIONAL_SHIPMENT_EXAMPLE, RETURN_SHIPMENT_EXAMPLE] },
 );
 export type Shipment = Static<typeof ShipmentSchema>;
 

@@ -1,5 +1,5 @@
 import type { CarrierRegistry } from '../../carriers/registry.js';
-import { CarrierError, type CarrierDefinition } from '../../carriers/types.js';
+import { CarrierError, type CarrierDefinition, type CustomsDeclaration } from '../../carriers/types.js';
 import { AppError, rateLimited, validationError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { Deps } from '../../platform/deps.js';
@@ -15,6 +15,7 @@ import type { SettingsService } from '../settings/index.js';
 import { findWorkspaceOrigin } from '../identity/index.js';
 import { moveOrder, nextStatus, parseInstant, type Order, type OrderAttachments, type OrderExtension, type OrdersService } from '../orders/index.js';
 import { factsOfOrder, type Selection, type ShippingRulesService } from '../shipping-rules/index.js';
+import { checkCustoms, customsInvalid, customsRequired, deriveCustoms, requiresCustoms, returnCustoms, withDefaults, type CustomsInput } from '../customs/index.js';
 import { prepareLane, quoteRates, toRateOption, type PreparedLane, type RateQueryResponse, type SourcedRate } from '../rates/index.js';
 import * as repo from './shipments.repo.js';
 import { LABEL_FORMAT_CODES, TRACKING_STATUSES, type CreateShipmentInput, type LabelFormatCode, type PublicTracking, type Shipment, type ShipmentListFilter, type Tracking, type TrackingEventListFilter } from './shipments.schemas.js';
@@ -26,7 +27,7 @@ import { FINAL_STATUSES, SHIPMENT_STATUSES, shipmentStateError, type ShipmentSta
 import type { ShipmentAddress, ShipmentRow, StoredRate, TrackingEventRow } from './shipments.tables.js';
 import { deliverOrder, isDue, scopeOf, TrackingSync } from './shipments.tracking.js';
 import { labelUrl, toPublicTracking, toShipment, toTracking, toTrackingEventListItem, type ReturnSummary } from './shipments.wire.js';
-import { resolveReturnCharge, returnColumns, returnCustomsOf, returnExpiry, returnOrderView, returnBillingOnSync, toReturnSummary, type ReturnInput, type ReturnSpec } from './shipments.returns.js';
+import { resolveReturnCharge, returnColumns, returnExpiry, returnOrderView, returnBillingOnSync, toReturnSummary, type ReturnInput, type ReturnSpec } from './shipments.returns.js';
 import { assertVoidWindowOpen, DECIDE_REFUND_JOB, recordRefundUpdated, refundOnVoid, Refunds } from './shipments.refunds.js';
 
 export interface LabelFile {
@@ -52,6 +53,8 @@ interface PurchasePlan {
   destination: CheckedDestination;
   /** A return label (DESIGN.md §9.3, shipments.returns.ts): never moves the order. */
   returning: ReturnSpec | null;
+  /** The customs declaration, validated (DESIGN.md §9.2); null when the parcel stays in the country. */
+  customs: CustomsDeclaration | null;
 }
 
 /** How the label is bought: its format, and how the destination is checked first (default: the setting). */
@@ -60,6 +63,8 @@ interface PurchaseOptions {
   addressValidation?: AddressValidationMode;
   /** A return label: the order is a view with the return's addresses (see returnOrderView). */
   returning?: ReturnSpec;
+  /** The declaration given with the purchase; it replaces the order's. */
+  customs?: CustomsInput;
 }
 
 /** What a purchase is for: the service, the account that sells it, and how the rules chose them (if they did). */
@@ -158,7 +163,7 @@ export class ShipmentsService {
     const choice = carrier
       ? { carrier, serviceCode: input.service_code, account: await this.gateway.accountForPurchase(ctx, carrier.slug, input.carrier_account_id) }
       : await this.chooseService(ctx, order, AUTO);
-    const row = await this.buy(ctx, order, choice, { format: input.label_format ?? 'pdf_4x6', addressValidation: input.address_validation });
+    const row = await this.buy(ctx, order, choice, { format: input.label_format ?? 'pdf_4x6', addressValidation: input.address_validation, customs: input.customs });
     return toShipment(row, this.baseUrl);
   }
 
@@ -214,7 +219,7 @@ export class ShipmentsService {
       reason: input.reason ?? null,
       shipFrom: outbound.ship_to,
       shipTo: outbound.ship_from,
-      customs: returnCustomsOf(outbound.customs),
+      customs: outbound.customs ? returnCustoms(outbound.customs) : null,
     };
     const order = await this.orders.getOrder(ctx, outbound.order_id, { attachments: false });
     // The outbound's account when the carrier is the same and the account still sells, else the carrier's default.
@@ -358,9 +363,16 @@ export class ShipmentsService {
       }
       throw err;
     }
+    // A return declares the outbound's contents as returned merchandise (DESIGN.md §9.3); a
+    // standalone one derives them from the order like any label, then declares them returned.
+    const derivedReturn = () => {
+      const declared = resolveCustoms(order, options.customs, lane);
+      return declared ? returnCustoms(declared) : null;
+    };
+    const customs = options.returning ? (options.returning.customs ?? derivedReturn()) : resolveCustoms(order, options.customs, lane);
     const scenario = sandboxScenario(order.ship_to.name, order.notes);
     const sandbox = sandboxOptions(ctx.environment, ctx.environment === 'test' ? await this.timeScale() : 1, scenario);
-    return { id: newId('shipment'), now, carrier, account, serviceCode, format, shipFrom, lane, sandbox, selection: choice.selection ?? null, destination, returning: options.returning ?? null };
+    return { id: newId('shipment'), now, carrier, account, serviceCode, format, shipFrom, lane, sandbox, selection: choice.selection ?? null, destination, returning: options.returning ?? null, customs };
   }
 
   /** Step 2, the outside world: the carrier sells the label (undone by compensatePurchase). */
@@ -376,7 +388,8 @@ export class ShipmentsService {
       route: lane.route,
       reference: plan.id,
       purchased_at: plan.now.toISOString(),
-      ...(plan.returning ? { is_return: true, customs: plan.returning.customs } : {}),
+      customs: plan.customs,
+      ...(plan.returning ? { is_return: true } : {}),
     };
     if (plan.account.driver === 'api') return this.purchaseFromApi(ctx, plan, request);
     let result;
@@ -386,7 +399,11 @@ export class ShipmentsService {
       if (err instanceof CarrierError) throw new AppError('carrier_unavailable', `${carrier.name} is unavailable; try again.`, { cause: err, retryable: err.retryable, retryAfterSeconds: 5 });
       throw err;
     }
-    if (!result.ok) throw new AppError('no_rates', result.reason, { details: [{ field: 'service_code', message: result.reason }] });
+    if (!result.ok) {
+      // A refusal on the merits (the customs declaration, say) is the carrier's, as from a real carrier's API.
+      if (result.rejected) throw new AppError('carrier_rejected', `${carrier.name} refused the label: ${result.reason}`, { details: [{ field: result.field ?? 'service_code', message: result.reason }] });
+      throw new AppError('no_rates', result.reason, { details: [{ field: 'service_code', message: result.reason }] });
+    }
     return { driver: 'simulated', tracking_number: result.tracking_number, rate: result.rate };
   }
 
@@ -497,9 +514,10 @@ export class ShipmentsService {
         carrier_account_id: account.id,
         carrier_driver: account.driver,
         selection: selection ? JSON.stringify(selection) : null,
+        customs: plan.customs ? JSON.stringify(plan.customs) : null,
         carrier_shipment_id: api ? sale.issued.carrier_shipment_id : null,
         carrier_label_format: api ? sale.issued.label.format : null,
-        ...(plan.returning ? { ...returnColumns(plan.returning), customs: plan.returning.customs ? JSON.stringify(plan.returning.customs) : null } : {}),
+        ...(plan.returning ? returnColumns(plan.returning) : {}),
         created_at: now,
         updated_at: now,
       });
@@ -841,6 +859,28 @@ export class ShipmentsService {
   scopeOf(row: ShipmentRow): Scope {
     return scopeOf(row);
   }
+}
+
+/**
+ * The declaration a purchase ships with (DESIGN.md §9.2): none when the parcel stays in the
+ * country (a declaration given for a domestic parcel is ignored); else the one given with the
+ * purchase, else the order's, else one derived from the order's lines (422 customs_required
+ * naming each missing line field when it cannot be). Checked before anything is bought: 422
+ * customs_invalid with one detail per problem.
+ */
+function resolveCustoms(order: Order, given: CustomsInput | undefined, lane: PreparedLane): CustomsDeclaration | null {
+  if (!requiresCustoms(lane.route, lane.ship_to)) return null;
+  let declaration: CustomsDeclaration;
+  if (given) declaration = withDefaults(given);
+  else if (order.customs) declaration = order.customs;
+  else {
+    const derived = deriveCustoms(order.line_items, lane.ship_from.country);
+    if (!derived.ok) throw customsRequired(derived.details);
+    declaration = derived.declaration;
+  }
+  const checked = checkCustoms(declaration, { origin_country: lane.ship_from.country, destination_country: lane.ship_to.country, parcel_weight_oz: order.parcel.weight_oz });
+  if (!checked.ok) throw customsInvalid(checked.details);
+  return checked.declaration;
 }
 
 function parseList(value: string, allowed: readonly string[], field: string): string[] {

@@ -1,5 +1,6 @@
 import { iso } from '../../platform/http/wire.js';
 import type { TrackingMilestone } from '../../carriers/types.js';
+import { toShipmentCustoms } from '../customs/index.js';
 import { MILESTONES, type PublicTracking, type Shipment, type Tracking } from './shipments.schemas.js';
 import type { ShipmentRow, TrackingEventRow } from './shipments.tables.js';
 import { toRefund } from './shipments.refunds.js';
@@ -45,6 +46,7 @@ export function toShipment(row: ShipmentRow, baseUrl: string, returns: readonly 
     label: { format: row.label_format, url: labelUrl(baseUrl, row.id), created_at: iso(row.label_created_at)! },
     carrier_account_id: row.carrier_account_id,
     selection: row.selection ?? null,
+    customs: row.customs ? toShipmentCustoms(row.customs) : null,
     created_at: iso(row.created_at)!,
     updated_at: iso(row.updated_at)!,
     voided_at: iso(row.voided_at),

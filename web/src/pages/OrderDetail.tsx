@@ -3,6 +3,7 @@ import type { PageProps } from '../page-props';
 import { Link } from '../router';
 import { Badge, Empty, ErrorBox, Loading, money, useAction, useAsync, when } from '../ui';
 import { actionLabel, allowedActions, runOrderAction, type OrderAction } from './orders-actions';
+import { customsOf } from './customs';
 
 type Address = Order['ship_to'];
 
@@ -123,6 +124,7 @@ export function OrderDetail({ params }: PageProps) {
           Parcel: {o.parcel.weight_oz} oz, {o.parcel.length_in}×{o.parcel.width_in}×{o.parcel.height_in} in{o.parcel_derived ? ' (derived)' : ''}
         </p>
       </div>
+      <CustomsCard order={o} />
       <div className="grid2">
         <div className="card">
           <h2>Shipments</h2>
@@ -168,5 +170,68 @@ export function OrderDetail({ params }: PageProps) {
         </div>
       )}
     </section>
+  );
+}
+
+/** The order's customs declaration (DESIGN.md §9.2), or what happens without one. */
+function CustomsCard({ order }: { order: Order }) {
+  const c = customsOf(order);
+  return (
+    <div className="card" aria-label="Customs">
+      <h2>Customs</h2>
+      {!c ? (
+        <p className="muted">No declaration given: one is derived from the line items when a label abroad (or to a military address) is bought.</p>
+      ) : (
+        <>
+          <dl className="facts">
+            <div>
+              <dt>Contents</dt>
+              <dd>
+                {c.contents_type.replace(/_/g, ' ')}
+                {c.contents_explanation ? ` (${c.contents_explanation})` : ''}
+              </dd>
+            </div>
+            <div>
+              <dt>Incoterm</dt>
+              <dd>{c.incoterm}</dd>
+            </div>
+            <div>
+              <dt>If undeliverable</dt>
+              <dd>{c.non_delivery}</dd>
+            </div>
+            <div>
+              <dt>Signer</dt>
+              <dd>{c.signer ?? '—'}</dd>
+            </div>
+          </dl>
+          <div className="table-wrap">
+            <table className="table">
+              <thead>
+                <tr>
+                  <th>Description</th>
+                  <th className="num">Qty</th>
+                  <th className="num">Unit value</th>
+                  <th className="num">Unit weight (oz)</th>
+                  <th>HS code</th>
+                  <th>Origin</th>
+                </tr>
+              </thead>
+              <tbody>
+                {c.items.map((it, i) => (
+                  <tr key={i}>
+                    <td>{it.description}</td>
+                    <td className="num">{it.quantity}</td>
+                    <td className="num">{money(it.unit_value)}</td>
+                    <td className="num">{it.weight_oz}</td>
+                    <td className="mono">{it.hs_tariff_number ?? '—'}</td>
+                    <td>{it.origin_country}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+    </div>
   );
 }

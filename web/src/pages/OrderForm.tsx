@@ -2,7 +2,8 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { api, call, type FieldError, type Order } from '../api/client';
 import type { PageProps } from '../page-props';
 import { Link, navigate } from '../router';
-import { ErrorBox, Field, fieldError, Loading, useAction, useAsync } from '../ui';
+import { ErrorBox, Field, fieldError, Loading, Select, useAction, useAsync } from '../ui';
+import { blankCustomsItem, CONTENTS_TYPES, customsBody, customsForm, customsLocalErrors, customsOf, INCOTERMS, NON_DELIVERY, type CustomsFormState, type CustomsItemRow } from './customs';
 
 interface ItemRow {
   sku: string;
@@ -18,6 +19,7 @@ interface FormState {
   items: ItemRow[];
   requested_service: string;
   notes: string;
+  customs: CustomsFormState;
 }
 
 const ADDRESS_FIELDS = [
@@ -53,6 +55,7 @@ function fromOrder(o?: Order): FormState {
       : [{ ...blankItem }],
     requested_service: o?.requested_service ?? '',
     notes: o?.notes ?? '',
+    customs: customsForm(customsOf(o)),
   };
 }
 
@@ -68,6 +71,7 @@ function localErrors(f: FormState): FieldError[] {
     if (it.weight_oz && !(Number(it.weight_oz) >= 0)) out.push({ field: `line_items[${i}].weight_oz`, message: 'must be a number ≥ 0' });
   });
   if (f.requested_service && !/^[a-z][a-z0-9]*(_[a-z0-9]+)+$/.test(f.requested_service)) out.push({ field: 'requested_service', message: 'must be a service code like usps_ground_advantage' });
+  out.push(...customsLocalErrors(f.customs));
   return out;
 }
 
@@ -86,6 +90,7 @@ function toBody(f: FormState) {
     })),
     requested_service: nz(f.requested_service) ?? null,
     notes: nz(f.notes) ?? null,
+    customs: customsBody(f.customs),
   };
 }
 
@@ -110,6 +115,9 @@ function OrderFormBody({ order }: { order?: Order }) {
   }, [save.error]);
 
   const setShip = (k: keyof FormState['ship_to'], v: string) => setF((s) => ({ ...s, ship_to: { ...s.ship_to, [k]: v } }));
+  const setCustoms = (patch: Partial<CustomsFormState>) => setF((s) => ({ ...s, customs: { ...s.customs, ...patch } }));
+  const setCustomsItem = (i: number, k: keyof CustomsItemRow, v: string) =>
+    setF((s) => ({ ...s, customs: { ...s.customs, items: s.customs.items.map((it, j) => (j === i ? { ...it, [k]: v } : it)) } }));
   const setItem = (i: number, k: keyof ItemRow, v: string) => setF((s) => ({ ...s, items: s.items.map((it, j) => (j === i ? { ...it, [k]: v } : it)) }));
 
   async function submit(e: FormEvent) {
@@ -186,6 +194,69 @@ function OrderFormBody({ order }: { order?: Order }) {
           <button type="button" className="btn btn-small" onClick={() => setF({ ...f, items: [...f.items, { ...blankItem }] })}>
             Add line
           </button>
+        </fieldset>
+        <fieldset>
+          <legend>Customs</legend>
+          <label className="check">
+            <input type="checkbox" checked={f.customs.declared} onChange={(e) => setCustoms({ declared: e.target.checked })} /> Declare customs for this order
+          </label>
+          <p className="hint">
+            Needed when the parcel crosses a border or goes to a military address (AA, AE, AP). Without a declaration, one is derived from the line items when the label is bought.
+          </p>
+          {f.customs.declared && (
+            <>
+              <div className="row">
+                <Select label="Contents type" value={f.customs.contents_type} onChange={(e) => setCustoms({ contents_type: e.target.value })} error={err('customs.contents_type')}>
+                  {CONTENTS_TYPES.map((c) => (
+                    <option key={c} value={c}>
+                      {c.replace(/_/g, ' ')}
+                    </option>
+                  ))}
+                </Select>
+                {f.customs.contents_type === 'other' && (
+                  <Field label="Explanation" value={f.customs.contents_explanation} maxLength={500} onChange={(e) => setCustoms({ contents_explanation: e.target.value })} error={err('customs.contents_explanation')} />
+                )}
+                <Select label="Incoterm" value={f.customs.incoterm} onChange={(e) => setCustoms({ incoterm: e.target.value })} error={err('customs.incoterm')}>
+                  {INCOTERMS.map((c) => (
+                    <option key={c} value={c}>
+                      {c}
+                    </option>
+                  ))}
+                </Select>
+                <Select label="If undeliverable" value={f.customs.non_delivery} onChange={(e) => setCustoms({ non_delivery: e.target.value })} error={err('customs.non_delivery')}>
+                  {NON_DELIVERY.map((c) => (
+                    <option key={c} value={c}>
+                      {c}
+                    </option>
+                  ))}
+                </Select>
+                <Field label="Signer" value={f.customs.signer} maxLength={200} onChange={(e) => setCustoms({ signer: e.target.value })} error={err('customs.signer')} hint="Who certifies the declaration" />
+              </div>
+              {f.customs.items.map((it, i) => (
+                <div className="row item-row" key={i} role="group" aria-label={`Customs item ${i + 1}`}>
+                  <Field label="Description" value={it.description} maxLength={500} onChange={(e) => setCustomsItem(i, 'description', e.target.value)} error={err(`customs.items[${i}].description`)} />
+                  <Field label="Qty" inputMode="numeric" value={it.quantity} maxLength={7} onChange={(e) => setCustomsItem(i, 'quantity', e.target.value)} error={err(`customs.items[${i}].quantity`)} />
+                  <Field label="Unit value (USD)" inputMode="decimal" value={it.value} maxLength={12} onChange={(e) => setCustomsItem(i, 'value', e.target.value)} error={err(`customs.items[${i}].unit_value`)} />
+                  <Field label="Unit weight (oz)" inputMode="decimal" value={it.weight_oz} maxLength={10} onChange={(e) => setCustomsItem(i, 'weight_oz', e.target.value)} error={err(`customs.items[${i}].weight_oz`)} />
+                  <Field label="HS code" value={it.hs_tariff_number} maxLength={32} onChange={(e) => setCustomsItem(i, 'hs_tariff_number', e.target.value)} error={err(`customs.items[${i}].hs_tariff_number`)} />
+                  <Field label="Origin country" value={it.origin_country} maxLength={2} onChange={(e) => setCustomsItem(i, 'origin_country', e.target.value)} error={err(`customs.items[${i}].origin_country`)} />
+                  <Field label="Item SKU" value={it.sku} maxLength={200} onChange={(e) => setCustomsItem(i, 'sku', e.target.value)} error={err(`customs.items[${i}].sku`)} />
+                  <button
+                    type="button"
+                    className="btn btn-small btn-ghost"
+                    disabled={f.customs.items.length === 1}
+                    onClick={() => setCustoms({ items: f.customs.items.filter((_, j) => j !== i) })}
+                    aria-label={`Remove customs item ${i + 1}`}
+                  >
+                    Remove
+                  </button>
+                </div>
+              ))}
+              <button type="button" className="btn btn-small" onClick={() => setCustoms({ items: [...f.customs.items, { ...blankCustomsItem }] })}>
+                Add customs item
+              </button>
+            </>
+          )}
         </fieldset>
         <fieldset>
           <legend>Shipping</legend>
