@@ -11,6 +11,7 @@ import * as apiShipments from './2026-11-25-0009-api-shipments.js';
 import * as shippingRules from './2026-11-25-0010-shipping-rules.js';
 import * as addressValidation from './2026-11-25-0011-address-validation.js';
 import * as customs from './2026-11-28-0012-customs.js';
+import * as endOfDay from './2026-11-28-0014-end-of-day.js';
 
 /** Every migration, in order. Names are ISO-dated so they sort by creation. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-0010-shipping-rules': shippingRules,
   '2026-11-25-0011-address-validation': addressValidation,
   '2026-11-28-0012-customs': customs,
+  '2026-11-28-0014-end-of-day': endOfDay,
 };

@@ -27,6 +27,8 @@ export const idPrefixes = {
   carrierExchange: 'cx',
   carrierLabel: 'clb',
   shippingRule: 'rule',
+  manifest: 'man',
+  pickup: 'pck',
   request: 'req',
 } as const;
 

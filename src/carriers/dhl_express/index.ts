@@ -3,6 +3,7 @@ import { defineSimulatedCarrier } from '../simulation/define-carrier.js';
 import { PRIVATE_CARRIER_HOLIDAYS } from '../simulation/holidays.js';
 import { dhlExpressRateCard } from './rates.v2026-01.js';
 import { dhlTrackingNumber, isValidDhlTrackingNumber } from './tracking-numbers.js';
+import { dhlExpressEndOfDay } from './end-of-day.js';
 
 export { dhlCheckDigit, dhlTrackingNumber, isValidDhlTrackingNumber } from './tracking-numbers.js';
 
@@ -11,6 +12,7 @@ export { dhlCheckDigit, dhlTrackingNumber, isValidDhlTrackingNumber } from './tr
  * inside non-US countries. No US-to-US service.
  */
 export const carrier = defineSimulatedCarrier({
+  end_of_day: dhlExpressEndOfDay,
   slug: 'dhl_express',
   name: 'DHL Express',
   card: dhlExpressRateCard,

@@ -3,6 +3,7 @@ import { defineSimulatedCarrier } from '../simulation/define-carrier.js';
 import { PRIVATE_CARRIER_HOLIDAYS } from '../simulation/holidays.js';
 import { fedexRateCard } from './rates.v2026-01.js';
 import { fedexTrackingNumber, isValidFedexTrackingNumber } from './tracking-numbers.js';
+import { fedexEndOfDay } from './end-of-day.js';
 
 export { fedexCheckDigit, fedexTrackingNumber, isValidFedexTrackingNumber } from './tracking-numbers.js';
 
@@ -11,6 +12,7 @@ export { fedexCheckDigit, fedexTrackingNumber, isValidFedexTrackingNumber } from
  * Standard Overnight; International Priority.
  */
 export const carrier = defineSimulatedCarrier({
+  end_of_day: fedexEndOfDay,
   slug: 'fedex',
   name: 'FedEx',
   card: fedexRateCard,

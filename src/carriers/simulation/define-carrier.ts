@@ -1,4 +1,4 @@
-import type { CarrierDefinition, LabelPresentation, ServiceInfo, UsHoliday } from '../types.js';
+import type { CarrierDefinition, EndOfDayOffer, LabelPresentation, ServiceInfo, UsHoliday } from '../types.js';
 import type { RateCard } from './rate-card.js';
 import { simulatedAdapter } from './simulated-adapter.js';
 
@@ -10,6 +10,7 @@ export interface SimulatedCarrierSpec {
   trackingNumber(reference: string, serviceCode: string): string;
   isValidTrackingNumber(trackingNumber: string): boolean;
   label: LabelPresentation;
+  end_of_day?: EndOfDayOffer;
 }
 
 /** Builds the registry metadata of a built-in simulated carrier from its rate card. */
@@ -30,6 +31,7 @@ export function defineSimulatedCarrier(spec: SimulatedCarrierSpec): CarrierDefin
     observed_holidays: spec.observed_holidays,
     isValidTrackingNumber: spec.isValidTrackingNumber,
     label: spec.label,
+    ...(spec.end_of_day ? { end_of_day: spec.end_of_day } : {}),
     adapter: simulatedAdapter({
       card: spec.card,
       trackingNumber: spec.trackingNumber,

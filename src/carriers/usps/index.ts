@@ -4,6 +4,7 @@ import type { Address } from '../types.js';
 import { FEDERAL_HOLIDAYS } from '../simulation/holidays.js';
 import { uspsRateCard } from './rates.v2026-01.js';
 import { isValidUspsTrackingNumber, uspsTrackingNumber } from './tracking-numbers.js';
+import { uspsEndOfDay } from './end-of-day.js';
 
 export { isValidUspsTrackingNumber, uspsCheckDigit, uspsTrackingNumber } from './tracking-numbers.js';
 
@@ -16,6 +17,7 @@ function usZip5(to: Address): string | null {
 
 /** USPS (simulated): domestic Ground Advantage, Priority Mail, Priority Mail Express; First-Class International. */
 export const carrier = defineSimulatedCarrier({
+  end_of_day: uspsEndOfDay,
   slug: 'usps',
   name: 'USPS',
   card: uspsRateCard,

@@ -66,7 +66,7 @@ describe('carrier types', () => {
     expect(usps.credentials_schema!.properties.crid.writeOnly).toBeUndefined();
   });
 
-  it('capabilities: address_validation and pickups come from the api driver; returns, manifests and customs documents are not offered yet', async () => {
+  it('capabilities: address_validation comes from the api driver; pickups and manifests are every carrier\'s end-of-day offer; returns and customs documents are not offered yet', async () => {
     const types = (await app.inject({ method: 'GET', url: '/v1/carrier-types', headers: t.headers })).json().data as Array<{ carrier: string; drivers: string[]; capabilities: Record<string, boolean> }>;
     expect(types.length).toBe(4);
     for (const type of types) {
@@ -77,9 +77,9 @@ describe('carrier types', () => {
         void: true,
         tracking: true,
         address_validation: hasApi,
-        pickups: hasApi,
+        pickups: true,
         returns: false,
-        manifests: false,
+        manifests: true,
         customs_documents: false,
       });
     }

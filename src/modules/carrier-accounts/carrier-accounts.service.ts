@@ -68,10 +68,14 @@ export class CarrierAccountsService {
           labels: c.capabilities.purchase,
           void: c.capabilities.void,
           tracking: c.capabilities.track,
-          ...apiDriverCapabilities(api),
-          // Not built yet (DESIGN.md §9.2–9.4).
+          address_validation: apiDriverCapabilities(api).address_validation,
+          // End of day (DESIGN.md §9.4) is the carrier's offer (data in its folder), the same for
+          // both drivers: a simulated account books pickups and prints the forms in process, an
+          // api account asks the carrier (and prints the form here when its API has none).
+          pickups: Boolean(c.end_of_day?.pickup),
+          manifests: Boolean(c.end_of_day?.manifest),
+          // Not built yet (DESIGN.md §9.2–9.3).
           returns: false,
-          manifests: false,
           customs_documents: false,
         },
         credentials_schema: api ? { $schema: 'https://json-schema.org/draft/2020-12/schema', ...JSON.parse(JSON.stringify(api.credentialsSchema)) } : null,

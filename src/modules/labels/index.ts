@@ -15,3 +15,4 @@ export { renderLabel, renderLabelSet } from './labels.render.js';
 export { createLabelRenderPool, type LabelRenderPool, type LabelRenderPoolOptions } from './labels.pool.js';
 export { convertCarrierLabel, issuedLabelFormat, type CarrierLabelImage } from './labels.convert.js';
 export { mergeLabelFiles } from './labels.merge.js';
+export { renderManifestDocument, type ManifestDocumentData } from './labels.manifest.js';

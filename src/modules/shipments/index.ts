@@ -8,3 +8,4 @@ export { shipmentsRoutes, labelResponse, sendLabel } from './shipments.routes.js
 export { adminShipmentsRoutes } from './admin-shipments.routes.js';
 export { publicTrackingRoutes } from './public-tracking.routes.js';
 export { registerShipmentJobs, POLL_TRACKING_JOB } from './shipments.jobs.js';
+export { ShipmentsEndOfDay, assertNotManifested, type EndOfDayShipment } from './shipments.end-of-day.js';

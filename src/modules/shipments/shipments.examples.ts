@@ -78,6 +78,7 @@ export const SHIPMENT_EXAMPLE = {
       { service_code: 'dhl_express_domestic', carrier_account_id: 'ca_01m855vx0dhl00000000000001', price: { amount: 1290, currency: 'USD' }, business_days: 2, excluded: true, reason: 'carrier dhl_express is excluded' },
     ],
   },
+  manifest_id: null,
   created_at: '2026-11-23T21:44:19.734Z',
   updated_at: '2026-11-23T21:44:19.734Z',
   voided_at: null,

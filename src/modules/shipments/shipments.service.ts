@@ -24,6 +24,7 @@ import { checkDestination, type AddressValidationMode, type CheckedDestination }
 import { FINAL_STATUSES, SHIPMENT_STATUSES, shipmentStateError, type ShipmentStatus } from './shipments.states.js';
 import type { ShipmentAddress, ShipmentRow, StoredRate, TrackingEventRow } from './shipments.tables.js';
 import { deliverOrder, isDue, scopeOf, TrackingSync } from './shipments.tracking.js';
+import { assertNotManifested } from './shipments.end-of-day.js';
 import { labelUrl, toPublicTracking, toShipment, toTracking, toTrackingEventListItem } from './shipments.wire.js';
 
 export interface LabelFile {
@@ -492,6 +493,7 @@ export class ShipmentsService {
    */
   async voidShipment(ctx: ServiceContext, id: string, action: 'shipment.voided' | 'shipment.cancelled' = 'shipment.voided'): Promise<Shipment> {
     const before = await this.tracking.refresh(await this.findOrThrow(ctx, id));
+    assertNotManifested(before);
     const carriers = await this.carriers;
     // A real carrier is asked before the transaction (its deadline must not hold a lock); its
     // refusal is 422 carrier_rejected, no answer 503 carrier_unavailable, and nothing changes here.
@@ -505,6 +507,7 @@ export class ShipmentsService {
     const row = await this.deps.db.transaction().execute(async (trx) => {
       const current = await repo.findShipment(trx, ctx, id, { forUpdate: true });
       if (!current) throw new AppError('not_found', 'No such shipment.');
+      assertNotManifested(current);
       if (current.status !== 'label_purchased') throw shipmentStateError(current.status, 'be voided', `The shipment is ${current.status}; only a label_purchased shipment can be voided.`);
       const carrier = carriers.get(current.carrier);
       if (current.carrier_driver === 'simulated' && carrier?.adapter.void && carrier.capabilities.void) {

@@ -85,6 +85,8 @@ export interface ShipmentsTable {
   ship_to_original: NullableJson<ShipmentAddress>;
   /** The customs declaration the label was bought with (DESIGN.md §9.2); null for a domestic parcel. */
   customs: NullableJson<CustomsDeclaration>;
+  /** The end-of-day manifest the label is on (DESIGN.md §9.4); null until manifested. */
+  manifest_id: ColumnType<string | null, string | null | undefined, string | null>;
   /** The last POST /v1/tracking/:id/refresh (once a minute). */
   tracking_refreshed_at: NullableTimestamp;
   voided_at: NullableTimestamp;

@@ -35,6 +35,7 @@ export function toShipment(row: ShipmentRow, baseUrl: string): Shipment {
     label: { format: row.label_format, url: labelUrl(baseUrl, row.id), created_at: iso(row.label_created_at)! },
     carrier_account_id: row.carrier_account_id,
     selection: row.selection ?? null,
+    manifest_id: row.manifest_id ?? null,
     created_at: iso(row.created_at)!,
     updated_at: iso(row.updated_at)!,
     voided_at: iso(row.voided_at),
