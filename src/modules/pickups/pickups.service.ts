@@ -86,9 +86,16 @@ export class PickupsService {
         return [];
       });
       if (problems.length) throw validationError(problems);
-      const byService = new Map<string, number>();
-      for (const id of shipmentIds) byService.set(found.get(id)!.service_code, (byService.get(found.get(id)!.service_code) ?? 0) + 1);
-      pieces = [...byService].map(([service_code, quantity]) => ({ service_code, quantity, destination_country: 'US' }));
+      // Pieces per service and destination country, as carriers' pickup requests count them.
+      const groups = new Map<string, { service_code: string; quantity: number; destination_country: string }>();
+      for (const id of shipmentIds) {
+        const s = found.get(id)!;
+        const key = `${s.service_code}|${s.destination_country}`;
+        const group = groups.get(key) ?? { service_code: s.service_code, quantity: 0, destination_country: s.destination_country };
+        group.quantity++;
+        groups.set(key, group);
+      }
+      pieces = [...groups.values()];
       totalWeight = shipmentIds.reduce((a, id) => a + found.get(id)!.weight_oz, 0);
     } else {
       const service = carrier.services.find((s) => s.domestic) ?? carrier.services[0]!;

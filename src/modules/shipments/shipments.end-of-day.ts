@@ -31,6 +31,7 @@ export interface EndOfDayShipment {
   status: ShipmentRow['status'];
   manifest_id: string | null;
   ship_from: ShipmentAddress;
+  destination_country: string;
 }
 
 function toEndOfDay(row: ShipmentRow): EndOfDayShipment {
@@ -48,6 +49,7 @@ function toEndOfDay(row: ShipmentRow): EndOfDayShipment {
     status: row.status,
     manifest_id: row.manifest_id,
     ship_from: row.ship_from,
+    destination_country: row.ship_to.country,
   };
 }
 
