@@ -138,6 +138,21 @@ describe('manifests of an api account', () => {
     expect((await app.inject({ method: 'GET', url: `/v1/manifests/${m.id}/document`, headers: t.headers })).statusCode).toBe(409);
     manifestCall = null;
   });
+
+  it('a form that cannot be made at all: failed on the job\'s last attempt, never pending forever', async () => {
+    manifestCall = async () => {
+      throw new Error('driver crashed');
+    };
+    const s = await buy();
+    const created = (await app.inject({ method: 'POST', url: '/v1/manifests', headers: t.headers, payload: { carrier: 'usps', carrier_account_id: account, shipment_ids: [s.id] } })).json();
+    // The queue retries; its last attempt is what this call plays.
+    await app.services.manifests.build({ manifest_id: created.id, workspace_id: t.workspaceId, environment: 'test' }, { attempt: 6, maxAttempts: 6 });
+    const m = (await app.inject({ method: 'GET', url: `/v1/manifests/${created.id}`, headers: t.headers })).json();
+    expect(m).toMatchObject({ status: 'failed', error: { code: 'internal_error' } });
+    expect(m.error.message).not.toContain('driver crashed');
+    expect((await app.inject({ method: 'GET', url: `/v1/shipments/${s.id}`, headers: t.headers })).json().manifest_id).toBeNull();
+    manifestCall = null;
+  });
 });
 
 describe('pickups of an api account', () => {

@@ -172,6 +172,20 @@ export class ManifestsService {
    * job's retries; its refusal, or no answer after the last attempt, fails the manifest.
    */
   async build(job: BuildManifestJob, attempt: { attempt: number; maxAttempts: number }): Promise<void> {
+    try {
+      await this.#build(job, attempt);
+    } catch (err) {
+      // The last attempt of something unforeseen (a render that crashed): failed, not pending forever.
+      if (attempt.attempt >= attempt.maxAttempts) {
+        this.deps.log.error({ err, manifest_id: job.manifest_id }, 'manifest could not be made');
+        await this.fail({ workspaceId: job.workspace_id, environment: job.environment }, job.manifest_id, { code: 'internal_error', message: 'The form could not be made; create the manifest again.', details: [] });
+        return;
+      }
+      throw err;
+    }
+  }
+
+  async #build(job: BuildManifestJob, attempt: { attempt: number; maxAttempts: number }): Promise<void> {
     const scope: Scope = { workspaceId: job.workspace_id, environment: job.environment };
     const row = await repo.findManifest(this.deps.db, scope, job.manifest_id);
     if (!row || row.status !== 'pending') return;
