@@ -13,6 +13,7 @@ import * as addressValidation from './2026-11-25-0011-address-validation.js';
 import * as customs from './2026-11-28-0012-customs.js';
 import * as returnsRefunds from './2026-11-28-0013-returns-refunds.js';
 import * as shipmentDocuments from './2026-11-28-0016-shipment-documents.js';
+import * as endOfDay from './2026-11-28-0014-end-of-day.js';
 
 /** Every migration, in order. Names are ISO-dated so they sort by creation. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28-0012-customs': customs,
   '2026-11-28-0013-returns-refunds': returnsRefunds,
   '2026-11-28-0016-shipment-documents': shipmentDocuments,
+  '2026-11-28-0014-end-of-day': endOfDay,
 };

@@ -43,6 +43,8 @@ import { adminMtlsRoutes, clientCertificateGuard, mtlsService } from './modules/
 import { defaultWebDir, webRoutes } from './platform/http/dashboard.routes.js';
 import { carrierAccountsRoutes, exchangeLogSink, type ApiDriverCatalogue } from './modules/carrier-accounts/index.js';
 import { shippingRulesRoutes } from './modules/shipping-rules/index.js';
+import { manifestsRoutes } from './modules/manifests/index.js';
+import { pickupsRoutes } from './modules/pickups/index.js';
 import { CarrierHttpClient } from './carriers/http/client.js';
 import { builtInApiDrivers } from './carriers/api-drivers.js';
 
@@ -240,7 +242,7 @@ function compilersFactory(compilation: DeferredCompilation) {
 
 /** Every route group, each in its own scope with its guard. */
 async function registerRoutes(app: App, opts: { deps: Deps; services: Services; perIpPerMinute: number }) {
-  const { orders, shipments, batches, officeRedeem, carrierAccounts, carrierGateway, shippingRules } = opts.services;
+  const { orders, shipments, batches, officeRedeem, carrierAccounts, carrierGateway, shippingRules, manifests, pickups } = opts.services;
   const { guards } = app.identity;
   const requests = apiRequestCounter(opts.deps);
   // Closed before the app's own onClose (which closes the database): the last counts are kept.
@@ -266,6 +268,8 @@ async function registerRoutes(app: App, opts: { deps: Deps; services: Services; 
     await v1.register(webhooksRoutes, { surface: 'v1' });
     await v1.register(carrierAccountsRoutes, { surface: 'v1', service: carrierAccounts });
     await v1.register(shippingRulesRoutes, { surface: 'v1', service: shippingRules });
+    await v1.register(manifestsRoutes, { surface: 'v1', service: manifests });
+    await v1.register(pickupsRoutes, { surface: 'v1', service: pickups });
   }, { prefix: '/v1' });
 
   await app.register(authRoutes, { prefix: '/api/auth', perIpPerMinute: opts.perIpPerMinute });
@@ -283,6 +287,8 @@ async function registerRoutes(app: App, opts: { deps: Deps; services: Services; 
     await admin.register(ratesRoutes, { surface: 'admin', gateway: carrierGateway });
     await admin.register(carrierAccountsRoutes, { surface: 'admin', service: carrierAccounts });
     await admin.register(shippingRulesRoutes, { surface: 'admin', service: shippingRules });
+    await admin.register(manifestsRoutes, { surface: 'admin', service: manifests });
+    await admin.register(pickupsRoutes, { surface: 'admin', service: pickups });
   }, { prefix: '/api/admin' });
 
   await app.register(superAdminIdentityRoutes, { prefix: '/api/super-admin' });

@@ -3,7 +3,9 @@ import { createIdentity, type Identity } from './modules/identity/index.js';
 import { settingsService, type SettingsService } from './modules/settings/index.js';
 import { OrdersService } from './modules/orders/index.js';
 import { OfficeRedeemService } from './modules/office-redeem/index.js';
-import { ShipmentsService } from './modules/shipments/index.js';
+import { ShipmentsEndOfDay, ShipmentsService } from './modules/shipments/index.js';
+import { ManifestsService } from './modules/manifests/index.js';
+import { PickupsService } from './modules/pickups/index.js';
 import { BatchesService } from './modules/batches/index.js';
 import { CarrierAccountsService, CarrierGateway, type ApiDriverCatalogue } from './modules/carrier-accounts/index.js';
 import { ShippingRulesService } from './modules/shipping-rules/index.js';
@@ -20,6 +22,8 @@ export interface Services {
   /** Rating, buying, voiding and tracking through a carrier account. */
   carrierGateway: CarrierGateway;
   shippingRules: ShippingRulesService;
+  manifests: ManifestsService;
+  pickups: PickupsService;
 }
 
 /**
@@ -43,11 +47,15 @@ export function composeServices(deps: Deps, apiDrivers: ApiDriverCatalogue): Ser
   const shippingRules: ShippingRulesService = new ShippingRulesService(deps, carrierGateway, (ctx, orderId) => shipments.rateOrder(ctx, orderId));
   const shipments: ShipmentsService = new ShipmentsService(deps, orders, settings, carrierGateway, shippingRules);
   const batches = new BatchesService(deps, orders, shipments);
+  // End of day reaches shipments through what they expose for it (labels to list, the acceptance scan).
+  const endOfDay = new ShipmentsEndOfDay(deps, shipments.tracking);
+  const manifests = new ManifestsService(deps, carrierGateway, endOfDay);
+  const pickups = new PickupsService(deps, carrierGateway, endOfDay);
 
   orders.extend(officeRedeem.orderExtension);
   orders.extend(shipments.orderExtension);
 
-  return { settings, identity, orders, officeRedeem, shipments, batches, carrierAccounts, carrierGateway, shippingRules };
+  return { settings, identity, orders, officeRedeem, shipments, batches, carrierAccounts, carrierGateway, shippingRules, manifests, pickups };
 }
 
 declare module 'fastify' {

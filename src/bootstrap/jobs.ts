@@ -5,6 +5,8 @@ import { registerShipmentJobs } from '../modules/shipments/index.js';
 import { registerBatchJobs } from '../modules/batches/index.js';
 import { registerWebhookJobs } from '../modules/webhooks/index.js';
 import { purgeOldExchanges } from '../modules/carrier-accounts/index.js';
+import { registerManifestJobs } from '../modules/manifests/index.js';
+import { registerPickupJobs } from '../modules/pickups/index.js';
 
 /** Register every module's job handlers and schedules on the app's queue (not started). */
 export async function registerJobHandlers(app: FastifyInstance): Promise<void> {
@@ -28,4 +30,7 @@ export async function registerJobHandlers(app: FastifyInstance): Promise<void> {
   await registerWebhookJobs(app.deps);
   // Batch chunks: items exactly once, resumed after a crash (the chunk job is retried).
   await registerBatchJobs(app.deps, app.services.batches);
+  // End of day: manifest forms (made by a job, at the carrier where its API closes), and pickups completing at their window's end.
+  await registerManifestJobs(app.deps, app.services.manifests);
+  await registerPickupJobs(app.deps, app.services.pickups);
 }

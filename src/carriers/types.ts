@@ -374,6 +374,18 @@ export interface LabelPresentation {
   displayTrackingNumber(trackingNumber: string): string;
 }
 
+/**
+ * What a carrier offers at the end of the day (DESIGN.md §9.4), as data in its folder
+ * (`end-of-day.ts`). An offer left out (null, or the whole field absent) is declared
+ * unsupported: a request for it is 422 `capability_unavailable` naming the capability.
+ */
+export interface EndOfDayOffer {
+  /** The form the platform prints when the carrier's API issues none: USPS a SCAN form (PS Form 5630), others a close report. */
+  manifest: 'scan_form' | 'close_report' | null;
+  /** Scheduled pickups: the simulated fee per pickup, and how long before the window starts a pickup can still be cancelled. */
+  pickup: { fee: Money; cancel_cutoff_minutes: number } | null;
+}
+
 /** What each `src/carriers/<slug>/index.ts` exports as `carrier`. */
 export interface CarrierDefinition {
   slug: string;
@@ -383,6 +395,8 @@ export interface CarrierDefinition {
   capabilities: CarrierCapabilities;
   /** Holidays on which the carrier neither picks up nor delivers. */
   observed_holidays: readonly UsHoliday[];
+  /** Manifests and pickups (absent: neither is offered). */
+  end_of_day?: EndOfDayOffer;
   /** Checks a tracking number's format and check digit. */
   isValidTrackingNumber(trackingNumber: string): boolean;
   /** Heading, routing code, barcode and printed tracking number of its labels. */

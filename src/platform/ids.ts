@@ -28,6 +28,8 @@ export const idPrefixes = {
   carrierLabel: 'clb',
   shippingRule: 'rule',
   refund: 'rfd',
+  manifest: 'man',
+  pickup: 'pck',
   request: 'req',
 } as const;
 

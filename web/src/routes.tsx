@@ -25,6 +25,7 @@ import { Batches } from './pages/Batches';
 import { BatchDetail } from './pages/BatchDetail';
 import { Webhooks } from './pages/Webhooks';
 import { Rules } from './pages/Rules';
+import { EndOfDay } from './pages/EndOfDay';
 import { WebhookDetail } from './pages/WebhookDetail';
 import { WebhookDeadLetters, WebhookDeliveries } from './pages/WebhookDeliveries';
 import { WebhookDeliveryDetail } from './pages/WebhookDeliveryDetail';
@@ -56,6 +57,7 @@ export const routes: RouteEntry[] = [
   { path: '/dashboard/refunds', title: 'Refunds', page: Refunds, access: 'user', nav: 'Refunds' },
   { path: '/dashboard/batches', title: 'Batches', page: Batches, access: 'user', nav: 'Batches' },
   { path: '/dashboard/batches/:id', title: 'Batch', page: BatchDetail, access: 'user' },
+  { path: '/dashboard/end-of-day', title: 'End of day', page: EndOfDay, access: 'user', nav: 'End of day' },
   { path: '/dashboard/rates', title: 'Rate calculator', page: Rates, access: 'user', nav: 'Rates' },
   { path: '/dashboard/integrations', title: 'Integrations', page: Integrations, access: 'user', nav: 'Integrations' },
   { path: '/dashboard/integrations/:id', title: 'Integration', page: IntegrationEdit, access: 'user' },

@@ -3,6 +3,7 @@ import { defineSimulatedCarrier } from '../simulation/define-carrier.js';
 import { PRIVATE_CARRIER_HOLIDAYS } from '../simulation/holidays.js';
 import { dhlExpressRateCard } from './rates.v2026-01.js';
 import { dhlTrackingNumber, isValidDhlTrackingNumber } from './tracking-numbers.js';
+import { dhlExpressEndOfDay } from './end-of-day.js';
 
 export { dhlCheckDigit, dhlTrackingNumber, isValidDhlTrackingNumber } from './tracking-numbers.js';
 
@@ -14,6 +15,7 @@ export const carrier = defineSimulatedCarrier({
   // DHL Express bills a return waybill when it is made (no pay-on-scan); voids within 14 days.
   return_charges: ['on_creation'],
   void_window_days: 14,
+  end_of_day: dhlExpressEndOfDay,
   slug: 'dhl_express',
   name: 'DHL Express',
   card: dhlExpressRateCard,

@@ -3,6 +3,7 @@ import { defineSimulatedCarrier } from '../simulation/define-carrier.js';
 import { PRIVATE_CARRIER_HOLIDAYS } from '../simulation/holidays.js';
 import { fedexRateCard } from './rates.v2026-01.js';
 import { fedexTrackingNumber, isValidFedexTrackingNumber } from './tracking-numbers.js';
+import { fedexEndOfDay } from './end-of-day.js';
 
 export { fedexCheckDigit, fedexTrackingNumber, isValidFedexTrackingNumber } from './tracking-numbers.js';
 
@@ -14,6 +15,7 @@ export const carrier = defineSimulatedCarrier({
   // FedEx Returns: pay-on-scan or prepaid; unused labels may be cancelled within 90 days.
   return_charges: ['on_scan', 'on_creation'],
   void_window_days: 90,
+  end_of_day: fedexEndOfDay,
   slug: 'fedex',
   name: 'FedEx',
   card: fedexRateCard,

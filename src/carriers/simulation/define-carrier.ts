@@ -1,4 +1,4 @@
-import type { CarrierDefinition, LabelPresentation, ServiceInfo, UsHoliday } from '../types.js';
+import type { CarrierDefinition, EndOfDayOffer, LabelPresentation, ServiceInfo, UsHoliday } from '../types.js';
 import type { RateCard } from './rate-card.js';
 import { simulatedAdapter } from './simulated-adapter.js';
 
@@ -13,6 +13,7 @@ export interface SimulatedCarrierSpec {
   /** See CarrierDefinition.return_charges and void_window_days. */
   return_charges?: CarrierDefinition['return_charges'];
   void_window_days?: number;
+  end_of_day?: EndOfDayOffer;
 }
 
 /** Builds the registry metadata of a built-in simulated carrier from its rate card. */
@@ -35,6 +36,7 @@ export function defineSimulatedCarrier(spec: SimulatedCarrierSpec): CarrierDefin
     label: spec.label,
     ...(spec.return_charges ? { return_charges: spec.return_charges } : {}),
     ...(spec.void_window_days !== undefined ? { void_window_days: spec.void_window_days } : {}),
+    ...(spec.end_of_day ? { end_of_day: spec.end_of_day } : {}),
     adapter: simulatedAdapter({
       card: spec.card,
       trackingNumber: spec.trackingNumber,

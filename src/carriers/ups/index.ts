@@ -3,6 +3,7 @@ import { defineSimulatedCarrier } from '../simulation/define-carrier.js';
 import { PRIVATE_CARRIER_HOLIDAYS } from '../simulation/holidays.js';
 import { upsRateCard } from './rates.v2026-01.js';
 import { isValidUpsTrackingNumber, upsTrackingNumber } from './tracking-numbers.js';
+import { upsEndOfDay } from './end-of-day.js';
 
 export { isValidUpsTrackingNumber, upsCheckDigit, upsTrackingNumber } from './tracking-numbers.js';
 
@@ -11,6 +12,7 @@ export const carrier = defineSimulatedCarrier({
   // UPS Returns: pay-on-scan (Print Return Label billed on use) or prepaid; voids are accepted within 90 days.
   return_charges: ['on_scan', 'on_creation'],
   void_window_days: 90,
+  end_of_day: upsEndOfDay,
   slug: 'ups',
   name: 'UPS',
   card: upsRateCard,

@@ -4,6 +4,7 @@ import type { Address } from '../types.js';
 import { FEDERAL_HOLIDAYS } from '../simulation/holidays.js';
 import { uspsRateCard } from './rates.v2026-01.js';
 import { isValidUspsTrackingNumber, uspsTrackingNumber } from './tracking-numbers.js';
+import { uspsEndOfDay } from './end-of-day.js';
 
 export { isValidUspsTrackingNumber, uspsCheckDigit, uspsTrackingNumber } from './tracking-numbers.js';
 
@@ -19,6 +20,7 @@ export const carrier = defineSimulatedCarrier({
   // USPS Returns: pay-on-scan (Scan Based Payment) or prepaid; a label may be refunded within 30 days of purchase.
   return_charges: ['on_scan', 'on_creation'],
   void_window_days: 30,
+  end_of_day: uspsEndOfDay,
   slug: 'usps',
   name: 'USPS',
   card: uspsRateCard,

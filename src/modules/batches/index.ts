@@ -3,3 +3,4 @@ export { BatchesService, RUN_CHUNK_JOB, CHUNK_SIZE } from './batches.service.js'
 export { BatchSchema, BatchItemSchema, MAX_BATCH_ITEMS, type Batch, type BatchItem } from './batches.schemas.js';
 export { batchesRoutes, adminBatchesRoutes } from './batches.routes.js';
 export { registerBatchJobs } from './batches.jobs.js';
+export { batchShipmentIds } from './batches.shipments.js';

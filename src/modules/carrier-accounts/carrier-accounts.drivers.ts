@@ -4,10 +4,11 @@ import type { CarrierApiDriver } from '../../carriers/api-driver.js';
 export type ApiDriverCatalogue = ReadonlyMap<string, CarrierApiDriver>;
 
 /**
- * What a carrier's api driver does beyond rates, labels, void and tracking (GET
- * /v1/carrier-types `capabilities`). A capability belongs to the api driver: the simulated
- * drivers validate no addresses and book no pickups (the built-in validator answers
- * POST /v1/addresses/validate without an account).
+ * What a carrier's api driver does beyond rates, labels, void and tracking. Address validation
+ * belongs to the api driver (the simulated drivers validate none: the built-in validator
+ * answers POST /v1/addresses/validate without an account), and so is GET /v1/carrier-types'
+ * `address_validation`; `pickups` here says the driver can book at the carrier (the carrier
+ * type's own `pickups` is the carrier's end-of-day offer, DESIGN.md §9.4).
  */
 export function apiDriverCapabilities(driver: CarrierApiDriver | undefined): { address_validation: boolean; pickups: boolean } {
   return {

@@ -66,7 +66,7 @@ describe('carrier types', () => {
     expect(usps.credentials_schema!.properties.crid.writeOnly).toBeUndefined();
   });
 
-  it('capabilities: address_validation and pickups come from the api driver; returns from the carrier (return_charges, void window); manifests and customs documents are not offered yet', async () => {
+  it('capabilities: address_validation comes from the api driver; returns (return_charges, void window), pickups, manifests and customs documents are every carrier\'s offer', async () => {
     const types = (await app.inject({ method: 'GET', url: '/v1/carrier-types', headers: t.headers })).json().data as Array<{ carrier: string; drivers: string[]; capabilities: Record<string, boolean> }>;
     expect(types.length).toBe(4);
     for (const type of types) {
@@ -77,10 +77,10 @@ describe('carrier types', () => {
         void: true,
         tracking: true,
         address_validation: hasApi,
-        pickups: hasApi,
+        pickups: true,
         returns: true,
-        manifests: false,
-        customs_documents: false,
+        manifests: true,
+        customs_documents: true,
       });
     }
     const byCarrier = Object.fromEntries((types as unknown as Array<{ carrier: string; return_charges: string[]; void_window_days: number }>).map((c) => [c.carrier, [c.return_charges, c.void_window_days]]));

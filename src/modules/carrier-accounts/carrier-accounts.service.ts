@@ -68,12 +68,17 @@ export class CarrierAccountsService {
           labels: c.capabilities.purchase,
           void: c.capabilities.void,
           tracking: c.capabilities.track,
-          ...apiDriverCapabilities(api),
+          address_validation: apiDriverCapabilities(api).address_validation,
           // Return labels (DESIGN.md §9.3): how they are billed and the void window come from the carrier's definition.
           returns: (c.return_charges ?? []).length > 0,
-          // Not built yet (DESIGN.md §9.2, §9.4).
-          manifests: false,
-          customs_documents: false,
+          // End of day (DESIGN.md §9.4) is the carrier's offer (data in its folder), the same for
+          // both drivers: a simulated account books pickups and prints the forms in process, an
+          // api account asks the carrier (and prints the form here when its API has none).
+          pickups: Boolean(c.end_of_day?.pickup),
+          manifests: Boolean(c.end_of_day?.manifest),
+          // Customs documents (DESIGN.md §9.2) are printed here for every carrier (CN 22 / CN 23 for
+          // USPS, a commercial invoice for the others), beside any the carrier issues itself.
+          customs_documents: true,
         },
         return_charges: [...(c.return_charges ?? [])],
         void_window_days: c.void_window_days ?? null,

@@ -19,3 +19,4 @@ export { renderCustomsDocument, renderLabel, renderLabelSet } from './labels.ren
 export { createLabelRenderPool, type LabelRenderPool, type LabelRenderPoolOptions } from './labels.pool.js';
 export { convertCarrierLabel, issuedLabelFormat, type CarrierLabelImage } from './labels.convert.js';
 export { mergeLabelFiles } from './labels.merge.js';
+export { renderManifestDocument, type ManifestDocumentData } from './labels.manifest.js';

@@ -9,3 +9,4 @@ export { adminShipmentsRoutes } from './admin-shipments.routes.js';
 export { publicTrackingRoutes } from './public-tracking.routes.js';
 export { registerShipmentJobs, POLL_TRACKING_JOB } from './shipments.jobs.js';
 export { storeCarrierDocuments, customsDocumentTypes, type ShipmentDocumentListItem } from './shipments.documents.js';
+export { ShipmentsEndOfDay, assertNotManifested, type EndOfDayShipment } from './shipments.end-of-day.js';

@@ -80,6 +80,7 @@ export const SHIPMENT_EXAMPLE = {
     ],
   },
   customs: null,
+  manifest_id: null,
   created_at: '2026-11-23T21:44:19.734Z',
   updated_at: '2026-11-23T21:44:19.734Z',
   voided_at: null,

@@ -231,6 +231,7 @@ export const ShipmentSchema = Type.Object(
     carrier_account_id: orNull(Type.String({ description: 'The carrier account that sold the label (null for labels bought before carrier accounts existed).' })),
     selection: orNull({ ...SelectionObjectSchema, description: 'How the service was chosen when none was named (`auto`, `cheapest`, or no service to generate or a batch): the rule, its strategy and every option considered; null when the service was named.' }),
     customs: orNull(ShipmentCustomsSchema),
+    manifest_id: orNull(Type.String({ description: 'The end-of-day manifest the label is on (POST /v1/manifests); null until then. A manifested label cannot be voided.' })),
     created_at: Timestamp,
     updated_at: Timestamp,
     voided_at: orNull(Timestamp),

@@ -29,6 +29,7 @@ import { deliverOrder, isDue, scopeOf, TrackingSync } from './shipments.tracking
 import { labelUrl, toPublicTracking, toShipment, toTracking, toTrackingEventListItem, type ReturnSummary } from './shipments.wire.js';
 import { resolveReturnCharge, returnColumns, returnExpiry, returnOrderView, returnBillingOnSync, toReturnSummary, type ReturnInput, type ReturnSpec } from './shipments.returns.js';
 import { assertVoidWindowOpen, DECIDE_REFUND_JOB, recordRefundUpdated, refundOnVoid, Refunds } from './shipments.refunds.js';
+import { assertNotManifested } from './shipments.end-of-day.js';
 
 export interface LabelFile {
   body: Buffer;
@@ -605,6 +606,7 @@ export class ShipmentsService {
    */
   async voidShipment(ctx: ServiceContext, id: string, action: 'shipment.voided' | 'shipment.cancelled' = 'shipment.voided'): Promise<Shipment> {
     const before = await this.tracking.refresh(await this.findOrThrow(ctx, id));
+    assertNotManifested(before);
     const carriers = await this.carriers;
     // The carrier's void window (DESIGN.md §9.3; its definition says how many days): 409 once closed.
     if (before.status === 'label_purchased') assertVoidWindowOpen(carriers.get(before.carrier), before, this.deps.now());
@@ -621,6 +623,7 @@ export class ShipmentsService {
     const row = await this.deps.db.transaction().execute(async (trx) => {
       const current = await repo.findShipment(trx, ctx, id, { forUpdate: true });
       if (!current) throw new AppError('not_found', 'No such shipment.');
+      assertNotManifested(current);
       if (current.status !== 'label_purchased') throw shipmentStateError(current.status, 'be voided', `The shipment is ${current.status}; only a label_purchased shipment can be voided.`);
       const carrier = carriers.get(current.carrier);
       if (current.carrier_driver === 'simulated' && carrier?.adapter.void && carrier.capabilities.void) {

@@ -104,6 +104,8 @@ export interface ShipmentsTable {
   refund_reason: string | null;
   /** When the simulated carrier decides a submitted refund (the refunds job). */
   refund_decide_after: NullableTimestamp;
+  /** The end-of-day manifest the label is on (DESIGN.md §9.4); null until manifested. */
+  manifest_id: ColumnType<string | null, string | null | undefined, string | null>;
   /** The last POST /v1/tracking/:id/refresh (once a minute). */
   tracking_refreshed_at: NullableTimestamp;
   voided_at: NullableTimestamp;

@@ -47,6 +47,7 @@ export function toShipment(row: ShipmentRow, baseUrl: string, returns: readonly 
     carrier_account_id: row.carrier_account_id,
     selection: row.selection ?? null,
     customs: row.customs ? toShipmentCustoms(row.customs) : null,
+    manifest_id: row.manifest_id ?? null,
     created_at: iso(row.created_at)!,
     updated_at: iso(row.updated_at)!,
     voided_at: iso(row.voided_at),
