@@ -147,8 +147,8 @@ func (v ShipmentEnvironment) IsKnown() bool {
 }
 
 // ShipmentStatus: label_purchased → in_transit → out_for_delivery → delivered; also exception,
-// returned; voided (only from label_purchased).. Any other string the service sends is kept as is
-// (IsKnown reports false).
+// returned; voided (only from label_purchased); expired (an on_scan return label unused at its
+// expires_at).. Any other string the service sends is kept as is (IsKnown reports false).
 type ShipmentStatus string
 
 const (
@@ -159,12 +159,53 @@ const (
 	ShipmentStatusException      ShipmentStatus = "exception"
 	ShipmentStatusReturned       ShipmentStatus = "returned"
 	ShipmentStatusVoided         ShipmentStatus = "voided"
+	ShipmentStatusExpired        ShipmentStatus = "expired"
 )
 
 // IsKnown reports whether v is one of the values this client was generated with.
 func (v ShipmentStatus) IsKnown() bool {
 	switch v {
-	case ShipmentStatusLabelPurchased, ShipmentStatusInTransit, ShipmentStatusOutForDelivery, ShipmentStatusDelivered, ShipmentStatusException, ShipmentStatusReturned, ShipmentStatusVoided:
+	case ShipmentStatusLabelPurchased, ShipmentStatusInTransit, ShipmentStatusOutForDelivery, ShipmentStatusDelivered, ShipmentStatusException, ShipmentStatusReturned, ShipmentStatusVoided, ShipmentStatusExpired:
+		return true
+	}
+	return false
+}
+
+// ShipmentCharge: How a return label is billed: on_scan (nothing until the carrier's first scan;
+// the default where the carrier offers it: usps, ups, fedex) or on_creation (billed at once; DHL
+// Express offers only this, and on_scan there is 422 return_charge_unavailable).. Any other string
+// the service sends is kept as is (IsKnown reports false).
+type ShipmentCharge string
+
+const (
+	ShipmentChargeOnCreation ShipmentCharge = "on_creation"
+	ShipmentChargeOnScan     ShipmentCharge = "on_scan"
+)
+
+// IsKnown reports whether v is one of the values this client was generated with.
+func (v ShipmentCharge) IsKnown() bool {
+	switch v {
+	case ShipmentChargeOnCreation, ShipmentChargeOnScan:
+		return true
+	}
+	return false
+}
+
+// ShipmentBillingStatus: pending: an on_scan return not scanned yet (costs nothing so far);
+// charged; not_charged (an on_scan return expired or voided unused). Outbound labels: charged.. Any
+// other string the service sends is kept as is (IsKnown reports false).
+type ShipmentBillingStatus string
+
+const (
+	ShipmentBillingStatusPending    ShipmentBillingStatus = "pending"
+	ShipmentBillingStatusCharged    ShipmentBillingStatus = "charged"
+	ShipmentBillingStatusNotCharged ShipmentBillingStatus = "not_charged"
+)
+
+// IsKnown reports whether v is one of the values this client was generated with.
+func (v ShipmentBillingStatus) IsKnown() bool {
+	switch v {
+	case ShipmentBillingStatusPending, ShipmentBillingStatusCharged, ShipmentBillingStatusNotCharged:
 		return true
 	}
 	return false
@@ -179,12 +220,13 @@ const (
 	BatchTypeImportOrders      BatchType = "import_orders"
 	BatchTypeValidateAddresses BatchType = "validate_addresses"
 	BatchTypeProcessOrders     BatchType = "process_orders"
+	BatchTypeCreateReturns     BatchType = "create_returns"
 )
 
 // IsKnown reports whether v is one of the values this client was generated with.
 func (v BatchType) IsKnown() bool {
 	switch v {
-	case BatchTypePurchaseLabels, BatchTypeImportOrders, BatchTypeValidateAddresses, BatchTypeProcessOrders:
+	case BatchTypePurchaseLabels, BatchTypeImportOrders, BatchTypeValidateAddresses, BatchTypeProcessOrders, BatchTypeCreateReturns:
 		return true
 	}
 	return false
@@ -325,6 +367,24 @@ func (v CarrierTypeDriversItem) IsKnown() bool {
 	return false
 }
 
+// CarrierTypeReturnChargesItem: known values below. Any other string the service sends is kept as
+// is (IsKnown reports false).
+type CarrierTypeReturnChargesItem string
+
+const (
+	CarrierTypeReturnChargesItemOnScan     CarrierTypeReturnChargesItem = "on_scan"
+	CarrierTypeReturnChargesItemOnCreation CarrierTypeReturnChargesItem = "on_creation"
+)
+
+// IsKnown reports whether v is one of the values this client was generated with.
+func (v CarrierTypeReturnChargesItem) IsKnown() bool {
+	switch v {
+	case CarrierTypeReturnChargesItemOnScan, CarrierTypeReturnChargesItemOnCreation:
+		return true
+	}
+	return false
+}
+
 // ShippingRuleSelectionStrategy: known values below. Any other string the service sends is kept as
 // is (IsKnown reports false).
 type ShippingRuleSelectionStrategy string
@@ -340,6 +400,47 @@ const (
 func (v ShippingRuleSelectionStrategy) IsKnown() bool {
 	switch v {
 	case ShippingRuleSelectionStrategyCheapest, ShippingRuleSelectionStrategyFastest, ShippingRuleSelectionStrategyBestValue, ShippingRuleSelectionStrategyPreferred:
+		return true
+	}
+	return false
+}
+
+// ManifestStatus: pending (the form is being made) → ready (documents available, `manifest.ready`
+// sent) | failed (`error` says why; its labels are free again).. Any other string the service sends
+// is kept as is (IsKnown reports false).
+type ManifestStatus string
+
+const (
+	ManifestStatusPending ManifestStatus = "pending"
+	ManifestStatusReady   ManifestStatus = "ready"
+	ManifestStatusFailed  ManifestStatus = "failed"
+)
+
+// IsKnown reports whether v is one of the values this client was generated with.
+func (v ManifestStatus) IsKnown() bool {
+	switch v {
+	case ManifestStatusPending, ManifestStatusReady, ManifestStatusFailed:
+		return true
+	}
+	return false
+}
+
+// PickupStatus: scheduled → cancelled (before cancel_by) | completed (at the window's end; its
+// labels get their acceptance scan) | failed.. Any other string the service sends is kept as is
+// (IsKnown reports false).
+type PickupStatus string
+
+const (
+	PickupStatusScheduled PickupStatus = "scheduled"
+	PickupStatusCancelled PickupStatus = "cancelled"
+	PickupStatusCompleted PickupStatus = "completed"
+	PickupStatusFailed    PickupStatus = "failed"
+)
+
+// IsKnown reports whether v is one of the values this client was generated with.
+func (v PickupStatus) IsKnown() bool {
+	switch v {
+	case PickupStatusScheduled, PickupStatusCancelled, PickupStatusCompleted, PickupStatusFailed:
 		return true
 	}
 	return false
@@ -442,6 +543,25 @@ func (v OfficePinStatus) IsKnown() bool {
 	return false
 }
 
+// RefundStatus: known values below. Any other string the service sends is kept as is (IsKnown
+// reports false).
+type RefundStatus string
+
+const (
+	RefundStatusSubmitted RefundStatus = "submitted"
+	RefundStatusRefunded  RefundStatus = "refunded"
+	RefundStatusRejected  RefundStatus = "rejected"
+)
+
+// IsKnown reports whether v is one of the values this client was generated with.
+func (v RefundStatus) IsKnown() bool {
+	switch v {
+	case RefundStatusSubmitted, RefundStatusRefunded, RefundStatusRejected:
+		return true
+	}
+	return false
+}
+
 // Error is the Error object of the API.
 type Error struct {
 	// Machine-readable error code (see the catalogue in the docs).
@@ -509,18 +629,21 @@ type Order struct {
 	LineItems []map[string]any `json:"line_items"`
 	Parcel    map[string]any   `json:"parcel"`
 	// True when any parcel field was derived (weight from items, dimensions from the default box).
-	ParcelDerived    bool             `json:"parcel_derived"`
-	RequestedService *string          `json:"requested_service"`
-	Shipments        []map[string]any `json:"shipments"`
-	OfficePins       []map[string]any `json:"office_pins"`
-	Notes            *string          `json:"notes"`
-	ProcessedAt      *string          `json:"processed_at"`
-	ShippedAt        *string          `json:"shipped_at"`
-	DeliveredAt      *string          `json:"delivered_at"`
-	CancelledAt      *string          `json:"cancelled_at"`
-	ArchivedAt       *string          `json:"archived_at"`
-	CreatedAt        string           `json:"created_at"`
-	UpdatedAt        string           `json:"updated_at"`
+	ParcelDerived    bool    `json:"parcel_derived"`
+	RequestedService *string `json:"requested_service"`
+	// The customs declaration given with the order (defaults applied); its rules are checked when a
+	// label is bought. Null: derived from the line items at purchase when the parcel needs one.
+	Customs     map[string]any   `json:"customs"`
+	Shipments   []map[string]any `json:"shipments"`
+	OfficePins  []map[string]any `json:"office_pins"`
+	Notes       *string          `json:"notes"`
+	ProcessedAt *string          `json:"processed_at"`
+	ShippedAt   *string          `json:"shipped_at"`
+	DeliveredAt *string          `json:"delivered_at"`
+	CancelledAt *string          `json:"cancelled_at"`
+	ArchivedAt  *string          `json:"archived_at"`
+	CreatedAt   string           `json:"created_at"`
+	UpdatedAt   string           `json:"updated_at"`
 }
 
 // Shipment is the Shipment object of the API.
@@ -535,7 +658,7 @@ type Shipment struct {
 	// Public tracking page for the buyer.
 	TrackingURL string `json:"tracking_url"`
 	// label_purchased → in_transit → out_for_delivery → delivered; also exception, returned; voided
-	// (only from label_purchased).
+	// (only from label_purchased); expired (an on_scan return label unused at its expires_at).
 	Status ShipmentStatus `json:"status"`
 	// The normalised tracking status (see GET /v1/tracking/:id).
 	TrackingStatus string `json:"tracking_status"`
@@ -558,11 +681,39 @@ type Shipment struct {
 	CarrierAccountID *string `json:"carrier_account_id"`
 	// How the service was chosen when none was named (`auto`, `cheapest`, or no service to generate or
 	// a batch): the rule, its strategy and every option considered; null when the service was named.
-	Selection   map[string]any `json:"selection"`
-	CreatedAt   string         `json:"created_at"`
-	UpdatedAt   string         `json:"updated_at"`
-	VoidedAt    *string        `json:"voided_at"`
-	DeliveredAt *string        `json:"delivered_at"`
+	Selection map[string]any `json:"selection"`
+	// The customs declaration the label was bought with (given, the order's, or derived), validated: HS
+	// numbers without dots, eel_pfc derived. Null for a domestic parcel.
+	Customs map[string]any `json:"customs"`
+	// The end-of-day manifest the label is on (POST /v1/manifests); null until then. A manifested label
+	// cannot be voided.
+	ManifestID  *string `json:"manifest_id"`
+	CreatedAt   string  `json:"created_at"`
+	UpdatedAt   string  `json:"updated_at"`
+	VoidedAt    *string `json:"voided_at"`
+	DeliveredAt *string `json:"delivered_at"`
+	// A return label (DESIGN.md §9.3).
+	IsReturn bool `json:"is_return"`
+	// The outbound shipment this return sends back; null for an outbound label or a standalone return.
+	ReturnOf *string `json:"return_of"`
+	// How a return label is billed: on_scan (nothing until the carrier's first scan; the default where
+	// the carrier offers it: usps, ups, fedex) or on_creation (billed at once; DHL Express offers only
+	// this, and on_scan there is 422 return_charge_unavailable).
+	Charge *ShipmentCharge `json:"charge"`
+	// When a return label stops being usable (an on_scan one unused by then becomes expired,
+	// not_charged).
+	ExpiresAt *string `json:"expires_at"`
+	RmaNumber *string `json:"rma_number"`
+	// Why the parcel comes back (returns).
+	Reason *string `json:"reason"`
+	// pending: an on_scan return not scanned yet (costs nothing so far); charged; not_charged (an
+	// on_scan return expired or voided unused). Outbound labels: charged.
+	BillingStatus ShipmentBillingStatus `json:"billing_status"`
+	// The return labels made for this shipment, oldest first.
+	Returns []map[string]any `json:"returns"`
+	// The refund a void asked for (DESIGN.md §9.3): submitted, then refunded or rejected (a label the
+	// carrier scanned after the void is rejected).
+	Refund map[string]any `json:"refund"`
 }
 
 // Tracking is the Tracking object of the API.
@@ -699,9 +850,16 @@ type CarrierType struct {
 	Name     string                   `json:"name"`
 	Drivers  []CarrierTypeDriversItem `json:"drivers"`
 	Services []map[string]any         `json:"services"`
-	// rates, labels, void and tracking hold for both drivers; address_validation and pickups are what
-	// the api driver adds.
+	// rates, labels, void and tracking hold for both drivers; address_validation is what the api driver
+	// adds; returns, pickups, manifests and customs documents are the carrier's offer, the same for
+	// both drivers.
 	Capabilities map[string]any `json:"capabilities"`
+	// How the carrier bills return labels, the default first: on_scan (pay on first scan; usps, ups,
+	// fedex) and/or on_creation (DHL Express: only this).
+	ReturnCharges []CarrierTypeReturnChargesItem `json:"return_charges"`
+	// Days after purchase within which a label can be voided and refunded (USPS 30, UPS 90, FedEx 90,
+	// DHL Express 14); null: no limit.
+	VoidWindowDays *int64 `json:"void_window_days"`
 	// JSON Schema (2020-12) of the api driver’s credentials; secret fields carry writeOnly: true. Null
 	// when the carrier has no api driver yet.
 	CredentialsSchema map[string]any `json:"credentials_schema"`
@@ -735,6 +893,57 @@ type ShippingRuleSelection struct {
 	CarrierAccountID *string `json:"carrier_account_id"`
 	// Every option rated, cheapest first, with whether and why it was excluded.
 	Considered []map[string]any `json:"considered"`
+}
+
+// Manifest is the Manifest object of the API.
+type Manifest struct {
+	ID               string `json:"id"`
+	Carrier          string `json:"carrier"`
+	CarrierAccountID string `json:"carrier_account_id"`
+	// YYYY-MM-DD.
+	ShipDate string `json:"ship_date"`
+	// pending (the form is being made) → ready (documents available, `manifest.ready` sent) | failed
+	// (`error` says why; its labels are free again).
+	Status ManifestStatus `json:"status"`
+	// The labels on the form.
+	ShipmentIds []string `json:"shipment_ids"`
+	// Labels listed (or of the batch) that are not on the form, each with its reason.
+	Rejected []map[string]any `json:"rejected"`
+	// Once ready: the form to print and hand to the driver (GET /v1/manifests/:id/document).
+	Documents []map[string]any `json:"documents"`
+	// The SCAN form number the barcode encodes, or the close confirmation; the carrier's own when its
+	// API issued the form.
+	FormNumber *string `json:"form_number"`
+	BatchID    *string `json:"batch_id"`
+	// Why the manifest failed.
+	Error     map[string]any `json:"error"`
+	ReadyAt   *string        `json:"ready_at"`
+	CreatedAt string         `json:"created_at"`
+}
+
+// Pickup is the Pickup object of the API.
+type Pickup struct {
+	ID               string `json:"id"`
+	Carrier          string `json:"carrier"`
+	CarrierAccountID string `json:"carrier_account_id"`
+	// scheduled → cancelled (before cancel_by) | completed (at the window's end; its labels get their
+	// acceptance scan) | failed.
+	Status PickupStatus `json:"status"`
+	// The carrier's confirmation (the simulated carrier makes one up).
+	ConfirmationNumber string `json:"confirmation_number"`
+	// Where the driver comes.
+	Address map[string]any `json:"address"`
+	// As requested, with its offset.
+	Window map[string]any `json:"window"`
+	// What the carrier charges for the pickup (USPS: 0).
+	Price        map[string]any `json:"price"`
+	CancelBy     string         `json:"cancel_by"`
+	ShipmentIds  []string       `json:"shipment_ids"`
+	PackageCount int64          `json:"package_count"`
+	Instructions *string        `json:"instructions"`
+	CancelledAt  *string        `json:"cancelled_at"`
+	CompletedAt  *string        `json:"completed_at"`
+	CreatedAt    string         `json:"created_at"`
 }
 
 // Integration is the Integration object of the API.
@@ -808,6 +1017,19 @@ type OfficePin struct {
 	RenewedAt    *string          `json:"renewed_at"`
 	CreatedAt    string           `json:"created_at"`
 	UpdatedAt    string           `json:"updated_at"`
+}
+
+// Refund is the Refund object of the API.
+type Refund struct {
+	ID             string         `json:"id"`
+	ShipmentID     string         `json:"shipment_id"`
+	TrackingNumber string         `json:"tracking_number"`
+	Carrier        string         `json:"carrier"`
+	Status         RefundStatus   `json:"status"`
+	Amount         map[string]any `json:"amount"`
+	RequestedAt    string         `json:"requested_at"`
+	DecidedAt      *string        `json:"decided_at"`
+	Reason         *string        `json:"reason"`
 }
 
 // Setting is the Setting object of the API.
@@ -1035,7 +1257,7 @@ func (c *Client) CreateShipment(ctx context.Context, body any, opts ...RequestOp
 // ListShipmentsParams are the query parameters of ListShipments; zero values are left out.
 type ListShipmentsParams struct {
 	// A status, or several separated by commas: label_purchased, in_transit, out_for_delivery,
-	// delivered, exception, returned, voided.
+	// delivered, exception, returned, voided, expired.
 	Status string
 	// A carrier slug (usps, ups, fedex, dhl_express).
 	Carrier        string
@@ -1123,6 +1345,63 @@ func (c *Client) VoidShipment(ctx context.Context, id string, opts ...RequestOpt
 	return out, nil
 }
 
+// CreateReturnShipment: Make a return label for a shipment. POST /v1/shipments/{id}/return
+func (c *Client) CreateReturnShipment(ctx context.Context, id string, body any, opts ...RequestOption) (*Shipment, error) {
+	out := new(Shipment)
+	if err := c.do(ctx, "POST", "/v1/shipments/{id}/return", map[string]string{"id": id}, nil, body, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ListRefundsParams are the query parameters of ListRefunds; zero values are left out.
+type ListRefundsParams struct {
+	// A refund status, or several separated by commas: submitted, refunded, rejected.
+	Status string
+	// Page size, default 20, clamped to 1..100.
+	Limit  int
+	Cursor string
+}
+
+func (p *ListRefundsParams) values() url.Values {
+	q := url.Values{}
+	if p == nil {
+		return q
+	}
+	if p.Status != "" {
+		q.Set("status", p.Status)
+	}
+	if p.Limit != 0 {
+		q.Set("limit", strconv.Itoa(p.Limit))
+	}
+	if p.Cursor != "" {
+		q.Set("cursor", p.Cursor)
+	}
+	return q
+}
+
+// ListRefunds: List refunds of voided labels, newest first. GET /v1/refunds
+func (c *Client) ListRefunds(ctx context.Context, params *ListRefundsParams, opts ...RequestOption) (*Page[Refund], error) {
+	out := new(Page[Refund])
+	if err := c.do(ctx, "GET", "/v1/refunds", nil, params.values(), nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// IterRefunds walks every page of ListRefunds with the same filters: for it.Next(ctx) { it.Item() }, then it.Err().
+func (c *Client) IterRefunds(params *ListRefundsParams, opts ...RequestOption) *Pager[Refund] {
+	var base ListRefundsParams
+	if params != nil {
+		base = *params
+	}
+	return newPager(func(ctx context.Context, cursor string) (*Page[Refund], error) {
+		p := base
+		p.Cursor = cursor
+		return c.ListRefunds(ctx, &p, opts...)
+	})
+}
+
 // GetShipmentLabelParams are the query parameters of GetShipmentLabel; zero values are left out.
 type GetShipmentLabelParams struct {
 	// Render another format on demand (default: the purchased one). One of pdf_4x6, pdf_letter,
@@ -1146,6 +1425,21 @@ func (p *GetShipmentLabelParams) values() url.Values {
 func (c *Client) GetShipmentLabel(ctx context.Context, id string, params *GetShipmentLabelParams, opts ...RequestOption) ([]byte, error) {
 	var out []byte
 	err := c.do(ctx, "GET", "/v1/shipments/{id}/label", map[string]string{"id": id}, params.values(), nil, &out, opts)
+	return out, err
+}
+
+// ListShipmentDocuments: List the customs documents of a shipment. GET /v1/shipments/{id}/documents
+func (c *Client) ListShipmentDocuments(ctx context.Context, id string, opts ...RequestOption) (map[string]any, error) {
+	var out map[string]any
+	err := c.do(ctx, "GET", "/v1/shipments/{id}/documents", map[string]string{"id": id}, nil, nil, &out, opts)
+	return out, err
+}
+
+// GetShipmentDocument: Download a customs document of a shipment. GET
+// /v1/shipments/{id}/documents/{type}
+func (c *Client) GetShipmentDocument(ctx context.Context, id string, type_ string, opts ...RequestOption) ([]byte, error) {
+	var out []byte
+	err := c.do(ctx, "GET", "/v1/shipments/{id}/documents/{type}", map[string]string{"id": id, "type": type_}, nil, nil, &out, opts)
 	return out, err
 }
 
@@ -1775,6 +2069,161 @@ func (c *Client) DeleteShippingRule(ctx context.Context, id string, opts ...Requ
 	return c.do(ctx, "DELETE", "/v1/shipping-rules/{id}", map[string]string{"id": id}, nil, nil, nil, opts)
 }
 
+// CreateManifest: Manifest the day's labels (USPS SCAN form, others a close report). POST
+// /v1/manifests
+func (c *Client) CreateManifest(ctx context.Context, body any, opts ...RequestOption) (*Manifest, error) {
+	out := new(Manifest)
+	if err := c.do(ctx, "POST", "/v1/manifests", nil, nil, body, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ListManifestsParams are the query parameters of ListManifests; zero values are left out.
+type ListManifestsParams struct {
+	// Page size, default 20, clamped to 1..100.
+	Limit  int
+	Cursor string
+	// One of pending, ready, failed.
+	Status  string
+	Carrier string
+}
+
+func (p *ListManifestsParams) values() url.Values {
+	q := url.Values{}
+	if p == nil {
+		return q
+	}
+	if p.Limit != 0 {
+		q.Set("limit", strconv.Itoa(p.Limit))
+	}
+	if p.Cursor != "" {
+		q.Set("cursor", p.Cursor)
+	}
+	if p.Status != "" {
+		q.Set("status", p.Status)
+	}
+	if p.Carrier != "" {
+		q.Set("carrier", p.Carrier)
+	}
+	return q
+}
+
+// ListManifests: List manifests, newest first (?status=, ?carrier=). GET /v1/manifests
+func (c *Client) ListManifests(ctx context.Context, params *ListManifestsParams, opts ...RequestOption) (*Page[Manifest], error) {
+	out := new(Page[Manifest])
+	if err := c.do(ctx, "GET", "/v1/manifests", nil, params.values(), nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// IterManifests walks every page of ListManifests with the same filters: for it.Next(ctx) { it.Item() }, then it.Err().
+func (c *Client) IterManifests(params *ListManifestsParams, opts ...RequestOption) *Pager[Manifest] {
+	var base ListManifestsParams
+	if params != nil {
+		base = *params
+	}
+	return newPager(func(ctx context.Context, cursor string) (*Page[Manifest], error) {
+		p := base
+		p.Cursor = cursor
+		return c.ListManifests(ctx, &p, opts...)
+	})
+}
+
+// GetManifest: Read a manifest: its labels, rejections, status and documents. GET
+// /v1/manifests/{id}
+func (c *Client) GetManifest(ctx context.Context, id string, opts ...RequestOption) (*Manifest, error) {
+	out := new(Manifest)
+	if err := c.do(ctx, "GET", "/v1/manifests/{id}", map[string]string{"id": id}, nil, nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// GetManifestDocument: Download the manifest's form (PDF): the SCAN form or close report to hand to
+// the driver. GET /v1/manifests/{id}/document
+func (c *Client) GetManifestDocument(ctx context.Context, id string, opts ...RequestOption) ([]byte, error) {
+	var out []byte
+	err := c.do(ctx, "GET", "/v1/manifests/{id}/document", map[string]string{"id": id}, nil, nil, &out, opts)
+	return out, err
+}
+
+// CreatePickup: Schedule a carrier pickup. POST /v1/pickups
+func (c *Client) CreatePickup(ctx context.Context, body any, opts ...RequestOption) (*Pickup, error) {
+	out := new(Pickup)
+	if err := c.do(ctx, "POST", "/v1/pickups", nil, nil, body, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ListPickupsParams are the query parameters of ListPickups; zero values are left out.
+type ListPickupsParams struct {
+	// Page size, default 20, clamped to 1..100.
+	Limit  int
+	Cursor string
+	// One of scheduled, cancelled, completed, failed.
+	Status string
+}
+
+func (p *ListPickupsParams) values() url.Values {
+	q := url.Values{}
+	if p == nil {
+		return q
+	}
+	if p.Limit != 0 {
+		q.Set("limit", strconv.Itoa(p.Limit))
+	}
+	if p.Cursor != "" {
+		q.Set("cursor", p.Cursor)
+	}
+	if p.Status != "" {
+		q.Set("status", p.Status)
+	}
+	return q
+}
+
+// ListPickups: List pickups, newest first (?status=). GET /v1/pickups
+func (c *Client) ListPickups(ctx context.Context, params *ListPickupsParams, opts ...RequestOption) (*Page[Pickup], error) {
+	out := new(Page[Pickup])
+	if err := c.do(ctx, "GET", "/v1/pickups", nil, params.values(), nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// IterPickups walks every page of ListPickups with the same filters: for it.Next(ctx) { it.Item() }, then it.Err().
+func (c *Client) IterPickups(params *ListPickupsParams, opts ...RequestOption) *Pager[Pickup] {
+	var base ListPickupsParams
+	if params != nil {
+		base = *params
+	}
+	return newPager(func(ctx context.Context, cursor string) (*Page[Pickup], error) {
+		p := base
+		p.Cursor = cursor
+		return c.ListPickups(ctx, &p, opts...)
+	})
+}
+
+// GetPickup: Read a pickup. GET /v1/pickups/{id}
+func (c *Client) GetPickup(ctx context.Context, id string, opts ...RequestOption) (*Pickup, error) {
+	out := new(Pickup)
+	if err := c.do(ctx, "GET", "/v1/pickups/{id}", map[string]string{"id": id}, nil, nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// CancelPickup: Cancel a pickup (before its cancel_by). POST /v1/pickups/{id}/cancel
+func (c *Client) CancelPickup(ctx context.Context, id string, opts ...RequestOption) (*Pickup, error) {
+	out := new(Pickup)
+	if err := c.do(ctx, "POST", "/v1/pickups/{id}/cancel", map[string]string{"id": id}, nil, nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // Register: Register an account and its workspace (pending until approved). POST /api/auth/register
 func (c *Client) Register(ctx context.Context, body any, opts ...RequestOption) (map[string]any, error) {
 	var out map[string]any
@@ -2000,8 +2449,8 @@ func (c *Client) AdminGetOrder(ctx context.Context, orderID string, opts ...Requ
 	return out, nil
 }
 
-// AdminUpdateOrder: Update customer, addresses, line items, parcel, requested service or notes (409
-// once shipped). PATCH /api/admin/orders/{orderId}
+// AdminUpdateOrder: Update customer, addresses, line items, parcel, requested service, customs or
+// notes (409 once shipped). PATCH /api/admin/orders/{orderId}
 func (c *Client) AdminUpdateOrder(ctx context.Context, orderID string, body any, opts ...RequestOption) (*Order, error) {
 	out := new(Order)
 	if err := c.do(ctx, "PATCH", "/api/admin/orders/{orderId}", map[string]string{"orderId": orderID}, nil, body, out, opts); err != nil {
@@ -2147,7 +2596,7 @@ func (c *Client) AdminCreateShipment(ctx context.Context, body any, opts ...Requ
 // AdminListShipmentsParams are the query parameters of AdminListShipments; zero values are left out.
 type AdminListShipmentsParams struct {
 	// A status, or several separated by commas: label_purchased, in_transit, out_for_delivery,
-	// delivered, exception, returned, voided.
+	// delivered, exception, returned, voided, expired.
 	Status string
 	// A carrier slug (usps, ups, fedex, dhl_express).
 	Carrier        string
@@ -2248,6 +2697,80 @@ func (p *AdminGetShipmentLabelParams) values() url.Values {
 func (c *Client) AdminGetShipmentLabel(ctx context.Context, id string, params *AdminGetShipmentLabelParams, opts ...RequestOption) ([]byte, error) {
 	var out []byte
 	err := c.do(ctx, "GET", "/api/admin/shipments/{id}/label", map[string]string{"id": id}, params.values(), nil, &out, opts)
+	return out, err
+}
+
+// AdminCreateReturnShipment: Make a return label for a shipment (as POST
+// /v1/shipments/{id}/return). POST /api/admin/shipments/{id}/return
+func (c *Client) AdminCreateReturnShipment(ctx context.Context, id string, body any, opts ...RequestOption) (*Shipment, error) {
+	out := new(Shipment)
+	if err := c.do(ctx, "POST", "/api/admin/shipments/{id}/return", map[string]string{"id": id}, nil, body, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AdminListRefundsParams are the query parameters of AdminListRefunds; zero values are left out.
+type AdminListRefundsParams struct {
+	// A refund status, or several separated by commas: submitted, refunded, rejected.
+	Status string
+	// Page size, default 20, clamped to 1..100.
+	Limit  int
+	Cursor string
+}
+
+func (p *AdminListRefundsParams) values() url.Values {
+	q := url.Values{}
+	if p == nil {
+		return q
+	}
+	if p.Status != "" {
+		q.Set("status", p.Status)
+	}
+	if p.Limit != 0 {
+		q.Set("limit", strconv.Itoa(p.Limit))
+	}
+	if p.Cursor != "" {
+		q.Set("cursor", p.Cursor)
+	}
+	return q
+}
+
+// AdminListRefunds: List refunds of voided labels (as GET /v1/refunds). GET /api/admin/refunds
+func (c *Client) AdminListRefunds(ctx context.Context, params *AdminListRefundsParams, opts ...RequestOption) (*Page[Refund], error) {
+	out := new(Page[Refund])
+	if err := c.do(ctx, "GET", "/api/admin/refunds", nil, params.values(), nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AdminIterRefunds walks every page of AdminListRefunds with the same filters: for it.Next(ctx) { it.Item() }, then it.Err().
+func (c *Client) AdminIterRefunds(params *AdminListRefundsParams, opts ...RequestOption) *Pager[Refund] {
+	var base AdminListRefundsParams
+	if params != nil {
+		base = *params
+	}
+	return newPager(func(ctx context.Context, cursor string) (*Page[Refund], error) {
+		p := base
+		p.Cursor = cursor
+		return c.AdminListRefunds(ctx, &p, opts...)
+	})
+}
+
+// AdminListShipmentDocuments: List the customs documents of a shipment. GET
+// /api/admin/shipments/{id}/documents
+func (c *Client) AdminListShipmentDocuments(ctx context.Context, id string, opts ...RequestOption) (map[string]any, error) {
+	var out map[string]any
+	err := c.do(ctx, "GET", "/api/admin/shipments/{id}/documents", map[string]string{"id": id}, nil, nil, &out, opts)
+	return out, err
+}
+
+// AdminGetShipmentDocument: Download a customs document of a shipment. GET
+// /api/admin/shipments/{id}/documents/{type}
+func (c *Client) AdminGetShipmentDocument(ctx context.Context, id string, type_ string, opts ...RequestOption) ([]byte, error) {
+	var out []byte
+	err := c.do(ctx, "GET", "/api/admin/shipments/{id}/documents/{type}", map[string]string{"id": id, "type": type_}, nil, nil, &out, opts)
 	return out, err
 }
 
@@ -2910,6 +3433,161 @@ func (c *Client) AdminDeleteShippingRule(ctx context.Context, id string, opts ..
 	return c.do(ctx, "DELETE", "/api/admin/shipping-rules/{id}", map[string]string{"id": id}, nil, nil, nil, opts)
 }
 
+// AdminCreateManifest: Manifest the day's labels (USPS SCAN form, others a close report). POST
+// /api/admin/manifests
+func (c *Client) AdminCreateManifest(ctx context.Context, body any, opts ...RequestOption) (*Manifest, error) {
+	out := new(Manifest)
+	if err := c.do(ctx, "POST", "/api/admin/manifests", nil, nil, body, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AdminListManifestsParams are the query parameters of AdminListManifests; zero values are left out.
+type AdminListManifestsParams struct {
+	// Page size, default 20, clamped to 1..100.
+	Limit  int
+	Cursor string
+	// One of pending, ready, failed.
+	Status  string
+	Carrier string
+}
+
+func (p *AdminListManifestsParams) values() url.Values {
+	q := url.Values{}
+	if p == nil {
+		return q
+	}
+	if p.Limit != 0 {
+		q.Set("limit", strconv.Itoa(p.Limit))
+	}
+	if p.Cursor != "" {
+		q.Set("cursor", p.Cursor)
+	}
+	if p.Status != "" {
+		q.Set("status", p.Status)
+	}
+	if p.Carrier != "" {
+		q.Set("carrier", p.Carrier)
+	}
+	return q
+}
+
+// AdminListManifests: List manifests, newest first (?status=, ?carrier=). GET /api/admin/manifests
+func (c *Client) AdminListManifests(ctx context.Context, params *AdminListManifestsParams, opts ...RequestOption) (*Page[Manifest], error) {
+	out := new(Page[Manifest])
+	if err := c.do(ctx, "GET", "/api/admin/manifests", nil, params.values(), nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AdminIterManifests walks every page of AdminListManifests with the same filters: for it.Next(ctx) { it.Item() }, then it.Err().
+func (c *Client) AdminIterManifests(params *AdminListManifestsParams, opts ...RequestOption) *Pager[Manifest] {
+	var base AdminListManifestsParams
+	if params != nil {
+		base = *params
+	}
+	return newPager(func(ctx context.Context, cursor string) (*Page[Manifest], error) {
+		p := base
+		p.Cursor = cursor
+		return c.AdminListManifests(ctx, &p, opts...)
+	})
+}
+
+// AdminGetManifest: Read a manifest: its labels, rejections, status and documents. GET
+// /api/admin/manifests/{id}
+func (c *Client) AdminGetManifest(ctx context.Context, id string, opts ...RequestOption) (*Manifest, error) {
+	out := new(Manifest)
+	if err := c.do(ctx, "GET", "/api/admin/manifests/{id}", map[string]string{"id": id}, nil, nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AdminGetManifestDocument: Download the manifest's form (PDF): the SCAN form or close report to
+// hand to the driver. GET /api/admin/manifests/{id}/document
+func (c *Client) AdminGetManifestDocument(ctx context.Context, id string, opts ...RequestOption) ([]byte, error) {
+	var out []byte
+	err := c.do(ctx, "GET", "/api/admin/manifests/{id}/document", map[string]string{"id": id}, nil, nil, &out, opts)
+	return out, err
+}
+
+// AdminCreatePickup: Schedule a carrier pickup. POST /api/admin/pickups
+func (c *Client) AdminCreatePickup(ctx context.Context, body any, opts ...RequestOption) (*Pickup, error) {
+	out := new(Pickup)
+	if err := c.do(ctx, "POST", "/api/admin/pickups", nil, nil, body, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AdminListPickupsParams are the query parameters of AdminListPickups; zero values are left out.
+type AdminListPickupsParams struct {
+	// Page size, default 20, clamped to 1..100.
+	Limit  int
+	Cursor string
+	// One of scheduled, cancelled, completed, failed.
+	Status string
+}
+
+func (p *AdminListPickupsParams) values() url.Values {
+	q := url.Values{}
+	if p == nil {
+		return q
+	}
+	if p.Limit != 0 {
+		q.Set("limit", strconv.Itoa(p.Limit))
+	}
+	if p.Cursor != "" {
+		q.Set("cursor", p.Cursor)
+	}
+	if p.Status != "" {
+		q.Set("status", p.Status)
+	}
+	return q
+}
+
+// AdminListPickups: List pickups, newest first (?status=). GET /api/admin/pickups
+func (c *Client) AdminListPickups(ctx context.Context, params *AdminListPickupsParams, opts ...RequestOption) (*Page[Pickup], error) {
+	out := new(Page[Pickup])
+	if err := c.do(ctx, "GET", "/api/admin/pickups", nil, params.values(), nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AdminIterPickups walks every page of AdminListPickups with the same filters: for it.Next(ctx) { it.Item() }, then it.Err().
+func (c *Client) AdminIterPickups(params *AdminListPickupsParams, opts ...RequestOption) *Pager[Pickup] {
+	var base AdminListPickupsParams
+	if params != nil {
+		base = *params
+	}
+	return newPager(func(ctx context.Context, cursor string) (*Page[Pickup], error) {
+		p := base
+		p.Cursor = cursor
+		return c.AdminListPickups(ctx, &p, opts...)
+	})
+}
+
+// AdminGetPickup: Read a pickup. GET /api/admin/pickups/{id}
+func (c *Client) AdminGetPickup(ctx context.Context, id string, opts ...RequestOption) (*Pickup, error) {
+	out := new(Pickup)
+	if err := c.do(ctx, "GET", "/api/admin/pickups/{id}", map[string]string{"id": id}, nil, nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AdminCancelPickup: Cancel a pickup (before its cancel_by). POST /api/admin/pickups/{id}/cancel
+func (c *Client) AdminCancelPickup(ctx context.Context, id string, opts ...RequestOption) (*Pickup, error) {
+	out := new(Pickup)
+	if err := c.do(ctx, "POST", "/api/admin/pickups/{id}/cancel", map[string]string{"id": id}, nil, nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // SuperAdminListAccountsParams are the query parameters of SuperAdminListAccounts; zero values are left out.
 type SuperAdminListAccountsParams struct {
 	// One of pending, active, suspended.
@@ -3384,7 +4062,11 @@ var operations = map[string][2]string{
 	"listShipments":                 {"GET", "/v1/shipments"},
 	"getShipment":                   {"GET", "/v1/shipments/{id}"},
 	"voidShipment":                  {"POST", "/v1/shipments/{id}/void"},
+	"createReturnShipment":          {"POST", "/v1/shipments/{id}/return"},
+	"listRefunds":                   {"GET", "/v1/refunds"},
 	"getShipmentLabel":              {"GET", "/v1/shipments/{id}/label"},
+	"listShipmentDocuments":         {"GET", "/v1/shipments/{id}/documents"},
+	"getShipmentDocument":           {"GET", "/v1/shipments/{id}/documents/{type}"},
 	"listTrackingEvents":            {"GET", "/v1/tracking/events"},
 	"getTracking":                   {"GET", "/v1/tracking/{id}"},
 	"refreshTracking":               {"POST", "/v1/tracking/{id}/refresh"},
@@ -3419,6 +4101,14 @@ var operations = map[string][2]string{
 	"getShippingRule":               {"GET", "/v1/shipping-rules/{id}"},
 	"updateShippingRule":            {"PATCH", "/v1/shipping-rules/{id}"},
 	"deleteShippingRule":            {"DELETE", "/v1/shipping-rules/{id}"},
+	"createManifest":                {"POST", "/v1/manifests"},
+	"listManifests":                 {"GET", "/v1/manifests"},
+	"getManifest":                   {"GET", "/v1/manifests/{id}"},
+	"getManifestDocument":           {"GET", "/v1/manifests/{id}/document"},
+	"createPickup":                  {"POST", "/v1/pickups"},
+	"listPickups":                   {"GET", "/v1/pickups"},
+	"getPickup":                     {"GET", "/v1/pickups/{id}"},
+	"cancelPickup":                  {"POST", "/v1/pickups/{id}/cancel"},
 	"register":                      {"POST", "/api/auth/register"},
 	"login":                         {"POST", "/api/auth/login"},
 	"logout":                        {"POST", "/api/auth/logout"},
@@ -3448,6 +4138,10 @@ var operations = map[string][2]string{
 	"adminListShipments":            {"GET", "/api/admin/shipments"},
 	"adminGetShipment":              {"GET", "/api/admin/shipments/{id}"},
 	"adminGetShipmentLabel":         {"GET", "/api/admin/shipments/{id}/label"},
+	"adminCreateReturnShipment":     {"POST", "/api/admin/shipments/{id}/return"},
+	"adminListRefunds":              {"GET", "/api/admin/refunds"},
+	"adminListShipmentDocuments":    {"GET", "/api/admin/shipments/{id}/documents"},
+	"adminGetShipmentDocument":      {"GET", "/api/admin/shipments/{id}/documents/{type}"},
 	"adminCancelShipment":           {"POST", "/api/admin/shipments/{id}/cancel"},
 	"adminForceDeliverShipment":     {"POST", "/api/admin/shipments/{id}/force-delivery"},
 	"adminGenerateOrderLabel":       {"POST", "/api/admin/orders/{orderId}/generate"},
@@ -3487,6 +4181,14 @@ var operations = map[string][2]string{
 	"adminGetShippingRule":          {"GET", "/api/admin/shipping-rules/{id}"},
 	"adminUpdateShippingRule":       {"PATCH", "/api/admin/shipping-rules/{id}"},
 	"adminDeleteShippingRule":       {"DELETE", "/api/admin/shipping-rules/{id}"},
+	"adminCreateManifest":           {"POST", "/api/admin/manifests"},
+	"adminListManifests":            {"GET", "/api/admin/manifests"},
+	"adminGetManifest":              {"GET", "/api/admin/manifests/{id}"},
+	"adminGetManifestDocument":      {"GET", "/api/admin/manifests/{id}/document"},
+	"adminCreatePickup":             {"POST", "/api/admin/pickups"},
+	"adminListPickups":              {"GET", "/api/admin/pickups"},
+	"adminGetPickup":                {"GET", "/api/admin/pickups/{id}"},
+	"adminCancelPickup":             {"POST", "/api/admin/pickups/{id}/cancel"},
 	"superAdminListAccounts":        {"GET", "/api/super-admin/accounts"},
 	"superAdminGetAccount":          {"GET", "/api/super-admin/accounts/{userId}"},
 	"superAdminApproveAccount":      {"POST", "/api/super-admin/accounts/{userId}/approve"},

@@ -64,7 +64,7 @@ class ShipmentEnvironment(OpenEnum):
 
 
 class ShipmentStatus(OpenEnum):
-    """label_purchased → in_transit → out_for_delivery → delivered; also exception, returned; voided (only from label_purchased).. Unknown values are kept: ShipmentStatus("new_value") does not raise."""
+    """label_purchased → in_transit → out_for_delivery → delivered; also exception, returned; voided (only from label_purchased); expired (an on_scan return label unused at its expires_at).. Unknown values are kept: ShipmentStatus("new_value") does not raise."""
 
     LABEL_PURCHASED = "label_purchased"
     IN_TRANSIT = "in_transit"
@@ -73,6 +73,22 @@ class ShipmentStatus(OpenEnum):
     EXCEPTION = "exception"
     RETURNED = "returned"
     VOIDED = "voided"
+    EXPIRED = "expired"
+
+
+class ShipmentCharge(OpenEnum):
+    """How a return label is billed: on_scan (nothing until the carrier's first scan; the default where the carrier offers it: usps, ups, fedex) or on_creation (billed at once; DHL Express offers only this, and on_scan there is 422 return_charge_unavailable).. Unknown values are kept: ShipmentCharge("new_value") does not raise."""
+
+    ON_CREATION = "on_creation"
+    ON_SCAN = "on_scan"
+
+
+class ShipmentBillingStatus(OpenEnum):
+    """pending: an on_scan return not scanned yet (costs nothing so far); charged; not_charged (an on_scan return expired or voided unused). Outbound labels: charged.. Unknown values are kept: ShipmentBillingStatus("new_value") does not raise."""
+
+    PENDING = "pending"
+    CHARGED = "charged"
+    NOT_CHARGED = "not_charged"
 
 
 class BatchType(OpenEnum):
@@ -82,6 +98,7 @@ class BatchType(OpenEnum):
     IMPORT_ORDERS = "import_orders"
     VALIDATE_ADDRESSES = "validate_addresses"
     PROCESS_ORDERS = "process_orders"
+    CREATE_RETURNS = "create_returns"
 
 
 class BatchStatus(OpenEnum):
@@ -141,6 +158,13 @@ class CarrierTypeDriversItem(OpenEnum):
     API = "api"
 
 
+class CarrierTypeReturnChargesItem(OpenEnum):
+    """Known values of CarrierTypeReturnChargesItem. Unknown values are kept: CarrierTypeReturnChargesItem("new_value") does not raise."""
+
+    ON_SCAN = "on_scan"
+    ON_CREATION = "on_creation"
+
+
 class ShippingRuleSelectionStrategy(OpenEnum):
     """Known values of ShippingRuleSelectionStrategy. Unknown values are kept: ShippingRuleSelectionStrategy("new_value") does not raise."""
 
@@ -148,6 +172,23 @@ class ShippingRuleSelectionStrategy(OpenEnum):
     FASTEST = "fastest"
     BEST_VALUE = "best_value"
     PREFERRED = "preferred"
+
+
+class ManifestStatus(OpenEnum):
+    """pending (the form is being made) → ready (documents available, `manifest.ready` sent) | failed (`error` says why; its labels are free again).. Unknown values are kept: ManifestStatus("new_value") does not raise."""
+
+    PENDING = "pending"
+    READY = "ready"
+    FAILED = "failed"
+
+
+class PickupStatus(OpenEnum):
+    """scheduled → cancelled (before cancel_by) | completed (at the window's end; its labels get their acceptance scan) | failed.. Unknown values are kept: PickupStatus("new_value") does not raise."""
+
+    SCHEDULED = "scheduled"
+    CANCELLED = "cancelled"
+    COMPLETED = "completed"
+    FAILED = "failed"
 
 
 class IntegrationPlatform(OpenEnum):
@@ -188,6 +229,14 @@ class OfficePinStatus(OpenEnum):
     ACTIVE = "active"
     EXPIRED = "expired"
     REVOKED = "revoked"
+
+
+class RefundStatus(OpenEnum):
+    """Known values of RefundStatus. Unknown values are kept: RefundStatus("new_value") does not raise."""
+
+    SUBMITTED = "submitted"
+    REFUNDED = "refunded"
+    REJECTED = "rejected"
 
 
 class Page(TypedDict, Generic[T]):
@@ -262,6 +311,7 @@ class Order(TypedDict, total=False):
     parcel: dict[str, Any]
     parcel_derived: bool
     requested_service: str | None
+    customs: dict[str, Any] | None
     shipments: list[dict[str, Any]]
     office_pins: list[dict[str, Any]]
     notes: str | None
@@ -299,10 +349,21 @@ class Shipment(TypedDict, total=False):
     label: dict[str, Any]
     carrier_account_id: str | None
     selection: dict[str, Any] | None
+    customs: dict[str, Any] | None
+    manifest_id: str | None
     created_at: str
     updated_at: str
     voided_at: str | None
     delivered_at: str | None
+    is_return: bool
+    return_of: str | None
+    charge: str | None  # ShipmentCharge
+    expires_at: str | None
+    rma_number: str | None
+    reason: str | None
+    billing_status: str  # ShipmentBillingStatus
+    returns: list[dict[str, Any]]
+    refund: dict[str, Any] | None
 
 
 class Tracking(TypedDict, total=False):
@@ -425,6 +486,8 @@ class CarrierType(TypedDict, total=False):
     drivers: list[str]
     services: list[dict[str, Any]]
     capabilities: dict[str, Any]
+    return_charges: list[str]
+    void_window_days: int | None
     credentials_schema: dict[str, Any] | None
 
 
@@ -450,6 +513,44 @@ class ShippingRuleSelection(TypedDict, total=False):
     chosen: str
     carrier_account_id: str | None
     considered: list[dict[str, Any]]
+
+
+class Manifest(TypedDict, total=False):
+    """The Manifest object. Fields the service adds later are kept in the dict."""
+
+    id: str
+    carrier: str
+    carrier_account_id: str
+    ship_date: str
+    status: str  # ManifestStatus
+    shipment_ids: list[str]
+    rejected: list[dict[str, Any]]
+    documents: list[dict[str, Any]]
+    form_number: str | None
+    batch_id: str | None
+    error: dict[str, Any] | None
+    ready_at: str | None
+    created_at: str
+
+
+class Pickup(TypedDict, total=False):
+    """The Pickup object. Fields the service adds later are kept in the dict."""
+
+    id: str
+    carrier: str
+    carrier_account_id: str
+    status: str  # PickupStatus
+    confirmation_number: str
+    address: dict[str, Any]
+    window: dict[str, Any]
+    price: dict[str, Any]
+    cancel_by: str
+    shipment_ids: list[str]
+    package_count: int
+    instructions: str | None
+    cancelled_at: str | None
+    completed_at: str | None
+    created_at: str
 
 
 class Integration(TypedDict, total=False):
@@ -516,6 +617,20 @@ class OfficePin(TypedDict, total=False):
     renewed_at: str | None
     created_at: str
     updated_at: str
+
+
+class Refund(TypedDict, total=False):
+    """The Refund object. Fields the service adds later are kept in the dict."""
+
+    id: str
+    shipment_id: str
+    tracking_number: str
+    carrier: str
+    status: str  # RefundStatus
+    amount: dict[str, Any]
+    requested_at: str
+    decided_at: str | None
+    reason: str | None
 
 
 class Setting(TypedDict, total=False):
@@ -657,7 +772,7 @@ class Operations:
         GET /v1/shipments
 
         Query parameters:
-            status: A status, or several separated by commas: label_purchased, in_transit, out_for_delivery, delivered, exception, returned, voided.
+            status: A status, or several separated by commas: label_purchased, in_transit, out_for_delivery, delivered, exception, returned, voided, expired.
             carrier: A carrier slug (usps, ups, fedex, dhl_express).
             created_after: ISO date or date-time; created_at >= this.
             created_before: ISO date or date-time; created_at < this.
@@ -683,6 +798,28 @@ class Operations:
         """
         return self._request("POST", "/v1/shipments/{id}/void", path_params={"id": id}, query={}, idempotency_key=idempotency_key, answer="json")
 
+    def create_return_shipment(self, id: str, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> Shipment:
+        """Make a return label for a shipment.
+
+        POST /v1/shipments/{id}/return
+        """
+        return self._request("POST", "/v1/shipments/{id}/return", path_params={"id": id}, query={}, body=body, idempotency_key=idempotency_key, answer="json")
+
+    def list_refunds(self, *, status: str | None = None, limit: int | None = None, cursor: str | None = None) -> Page[Refund]:
+        """List refunds of voided labels, newest first.
+
+        GET /v1/refunds
+
+        Query parameters:
+            status: A refund status, or several separated by commas: submitted, refunded, rejected.
+            limit: Page size, default 20, clamped to 1..100.
+        """
+        return self._request("GET", "/v1/refunds", path_params={}, query={"status": status, "limit": limit, "cursor": cursor}, answer="page")
+
+    def iter_refunds(self, *, status: str | None = None, limit: int | None = None) -> Iterator[Refund]:
+        """Every item of `list_refunds` across all pages, fetched as the loop asks, with the same filters."""
+        return self._paginate(self.list_refunds, dict(status=status, limit=limit))
+
     def get_shipment_label(self, id: str, *, format: str | None = None) -> bytes:
         """Download the label (stored artifact; ?format= renders another format).
 
@@ -692,6 +829,20 @@ class Operations:
             format: Render another format on demand (default: the purchased one). one of pdf_4x6, pdf_letter, png_4x6, zpl_4x6
         """
         return self._request("GET", "/v1/shipments/{id}/label", path_params={"id": id}, query={"format": format}, answer="binary")
+
+    def list_shipment_documents(self, id: str) -> dict[str, Any]:
+        """List the customs documents of a shipment.
+
+        GET /v1/shipments/{id}/documents
+        """
+        return self._request("GET", "/v1/shipments/{id}/documents", path_params={"id": id}, query={}, answer="json")
+
+    def get_shipment_document(self, id: str, type: str) -> bytes:
+        """Download a customs document of a shipment.
+
+        GET /v1/shipments/{id}/documents/{type}
+        """
+        return self._request("GET", "/v1/shipments/{id}/documents/{type}", path_params={"id": id, "type": type}, query={}, answer="binary")
 
     def list_tracking_events(self, *, since: str | None = None, tracking_number: str | None = None, status: str | None = None, limit: int | None = None, cursor: str | None = None) -> Page[dict[str, Any]]:
         """List tracking events across the workspace, newest first.
@@ -993,6 +1144,78 @@ class Operations:
         """
         return self._request("DELETE", "/v1/shipping-rules/{id}", path_params={"id": id}, query={}, answer="none")
 
+    def create_manifest(self, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> Manifest:
+        """Manifest the day's labels (USPS SCAN form, others a close report).
+
+        POST /v1/manifests
+        """
+        return self._request("POST", "/v1/manifests", path_params={}, query={}, body=body, idempotency_key=idempotency_key, answer="json")
+
+    def list_manifests(self, *, limit: int | None = None, cursor: str | None = None, status: str | None = None, carrier: str | None = None) -> Page[Manifest]:
+        """List manifests, newest first (?status=, ?carrier=).
+
+        GET /v1/manifests
+
+        Query parameters:
+            limit: Page size, default 20, clamped to 1..100.
+            status: one of pending, ready, failed
+        """
+        return self._request("GET", "/v1/manifests", path_params={}, query={"limit": limit, "cursor": cursor, "status": status, "carrier": carrier}, answer="page")
+
+    def iter_manifests(self, *, limit: int | None = None, status: str | None = None, carrier: str | None = None) -> Iterator[Manifest]:
+        """Every item of `list_manifests` across all pages, fetched as the loop asks, with the same filters."""
+        return self._paginate(self.list_manifests, dict(limit=limit, status=status, carrier=carrier))
+
+    def get_manifest(self, id: str) -> Manifest:
+        """Read a manifest: its labels, rejections, status and documents.
+
+        GET /v1/manifests/{id}
+        """
+        return self._request("GET", "/v1/manifests/{id}", path_params={"id": id}, query={}, answer="json")
+
+    def get_manifest_document(self, id: str) -> bytes:
+        """Download the manifest's form (PDF): the SCAN form or close report to hand to the driver.
+
+        GET /v1/manifests/{id}/document
+        """
+        return self._request("GET", "/v1/manifests/{id}/document", path_params={"id": id}, query={}, answer="binary")
+
+    def create_pickup(self, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> Pickup:
+        """Schedule a carrier pickup.
+
+        POST /v1/pickups
+        """
+        return self._request("POST", "/v1/pickups", path_params={}, query={}, body=body, idempotency_key=idempotency_key, answer="json")
+
+    def list_pickups(self, *, limit: int | None = None, cursor: str | None = None, status: str | None = None) -> Page[Pickup]:
+        """List pickups, newest first (?status=).
+
+        GET /v1/pickups
+
+        Query parameters:
+            limit: Page size, default 20, clamped to 1..100.
+            status: one of scheduled, cancelled, completed, failed
+        """
+        return self._request("GET", "/v1/pickups", path_params={}, query={"limit": limit, "cursor": cursor, "status": status}, answer="page")
+
+    def iter_pickups(self, *, limit: int | None = None, status: str | None = None) -> Iterator[Pickup]:
+        """Every item of `list_pickups` across all pages, fetched as the loop asks, with the same filters."""
+        return self._paginate(self.list_pickups, dict(limit=limit, status=status))
+
+    def get_pickup(self, id: str) -> Pickup:
+        """Read a pickup.
+
+        GET /v1/pickups/{id}
+        """
+        return self._request("GET", "/v1/pickups/{id}", path_params={"id": id}, query={}, answer="json")
+
+    def cancel_pickup(self, id: str, *, idempotency_key: str | None = None) -> Pickup:
+        """Cancel a pickup (before its cancel_by).
+
+        POST /v1/pickups/{id}/cancel
+        """
+        return self._request("POST", "/v1/pickups/{id}/cancel", path_params={"id": id}, query={}, idempotency_key=idempotency_key, answer="json")
+
     def register(self, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> dict[str, Any]:
         """Register an account and its workspace (pending until approved).
 
@@ -1120,7 +1343,7 @@ class Operations:
         return self._request("GET", "/api/admin/orders/{orderId}", path_params={"orderId": order_id}, query={}, answer="json")
 
     def admin_update_order(self, order_id: str, body: Mapping[str, Any]) -> Order:
-        """Update customer, addresses, line items, parcel, requested service or notes (409 once shipped).
+        """Update customer, addresses, line items, parcel, requested service, customs or notes (409 once shipped).
 
         PATCH /api/admin/orders/{orderId}
         """
@@ -1211,7 +1434,7 @@ class Operations:
         GET /api/admin/shipments
 
         Query parameters:
-            status: A status, or several separated by commas: label_purchased, in_transit, out_for_delivery, delivered, exception, returned, voided.
+            status: A status, or several separated by commas: label_purchased, in_transit, out_for_delivery, delivered, exception, returned, voided, expired.
             carrier: A carrier slug (usps, ups, fedex, dhl_express).
             created_after: ISO date or date-time; created_at >= this.
             created_before: ISO date or date-time; created_at < this.
@@ -1239,6 +1462,42 @@ class Operations:
             format: Render another format on demand (default: the purchased one). one of pdf_4x6, pdf_letter, png_4x6, zpl_4x6
         """
         return self._request("GET", "/api/admin/shipments/{id}/label", path_params={"id": id}, query={"format": format}, answer="binary")
+
+    def admin_create_return_shipment(self, id: str, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> Shipment:
+        """Make a return label for a shipment (as POST /v1/shipments/{id}/return).
+
+        POST /api/admin/shipments/{id}/return
+        """
+        return self._request("POST", "/api/admin/shipments/{id}/return", path_params={"id": id}, query={}, body=body, idempotency_key=idempotency_key, answer="json")
+
+    def admin_list_refunds(self, *, status: str | None = None, limit: int | None = None, cursor: str | None = None) -> Page[Refund]:
+        """List refunds of voided labels (as GET /v1/refunds).
+
+        GET /api/admin/refunds
+
+        Query parameters:
+            status: A refund status, or several separated by commas: submitted, refunded, rejected.
+            limit: Page size, default 20, clamped to 1..100.
+        """
+        return self._request("GET", "/api/admin/refunds", path_params={}, query={"status": status, "limit": limit, "cursor": cursor}, answer="page")
+
+    def admin_iter_refunds(self, *, status: str | None = None, limit: int | None = None) -> Iterator[Refund]:
+        """Every item of `admin_list_refunds` across all pages, fetched as the loop asks, with the same filters."""
+        return self._paginate(self.admin_list_refunds, dict(status=status, limit=limit))
+
+    def admin_list_shipment_documents(self, id: str) -> dict[str, Any]:
+        """List the customs documents of a shipment.
+
+        GET /api/admin/shipments/{id}/documents
+        """
+        return self._request("GET", "/api/admin/shipments/{id}/documents", path_params={"id": id}, query={}, answer="json")
+
+    def admin_get_shipment_document(self, id: str, type: str) -> bytes:
+        """Download a customs document of a shipment.
+
+        GET /api/admin/shipments/{id}/documents/{type}
+        """
+        return self._request("GET", "/api/admin/shipments/{id}/documents/{type}", path_params={"id": id, "type": type}, query={}, answer="binary")
 
     def admin_cancel_shipment(self, id: str, *, idempotency_key: str | None = None) -> Shipment:
         """Cancel (void) a label: only label_purchased, else 409.
@@ -1573,6 +1832,78 @@ class Operations:
         """
         return self._request("DELETE", "/api/admin/shipping-rules/{id}", path_params={"id": id}, query={}, answer="none")
 
+    def admin_create_manifest(self, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> Manifest:
+        """Manifest the day's labels (USPS SCAN form, others a close report).
+
+        POST /api/admin/manifests
+        """
+        return self._request("POST", "/api/admin/manifests", path_params={}, query={}, body=body, idempotency_key=idempotency_key, answer="json")
+
+    def admin_list_manifests(self, *, limit: int | None = None, cursor: str | None = None, status: str | None = None, carrier: str | None = None) -> Page[Manifest]:
+        """List manifests, newest first (?status=, ?carrier=).
+
+        GET /api/admin/manifests
+
+        Query parameters:
+            limit: Page size, default 20, clamped to 1..100.
+            status: one of pending, ready, failed
+        """
+        return self._request("GET", "/api/admin/manifests", path_params={}, query={"limit": limit, "cursor": cursor, "status": status, "carrier": carrier}, answer="page")
+
+    def admin_iter_manifests(self, *, limit: int | None = None, status: str | None = None, carrier: str | None = None) -> Iterator[Manifest]:
+        """Every item of `admin_list_manifests` across all pages, fetched as the loop asks, with the same filters."""
+        return self._paginate(self.admin_list_manifests, dict(limit=limit, status=status, carrier=carrier))
+
+    def admin_get_manifest(self, id: str) -> Manifest:
+        """Read a manifest: its labels, rejections, status and documents.
+
+        GET /api/admin/manifests/{id}
+        """
+        return self._request("GET", "/api/admin/manifests/{id}", path_params={"id": id}, query={}, answer="json")
+
+    def admin_get_manifest_document(self, id: str) -> bytes:
+        """Download the manifest's form (PDF): the SCAN form or close report to hand to the driver.
+
+        GET /api/admin/manifests/{id}/document
+        """
+        return self._request("GET", "/api/admin/manifests/{id}/document", path_params={"id": id}, query={}, answer="binary")
+
+    def admin_create_pickup(self, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> Pickup:
+        """Schedule a carrier pickup.
+
+        POST /api/admin/pickups
+        """
+        return self._request("POST", "/api/admin/pickups", path_params={}, query={}, body=body, idempotency_key=idempotency_key, answer="json")
+
+    def admin_list_pickups(self, *, limit: int | None = None, cursor: str | None = None, status: str | None = None) -> Page[Pickup]:
+        """List pickups, newest first (?status=).
+
+        GET /api/admin/pickups
+
+        Query parameters:
+            limit: Page size, default 20, clamped to 1..100.
+            status: one of scheduled, cancelled, completed, failed
+        """
+        return self._request("GET", "/api/admin/pickups", path_params={}, query={"limit": limit, "cursor": cursor, "status": status}, answer="page")
+
+    def admin_iter_pickups(self, *, limit: int | None = None, status: str | None = None) -> Iterator[Pickup]:
+        """Every item of `admin_list_pickups` across all pages, fetched as the loop asks, with the same filters."""
+        return self._paginate(self.admin_list_pickups, dict(limit=limit, status=status))
+
+    def admin_get_pickup(self, id: str) -> Pickup:
+        """Read a pickup.
+
+        GET /api/admin/pickups/{id}
+        """
+        return self._request("GET", "/api/admin/pickups/{id}", path_params={"id": id}, query={}, answer="json")
+
+    def admin_cancel_pickup(self, id: str, *, idempotency_key: str | None = None) -> Pickup:
+        """Cancel a pickup (before its cancel_by).
+
+        POST /api/admin/pickups/{id}/cancel
+        """
+        return self._request("POST", "/api/admin/pickups/{id}/cancel", path_params={"id": id}, query={}, idempotency_key=idempotency_key, answer="json")
+
     def super_admin_list_accounts(self, *, status: str | None = None, q: str | None = None, limit: int | None = None, cursor: str | None = None) -> Page[Account]:
         """List accounts (filter by status, search by email).
 
@@ -1810,7 +2141,11 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "listShipments": ("GET", "/v1/shipments"),
     "getShipment": ("GET", "/v1/shipments/{id}"),
     "voidShipment": ("POST", "/v1/shipments/{id}/void"),
+    "createReturnShipment": ("POST", "/v1/shipments/{id}/return"),
+    "listRefunds": ("GET", "/v1/refunds"),
     "getShipmentLabel": ("GET", "/v1/shipments/{id}/label"),
+    "listShipmentDocuments": ("GET", "/v1/shipments/{id}/documents"),
+    "getShipmentDocument": ("GET", "/v1/shipments/{id}/documents/{type}"),
     "listTrackingEvents": ("GET", "/v1/tracking/events"),
     "getTracking": ("GET", "/v1/tracking/{id}"),
     "refreshTracking": ("POST", "/v1/tracking/{id}/refresh"),
@@ -1845,6 +2180,14 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "getShippingRule": ("GET", "/v1/shipping-rules/{id}"),
     "updateShippingRule": ("PATCH", "/v1/shipping-rules/{id}"),
     "deleteShippingRule": ("DELETE", "/v1/shipping-rules/{id}"),
+    "createManifest": ("POST", "/v1/manifests"),
+    "listManifests": ("GET", "/v1/manifests"),
+    "getManifest": ("GET", "/v1/manifests/{id}"),
+    "getManifestDocument": ("GET", "/v1/manifests/{id}/document"),
+    "createPickup": ("POST", "/v1/pickups"),
+    "listPickups": ("GET", "/v1/pickups"),
+    "getPickup": ("GET", "/v1/pickups/{id}"),
+    "cancelPickup": ("POST", "/v1/pickups/{id}/cancel"),
     "register": ("POST", "/api/auth/register"),
     "login": ("POST", "/api/auth/login"),
     "logout": ("POST", "/api/auth/logout"),
@@ -1874,6 +2217,10 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "adminListShipments": ("GET", "/api/admin/shipments"),
     "adminGetShipment": ("GET", "/api/admin/shipments/{id}"),
     "adminGetShipmentLabel": ("GET", "/api/admin/shipments/{id}/label"),
+    "adminCreateReturnShipment": ("POST", "/api/admin/shipments/{id}/return"),
+    "adminListRefunds": ("GET", "/api/admin/refunds"),
+    "adminListShipmentDocuments": ("GET", "/api/admin/shipments/{id}/documents"),
+    "adminGetShipmentDocument": ("GET", "/api/admin/shipments/{id}/documents/{type}"),
     "adminCancelShipment": ("POST", "/api/admin/shipments/{id}/cancel"),
     "adminForceDeliverShipment": ("POST", "/api/admin/shipments/{id}/force-delivery"),
     "adminGenerateOrderLabel": ("POST", "/api/admin/orders/{orderId}/generate"),
@@ -1913,6 +2260,14 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "adminGetShippingRule": ("GET", "/api/admin/shipping-rules/{id}"),
     "adminUpdateShippingRule": ("PATCH", "/api/admin/shipping-rules/{id}"),
     "adminDeleteShippingRule": ("DELETE", "/api/admin/shipping-rules/{id}"),
+    "adminCreateManifest": ("POST", "/api/admin/manifests"),
+    "adminListManifests": ("GET", "/api/admin/manifests"),
+    "adminGetManifest": ("GET", "/api/admin/manifests/{id}"),
+    "adminGetManifestDocument": ("GET", "/api/admin/manifests/{id}/document"),
+    "adminCreatePickup": ("POST", "/api/admin/pickups"),
+    "adminListPickups": ("GET", "/api/admin/pickups"),
+    "adminGetPickup": ("GET", "/api/admin/pickups/{id}"),
+    "adminCancelPickup": ("POST", "/api/admin/pickups/{id}/cancel"),
     "superAdminListAccounts": ("GET", "/api/super-admin/accounts"),
     "superAdminGetAccount": ("GET", "/api/super-admin/accounts/{userId}"),
     "superAdminApproveAccount": ("POST", "/api/super-admin/accounts/{userId}/approve"),
@@ -1940,4 +2295,4 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "integrationGetOrder": ("GET", "/api/integrations/orders/{orderId}"),
 }
 
-ENUMS: dict[str, type[OpenEnum]] = {"AccountRole": AccountRole, "AccountStatus": AccountStatus, "WorkspacePlan": WorkspacePlan, "ApiKeyEnvironment": ApiKeyEnvironment, "OrderEnvironment": OrderEnvironment, "OrderStatus": OrderStatus, "ShipmentEnvironment": ShipmentEnvironment, "ShipmentStatus": ShipmentStatus, "BatchType": BatchType, "BatchStatus": BatchStatus, "BatchItemStatus": BatchItemStatus, "WebhookEndpointEnvironment": WebhookEndpointEnvironment, "WebhookDeliveryStatus": WebhookDeliveryStatus, "CarrierAccountDriver": CarrierAccountDriver, "CarrierAccountMode": CarrierAccountMode, "CarrierTypeDriversItem": CarrierTypeDriversItem, "ShippingRuleSelectionStrategy": ShippingRuleSelectionStrategy, "IntegrationPlatform": IntegrationPlatform, "IntegrationEnvironment": IntegrationEnvironment, "IntegrationHealth": IntegrationHealth, "OfficePinProduct": OfficePinProduct, "OfficePinStatus": OfficePinStatus}
+ENUMS: dict[str, type[OpenEnum]] = {"AccountRole": AccountRole, "AccountStatus": AccountStatus, "WorkspacePlan": WorkspacePlan, "ApiKeyEnvironment": ApiKeyEnvironment, "OrderEnvironment": OrderEnvironment, "OrderStatus": OrderStatus, "ShipmentEnvironment": ShipmentEnvironment, "ShipmentStatus": ShipmentStatus, "ShipmentCharge": ShipmentCharge, "ShipmentBillingStatus": ShipmentBillingStatus, "BatchType": BatchType, "BatchStatus": BatchStatus, "BatchItemStatus": BatchItemStatus, "WebhookEndpointEnvironment": WebhookEndpointEnvironment, "WebhookDeliveryStatus": WebhookDeliveryStatus, "CarrierAccountDriver": CarrierAccountDriver, "CarrierAccountMode": CarrierAccountMode, "CarrierTypeDriversItem": CarrierTypeDriversItem, "CarrierTypeReturnChargesItem": CarrierTypeReturnChargesItem, "ShippingRuleSelectionStrategy": ShippingRuleSelectionStrategy, "ManifestStatus": ManifestStatus, "PickupStatus": PickupStatus, "IntegrationPlatform": IntegrationPlatform, "IntegrationEnvironment": IntegrationEnvironment, "IntegrationHealth": IntegrationHealth, "OfficePinProduct": OfficePinProduct, "OfficePinStatus": OfficePinStatus, "RefundStatus": RefundStatus}

@@ -243,7 +243,7 @@ export interface paths {
         put?: never;
         /**
          * Buy a label for an order
-         * @description Re-rates the service for the order's parcel, buys the label (tracking number with its carrier's check digit), stores the rendered label, moves the order to shipped and emits shipment.label_purchased, in one transaction. The order must be awaiting_fulfillment or processing (else 409 invalid_state); an unknown service_code is 400; a service that cannot carry the parcel 422 no_rates; no ship-from on the order or the workspace 422 missing_ship_from. `service_code: "auto"` lets the shipping rules choose the service and account (the shipment's `selection` explains the choice; a rule that excludes every option is 422 no_rates naming it). Send an Idempotency-Key: one label per key, even for concurrent retries.
+         * @description Re-rates the service for the order's parcel, buys the label (tracking number with its carrier's check digit), stores the rendered label, moves the order to shipped and emits shipment.label_purchased, in one transaction. The order must be awaiting_fulfillment or processing (else 409 invalid_state); an unknown service_code is 400; a service that cannot carry the parcel 422 no_rates; no ship-from on the order or the workspace 422 missing_ship_from. A parcel that crosses a border (or goes to a US military address) ships with a customs declaration: `customs` given here, else the order's, else one derived from its line items (422 customs_required when a line lacks a price or weight); it is checked before anything is bought (422 customs_invalid, one detail per problem), and a carrier that refuses it answers 422 carrier_rejected. `service_code: "auto"` lets the shipping rules choose the service and account (the shipment's `selection` explains the choice; a rule that excludes every option is 422 no_rates naming it). Send an Idempotency-Key: one label per key, even for concurrent retries.
          */
         post: operations["createShipment"];
         delete?: never;
@@ -285,9 +285,49 @@ export interface paths {
         put?: never;
         /**
          * Void a label (only label_purchased, before the first carrier scan)
-         * @description Any other state is 409 invalid_state. The order returns to processing when it has no other live label.
+         * @description Any other state is 409 invalid_state, and so is a label past its carrier's void window (USPS 30 days after purchase, UPS and FedEx 90, DHL Express 14; the detail says the window closed). The order returns to processing when it has no other live label (a return label never moves it). The void adds `refund` (status submitted, then refunded or rejected; see GET /v1/refunds); an on_scan return label never charged gets no refund and becomes `not_charged`.
          */
         post: operations["voidShipment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/shipments/{id}/return": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a return label for a shipment
+         * @description A return label (DESIGN.md §9.3): a shipment with `is_return: true`, `return_of` this shipment, its addresses swapped, its parcel and (unless `service_code` names another) its service. `charge`: `on_scan` (default where the carrier offers pay-on-scan: usps, ups, fedex) costs nothing until the carrier's first scan (`billing_status` pending → charged); unused at `expires_at` (`expires_in_days`, 1–90, default 30) the label becomes `expired` and `not_charged`. `on_creation` is charged at once (DHL Express offers only this: on_scan there is 422 `return_charge_unavailable`). International returns copy the outbound customs as `return_merchandise`. A return never moves the order's status. A voided shipment is 409 `invalid_state`; a return label itself 422 `unprocessable`. Send an Idempotency-Key: one return label per key.
+         */
+        post: operations["createReturnShipment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List refunds of voided labels, newest first
+         * @description Each void asks the carrier to refund the label (DESIGN.md §9.3): `submitted`, then `refunded` or `rejected` (a simulated carrier decides after the setting `sandbox.refund_delay_seconds`, rejecting a label it scanned meanwhile; an api account's accepted void is refunded at once). Each change emits `shipment.refund_updated`. `status` filters (comma-separated); the cursor pages by (requested_at, id).
+         */
+        get: operations["listRefunds"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -308,6 +348,46 @@ export interface paths {
          *     Authentication: an API key (`Authorization: Bearer sk_…`) and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         get: operations["getShipmentLabel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/shipments/{id}/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the customs documents of a shipment
+         * @description The documents an international shipment travels with (DESIGN.md §9.2): USPS a CN 22 (declared value at most 400 USD and weight at most 4 lb) or else a CN 23; UPS, FedEx and DHL Express a commercial invoice (none when the contents are `documents`); and any document the carrier issued with the label. A domestic shipment has none (an empty list). The platform's documents are rendered on their first download, then kept.
+         */
+        get: operations["listShipmentDocuments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/shipments/{id}/documents/{type}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a customs document of a shipment
+         * @description Streams the document: a CN 22, CN 23 or commercial invoice as a PDF (sender, recipient, every item with its HS code, origin, values and weight, totals, contents type, incoterm, EEL/PFC or ITN, signer, date and the tracking number as a Code 128 barcode), or a document the carrier issued, as received. A type the shipment does not have is 404 `not_found`.
+         */
+        get: operations["getShipmentDocument"];
         put?: never;
         post?: never;
         delete?: never;
@@ -882,6 +962,142 @@ export interface paths {
         patch: operations["updateShippingRule"];
         trace?: never;
     };
+    "/v1/manifests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List manifests, newest first (?status=, ?carrier=)
+         * @description List manifests, newest first (?status=, ?carrier=).
+         *
+         *     Authentication: an API key (`Authorization: Bearer sk_…`) and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        get: operations["listManifests"];
+        put?: never;
+        /**
+         * Manifest the day's labels (USPS SCAN form, others a close report)
+         * @description Answers 202 with the pending manifest; a job makes the form (pending → ready, `manifest.ready`; or failed, `error` says why and its labels are free again). Without `shipment_ids` or `batch_id`: every live label of the account and ship date on no manifest yet. Listed labels that cannot go on the form are in `rejected` (already_manifested, voided, carrier_mismatch, ship_date_mismatch, not_found; later carrier_rejected when the carrier leaves one off), so one bad label never sinks the form; none eligible is 422 `no_eligible_shipments` with a detail per label. A carrier that offers no manifests is 422 `capability_unavailable`. USPS: a SCAN form (PS Form 5630: one barcode for every parcel); others: a close report. An api account whose driver closes at the carrier (USPS SCAN form, FedEx Ground close) gets the carrier's own form. A label on a manifest cannot be voided (409 invalid_state). Send an Idempotency-Key to make retries safe.
+         */
+        post: operations["createManifest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/manifests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a manifest: its labels, rejections, status and documents
+         * @description Read a manifest: its labels, rejections, status and documents.
+         *
+         *     Authentication: an API key (`Authorization: Bearer sk_…`) and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        get: operations["getManifest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/manifests/{id}/document": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the manifest's form (PDF): the SCAN form or close report to hand to the driver
+         * @description 409 invalid_state while the manifest is pending or when it failed.
+         */
+        get: operations["getManifestDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pickups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List pickups, newest first (?status=)
+         * @description List pickups, newest first (?status=).
+         *
+         *     Authentication: an API key (`Authorization: Bearer sk_…`) and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        get: operations["listPickups"];
+        put?: never;
+        /**
+         * Schedule a carrier pickup
+         * @description Books a carrier pickup (201). 422 `pickup_unavailable`, with the reason in details (`reason`: in_the_past, window_inverted, window_too_short, too_far_ahead, spans_days, sunday, carrier_holiday), for a window in the past, ending before it starts, shorter than 2 hours, more than 10 days ahead, over two days, on a Sunday or on a holiday the carrier observes (the calendar its delivery dates use; days read at the pickup address). A carrier that offers no pickups is 422 `capability_unavailable`. An api account books at the carrier (its refusal 422 carrier_rejected, refused credentials 422 carrier_account_invalid, no answer 503 carrier_unavailable). `cancel_by` is the window start less the carrier's cutoff (USPS none, UPS 2 h, FedEx and DHL Express 1 h). A pickup completes at the window's end, and its labels get their acceptance scan. Send an Idempotency-Key to make retries safe.
+         */
+        post: operations["createPickup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pickups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a pickup
+         * @description Read a pickup.
+         *
+         *     Authentication: an API key (`Authorization: Bearer sk_…`) and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        get: operations["getPickup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pickups/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a pickup (before its cancel_by)
+         * @description After `cancel_by`, or once completed or failed: 409 invalid_state. Cancelling a cancelled pickup answers it as it is. An api account cancels at the carrier first.
+         */
+        post: operations["cancelPickup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/register": {
         parameters: {
             query?: never;
@@ -1128,8 +1344,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Update customer, addresses, line items, parcel, requested service or notes (409 once shipped)
-         * @description Update customer, addresses, line items, parcel, requested service or notes (409 once shipped).
+         * Update customer, addresses, line items, parcel, requested service, customs or notes (409 once shipped)
+         * @description Update customer, addresses, line items, parcel, requested service, customs or notes (409 once shipped).
          *
          *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
@@ -1348,6 +1564,90 @@ export interface paths {
          *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         get: operations["adminGetShipmentLabel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/shipments/{id}/return": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a return label for a shipment (as POST /v1/shipments/{id}/return)
+         * @description Make a return label for a shipment (as POST /v1/shipments/{id}/return).
+         *
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        post: operations["adminCreateReturnShipment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List refunds of voided labels (as GET /v1/refunds)
+         * @description List refunds of voided labels (as GET /v1/refunds).
+         *
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        get: operations["adminListRefunds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/shipments/{id}/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the customs documents of a shipment
+         * @description The documents an international shipment travels with (DESIGN.md §9.2): USPS a CN 22 (declared value at most 400 USD and weight at most 4 lb) or else a CN 23; UPS, FedEx and DHL Express a commercial invoice (none when the contents are `documents`); and any document the carrier issued with the label. A domestic shipment has none (an empty list). The platform's documents are rendered on their first download, then kept.
+         */
+        get: operations["adminListShipmentDocuments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/shipments/{id}/documents/{type}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a customs document of a shipment
+         * @description Streams the document: a CN 22, CN 23 or commercial invoice as a PDF (sender, recipient, every item with its HS code, origin, values and weight, totals, contents type, incoterm, EEL/PFC or ITN, signer, date and the tracking number as a Code 128 barcode), or a document the carrier issued, as received. A type the shipment does not have is 404 `not_found`.
+         */
+        get: operations["adminGetShipmentDocument"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2032,6 +2332,142 @@ export interface paths {
         patch: operations["adminUpdateShippingRule"];
         trace?: never;
     };
+    "/api/admin/manifests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List manifests, newest first (?status=, ?carrier=)
+         * @description List manifests, newest first (?status=, ?carrier=).
+         *
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        get: operations["adminListManifests"];
+        put?: never;
+        /**
+         * Manifest the day's labels (USPS SCAN form, others a close report)
+         * @description Answers 202 with the pending manifest; a job makes the form (pending → ready, `manifest.ready`; or failed, `error` says why and its labels are free again). Without `shipment_ids` or `batch_id`: every live label of the account and ship date on no manifest yet. Listed labels that cannot go on the form are in `rejected` (already_manifested, voided, carrier_mismatch, ship_date_mismatch, not_found; later carrier_rejected when the carrier leaves one off), so one bad label never sinks the form; none eligible is 422 `no_eligible_shipments` with a detail per label. A carrier that offers no manifests is 422 `capability_unavailable`. USPS: a SCAN form (PS Form 5630: one barcode for every parcel); others: a close report. An api account whose driver closes at the carrier (USPS SCAN form, FedEx Ground close) gets the carrier's own form. A label on a manifest cannot be voided (409 invalid_state). Send an Idempotency-Key to make retries safe.
+         */
+        post: operations["adminCreateManifest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/manifests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a manifest: its labels, rejections, status and documents
+         * @description Read a manifest: its labels, rejections, status and documents.
+         *
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        get: operations["adminGetManifest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/manifests/{id}/document": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the manifest's form (PDF): the SCAN form or close report to hand to the driver
+         * @description 409 invalid_state while the manifest is pending or when it failed.
+         */
+        get: operations["adminGetManifestDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/pickups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List pickups, newest first (?status=)
+         * @description List pickups, newest first (?status=).
+         *
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        get: operations["adminListPickups"];
+        put?: never;
+        /**
+         * Schedule a carrier pickup
+         * @description Books a carrier pickup (201). 422 `pickup_unavailable`, with the reason in details (`reason`: in_the_past, window_inverted, window_too_short, too_far_ahead, spans_days, sunday, carrier_holiday), for a window in the past, ending before it starts, shorter than 2 hours, more than 10 days ahead, over two days, on a Sunday or on a holiday the carrier observes (the calendar its delivery dates use; days read at the pickup address). A carrier that offers no pickups is 422 `capability_unavailable`. An api account books at the carrier (its refusal 422 carrier_rejected, refused credentials 422 carrier_account_invalid, no answer 503 carrier_unavailable). `cancel_by` is the window start less the carrier's cutoff (USPS none, UPS 2 h, FedEx and DHL Express 1 h). A pickup completes at the window's end, and its labels get their acceptance scan. Send an Idempotency-Key to make retries safe.
+         */
+        post: operations["adminCreatePickup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/pickups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a pickup
+         * @description Read a pickup.
+         *
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        get: operations["adminGetPickup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/pickups/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a pickup (before its cancel_by)
+         * @description After `cancel_by`, or once completed or failed: 409 invalid_state. Cancelling a cancelled pickup answers it as it is. An api account cancels at the carrier first.
+         */
+        post: operations["adminCancelPickup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/super-admin/accounts": {
         parameters: {
             query?: never;
@@ -2701,9 +3137,112 @@ export interface components {
          *       },
          *       "parcel_derived": true,
          *       "requested_service": "usps_ground_advantage",
+         *       "customs": null,
          *       "shipments": [],
          *       "office_pins": [],
          *       "notes": "Gift wrap, please.",
+         *       "processed_at": null,
+         *       "shipped_at": null,
+         *       "delivered_at": null,
+         *       "cancelled_at": null,
+         *       "archived_at": null,
+         *       "created_at": "2026-11-23T21:44:17.263Z",
+         *       "updated_at": "2026-11-23T21:44:17.263Z"
+         *     }
+         * @example {
+         *       "id": "ord_01m855vv3fet5smbvfy0vdetym",
+         *       "external_id": "SHOP-1002",
+         *       "source": "api",
+         *       "environment": "test",
+         *       "status": "awaiting_fulfillment",
+         *       "archived": false,
+         *       "customer": {
+         *         "name": "Ada Lovelace",
+         *         "email": "ada@example.co.uk",
+         *         "phone": null
+         *       },
+         *       "ship_to": {
+         *         "name": "Ada Lovelace",
+         *         "street1": "10 Downing St",
+         *         "city": "London",
+         *         "postal_code": "SW1A 2AA",
+         *         "country": "GB"
+         *       },
+         *       "ship_from": null,
+         *       "line_items": [
+         *         {
+         *           "sku": "MUG-BLUE",
+         *           "name": "Ceramic coffee mug",
+         *           "quantity": 2,
+         *           "unit_price": {
+         *             "amount": 1250,
+         *             "currency": "USD"
+         *           },
+         *           "weight_oz": 12
+         *         },
+         *         {
+         *           "sku": "TOWEL-1",
+         *           "name": "Cotton tea towel",
+         *           "quantity": 1,
+         *           "unit_price": {
+         *             "amount": 900,
+         *             "currency": "USD"
+         *           },
+         *           "weight_oz": 3
+         *         }
+         *       ],
+         *       "parcel": {
+         *         "weight_oz": 32,
+         *         "length_in": 10,
+         *         "width_in": 8,
+         *         "height_in": 6
+         *       },
+         *       "parcel_derived": false,
+         *       "requested_service": "usps_priority_mail_international",
+         *       "customs": {
+         *         "contents_type": "merchandise",
+         *         "non_delivery": "return",
+         *         "incoterm": "DDU",
+         *         "signer": "Grace Hopper",
+         *         "importer": {
+         *           "tax_id": null,
+         *           "eori": "GB123456789000",
+         *           "ioss": null,
+         *           "vat": null
+         *         },
+         *         "items": [
+         *           {
+         *             "description": "Ceramic coffee mug",
+         *             "quantity": 2,
+         *             "unit_value": {
+         *               "amount": 1250,
+         *               "currency": "USD"
+         *             },
+         *             "weight_oz": 12,
+         *             "hs_tariff_number": "6912.00.48",
+         *             "origin_country": "US",
+         *             "sku": "MUG-BLUE"
+         *           },
+         *           {
+         *             "description": "Cotton tea towel",
+         *             "quantity": 1,
+         *             "unit_value": {
+         *               "amount": 900,
+         *               "currency": "USD"
+         *             },
+         *             "weight_oz": 3,
+         *             "hs_tariff_number": "6302.60",
+         *             "origin_country": "PT",
+         *             "sku": "TOWEL-1"
+         *           }
+         *         ],
+         *         "contents_explanation": null,
+         *         "eel_pfc": null,
+         *         "aes_itn": null
+         *       },
+         *       "shipments": [],
+         *       "office_pins": [],
+         *       "notes": null,
          *       "processed_at": null,
          *       "shipped_at": null,
          *       "delivered_at": null,
@@ -2767,6 +3306,7 @@ export interface components {
                     currency: string;
                 } | null;
                 weight_oz: number | null;
+                hs_tariff_number?: string | null;
             }[];
             parcel: {
                 weight_oz: number;
@@ -2777,6 +3317,42 @@ export interface components {
             /** @description True when any parcel field was derived (weight from items, dimensions from the default box). */
             parcel_derived: boolean;
             requested_service: string | null;
+            customs: {
+                /** @description What the parcel holds, as customs forms classify it. `other` needs contents_explanation. */
+                contents_type: "merchandise" | "gift" | "documents" | "sample" | "return_merchandise" | "humanitarian_donation" | "other";
+                contents_explanation: string | null;
+                /** @description What the carrier does when the parcel cannot be delivered: return it to the sender (default) or abandon it. */
+                non_delivery: "return" | "abandon";
+                /** @description Who pays duties and taxes: DDU (default, the recipient), DDP (the sender), DAP (delivered at place, the recipient). */
+                incoterm: "DDU" | "DDP" | "DAP";
+                eel_pfc: string | null;
+                aes_itn: string | null;
+                signer: string | null;
+                importer: {
+                    tax_id: string | null;
+                    eori: string | null;
+                    ioss: string | null;
+                    vat: string | null;
+                } | null;
+                items: {
+                    description: string;
+                    /** Format: int64 */
+                    quantity: number;
+                    unit_value: {
+                        /**
+                         * Format: int64
+                         * @description Integer minor units (cents).
+                         */
+                        amount: number;
+                        /** @description ISO 4217 code. */
+                        currency: string;
+                    };
+                    weight_oz: number;
+                    hs_tariff_number: string | null;
+                    origin_country: string;
+                    sku: string | null;
+                }[];
+            } | null;
             shipments: ({
                 id: string;
                 carrier: string;
@@ -2932,10 +3508,264 @@ export interface components {
          *           }
          *         ]
          *       },
+         *       "customs": null,
+         *       "manifest_id": null,
          *       "created_at": "2026-11-23T21:44:19.734Z",
          *       "updated_at": "2026-11-23T21:44:19.734Z",
          *       "voided_at": null,
-         *       "delivered_at": null
+         *       "delivered_at": null,
+         *       "is_return": false,
+         *       "return_of": null,
+         *       "charge": null,
+         *       "expires_at": null,
+         *       "rma_number": null,
+         *       "reason": null,
+         *       "billing_status": "charged",
+         *       "returns": [
+         *         {
+         *           "id": "shp_01m856a2k7ep8t1v6w0d3c9h4b",
+         *           "tracking_number": "9300155747967004100159",
+         *           "status": "label_purchased",
+         *           "billing_status": "pending"
+         *         }
+         *       ],
+         *       "refund": null
+         *     }
+         * @example {
+         *       "id": "shp_01m855vxgqem0szrmwkjs6gj00",
+         *       "order_id": "ord_01m855vv3fet5smbvfy0vdetym",
+         *       "environment": "test",
+         *       "carrier": "usps",
+         *       "service_code": "usps_priority_mail_international",
+         *       "service_name": "USPS Priority Mail International",
+         *       "tracking_number": "9400155747967004000164",
+         *       "tracking_url": "http://localhost:3000/track/9400155747967004000164",
+         *       "status": "label_purchased",
+         *       "tracking_status": "pre_transit",
+         *       "status_detail": "label_created",
+         *       "estimated_delivery_date": "2026-12-02",
+         *       "price": {
+         *         "amount": 6495,
+         *         "currency": "USD"
+         *       },
+         *       "rate": {
+         *         "zone": 5,
+         *         "base_price": {
+         *           "amount": 6495,
+         *           "currency": "USD"
+         *         },
+         *         "surcharges": [],
+         *         "billable_weight_oz": 32,
+         *         "dim_weight_oz": null,
+         *         "dim_divisor": null,
+         *         "dim_divisor_unit": null,
+         *         "delivery": {
+         *           "business_days": 7,
+         *           "estimated_delivery_date": "2026-12-02",
+         *           "guaranteed": false
+         *         },
+         *         "rate_table_version": "usps-2026-01",
+         *         "ship_date": "2026-11-23",
+         *         "residential": true
+         *       },
+         *       "ship_from": {
+         *         "name": "Acme Fulfilment",
+         *         "company": "Acme Inc.",
+         *         "street1": "1 Main St",
+         *         "city": "Palo Alto",
+         *         "state": "CA",
+         *         "postal_code": "94301",
+         *         "country": "US",
+         *         "phone": "+1 650 555 0100"
+         *       },
+         *       "ship_to": {
+         *         "name": "Ada Lovelace",
+         *         "street1": "10 Downing St",
+         *         "city": "London",
+         *         "postal_code": "SW1A 2AA",
+         *         "country": "GB"
+         *       },
+         *       "parcel": {
+         *         "weight_oz": 32,
+         *         "length_in": 10,
+         *         "width_in": 8,
+         *         "height_in": 6
+         *       },
+         *       "label": {
+         *         "format": "pdf_4x6",
+         *         "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6gj00/label",
+         *         "created_at": "2026-11-23T21:44:19.734Z"
+         *       },
+         *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+         *       "address_validation": {
+         *         "mode": "validate",
+         *         "status": "verified",
+         *         "messages": [],
+         *         "source": {
+         *           "type": "built_in"
+         *         }
+         *       },
+         *       "ship_to_original": null,
+         *       "selection": null,
+         *       "customs": {
+         *         "contents_type": "merchandise",
+         *         "contents_explanation": null,
+         *         "non_delivery": "return",
+         *         "incoterm": "DDU",
+         *         "eel_pfc": "NOEEI 30.37(a)",
+         *         "aes_itn": null,
+         *         "signer": "Grace Hopper",
+         *         "importer": {
+         *           "tax_id": null,
+         *           "eori": "GB123456789000",
+         *           "ioss": null,
+         *           "vat": null
+         *         },
+         *         "items": [
+         *           {
+         *             "description": "Ceramic coffee mug",
+         *             "quantity": 2,
+         *             "unit_value": {
+         *               "amount": 1250,
+         *               "currency": "USD"
+         *             },
+         *             "weight_oz": 12,
+         *             "hs_tariff_number": "69120048",
+         *             "origin_country": "US",
+         *             "sku": "MUG-BLUE"
+         *           },
+         *           {
+         *             "description": "Cotton tea towel",
+         *             "quantity": 1,
+         *             "unit_value": {
+         *               "amount": 900,
+         *               "currency": "USD"
+         *             },
+         *             "weight_oz": 3,
+         *             "hs_tariff_number": "630260",
+         *             "origin_country": "PT",
+         *             "sku": "TOWEL-1"
+         *           }
+         *         ],
+         *         "derived": false,
+         *         "declared_value": {
+         *           "amount": 3400,
+         *           "currency": "USD"
+         *         }
+         *       },
+         *       "manifest_id": null,
+         *       "created_at": "2026-11-23T21:44:19.734Z",
+         *       "updated_at": "2026-11-23T21:44:19.734Z",
+         *       "voided_at": null,
+         *       "delivered_at": null,
+         *       "is_return": false,
+         *       "return_of": null,
+         *       "charge": null,
+         *       "expires_at": null,
+         *       "rma_number": null,
+         *       "reason": null,
+         *       "billing_status": "charged",
+         *       "returns": [
+         *         {
+         *           "id": "shp_01m856a2k7ep8t1v6w0d3c9h4b",
+         *           "tracking_number": "9300155747967004100159",
+         *           "status": "label_purchased",
+         *           "billing_status": "pending"
+         *         }
+         *       ],
+         *       "refund": null
+         *     }
+         * @example {
+         *       "id": "shp_01m856a2k7ep8t1v6w0d3c9h4b",
+         *       "order_id": "ord_01m855vv3fet5smbvfy0vdetyk",
+         *       "environment": "test",
+         *       "carrier": "usps",
+         *       "service_code": "usps_ground_advantage",
+         *       "service_name": "USPS Ground Advantage",
+         *       "tracking_number": "9300155747967004100159",
+         *       "tracking_url": "http://localhost:3000/track/9300155747967004100159",
+         *       "status": "label_purchased",
+         *       "tracking_status": "pre_transit",
+         *       "status_detail": "label_created",
+         *       "estimated_delivery_date": "2026-12-01",
+         *       "price": {
+         *         "amount": 1380,
+         *         "currency": "USD"
+         *       },
+         *       "rate": {
+         *         "zone": 8,
+         *         "base_price": {
+         *           "amount": 1380,
+         *           "currency": "USD"
+         *         },
+         *         "surcharges": [],
+         *         "billable_weight_oz": 32,
+         *         "dim_weight_oz": null,
+         *         "dim_divisor": null,
+         *         "dim_divisor_unit": null,
+         *         "delivery": {
+         *           "business_days": 5,
+         *           "estimated_delivery_date": "2026-12-01",
+         *           "guaranteed": false
+         *         },
+         *         "rate_table_version": "usps-2026-01",
+         *         "ship_date": "2026-11-23",
+         *         "residential": true
+         *       },
+         *       "ship_from": {
+         *         "name": "Grace Hopper",
+         *         "street1": "350 5th Ave",
+         *         "street2": "Suite 4500",
+         *         "city": "New York",
+         *         "state": "NY",
+         *         "postal_code": "10118",
+         *         "country": "US"
+         *       },
+         *       "ship_to": {
+         *         "name": "Acme Fulfilment",
+         *         "company": "Acme Inc.",
+         *         "street1": "1 Main St",
+         *         "city": "Palo Alto",
+         *         "state": "CA",
+         *         "postal_code": "94301",
+         *         "country": "US",
+         *         "phone": "+1 650 555 0100"
+         *       },
+         *       "parcel": {
+         *         "weight_oz": 24,
+         *         "length_in": 10,
+         *         "width_in": 8,
+         *         "height_in": 4
+         *       },
+         *       "label": {
+         *         "format": "pdf_4x6",
+         *         "url": "http://localhost:3000/v1/shipments/shp_01m856a2k7ep8t1v6w0d3c9h4b/label",
+         *         "created_at": "2026-11-25T10:02:11.120Z"
+         *       },
+         *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+         *       "address_validation": {
+         *         "mode": "none",
+         *         "status": null,
+         *         "messages": [],
+         *         "source": null
+         *       },
+         *       "ship_to_original": null,
+         *       "selection": null,
+         *       "customs": null,
+         *       "manifest_id": null,
+         *       "created_at": "2026-11-25T10:02:11.120Z",
+         *       "updated_at": "2026-11-25T10:02:11.120Z",
+         *       "voided_at": null,
+         *       "delivered_at": null,
+         *       "is_return": true,
+         *       "return_of": "shp_01m855vxgqem0szrmwkjs6ghzy",
+         *       "charge": "on_scan",
+         *       "expires_at": "2026-12-25T10:02:11.120Z",
+         *       "rma_number": "RMA-1042",
+         *       "reason": "Wrong size",
+         *       "billing_status": "pending",
+         *       "returns": [],
+         *       "refund": null
          *     }
          */
         Shipment: {
@@ -2949,8 +3779,8 @@ export interface components {
             tracking_number: string;
             /** @description Public tracking page for the buyer. */
             tracking_url: string;
-            /** @description label_purchased → in_transit → out_for_delivery → delivered; also exception, returned; voided (only from label_purchased). */
-            status: "label_purchased" | "in_transit" | "out_for_delivery" | "delivered" | "exception" | "returned" | "voided";
+            /** @description label_purchased → in_transit → out_for_delivery → delivered; also exception, returned; voided (only from label_purchased); expired (an on_scan return label unused at its expires_at). */
+            status: "label_purchased" | "in_transit" | "out_for_delivery" | "delivered" | "exception" | "returned" | "voided" | "expired";
             /** @description The normalised tracking status (see GET /v1/tracking/:id). */
             tracking_status: string;
             status_detail: string | null;
@@ -3095,12 +3925,96 @@ export interface components {
                     reason: string | null;
                 }[];
             } | null;
+            customs: {
+                /** @description What the parcel holds, as customs forms classify it. `other` needs contents_explanation. */
+                contents_type: "merchandise" | "gift" | "documents" | "sample" | "return_merchandise" | "humanitarian_donation" | "other";
+                contents_explanation: string | null;
+                /** @description What the carrier does when the parcel cannot be delivered: return it to the sender (default) or abandon it. */
+                non_delivery: "return" | "abandon";
+                /** @description Who pays duties and taxes: DDU (default, the recipient), DDP (the sender), DAP (delivered at place, the recipient). */
+                incoterm: "DDU" | "DDP" | "DAP";
+                eel_pfc: string | null;
+                aes_itn: string | null;
+                signer: string | null;
+                importer: {
+                    tax_id: string | null;
+                    eori: string | null;
+                    ioss: string | null;
+                    vat: string | null;
+                } | null;
+                items: {
+                    description: string;
+                    /** Format: int64 */
+                    quantity: number;
+                    unit_value: {
+                        /**
+                         * Format: int64
+                         * @description Integer minor units (cents).
+                         */
+                        amount: number;
+                        /** @description ISO 4217 code. */
+                        currency: string;
+                    };
+                    weight_oz: number;
+                    hs_tariff_number: string | null;
+                    origin_country: string;
+                    sku: string | null;
+                }[];
+                /** @description True when the platform built it from the order's line items. */
+                derived: boolean;
+                /** @description The total declared value: the sum of unit_value × quantity. */
+                declared_value: {
+                    /**
+                     * Format: int64
+                     * @description Integer minor units (cents).
+                     */
+                    amount: number;
+                    /** @description ISO 4217 code. */
+                    currency: string;
+                };
+            } | null;
+            manifest_id: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
             updated_at: string;
             voided_at: string | null;
             delivered_at: string | null;
+            /** @description A return label (DESIGN.md §9.3). */
+            is_return: boolean;
+            return_of: string | null;
+            charge: ("on_creation" | "on_scan") | null;
+            expires_at: string | null;
+            rma_number: string | null;
+            reason: string | null;
+            /** @description pending: an on_scan return not scanned yet (costs nothing so far); charged; not_charged (an on_scan return expired or voided unused). Outbound labels: charged. */
+            billing_status: "pending" | "charged" | "not_charged";
+            /** @description The return labels made for this shipment, oldest first. */
+            returns: {
+                id: string;
+                tracking_number: string;
+                status: string;
+                /** @description pending: an on_scan return not scanned yet (costs nothing so far); charged; not_charged (an on_scan return expired or voided unused). Outbound labels: charged. */
+                billing_status: "pending" | "charged" | "not_charged";
+            }[];
+            refund: {
+                /** @example rfd_01jx0000000000000000000000 */
+                id: string;
+                status: "submitted" | "refunded" | "rejected";
+                amount: {
+                    /**
+                     * Format: int64
+                     * @description Integer minor units (cents).
+                     */
+                    amount: number;
+                    /** @description ISO 4217 code. */
+                    currency: string;
+                };
+                /** Format: date-time */
+                requested_at: string;
+                decided_at: string | null;
+                reason: string | null;
+            } | null;
         };
         /**
          * Tracking
@@ -3217,7 +4131,7 @@ export interface components {
          */
         Batch: {
             id: string;
-            type: "purchase_labels" | "import_orders" | "validate_addresses" | "process_orders";
+            type: "purchase_labels" | "import_orders" | "validate_addresses" | "process_orders" | "create_returns";
             status: "queued" | "running" | "completed" | "completed_with_errors" | "failed" | "cancelled";
             counts: {
                 /** Format: int64 */
@@ -3370,10 +4284,28 @@ export interface components {
          *               }
          *             ]
          *           },
+         *           "customs": null,
+         *           "manifest_id": null,
          *           "created_at": "2026-11-23T21:44:19.734Z",
          *           "updated_at": "2026-11-23T21:44:19.734Z",
          *           "voided_at": null,
-         *           "delivered_at": null
+         *           "delivered_at": null,
+         *           "is_return": false,
+         *           "return_of": null,
+         *           "charge": null,
+         *           "expires_at": null,
+         *           "rma_number": null,
+         *           "reason": null,
+         *           "billing_status": "charged",
+         *           "returns": [
+         *             {
+         *               "id": "shp_01m856a2k7ep8t1v6w0d3c9h4b",
+         *               "tracking_number": "9300155747967004100159",
+         *               "status": "label_purchased",
+         *               "billing_status": "pending"
+         *             }
+         *           ],
+         *           "refund": null
          *         }
          *       },
          *       "error": null,
@@ -3587,7 +4519,7 @@ export interface components {
                 domestic: boolean;
                 international: boolean;
             }[];
-            /** @description rates, labels, void and tracking hold for both drivers; address_validation and pickups are what the api driver adds. */
+            /** @description rates, labels, void and tracking hold for both drivers; address_validation is what the api driver adds; returns, pickups, manifests and customs documents are the carrier's offer, the same for both drivers. */
             capabilities: {
                 rates: boolean;
                 labels: boolean;
@@ -3595,15 +4527,18 @@ export interface components {
                 tracking: boolean;
                 /** @description The carrier's api driver validates addresses (street level, except DHL Express, which checks city and postal code against its service areas): POST /v1/addresses/validate with the carrier_account_id of an api account of this carrier asks the carrier. A capability of the api driver: simulated accounts leave validation to the built-in validator. */
                 address_validation: boolean;
-                /** @description Not offered yet (false for every carrier). */
+                /** @description Return labels (POST /v1/shipments/{id}/return); how they can be billed is `return_charges`. */
                 returns: boolean;
-                /** @description The carrier's api driver books and cancels carrier pickups (a capability of the api driver, not of the simulated one). */
+                /** @description POST /v1/pickups books and cancels pickups of this carrier (simulated accounts in process, api accounts at the carrier). Without it, a pickup is 422 capability_unavailable. */
                 pickups: boolean;
-                /** @description Not offered yet (false for every carrier). */
+                /** @description POST /v1/manifests closes the day: USPS a SCAN form, the others a close report (from the carrier where its API closes, else printed here). Without it, a manifest is 422 capability_unavailable. */
                 manifests: boolean;
-                /** @description Not offered yet (false for every carrier). */
+                /** @description GET /v1/shipments/{id}/documents prints the customs documents of an international label (USPS CN 22 / CN 23, the others a commercial invoice), beside any the carrier issues. */
                 customs_documents: boolean;
             };
+            /** @description How the carrier bills return labels, the default first: on_scan (pay on first scan; usps, ups, fedex) and/or on_creation (DHL Express: only this). */
+            return_charges: ("on_scan" | "on_creation")[];
+            void_window_days: number | null;
             credentials_schema: {
                 [key: string]: unknown;
             } | null;
@@ -3801,6 +4736,151 @@ export interface components {
             }[];
         };
         /**
+         * Manifest
+         * @example {
+         *       "id": "man_01m856a1r5fkq9xp4t3w8c2v7n",
+         *       "carrier": "usps",
+         *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+         *       "ship_date": "2026-03-02",
+         *       "status": "ready",
+         *       "shipment_ids": [
+         *         "shp_01m855vxgqem0szrmwkjs6ghzy"
+         *       ],
+         *       "rejected": [
+         *         {
+         *           "shipment_id": "shp_01m855w0d4e8xb4sy0xqf3r3tq",
+         *           "code": "voided",
+         *           "message": "The label is voided."
+         *         },
+         *         {
+         *           "shipment_id": "shp_01m855w0kkf2sb9ne4bh6kz1nx",
+         *           "code": "carrier_mismatch",
+         *           "message": "The label is ups's (account ca_01m855vx0ups00000000000001), not this manifest's."
+         *         }
+         *       ],
+         *       "documents": [
+         *         {
+         *           "type": "scan_form",
+         *           "url": "http://localhost:3000/v1/manifests/man_01m856a1r5fkq9xp4t3w8c2v7n/document"
+         *         }
+         *       ],
+         *       "form_number": "9275090512345678901234",
+         *       "batch_id": null,
+         *       "error": null,
+         *       "ready_at": "2026-03-02T18:00:01.412Z",
+         *       "created_at": "2026-03-02T18:00:00.907Z"
+         *     }
+         */
+        Manifest: {
+            id: string;
+            carrier: string;
+            carrier_account_id: string;
+            /** @description YYYY-MM-DD. */
+            ship_date: string;
+            /** @description pending (the form is being made) → ready (documents available, `manifest.ready` sent) | failed (`error` says why; its labels are free again). */
+            status: "pending" | "ready" | "failed";
+            /** @description The labels on the form. */
+            shipment_ids: string[];
+            /** @description Labels listed (or of the batch) that are not on the form, each with its reason. */
+            rejected: {
+                shipment_id: string;
+                /** @description already_manifested, voided, carrier_mismatch (another carrier or account), ship_date_mismatch, not_found (no such label in this workspace and environment), carrier_rejected (the carrier left it off its form). */
+                code: "already_manifested" | "voided" | "carrier_mismatch" | "ship_date_mismatch" | "not_found" | "carrier_rejected";
+                message: string;
+            }[];
+            /** @description Once ready: the form to print and hand to the driver (GET /v1/manifests/:id/document). */
+            documents: {
+                /** @description scan_form (USPS) or close_report (others). */
+                type: string;
+                url: string;
+            }[];
+            form_number: string | null;
+            batch_id: string | null;
+            error: {
+                code: string;
+                message: string;
+                details: unknown[];
+            } | null;
+            ready_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /**
+         * Pickup
+         * @example {
+         *       "id": "pck_01m856c4d2e3f4g5h6j7k8m9n0",
+         *       "carrier": "ups",
+         *       "carrier_account_id": "ca_01m855vx0ups00000000000001",
+         *       "status": "scheduled",
+         *       "confirmation_number": "UPS2929602917",
+         *       "address": {
+         *         "name": "Warehouse",
+         *         "company": "Acme",
+         *         "street1": "350 5th Ave",
+         *         "city": "New York",
+         *         "state": "NY",
+         *         "postal_code": "10118",
+         *         "country": "US"
+         *       },
+         *       "window": {
+         *         "start": "2026-03-03T13:00:00-05:00",
+         *         "end": "2026-03-03T17:00:00-05:00"
+         *       },
+         *       "price": {
+         *         "amount": 1605,
+         *         "currency": "USD"
+         *       },
+         *       "cancel_by": "2026-03-03T16:00:00.000Z",
+         *       "shipment_ids": [
+         *         "shp_01m855vxgqem0szrmwkjs6ghzy",
+         *         "shp_01m855w0d4e8xb4sy0xqf3r3tq"
+         *       ],
+         *       "package_count": 2,
+         *       "instructions": "Loading dock at the back; ring twice.",
+         *       "cancelled_at": null,
+         *       "completed_at": null,
+         *       "created_at": "2026-03-02T15:00:00.120Z"
+         *     }
+         */
+        Pickup: {
+            id: string;
+            carrier: string;
+            carrier_account_id: string;
+            /** @description scheduled → cancelled (before cancel_by) | completed (at the window's end; its labels get their acceptance scan) | failed. */
+            status: "scheduled" | "cancelled" | "completed" | "failed";
+            /** @description The carrier's confirmation (the simulated carrier makes one up). */
+            confirmation_number: string;
+            /** @description Where the driver comes. */
+            address: {
+                [key: string]: unknown;
+            };
+            /** @description As requested, with its offset. */
+            window: {
+                start: string;
+                end: string;
+            };
+            /** @description What the carrier charges for the pickup (USPS: 0). */
+            price: {
+                /**
+                 * Format: int64
+                 * @description Integer minor units (cents).
+                 */
+                amount: number;
+                /** @description ISO 4217 code. */
+                currency: string;
+            };
+            /** Format: date-time */
+            cancel_by: string;
+            shipment_ids: string[];
+            /** Format: int64 */
+            package_count: number;
+            instructions: string | null;
+            cancelled_at: string | null;
+            completed_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /**
          * Integration
          * @example {
          *       "id": "int_01m855w6xses490s9118mbhj7y",
@@ -3956,6 +5036,43 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        /**
+         * Refund
+         * @example {
+         *       "id": "rfd_01m857c0vq9f3m7a2k4t8d6y1e",
+         *       "shipment_id": "shp_01m855vxgqem0szrmwkjs6ghzy",
+         *       "tracking_number": "9300155747967004000157",
+         *       "carrier": "usps",
+         *       "status": "refunded",
+         *       "amount": {
+         *         "amount": 1380,
+         *         "currency": "USD"
+         *       },
+         *       "requested_at": "2026-11-23T22:01:05.210Z",
+         *       "decided_at": "2026-11-23T22:02:05.400Z",
+         *       "reason": "The label was not used; refunded."
+         *     }
+         */
+        Refund: {
+            id: string;
+            shipment_id: string;
+            tracking_number: string;
+            carrier: string;
+            status: "submitted" | "refunded" | "rejected";
+            amount: {
+                /**
+                 * Format: int64
+                 * @description Integer minor units (cents).
+                 */
+                amount: number;
+                /** @description ISO 4217 code. */
+                currency: string;
+            };
+            /** Format: date-time */
+            requested_at: string;
+            decided_at: string | null;
+            reason: string | null;
         };
         /**
          * Setting
@@ -5037,6 +6154,7 @@ export interface operations {
                      *           },
                      *           "parcel_derived": true,
                      *           "requested_service": "usps_ground_advantage",
+                     *           "customs": null,
                      *           "shipments": [],
                      *           "office_pins": [],
                      *           "notes": "Gift wrap, please.",
@@ -5195,39 +6313,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "external_id": "SHOP-1001",
-                 *       "customer": {
-                 *         "name": "Grace Hopper",
-                 *         "email": "grace@example.com",
-                 *         "phone": "+1 212 555 0199"
-                 *       },
-                 *       "ship_to": {
-                 *         "name": "Grace Hopper",
-                 *         "street1": "350 5th Ave",
-                 *         "street2": "Suite 4500",
-                 *         "city": "New York",
-                 *         "state": "NY",
-                 *         "postal_code": "10118",
-                 *         "country": "US"
-                 *       },
-                 *       "line_items": [
-                 *         {
-                 *           "sku": "MUG-BLUE",
-                 *           "name": "Blue mug",
-                 *           "quantity": 2,
-                 *           "unit_price": {
-                 *             "amount": 1250,
-                 *             "currency": "USD"
-                 *           },
-                 *           "weight_oz": 12
-                 *         }
-                 *       ],
-                 *       "requested_service": "usps_ground_advantage",
-                 *       "notes": "Gift wrap, please."
-                 *     }
-                 */
                 "application/json": {
                     /** @description Your id for the order; unique per source. A known one updates the order while it is open. */
                     external_id?: string | null;
@@ -5300,6 +6385,11 @@ export interface operations {
                         } | null;
                         /** @description Weight of one unit, in ounces. */
                         weight_oz?: number | null;
+                        /**
+                         * @description HS tariff number of the item (6–10 digits, dots allowed): carried into a customs declaration derived from the lines.
+                         * @example 6912.00.48
+                         */
+                        hs_tariff_number?: string | null;
                     }[];
                     /** @description Missing fields are derived: the weight from the line items, the dimensions from the setting orders.default_box. */
                     parcel?: {
@@ -5310,6 +6400,110 @@ export interface operations {
                     } | null;
                     /** @description A service_code, e.g. usps_ground_advantage. */
                     requested_service?: string | null;
+                    /**
+                     * CustomsInput
+                     * @description The customs declaration (DESIGN.md §9.2), needed when the parcel crosses a border or goes to a US military address (state AA, AE, AP). When absent, it is derived from the order's line items at purchase (name, unit_price, weight_oz; sku; origin the ship-from country); a line without a price or weight makes that 422 customs_required. The rules are checked at purchase: 422 customs_invalid, one detail per problem.
+                     * @example {
+                     *       "contents_type": "merchandise",
+                     *       "non_delivery": "return",
+                     *       "incoterm": "DDU",
+                     *       "signer": "Grace Hopper",
+                     *       "importer": {
+                     *         "eori": "GB123456789000"
+                     *       },
+                     *       "items": [
+                     *         {
+                     *           "description": "Ceramic coffee mug",
+                     *           "quantity": 2,
+                     *           "unit_value": {
+                     *             "amount": 1250,
+                     *             "currency": "USD"
+                     *           },
+                     *           "weight_oz": 12,
+                     *           "hs_tariff_number": "6912.00.48",
+                     *           "origin_country": "US",
+                     *           "sku": "MUG-BLUE"
+                     *         },
+                     *         {
+                     *           "description": "Cotton tea towel",
+                     *           "quantity": 1,
+                     *           "unit_value": {
+                     *             "amount": 900,
+                     *             "currency": "USD"
+                     *           },
+                     *           "weight_oz": 3,
+                     *           "hs_tariff_number": "6302.60",
+                     *           "origin_country": "PT",
+                     *           "sku": "TOWEL-1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    customs?: {
+                        /** @description What the parcel holds, as customs forms classify it. `other` needs contents_explanation. */
+                        contents_type: "merchandise" | "gift" | "documents" | "sample" | "return_merchandise" | "humanitarian_donation" | "other";
+                        /** @description Required when contents_type is other. */
+                        contents_explanation?: string | null;
+                        /** @description What the carrier does when the parcel cannot be delivered: return it to the sender (default) or abandon it. */
+                        non_delivery?: "return" | "abandon";
+                        /** @description Who pays duties and taxes: DDU (default, the recipient), DDP (the sender), DAP (delivered at place, the recipient). */
+                        incoterm?: "DDU" | "DDP" | "DAP";
+                        /** @description Exemption legend or proof of filing of US export information (`NOEEI 30.37(a)`, `NOEEI 30.36`, `AES X20260101234567`). Derived when absent: NOEEI 30.37(a) when every item line is worth at most 2,500 USD, NOEEI 30.36 to Canada, else from aes_itn (which is then required). */
+                        eel_pfc?: string | null;
+                        /**
+                         * @description AES Internal Transaction Number: X + 14 digits.
+                         * @example X20260101234567
+                         */
+                        aes_itn?: string | null;
+                        /** @description The name of the person certifying the declaration. */
+                        signer?: string | null;
+                        /** @description Numbers the destination's customs may ask for. */
+                        importer?: {
+                            /** @description The importer's tax id (e.g. a CPF in Brazil). */
+                            tax_id?: string | null;
+                            /**
+                             * @description EORI number (EU, GB).
+                             * @example GB123456789000
+                             */
+                            eori?: string | null;
+                            /** @description EU Import One-Stop Shop number (VAT collected at sale, parcels up to 150 EUR). */
+                            ioss?: string | null;
+                            /** @description VAT registration number. */
+                            vat?: string | null;
+                        } | null;
+                        items: {
+                            /**
+                             * @description What the item is, 3–50 characters and specific ("ceramic coffee mug"); a vague word alone (gift, merchandise, goods, items, stuff, misc, various, parts, sample) is refused at purchase (422 customs_invalid).
+                             * @example Ceramic coffee mug
+                             */
+                            description: string;
+                            /** Format: int32 */
+                            quantity: number;
+                            /** @description Value of one unit; every item of a declaration in one currency. */
+                            unit_value: {
+                                /**
+                                 * Format: int64
+                                 * @description Integer minor units (cents).
+                                 */
+                                amount: number;
+                                /** @description ISO 4217 code. */
+                                currency: string;
+                            };
+                            /** @description Weight of one unit, in ounces; the items together weigh no more than the parcel. */
+                            weight_oz: number;
+                            /**
+                             * @description Harmonized System tariff number, 6–10 digits; dots are ignored (kept without them).
+                             * @example 6912.00.48
+                             */
+                            hs_tariff_number?: string | null;
+                            /**
+                             * @description Country of manufacture, ISO 3166-1 alpha-2.
+                             * @example US
+                             */
+                            origin_country: string;
+                            sku?: string | null;
+                        }[];
+                    } | null;
                     notes?: string | null;
                 };
             };
@@ -5368,6 +6562,7 @@ export interface operations {
                      *       },
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
+                     *       "customs": null,
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
@@ -5436,6 +6631,7 @@ export interface operations {
                      *       },
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
+                     *       "customs": null,
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
@@ -5691,6 +6887,7 @@ export interface operations {
                      *       },
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
+                     *       "customs": null,
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
@@ -5947,6 +7144,7 @@ export interface operations {
                      * @example {
                      *       "ship_date": "2026-11-23",
                      *       "residential": true,
+                     *       "requires_customs": false,
                      *       "rate_table_versions": {
                      *         "dhl_express": "dhl_express-2026-01",
                      *         "fedex": "fedex-2026-01",
@@ -5982,7 +7180,8 @@ export interface operations {
                      *           "tags": [
                      *             "cheapest"
                      *           ],
-                     *           "rate_table_version": "usps-2026-01"
+                     *           "rate_table_version": "usps-2026-01",
+                     *           "requires_customs": false
                      *         },
                      *         {
                      *           "id": "rate_01m855vxcke5ts1w9g6ztg97ba",
@@ -6012,7 +7211,8 @@ export interface operations {
                      *           "tags": [
                      *             "best_value"
                      *           ],
-                     *           "rate_table_version": "usps-2026-01"
+                     *           "rate_table_version": "usps-2026-01",
+                     *           "requires_customs": false
                      *         },
                      *         {
                      *           "id": "rate_01m855vwdte46a2akzmypthzmd",
@@ -6055,7 +7255,8 @@ export interface operations {
                      *             "guaranteed": false
                      *           },
                      *           "tags": [],
-                     *           "rate_table_version": "fedex-2026-01"
+                     *           "rate_table_version": "fedex-2026-01",
+                     *           "requires_customs": false
                      *         }
                      *       ],
                      *       "unavailable": [
@@ -6078,6 +7279,8 @@ export interface operations {
                         ship_date: string;
                         /** @description Whether the destination was rated as residential. */
                         residential: boolean;
+                        /** @description True when a label on this lane needs a customs declaration (as on each option). */
+                        requires_customs: boolean;
                         /** @description Rate table version per carrier quoted. */
                         rate_table_versions: {
                             [key: string]: string;
@@ -6112,7 +7315,7 @@ export interface operations {
                             };
                             /**
                              * Format: int64
-                             * @description Domestic: USPS 1–9 or UPS/FedEx 2–8 by distance. International: 1 Canada/Mexico, 2 Europe, 3 Asia-Pacific, 4 rest of world.
+                             * @description Domestic: USPS 1–9 or UPS/FedEx 2–8 by distance. International: 1 Canada/Mexico, 2 Europe, 3 Asia-Pacific, 4 rest of world; USPS Priority Mail (Express) International: the USPS country price group (1 Canada, 2 Mexico, 3 United Kingdom, 4 Western Europe, 5 rest of Europe, 6 Australia/New Zealand, 7 East Asia, 8 rest of Asia-Pacific, 9 rest of world).
                              */
                             zone: number;
                             /**
@@ -6151,6 +7354,8 @@ export interface operations {
                             };
                             tags: ("cheapest" | "fastest" | "best_value")[];
                             rate_table_version: string;
+                            /** @description True when a label on this lane needs a customs declaration (it crosses a border, or goes to a US military address: AA, AE, AP), so a checkout can ask for one before purchase (DESIGN.md §9.2). */
+                            requires_customs: boolean;
                         }[];
                         unavailable: {
                             carrier: string;
@@ -6524,7 +7729,7 @@ export interface operations {
     listShipments: {
         parameters: {
             query?: {
-                /** @description A status, or several separated by commas: label_purchased, in_transit, out_for_delivery, delivered, exception, returned, voided. */
+                /** @description A status, or several separated by commas: label_purchased, in_transit, out_for_delivery, delivered, exception, returned, voided, expired. */
                 status?: string;
                 /** @description A carrier slug (usps, ups, fedex, dhl_express). */
                 carrier?: string;
@@ -6676,10 +7881,28 @@ export interface operations {
                      *               }
                      *             ]
                      *           },
+                     *           "customs": null,
+                     *           "manifest_id": null,
                      *           "created_at": "2026-11-23T21:44:19.734Z",
                      *           "updated_at": "2026-11-23T21:44:19.734Z",
                      *           "voided_at": null,
-                     *           "delivered_at": null
+                     *           "delivered_at": null,
+                     *           "is_return": false,
+                     *           "return_of": null,
+                     *           "charge": null,
+                     *           "expires_at": null,
+                     *           "rma_number": null,
+                     *           "reason": null,
+                     *           "billing_status": "charged",
+                     *           "returns": [
+                     *             {
+                     *               "id": "shp_01m856a2k7ep8t1v6w0d3c9h4b",
+                     *               "tracking_number": "9300155747967004100159",
+                     *               "status": "label_purchased",
+                     *               "billing_status": "pending"
+                     *             }
+                     *           ],
+                     *           "refund": null
                      *         }
                      *       ],
                      *       "has_more": false,
@@ -6828,13 +8051,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "order_id": "ord_01m855vv3fet5smbvfy0vdetyk",
-                 *       "service_code": "usps_ground_advantage",
-                 *       "label_format": "pdf_4x6"
-                 *     }
-                 */
                 "application/json": {
                     /** @description The order to ship (awaiting_fulfillment or processing). */
                     order_id: string;
@@ -6846,6 +8062,123 @@ export interface operations {
                     carrier_account_id?: string;
                     /** @description How the destination is checked before the label is bought (DESIGN.md §9.7). validate: an invalid address is 422 `address_undeliverable` (nothing bought), a corrected one is bought as given with the messages kept; validate_and_clean: the label and shipment use the normalised address (`ship_to_original` keeps the given one); none: no check. Through an api carrier account whose carrier validates addresses, the carrier's validator answers. Default: the setting `shipments.address_validation` (validate). */
                     address_validation?: "none" | "validate" | "validate_and_clean";
+                    /** @description A standalone return label for the order (DESIGN.md §9.3): ship_from and ship_to are the order's swapped; the order's status never moves. With it: rma_number, reason, charge, expires_in_days as on POST /v1/shipments/{id}/return. */
+                    is_return?: boolean;
+                    /** @description Your return merchandise authorisation number (printed in the shipment, not on the label). */
+                    rma_number?: string;
+                    /** @description Why the parcel comes back. */
+                    reason?: string;
+                    /** @description How a return label is billed: on_scan (nothing until the carrier's first scan; the default where the carrier offers it: usps, ups, fedex) or on_creation (billed at once; DHL Express offers only this, and on_scan there is 422 return_charge_unavailable). */
+                    charge?: "on_creation" | "on_scan";
+                    /**
+                     * Format: int32
+                     * @description Days the label stays usable (default 30). An on_scan label unused by then becomes expired and not_charged.
+                     */
+                    expires_in_days?: number;
+                    /**
+                     * CustomsInput
+                     * @description The customs declaration for this label (DESIGN.md §9.2); it replaces the order's. Absent: the order's, else derived from its line items. Used only when the parcel crosses a border or goes to a US military address (AA, AE, AP); ignored for a domestic parcel.
+                     * @example {
+                     *       "contents_type": "merchandise",
+                     *       "non_delivery": "return",
+                     *       "incoterm": "DDU",
+                     *       "signer": "Grace Hopper",
+                     *       "importer": {
+                     *         "eori": "GB123456789000"
+                     *       },
+                     *       "items": [
+                     *         {
+                     *           "description": "Ceramic coffee mug",
+                     *           "quantity": 2,
+                     *           "unit_value": {
+                     *             "amount": 1250,
+                     *             "currency": "USD"
+                     *           },
+                     *           "weight_oz": 12,
+                     *           "hs_tariff_number": "6912.00.48",
+                     *           "origin_country": "US",
+                     *           "sku": "MUG-BLUE"
+                     *         },
+                     *         {
+                     *           "description": "Cotton tea towel",
+                     *           "quantity": 1,
+                     *           "unit_value": {
+                     *             "amount": 900,
+                     *             "currency": "USD"
+                     *           },
+                     *           "weight_oz": 3,
+                     *           "hs_tariff_number": "6302.60",
+                     *           "origin_country": "PT",
+                     *           "sku": "TOWEL-1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    customs?: {
+                        /** @description What the parcel holds, as customs forms classify it. `other` needs contents_explanation. */
+                        contents_type: "merchandise" | "gift" | "documents" | "sample" | "return_merchandise" | "humanitarian_donation" | "other";
+                        /** @description Required when contents_type is other. */
+                        contents_explanation?: string | null;
+                        /** @description What the carrier does when the parcel cannot be delivered: return it to the sender (default) or abandon it. */
+                        non_delivery?: "return" | "abandon";
+                        /** @description Who pays duties and taxes: DDU (default, the recipient), DDP (the sender), DAP (delivered at place, the recipient). */
+                        incoterm?: "DDU" | "DDP" | "DAP";
+                        /** @description Exemption legend or proof of filing of US export information (`NOEEI 30.37(a)`, `NOEEI 30.36`, `AES X20260101234567`). Derived when absent: NOEEI 30.37(a) when every item line is worth at most 2,500 USD, NOEEI 30.36 to Canada, else from aes_itn (which is then required). */
+                        eel_pfc?: string | null;
+                        /**
+                         * @description AES Internal Transaction Number: X + 14 digits.
+                         * @example X20260101234567
+                         */
+                        aes_itn?: string | null;
+                        /** @description The name of the person certifying the declaration. */
+                        signer?: string | null;
+                        /** @description Numbers the destination's customs may ask for. */
+                        importer?: {
+                            /** @description The importer's tax id (e.g. a CPF in Brazil). */
+                            tax_id?: string | null;
+                            /**
+                             * @description EORI number (EU, GB).
+                             * @example GB123456789000
+                             */
+                            eori?: string | null;
+                            /** @description EU Import One-Stop Shop number (VAT collected at sale, parcels up to 150 EUR). */
+                            ioss?: string | null;
+                            /** @description VAT registration number. */
+                            vat?: string | null;
+                        } | null;
+                        items: {
+                            /**
+                             * @description What the item is, 3–50 characters and specific ("ceramic coffee mug"); a vague word alone (gift, merchandise, goods, items, stuff, misc, various, parts, sample) is refused at purchase (422 customs_invalid).
+                             * @example Ceramic coffee mug
+                             */
+                            description: string;
+                            /** Format: int32 */
+                            quantity: number;
+                            /** @description Value of one unit; every item of a declaration in one currency. */
+                            unit_value: {
+                                /**
+                                 * Format: int64
+                                 * @description Integer minor units (cents).
+                                 */
+                                amount: number;
+                                /** @description ISO 4217 code. */
+                                currency: string;
+                            };
+                            /** @description Weight of one unit, in ounces; the items together weigh no more than the parcel. */
+                            weight_oz: number;
+                            /**
+                             * @description Harmonized System tariff number, 6–10 digits; dots are ignored (kept without them).
+                             * @example 6912.00.48
+                             */
+                            hs_tariff_number?: string | null;
+                            /**
+                             * @description Country of manufacture, ISO 3166-1 alpha-2.
+                             * @example US
+                             */
+                            origin_country: string;
+                            sku?: string | null;
+                        }[];
+                    };
                 };
             };
         };
@@ -6980,10 +8313,28 @@ export interface operations {
                      *           }
                      *         ]
                      *       },
+                     *       "customs": null,
+                     *       "manifest_id": null,
                      *       "created_at": "2026-11-23T21:44:19.734Z",
                      *       "updated_at": "2026-11-23T21:44:19.734Z",
                      *       "voided_at": null,
-                     *       "delivered_at": null
+                     *       "delivered_at": null,
+                     *       "is_return": false,
+                     *       "return_of": null,
+                     *       "charge": null,
+                     *       "expires_at": null,
+                     *       "rma_number": null,
+                     *       "reason": null,
+                     *       "billing_status": "charged",
+                     *       "returns": [
+                     *         {
+                     *           "id": "shp_01m856a2k7ep8t1v6w0d3c9h4b",
+                     *           "tracking_number": "9300155747967004100159",
+                     *           "status": "label_purchased",
+                     *           "billing_status": "pending"
+                     *         }
+                     *       ],
+                     *       "refund": null
                      *     }
                      */
                     "application/json": components["schemas"]["Shipment"];
@@ -7109,7 +8460,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unprocessable */
+            /** @description Unprocessable: no_rates, missing_ship_from, address_undeliverable, carrier_rejected; customs_required (the parcel crosses a border or goes to a US military address, no customs was given and the order's line items cannot make one: one detail per missing line field); customs_invalid (the declaration breaks a customs rule: one detail per problem, e.g. customs.items[0].description). Nothing is bought. */
             422: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -7119,14 +8470,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "code": "unprocessable",
-                     *       "message": "The request cannot be processed.",
-                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @description Machine-readable error code (see the catalogue in the docs). */
+                        code: string;
+                        message: string;
+                        /** @description Always a list, for every code: validation errors carry [{field, message}]; a 409 invalid_state carries [{field: "status", message, current_state, allowed_moves}]. */
+                        details?: ({
+                            /** @description The field (or header, or `status` for invalid_state) the entry is about. */
+                            field?: string;
+                            message?: string;
+                            /** @description invalid_state: the state the resource is in. */
+                            current_state?: string;
+                            /** @description invalid_state: the moves allowed from current_state (empty when none). */
+                            allowed_moves?: string[];
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        request_id: string;
+                    };
                 };
             };
             /** @description Rate limited */
@@ -7326,10 +8687,28 @@ export interface operations {
                      *           }
                      *         ]
                      *       },
+                     *       "customs": null,
+                     *       "manifest_id": null,
                      *       "created_at": "2026-11-23T21:44:19.734Z",
                      *       "updated_at": "2026-11-23T21:44:19.734Z",
                      *       "voided_at": null,
-                     *       "delivered_at": null
+                     *       "delivered_at": null,
+                     *       "is_return": false,
+                     *       "return_of": null,
+                     *       "charge": null,
+                     *       "expires_at": null,
+                     *       "rma_number": null,
+                     *       "reason": null,
+                     *       "billing_status": "charged",
+                     *       "returns": [
+                     *         {
+                     *           "id": "shp_01m856a2k7ep8t1v6w0d3c9h4b",
+                     *           "tracking_number": "9300155747967004100159",
+                     *           "status": "label_purchased",
+                     *           "billing_status": "pending"
+                     *         }
+                     *       ],
+                     *       "refund": null
                      *     }
                      */
                     "application/json": components["schemas"]["Shipment"];
@@ -7622,10 +9001,28 @@ export interface operations {
                      *           }
                      *         ]
                      *       },
+                     *       "customs": null,
+                     *       "manifest_id": null,
                      *       "created_at": "2026-11-23T21:44:19.734Z",
                      *       "updated_at": "2026-11-23T21:44:19.734Z",
                      *       "voided_at": null,
-                     *       "delivered_at": null
+                     *       "delivered_at": null,
+                     *       "is_return": false,
+                     *       "return_of": null,
+                     *       "charge": null,
+                     *       "expires_at": null,
+                     *       "rma_number": null,
+                     *       "reason": null,
+                     *       "billing_status": "charged",
+                     *       "returns": [
+                     *         {
+                     *           "id": "shp_01m856a2k7ep8t1v6w0d3c9h4b",
+                     *           "tracking_number": "9300155747967004100159",
+                     *           "status": "label_purchased",
+                     *           "billing_status": "pending"
+                     *         }
+                     *       ],
+                     *       "refund": null
                      *     }
                      */
                     "application/json": components["schemas"]["Shipment"];
@@ -7807,6 +9204,578 @@ export interface operations {
             };
         };
     };
+    createReturnShipment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "rma_number": "RMA-1042",
+                 *       "reason": "Wrong size",
+                 *       "charge": "on_scan",
+                 *       "expires_in_days": 30
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The return service (default: the outbound shipment's service). */
+                    service_code?: string;
+                    /** @description pdf_4x6 (default), pdf_letter, png_4x6 (203 dpi), zpl_4x6 (ZPL II). */
+                    label_format?: "pdf_4x6" | "pdf_letter" | "png_4x6" | "zpl_4x6";
+                    /** @description Your return merchandise authorisation number (printed in the shipment, not on the label). */
+                    rma_number?: string;
+                    /** @description Why the parcel comes back. */
+                    reason?: string;
+                    /** @description How a return label is billed: on_scan (nothing until the carrier's first scan; the default where the carrier offers it: usps, ups, fedex) or on_creation (billed at once; DHL Express offers only this, and on_scan there is 422 return_charge_unavailable). */
+                    charge?: "on_creation" | "on_scan";
+                    /**
+                     * Format: int32
+                     * @description Days the label stays usable (default 30). An on_scan label unused by then becomes expired and not_charged.
+                     */
+                    expires_in_days?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "shp_01m855vxgqem0szrmwkjs6ghzy",
+                     *       "order_id": "ord_01m855vv3fet5smbvfy0vdetyk",
+                     *       "environment": "test",
+                     *       "carrier": "usps",
+                     *       "service_code": "usps_ground_advantage",
+                     *       "service_name": "USPS Ground Advantage",
+                     *       "tracking_number": "9300155747967004000157",
+                     *       "tracking_url": "http://localhost:3000/track/9300155747967004000157",
+                     *       "status": "label_purchased",
+                     *       "tracking_status": "pre_transit",
+                     *       "status_detail": "label_created",
+                     *       "estimated_delivery_date": "2026-12-01",
+                     *       "price": {
+                     *         "amount": 1380,
+                     *         "currency": "USD"
+                     *       },
+                     *       "rate": {
+                     *         "zone": 8,
+                     *         "base_price": {
+                     *           "amount": 1380,
+                     *           "currency": "USD"
+                     *         },
+                     *         "surcharges": [],
+                     *         "billable_weight_oz": 32,
+                     *         "dim_weight_oz": null,
+                     *         "dim_divisor": null,
+                     *         "dim_divisor_unit": null,
+                     *         "delivery": {
+                     *           "business_days": 5,
+                     *           "estimated_delivery_date": "2026-12-01",
+                     *           "guaranteed": false
+                     *         },
+                     *         "rate_table_version": "usps-2026-01",
+                     *         "ship_date": "2026-11-23",
+                     *         "residential": true
+                     *       },
+                     *       "ship_from": {
+                     *         "name": "Acme Fulfilment",
+                     *         "company": "Acme Inc.",
+                     *         "street1": "1 Main St",
+                     *         "city": "Palo Alto",
+                     *         "state": "CA",
+                     *         "postal_code": "94301",
+                     *         "country": "US",
+                     *         "phone": "+1 650 555 0100"
+                     *       },
+                     *       "ship_to": {
+                     *         "name": "Grace Hopper",
+                     *         "street1": "350 5th Ave",
+                     *         "street2": "Suite 4500",
+                     *         "city": "New York",
+                     *         "state": "NY",
+                     *         "postal_code": "10118",
+                     *         "country": "US"
+                     *       },
+                     *       "parcel": {
+                     *         "weight_oz": 24,
+                     *         "length_in": 10,
+                     *         "width_in": 8,
+                     *         "height_in": 4
+                     *       },
+                     *       "label": {
+                     *         "format": "pdf_4x6",
+                     *         "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
+                     *         "created_at": "2026-11-23T21:44:19.734Z"
+                     *       },
+                     *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *       "address_validation": {
+                     *         "mode": "validate",
+                     *         "status": "verified",
+                     *         "messages": [],
+                     *         "source": {
+                     *           "type": "built_in"
+                     *         }
+                     *       },
+                     *       "ship_to_original": null,
+                     *       "selection": {
+                     *         "rule_id": "rule_01m855vt0000000000000000",
+                     *         "rule_name": "Domestic: no DHL",
+                     *         "strategy": "cheapest",
+                     *         "chosen": "usps_ground_advantage",
+                     *         "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *         "considered": [
+                     *           {
+                     *             "service_code": "usps_ground_advantage",
+                     *             "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *             "price": {
+                     *               "amount": 1380,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 5,
+                     *             "excluded": false,
+                     *             "reason": "cheapest"
+                     *           },
+                     *           {
+                     *             "service_code": "ups_ground",
+                     *             "carrier_account_id": "ca_01m855vx0ups00000000000001",
+                     *             "price": {
+                     *               "amount": 1622,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 4,
+                     *             "excluded": false,
+                     *             "reason": null
+                     *           },
+                     *           {
+                     *             "service_code": "dhl_express_domestic",
+                     *             "carrier_account_id": "ca_01m855vx0dhl00000000000001",
+                     *             "price": {
+                     *               "amount": 1290,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 2,
+                     *             "excluded": true,
+                     *             "reason": "carrier dhl_express is excluded"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "customs": null,
+                     *       "manifest_id": null,
+                     *       "created_at": "2026-11-23T21:44:19.734Z",
+                     *       "updated_at": "2026-11-23T21:44:19.734Z",
+                     *       "voided_at": null,
+                     *       "delivered_at": null,
+                     *       "is_return": false,
+                     *       "return_of": null,
+                     *       "charge": null,
+                     *       "expires_at": null,
+                     *       "rma_number": null,
+                     *       "reason": null,
+                     *       "billing_status": "charged",
+                     *       "returns": [
+                     *         {
+                     *           "id": "shp_01m856a2k7ep8t1v6w0d3c9h4b",
+                     *           "tracking_number": "9300155747967004100159",
+                     *           "status": "label_purchased",
+                     *           "billing_status": "pending"
+                     *         }
+                     *       ],
+                     *       "refund": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Shipment"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict or illegal state move */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable */
+            422: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unprocessable",
+                     *       "message": "The request cannot be processed.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listRefunds: {
+        parameters: {
+            query?: {
+                /** @description A refund status, or several separated by commas: submitted, refunded, rejected. */
+                status?: string;
+                /** @description Page size, default 20, clamped to 1..100. */
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "rfd_01m857c0vq9f3m7a2k4t8d6y1e",
+                     *           "shipment_id": "shp_01m855vxgqem0szrmwkjs6ghzy",
+                     *           "tracking_number": "9300155747967004000157",
+                     *           "carrier": "usps",
+                     *           "status": "refunded",
+                     *           "amount": {
+                     *             "amount": 1380,
+                     *             "currency": "USD"
+                     *           },
+                     *           "requested_at": "2026-11-23T22:01:05.210Z",
+                     *           "decided_at": "2026-11-23T22:02:05.400Z",
+                     *           "reason": "The label was not used; refunded."
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Refund"][];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getShipmentLabel: {
         parameters: {
             query?: {
@@ -7833,6 +9802,383 @@ export interface operations {
                 content: {
                     "application/pdf": string;
                     "image/png": string;
+                    "application/x-zpl": string;
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listShipmentDocuments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "type": "cn22",
+                     *           "format": "pdf",
+                     *           "source": "platform",
+                     *           "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/documents/cn22"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description `cn22`, `cn23` or `commercial_invoice` (printed by the platform from the shipment's customs declaration), or a type of document the carrier issued with the label (`waybill`, `receipt`, …).
+                             * @example cn22
+                             */
+                            type: string;
+                            /**
+                             * @description File format: `pdf` for every document the platform prints; a carrier's may be `png`, `gif` or `zpl`.
+                             * @example pdf
+                             */
+                            format: string;
+                            /** @description Who issued it: printed here, or issued by the carrier with the label. */
+                            source: "platform" | "carrier";
+                            /**
+                             * Format: uri
+                             * @description GET it (same credentials) to download the file.
+                             */
+                            url: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getShipmentDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                /** @description A `type` from the shipment's document list (`cn22`, `cn23`, `commercial_invoice`, or a carrier's). */
+                type: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document file (Content-Type by format, application/pdf for every document the platform prints; Content-Disposition names the file). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "image/png": string;
+                    "image/gif": string;
                     "application/x-zpl": string;
                 };
             };
@@ -8865,12 +11211,14 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description purchase_labels, import_orders, validate_addresses or process_orders. */
-                    type: "purchase_labels" | "import_orders" | "validate_addresses" | "process_orders";
-                    /** @description purchase_labels: [{order_id, service_code?, label_format?, address_validation?}]; import_orders: order bodies of POST /v1/orders; validate_addresses: addresses of POST /v1/addresses/validate. Up to 10,000 (more is 413). An item that does not validate becomes a failed item; it does not fail the batch. */
+                    /** @description purchase_labels, import_orders, validate_addresses, process_orders or create_returns. */
+                    type: "purchase_labels" | "import_orders" | "validate_addresses" | "process_orders" | "create_returns";
+                    /** @description purchase_labels: [{order_id, service_code?, label_format?, address_validation?}]; import_orders: order bodies of POST /v1/orders; validate_addresses: addresses of POST /v1/addresses/validate; create_returns: [{shipment_id, rma_number?, reason?, charge?, expires_in_days?, service_code?, label_format?}] (a return label per outbound shipment, as POST /v1/shipments/{id}/return). Up to 10,000 (more is 413). An item that does not validate becomes a failed item; it does not fail the batch. */
                     items?: unknown[];
                     /** @description purchase_labels and process_orders: the orders (instead of items). */
                     order_ids?: string[];
+                    /** @description create_returns: the outbound shipments (instead of items), each returned with the defaults. */
+                    shipment_ids?: string[];
                     /** @description purchase_labels: the default service code, `auto` (the shipping rules choose) or `cheapest` (rules skipped). Default: each order's requested service, else the shipping rules (no rule matches: the cheapest). */
                     service_code?: string;
                     /** @description pdf_4x6 (default), pdf_letter, png_4x6 (203 dpi), zpl_4x6 (ZPL II). */
@@ -9439,10 +11787,28 @@ export interface operations {
                      *                   }
                      *                 ]
                      *               },
+                     *               "customs": null,
+                     *               "manifest_id": null,
                      *               "created_at": "2026-11-23T21:44:19.734Z",
                      *               "updated_at": "2026-11-23T21:44:19.734Z",
                      *               "voided_at": null,
-                     *               "delivered_at": null
+                     *               "delivered_at": null,
+                     *               "is_return": false,
+                     *               "return_of": null,
+                     *               "charge": null,
+                     *               "expires_at": null,
+                     *               "rma_number": null,
+                     *               "reason": null,
+                     *               "billing_status": "charged",
+                     *               "returns": [
+                     *                 {
+                     *                   "id": "shp_01m856a2k7ep8t1v6w0d3c9h4b",
+                     *                   "tracking_number": "9300155747967004100159",
+                     *                   "status": "label_purchased",
+                     *                   "billing_status": "pending"
+                     *                 }
+                     *               ],
+                     *               "refund": null
                      *             }
                      *           },
                      *           "error": null,
@@ -10275,7 +12641,7 @@ export interface operations {
                 "application/json": {
                     /** @description Where deliveries are POSTed. https is required in the live environment; private, loopback and link-local targets are refused. */
                     url: string;
-                    events: ("shipment.label_purchased" | "tracking.updated" | "integration.health_changed" | "batch.completed" | "*")[];
+                    events: ("shipment.label_purchased" | "tracking.updated" | "integration.health_changed" | "batch.completed" | "shipment.refund_updated" | "manifest.ready" | "*")[];
                     description?: string | null;
                 };
             };
@@ -10835,7 +13201,7 @@ export interface operations {
                 "application/json": {
                     /** @description Where deliveries are POSTed. https is required in the live environment; private, loopback and link-local targets are refused. */
                     url?: string;
-                    events?: ("shipment.label_purchased" | "tracking.updated" | "integration.health_changed" | "batch.completed" | "*")[];
+                    events?: ("shipment.label_purchased" | "tracking.updated" | "integration.health_changed" | "batch.completed" | "shipment.refund_updated" | "manifest.ready" | "*")[];
                     description?: string | null;
                     /** @description false pauses deliveries; true re-enables a disabled endpoint (pending deliveries resume). */
                     enabled?: boolean;
@@ -12366,11 +14732,16 @@ export interface operations {
                      *             "void": true,
                      *             "tracking": true,
                      *             "address_validation": true,
-                     *             "returns": false,
+                     *             "returns": true,
                      *             "pickups": true,
-                     *             "manifests": false,
-                     *             "customs_documents": false
+                     *             "manifests": true,
+                     *             "customs_documents": true
                      *           },
+                     *           "return_charges": [
+                     *             "on_scan",
+                     *             "on_creation"
+                     *           ],
+                     *           "void_window_days": 90,
                      *           "credentials_schema": {
                      *             "type": "object",
                      *             "required": [
@@ -15451,6 +17822,1817 @@ export interface operations {
             };
         };
     };
+    listManifests: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 20, clamped to 1..100. */
+                limit?: number;
+                cursor?: string;
+                status?: "pending" | "ready" | "failed";
+                carrier?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "man_01m856a1r5fkq9xp4t3w8c2v7n",
+                     *           "carrier": "usps",
+                     *           "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *           "ship_date": "2026-03-02",
+                     *           "status": "ready",
+                     *           "shipment_ids": [
+                     *             "shp_01m855vxgqem0szrmwkjs6ghzy"
+                     *           ],
+                     *           "rejected": [
+                     *             {
+                     *               "shipment_id": "shp_01m855w0d4e8xb4sy0xqf3r3tq",
+                     *               "code": "voided",
+                     *               "message": "The label is voided."
+                     *             },
+                     *             {
+                     *               "shipment_id": "shp_01m855w0kkf2sb9ne4bh6kz1nx",
+                     *               "code": "carrier_mismatch",
+                     *               "message": "The label is ups's (account ca_01m855vx0ups00000000000001), not this manifest's."
+                     *             }
+                     *           ],
+                     *           "documents": [
+                     *             {
+                     *               "type": "scan_form",
+                     *               "url": "http://localhost:3000/v1/manifests/man_01m856a1r5fkq9xp4t3w8c2v7n/document"
+                     *             }
+                     *           ],
+                     *           "form_number": "9275090512345678901234",
+                     *           "batch_id": null,
+                     *           "error": null,
+                     *           "ready_at": "2026-03-02T18:00:01.412Z",
+                     *           "created_at": "2026-03-02T18:00:00.907Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Manifest"][];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createManifest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description usps, ups, fedex or dhl_express (GET /v1/carrier-types: capabilities.manifests). */
+                    carrier: string;
+                    /** @description The account whose labels go on the form. Default: the carrier's default account. */
+                    carrier_account_id?: string;
+                    /** @description YYYY-MM-DD. Default: today at the workspace origin (its state's time zone; UTC without one). */
+                    ship_date?: string;
+                    /** @description The labels to list. Those that cannot go on the form are in `rejected`. Default: every live label of the account and ship date on no manifest yet. */
+                    shipment_ids?: string[];
+                    /** @description List the labels a batch bought (instead of shipment_ids). */
+                    batch_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted: the form is being made */
+            202: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "man_01m856a1r5fkq9xp4t3w8c2v7n",
+                     *       "carrier": "usps",
+                     *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *       "ship_date": "2026-03-02",
+                     *       "status": "ready",
+                     *       "shipment_ids": [
+                     *         "shp_01m855vxgqem0szrmwkjs6ghzy"
+                     *       ],
+                     *       "rejected": [
+                     *         {
+                     *           "shipment_id": "shp_01m855w0d4e8xb4sy0xqf3r3tq",
+                     *           "code": "voided",
+                     *           "message": "The label is voided."
+                     *         },
+                     *         {
+                     *           "shipment_id": "shp_01m855w0kkf2sb9ne4bh6kz1nx",
+                     *           "code": "carrier_mismatch",
+                     *           "message": "The label is ups's (account ca_01m855vx0ups00000000000001), not this manifest's."
+                     *         }
+                     *       ],
+                     *       "documents": [
+                     *         {
+                     *           "type": "scan_form",
+                     *           "url": "http://localhost:3000/v1/manifests/man_01m856a1r5fkq9xp4t3w8c2v7n/document"
+                     *         }
+                     *       ],
+                     *       "form_number": "9275090512345678901234",
+                     *       "batch_id": null,
+                     *       "error": null,
+                     *       "ready_at": "2026-03-02T18:00:01.412Z",
+                     *       "created_at": "2026-03-02T18:00:00.907Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Manifest"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict or illegal state move */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable */
+            422: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unprocessable",
+                     *       "message": "The request cannot be processed.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getManifest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "man_01m856a1r5fkq9xp4t3w8c2v7n",
+                     *       "carrier": "usps",
+                     *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *       "ship_date": "2026-03-02",
+                     *       "status": "ready",
+                     *       "shipment_ids": [
+                     *         "shp_01m855vxgqem0szrmwkjs6ghzy"
+                     *       ],
+                     *       "rejected": [
+                     *         {
+                     *           "shipment_id": "shp_01m855w0d4e8xb4sy0xqf3r3tq",
+                     *           "code": "voided",
+                     *           "message": "The label is voided."
+                     *         },
+                     *         {
+                     *           "shipment_id": "shp_01m855w0kkf2sb9ne4bh6kz1nx",
+                     *           "code": "carrier_mismatch",
+                     *           "message": "The label is ups's (account ca_01m855vx0ups00000000000001), not this manifest's."
+                     *         }
+                     *       ],
+                     *       "documents": [
+                     *         {
+                     *           "type": "scan_form",
+                     *           "url": "http://localhost:3000/v1/manifests/man_01m856a1r5fkq9xp4t3w8c2v7n/document"
+                     *         }
+                     *       ],
+                     *       "form_number": "9275090512345678901234",
+                     *       "batch_id": null,
+                     *       "error": null,
+                     *       "ready_at": "2026-03-02T18:00:01.412Z",
+                     *       "created_at": "2026-03-02T18:00:00.907Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Manifest"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getManifestDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The form (Content-Disposition names the file). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict or illegal state move */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPickups: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 20, clamped to 1..100. */
+                limit?: number;
+                cursor?: string;
+                status?: "scheduled" | "cancelled" | "completed" | "failed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "pck_01m856c4d2e3f4g5h6j7k8m9n0",
+                     *           "carrier": "ups",
+                     *           "carrier_account_id": "ca_01m855vx0ups00000000000001",
+                     *           "status": "scheduled",
+                     *           "confirmation_number": "UPS2929602917",
+                     *           "address": {
+                     *             "name": "Warehouse",
+                     *             "company": "Acme",
+                     *             "street1": "350 5th Ave",
+                     *             "city": "New York",
+                     *             "state": "NY",
+                     *             "postal_code": "10118",
+                     *             "country": "US"
+                     *           },
+                     *           "window": {
+                     *             "start": "2026-03-03T13:00:00-05:00",
+                     *             "end": "2026-03-03T17:00:00-05:00"
+                     *           },
+                     *           "price": {
+                     *             "amount": 1605,
+                     *             "currency": "USD"
+                     *           },
+                     *           "cancel_by": "2026-03-03T16:00:00.000Z",
+                     *           "shipment_ids": [
+                     *             "shp_01m855vxgqem0szrmwkjs6ghzy",
+                     *             "shp_01m855w0d4e8xb4sy0xqf3r3tq"
+                     *           ],
+                     *           "package_count": 2,
+                     *           "instructions": "Loading dock at the back; ring twice.",
+                     *           "cancelled_at": null,
+                     *           "completed_at": null,
+                     *           "created_at": "2026-03-02T15:00:00.120Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Pickup"][];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createPickup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "carrier": "ups",
+                 *       "window": {
+                 *         "start": "2026-03-03T13:00:00-05:00",
+                 *         "end": "2026-03-03T17:00:00-05:00"
+                 *       },
+                 *       "shipment_ids": [
+                 *         "shp_01m855vxgqem0szrmwkjs6ghzy",
+                 *         "shp_01m855w0d4e8xb4sy0xqf3r3tq"
+                 *       ],
+                 *       "instructions": "Loading dock at the back; ring twice."
+                 *     }
+                 */
+                "application/json": {
+                    /** @description usps, ups, fedex or dhl_express (GET /v1/carrier-types: capabilities.pickups). */
+                    carrier: string;
+                    /** @description Default: the carrier's default account. */
+                    carrier_account_id?: string;
+                    /**
+                     * Address
+                     * @description Where to pick up. Default: the workspace origin.
+                     * @example {
+                     *       "name": "Grace Hopper",
+                     *       "street1": "350 fifth avenue",
+                     *       "city": "new york",
+                     *       "state": "ny",
+                     *       "postal_code": "10118",
+                     *       "country": "US"
+                     *     }
+                     */
+                    address?: {
+                        name?: string | null;
+                        company?: string | null;
+                        street1?: string | null;
+                        street2?: string | null;
+                        city?: string | null;
+                        state?: string | null;
+                        postal_code?: string | null;
+                        /** @description ISO 3166-1 alpha-2 country code (upper or lower case). */
+                        country: string;
+                        phone?: string | null;
+                        email?: string | null;
+                    };
+                    /** @description When the driver may come: at least 2 hours, on one day, not on a Sunday or a carrier holiday, at most 10 days ahead. */
+                    window: {
+                        /** @description ISO 8601 with offset, e.g. 2026-03-03T13:00:00-05:00. */
+                        start: string;
+                        /** @description ISO 8601 with offset, e.g. 2026-03-03T13:00:00-05:00. */
+                        end: string;
+                    };
+                    /** @description The labels to collect (live labels of this carrier); they get their acceptance scan when the pickup completes. */
+                    shipment_ids?: string[];
+                    /**
+                     * Format: int32
+                     * @description How many parcels, when no shipment_ids are given.
+                     */
+                    package_count?: number;
+                    /** @description For the driver. */
+                    instructions?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "pck_01m856c4d2e3f4g5h6j7k8m9n0",
+                     *       "carrier": "ups",
+                     *       "carrier_account_id": "ca_01m855vx0ups00000000000001",
+                     *       "status": "scheduled",
+                     *       "confirmation_number": "UPS2929602917",
+                     *       "address": {
+                     *         "name": "Warehouse",
+                     *         "company": "Acme",
+                     *         "street1": "350 5th Ave",
+                     *         "city": "New York",
+                     *         "state": "NY",
+                     *         "postal_code": "10118",
+                     *         "country": "US"
+                     *       },
+                     *       "window": {
+                     *         "start": "2026-03-03T13:00:00-05:00",
+                     *         "end": "2026-03-03T17:00:00-05:00"
+                     *       },
+                     *       "price": {
+                     *         "amount": 1605,
+                     *         "currency": "USD"
+                     *       },
+                     *       "cancel_by": "2026-03-03T16:00:00.000Z",
+                     *       "shipment_ids": [
+                     *         "shp_01m855vxgqem0szrmwkjs6ghzy",
+                     *         "shp_01m855w0d4e8xb4sy0xqf3r3tq"
+                     *       ],
+                     *       "package_count": 2,
+                     *       "instructions": "Loading dock at the back; ring twice.",
+                     *       "cancelled_at": null,
+                     *       "completed_at": null,
+                     *       "created_at": "2026-03-02T15:00:00.120Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Pickup"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict or illegal state move */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable */
+            422: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unprocessable",
+                     *       "message": "The request cannot be processed.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPickup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "pck_01m856c4d2e3f4g5h6j7k8m9n0",
+                     *       "carrier": "ups",
+                     *       "carrier_account_id": "ca_01m855vx0ups00000000000001",
+                     *       "status": "scheduled",
+                     *       "confirmation_number": "UPS2929602917",
+                     *       "address": {
+                     *         "name": "Warehouse",
+                     *         "company": "Acme",
+                     *         "street1": "350 5th Ave",
+                     *         "city": "New York",
+                     *         "state": "NY",
+                     *         "postal_code": "10118",
+                     *         "country": "US"
+                     *       },
+                     *       "window": {
+                     *         "start": "2026-03-03T13:00:00-05:00",
+                     *         "end": "2026-03-03T17:00:00-05:00"
+                     *       },
+                     *       "price": {
+                     *         "amount": 1605,
+                     *         "currency": "USD"
+                     *       },
+                     *       "cancel_by": "2026-03-03T16:00:00.000Z",
+                     *       "shipment_ids": [
+                     *         "shp_01m855vxgqem0szrmwkjs6ghzy",
+                     *         "shp_01m855w0d4e8xb4sy0xqf3r3tq"
+                     *       ],
+                     *       "package_count": 2,
+                     *       "instructions": "Loading dock at the back; ring twice.",
+                     *       "cancelled_at": null,
+                     *       "completed_at": null,
+                     *       "created_at": "2026-03-02T15:00:00.120Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Pickup"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelPickup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "pck_01m856c4d2e3f4g5h6j7k8m9n0",
+                     *       "carrier": "ups",
+                     *       "carrier_account_id": "ca_01m855vx0ups00000000000001",
+                     *       "status": "scheduled",
+                     *       "confirmation_number": "UPS2929602917",
+                     *       "address": {
+                     *         "name": "Warehouse",
+                     *         "company": "Acme",
+                     *         "street1": "350 5th Ave",
+                     *         "city": "New York",
+                     *         "state": "NY",
+                     *         "postal_code": "10118",
+                     *         "country": "US"
+                     *       },
+                     *       "window": {
+                     *         "start": "2026-03-03T13:00:00-05:00",
+                     *         "end": "2026-03-03T17:00:00-05:00"
+                     *       },
+                     *       "price": {
+                     *         "amount": 1605,
+                     *         "currency": "USD"
+                     *       },
+                     *       "cancel_by": "2026-03-03T16:00:00.000Z",
+                     *       "shipment_ids": [
+                     *         "shp_01m855vxgqem0szrmwkjs6ghzy",
+                     *         "shp_01m855w0d4e8xb4sy0xqf3r3tq"
+                     *       ],
+                     *       "package_count": 2,
+                     *       "instructions": "Loading dock at the back; ring twice.",
+                     *       "cancelled_at": null,
+                     *       "completed_at": null,
+                     *       "created_at": "2026-03-02T15:00:00.120Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Pickup"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict or illegal state move */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable */
+            422: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unprocessable",
+                     *       "message": "The request cannot be processed.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     register: {
         parameters: {
             query?: never;
@@ -17248,6 +21430,7 @@ export interface operations {
                      *           },
                      *           "parcel_derived": true,
                      *           "requested_service": "usps_ground_advantage",
+                     *           "customs": null,
                      *           "shipments": [],
                      *           "office_pins": [],
                      *           "notes": "Gift wrap, please.",
@@ -17373,39 +21556,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "external_id": "SHOP-1001",
-                 *       "customer": {
-                 *         "name": "Grace Hopper",
-                 *         "email": "grace@example.com",
-                 *         "phone": "+1 212 555 0199"
-                 *       },
-                 *       "ship_to": {
-                 *         "name": "Grace Hopper",
-                 *         "street1": "350 5th Ave",
-                 *         "street2": "Suite 4500",
-                 *         "city": "New York",
-                 *         "state": "NY",
-                 *         "postal_code": "10118",
-                 *         "country": "US"
-                 *       },
-                 *       "line_items": [
-                 *         {
-                 *           "sku": "MUG-BLUE",
-                 *           "name": "Blue mug",
-                 *           "quantity": 2,
-                 *           "unit_price": {
-                 *             "amount": 1250,
-                 *             "currency": "USD"
-                 *           },
-                 *           "weight_oz": 12
-                 *         }
-                 *       ],
-                 *       "requested_service": "usps_ground_advantage",
-                 *       "notes": "Gift wrap, please."
-                 *     }
-                 */
                 "application/json": {
                     /** @description Your id for the order; unique per source. A known one updates the order while it is open. */
                     external_id?: string | null;
@@ -17478,6 +21628,11 @@ export interface operations {
                         } | null;
                         /** @description Weight of one unit, in ounces. */
                         weight_oz?: number | null;
+                        /**
+                         * @description HS tariff number of the item (6–10 digits, dots allowed): carried into a customs declaration derived from the lines.
+                         * @example 6912.00.48
+                         */
+                        hs_tariff_number?: string | null;
                     }[];
                     /** @description Missing fields are derived: the weight from the line items, the dimensions from the setting orders.default_box. */
                     parcel?: {
@@ -17488,6 +21643,110 @@ export interface operations {
                     } | null;
                     /** @description A service_code, e.g. usps_ground_advantage. */
                     requested_service?: string | null;
+                    /**
+                     * CustomsInput
+                     * @description The customs declaration (DESIGN.md §9.2), needed when the parcel crosses a border or goes to a US military address (state AA, AE, AP). When absent, it is derived from the order's line items at purchase (name, unit_price, weight_oz; sku; origin the ship-from country); a line without a price or weight makes that 422 customs_required. The rules are checked at purchase: 422 customs_invalid, one detail per problem.
+                     * @example {
+                     *       "contents_type": "merchandise",
+                     *       "non_delivery": "return",
+                     *       "incoterm": "DDU",
+                     *       "signer": "Grace Hopper",
+                     *       "importer": {
+                     *         "eori": "GB123456789000"
+                     *       },
+                     *       "items": [
+                     *         {
+                     *           "description": "Ceramic coffee mug",
+                     *           "quantity": 2,
+                     *           "unit_value": {
+                     *             "amount": 1250,
+                     *             "currency": "USD"
+                     *           },
+                     *           "weight_oz": 12,
+                     *           "hs_tariff_number": "6912.00.48",
+                     *           "origin_country": "US",
+                     *           "sku": "MUG-BLUE"
+                     *         },
+                     *         {
+                     *           "description": "Cotton tea towel",
+                     *           "quantity": 1,
+                     *           "unit_value": {
+                     *             "amount": 900,
+                     *             "currency": "USD"
+                     *           },
+                     *           "weight_oz": 3,
+                     *           "hs_tariff_number": "6302.60",
+                     *           "origin_country": "PT",
+                     *           "sku": "TOWEL-1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    customs?: {
+                        /** @description What the parcel holds, as customs forms classify it. `other` needs contents_explanation. */
+                        contents_type: "merchandise" | "gift" | "documents" | "sample" | "return_merchandise" | "humanitarian_donation" | "other";
+                        /** @description Required when contents_type is other. */
+                        contents_explanation?: string | null;
+                        /** @description What the carrier does when the parcel cannot be delivered: return it to the sender (default) or abandon it. */
+                        non_delivery?: "return" | "abandon";
+                        /** @description Who pays duties and taxes: DDU (default, the recipient), DDP (the sender), DAP (delivered at place, the recipient). */
+                        incoterm?: "DDU" | "DDP" | "DAP";
+                        /** @description Exemption legend or proof of filing of US export information (`NOEEI 30.37(a)`, `NOEEI 30.36`, `AES X20260101234567`). Derived when absent: NOEEI 30.37(a) when every item line is worth at most 2,500 USD, NOEEI 30.36 to Canada, else from aes_itn (which is then required). */
+                        eel_pfc?: string | null;
+                        /**
+                         * @description AES Internal Transaction Number: X + 14 digits.
+                         * @example X20260101234567
+                         */
+                        aes_itn?: string | null;
+                        /** @description The name of the person certifying the declaration. */
+                        signer?: string | null;
+                        /** @description Numbers the destination's customs may ask for. */
+                        importer?: {
+                            /** @description The importer's tax id (e.g. a CPF in Brazil). */
+                            tax_id?: string | null;
+                            /**
+                             * @description EORI number (EU, GB).
+                             * @example GB123456789000
+                             */
+                            eori?: string | null;
+                            /** @description EU Import One-Stop Shop number (VAT collected at sale, parcels up to 150 EUR). */
+                            ioss?: string | null;
+                            /** @description VAT registration number. */
+                            vat?: string | null;
+                        } | null;
+                        items: {
+                            /**
+                             * @description What the item is, 3–50 characters and specific ("ceramic coffee mug"); a vague word alone (gift, merchandise, goods, items, stuff, misc, various, parts, sample) is refused at purchase (422 customs_invalid).
+                             * @example Ceramic coffee mug
+                             */
+                            description: string;
+                            /** Format: int32 */
+                            quantity: number;
+                            /** @description Value of one unit; every item of a declaration in one currency. */
+                            unit_value: {
+                                /**
+                                 * Format: int64
+                                 * @description Integer minor units (cents).
+                                 */
+                                amount: number;
+                                /** @description ISO 4217 code. */
+                                currency: string;
+                            };
+                            /** @description Weight of one unit, in ounces; the items together weigh no more than the parcel. */
+                            weight_oz: number;
+                            /**
+                             * @description Harmonized System tariff number, 6–10 digits; dots are ignored (kept without them).
+                             * @example 6912.00.48
+                             */
+                            hs_tariff_number?: string | null;
+                            /**
+                             * @description Country of manufacture, ISO 3166-1 alpha-2.
+                             * @example US
+                             */
+                            origin_country: string;
+                            sku?: string | null;
+                        }[];
+                    } | null;
                     notes?: string | null;
                 };
             };
@@ -17542,6 +21801,7 @@ export interface operations {
                      *       },
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
+                     *       "customs": null,
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
@@ -17606,6 +21866,7 @@ export interface operations {
                      *       },
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
+                     *       "customs": null,
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
@@ -17832,6 +22093,7 @@ export interface operations {
                      *       },
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
+                     *       "customs": null,
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
@@ -17949,7 +22211,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description Fields given replace the current ones (customer is merged field by field); `parcel: null` derives it again. */
+        /** @description Fields given replace the current ones (customer is merged field by field); `parcel: null` derives it again; `customs: null` removes the declaration (derived from the line items at purchase). */
         requestBody: {
             content: {
                 /**
@@ -18035,6 +22297,11 @@ export interface operations {
                         } | null;
                         /** @description Weight of one unit, in ounces. */
                         weight_oz?: number | null;
+                        /**
+                         * @description HS tariff number of the item (6–10 digits, dots allowed): carried into a customs declaration derived from the lines.
+                         * @example 6912.00.48
+                         */
+                        hs_tariff_number?: string | null;
                     }[];
                     /** @description Missing fields are derived: the weight from the line items, the dimensions from the setting orders.default_box. */
                     parcel?: {
@@ -18045,6 +22312,110 @@ export interface operations {
                     } | null;
                     /** @description A service_code, e.g. usps_ground_advantage. */
                     requested_service?: string | null;
+                    /**
+                     * CustomsInput
+                     * @description The customs declaration (DESIGN.md §9.2), needed when the parcel crosses a border or goes to a US military address (state AA, AE, AP). When absent, it is derived from the order's line items at purchase (name, unit_price, weight_oz; sku; origin the ship-from country); a line without a price or weight makes that 422 customs_required. The rules are checked at purchase: 422 customs_invalid, one detail per problem.
+                     * @example {
+                     *       "contents_type": "merchandise",
+                     *       "non_delivery": "return",
+                     *       "incoterm": "DDU",
+                     *       "signer": "Grace Hopper",
+                     *       "importer": {
+                     *         "eori": "GB123456789000"
+                     *       },
+                     *       "items": [
+                     *         {
+                     *           "description": "Ceramic coffee mug",
+                     *           "quantity": 2,
+                     *           "unit_value": {
+                     *             "amount": 1250,
+                     *             "currency": "USD"
+                     *           },
+                     *           "weight_oz": 12,
+                     *           "hs_tariff_number": "6912.00.48",
+                     *           "origin_country": "US",
+                     *           "sku": "MUG-BLUE"
+                     *         },
+                     *         {
+                     *           "description": "Cotton tea towel",
+                     *           "quantity": 1,
+                     *           "unit_value": {
+                     *             "amount": 900,
+                     *             "currency": "USD"
+                     *           },
+                     *           "weight_oz": 3,
+                     *           "hs_tariff_number": "6302.60",
+                     *           "origin_country": "PT",
+                     *           "sku": "TOWEL-1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    customs?: {
+                        /** @description What the parcel holds, as customs forms classify it. `other` needs contents_explanation. */
+                        contents_type: "merchandise" | "gift" | "documents" | "sample" | "return_merchandise" | "humanitarian_donation" | "other";
+                        /** @description Required when contents_type is other. */
+                        contents_explanation?: string | null;
+                        /** @description What the carrier does when the parcel cannot be delivered: return it to the sender (default) or abandon it. */
+                        non_delivery?: "return" | "abandon";
+                        /** @description Who pays duties and taxes: DDU (default, the recipient), DDP (the sender), DAP (delivered at place, the recipient). */
+                        incoterm?: "DDU" | "DDP" | "DAP";
+                        /** @description Exemption legend or proof of filing of US export information (`NOEEI 30.37(a)`, `NOEEI 30.36`, `AES X20260101234567`). Derived when absent: NOEEI 30.37(a) when every item line is worth at most 2,500 USD, NOEEI 30.36 to Canada, else from aes_itn (which is then required). */
+                        eel_pfc?: string | null;
+                        /**
+                         * @description AES Internal Transaction Number: X + 14 digits.
+                         * @example X20260101234567
+                         */
+                        aes_itn?: string | null;
+                        /** @description The name of the person certifying the declaration. */
+                        signer?: string | null;
+                        /** @description Numbers the destination's customs may ask for. */
+                        importer?: {
+                            /** @description The importer's tax id (e.g. a CPF in Brazil). */
+                            tax_id?: string | null;
+                            /**
+                             * @description EORI number (EU, GB).
+                             * @example GB123456789000
+                             */
+                            eori?: string | null;
+                            /** @description EU Import One-Stop Shop number (VAT collected at sale, parcels up to 150 EUR). */
+                            ioss?: string | null;
+                            /** @description VAT registration number. */
+                            vat?: string | null;
+                        } | null;
+                        items: {
+                            /**
+                             * @description What the item is, 3–50 characters and specific ("ceramic coffee mug"); a vague word alone (gift, merchandise, goods, items, stuff, misc, various, parts, sample) is refused at purchase (422 customs_invalid).
+                             * @example Ceramic coffee mug
+                             */
+                            description: string;
+                            /** Format: int32 */
+                            quantity: number;
+                            /** @description Value of one unit; every item of a declaration in one currency. */
+                            unit_value: {
+                                /**
+                                 * Format: int64
+                                 * @description Integer minor units (cents).
+                                 */
+                                amount: number;
+                                /** @description ISO 4217 code. */
+                                currency: string;
+                            };
+                            /** @description Weight of one unit, in ounces; the items together weigh no more than the parcel. */
+                            weight_oz: number;
+                            /**
+                             * @description Harmonized System tariff number, 6–10 digits; dots are ignored (kept without them).
+                             * @example 6912.00.48
+                             */
+                            hs_tariff_number?: string | null;
+                            /**
+                             * @description Country of manufacture, ISO 3166-1 alpha-2.
+                             * @example US
+                             */
+                            origin_country: string;
+                            sku?: string | null;
+                        }[];
+                    } | null;
                     notes?: string | null;
                 };
             };
@@ -18099,6 +22470,7 @@ export interface operations {
                      *       },
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
+                     *       "customs": null,
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
@@ -18293,6 +22665,7 @@ export interface operations {
                      *       },
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
+                     *       "customs": null,
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
@@ -18487,6 +22860,7 @@ export interface operations {
                      *       },
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
+                     *       "customs": null,
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
@@ -18681,6 +23055,7 @@ export interface operations {
                      *       },
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
+                     *       "customs": null,
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
@@ -18875,6 +23250,7 @@ export interface operations {
                      *       },
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
+                     *       "customs": null,
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
@@ -19783,7 +24159,7 @@ export interface operations {
     adminListShipments: {
         parameters: {
             query?: {
-                /** @description A status, or several separated by commas: label_purchased, in_transit, out_for_delivery, delivered, exception, returned, voided. */
+                /** @description A status, or several separated by commas: label_purchased, in_transit, out_for_delivery, delivered, exception, returned, voided, expired. */
                 status?: string;
                 /** @description A carrier slug (usps, ups, fedex, dhl_express). */
                 carrier?: string;
@@ -19931,10 +24307,28 @@ export interface operations {
                      *               }
                      *             ]
                      *           },
+                     *           "customs": null,
+                     *           "manifest_id": null,
                      *           "created_at": "2026-11-23T21:44:19.734Z",
                      *           "updated_at": "2026-11-23T21:44:19.734Z",
                      *           "voided_at": null,
-                     *           "delivered_at": null
+                     *           "delivered_at": null,
+                     *           "is_return": false,
+                     *           "return_of": null,
+                     *           "charge": null,
+                     *           "expires_at": null,
+                     *           "rma_number": null,
+                     *           "reason": null,
+                     *           "billing_status": "charged",
+                     *           "returns": [
+                     *             {
+                     *               "id": "shp_01m856a2k7ep8t1v6w0d3c9h4b",
+                     *               "tracking_number": "9300155747967004100159",
+                     *               "status": "label_purchased",
+                     *               "billing_status": "pending"
+                     *             }
+                     *           ],
+                     *           "refund": null
                      *         }
                      *       ],
                      *       "has_more": false,
@@ -20050,13 +24444,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "order_id": "ord_01m855vv3fet5smbvfy0vdetyk",
-                 *       "service_code": "usps_ground_advantage",
-                 *       "label_format": "pdf_4x6"
-                 *     }
-                 */
                 "application/json": {
                     /** @description The order to ship (awaiting_fulfillment or processing). */
                     order_id: string;
@@ -20068,6 +24455,123 @@ export interface operations {
                     carrier_account_id?: string;
                     /** @description How the destination is checked before the label is bought (DESIGN.md §9.7). validate: an invalid address is 422 `address_undeliverable` (nothing bought), a corrected one is bought as given with the messages kept; validate_and_clean: the label and shipment use the normalised address (`ship_to_original` keeps the given one); none: no check. Through an api carrier account whose carrier validates addresses, the carrier's validator answers. Default: the setting `shipments.address_validation` (validate). */
                     address_validation?: "none" | "validate" | "validate_and_clean";
+                    /** @description A standalone return label for the order (DESIGN.md §9.3): ship_from and ship_to are the order's swapped; the order's status never moves. With it: rma_number, reason, charge, expires_in_days as on POST /v1/shipments/{id}/return. */
+                    is_return?: boolean;
+                    /** @description Your return merchandise authorisation number (printed in the shipment, not on the label). */
+                    rma_number?: string;
+                    /** @description Why the parcel comes back. */
+                    reason?: string;
+                    /** @description How a return label is billed: on_scan (nothing until the carrier's first scan; the default where the carrier offers it: usps, ups, fedex) or on_creation (billed at once; DHL Express offers only this, and on_scan there is 422 return_charge_unavailable). */
+                    charge?: "on_creation" | "on_scan";
+                    /**
+                     * Format: int32
+                     * @description Days the label stays usable (default 30). An on_scan label unused by then becomes expired and not_charged.
+                     */
+                    expires_in_days?: number;
+                    /**
+                     * CustomsInput
+                     * @description The customs declaration for this label (DESIGN.md §9.2); it replaces the order's. Absent: the order's, else derived from its line items. Used only when the parcel crosses a border or goes to a US military address (AA, AE, AP); ignored for a domestic parcel.
+                     * @example {
+                     *       "contents_type": "merchandise",
+                     *       "non_delivery": "return",
+                     *       "incoterm": "DDU",
+                     *       "signer": "Grace Hopper",
+                     *       "importer": {
+                     *         "eori": "GB123456789000"
+                     *       },
+                     *       "items": [
+                     *         {
+                     *           "description": "Ceramic coffee mug",
+                     *           "quantity": 2,
+                     *           "unit_value": {
+                     *             "amount": 1250,
+                     *             "currency": "USD"
+                     *           },
+                     *           "weight_oz": 12,
+                     *           "hs_tariff_number": "6912.00.48",
+                     *           "origin_country": "US",
+                     *           "sku": "MUG-BLUE"
+                     *         },
+                     *         {
+                     *           "description": "Cotton tea towel",
+                     *           "quantity": 1,
+                     *           "unit_value": {
+                     *             "amount": 900,
+                     *             "currency": "USD"
+                     *           },
+                     *           "weight_oz": 3,
+                     *           "hs_tariff_number": "6302.60",
+                     *           "origin_country": "PT",
+                     *           "sku": "TOWEL-1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    customs?: {
+                        /** @description What the parcel holds, as customs forms classify it. `other` needs contents_explanation. */
+                        contents_type: "merchandise" | "gift" | "documents" | "sample" | "return_merchandise" | "humanitarian_donation" | "other";
+                        /** @description Required when contents_type is other. */
+                        contents_explanation?: string | null;
+                        /** @description What the carrier does when the parcel cannot be delivered: return it to the sender (default) or abandon it. */
+                        non_delivery?: "return" | "abandon";
+                        /** @description Who pays duties and taxes: DDU (default, the recipient), DDP (the sender), DAP (delivered at place, the recipient). */
+                        incoterm?: "DDU" | "DDP" | "DAP";
+                        /** @description Exemption legend or proof of filing of US export information (`NOEEI 30.37(a)`, `NOEEI 30.36`, `AES X20260101234567`). Derived when absent: NOEEI 30.37(a) when every item line is worth at most 2,500 USD, NOEEI 30.36 to Canada, else from aes_itn (which is then required). */
+                        eel_pfc?: string | null;
+                        /**
+                         * @description AES Internal Transaction Number: X + 14 digits.
+                         * @example X20260101234567
+                         */
+                        aes_itn?: string | null;
+                        /** @description The name of the person certifying the declaration. */
+                        signer?: string | null;
+                        /** @description Numbers the destination's customs may ask for. */
+                        importer?: {
+                            /** @description The importer's tax id (e.g. a CPF in Brazil). */
+                            tax_id?: string | null;
+                            /**
+                             * @description EORI number (EU, GB).
+                             * @example GB123456789000
+                             */
+                            eori?: string | null;
+                            /** @description EU Import One-Stop Shop number (VAT collected at sale, parcels up to 150 EUR). */
+                            ioss?: string | null;
+                            /** @description VAT registration number. */
+                            vat?: string | null;
+                        } | null;
+                        items: {
+                            /**
+                             * @description What the item is, 3–50 characters and specific ("ceramic coffee mug"); a vague word alone (gift, merchandise, goods, items, stuff, misc, various, parts, sample) is refused at purchase (422 customs_invalid).
+                             * @example Ceramic coffee mug
+                             */
+                            description: string;
+                            /** Format: int32 */
+                            quantity: number;
+                            /** @description Value of one unit; every item of a declaration in one currency. */
+                            unit_value: {
+                                /**
+                                 * Format: int64
+                                 * @description Integer minor units (cents).
+                                 */
+                                amount: number;
+                                /** @description ISO 4217 code. */
+                                currency: string;
+                            };
+                            /** @description Weight of one unit, in ounces; the items together weigh no more than the parcel. */
+                            weight_oz: number;
+                            /**
+                             * @description Harmonized System tariff number, 6–10 digits; dots are ignored (kept without them).
+                             * @example 6912.00.48
+                             */
+                            hs_tariff_number?: string | null;
+                            /**
+                             * @description Country of manufacture, ISO 3166-1 alpha-2.
+                             * @example US
+                             */
+                            origin_country: string;
+                            sku?: string | null;
+                        }[];
+                    };
                 };
             };
         };
@@ -20198,10 +24702,28 @@ export interface operations {
                      *           }
                      *         ]
                      *       },
+                     *       "customs": null,
+                     *       "manifest_id": null,
                      *       "created_at": "2026-11-23T21:44:19.734Z",
                      *       "updated_at": "2026-11-23T21:44:19.734Z",
                      *       "voided_at": null,
-                     *       "delivered_at": null
+                     *       "delivered_at": null,
+                     *       "is_return": false,
+                     *       "return_of": null,
+                     *       "charge": null,
+                     *       "expires_at": null,
+                     *       "rma_number": null,
+                     *       "reason": null,
+                     *       "billing_status": "charged",
+                     *       "returns": [
+                     *         {
+                     *           "id": "shp_01m856a2k7ep8t1v6w0d3c9h4b",
+                     *           "tracking_number": "9300155747967004100159",
+                     *           "status": "label_purchased",
+                     *           "billing_status": "pending"
+                     *         }
+                     *       ],
+                     *       "refund": null
                      *     }
                      */
                     "application/json": components["schemas"]["Shipment"];
@@ -20291,20 +24813,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unprocessable */
+            /** @description Unprocessable: no_rates, missing_ship_from, address_undeliverable, carrier_rejected; customs_required (the parcel crosses a border or goes to a US military address, no customs was given and the order's line items cannot make one: one detail per missing line field); customs_invalid (the declaration breaks a customs rule: one detail per problem, e.g. customs.items[0].description). Nothing is bought. */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "code": "unprocessable",
-                     *       "message": "The request cannot be processed.",
-                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @description Machine-readable error code (see the catalogue in the docs). */
+                        code: string;
+                        message: string;
+                        /** @description Always a list, for every code: validation errors carry [{field, message}]; a 409 invalid_state carries [{field: "status", message, current_state, allowed_moves}]. */
+                        details?: ({
+                            /** @description The field (or header, or `status` for invalid_state) the entry is about. */
+                            field?: string;
+                            message?: string;
+                            /** @description invalid_state: the state the resource is in. */
+                            current_state?: string;
+                            /** @description invalid_state: the moves allowed from current_state (empty when none). */
+                            allowed_moves?: string[];
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        request_id: string;
+                    };
                 };
             };
             /** @description Internal error */
@@ -20479,10 +25011,28 @@ export interface operations {
                      *           }
                      *         ]
                      *       },
+                     *       "customs": null,
+                     *       "manifest_id": null,
                      *       "created_at": "2026-11-23T21:44:19.734Z",
                      *       "updated_at": "2026-11-23T21:44:19.734Z",
                      *       "voided_at": null,
-                     *       "delivered_at": null
+                     *       "delivered_at": null,
+                     *       "is_return": false,
+                     *       "return_of": null,
+                     *       "charge": null,
+                     *       "expires_at": null,
+                     *       "rma_number": null,
+                     *       "reason": null,
+                     *       "billing_status": "charged",
+                     *       "returns": [
+                     *         {
+                     *           "id": "shp_01m856a2k7ep8t1v6w0d3c9h4b",
+                     *           "tracking_number": "9300155747967004100159",
+                     *           "status": "label_purchased",
+                     *           "billing_status": "pending"
+                     *         }
+                     *       ],
+                     *       "refund": null
                      *     }
                      */
                     "application/json": components["schemas"]["Shipment"];
@@ -20603,6 +25153,723 @@ export interface operations {
                 content: {
                     "application/pdf": string;
                     "image/png": string;
+                    "application/x-zpl": string;
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminCreateReturnShipment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "rma_number": "RMA-1042",
+                 *       "reason": "Wrong size",
+                 *       "charge": "on_scan",
+                 *       "expires_in_days": 30
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The return service (default: the outbound shipment's service). */
+                    service_code?: string;
+                    /** @description pdf_4x6 (default), pdf_letter, png_4x6 (203 dpi), zpl_4x6 (ZPL II). */
+                    label_format?: "pdf_4x6" | "pdf_letter" | "png_4x6" | "zpl_4x6";
+                    /** @description Your return merchandise authorisation number (printed in the shipment, not on the label). */
+                    rma_number?: string;
+                    /** @description Why the parcel comes back. */
+                    reason?: string;
+                    /** @description How a return label is billed: on_scan (nothing until the carrier's first scan; the default where the carrier offers it: usps, ups, fedex) or on_creation (billed at once; DHL Express offers only this, and on_scan there is 422 return_charge_unavailable). */
+                    charge?: "on_creation" | "on_scan";
+                    /**
+                     * Format: int32
+                     * @description Days the label stays usable (default 30). An on_scan label unused by then becomes expired and not_charged.
+                     */
+                    expires_in_days?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "shp_01m855vxgqem0szrmwkjs6ghzy",
+                     *       "order_id": "ord_01m855vv3fet5smbvfy0vdetyk",
+                     *       "environment": "test",
+                     *       "carrier": "usps",
+                     *       "service_code": "usps_ground_advantage",
+                     *       "service_name": "USPS Ground Advantage",
+                     *       "tracking_number": "9300155747967004000157",
+                     *       "tracking_url": "http://localhost:3000/track/9300155747967004000157",
+                     *       "status": "label_purchased",
+                     *       "tracking_status": "pre_transit",
+                     *       "status_detail": "label_created",
+                     *       "estimated_delivery_date": "2026-12-01",
+                     *       "price": {
+                     *         "amount": 1380,
+                     *         "currency": "USD"
+                     *       },
+                     *       "rate": {
+                     *         "zone": 8,
+                     *         "base_price": {
+                     *           "amount": 1380,
+                     *           "currency": "USD"
+                     *         },
+                     *         "surcharges": [],
+                     *         "billable_weight_oz": 32,
+                     *         "dim_weight_oz": null,
+                     *         "dim_divisor": null,
+                     *         "dim_divisor_unit": null,
+                     *         "delivery": {
+                     *           "business_days": 5,
+                     *           "estimated_delivery_date": "2026-12-01",
+                     *           "guaranteed": false
+                     *         },
+                     *         "rate_table_version": "usps-2026-01",
+                     *         "ship_date": "2026-11-23",
+                     *         "residential": true
+                     *       },
+                     *       "ship_from": {
+                     *         "name": "Acme Fulfilment",
+                     *         "company": "Acme Inc.",
+                     *         "street1": "1 Main St",
+                     *         "city": "Palo Alto",
+                     *         "state": "CA",
+                     *         "postal_code": "94301",
+                     *         "country": "US",
+                     *         "phone": "+1 650 555 0100"
+                     *       },
+                     *       "ship_to": {
+                     *         "name": "Grace Hopper",
+                     *         "street1": "350 5th Ave",
+                     *         "street2": "Suite 4500",
+                     *         "city": "New York",
+                     *         "state": "NY",
+                     *         "postal_code": "10118",
+                     *         "country": "US"
+                     *       },
+                     *       "parcel": {
+                     *         "weight_oz": 24,
+                     *         "length_in": 10,
+                     *         "width_in": 8,
+                     *         "height_in": 4
+                     *       },
+                     *       "label": {
+                     *         "format": "pdf_4x6",
+                     *         "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
+                     *         "created_at": "2026-11-23T21:44:19.734Z"
+                     *       },
+                     *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *       "address_validation": {
+                     *         "mode": "validate",
+                     *         "status": "verified",
+                     *         "messages": [],
+                     *         "source": {
+                     *           "type": "built_in"
+                     *         }
+                     *       },
+                     *       "ship_to_original": null,
+                     *       "selection": {
+                     *         "rule_id": "rule_01m855vt0000000000000000",
+                     *         "rule_name": "Domestic: no DHL",
+                     *         "strategy": "cheapest",
+                     *         "chosen": "usps_ground_advantage",
+                     *         "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *         "considered": [
+                     *           {
+                     *             "service_code": "usps_ground_advantage",
+                     *             "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *             "price": {
+                     *               "amount": 1380,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 5,
+                     *             "excluded": false,
+                     *             "reason": "cheapest"
+                     *           },
+                     *           {
+                     *             "service_code": "ups_ground",
+                     *             "carrier_account_id": "ca_01m855vx0ups00000000000001",
+                     *             "price": {
+                     *               "amount": 1622,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 4,
+                     *             "excluded": false,
+                     *             "reason": null
+                     *           },
+                     *           {
+                     *             "service_code": "dhl_express_domestic",
+                     *             "carrier_account_id": "ca_01m855vx0dhl00000000000001",
+                     *             "price": {
+                     *               "amount": 1290,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 2,
+                     *             "excluded": true,
+                     *             "reason": "carrier dhl_express is excluded"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "customs": null,
+                     *       "manifest_id": null,
+                     *       "created_at": "2026-11-23T21:44:19.734Z",
+                     *       "updated_at": "2026-11-23T21:44:19.734Z",
+                     *       "voided_at": null,
+                     *       "delivered_at": null,
+                     *       "is_return": false,
+                     *       "return_of": null,
+                     *       "charge": null,
+                     *       "expires_at": null,
+                     *       "rma_number": null,
+                     *       "reason": null,
+                     *       "billing_status": "charged",
+                     *       "returns": [
+                     *         {
+                     *           "id": "shp_01m856a2k7ep8t1v6w0d3c9h4b",
+                     *           "tracking_number": "9300155747967004100159",
+                     *           "status": "label_purchased",
+                     *           "billing_status": "pending"
+                     *         }
+                     *       ],
+                     *       "refund": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Shipment"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict or illegal state move */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unprocessable",
+                     *       "message": "The request cannot be processed.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListRefunds: {
+        parameters: {
+            query?: {
+                /** @description A refund status, or several separated by commas: submitted, refunded, rejected. */
+                status?: string;
+                /** @description Page size, default 20, clamped to 1..100. */
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "rfd_01m857c0vq9f3m7a2k4t8d6y1e",
+                     *           "shipment_id": "shp_01m855vxgqem0szrmwkjs6ghzy",
+                     *           "tracking_number": "9300155747967004000157",
+                     *           "carrier": "usps",
+                     *           "status": "refunded",
+                     *           "amount": {
+                     *             "amount": 1380,
+                     *             "currency": "USD"
+                     *           },
+                     *           "requested_at": "2026-11-23T22:01:05.210Z",
+                     *           "decided_at": "2026-11-23T22:02:05.400Z",
+                     *           "reason": "The label was not used; refunded."
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Refund"][];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListShipmentDocuments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "type": "cn22",
+                     *           "format": "pdf",
+                     *           "source": "platform",
+                     *           "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/documents/cn22"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description `cn22`, `cn23` or `commercial_invoice` (printed by the platform from the shipment's customs declaration), or a type of document the carrier issued with the label (`waybill`, `receipt`, …).
+                             * @example cn22
+                             */
+                            type: string;
+                            /**
+                             * @description File format: `pdf` for every document the platform prints; a carrier's may be `png`, `gif` or `zpl`.
+                             * @example pdf
+                             */
+                            format: string;
+                            /** @description Who issued it: printed here, or issued by the carrier with the label. */
+                            source: "platform" | "carrier";
+                            /**
+                             * Format: uri
+                             * @description GET it (same credentials) to download the file.
+                             */
+                            url: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminGetShipmentDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                /** @description A `type` from the shipment's document list (`cn22`, `cn23`, `commercial_invoice`, or a carrier's). */
+                type: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document file (Content-Type by format, application/pdf for every document the platform prints; Content-Disposition names the file). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "image/png": string;
+                    "image/gif": string;
                     "application/x-zpl": string;
                 };
             };
@@ -20836,10 +26103,28 @@ export interface operations {
                      *           }
                      *         ]
                      *       },
+                     *       "customs": null,
+                     *       "manifest_id": null,
                      *       "created_at": "2026-11-23T21:44:19.734Z",
                      *       "updated_at": "2026-11-23T21:44:19.734Z",
                      *       "voided_at": null,
-                     *       "delivered_at": null
+                     *       "delivered_at": null,
+                     *       "is_return": false,
+                     *       "return_of": null,
+                     *       "charge": null,
+                     *       "expires_at": null,
+                     *       "rma_number": null,
+                     *       "reason": null,
+                     *       "billing_status": "charged",
+                     *       "returns": [
+                     *         {
+                     *           "id": "shp_01m856a2k7ep8t1v6w0d3c9h4b",
+                     *           "tracking_number": "9300155747967004100159",
+                     *           "status": "label_purchased",
+                     *           "billing_status": "pending"
+                     *         }
+                     *       ],
+                     *       "refund": null
                      *     }
                      */
                     "application/json": components["schemas"]["Shipment"];
@@ -21101,10 +26386,28 @@ export interface operations {
                      *           }
                      *         ]
                      *       },
+                     *       "customs": null,
+                     *       "manifest_id": null,
                      *       "created_at": "2026-11-23T21:44:19.734Z",
                      *       "updated_at": "2026-11-23T21:44:19.734Z",
                      *       "voided_at": null,
-                     *       "delivered_at": null
+                     *       "delivered_at": null,
+                     *       "is_return": false,
+                     *       "return_of": null,
+                     *       "charge": null,
+                     *       "expires_at": null,
+                     *       "rma_number": null,
+                     *       "reason": null,
+                     *       "billing_status": "charged",
+                     *       "returns": [
+                     *         {
+                     *           "id": "shp_01m856a2k7ep8t1v6w0d3c9h4b",
+                     *           "tracking_number": "9300155747967004100159",
+                     *           "status": "label_purchased",
+                     *           "billing_status": "pending"
+                     *         }
+                     *       ],
+                     *       "refund": null
                      *     }
                      */
                     "application/json": components["schemas"]["Shipment"];
@@ -21306,6 +26609,7 @@ export interface operations {
                      *       },
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
+                     *       "customs": null,
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
@@ -21405,20 +26709,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unprocessable */
+            /** @description Unprocessable: no_rates, missing_ship_from, address_undeliverable, carrier_rejected; customs_required (the parcel crosses a border or goes to a US military address, no customs was given and the order's line items cannot make one: one detail per missing line field); customs_invalid (the declaration breaks a customs rule: one detail per problem, e.g. customs.items[0].description). Nothing is bought. */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "code": "unprocessable",
-                     *       "message": "The request cannot be processed.",
-                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @description Machine-readable error code (see the catalogue in the docs). */
+                        code: string;
+                        message: string;
+                        /** @description Always a list, for every code: validation errors carry [{field, message}]; a 409 invalid_state carries [{field: "status", message, current_state, allowed_moves}]. */
+                        details?: ({
+                            /** @description The field (or header, or `status` for invalid_state) the entry is about. */
+                            field?: string;
+                            message?: string;
+                            /** @description invalid_state: the state the resource is in. */
+                            current_state?: string;
+                            /** @description invalid_state: the moves allowed from current_state (empty when none). */
+                            allowed_moves?: string[];
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        request_id: string;
+                    };
                 };
             };
             /** @description Internal error */
@@ -22226,10 +27540,28 @@ export interface operations {
                      *                   }
                      *                 ]
                      *               },
+                     *               "customs": null,
+                     *               "manifest_id": null,
                      *               "created_at": "2026-11-23T21:44:19.734Z",
                      *               "updated_at": "2026-11-23T21:44:19.734Z",
                      *               "voided_at": null,
-                     *               "delivered_at": null
+                     *               "delivered_at": null,
+                     *               "is_return": false,
+                     *               "return_of": null,
+                     *               "charge": null,
+                     *               "expires_at": null,
+                     *               "rma_number": null,
+                     *               "reason": null,
+                     *               "billing_status": "charged",
+                     *               "returns": [
+                     *                 {
+                     *                   "id": "shp_01m856a2k7ep8t1v6w0d3c9h4b",
+                     *                   "tracking_number": "9300155747967004100159",
+                     *                   "status": "label_purchased",
+                     *                   "billing_status": "pending"
+                     *                 }
+                     *               ],
+                     *               "refund": null
                      *             }
                      *           },
                      *           "error": null,
@@ -22859,7 +28191,7 @@ export interface operations {
                 "application/json": {
                     /** @description Where deliveries are POSTed. https is required in the live environment; private, loopback and link-local targets are refused. */
                     url: string;
-                    events: ("shipment.label_purchased" | "tracking.updated" | "integration.health_changed" | "batch.completed" | "*")[];
+                    events: ("shipment.label_purchased" | "tracking.updated" | "integration.health_changed" | "batch.completed" | "shipment.refund_updated" | "manifest.ready" | "*")[];
                     description?: string | null;
                 };
             };
@@ -23347,7 +28679,7 @@ export interface operations {
                 "application/json": {
                     /** @description Where deliveries are POSTed. https is required in the live environment; private, loopback and link-local targets are refused. */
                     url?: string;
-                    events?: ("shipment.label_purchased" | "tracking.updated" | "integration.health_changed" | "batch.completed" | "*")[];
+                    events?: ("shipment.label_purchased" | "tracking.updated" | "integration.health_changed" | "batch.completed" | "shipment.refund_updated" | "manifest.ready" | "*")[];
                     description?: string | null;
                     /** @description false pauses deliveries; true re-enables a disabled endpoint (pending deliveries resume). */
                     enabled?: boolean;
@@ -25159,6 +30491,7 @@ export interface operations {
                      * @example {
                      *       "ship_date": "2026-11-23",
                      *       "residential": true,
+                     *       "requires_customs": false,
                      *       "rate_table_versions": {
                      *         "dhl_express": "dhl_express-2026-01",
                      *         "fedex": "fedex-2026-01",
@@ -25194,7 +30527,8 @@ export interface operations {
                      *           "tags": [
                      *             "cheapest"
                      *           ],
-                     *           "rate_table_version": "usps-2026-01"
+                     *           "rate_table_version": "usps-2026-01",
+                     *           "requires_customs": false
                      *         },
                      *         {
                      *           "id": "rate_01m855vxcke5ts1w9g6ztg97ba",
@@ -25224,7 +30558,8 @@ export interface operations {
                      *           "tags": [
                      *             "best_value"
                      *           ],
-                     *           "rate_table_version": "usps-2026-01"
+                     *           "rate_table_version": "usps-2026-01",
+                     *           "requires_customs": false
                      *         },
                      *         {
                      *           "id": "rate_01m855vwdte46a2akzmypthzmd",
@@ -25267,7 +30602,8 @@ export interface operations {
                      *             "guaranteed": false
                      *           },
                      *           "tags": [],
-                     *           "rate_table_version": "fedex-2026-01"
+                     *           "rate_table_version": "fedex-2026-01",
+                     *           "requires_customs": false
                      *         }
                      *       ],
                      *       "unavailable": [
@@ -25290,6 +30626,8 @@ export interface operations {
                         ship_date: string;
                         /** @description Whether the destination was rated as residential. */
                         residential: boolean;
+                        /** @description True when a label on this lane needs a customs declaration (as on each option). */
+                        requires_customs: boolean;
                         /** @description Rate table version per carrier quoted. */
                         rate_table_versions: {
                             [key: string]: string;
@@ -25324,7 +30662,7 @@ export interface operations {
                             };
                             /**
                              * Format: int64
-                             * @description Domestic: USPS 1–9 or UPS/FedEx 2–8 by distance. International: 1 Canada/Mexico, 2 Europe, 3 Asia-Pacific, 4 rest of world.
+                             * @description Domestic: USPS 1–9 or UPS/FedEx 2–8 by distance. International: 1 Canada/Mexico, 2 Europe, 3 Asia-Pacific, 4 rest of world; USPS Priority Mail (Express) International: the USPS country price group (1 Canada, 2 Mexico, 3 United Kingdom, 4 Western Europe, 5 rest of Europe, 6 Australia/New Zealand, 7 East Asia, 8 rest of Asia-Pacific, 9 rest of world).
                              */
                             zone: number;
                             /**
@@ -25363,6 +30701,8 @@ export interface operations {
                             };
                             tags: ("cheapest" | "fastest" | "best_value")[];
                             rate_table_version: string;
+                            /** @description True when a label on this lane needs a customs declaration (it crosses a border, or goes to a US military address: AA, AE, AP), so a checkout can ask for one before purchase (DESIGN.md §9.2). */
+                            requires_customs: boolean;
                         }[];
                         unavailable: {
                             carrier: string;
@@ -25532,11 +30872,16 @@ export interface operations {
                      *             "void": true,
                      *             "tracking": true,
                      *             "address_validation": true,
-                     *             "returns": false,
+                     *             "returns": true,
                      *             "pickups": true,
-                     *             "manifests": false,
-                     *             "customs_documents": false
+                     *             "manifests": true,
+                     *             "customs_documents": true
                      *           },
+                     *           "return_charges": [
+                     *             "on_scan",
+                     *             "on_creation"
+                     *           ],
+                     *           "void_window_days": 90,
                      *           "credentials_schema": {
                      *             "type": "object",
                      *             "required": [
@@ -28232,6 +33577,1413 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListManifests: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 20, clamped to 1..100. */
+                limit?: number;
+                cursor?: string;
+                status?: "pending" | "ready" | "failed";
+                carrier?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "man_01m856a1r5fkq9xp4t3w8c2v7n",
+                     *           "carrier": "usps",
+                     *           "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *           "ship_date": "2026-03-02",
+                     *           "status": "ready",
+                     *           "shipment_ids": [
+                     *             "shp_01m855vxgqem0szrmwkjs6ghzy"
+                     *           ],
+                     *           "rejected": [
+                     *             {
+                     *               "shipment_id": "shp_01m855w0d4e8xb4sy0xqf3r3tq",
+                     *               "code": "voided",
+                     *               "message": "The label is voided."
+                     *             },
+                     *             {
+                     *               "shipment_id": "shp_01m855w0kkf2sb9ne4bh6kz1nx",
+                     *               "code": "carrier_mismatch",
+                     *               "message": "The label is ups's (account ca_01m855vx0ups00000000000001), not this manifest's."
+                     *             }
+                     *           ],
+                     *           "documents": [
+                     *             {
+                     *               "type": "scan_form",
+                     *               "url": "http://localhost:3000/v1/manifests/man_01m856a1r5fkq9xp4t3w8c2v7n/document"
+                     *             }
+                     *           ],
+                     *           "form_number": "9275090512345678901234",
+                     *           "batch_id": null,
+                     *           "error": null,
+                     *           "ready_at": "2026-03-02T18:00:01.412Z",
+                     *           "created_at": "2026-03-02T18:00:00.907Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Manifest"][];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminCreateManifest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description usps, ups, fedex or dhl_express (GET /v1/carrier-types: capabilities.manifests). */
+                    carrier: string;
+                    /** @description The account whose labels go on the form. Default: the carrier's default account. */
+                    carrier_account_id?: string;
+                    /** @description YYYY-MM-DD. Default: today at the workspace origin (its state's time zone; UTC without one). */
+                    ship_date?: string;
+                    /** @description The labels to list. Those that cannot go on the form are in `rejected`. Default: every live label of the account and ship date on no manifest yet. */
+                    shipment_ids?: string[];
+                    /** @description List the labels a batch bought (instead of shipment_ids). */
+                    batch_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted: the form is being made */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "man_01m856a1r5fkq9xp4t3w8c2v7n",
+                     *       "carrier": "usps",
+                     *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *       "ship_date": "2026-03-02",
+                     *       "status": "ready",
+                     *       "shipment_ids": [
+                     *         "shp_01m855vxgqem0szrmwkjs6ghzy"
+                     *       ],
+                     *       "rejected": [
+                     *         {
+                     *           "shipment_id": "shp_01m855w0d4e8xb4sy0xqf3r3tq",
+                     *           "code": "voided",
+                     *           "message": "The label is voided."
+                     *         },
+                     *         {
+                     *           "shipment_id": "shp_01m855w0kkf2sb9ne4bh6kz1nx",
+                     *           "code": "carrier_mismatch",
+                     *           "message": "The label is ups's (account ca_01m855vx0ups00000000000001), not this manifest's."
+                     *         }
+                     *       ],
+                     *       "documents": [
+                     *         {
+                     *           "type": "scan_form",
+                     *           "url": "http://localhost:3000/v1/manifests/man_01m856a1r5fkq9xp4t3w8c2v7n/document"
+                     *         }
+                     *       ],
+                     *       "form_number": "9275090512345678901234",
+                     *       "batch_id": null,
+                     *       "error": null,
+                     *       "ready_at": "2026-03-02T18:00:01.412Z",
+                     *       "created_at": "2026-03-02T18:00:00.907Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Manifest"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict or illegal state move */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unprocessable",
+                     *       "message": "The request cannot be processed.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminGetManifest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "man_01m856a1r5fkq9xp4t3w8c2v7n",
+                     *       "carrier": "usps",
+                     *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *       "ship_date": "2026-03-02",
+                     *       "status": "ready",
+                     *       "shipment_ids": [
+                     *         "shp_01m855vxgqem0szrmwkjs6ghzy"
+                     *       ],
+                     *       "rejected": [
+                     *         {
+                     *           "shipment_id": "shp_01m855w0d4e8xb4sy0xqf3r3tq",
+                     *           "code": "voided",
+                     *           "message": "The label is voided."
+                     *         },
+                     *         {
+                     *           "shipment_id": "shp_01m855w0kkf2sb9ne4bh6kz1nx",
+                     *           "code": "carrier_mismatch",
+                     *           "message": "The label is ups's (account ca_01m855vx0ups00000000000001), not this manifest's."
+                     *         }
+                     *       ],
+                     *       "documents": [
+                     *         {
+                     *           "type": "scan_form",
+                     *           "url": "http://localhost:3000/v1/manifests/man_01m856a1r5fkq9xp4t3w8c2v7n/document"
+                     *         }
+                     *       ],
+                     *       "form_number": "9275090512345678901234",
+                     *       "batch_id": null,
+                     *       "error": null,
+                     *       "ready_at": "2026-03-02T18:00:01.412Z",
+                     *       "created_at": "2026-03-02T18:00:00.907Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Manifest"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminGetManifestDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The form (Content-Disposition names the file). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict or illegal state move */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListPickups: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 20, clamped to 1..100. */
+                limit?: number;
+                cursor?: string;
+                status?: "scheduled" | "cancelled" | "completed" | "failed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "pck_01m856c4d2e3f4g5h6j7k8m9n0",
+                     *           "carrier": "ups",
+                     *           "carrier_account_id": "ca_01m855vx0ups00000000000001",
+                     *           "status": "scheduled",
+                     *           "confirmation_number": "UPS2929602917",
+                     *           "address": {
+                     *             "name": "Warehouse",
+                     *             "company": "Acme",
+                     *             "street1": "350 5th Ave",
+                     *             "city": "New York",
+                     *             "state": "NY",
+                     *             "postal_code": "10118",
+                     *             "country": "US"
+                     *           },
+                     *           "window": {
+                     *             "start": "2026-03-03T13:00:00-05:00",
+                     *             "end": "2026-03-03T17:00:00-05:00"
+                     *           },
+                     *           "price": {
+                     *             "amount": 1605,
+                     *             "currency": "USD"
+                     *           },
+                     *           "cancel_by": "2026-03-03T16:00:00.000Z",
+                     *           "shipment_ids": [
+                     *             "shp_01m855vxgqem0szrmwkjs6ghzy",
+                     *             "shp_01m855w0d4e8xb4sy0xqf3r3tq"
+                     *           ],
+                     *           "package_count": 2,
+                     *           "instructions": "Loading dock at the back; ring twice.",
+                     *           "cancelled_at": null,
+                     *           "completed_at": null,
+                     *           "created_at": "2026-03-02T15:00:00.120Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Pickup"][];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminCreatePickup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "carrier": "ups",
+                 *       "window": {
+                 *         "start": "2026-03-03T13:00:00-05:00",
+                 *         "end": "2026-03-03T17:00:00-05:00"
+                 *       },
+                 *       "shipment_ids": [
+                 *         "shp_01m855vxgqem0szrmwkjs6ghzy",
+                 *         "shp_01m855w0d4e8xb4sy0xqf3r3tq"
+                 *       ],
+                 *       "instructions": "Loading dock at the back; ring twice."
+                 *     }
+                 */
+                "application/json": {
+                    /** @description usps, ups, fedex or dhl_express (GET /v1/carrier-types: capabilities.pickups). */
+                    carrier: string;
+                    /** @description Default: the carrier's default account. */
+                    carrier_account_id?: string;
+                    /**
+                     * Address
+                     * @description Where to pick up. Default: the workspace origin.
+                     * @example {
+                     *       "name": "Grace Hopper",
+                     *       "street1": "350 fifth avenue",
+                     *       "city": "new york",
+                     *       "state": "ny",
+                     *       "postal_code": "10118",
+                     *       "country": "US"
+                     *     }
+                     */
+                    address?: {
+                        name?: string | null;
+                        company?: string | null;
+                        street1?: string | null;
+                        street2?: string | null;
+                        city?: string | null;
+                        state?: string | null;
+                        postal_code?: string | null;
+                        /** @description ISO 3166-1 alpha-2 country code (upper or lower case). */
+                        country: string;
+                        phone?: string | null;
+                        email?: string | null;
+                    };
+                    /** @description When the driver may come: at least 2 hours, on one day, not on a Sunday or a carrier holiday, at most 10 days ahead. */
+                    window: {
+                        /** @description ISO 8601 with offset, e.g. 2026-03-03T13:00:00-05:00. */
+                        start: string;
+                        /** @description ISO 8601 with offset, e.g. 2026-03-03T13:00:00-05:00. */
+                        end: string;
+                    };
+                    /** @description The labels to collect (live labels of this carrier); they get their acceptance scan when the pickup completes. */
+                    shipment_ids?: string[];
+                    /**
+                     * Format: int32
+                     * @description How many parcels, when no shipment_ids are given.
+                     */
+                    package_count?: number;
+                    /** @description For the driver. */
+                    instructions?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "pck_01m856c4d2e3f4g5h6j7k8m9n0",
+                     *       "carrier": "ups",
+                     *       "carrier_account_id": "ca_01m855vx0ups00000000000001",
+                     *       "status": "scheduled",
+                     *       "confirmation_number": "UPS2929602917",
+                     *       "address": {
+                     *         "name": "Warehouse",
+                     *         "company": "Acme",
+                     *         "street1": "350 5th Ave",
+                     *         "city": "New York",
+                     *         "state": "NY",
+                     *         "postal_code": "10118",
+                     *         "country": "US"
+                     *       },
+                     *       "window": {
+                     *         "start": "2026-03-03T13:00:00-05:00",
+                     *         "end": "2026-03-03T17:00:00-05:00"
+                     *       },
+                     *       "price": {
+                     *         "amount": 1605,
+                     *         "currency": "USD"
+                     *       },
+                     *       "cancel_by": "2026-03-03T16:00:00.000Z",
+                     *       "shipment_ids": [
+                     *         "shp_01m855vxgqem0szrmwkjs6ghzy",
+                     *         "shp_01m855w0d4e8xb4sy0xqf3r3tq"
+                     *       ],
+                     *       "package_count": 2,
+                     *       "instructions": "Loading dock at the back; ring twice.",
+                     *       "cancelled_at": null,
+                     *       "completed_at": null,
+                     *       "created_at": "2026-03-02T15:00:00.120Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Pickup"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict or illegal state move */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unprocessable",
+                     *       "message": "The request cannot be processed.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminGetPickup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "pck_01m856c4d2e3f4g5h6j7k8m9n0",
+                     *       "carrier": "ups",
+                     *       "carrier_account_id": "ca_01m855vx0ups00000000000001",
+                     *       "status": "scheduled",
+                     *       "confirmation_number": "UPS2929602917",
+                     *       "address": {
+                     *         "name": "Warehouse",
+                     *         "company": "Acme",
+                     *         "street1": "350 5th Ave",
+                     *         "city": "New York",
+                     *         "state": "NY",
+                     *         "postal_code": "10118",
+                     *         "country": "US"
+                     *       },
+                     *       "window": {
+                     *         "start": "2026-03-03T13:00:00-05:00",
+                     *         "end": "2026-03-03T17:00:00-05:00"
+                     *       },
+                     *       "price": {
+                     *         "amount": 1605,
+                     *         "currency": "USD"
+                     *       },
+                     *       "cancel_by": "2026-03-03T16:00:00.000Z",
+                     *       "shipment_ids": [
+                     *         "shp_01m855vxgqem0szrmwkjs6ghzy",
+                     *         "shp_01m855w0d4e8xb4sy0xqf3r3tq"
+                     *       ],
+                     *       "package_count": 2,
+                     *       "instructions": "Loading dock at the back; ring twice.",
+                     *       "cancelled_at": null,
+                     *       "completed_at": null,
+                     *       "created_at": "2026-03-02T15:00:00.120Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Pickup"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminCancelPickup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "pck_01m856c4d2e3f4g5h6j7k8m9n0",
+                     *       "carrier": "ups",
+                     *       "carrier_account_id": "ca_01m855vx0ups00000000000001",
+                     *       "status": "scheduled",
+                     *       "confirmation_number": "UPS2929602917",
+                     *       "address": {
+                     *         "name": "Warehouse",
+                     *         "company": "Acme",
+                     *         "street1": "350 5th Ave",
+                     *         "city": "New York",
+                     *         "state": "NY",
+                     *         "postal_code": "10118",
+                     *         "country": "US"
+                     *       },
+                     *       "window": {
+                     *         "start": "2026-03-03T13:00:00-05:00",
+                     *         "end": "2026-03-03T17:00:00-05:00"
+                     *       },
+                     *       "price": {
+                     *         "amount": 1605,
+                     *         "currency": "USD"
+                     *       },
+                     *       "cancel_by": "2026-03-03T16:00:00.000Z",
+                     *       "shipment_ids": [
+                     *         "shp_01m855vxgqem0szrmwkjs6ghzy",
+                     *         "shp_01m855w0d4e8xb4sy0xqf3r3tq"
+                     *       ],
+                     *       "package_count": 2,
+                     *       "instructions": "Loading dock at the back; ring twice.",
+                     *       "cancelled_at": null,
+                     *       "completed_at": null,
+                     *       "created_at": "2026-03-02T15:00:00.120Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Pickup"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict or illegal state move */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unprocessable",
+                     *       "message": "The request cannot be processed.",
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -32129,39 +38881,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "external_id": "SHOP-1001",
-                 *       "customer": {
-                 *         "name": "Grace Hopper",
-                 *         "email": "grace@example.com",
-                 *         "phone": "+1 212 555 0199"
-                 *       },
-                 *       "ship_to": {
-                 *         "name": "Grace Hopper",
-                 *         "street1": "350 5th Ave",
-                 *         "street2": "Suite 4500",
-                 *         "city": "New York",
-                 *         "state": "NY",
-                 *         "postal_code": "10118",
-                 *         "country": "US"
-                 *       },
-                 *       "line_items": [
-                 *         {
-                 *           "sku": "MUG-BLUE",
-                 *           "name": "Blue mug",
-                 *           "quantity": 2,
-                 *           "unit_price": {
-                 *             "amount": 1250,
-                 *             "currency": "USD"
-                 *           },
-                 *           "weight_oz": 12
-                 *         }
-                 *       ],
-                 *       "requested_service": "usps_ground_advantage",
-                 *       "notes": "Gift wrap, please."
-                 *     }
-                 */
                 "application/json": {
                     /** @description Your id for the order; unique per source. A known one updates the order while it is open. */
                     external_id?: string | null;
@@ -32234,6 +38953,11 @@ export interface operations {
                         } | null;
                         /** @description Weight of one unit, in ounces. */
                         weight_oz?: number | null;
+                        /**
+                         * @description HS tariff number of the item (6–10 digits, dots allowed): carried into a customs declaration derived from the lines.
+                         * @example 6912.00.48
+                         */
+                        hs_tariff_number?: string | null;
                     }[];
                     /** @description Missing fields are derived: the weight from the line items, the dimensions from the setting orders.default_box. */
                     parcel?: {
@@ -32244,6 +38968,110 @@ export interface operations {
                     } | null;
                     /** @description A service_code, e.g. usps_ground_advantage. */
                     requested_service?: string | null;
+                    /**
+                     * CustomsInput
+                     * @description The customs declaration (DESIGN.md §9.2), needed when the parcel crosses a border or goes to a US military address (state AA, AE, AP). When absent, it is derived from the order's line items at purchase (name, unit_price, weight_oz; sku; origin the ship-from country); a line without a price or weight makes that 422 customs_required. The rules are checked at purchase: 422 customs_invalid, one detail per problem.
+                     * @example {
+                     *       "contents_type": "merchandise",
+                     *       "non_delivery": "return",
+                     *       "incoterm": "DDU",
+                     *       "signer": "Grace Hopper",
+                     *       "importer": {
+                     *         "eori": "GB123456789000"
+                     *       },
+                     *       "items": [
+                     *         {
+                     *           "description": "Ceramic coffee mug",
+                     *           "quantity": 2,
+                     *           "unit_value": {
+                     *             "amount": 1250,
+                     *             "currency": "USD"
+                     *           },
+                     *           "weight_oz": 12,
+                     *           "hs_tariff_number": "6912.00.48",
+                     *           "origin_country": "US",
+                     *           "sku": "MUG-BLUE"
+                     *         },
+                     *         {
+                     *           "description": "Cotton tea towel",
+                     *           "quantity": 1,
+                     *           "unit_value": {
+                     *             "amount": 900,
+                     *             "currency": "USD"
+                     *           },
+                     *           "weight_oz": 3,
+                     *           "hs_tariff_number": "6302.60",
+                     *           "origin_country": "PT",
+                     *           "sku": "TOWEL-1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    customs?: {
+                        /** @description What the parcel holds, as customs forms classify it. `other` needs contents_explanation. */
+                        contents_type: "merchandise" | "gift" | "documents" | "sample" | "return_merchandise" | "humanitarian_donation" | "other";
+                        /** @description Required when contents_type is other. */
+                        contents_explanation?: string | null;
+                        /** @description What the carrier does when the parcel cannot be delivered: return it to the sender (default) or abandon it. */
+                        non_delivery?: "return" | "abandon";
+                        /** @description Who pays duties and taxes: DDU (default, the recipient), DDP (the sender), DAP (delivered at place, the recipient). */
+                        incoterm?: "DDU" | "DDP" | "DAP";
+                        /** @description Exemption legend or proof of filing of US export information (`NOEEI 30.37(a)`, `NOEEI 30.36`, `AES X20260101234567`). Derived when absent: NOEEI 30.37(a) when every item line is worth at most 2,500 USD, NOEEI 30.36 to Canada, else from aes_itn (which is then required). */
+                        eel_pfc?: string | null;
+                        /**
+                         * @description AES Internal Transaction Number: X + 14 digits.
+                         * @example X20260101234567
+                         */
+                        aes_itn?: string | null;
+                        /** @description The name of the person certifying the declaration. */
+                        signer?: string | null;
+                        /** @description Numbers the destination's customs may ask for. */
+                        importer?: {
+                            /** @description The importer's tax id (e.g. a CPF in Brazil). */
+                            tax_id?: string | null;
+                            /**
+                             * @description EORI number (EU, GB).
+                             * @example GB123456789000
+                             */
+                            eori?: string | null;
+                            /** @description EU Import One-Stop Shop number (VAT collected at sale, parcels up to 150 EUR). */
+                            ioss?: string | null;
+                            /** @description VAT registration number. */
+                            vat?: string | null;
+                        } | null;
+                        items: {
+                            /**
+                             * @description What the item is, 3–50 characters and specific ("ceramic coffee mug"); a vague word alone (gift, merchandise, goods, items, stuff, misc, various, parts, sample) is refused at purchase (422 customs_invalid).
+                             * @example Ceramic coffee mug
+                             */
+                            description: string;
+                            /** Format: int32 */
+                            quantity: number;
+                            /** @description Value of one unit; every item of a declaration in one currency. */
+                            unit_value: {
+                                /**
+                                 * Format: int64
+                                 * @description Integer minor units (cents).
+                                 */
+                                amount: number;
+                                /** @description ISO 4217 code. */
+                                currency: string;
+                            };
+                            /** @description Weight of one unit, in ounces; the items together weigh no more than the parcel. */
+                            weight_oz: number;
+                            /**
+                             * @description Harmonized System tariff number, 6–10 digits; dots are ignored (kept without them).
+                             * @example 6912.00.48
+                             */
+                            hs_tariff_number?: string | null;
+                            /**
+                             * @description Country of manufacture, ISO 3166-1 alpha-2.
+                             * @example US
+                             */
+                            origin_country: string;
+                            sku?: string | null;
+                        }[];
+                    } | null;
                     notes?: string | null;
                 };
             };
@@ -32298,6 +39126,7 @@ export interface operations {
                      *       },
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
+                     *       "customs": null,
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
@@ -32362,6 +39191,7 @@ export interface operations {
                      *       },
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
+                     *       "customs": null,
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
@@ -32573,6 +39403,7 @@ export interface operations {
                      *       },
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
+                     *       "customs": null,
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",

@@ -18,8 +18,9 @@ final class BatchType
     public const IMPORT_ORDERS = 'import_orders';
     public const VALIDATE_ADDRESSES = 'validate_addresses';
     public const PROCESS_ORDERS = 'process_orders';
+    public const CREATE_RETURNS = 'create_returns';
 
-    public const VALUES = [self::PURCHASE_LABELS, self::IMPORT_ORDERS, self::VALIDATE_ADDRESSES, self::PROCESS_ORDERS];
+    public const VALUES = [self::PURCHASE_LABELS, self::IMPORT_ORDERS, self::VALIDATE_ADDRESSES, self::PROCESS_ORDERS, self::CREATE_RETURNS];
 
     public static function isKnown(string $value): bool
     {

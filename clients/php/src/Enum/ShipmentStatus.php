@@ -7,7 +7,7 @@ declare(strict_types=1);
 namespace ShippingService\Enum;
 
 /**
- * Known values of ShipmentStatus: label_purchased → in_transit → out_for_delivery → delivered; also exception, returned; voided (only from label_purchased)..
+ * Known values of ShipmentStatus: label_purchased → in_transit → out_for_delivery → delivered; also exception, returned; voided (only from label_purchased); expired (an on_scan return label unused at its expires_at)..
  *
  * Plain string constants rather than a native enum, so a value the service adds later stays a
  * usable string: isKnown() says whether this version knows it.
@@ -21,8 +21,9 @@ final class ShipmentStatus
     public const EXCEPTION = 'exception';
     public const RETURNED = 'returned';
     public const VOIDED = 'voided';
+    public const EXPIRED = 'expired';
 
-    public const VALUES = [self::LABEL_PURCHASED, self::IN_TRANSIT, self::OUT_FOR_DELIVERY, self::DELIVERED, self::EXCEPTION, self::RETURNED, self::VOIDED];
+    public const VALUES = [self::LABEL_PURCHASED, self::IN_TRANSIT, self::OUT_FOR_DELIVERY, self::DELIVERED, self::EXCEPTION, self::RETURNED, self::VOIDED, self::EXPIRED];
 
     public static function isKnown(string $value): bool
     {

@@ -29,7 +29,11 @@ trait Operations
         'listShipments' => ['GET', '/v1/shipments'],
         'getShipment' => ['GET', '/v1/shipments/{id}'],
         'voidShipment' => ['POST', '/v1/shipments/{id}/void'],
+        'createReturnShipment' => ['POST', '/v1/shipments/{id}/return'],
+        'listRefunds' => ['GET', '/v1/refunds'],
         'getShipmentLabel' => ['GET', '/v1/shipments/{id}/label'],
+        'listShipmentDocuments' => ['GET', '/v1/shipments/{id}/documents'],
+        'getShipmentDocument' => ['GET', '/v1/shipments/{id}/documents/{type}'],
         'listTrackingEvents' => ['GET', '/v1/tracking/events'],
         'getTracking' => ['GET', '/v1/tracking/{id}'],
         'refreshTracking' => ['POST', '/v1/tracking/{id}/refresh'],
@@ -64,6 +68,14 @@ trait Operations
         'getShippingRule' => ['GET', '/v1/shipping-rules/{id}'],
         'updateShippingRule' => ['PATCH', '/v1/shipping-rules/{id}'],
         'deleteShippingRule' => ['DELETE', '/v1/shipping-rules/{id}'],
+        'createManifest' => ['POST', '/v1/manifests'],
+        'listManifests' => ['GET', '/v1/manifests'],
+        'getManifest' => ['GET', '/v1/manifests/{id}'],
+        'getManifestDocument' => ['GET', '/v1/manifests/{id}/document'],
+        'createPickup' => ['POST', '/v1/pickups'],
+        'listPickups' => ['GET', '/v1/pickups'],
+        'getPickup' => ['GET', '/v1/pickups/{id}'],
+        'cancelPickup' => ['POST', '/v1/pickups/{id}/cancel'],
         'register' => ['POST', '/api/auth/register'],
         'login' => ['POST', '/api/auth/login'],
         'logout' => ['POST', '/api/auth/logout'],
@@ -93,6 +105,10 @@ trait Operations
         'adminListShipments' => ['GET', '/api/admin/shipments'],
         'adminGetShipment' => ['GET', '/api/admin/shipments/{id}'],
         'adminGetShipmentLabel' => ['GET', '/api/admin/shipments/{id}/label'],
+        'adminCreateReturnShipment' => ['POST', '/api/admin/shipments/{id}/return'],
+        'adminListRefunds' => ['GET', '/api/admin/refunds'],
+        'adminListShipmentDocuments' => ['GET', '/api/admin/shipments/{id}/documents'],
+        'adminGetShipmentDocument' => ['GET', '/api/admin/shipments/{id}/documents/{type}'],
         'adminCancelShipment' => ['POST', '/api/admin/shipments/{id}/cancel'],
         'adminForceDeliverShipment' => ['POST', '/api/admin/shipments/{id}/force-delivery'],
         'adminGenerateOrderLabel' => ['POST', '/api/admin/orders/{orderId}/generate'],
@@ -132,6 +148,14 @@ trait Operations
         'adminGetShippingRule' => ['GET', '/api/admin/shipping-rules/{id}'],
         'adminUpdateShippingRule' => ['PATCH', '/api/admin/shipping-rules/{id}'],
         'adminDeleteShippingRule' => ['DELETE', '/api/admin/shipping-rules/{id}'],
+        'adminCreateManifest' => ['POST', '/api/admin/manifests'],
+        'adminListManifests' => ['GET', '/api/admin/manifests'],
+        'adminGetManifest' => ['GET', '/api/admin/manifests/{id}'],
+        'adminGetManifestDocument' => ['GET', '/api/admin/manifests/{id}/document'],
+        'adminCreatePickup' => ['POST', '/api/admin/pickups'],
+        'adminListPickups' => ['GET', '/api/admin/pickups'],
+        'adminGetPickup' => ['GET', '/api/admin/pickups/{id}'],
+        'adminCancelPickup' => ['POST', '/api/admin/pickups/{id}/cancel'],
         'superAdminListAccounts' => ['GET', '/api/super-admin/accounts'],
         'superAdminGetAccount' => ['GET', '/api/super-admin/accounts/{userId}'],
         'superAdminApproveAccount' => ['POST', '/api/super-admin/accounts/{userId}/approve'],
@@ -343,7 +367,7 @@ trait Operations
      * GET /v1/shipments
      *
      * @param array<string, mixed> $query status, carrier, order_id, tracking_number, created_after, created_before, limit, cursor
-     *   status: A status, or several separated by commas: label_purchased, in_transit, out_for_delivery, delivered, exception, returned, voided.
+     *   status: A status, or several separated by commas: label_purchased, in_transit, out_for_delivery, delivered, exception, returned, voided, expired.
      *   carrier: A carrier slug (usps, ups, fedex, dhl_express).
      *   created_after: ISO date or date-time; created_at >= this.
      *   created_before: ISO date or date-time; created_at < this.
@@ -389,6 +413,43 @@ trait Operations
     }
 
     /**
+     * Make a return label for a shipment.
+     *
+     * POST /v1/shipments/{id}/return
+     * @return array<string, mixed> the Shipment
+     */
+    public function createReturnShipment(string $id, array $body, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/v1/shipments/{id}/return', ['id' => $id], [], $body, $idempotencyKey, 'json');
+    }
+
+    /**
+     * List refunds of voided labels, newest first.
+     *
+     * GET /v1/refunds
+     *
+     * @param array<string, mixed> $query status, limit, cursor
+     *   status: A refund status, or several separated by commas: submitted, refunded, rejected.
+     *   limit: Page size, default 20, clamped to 1..100.
+     * @return array{data: list<array<string, mixed>>, has_more: bool, next_cursor: ?string} a page of Refund
+     */
+    public function listRefunds(array $query = []): array
+    {
+        return $this->request('GET', '/v1/refunds', [], $query, null, null, 'page');
+    }
+
+    /**
+     * Every item of listRefunds() across all pages, fetched as the loop asks, with the same filters.
+     *
+     * @param array<string, mixed> $query
+     * @return \Generator<int, array<string, mixed>>
+     */
+    public function iterRefunds(array $query = []): \Generator
+    {
+        return $this->paginate(fn (array $q): array => $this->listRefunds($q), $query);
+    }
+
+    /**
      * Download the label (stored artifact; ?format= renders another format).
      *
      * GET /v1/shipments/{id}/label
@@ -400,6 +461,28 @@ trait Operations
     public function getShipmentLabel(string $id, array $query = []): string
     {
         return $this->request('GET', '/v1/shipments/{id}/label', ['id' => $id], $query, null, null, 'binary');
+    }
+
+    /**
+     * List the customs documents of a shipment.
+     *
+     * GET /v1/shipments/{id}/documents
+     * @return array<string, mixed> the answer
+     */
+    public function listShipmentDocuments(string $id): array
+    {
+        return $this->request('GET', '/v1/shipments/{id}/documents', ['id' => $id], [], null, null, 'json');
+    }
+
+    /**
+     * Download a customs document of a shipment.
+     *
+     * GET /v1/shipments/{id}/documents/{type}
+     * @return string the label bytes
+     */
+    public function getShipmentDocument(string $id, string $type): string
+    {
+        return $this->request('GET', '/v1/shipments/{id}/documents/{type}', ['id' => $id, 'type' => $type], [], null, null, 'binary');
     }
 
     /**
@@ -895,6 +978,124 @@ trait Operations
     }
 
     /**
+     * Manifest the day's labels (USPS SCAN form, others a close report).
+     *
+     * POST /v1/manifests
+     * @return array<string, mixed> the Manifest
+     */
+    public function createManifest(array $body, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/v1/manifests', [], [], $body, $idempotencyKey, 'json');
+    }
+
+    /**
+     * List manifests, newest first (?status=, ?carrier=).
+     *
+     * GET /v1/manifests
+     *
+     * @param array<string, mixed> $query limit, cursor, status, carrier
+     *   limit: Page size, default 20, clamped to 1..100.
+     *   status: one of pending, ready, failed
+     * @return array{data: list<array<string, mixed>>, has_more: bool, next_cursor: ?string} a page of Manifest
+     */
+    public function listManifests(array $query = []): array
+    {
+        return $this->request('GET', '/v1/manifests', [], $query, null, null, 'page');
+    }
+
+    /**
+     * Every item of listManifests() across all pages, fetched as the loop asks, with the same filters.
+     *
+     * @param array<string, mixed> $query
+     * @return \Generator<int, array<string, mixed>>
+     */
+    public function iterManifests(array $query = []): \Generator
+    {
+        return $this->paginate(fn (array $q): array => $this->listManifests($q), $query);
+    }
+
+    /**
+     * Read a manifest: its labels, rejections, status and documents.
+     *
+     * GET /v1/manifests/{id}
+     * @return array<string, mixed> the Manifest
+     */
+    public function getManifest(string $id): array
+    {
+        return $this->request('GET', '/v1/manifests/{id}', ['id' => $id], [], null, null, 'json');
+    }
+
+    /**
+     * Download the manifest's form (PDF): the SCAN form or close report to hand to the driver.
+     *
+     * GET /v1/manifests/{id}/document
+     * @return string the label bytes
+     */
+    public function getManifestDocument(string $id): string
+    {
+        return $this->request('GET', '/v1/manifests/{id}/document', ['id' => $id], [], null, null, 'binary');
+    }
+
+    /**
+     * Schedule a carrier pickup.
+     *
+     * POST /v1/pickups
+     * @return array<string, mixed> the Pickup
+     */
+    public function createPickup(array $body, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/v1/pickups', [], [], $body, $idempotencyKey, 'json');
+    }
+
+    /**
+     * List pickups, newest first (?status=).
+     *
+     * GET /v1/pickups
+     *
+     * @param array<string, mixed> $query limit, cursor, status
+     *   limit: Page size, default 20, clamped to 1..100.
+     *   status: one of scheduled, cancelled, completed, failed
+     * @return array{data: list<array<string, mixed>>, has_more: bool, next_cursor: ?string} a page of Pickup
+     */
+    public function listPickups(array $query = []): array
+    {
+        return $this->request('GET', '/v1/pickups', [], $query, null, null, 'page');
+    }
+
+    /**
+     * Every item of listPickups() across all pages, fetched as the loop asks, with the same filters.
+     *
+     * @param array<string, mixed> $query
+     * @return \Generator<int, array<string, mixed>>
+     */
+    public function iterPickups(array $query = []): \Generator
+    {
+        return $this->paginate(fn (array $q): array => $this->listPickups($q), $query);
+    }
+
+    /**
+     * Read a pickup.
+     *
+     * GET /v1/pickups/{id}
+     * @return array<string, mixed> the Pickup
+     */
+    public function getPickup(string $id): array
+    {
+        return $this->request('GET', '/v1/pickups/{id}', ['id' => $id], [], null, null, 'json');
+    }
+
+    /**
+     * Cancel a pickup (before its cancel_by).
+     *
+     * POST /v1/pickups/{id}/cancel
+     * @return array<string, mixed> the Pickup
+     */
+    public function cancelPickup(string $id, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/v1/pickups/{id}/cancel', ['id' => $id], [], null, $idempotencyKey, 'json');
+    }
+
+    /**
      * Register an account and its workspace (pending until approved).
      *
      * POST /api/auth/register
@@ -1095,7 +1296,7 @@ trait Operations
     }
 
     /**
-     * Update customer, addresses, line items, parcel, requested service or notes (409 once shipped).
+     * Update customer, addresses, line items, parcel, requested service, customs or notes (409 once shipped).
      *
      * PATCH /api/admin/orders/{orderId}
      * @return array<string, mixed> the Order
@@ -1237,7 +1438,7 @@ trait Operations
      * GET /api/admin/shipments
      *
      * @param array<string, mixed> $query status, carrier, order_id, tracking_number, created_after, created_before, limit, cursor
-     *   status: A status, or several separated by commas: label_purchased, in_transit, out_for_delivery, delivered, exception, returned, voided.
+     *   status: A status, or several separated by commas: label_purchased, in_transit, out_for_delivery, delivered, exception, returned, voided, expired.
      *   carrier: A carrier slug (usps, ups, fedex, dhl_express).
      *   created_after: ISO date or date-time; created_at >= this.
      *   created_before: ISO date or date-time; created_at < this.
@@ -1283,6 +1484,65 @@ trait Operations
     public function adminGetShipmentLabel(string $id, array $query = []): string
     {
         return $this->request('GET', '/api/admin/shipments/{id}/label', ['id' => $id], $query, null, null, 'binary');
+    }
+
+    /**
+     * Make a return label for a shipment (as POST /v1/shipments/{id}/return).
+     *
+     * POST /api/admin/shipments/{id}/return
+     * @return array<string, mixed> the Shipment
+     */
+    public function adminCreateReturnShipment(string $id, array $body, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/api/admin/shipments/{id}/return', ['id' => $id], [], $body, $idempotencyKey, 'json');
+    }
+
+    /**
+     * List refunds of voided labels (as GET /v1/refunds).
+     *
+     * GET /api/admin/refunds
+     *
+     * @param array<string, mixed> $query status, limit, cursor
+     *   status: A refund status, or several separated by commas: submitted, refunded, rejected.
+     *   limit: Page size, default 20, clamped to 1..100.
+     * @return array{data: list<array<string, mixed>>, has_more: bool, next_cursor: ?string} a page of Refund
+     */
+    public function adminListRefunds(array $query = []): array
+    {
+        return $this->request('GET', '/api/admin/refunds', [], $query, null, null, 'page');
+    }
+
+    /**
+     * Every item of adminListRefunds() across all pages, fetched as the loop asks, with the same filters.
+     *
+     * @param array<string, mixed> $query
+     * @return \Generator<int, array<string, mixed>>
+     */
+    public function adminIterRefunds(array $query = []): \Generator
+    {
+        return $this->paginate(fn (array $q): array => $this->adminListRefunds($q), $query);
+    }
+
+    /**
+     * List the customs documents of a shipment.
+     *
+     * GET /api/admin/shipments/{id}/documents
+     * @return array<string, mixed> the answer
+     */
+    public function adminListShipmentDocuments(string $id): array
+    {
+        return $this->request('GET', '/api/admin/shipments/{id}/documents', ['id' => $id], [], null, null, 'json');
+    }
+
+    /**
+     * Download a customs document of a shipment.
+     *
+     * GET /api/admin/shipments/{id}/documents/{type}
+     * @return string the label bytes
+     */
+    public function adminGetShipmentDocument(string $id, string $type): string
+    {
+        return $this->request('GET', '/api/admin/shipments/{id}/documents/{type}', ['id' => $id, 'type' => $type], [], null, null, 'binary');
     }
 
     /**
@@ -1828,6 +2088,124 @@ trait Operations
     public function adminDeleteShippingRule(string $id): void
     {
         $this->request('DELETE', '/api/admin/shipping-rules/{id}', ['id' => $id], [], null, null, 'none');
+    }
+
+    /**
+     * Manifest the day's labels (USPS SCAN form, others a close report).
+     *
+     * POST /api/admin/manifests
+     * @return array<string, mixed> the Manifest
+     */
+    public function adminCreateManifest(array $body, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/api/admin/manifests', [], [], $body, $idempotencyKey, 'json');
+    }
+
+    /**
+     * List manifests, newest first (?status=, ?carrier=).
+     *
+     * GET /api/admin/manifests
+     *
+     * @param array<string, mixed> $query limit, cursor, status, carrier
+     *   limit: Page size, default 20, clamped to 1..100.
+     *   status: one of pending, ready, failed
+     * @return array{data: list<array<string, mixed>>, has_more: bool, next_cursor: ?string} a page of Manifest
+     */
+    public function adminListManifests(array $query = []): array
+    {
+        return $this->request('GET', '/api/admin/manifests', [], $query, null, null, 'page');
+    }
+
+    /**
+     * Every item of adminListManifests() across all pages, fetched as the loop asks, with the same filters.
+     *
+     * @param array<string, mixed> $query
+     * @return \Generator<int, array<string, mixed>>
+     */
+    public function adminIterManifests(array $query = []): \Generator
+    {
+        return $this->paginate(fn (array $q): array => $this->adminListManifests($q), $query);
+    }
+
+    /**
+     * Read a manifest: its labels, rejections, status and documents.
+     *
+     * GET /api/admin/manifests/{id}
+     * @return array<string, mixed> the Manifest
+     */
+    public function adminGetManifest(string $id): array
+    {
+        return $this->request('GET', '/api/admin/manifests/{id}', ['id' => $id], [], null, null, 'json');
+    }
+
+    /**
+     * Download the manifest's form (PDF): the SCAN form or close report to hand to the driver.
+     *
+     * GET /api/admin/manifests/{id}/document
+     * @return string the label bytes
+     */
+    public function adminGetManifestDocument(string $id): string
+    {
+        return $this->request('GET', '/api/admin/manifests/{id}/document', ['id' => $id], [], null, null, 'binary');
+    }
+
+    /**
+     * Schedule a carrier pickup.
+     *
+     * POST /api/admin/pickups
+     * @return array<string, mixed> the Pickup
+     */
+    public function adminCreatePickup(array $body, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/api/admin/pickups', [], [], $body, $idempotencyKey, 'json');
+    }
+
+    /**
+     * List pickups, newest first (?status=).
+     *
+     * GET /api/admin/pickups
+     *
+     * @param array<string, mixed> $query limit, cursor, status
+     *   limit: Page size, default 20, clamped to 1..100.
+     *   status: one of scheduled, cancelled, completed, failed
+     * @return array{data: list<array<string, mixed>>, has_more: bool, next_cursor: ?string} a page of Pickup
+     */
+    public function adminListPickups(array $query = []): array
+    {
+        return $this->request('GET', '/api/admin/pickups', [], $query, null, null, 'page');
+    }
+
+    /**
+     * Every item of adminListPickups() across all pages, fetched as the loop asks, with the same filters.
+     *
+     * @param array<string, mixed> $query
+     * @return \Generator<int, array<string, mixed>>
+     */
+    public function adminIterPickups(array $query = []): \Generator
+    {
+        return $this->paginate(fn (array $q): array => $this->adminListPickups($q), $query);
+    }
+
+    /**
+     * Read a pickup.
+     *
+     * GET /api/admin/pickups/{id}
+     * @return array<string, mixed> the Pickup
+     */
+    public function adminGetPickup(string $id): array
+    {
+        return $this->request('GET', '/api/admin/pickups/{id}', ['id' => $id], [], null, null, 'json');
+    }
+
+    /**
+     * Cancel a pickup (before its cancel_by).
+     *
+     * POST /api/admin/pickups/{id}/cancel
+     * @return array<string, mixed> the Pickup
+     */
+    public function adminCancelPickup(string $id, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/api/admin/pickups/{id}/cancel', ['id' => $id], [], null, $idempotencyKey, 'json');
     }
 
     /**
