@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createTenant, type Tenant } from '../helpers/app.js';
-import { startFakeUsps, uspsFixture, type FakeUsps } from '../helpers/fake-usps.js';
+import { FAKE_SCAN_FORM, startFakeUsps, uspsFixture, type FakeUsps } from '../helpers/fake-usps.js';
 import { eventually } from '../helpers/webhook-receiver.js';
 import { builtInApiDrivers } from '../../src/carriers/api-drivers.js';
 import { CarrierHttpClient } from '../../src/carriers/http/client.js';
@@ -12,10 +12,10 @@ import { registerManifestJobs } from '../../src/modules/manifests/index.js';
 /**
  * DESIGN.md §9.4 through an `api` USPS account on the fake USPS (loopback, requests checked
  * against USPS's published OpenAPI documents): labels bought at the carrier go on a manifest,
- * pickups are booked and cancelled at the carrier. The USPS SCAN form call itself belongs to
- * the drivers' work: here the account's driver is the real one, with `manifest` absent (the
- * form is printed here) or stood in for by the test (what the platform does with the
- * carrier's form, its refusals and its rejected tracking numbers).
+ * pickups are booked and cancelled at the carrier. The account's driver is the real one, with
+ * `manifest` absent (the form is printed here), stood in for by the test (what the platform
+ * does with the carrier's form, its refusals and its rejected tracking numbers), or the real
+ * driver's SCAN form call answered by the fake USPS.
  */
 
 const SECRET = 'fake-client-secret-e0d1';
@@ -25,6 +25,8 @@ const credentials = { client_id: 'fake-client-id', client_secret: SECRET, crid: 
 
 type ManifestCall = (ctx: ApiCallContext, request: ApiManifestRequest) => Promise<DriverResult<ApiManifestResult>>;
 let manifestCall: ManifestCall | null = null;
+/** The real USPS driver's SCAN form call (POST /scan-forms/v3/scan-form at the fake). */
+let realManifest: ManifestCall;
 const manifestRequests: ApiManifestRequest[] = [];
 
 let usps: FakeUsps;
@@ -36,6 +38,7 @@ let account: string;
 function drivers(): ReadonlyMap<string, CarrierApiDriver> {
   const built = new Map(builtInApiDrivers(new CarrierHttpClient()));
   const real = built.get('usps')!;
+  realManifest = real.manifest!.bind(real);
   built.set(
     'usps',
     new Proxy(real, {
@@ -136,6 +139,26 @@ describe('manifests of an api account', () => {
     expect(m).toMatchObject({ status: 'failed', documents: [], error: { code: 'carrier_rejected', message: expect.stringContaining('not enrolled') } });
     expect((await app.inject({ method: 'GET', url: `/v1/shipments/${s.id}`, headers: t.headers })).json().manifest_id).toBeNull();
     expect((await app.inject({ method: 'GET', url: `/v1/manifests/${m.id}/document`, headers: t.headers })).statusCode).toBe(409);
+    manifestCall = null;
+  });
+
+  it('the real driver\'s SCAN form call on the fake USPS: ready with the carrier\'s form number and its document', async () => {
+    manifestCall = realManifest;
+    const labels = [await buy(), await buy()];
+    const scanCalls = usps.count('scan_form');
+    const res = await app.inject({ method: 'POST', url: '/v1/manifests', headers: t.headers, payload: { carrier: 'usps', carrier_account_id: account, shipment_ids: labels.map((l) => l.id) } });
+    expect(res.statusCode, res.body).toBe(202);
+    const m = await made(res.json().id);
+    expect(m).toMatchObject({ status: 'ready', carrier_account_id: account, shipment_ids: labels.map((l) => l.id), rejected: [], documents: [{ type: 'scan_form' }], error: null });
+    expect(usps.count('scan_form')).toBe(scanCalls + 1);
+    // The form number is the one USPS issued for exactly these labels.
+    expect(m.form_number).toMatch(/^9275090\d{19}$/);
+    expect(usps.scanForms.get(m.form_number)).toEqual(labels.map((l) => l.tracking_number));
+    const doc = await app.inject({ method: 'GET', url: `/v1/manifests/${m.id}/document`, headers: t.headers });
+    expect(doc.statusCode).toBe(200);
+    expect(doc.headers['content-type']).toBe('application/pdf');
+    expect(doc.rawPayload.equals(FAKE_SCAN_FORM)).toBe(true);
+    expect(usps.violations).toEqual([]);
     manifestCall = null;
   });
 
