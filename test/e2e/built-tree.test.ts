@@ -440,6 +440,51 @@ describe('the built tree (npm start)', () => {
     expectCommonError(await svc.request('GET', '/api/auth/me', { headers }), 401, 'unauthorized');
   });
 
+  it('serves refunds, manifests and pickups through /v1 and /api/admin (the full flows: built-tree-operations.test.ts)', { timeout: 60_000 }, async () => {
+    const buyUsps = async () => {
+      const order = await svc.request('POST', '/v1/orders', { headers: c.v1, json: { ship_to: newYork, ship_from: sanFrancisco, line_items: [{ sku: 'MUG', name: 'Mug', quantity: 1, weight_oz: 12 }], parcel } });
+      expectStatus(svc, order, 201, 'order');
+      const bought = await svc.request('POST', '/v1/shipments', { headers: c.v1, json: { order_id: order.body.id, service_code: 'usps_ground_advantage' } });
+      expectStatus(svc, bought, 201, 'USPS label');
+      return bought.body as { id: string; rate: { ship_date: string } };
+    };
+    const voided = await buyUsps();
+    const v = await svc.request('POST', `/v1/shipments/${voided.id}/void`, { headers: c.v1 });
+    expectStatus(svc, v, 200, 'void');
+    for (const url of ['/v1/refunds', '/api/admin/refunds']) {
+      const refunds = await svc.request('GET', url, { headers: url.startsWith('/v1') ? c.v1 : c.admin });
+      expectStatus(svc, refunds, 200, url);
+      expect(refunds.body.data.map((r: { id: string }) => r.id), url).toContain(v.body.refund.id);
+    }
+
+    const label = await buyUsps();
+    const manifest = await svc.request('POST', '/v1/manifests', { headers: c.v1, json: { carrier: 'usps', ship_date: label.rate.ship_date, shipment_ids: [label.id] } });
+    expectStatus(svc, manifest, 202, 'create manifest');
+    for (const url of ['/v1/manifests', '/api/admin/manifests']) {
+      const list = await svc.request('GET', url, { headers: url.startsWith('/v1') ? c.v1 : c.admin });
+      expectStatus(svc, list, 200, url);
+      expect(list.body.data.map((m: { id: string }) => m.id), url).toContain(manifest.body.id);
+    }
+
+    // A weekday two or more days ahead at the origin (San Francisco); a carrier holiday moves to the next one.
+    const day = new Date(Date.now() + 2 * 86_400_000);
+    let pickup: Awaited<ReturnType<BuiltService['request']>> | undefined;
+    for (let tries = 0; tries < 6 && !pickup; tries++, day.setUTCDate(day.getUTCDate() + 1)) {
+      if (day.getUTCDay() === 0) continue;
+      const date = day.toISOString().slice(0, 10);
+      const res = await svc.request('POST', '/v1/pickups', { headers: c.v1, json: { carrier: 'ups', window: { start: `${date}T13:00:00-08:00`, end: `${date}T17:00:00-08:00` }, package_count: 2 } });
+      if (res.status === 422 && res.body?.details?.[0]?.reason === 'carrier_holiday') continue;
+      pickup = res;
+    }
+    expectStatus(svc, pickup!, 201, 'book a pickup');
+    for (const url of ['/v1/pickups', '/api/admin/pickups']) {
+      const list = await svc.request('GET', url, { headers: url.startsWith('/v1') ? c.v1 : c.admin });
+      expectStatus(svc, list, 200, url);
+      expect(list.body.data.map((p: { id: string }) => p.id), url).toContain(pickup!.body.id);
+    }
+    expectStatus(svc, await svc.request('POST', `/v1/pickups/${pickup!.body.id}/cancel`, { headers: c.v1 }), 200, 'cancel the pickup');
+  });
+
   // Keep these two last: they judge everything above.
   it('called every route group the service documents (a new group adds its calls here)', async () => {
     expect(await uncalledRouteGroups(svc)).toEqual([]);
