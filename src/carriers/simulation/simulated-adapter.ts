@@ -1,4 +1,4 @@
-import type { CarrierAdapter, PurchaseResult, VoidResult } from '../types.js';
+import type { CarrierAdapter, PurchaseRequest, PurchaseResult, VoidResult } from '../types.js';
 import type { RateCard } from './rate-card.js';
 import { rateFromCard, rateService } from './rate-engine.js';
 import { firstScanAtScaled, trackAt } from './tracking-sim.js';
@@ -9,6 +9,22 @@ export interface SimulatedCarrierOptions {
   /** Deterministic tracking number for a purchase reference and service. */
   trackingNumber(reference: string, serviceCode: string): string;
   isValidTrackingNumber(trackingNumber: string): boolean;
+}
+
+/**
+ * The lane a label is priced on. A return label travels the outbound's lane backwards (a parcel
+ * from a customer abroad back to the US merchant): carriers sell it as an import return on the
+ * merchant's account, priced like the outbound, so the card prices the outbound lane.
+ */
+function pricedLane(request: PurchaseRequest): PurchaseRequest {
+  if (!request.is_return) return request;
+  const { route } = request;
+  return {
+    ...request,
+    ship_from: request.ship_to,
+    ship_to: request.ship_from,
+    route: { ...route, origin_country: route.destination_country, destination_country: route.origin_country },
+  };
 }
 
 /**
@@ -26,7 +42,7 @@ export function simulatedAdapter(options: SimulatedCarrierOptions): CarrierAdapt
     async purchase(request): Promise<PurchaseResult> {
       const service = card.services.find((s) => s.code === request.service_code);
       if (!service) return { ok: false, reason: `${card.carrier_name} has no service ${request.service_code}` };
-      const quote = rateService(card, service, { ...request, service_codes: [request.service_code] });
+      const quote = rateService(card, service, { ...pricedLane(request), service_codes: [request.service_code] });
       if (typeof quote === 'string') return { ok: false, reason: quote };
       // Checked as the carrier's customs desk would, in test as in live.
       const refusal = customsRefusal(card.carrier_name, request);

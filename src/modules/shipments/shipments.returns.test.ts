@@ -44,7 +44,7 @@ async function createOrder(headers: Record<string, string>, extra: Record<string
       customer: { name: 'Ada Lovelace', email: 'ada@example.com' },
       ship_to: buyer,
       ship_from: warehouse,
-      line_items: [{ sku: 'MUG-1', name: 'Mug', quantity: 2, weight_oz: 12, unit_price: { amount: 1500, currency: 'USD' } }],
+      line_items: [{ sku: 'MUG-1', name: 'Ceramic coffee mug', quantity: 2, weight_oz: 12, unit_price: { amount: 1500, currency: 'USD' }, hs_tariff_number: '6912.00' }],
       parcel: { weight_oz: 24, length_in: 10, width_in: 8, height_in: 4 },
       ...extra,
     },
@@ -164,6 +164,24 @@ describe('POST /v1/shipments/:id/return', () => {
     expect(r).toMatchObject({ carrier: 'dhl_express', charge: 'on_creation', billing_status: 'charged', ship_from: { country: 'GB' }, ship_to: { country: 'US' } });
     const row = await app.deps.db.selectFrom('shipments').select('customs').where('id', '=', r.id).executeTakeFirstOrThrow();
     expect(row.customs).toMatchObject({ ...customs, contents_type: 'return_merchandise' });
+  });
+
+  it('an international return through UPS, FedEx or USPS is bought on the outbound lane backwards (an import return), declared as return_merchandise', async () => {
+    setClock('2026-03-02T15:00:00.000Z');
+    for (const service_code of ['ups_worldwide_saver', 'fedex_international_priority', 'usps_priority_mail_international']) {
+      const { shipment } = await bought(t.headers, { ship_to: londoner }, { service_code });
+      expect(shipment.customs, service_code).toMatchObject({ contents_type: 'merchandise' });
+      const res = await makeReturn(shipment.id);
+      expect(res.statusCode, `${service_code}: ${res.body}`).toBe(201);
+      expect(res.json(), service_code).toMatchObject({
+        service_code,
+        charge: 'on_scan',
+        billing_status: 'pending',
+        ship_from: { country: 'GB' },
+        ship_to: { country: 'US' },
+        customs: { contents_type: 'return_merchandise', items: shipment.customs.items },
+      });
+    }
   });
 
   it('an on_scan label unused at expires_at becomes expired and not_charged (tracking.updated recorded); voided unused it asks for no refund', async () => {
