@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { trackAt } from '../carriers/simulation/tracking-sim.js';
-import type { TrackingStatus } from '../carriers/types.js';
+import type { Address, SandboxOptions, TrackingStatus } from '../carriers/types.js';
 
 /**
  * A realistic day in the demo workspace's `test` environment (issue 34): orders in every
@@ -247,50 +247,80 @@ async function bookPickup(call: Call, shipmentIds: string[]): Promise<Json | und
 const HOUR_MS = 3_600_000;
 const SCALES = [1, 2, 4, 8, 16, 32];
 
+export interface StageJourney {
+  purchased_at: string;
+  estimated_delivery_date: string;
+  ship_from: Address;
+  ship_to: Address;
+  sandbox: SandboxOptions;
+}
+
 /**
- * Time must have passed for tracking to move, so this shipment is made to have been bought
- * earlier (SQL: purchased_at, label_created_at, its label_created scan dropped to be read again,
- * and — where the real clock alone cannot land in the stage's window, e.g. out for delivery
- * only between 08:00 and 14:00 UTC of the delivery day — the sandbox time scale the
- * `sandbox.tracking_time_scale` setting would have given it). The purchase instant and scale
- * are found with the simulated carrier's own schedule, so the next refresh reads `target`.
+ * When the label must have been bought (and under which sandbox time scale) for the simulated
+ * carrier to read `target` at `now`: the carrier's own schedule searched from a few hours back
+ * to twelve days, real time first; the promised date moves with the purchase, as the rate
+ * would have said then. A scale is needed only where the real clock cannot land in the stage's
+ * window (out for delivery lasts 08:00–14:00 UTC of the delivery day).
  */
-async function backdateToStage(app: FastifyInstance, shipment: Json, target: TrackingStatus, now: Date): Promise<void> {
-  const row = await app.deps.db.selectFrom('shipments').selectAll().where('id', '=', shipment.id as string).executeTakeFirstOrThrow();
-  const sandbox = row.sandbox ?? { time_scale: 1, scenario: 'normal' as const };
-  const address = (a: typeof row.ship_to) => ({ ...a, postal_code: a.postal_code ?? '' });
+export function purchaseForStage(
+  journey: StageJourney,
+  target: TrackingStatus,
+  now: Date,
+): { purchased_at: string; estimated_delivery_date: string; time_scale: number } | undefined {
+  const boughtMs = new Date(journey.purchased_at).getTime();
+  const promisedMs = new Date(`${journey.estimated_delivery_date}T00:00:00Z`).getTime();
   for (const scale of SCALES) {
     for (let hoursBack = 6; hoursBack <= 24 * 12; hoursBack += 2) {
       const purchasedAt = new Date(now.getTime() - hoursBack * HOUR_MS);
-      // The promised date moves with the purchase, as the rate would have said then.
-      const edd = new Date(`${row.rate.delivery.estimated_delivery_date}T00:00:00Z`).getTime() - (new Date(row.purchased_at).getTime() - purchasedAt.getTime());
-      const estimated = new Date(edd).toISOString().slice(0, 10);
+      const estimated = new Date(promisedMs - (boughtMs - purchasedAt.getTime())).toISOString().slice(0, 10);
       const result = trackAt(
-        { carrier_name: row.carrier, purchased_at: purchasedAt.toISOString(), estimated_delivery_date: estimated, ship_from: address(row.ship_from), ship_to: address(row.ship_to), sandbox: { ...sandbox, time_scale: scale } },
+        { carrier_name: 'Demo', purchased_at: purchasedAt.toISOString(), estimated_delivery_date: estimated, ship_from: journey.ship_from, ship_to: journey.ship_to, sandbox: { ...journey.sandbox, time_scale: scale } },
         now.toISOString(),
       );
-      if (result.status !== target) continue;
-      await app.deps.db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('tracking_events').where('shipment_id', '=', row.id).execute();
-        await trx
-          .updateTable('shipments')
-          .set({
-            purchased_at: purchasedAt.toISOString(),
-            label_created_at: purchasedAt.toISOString(),
-            rate: JSON.stringify({ ...row.rate, ship_date: purchasedAt.toISOString().slice(0, 10), delivery: { ...row.rate.delivery, estimated_delivery_date: estimated } }),
-            estimated_delivery_date: estimated,
-            sandbox: JSON.stringify({ ...sandbox, time_scale: scale }),
-            next_check_at: now.toISOString(),
-          })
-          .where('id', '=', row.id)
-          .execute();
-        // The order came in shortly before its label was bought.
-        await trx.updateTable('orders').set({ created_at: new Date(purchasedAt.getTime() - 2 * HOUR_MS).toISOString() }).where('id', '=', row.order_id).execute();
-      });
-      return;
+      if (result.status === target) return { purchased_at: purchasedAt.toISOString(), estimated_delivery_date: estimated, time_scale: scale };
     }
   }
-  app.log.warn({ shipment_id: row.id, target }, 'demo seed: no purchase time gives that tracking stage now; left as bought');
+  return undefined;
+}
+
+/**
+ * Time must have passed for tracking to move, so this shipment is made to have been bought
+ * earlier (SQL: purchased_at, label_created_at, the rate's ship and promised dates, its
+ * label_created scan dropped to be read again, and where needed the sandbox time scale the
+ * `sandbox.tracking_time_scale` setting would have given it), found by purchaseForStage so the
+ * next tracking refresh (through the API) reads `target`.
+ */
+async function backdateToStage(app: FastifyInstance, shipment: Json, target: TrackingStatus, now: Date): Promise<void> {
+  const row = await app.deps.db.selectFrom('shipments').selectAll().where('id', '=', shipment.id as string).executeTakeFirstOrThrow();
+  const sandbox: SandboxOptions = row.sandbox ?? { time_scale: 1, scenario: 'normal' };
+  const address = (a: typeof row.ship_to): Address => ({ ...a, postal_code: a.postal_code ?? '' });
+  const found = purchaseForStage(
+    { purchased_at: new Date(row.purchased_at).toISOString(), estimated_delivery_date: row.rate.delivery.estimated_delivery_date, ship_from: address(row.ship_from), ship_to: address(row.ship_to), sandbox },
+    target,
+    now,
+  );
+  if (!found) {
+    app.log.warn({ shipment_id: row.id, target }, 'demo seed: no purchase time gives that tracking stage now; left as bought');
+    return;
+  }
+  const { purchased_at: purchasedAt, estimated_delivery_date: estimated, time_scale: scale } = found;
+  await app.deps.db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('tracking_events').where('shipment_id', '=', row.id).execute();
+    await trx
+      .updateTable('shipments')
+      .set({
+        purchased_at: purchasedAt,
+        label_created_at: purchasedAt,
+        rate: JSON.stringify({ ...row.rate, ship_date: purchasedAt.slice(0, 10), delivery: { ...row.rate.delivery, estimated_delivery_date: estimated } }),
+        estimated_delivery_date: estimated,
+        sandbox: JSON.stringify({ ...sandbox, time_scale: scale }),
+        next_check_at: now.toISOString(),
+      })
+      .where('id', '=', row.id)
+      .execute();
+    // The order came in shortly before its label was bought.
+    await trx.updateTable('orders').set({ created_at: new Date(new Date(purchasedAt).getTime() - 2 * HOUR_MS).toISOString() }).where('id', '=', row.order_id).execute();
+  });
 }
 
 /**
