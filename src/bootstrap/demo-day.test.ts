@@ -120,3 +120,13 @@ describe('the demo workspace', () => {
     expect(await seedDemoIfEmpty(app)).toBeUndefined();
   });
 });
+
+describe('the demo webhook endpoint where private targets are allowed (WEBHOOK_ALLOW_PRIVATE_TARGETS)', () => {
+  it('is registered through the API with the refusing loopback URL', async () => {
+    const other = await buildTestApp({ config: { webhookAllowPrivateTargets: true } });
+    const seed = (await seedDemoIfEmpty(other))!;
+    await seedDemoDay(other, seed);
+    const res = await other.inject({ method: 'GET', url: '/v1/webhooks', headers: { authorization: `Bearer ${seed.apiKey}`, 'x-service-workspace': seed.workspaceId } });
+    expect(res.json().data.map((e: { url: string }) => e.url)).toEqual(['http://127.0.0.1:9/demo-webhooks']);
+  });
+});
