@@ -182,6 +182,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await exchangeLog.drain();
       await bus.close();
       await counters.close();
+      // The last minute of /v1 request counts, written while the database is still open (the
+      // routes scope's own onClose runs after this one, when an owned database is gone).
+      await apiRequestCounter(deps).stop();
       if (ownsDatabase) await database.close();
     });
     await app.ready();

@@ -2,6 +2,7 @@ import { loadConfig, ConfigError } from './config.js';
 import { buildApp } from './app.js';
 import { DataDirLockedError } from './platform/db/pglite-lock.js';
 import { seedDemoIfEmpty } from './bootstrap/seed.js';
+import { seedDemoDay } from './bootstrap/demo-day.js';
 import { registerJobHandlers } from './bootstrap/jobs.js';
 
 /** Load config → build the app → listen; workers in the same process unless RUN_WORKERS=0. */
@@ -22,19 +23,9 @@ async function main() {
   app.log.info({ ms: Math.round(performance.now() - started) }, 'service started');
 
   if (config.seedDemo) {
-    const seed = await seedDemoIfEmpty(app);
-    if (seed) {
-      // Printed once, on the first start, to the terminal (not the JSON log).
-      process.stdout.write(
-        `\n  Demo workspace ready (shown once):\n` +
-          `    Dashboard:      ${config.publicBaseUrl}/dashboard   (sign in with the demo login)\n` +
-          `    Demo login:     ${seed.email} / ${seed.password}\n` +
-          `    API reference:  ${config.publicBaseUrl}/docs\n` +
-          (config.superAdminEmail ? `    Super-admin:    ${config.superAdminEmail} (password from SUPER_ADMIN_PASSWORD)\n` : `    Super-admin:    set SUPER_ADMIN_EMAIL and SUPER_ADMIN_PASSWORD\n`) +
-          `    Workspace:      ${seed.workspaceId}\n` +
-          `    Test API key:   ${seed.apiKey}\n\n`,
-      );
-    }
+    // After listen and not awaited: the first start is healthy at once while the demo day is
+    // built (a second or two); a seed error is logged and the service runs on.
+    void seedDemo(app, config).catch((err: unknown) => app.log.error({ err }, 'demo seed failed; the service runs without it'));
   }
 
   let closing = false;
@@ -54,6 +45,25 @@ async function main() {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+/** First start on an empty database only: the demo login, then its realistic day (issue 34). */
+async function seedDemo(app: Awaited<ReturnType<typeof buildApp>>, config: ReturnType<typeof loadConfig>): Promise<void> {
+  const seed = await seedDemoIfEmpty(app);
+  if (!seed) return;
+  // Printed once, on the first start, to the terminal (not the JSON log).
+  process.stdout.write(
+    `\n  Demo workspace ready (shown once):\n` +
+      `    Dashboard:      ${config.publicBaseUrl}/dashboard   (sign in with the demo login)\n` +
+      `    Demo login:     ${seed.email} / ${seed.password}\n` +
+      `    API reference:  ${config.publicBaseUrl}/docs\n` +
+      (config.superAdminEmail ? `    Super-admin:    ${config.superAdminEmail} (password from SUPER_ADMIN_PASSWORD)\n` : `    Super-admin:    set SUPER_ADMIN_EMAIL and SUPER_ADMIN_PASSWORD\n`) +
+      `    Workspace:      ${seed.workspaceId}\n` +
+      `    Test API key:   ${seed.apiKey}\n\n`,
+  );
+  const started = performance.now();
+  const day = await seedDemoDay(app, seed);
+  app.log.info({ ms: Math.round(performance.now() - started), workspace_id: seed.workspaceId, orders: day.orders }, 'demo workspace seeded with a day of test orders and shipments (after listen)');
 }
 
 main().catch((err) => {
