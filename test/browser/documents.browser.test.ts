@@ -29,7 +29,7 @@ async function bought(shipTo: Record<string, unknown>, serviceCode: string, inte
       customer: { name: 'Taro Yamada', email: 'taro@example.com' },
       ship_to: shipTo,
       ship_from: shipFrom,
-      line_items: [{ sku: 'TS-1', name: 'Cotton T-shirt', quantity: 2, weight_oz: 6, unit_price: { amount: 1250, currency: 'USD' } }],
+      line_items: [{ sku: 'TS-1', name: 'Cotton T-shirt', quantity: 2, weight_oz: 6, unit_price: { amount: 1250, currency: 'USD' }, hs_tariff_number: '6109.10' }],
       parcel: { weight_oz: 30, length_in: 10, width_in: 8, height_in: 4 },
     },
   });

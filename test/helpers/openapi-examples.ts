@@ -31,8 +31,16 @@ export function exampleProblems(doc: DocWithExamples): { missing: string[]; inva
   const ajv = new Ajv({ strict: false, allErrors: true, coerceTypes: false, validateFormats: true });
   addFormats(ajv);
   // Every schema is compiled inside a root that holds the components, so #/components/schemas/… resolves.
+  // One compile per distinct schema: most responses are the same few $refs (Error above all), and
+  // compiling each inside a root of every component is what made this walk slow.
+  const compiled = new Map<string, ReturnType<typeof ajv.compile>>();
   const validate = (schema: Schema, value: unknown): string | null => {
-    const v = ajv.compile({ ...schema, components: doc.components });
+    const key = JSON.stringify(schema);
+    let v = compiled.get(key);
+    if (!v) {
+      v = ajv.compile({ ...schema, components: doc.components });
+      compiled.set(key, v);
+    }
     return v(value) ? null : ajv.errorsText(v.errors, { separator: '; ' });
   };
   const missing: string[] = [];

@@ -61,7 +61,7 @@ function orderBody(shipTo: Record<string, unknown>) {
     ship_to: shipTo,
     ship_from: shipFrom,
     // Priced and weighed lines: a declaration can be derived from them where purchase asks for one.
-    line_items: [{ sku: 'TS-1', name: 'Cotton T-shirt', quantity: 2, unit_price: { amount: 1250, currency: 'USD' }, weight_oz: 6 }],
+    line_items: [{ sku: 'TS-1', name: 'Cotton T-shirt', quantity: 2, unit_price: { amount: 1250, currency: 'USD' }, weight_oz: 6, hs_tariff_number: '6109.10' }],
     parcel: { weight_oz: 30, length_in: 10, width_in: 8, height_in: 4 },
   };
 }
