@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { PageLimitSchema } from '../../platform/http/schemas.js';
 import { MANIFEST_STATUSES, REJECTION_CODES } from './manifests.tables.js';
 import { CREATE_MANIFEST_BODY_EXAMPLE, CREATE_MANIFEST_LIST_EXAMPLE, MANIFEST_EXAMPLE } from './manifests.examples.js';
 
@@ -20,7 +21,7 @@ export type CreateManifestInput = Static<typeof CreateManifestBody>;
 
 export const ManifestIdParams = Type.Object({ id: text(64) });
 export const ManifestListQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ description: 'Page size, default 20, clamped to 1..100.' })),
+  limit: Type.Optional(PageLimitSchema),
   cursor: Type.Optional(text(512)),
   status: Type.Optional(Type.Union(MANIFEST_STATUSES.map((s) => Type.Literal(s)))),
   carrier: Type.Optional(text(40)),

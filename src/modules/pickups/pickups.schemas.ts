@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { MoneySchema } from '../../platform/http/schemas.js';
+import { MoneySchema, PageLimitSchema } from '../../platform/http/schemas.js';
 import { AddressSchema } from '../addresses/index.js';
 import { PICKUP_STATUSES } from './pickups.tables.js';
 import { CREATE_PICKUP_BODY_EXAMPLE, PICKUP_EXAMPLE } from './pickups.examples.js';
@@ -28,7 +28,7 @@ export type CreatePickupInput = Static<typeof CreatePickupBody>;
 
 export const PickupIdParams = Type.Object({ id: text(64) });
 export const PickupListQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ description: 'Page size, default 20, clamped to 1..100.' })),
+  limit: Type.Optional(PageLimitSchema),
   cursor: Type.Optional(text(512)),
   status: Type.Optional(Type.Union(PICKUP_STATUSES.map((s) => Type.Literal(s)))),
 });

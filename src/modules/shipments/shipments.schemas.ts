@@ -95,7 +95,7 @@ export type CreateReturnInput = Static<typeof CreateReturnBody>;
 
 export const RefundListQuery = Type.Object({
   status: Type.Optional(Type.String({ maxLength: 100, description: 'A refund status, or several separated by commas: submitted, refunded, rejected.' })),
-  limit: Type.Optional(Type.Integer({ description: 'Page size, default 20, clamped to 1..100.' })),
+  limit: Type.Optional(PageLimitSchema),
   cursor: Type.Optional(Type.String({ maxLength: 512 })),
 });
 export type RefundListFilter = Static<typeof RefundListQuery>;
