@@ -227,6 +227,19 @@ describe('the built tree with api accounts of USPS, FedEx and DHL Express (issue
 
         const shipment = await buy(k.buyAs);
         expect(k.askedImage(lastBody(fake, k.labelOp)), 'the image asked of the carrier').toBe(k.asked);
+        if (k.carrier === 'dhl_express') {
+          // The documents MyDHL issues beside the label (waybill, invoice, …) are kept and served
+          // beside ours, as received.
+          const docs = await svc.request('GET', `/v1/shipments/${shipment.id}/documents`, { headers: c.v1 });
+          expectStatus(svc, docs, 200, 'DHL shipment documents');
+          const fromDhl = (docs.body.data as Array<{ type: string; source: string; url: string }>).filter((d) => d.source === 'carrier');
+          expect(fromDhl.length, JSON.stringify(docs.body)).toBeGreaterThan(0);
+          for (const doc of fromDhl) {
+            const file = await svc.request('GET', new URL(doc.url).pathname, { headers: c.v1 });
+            expectStatus(svc, file, 200, `DHL document ${doc.type}`);
+            expect(file.headers.get('content-type'), doc.type).toContain('application/pdf');
+          }
+        }
         for (const format of LABEL_FORMATS) {
           const label = await svc.request('GET', `/v1/shipments/${shipment.id}/label?format=${format}`, { headers: c.v1 });
           if (SERVABLE[k.issued].includes(format)) {
