@@ -5,6 +5,7 @@ import { AppError } from '../../platform/errors.js';
 import type { Scope } from '../../platform/context.js';
 import type { Executor } from '../../platform/db/types.js';
 import { isCustomsDocumentType, mergeLabelFiles, type CustomsDocumentData, type CustomsDocumentType, type RenderedLabel } from '../labels/index.js';
+import { labelAddress } from './shipments.labels.js';
 import * as repo from './shipments.repo.js';
 import type { ShipmentAddress, ShipmentRow } from './shipments.tables.js';
 
@@ -49,19 +50,9 @@ export function customsDocumentTypes(carrier: string, customs: CustomsDeclaratio
 
 type DocumentRow = Pick<ShipmentRow, 'id' | 'order_id' | 'tracking_number' | 'carrier' | 'service_name' | 'rate' | 'parcel' | 'ship_from' | 'ship_to' | 'environment' | 'price_amount' | 'price_currency' | 'customs'>;
 
+/** A party of a customs document: the label's address, with the email a document also prints. */
 function party(a: ShipmentAddress) {
-  return {
-    name: a.name ?? null,
-    company: a.company ?? null,
-    street1: a.street1 ?? null,
-    street2: a.street2 ?? null,
-    city: a.city ?? null,
-    state: a.state ?? null,
-    postal_code: a.postal_code ?? null,
-    country: a.country,
-    phone: a.phone ?? null,
-    email: a.email ?? null,
-  };
+  return { ...labelAddress(a), email: a.email ?? null };
 }
 
 /** What a document prints, from the stored shipment (so it can be rendered again at any time). */

@@ -32,7 +32,8 @@ export function lazyRenderPool(): LabelRenderer {
 
 const fallback = { label: plainLabelPresentation() };
 
-function labelAddress(a: ShipmentAddress) {
+/** An address as the label and document renderers take it (absent fields null). */
+export function labelAddress(a: ShipmentAddress) {
   return {
     name: a.name ?? null,
     company: a.company ?? null,
