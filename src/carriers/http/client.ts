@@ -15,7 +15,7 @@ import { TokenCache, type AccessToken } from './token-cache.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
-/** One request/response pair as the exchange log keeps it (headers and bodies redacted). */
+/** One request/response pair as the exchange log keeps it (bodies already redacted). */
 export interface CarrierExchange {
   at: string;
   carrier: string;
@@ -320,24 +320,22 @@ export class CarrierHttpClient {
                   ? 'client_error'
                   : 'success';
     this.count(req, outcome, durationMs);
-    this.log(
-      redactedWhenRead(
-        {
-          at: new Date(started).toISOString(),
-          carrier: req.carrier,
-          account_id: req.accountId,
-          operation: req.operation,
-          method: req.method,
-          path,
-          status,
-          duration_ms: durationMs,
-          attempt,
-          request_id: requestId,
-          error: failure?.kind ?? null,
-        },
-        { headers, body, responseText, responseContentType: responseHeaders['content-type'] },
-      ),
-    );
+    this.log({
+      at: new Date(started).toISOString(),
+      carrier: req.carrier,
+      account_id: req.accountId,
+      operation: req.operation,
+      method: req.method,
+      path,
+      status,
+      duration_ms: durationMs,
+      attempt,
+      request_id: requestId,
+      request_headers: redactHeaders(headers),
+      request_body: redactBody(body, headers['content-type']),
+      response_body: redactBody(responseText, responseHeaders['content-type']),
+      error: failure?.kind ?? null,
+    });
     if (failure) return { response: null, failure };
     return {
       response: { status: status!, headers: responseHeaders, body: responseText ?? '', durationMs, attempts: attempt },
@@ -374,39 +372,6 @@ export class CarrierHttpClient {
       // The exchange log is best effort: a failing sink never breaks a carrier call.
     }
   }
-}
-
-type RedactedParts = 'request_headers' | 'request_body' | 'response_body';
-
-/**
- * The exchange as the log keeps it, its headers and bodies redacted when first read rather than
- * on the carrier call's path: the sink writes the log in batches a quarter second later, and
- * redacting two bodies (parse, copy, mask) on the way to a rate-shop's answer cost every call
- * latency. Each part is redacted once and kept; the raw text is dropped as soon as it is.
- */
-function redactedWhenRead(
-  exchange: Omit<CarrierExchange, RedactedParts>,
-  raw: { headers: Record<string, string>; body: string | undefined; responseText: string | null | undefined; responseContentType: string | undefined },
-): CarrierExchange {
-  let source: typeof raw | null = raw;
-  let parts: Pick<CarrierExchange, RedactedParts> | null = null;
-  const redacted = (): Pick<CarrierExchange, RedactedParts> => {
-    if (!parts) {
-      const { headers, body, responseText, responseContentType } = source!;
-      parts = {
-        request_headers: redactHeaders(headers),
-        request_body: redactBody(body, headers['content-type']),
-        response_body: redactBody(responseText, responseContentType),
-      };
-      source = null;
-    }
-    return parts;
-  };
-  return Object.defineProperties(exchange, {
-    request_headers: { enumerable: true, get: () => redacted().request_headers },
-    request_body: { enumerable: true, get: () => redacted().request_body },
-    response_body: { enumerable: true, get: () => redacted().response_body },
-  }) as CarrierExchange;
 }
 
 /**
