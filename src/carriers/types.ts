@@ -134,6 +134,14 @@ export type CustomsContentsType =
   | 'humanitarian_donation'
   | 'other';
 
+/**
+ * Words that say nothing about what an item is (DESIGN.md §9.2): alone (any case, singular or
+ * plural) they are refused as an item's description, by the platform and by every carrier.
+ */
+export const VAGUE_CUSTOMS_DESCRIPTIONS: ReadonlySet<string> = new Set([
+  'gift', 'gifts', 'merchandise', 'goods', 'good', 'items', 'item', 'stuff', 'misc', 'misc.', 'miscellaneous', 'various', 'parts', 'part', 'sample', 'samples',
+]);
+
 export interface CustomsItem {
   /** 3–50 characters, specific ("cotton T-shirt", never "merchandise"). */
   description: string;

@@ -1,4 +1,4 @@
-import type { PurchaseRequest } from '../types.js';
+import { VAGUE_CUSTOMS_DESCRIPTIONS, type PurchaseRequest } from '../types.js';
 
 /**
  * How a carrier's customs desk reads a declaration, for the simulated carriers (every one of
@@ -12,7 +12,7 @@ import type { PurchaseRequest } from '../types.js';
  */
 const UNACCEPTABLE_DESCRIPTIONS = new Set([
   // The platform's own list (a caller of the adapter that skipped the platform's check).
-  'gift', 'gifts', 'merchandise', 'goods', 'good', 'items', 'item', 'stuff', 'misc', 'misc.', 'miscellaneous', 'various', 'parts', 'part', 'sample', 'samples',
+  ...VAGUE_CUSTOMS_DESCRIPTIONS,
   // The carriers' longer lists.
   'accessories', 'apparel', 'clothes', 'clothing', 'electronics', 'equipment', 'general merchandise', 'gift items', 'household goods', 'personal effects',
   'personal items', 'promotional items', 'spare parts', 'store merchandise', 'supplies', 'used goods',

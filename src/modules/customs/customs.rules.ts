@@ -1,4 +1,4 @@
-import type { CustomsDeclaration, CustomsItem, Money, RouteFacts } from '../../carriers/types.js';
+import { VAGUE_CUSTOMS_DESCRIPTIONS, type CustomsDeclaration, type CustomsItem, type Money, type RouteFacts } from '../../carriers/types.js';
 import type { ErrorDetail } from '../../platform/errors.js';
 import { normalizeCountry } from '../addresses/index.js';
 import type { CustomsInput } from './customs.schemas.js';
@@ -109,13 +109,8 @@ export function withDefaults(input: CustomsInput): CustomsDeclaration {
   };
 }
 
-/** Words that say nothing about what an item is; alone (any case, singular or plural) they are refused. */
-const VAGUE_DESCRIPTIONS = new Set([
-  'gift', 'gifts', 'merchandise', 'goods', 'good', 'items', 'item', 'stuff', 'misc', 'misc.', 'miscellaneous', 'various', 'parts', 'part', 'sample', 'samples',
-]);
-
 export function isVagueDescription(description: string): boolean {
-  return VAGUE_DESCRIPTIONS.has(description.trim().toLowerCase());
+  return VAGUE_CUSTOMS_DESCRIPTIONS.has(description.trim().toLowerCase());
 }
 
 /** An HS tariff number without its dots when it is 6–10 digits, else null. */
