@@ -4,11 +4,16 @@
 //   node bench/anchors.mjs pg     <port> <database url> <id> <workspace> <environment>
 //   node bench/anchors.mjs pglite <port> <data dir>     <id> <workspace> <environment>
 //   node bench/anchors.mjs receiver <port> <count> <delivery id prefix>
+//   node bench/anchors.mjs fanout <port> <carrier urls, JSON array>
 // The two database anchors run the order read's point select per request and answer
 // JSON.stringify of the row. The receiver is the webhook target (not an anchor): it answers 200
 // to every POST and, once it has seen <count> distinct X-Service-Delivery-Id values starting
 // with the prefix, prints `done {"first":…,"last":…,"count":…}` (epoch ms of the first and the
 // last of them), so the delivery rate is measured where the deliveries arrive.
+// The fan-out anchor is the floor of the carriers row: what a bare server pays on this machine for
+// one rate query sent on to every fake UPS at once (undici keep-alive, the same Bearer-token call
+// the driver makes, a body built from the query) and answered when the last of them has: the
+// answers parsed and one JSON text sent back. No framework, no database, no auth, no mapping.
 // Prints "ready" once listening.
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
@@ -72,6 +77,39 @@ if (kind === 'bare') {
       }
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.end('ok');
+    });
+  };
+} else if (kind === 'fanout') {
+  const { Agent } = await import('undici');
+  const agent = new Agent({ connections: 16, keepAliveTimeout: 30_000 });
+  const carriers = [];
+  for (const url of JSON.parse(source)) {
+    // The fake's own client credentials (test/helpers/fake-ups.ts), as the bench's accounts use.
+    const basic = Buffer.from('fake-client-id:fake-client-secret').toString('base64');
+    const res = await agent.request({ origin: url, path: '/security/v1/oauth/token', method: 'POST', headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' });
+    const { access_token: token } = await res.body.json();
+    carriers.push({ url, authorization: `Bearer ${token}` });
+  }
+  const ask = async ({ url, authorization }, query) => {
+    const body = JSON.stringify({ RateRequest: { Request: { RequestOption: 'Shoptimeintransit' }, Shipment: { Shipper: query.ship_from, ShipTo: query.ship_to, Package: [query.parcel] } } });
+    const res = await agent.request({ origin: url, path: '/api/rating/v2409/Shoptimeintransit', method: 'POST', headers: { authorization, 'content-type': 'application/json', accept: 'application/json' }, body });
+    return JSON.parse(await res.body.text());
+  };
+  handler = (req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const query = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      Promise.all(carriers.map((c) => ask(c, query))).then(
+        (answers) => {
+          res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+          res.end(JSON.stringify({ data: answers.map((a) => a.RateResponse?.RatedShipment ?? a) }));
+        },
+        (err) => {
+          res.writeHead(502);
+          res.end(String(err));
+        },
+      );
     });
   };
 } else {

@@ -139,6 +139,14 @@ export class Service {
     }
     if (!seed) throw new Error(`no demo seed printed: ${this.output()}`);
     const [, workspaceId, apiKey] = seed;
+    // The demo day fills the workspace after listen and puts it back on the starter plan when it
+    // is done: lifting the limit before that would be undone under the rows' feet.
+    let day: RegExpMatchArray | null = null;
+    for (let i = 0; i < 2400 && !day; i++) {
+      day = this.output().match(/Demo day ready|demo seed failed/);
+      if (!day) await sleep(50);
+    }
+    if (!day) throw new Error(`the demo day did not finish: ${this.output().slice(-2000)}`);
     await this.call('PATCH', `/api/super-admin/workspaces/${workspaceId}`, { plan: 'enterprise', burst_per_minute: 10_000_000 }, await this.superAdminHeaders());
     return { workspaceId, apiKey, headers: { authorization: `Bearer ${apiKey}`, 'x-service-workspace': workspaceId, 'content-type': 'application/json' } };
   }

@@ -297,6 +297,21 @@ describe('exchange log and redaction', () => {
     await client.close();
   });
 
+  it('redacts a JSON request from its object as sent, and parses the answer once for the log and the driver', async () => {
+    handler = (_req, _b, res) => json(res, 200, { Rated: [{ Total: '12.34', AccessToken: 'secret-in-answer' }] });
+    const { client, exchanges } = harness();
+    const sentAt = new Date('2026-11-28T10:00:00Z');
+    const res = await client.request(call({ json: { Shipment: { ShipDate: sentAt, Password: 'hunter2', Weight: 2, Note: undefined } } }));
+    const e = exchanges[0];
+    // As the wire carried it: the Date as its JSON text, the undefined key absent once stored.
+    expect(JSON.parse(JSON.stringify(e.request_body))).toEqual({ Shipment: { ShipDate: '2026-11-28T10:00:00.000Z', Password: '[REDACTED]', Weight: 2 } });
+    expect(e.response_body).toEqual({ Rated: [{ Total: '12.34', AccessToken: '[REDACTED]' }] });
+    // The driver reads the carrier's own answer (not the redacted copy), without parsing it again.
+    expect(res.json?.value).toEqual({ Rated: [{ Total: '12.34', AccessToken: 'secret-in-answer' }] });
+    expect(parseJson('ups', res, true)).toBe(res.json?.value);
+    await client.close();
+  });
+
   it('redacts nested secret-named fields, headers and free text', () => {
     expect(redactBody(JSON.stringify({ a: { Password: 'p', ClientSecret: 's', api_key: 'k', keep: 'v' } }), 'application/json')).toEqual({
       a: { Password: '[REDACTED]', ClientSecret: '[REDACTED]', api_key: '[REDACTED]', keep: 'v' },

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Agent } from 'undici';
 import { CircuitBreakers } from './breaker.js';
 import { CarrierTransportError, type TransportFailureKind } from './errors.js';
-import { redactBody, redactHeaders } from './redact.js';
+import { redactBody, redactHeaders, redactValue } from './redact.js';
 import { TokenCache, type AccessToken } from './token-cache.js';
 
 /**
@@ -109,6 +109,8 @@ export interface CarrierHttpResponse {
   body: string;
   durationMs: number;
   attempts: number;
+  /** The body already parsed as JSON (the exchange log parsed it to redact it); `parseJson` reuses it. */
+  json?: { value: unknown };
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -305,6 +307,7 @@ export class CarrierHttpClient {
       clearTimeout(timer);
     }
     const durationMs = this.now() - started;
+    const json = responseText === null ? undefined : tryParseJson(responseText, responseHeaders['content-type']);
     const outcome: CarrierOutcome =
       failure?.kind === 'timeout'
         ? 'timeout'
@@ -332,13 +335,15 @@ export class CarrierHttpClient {
       attempt,
       request_id: requestId,
       request_headers: redactHeaders(headers),
-      request_body: redactBody(body, headers['content-type']),
-      response_body: redactBody(responseText, responseHeaders['content-type']),
+      // Redacted from the objects, not from the text: a JSON body is never parsed back, and the
+      // answer is parsed once, here, for both the log and the driver.
+      request_body: req.json !== undefined ? redactValue(req.json) : redactBody(body, headers['content-type']),
+      response_body: json ? redactValue(json.value) : redactBody(responseText, responseHeaders['content-type']),
       error: failure?.kind ?? null,
     });
     if (failure) return { response: null, failure };
     return {
-      response: { status: status!, headers: responseHeaders, body: responseText ?? '', durationMs, attempts: attempt },
+      response: { status: status!, headers: responseHeaders, body: responseText ?? '', durationMs, attempts: attempt, ...(json ? { json } : {}) },
       failure: null,
     };
   }
@@ -380,6 +385,7 @@ export class CarrierHttpClient {
  * may have gone through.
  */
 export function parseJson(carrier: string, res: CarrierHttpResponse, idempotent: boolean): unknown {
+  if (res.json) return res.json.value;
   try {
     return JSON.parse(res.body);
   } catch (err) {
@@ -388,5 +394,15 @@ export function parseJson(carrier: string, res: CarrierHttpResponse, idempotent:
       status: res.status,
       cause: err,
     });
+  }
+}
+
+/** A body that says it is JSON (or looks like it), parsed; undefined when it is not JSON. */
+function tryParseJson(text: string, contentType: string | undefined): { value: unknown } | undefined {
+  if (!(contentType ?? '').toLowerCase().includes('json') && !/^\s*[{[]/.test(text)) return undefined;
+  try {
+    return { value: JSON.parse(text) };
+  } catch {
+    return undefined;
   }
 }

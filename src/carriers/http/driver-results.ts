@@ -29,6 +29,7 @@ export function malformedAnswer(slug: string, carrierName: string, operation: st
 
 /** A refusal's body as JSON, or null when it is not JSON (an unreadable refusal is still one). */
 export function errorBody(res: CarrierHttpResponse): unknown {
+  if (res.json) return res.json.value;
   try {
     return JSON.parse(res.body);
   } catch {

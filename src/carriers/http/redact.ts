@@ -16,8 +16,17 @@ const MAX_TEXT = 8192;
  */
 const SECRET_EXACT_KEYS: ReadonlySet<string> = new Set(['accountNumber']);
 
+/** Verdicts on the keys seen so far: carrier answers repeat the same few hundred keys. */
+const keyVerdicts = new Map<string, boolean>();
+const MAX_REMEMBERED_KEYS = 10_000;
+
 export function isSecretKey(key: string): boolean {
-  return SECRET_KEY.test(key) || SECRET_EXACT_KEYS.has(key);
+  let secret = keyVerdicts.get(key);
+  if (secret === undefined) {
+    secret = SECRET_KEY.test(key) || SECRET_EXACT_KEYS.has(key);
+    if (keyVerdicts.size < MAX_REMEMBERED_KEYS) keyVerdicts.set(key, secret);
+  }
+  return secret;
 }
 
 export function redactHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
@@ -31,11 +40,14 @@ export function redactHeaders(headers: Record<string, string | string[] | undefi
 
 export function redactValue(value: unknown, depth = 0): unknown {
   if (depth > 32) return '[DEPTH]';
+  // As JSON.stringify would send it (a Date as its string).
+  if (value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function') value = (value as { toJSON(): unknown }).toJSON();
   if (Array.isArray(value)) return value.map((v) => redactValue(v, depth + 1));
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-      out[k] = isSecretKey(k) ? REDACTED : redactValue(v, depth + 1);
+    for (const k in value) {
+      if (!Object.hasOwn(value, k)) continue;
+      out[k] = isSecretKey(k) ? REDACTED : redactValue((value as Record<string, unknown>)[k], depth + 1);
     }
     return out;
   }

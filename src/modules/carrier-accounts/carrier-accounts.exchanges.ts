@@ -34,16 +34,17 @@ export function exchangeLogSink(deps: Pick<Deps, 'db' | 'log'>) {
           status: e.status,
           duration_ms: Math.max(0, Math.round(e.duration_ms)),
           outcome: outcomeOf(e),
-          request_body: e.request_body === undefined ? null : JSON.stringify(e.request_body),
-          response_body: e.response_body === undefined ? null : JSON.stringify(e.response_body),
+          // Bodies as values, not JSON text: the batch is serialised once, not each body twice.
+          request_body: e.request_body ?? null,
+          response_body: e.response_body ?? null,
           request_id: e.request_id || null,
           created_at: e.at,
         }));
         // The account's scope comes from its row; an exchange of an unknown account is dropped.
         await sql`
           insert into carrier_exchanges (id, carrier_account_id, workspace_id, environment, operation, method, path, status, duration_ms, outcome, request_body, response_body, request_id, created_at)
-          select x.id, a.id, a.workspace_id, a.environment, x.operation, x.method, x.path, x.status, x.duration_ms, x.outcome, x.request_body::jsonb, x.response_body::jsonb, x.request_id, x.created_at::timestamptz
-          from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(id text, account text, operation text, method text, path text, status int, duration_ms int, outcome text, request_body text, response_body text, request_id text, created_at text)
+          select x.id, a.id, a.workspace_id, a.environment, x.operation, x.method, x.path, x.status, x.duration_ms, x.outcome, x.request_body, x.response_body, x.request_id, x.created_at::timestamptz
+          from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(id text, account text, operation text, method text, path text, status int, duration_ms int, outcome text, request_body jsonb, response_body jsonb, request_id text, created_at text)
           join carrier_accounts a on a.id = x.account`.execute(deps.db);
       } catch (err) {
         deps.log.warn({ err, dropped: batch.length }, 'carrier exchange log could not be written');

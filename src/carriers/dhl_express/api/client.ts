@@ -100,7 +100,7 @@ export class DhlExpressApiDriver implements CarrierApiDriver {
     let body: unknown = null;
     if (res.body.trim() !== '') {
       try {
-        body = JSON.parse(res.body);
+        body = res.json ? res.json.value : JSON.parse(res.body);
       } catch (err) {
         // An unreadable success is no success; an unreadable refusal is still read by its status.
         if (res.status < 400) throw malformed(call.operation, res, call.idempotent, err);

@@ -80,6 +80,7 @@ function malformed(operation: string, res: CarrierHttpResponse, idempotent: bool
 }
 
 function readBody(res: CarrierHttpResponse): unknown {
+  if (res.json) return res.json.value;
   try {
     return JSON.parse(res.body);
   } catch {
