@@ -7,7 +7,7 @@ import type { Scope } from '../../platform/context.js';
 import type { Deps } from '../../platform/deps.js';
 import { AppError, validationError } from '../../platform/errors.js';
 import type { CarrierAddressValidator } from '../addresses/index.js';
-import { simulatedSource, type RateSource, type RateSourceAnswer } from '../rates/index.js';
+import { simulatedSource, type RateQuoteMeta, type RateSource, type RateSourceAnswer } from '../rates/index.js';
 import { apiDriverCapabilities, type ApiDriverCatalogue } from './carrier-accounts.drivers.js';
 import type { CarrierAccountsService } from './carrier-accounts.service.js';
 import type { CarrierAccountRow } from './carrier-accounts.tables.js';
@@ -71,13 +71,13 @@ export class CarrierGateway {
       accountId: row.id,
       driver: 'api',
       carrier,
-      quote: (request, meta) => this.#apiQuote(scope, row, carrier, request, meta?.requestId),
+      quote: (request, meta) => this.#apiQuote(scope, row, carrier, request, meta),
     };
   }
 
-  async #apiQuote(scope: Scope, row: CarrierAccountRow, carrier: CarrierDefinition, request: RateRequest, requestId?: string): Promise<RateSourceAnswer> {
+  async #apiQuote(scope: Scope, row: CarrierAccountRow, carrier: CarrierDefinition, request: RateRequest, meta: RateQuoteMeta = {}): Promise<RateSourceAnswer> {
     try {
-      const result = await this.#invoke(row, requestId, (driver, ctx) => driver.rates(ctx, request));
+      const result = await this.#invoke(row, meta.requestId, (driver, ctx) => driver.rates(ctx, request), meta.startedAt);
       if (result.ok) {
         const wanted = request.service_codes ? new Set(request.service_codes) : null;
         return { ok: true, rates: wanted ? result.value.rates.filter((r) => wanted.has(r.service_code)) : result.value.rates, unavailable: result.value.unavailable };
@@ -176,10 +176,13 @@ export class CarrierGateway {
     return row.driver === 'api' ? this.drivers.get(row.carrier) : undefined;
   }
 
-  async #invoke<T>(row: CarrierAccountRow, requestId: string | undefined, call: DriverCall<T>): Promise<DriverResult<T>> {
+  /** `startedAt` (epoch ms): the deadline counts from then, not from this call (what came before it is spent). */
+  async #invoke<T>(row: CarrierAccountRow, requestId: string | undefined, call: DriverCall<T>, startedAt?: number): Promise<DriverResult<T>> {
     const driver = this.driverOf(row);
     if (!driver) throw new AppError('unprocessable', `${row.carrier} has no api driver.`);
-    return call(driver, { account: this.accounts.apiAccount(row), timeoutMs: await this.accounts.timeoutMs(), requestId });
+    const timeoutMs = await this.accounts.timeoutMs();
+    const spentMs = startedAt === undefined ? 0 : Math.max(0, Date.now() - startedAt);
+    return call(driver, { account: this.accounts.apiAccount(row), timeoutMs: Math.max(1, timeoutMs - spentMs), requestId });
   }
 
   async #refused(scope: Scope, row: CarrierAccountRow, message: string): Promise<void> {

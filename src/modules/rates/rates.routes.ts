@@ -51,9 +51,11 @@ export async function ratesRoutes(app: App, opts: { surface?: 'v1' | 'admin'; ga
     (request, reply) => {
       // The route's own response serializer (the schema above); the JSON text is sent as is.
       const serialize = reply.getSerializationFunction('200') as (response: RateQueryResponse) => string;
+      // When the request arrived (Fastify times each from its start): the carriers' deadline counts from here.
+      const startedAt = Date.now() - reply.elapsedTime;
       const sources = opts.gateway.rateSources(serviceContext(request), request.body.carrier_accounts);
       const quote = (resolved: RateSource[]) =>
-        quoteRatesJson(request.body, { carriers, sources: resolved, now: app.deps.now(), bodyText: request.bodyText, requestId: request.id }, serialize);
+        quoteRatesJson(request.body, { carriers, sources: resolved, now: app.deps.now(), bodyText: request.bodyText, requestId: request.id, startedAt }, serialize);
       const json = Array.isArray(sources) ? quote(sources) : sources.then(quote);
       reply.type('application/json; charset=utf-8');
       // A remembered quote is answered synchronously; a new one when its carriers have priced it.

@@ -21,6 +21,8 @@ export interface QuoteRatesContext {
   now?: Date;
   /** Our request id, for the carriers' exchange logs. */
   requestId?: string;
+  /** Epoch ms the query arrived: the carriers' deadline counts from it. */
+  startedAt?: number;
   /** The body as received, when there is one: the quote cache's key, instead of serialising the query again. */
   bodyText?: string;
 }
@@ -199,7 +201,7 @@ async function computeQuote(query: RateQuery, ctx: QuoteRatesContext, now: Date)
         service_codes: codes,
         route,
       };
-      return { source, codes, answer: await source.quote(request, { requestId: ctx.requestId }) };
+      return { source, codes, answer: await source.quote(request, { requestId: ctx.requestId, startedAt: ctx.startedAt }) };
     }),
   );
 

@@ -29,8 +29,16 @@ export interface RateSource {
   accountId: string | null;
   driver: 'simulated' | 'api';
   carrier: CarrierDefinition;
-  /** `requestId` goes to the account's exchange log. */
-  quote(request: RateRequest, meta?: { requestId?: string }): Promise<RateSourceAnswer>;
+  /**
+   * `requestId` goes to the account's exchange log; `startedAt` (epoch ms the query arrived)
+   * starts the carriers' deadline, so the answer comes at the deadline, not after it.
+   */
+  quote(request: RateRequest, meta?: RateQuoteMeta): Promise<RateSourceAnswer>;
+}
+
+export interface RateQuoteMeta {
+  requestId?: string;
+  startedAt?: number;
 }
 
 /** The registry's carriers as sources without accounts (simulated only). */
