@@ -274,25 +274,35 @@ export class CarrierHttpClient {
     const path = `${url.pathname}${url.search}`;
     const started = this.now();
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), remainingMs);
+    // At the deadline the call is over: undici tears the connection down after that (a
+    // millisecond or two here), which the caller does not wait for.
+    let expire!: (reason: Error) => void;
+    const expired = new Promise<never>((_resolve, reject) => (expire = reject));
+    const timer = setTimeout(() => {
+      controller.abort();
+      expire(new Error('deadline'));
+    }, remainingMs);
     let status: number | null = null;
     let responseText: string | null = null;
     let responseHeaders: Record<string, string> = {};
     let failure: CarrierTransportError | null = null;
     try {
-      const res = await this.agent.request({
-        origin: url.origin,
-        path,
-        method: req.method,
-        headers,
-        body,
-        signal: controller.signal,
-      });
+      const res = await untilExpired(
+        this.agent.request({
+          origin: url.origin,
+          path,
+          method: req.method,
+          headers,
+          body,
+          signal: controller.signal,
+        }),
+        expired,
+      );
       const received: Record<string, string> = {};
       for (const [k, v] of Object.entries(res.headers)) {
         if (v !== undefined) received[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
       }
-      responseText = await this.readBody(res.body);
+      responseText = await untilExpired(this.readBody(res.body), expired);
       // Only a whole answer counts: a body cut off leaves status and headers unset.
       status = res.statusCode;
       responseHeaders = received;
@@ -405,4 +415,10 @@ function tryParseJson(text: string, contentType: string | undefined): { value: u
   } catch {
     return undefined;
   }
+}
+
+/** `work`, or the deadline's rejection if that comes first (`work`'s own late failure is then ignored). */
+function untilExpired<T>(work: Promise<T>, expired: Promise<never>): Promise<T> {
+  work.catch(() => {});
+  return Promise.race([work, expired]);
 }
