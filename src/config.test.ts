@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, DEFAULT_HEAP_GROWING_PERCENT, loadConfig } from './config.js';
 
 describe('loadConfig', () => {
   it('has defaults that run the service on the embedded database', () => {
@@ -30,6 +30,8 @@ describe('loadConfig', () => {
     [{ MTLS_FINGERPRINT_HEADER: 'bad header' }, /MTLS_FINGERPRINT_HEADER/],
     [{ BATCH_WORKERS: '0' }, /BATCH_WORKERS/],
     [{ BATCH_ITEM_CONCURRENCY: '2.5' }, /BATCH_ITEM_CONCURRENCY/],
+    [{ HEAP_GROWING_PERCENT: '-5' }, /HEAP_GROWING_PERCENT/],
+    [{ HEAP_GROWING_PERCENT: 'lots' }, /HEAP_GROWING_PERCENT/],
   ])('refuses %o with a message naming the setting', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
@@ -42,5 +44,11 @@ describe('loadConfig', () => {
   it('reads the batch knobs, unset meaning the engine default', () => {
     expect(loadConfig({ BATCH_WORKERS: '3', BATCH_ITEM_CONCURRENCY: '5' })).toMatchObject({ batchWorkers: 3, batchItemConcurrency: 5 });
     expect(loadConfig({})).toMatchObject({ batchWorkers: undefined, batchItemConcurrency: undefined });
+  });
+
+  it('reads HEAP_GROWING_PERCENT, 0 leaving V8 its own heuristics', () => {
+    expect(loadConfig({}).heapGrowingPercent).toBe(DEFAULT_HEAP_GROWING_PERCENT);
+    expect(loadConfig({ HEAP_GROWING_PERCENT: '0' }).heapGrowingPercent).toBe(0);
+    expect(loadConfig({ HEAP_GROWING_PERCENT: '50' }).heapGrowingPercent).toBe(50);
   });
 });

@@ -1,6 +1,7 @@
 import { loadConfig, ConfigError } from './config.js';
 import { buildApp } from './app.js';
 import { DataDirLockedError } from './platform/db/pglite-lock.js';
+import { limitHeapGrowth } from './platform/memory.js';
 import { seedDemoIfEmpty } from './bootstrap/seed.js';
 import { seedDemoDay } from './bootstrap/demo-day.js';
 import { registerJobHandlers } from './bootstrap/jobs.js';
@@ -9,6 +10,7 @@ import { registerJobHandlers } from './bootstrap/jobs.js';
 async function main() {
   const started = performance.now();
   const config = loadConfig();
+  limitHeapGrowth(config.heapGrowingPercent);
   const app = await buildApp({ config });
   if (config.runWorkers) {
     await registerJobHandlers(app);

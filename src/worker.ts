@@ -1,6 +1,7 @@
 import { loadConfig, ConfigError } from './config.js';
 import { buildApp } from './app.js';
 import { registerJobHandlers } from './bootstrap/jobs.js';
+import { limitHeapGrowth } from './platform/memory.js';
 
 /**
  * Job workers alone (no HTTP listener), for PostgreSQL deployments that scale workers apart
@@ -11,6 +12,7 @@ async function main() {
   if (!config.databaseUrl) {
     throw new ConfigError('dist/src/worker.js needs DATABASE_URL: the embedded database serves one process (npm start runs workers).');
   }
+  limitHeapGrowth(config.heapGrowingPercent);
   const app = await buildApp({ config });
   await registerJobHandlers(app);
   await app.deps.jobs.start();
