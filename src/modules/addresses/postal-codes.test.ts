@@ -1,5 +1,8 @@
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { checkPostalCodeFormat, countryUsesPostalCode, lookupUsZip, normalizeCountry } from './postal-codes.js';
+
+const require = createRequire(import.meta.url);
 
 /** [country, valid code as typed, canonical form, invalid code] for 25 countries. */
 const CASES: [string, string, string, string][] = [
@@ -80,5 +83,12 @@ describe('countries and ZIP data', () => {
     expect(lookupUsZip('00601')).toMatchObject({ state: 'PR' });
     expect(lookupUsZip('00000')).toBeUndefined();
     expect(lookupUsZip('T0A')).toBeUndefined();
+  });
+
+  it('reads the ZIP data as JSON, never compiling the 5 MB module as code', () => {
+    expect(lookupUsZip('94105')).toMatchObject({ city: 'San Francisco', state: 'CA', latitude: expect.any(Number) });
+    // Requiring it would leave it in the module cache (and ~50 MiB of parser memory in the process).
+    expect(require.cache[require.resolve('zipcodes/lib/codes.js')]).toBeUndefined();
+    expect(require.cache[require.resolve('zipcodes')]).toBeUndefined();
   });
 });

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import countries from 'i18n-iso-countries';
 import postalCodes from 'postal-codes-js';
@@ -27,11 +28,32 @@ interface PostalCountry {
 }
 
 // CommonJS packages without typings (or with JSON data outside their typed surface).
-// `zipcodes` is a 5 MB module (~0.4 s to load): loaded on first use, not at boot.
+// `zipcodes` is a 5 MB module: loaded on first use, not at boot.
 let zipcodes: ZipcodesModule | null = null;
 function zipData(): ZipcodesModule {
-  zipcodes ??= require('zipcodes') as ZipcodesModule;
+  zipcodes ??= readZipcodes();
   return zipcodes;
+}
+
+/**
+ * `zipcodes` ships its data as one 5 MB JavaScript statement, `exports.codes = {…};`, whose
+ * object is JSON. Requiring it makes V8 parse and compile it as code: ~50 MiB of parser memory
+ * that the allocator keeps for the life of the process (measured: glibc's main arena went from
+ * 6 to 58 MiB at the first rate query), and the source stays in the heap. Read as JSON instead;
+ * the module itself only if its layout ever changes.
+ */
+function readZipcodes(): ZipcodesModule {
+  const text = readFileSync(require.resolve('zipcodes/lib/codes.js'), 'utf8');
+  const prefix = 'exports.codes = ';
+  const end = text.indexOf(';\n');
+  if (text.startsWith(prefix) && end > 0) {
+    try {
+      return { codes: JSON.parse(text.slice(prefix.length, end)) as ZipcodesModule['codes'] };
+    } catch {
+      // Not JSON after all: the module below.
+    }
+  }
+  return require('zipcodes') as ZipcodesModule;
 }
 const postalCountries = require('postal-codes-js/generated/postal-codes-alpha2.json') as Record<string, PostalCountry>;
 
