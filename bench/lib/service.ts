@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { port, runNode, sleep, spawnLogged, stop, waitHealthy, type Logged } from './proc.js';
+import { port, runNode, spawnLogged, stop, waitHealthy, waitOutput, type Logged } from './proc.js';
 
 export type Engine = 'pglite' | 'postgres';
 export const ENGINE_NAMES: Record<Engine, string> = { pglite: 'PGlite', postgres: 'PostgreSQL' };
@@ -132,21 +132,13 @@ export class Service {
    * limit lifted (super-admin) so rows measure the service, not the limiter (which still runs).
    */
   async onboard(): Promise<Tenant> {
-    let seed: RegExpMatchArray | null = null;
-    for (let i = 0; i < 2400 && !seed; i++) {
-      seed = this.output().match(/Workspace:\s+(ws_\S+)[\s\S]*Test API key:\s+(sk_test_\S+)/);
-      if (!seed) await sleep(50);
-    }
-    if (!seed) throw new Error(`no demo seed printed: ${this.output()}`);
-    const [, workspaceId, apiKey] = seed;
+    if (!this.#proc) throw new Error('the service is not running');
+    const SEED = /Workspace:\s+(ws_\S+)[\s\S]*Test API key:\s+(sk_test_\S+)/;
+    await waitOutput(this.#proc, SEED);
+    const [, workspaceId, apiKey] = this.output().match(SEED)!;
     // The demo day fills the workspace after listen and puts it back on the starter plan when it
     // is done: lifting the limit before that would be undone under the rows' feet.
-    let day: RegExpMatchArray | null = null;
-    for (let i = 0; i < 2400 && !day; i++) {
-      day = this.output().match(/Demo day ready|demo seed failed/);
-      if (!day) await sleep(50);
-    }
-    if (!day) throw new Error(`the demo day did not finish: ${this.output().slice(-2000)}`);
+    await waitOutput(this.#proc, /Demo day ready|demo seed failed/);
     await this.call('PATCH', `/api/super-admin/workspaces/${workspaceId}`, { plan: 'enterprise', burst_per_minute: 10_000_000 }, await this.superAdminHeaders());
     return { workspaceId, apiKey, headers: { authorization: `Bearer ${apiKey}`, 'x-service-workspace': workspaceId, 'content-type': 'application/json' } };
   }

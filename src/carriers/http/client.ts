@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Agent } from 'undici';
 import { CircuitBreakers } from './breaker.js';
 import { CarrierTransportError, type TransportFailureKind } from './errors.js';
-import { redactBody, redactHeaders, redactValue } from './redact.js';
+import { parseJsonBody, redactBody, redactHeaders, redactValue } from './redact.js';
 import { TokenCache, type AccessToken } from './token-cache.js';
 
 /**
@@ -317,7 +317,7 @@ export class CarrierHttpClient {
       clearTimeout(timer);
     }
     const durationMs = this.now() - started;
-    const json = responseText === null ? undefined : tryParseJson(responseText, responseHeaders['content-type']);
+    const json = responseText === null ? undefined : parseJsonBody(responseText, responseHeaders['content-type']);
     const outcome: CarrierOutcome =
       failure?.kind === 'timeout'
         ? 'timeout'
@@ -404,16 +404,6 @@ export function parseJson(carrier: string, res: CarrierHttpResponse, idempotent:
       status: res.status,
       cause: err,
     });
-  }
-}
-
-/** A body that says it is JSON (or looks like it), parsed; undefined when it is not JSON. */
-function tryParseJson(text: string, contentType: string | undefined): { value: unknown } | undefined {
-  if (!(contentType ?? '').toLowerCase().includes('json') && !/^\s*[{[]/.test(text)) return undefined;
-  try {
-    return { value: JSON.parse(text) };
-  } catch {
-    return undefined;
   }
 }
 

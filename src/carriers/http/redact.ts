@@ -61,14 +61,9 @@ export function redactValue(value: unknown, depth = 0): unknown {
  */
 export function redactBody(body: string | null | undefined, contentType?: string): unknown {
   if (body === null || body === undefined || body === '') return null;
+  const json = parseJsonBody(body, contentType);
+  if (json) return redactValue(json.value);
   const type = (contentType ?? '').toLowerCase();
-  if (type.includes('json') || /^\s*[{[]/.test(body)) {
-    try {
-      return redactValue(JSON.parse(body));
-    } catch {
-      // Not JSON after all: fall through to the text rules.
-    }
-  }
   if (type.includes('x-www-form-urlencoded')) {
     const params = new URLSearchParams(body);
     const out: Record<string, string> = {};
@@ -80,4 +75,14 @@ export function redactBody(body: string | null | undefined, contentType?: string
     .replace(/((?:secret|password|token)[^=&\s]*=)[^&\s]*/gi, `$1${REDACTED}`)
     .replace(/(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/g, `$1 ${REDACTED}`);
   return masked.length > MAX_TEXT ? `${masked.slice(0, MAX_TEXT)}… [${masked.length} characters]` : masked;
+}
+
+/** A body that says it is JSON (or looks like it), parsed; undefined when it is not JSON after all. */
+export function parseJsonBody(body: string, contentType?: string): { value: unknown } | undefined {
+  if (!(contentType ?? '').toLowerCase().includes('json') && !/^\s*[{[]/.test(body)) return undefined;
+  try {
+    return { value: JSON.parse(body) };
+  } catch {
+    return undefined;
+  }
 }

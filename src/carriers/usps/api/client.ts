@@ -19,6 +19,7 @@ import type {
   DriverResult,
 } from '../../api-driver.js';
 import { parseJson, type CarrierHttpClient, type CarrierHttpResponse, type HttpMethod } from '../../http/client.js';
+import { errorBody } from '../../http/driver-results.js';
 import { CarrierTransportError, type CarrierMessage } from '../../http/errors.js';
 import type { AccessToken } from '../../http/token-cache.js';
 import type { Address } from '../../types.js';
@@ -77,15 +78,6 @@ function malformed(operation: string, res: CarrierHttpResponse, idempotent: bool
     retryable: idempotent,
     status: res.status,
   });
-}
-
-function readBody(res: CarrierHttpResponse): unknown {
-  if (res.json) return res.json.value;
-  try {
-    return JSON.parse(res.body);
-  } catch {
-    return null;
-  }
 }
 
 /**
@@ -164,7 +156,7 @@ export class UspsApiDriver implements CarrierApiDriver {
       requestId: ctx.requestId,
     });
     if (res.status >= 400) {
-      const errors = parseUspsErrors(res.status, readBody(res));
+      const errors = parseUspsErrors(res.status, errorBody(res));
       throw new CredentialsRefused(errors.messages.map((m) => ({ ...m, code: 'carrier_account_invalid' })));
     }
     const token = parseTokenResponse(parseJson(SLUG, res, true));
@@ -199,7 +191,7 @@ export class UspsApiDriver implements CarrierApiDriver {
       idempotent: true,
     });
     if (res.status >= 400) {
-      const errors = parseUspsErrors(res.status, readBody(res));
+      const errors = parseUspsErrors(res.status, errorBody(res));
       throw new CredentialsRefused(errors.messages.map((m) => ({ ...m, code: 'carrier_account_invalid' })));
     }
     const token = parsePaymentAuthorizationResponse(parseJson(SLUG, res, true));
@@ -239,7 +231,7 @@ export class UspsApiDriver implements CarrierApiDriver {
       const res = await this.send(ctx, c);
       if (res.status >= 200 && res.status < 300) return parse(res);
       onRefused?.(res.status);
-      const body = readBody(res);
+      const body = errorBody(res);
       if (body === null && res.body.trim() !== '') throw malformed(c.operation, res, c.idempotent);
       const errors = parseUspsErrors(res.status, body);
       if (errors.credentialsRefused) return refused(errors.messages);
