@@ -97,17 +97,13 @@ export interface paths {
         };
         /**
          * List live (unrevoked) API keys
-         * @description List live (unrevoked) API keys.
-         *
-         *     Authentication: an API key (`Authorization: Bearer sk_…`) and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         * @description The keys of the calling key's environment. Naming the other environment in `environment` is 403 `forbidden` (a detail on `environment`).
          */
         get: operations["listApiKeys"];
         put?: never;
         /**
          * Create an API key; the secret is shown once
-         * @description Create an API key; the secret is shown once.
-         *
-         *     Authentication: an API key (`Authorization: Bearer sk_…`) and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         * @description `environment` defaults to the calling key's. A key creates keys of its own environment only (a live key comes from the dashboard or another live key), and a key with an `expires_at` creates keys that expire no later than it: anything else is 403 `forbidden` with a detail on `environment` or `expires_at`. Every creation is audit-logged with its creator (the key's id and prefix), never the secret.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -1227,17 +1223,13 @@ export interface paths {
         };
         /**
          * List live (unrevoked) API keys
-         * @description List live (unrevoked) API keys.
-         *
-         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         * @description The keys of every environment of the workspace, or of the one named in `environment`.
          */
         get: operations["adminListApiKeys"];
         put?: never;
         /**
          * Create an API key; the secret is shown once
-         * @description Create an API key; the secret is shown once.
-         *
-         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         * @description Any environment of the workspace. Every creation is audit-logged with its creator (the account), never the secret.
          */
         post: operations["adminCreateApiKey"];
         delete?: never;
@@ -5829,7 +5821,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden: the calling key may not create this key (another environment, or outliving the calling key); `details` names `environment` or `expires_at` */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -5842,11 +5834,34 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "forbidden",
-                     *       "message": "You are not allowed to do this.",
+                     *       "message": "This API key may not create that key.",
+                     *       "details": [
+                     *         {
+                     *           "field": "environment",
+                     *           "message": "a test key creates test keys only; create a live key from the dashboard (/api/admin/api-keys) or with a live key"
+                     *         }
+                     *       ],
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @description Machine-readable error code (see the catalogue in the docs). */
+                        code: string;
+                        message: string;
+                        /** @description Always a list, for every code: validation errors carry [{field, message}]; a 409 invalid_state carries [{field: "status", message, current_state, allowed_moves}]. */
+                        details?: ({
+                            /** @description The field (or header, or `status` for invalid_state) the entry is about. */
+                            field?: string;
+                            message?: string;
+                            /** @description invalid_state: the state the resource is in. */
+                            current_state?: string;
+                            /** @description invalid_state: the moves allowed from current_state (empty when none). */
+                            allowed_moves?: string[];
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        request_id: string;
+                    };
                 };
             };
             /** @description Rate limited */

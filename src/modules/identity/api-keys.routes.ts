@@ -1,7 +1,19 @@
 import { Type } from '@sinclair/typebox';
-import { errorResponses, listResponse, PageLimitSchema, type App } from '../../platform/http/schemas.js';
+import { errorResponses, ErrorResponseSchema, listResponse, PageLimitSchema, type App } from '../../platform/http/schemas.js';
 import { ApiKeySchema, CreateApiKeyBody, CreatedApiKeySchema, EnvironmentSchema, IdParams } from './workspaces.schemas.js';
 import { serviceContext } from '../../platform/http/request-context.js';
+import { AppError } from '../../platform/errors.js';
+import { keyEnvironmentRefusals } from './api-key-policy.js';
+import { API_KEY_FORBIDDEN_EXAMPLE } from './workspaces.examples.js';
+
+/**
+ * /v1's refusal of a key it may not create (api-key-policy.ts): the common error body, inlined
+ * so its example can be this refusal (an example beside a $ref is dropped by the generator).
+ */
+const CreateForbidden = Type.Object(ErrorResponseSchema.properties, {
+  description: 'Forbidden: the calling key may not create this key (another environment, or outliving the calling key); `details` names `environment` or `expires_at`',
+  examples: [API_KEY_FORBIDDEN_EXAMPLE],
+});
 
 const ListQuery = Type.Object({
   environment: Type.Optional(EnvironmentSchema),
@@ -11,7 +23,8 @@ const ListQuery = Type.Object({
 
 /**
  * API keys, mounted twice: under /api/admin (session; every environment of the workspace) and
- * under /v1 (an API key manages the keys of its own workspace and environment).
+ * under /v1 (an API key manages the keys of its own workspace and environment, and creates
+ * none that outlives it: see api-key-policy.ts).
  */
 export async function apiKeysRoutes(app: App, opts: { surface: 'admin' | 'v1' }) {
   const { workspaces } = app.identity;
@@ -24,6 +37,9 @@ export async function apiKeysRoutes(app: App, opts: { surface: 'admin' | 'v1' })
     schema: {
       operationId: op('listApiKeys'),
       summary: 'List live (unrevoked) API keys',
+      description: v1
+        ? "The keys of the calling key's environment. Naming the other environment in `environment` is 403 `forbidden` (a detail on `environment`)."
+        : 'The keys of every environment of the workspace, or of the one named in `environment`.',
       tags,
       security,
       querystring: ListQuery,
@@ -31,7 +47,10 @@ export async function apiKeysRoutes(app: App, opts: { surface: 'admin' | 'v1' })
     },
     handler: async (request) => {
       const ctx = serviceContext(request);
-      return workspaces.listApiKeys(ctx.workspaceId, { ...request.query, environment: v1 ? ctx.environment : request.query.environment });
+      if (!v1) return workspaces.listApiKeys(ctx.workspaceId, request.query);
+      const refusals = keyEnvironmentRefusals(ctx, request.query.environment);
+      if (refusals.length) throw new AppError('forbidden', 'This API key may not list those keys.', { details: refusals });
+      return workspaces.listApiKeys(ctx.workspaceId, { ...request.query, environment: ctx.environment });
     },
   });
 
@@ -39,10 +58,13 @@ export async function apiKeysRoutes(app: App, opts: { surface: 'admin' | 'v1' })
     schema: {
       operationId: op('createApiKey'),
       summary: 'Create an API key; the secret is shown once',
+      description: v1
+        ? "`environment` defaults to the calling key's. A key creates keys of its own environment only (a live key comes from the dashboard or another live key), and a key with an `expires_at` creates keys that expire no later than it: anything else is 403 `forbidden` with a detail on `environment` or `expires_at`. Every creation is audit-logged with its creator (the key's id and prefix), never the secret."
+        : 'Any environment of the workspace. Every creation is audit-logged with its creator (the account), never the secret.',
       tags,
       security,
       body: CreateApiKeyBody,
-      response: { 201: CreatedApiKeySchema, ...errorResponses(401, 403, 429) },
+      response: { 201: CreatedApiKeySchema, ...errorResponses(401, 403, 429), ...(v1 ? { 403: CreateForbidden } : {}) },
     },
     handler: async (request, reply) => {
       const ctx = serviceContext(request);

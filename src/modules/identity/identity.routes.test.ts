@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, createTenant, expectV1AuthMatrix, superAdminHeaders } from '../../../test/helpers/app.js';
+import { buildTestApp, createTenant, expectV1AuthMatrix, superAdminHeaders, type Tenant } from '../../../test/helpers/app.js';
 
 let app: FastifyInstance;
 let root: Record<string, string>;
@@ -278,5 +278,124 @@ describe('admin workspace', () => {
     expect(bad.json().details.map((d: { field: string }) => d.field)).toEqual(expect.arrayContaining(['origin_address.city', 'origin_address.postal_code']));
     const badEnv = await app.inject({ method: 'GET', url: '/api/admin/workspace', headers: { ...t.adminHeaders, 'x-service-environment': 'staging' } });
     expect(badEnv.statusCode).toBe(400);
+  });
+});
+
+describe('a key creates keys only within its own bounds', () => {
+  type AuditEntry = { actor: { type: string; id: string | null; email: string | null }; target_id: string; environment: string; changes: Record<string, unknown> };
+  const createdEntries = async (filter: string) =>
+    (await app.inject({ method: 'GET', url: `/api/super-admin/audit-log?action=api_key.created&${filter}&limit=100`, headers: root })).json().data as AuditEntry[];
+  const keysOf = async (t: Tenant) => ({
+    test: (await app.inject({ method: 'GET', url: '/v1/api-keys', headers: t.headers })).json().data as Array<{ id: string }>,
+    live: (await app.inject({ method: 'GET', url: '/v1/api-keys', headers: t.liveHeaders })).json().data as Array<{ id: string }>,
+  });
+
+  it('refuses a live key to a test key (403 forbidden on environment), and a test key to a live key; nothing is created', async () => {
+    const t = await createTenant(app);
+    const before = await keysOf(t);
+    const auditBefore = (await createdEntries(`workspace_id=${t.workspaceId}`)).length;
+    for (const [headers, environment] of [[t.headers, 'live'], [t.liveHeaders, 'test']] as const) {
+      const res = await app.inject({ method: 'POST', url: '/v1/api-keys', headers, payload: { name: 'escalate', environment } });
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toEqual({
+        code: 'forbidden',
+        message: expect.any(String),
+        details: [{ field: 'environment', message: expect.stringContaining('dashboard') }],
+        request_id: res.headers['x-request-id'],
+      });
+      expect(res.body).not.toMatch(/sk_(test|live)_/);
+    }
+    expect(await keysOf(t)).toEqual(before);
+    expect((await createdEntries(`workspace_id=${t.workspaceId}`)).length).toBe(auditBefore);
+  });
+
+  it('still lets a key create a key in its own environment, named or by default, and the dashboard create either', async () => {
+    const t = await createTenant(app);
+    for (const [headers, environment] of [[t.headers, 'test'], [t.liveHeaders, 'live']] as const) {
+      const named = await app.inject({ method: 'POST', url: '/v1/api-keys', headers, payload: { name: 'same env', environment } });
+      expect(named.statusCode).toBe(201);
+      expect(named.json().secret).toMatch(new RegExp(`^sk_${environment}_`));
+      const implied = await app.inject({ method: 'POST', url: '/v1/api-keys', headers, payload: { name: 'default env' } });
+      expect(implied.statusCode).toBe(201);
+      expect(implied.json().environment).toBe(environment);
+    }
+    const live = await app.inject({ method: 'POST', url: '/api/admin/api-keys', headers: t.adminHeaders, payload: { name: 'from the dashboard', environment: 'live' } });
+    expect(live.statusCode).toBe(201);
+    expect(live.json().secret).toMatch(/^sk_live_/);
+  });
+
+  it('keeps listing and revoking in the key’s own environment', async () => {
+    const t = await createTenant(app);
+    const otherEnv = await app.inject({ method: 'GET', url: '/v1/api-keys?environment=live', headers: t.headers });
+    expect(otherEnv.statusCode).toBe(403);
+    expect(otherEnv.json()).toMatchObject({ code: 'forbidden', details: [{ field: 'environment' }] });
+    const ownEnv = await app.inject({ method: 'GET', url: '/v1/api-keys?environment=test', headers: t.headers });
+    expect(ownEnv.statusCode).toBe(200);
+    expect(ownEnv.json().data.map((k: { id: string }) => k.id)).toEqual([t.apiKeyId]);
+    // A live key cannot revoke a test key (the reverse is checked above).
+    const del = await app.inject({ method: 'DELETE', url: `/v1/api-keys/${t.apiKeyId}`, headers: t.liveHeaders });
+    expect(del.statusCode).toBe(404);
+    expect((await app.inject({ method: 'GET', url: '/v1/api-keys', headers: t.headers })).statusCode).toBe(200);
+  });
+
+  it('audits every creation with its creator (a key by id and prefix, a session by account), never the secret', async () => {
+    const t = await createTenant(app);
+    const byKey = (await app.inject({ method: 'POST', url: '/v1/api-keys', headers: t.headers, payload: { name: 'by key' } })).json();
+    const bySession = (await app.inject({ method: 'POST', url: '/api/admin/api-keys', headers: t.adminHeaders, payload: { name: 'by session', environment: 'live' } })).json();
+    const creator = (await keysOf(t)).test.find((k) => k.id === t.apiKeyId) as unknown as { prefix: string };
+
+    const [keyEntry] = await createdEntries(`target_id=${byKey.id}`);
+    expect(keyEntry).toMatchObject({ actor: { type: 'api_key', id: t.apiKeyId }, environment: 'test' });
+    expect(keyEntry.changes).toMatchObject({
+      name: 'by key',
+      environment: 'test',
+      prefix: byKey.prefix,
+      last4: byKey.last4,
+      created_by: { type: 'api_key', id: t.apiKeyId, prefix: creator.prefix },
+    });
+    const [sessionEntry] = await createdEntries(`target_id=${bySession.id}`);
+    expect(sessionEntry).toMatchObject({ actor: { type: 'account', id: t.accountId, email: t.email }, environment: 'live' });
+    expect(sessionEntry.changes).toMatchObject({ environment: 'live', created_by: { type: 'account', id: t.accountId, email: t.email } });
+
+    const all = JSON.stringify(await createdEntries(`workspace_id=${t.workspaceId}`));
+    expect(all).toContain(byKey.id);
+    for (const secret of [byKey.secret, bySession.secret, t.apiKey, t.liveApiKey]) expect(all).not.toContain(secret.slice(12));
+  });
+});
+
+describe('a key with an expiry creates keys that expire no later', () => {
+  const inHours = (h: number) => new Date(Date.now() + h * 3600_000).toISOString();
+
+  async function expiringKey(t: Tenant, expiresAt: string) {
+    const res = await app.inject({ method: 'POST', url: '/api/admin/api-keys', headers: t.adminHeaders, payload: { name: 'expiring', environment: 'test', expires_at: expiresAt } });
+    expect(res.statusCode).toBe(201);
+    return { id: res.json().id as string, headers: { authorization: `Bearer ${res.json().secret}`, 'x-service-workspace': t.workspaceId } };
+  }
+
+  it('refuses a key without an expiry or with a later one (403 forbidden on expires_at)', async () => {
+    const t = await createTenant(app);
+    const creatorExpiry = inHours(1);
+    const creator = await expiringKey(t, creatorExpiry);
+    for (const payload of [{ name: 'forever' }, { name: 'forever', expires_at: null }, { name: 'later', expires_at: inHours(2) }]) {
+      const res = await app.inject({ method: 'POST', url: '/v1/api-keys', headers: creator.headers, payload });
+      expect(res.statusCode, JSON.stringify(payload)).toBe(403);
+      expect(res.json()).toMatchObject({ code: 'forbidden', details: [{ field: 'expires_at', message: expect.stringContaining(creatorExpiry) }] });
+    }
+    const keys = (await app.inject({ method: 'GET', url: '/v1/api-keys', headers: t.headers })).json().data;
+    expect(keys.map((k: { id: string }) => k.id).sort()).toEqual([t.apiKeyId, creator.id].sort());
+  });
+
+  it('accepts an expiry up to the creator’s own; a key without an expiry creates any', async () => {
+    const t = await createTenant(app);
+    const creatorExpiry = inHours(1);
+    const creator = await expiringKey(t, creatorExpiry);
+    for (const expiresAt of [creatorExpiry, inHours(0.5)]) {
+      const res = await app.inject({ method: 'POST', url: '/v1/api-keys', headers: creator.headers, payload: { name: 'bounded', expires_at: expiresAt } });
+      expect(res.statusCode).toBe(201);
+      expect(Date.parse(res.json().expires_at)).toBeLessThanOrEqual(Date.parse(creatorExpiry));
+    }
+    const unbounded = await app.inject({ method: 'POST', url: '/v1/api-keys', headers: t.headers, payload: { name: 'unbounded' } });
+    expect(unbounded.statusCode).toBe(201);
+    expect(unbounded.json().expires_at).toBeNull();
   });
 });

@@ -199,3 +199,16 @@ export const SUSPEND_BODY_EXAMPLE = { reason: 'Chargebacks under review' };
 
 /** PATCH /api/super-admin/workspaces/{id}. */
 export const UPDATE_PLAN_BODY_EXAMPLE = { plan: 'enterprise', burst_per_minute: 6000 };
+
+/** POST /v1/api-keys with a test key asking for a live key (see api-key-policy.ts). */
+export const API_KEY_FORBIDDEN_EXAMPLE = {
+  code: 'forbidden',
+  message: 'This API key may not create that key.',
+  details: [
+    {
+      field: 'environment',
+      message: 'a test key creates test keys only; create a live key from the dashboard (/api/admin/api-keys) or with a live key',
+    },
+  ],
+  request_id: 'req_0cebcef5141540549db804e2bb73cd2d',
+};

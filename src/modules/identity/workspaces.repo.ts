@@ -112,6 +112,10 @@ export async function insertApiKey(db: Executor, row: Omit<ApiKeyRow, 'created_a
   return db.insertInto('api_keys').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
+export async function findApiKey(db: Executor, workspaceId: string, id: string): Promise<ApiKeyRow | undefined> {
+  return db.selectFrom('api_keys').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+}
+
 export function apiKeysQuery(db: Executor, workspaceId: string, environment?: Environment) {
   let q = db.selectFrom('api_keys').selectAll().where('workspace_id', '=', workspaceId).where('revoked_at', 'is', null);
   if (environment) q = q.where('environment', '=', environment);

@@ -11,6 +11,7 @@ import { checkShippingAddress } from '../addresses/index.js';
 import * as repo from './workspaces.repo.js';
 import type { AuthCache, VerifiedKey, WorkspaceLimits } from './auth-cache.js';
 import { toApiKey, toWorkspace } from './workspaces.wire.js';
+import { keyCreationRefusals, type IssuingKey } from './api-key-policy.js';
 
 export interface CreateApiKeyInput {
   name: string;
@@ -187,7 +188,12 @@ export class WorkspacesService {
 
   // ---- API keys ----
 
-  /** Issue a key; the whole secret is returned here and never again (only its SHA-256 is kept). */
+  /**
+   * Issue a key; the whole secret is returned here and never again (only its SHA-256 is kept).
+   * When an API key asks (the /v1 surface), the new key is bounded by it: same environment, no
+   * later expiry (see api-key-policy.ts), else 403 forbidden with the reasons as details. The
+   * audit entry names the creator (the account, or the key by id and prefix), never the secret.
+   */
   async createApiKey(workspaceId: string, input: CreateApiKeyInput, actor: Actor, meta: RequestMeta) {
     const name = input.name.trim();
     const details = [];
@@ -202,6 +208,11 @@ export class WorkspacesService {
 
     const secret = `sk_${input.environment}_${randomBase62(43)}`;
     return this.deps.db.transaction().execute(async (trx) => {
+      const issuer = actor.type === 'api_key' ? await this.issuingKey(trx, workspaceId, actor.id) : null;
+      if (issuer) {
+        const refusals = keyCreationRefusals(issuer, { environment: input.environment, expiresAt });
+        if (refusals.length) throw new AppError('forbidden', 'This API key may not create that key.', { details: refusals });
+      }
       const row = await repo.insertApiKey(trx, {
         id: newId('apiKey'),
         workspace_id: workspaceId,
@@ -219,10 +230,30 @@ export class WorkspacesService {
         targetId: row.id,
         workspaceId,
         environment: input.environment,
-        changes: { name, environment: input.environment, expires_at: expiresAt?.toISOString() ?? null },
+        changes: {
+          name,
+          environment: input.environment,
+          expires_at: expiresAt?.toISOString() ?? null,
+          prefix: row.prefix,
+          last4: row.last4,
+          created_by: issuer ? { type: 'api_key', id: issuer.id, prefix: issuer.prefix } : { type: actor.type, id: actor.id, email: actor.email ?? null },
+        },
       });
       return { ...toApiKey(row), secret };
     });
+  }
+
+  /**
+   * The key a request acts with, read afresh: its bounds are those stored now, not a cached
+   * view. Revoked or expired since the guard admitted it is the guard's 401.
+   */
+  private async issuingKey(executor: Executor, workspaceId: string, keyId: string | null): Promise<IssuingKey> {
+    const row = keyId ? await repo.findApiKey(executor, workspaceId, keyId) : undefined;
+    const expiresAt = row?.expires_at ? new Date(row.expires_at) : null;
+    if (!row || row.revoked_at || (expiresAt && expiresAt.getTime() <= this.deps.now().getTime())) {
+      throw new AppError('unauthorized', 'The API key is invalid, revoked or expired.');
+    }
+    return { id: row.id, prefix: row.prefix, environment: row.environment, expiresAt };
   }
 
   async listApiKeys(workspaceId: string, filter: { environment?: Environment; limit?: number; cursor?: string }) {
