@@ -48,6 +48,48 @@ describe('super-admin from the environment', () => {
       await database.close();
     }
   });
+
+  it('ends the sessions of the super-admin when a start changes the password, and only then', async () => {
+    const database = await openTestDatabase();
+    const email = 'root@example.com';
+    const start = (password: string) =>
+      buildApp({ config: testConfig({ superAdminEmail: email, superAdminPassword: password }), database, migrate: false, perIpPerMinute: 100_000 });
+    const me = async (app: Awaited<ReturnType<typeof start>>, token: string) =>
+      (await app.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${token}` } })).statusCode;
+    try {
+      const a = await start('first-password');
+      const token = (await a.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: 'first-password' } })).json().token;
+      await a.close();
+      // A plain restart with the same environment logs nobody out.
+      const b = await start('first-password');
+      expect(await me(b, token)).toBe(200);
+      await b.close();
+      const c = await start('second-password');
+      expect(await me(c, token)).toBe(401);
+      const audit = await c.identity.accounts.login({ email, password: 'second-password' }, {});
+      const entries = (
+        await c.inject({ method: 'GET', url: '/api/super-admin/audit-log?action=account.password_reset', headers: { authorization: `Bearer ${audit.token}` } })
+      ).json().data;
+      expect(entries).toMatchObject([{ actor: { type: 'system' }, target_id: audit.account.id, changes: { password: 'replaced', sessions_ended: true } }]);
+      expect(JSON.stringify(entries)).not.toContain('second-password');
+      await c.close();
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('drops the ended sessions from the cache of a running process too', async () => {
+    const app = await buildTestApp();
+    const email = `root-${Math.random().toString(36).slice(2, 8)}@example.com`;
+    await app.identity.accounts.ensureSuperAdmin(email, 'first-password');
+    const { token } = await app.identity.accounts.login({ email, password: 'first-password' }, {});
+    const headers = { authorization: `Bearer ${token}` };
+    expect((await app.inject({ method: 'GET', url: '/api/auth/me', headers })).statusCode).toBe(200); // now cached
+    await app.identity.accounts.ensureSuperAdmin(email, 'first-password');
+    expect((await app.inject({ method: 'GET', url: '/api/auth/me', headers })).statusCode).toBe(200);
+    await app.identity.accounts.ensureSuperAdmin(email, 'second-password');
+    expect((await app.inject({ method: 'GET', url: '/api/auth/me', headers })).statusCode).toBe(401);
+  });
 });
 
 describe('logs', () => {

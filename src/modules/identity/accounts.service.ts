@@ -205,14 +205,31 @@ export class AccountsService {
     return toAccount(result);
   }
 
-  /** Create or reset the super-admin from SUPER_ADMIN_EMAIL / SUPER_ADMIN_PASSWORD. */
+  /**
+   * Create or reset the super-admin from SUPER_ADMIN_EMAIL / SUPER_ADMIN_PASSWORD. A changed
+   * password ends the account's sessions (in every process at once): resetting it is how an
+   * operator locks out whoever learned the old one. The same password, as on every plain
+   * restart, keeps them.
+   */
   async ensureSuperAdmin(email: string, password: string): Promise<AccountRow> {
     const existing = await repo.findAccountByEmail(this.deps.db, email);
-    const passwordHash = existing && (await verifyPassword(password, existing.password_hash)) ? existing.password_hash : await hashPassword(password);
+    const unchanged = existing !== undefined && (await verifyPassword(password, existing.password_hash));
+    const passwordHash = unchanged ? existing.password_hash : await hashPassword(password);
     if (existing) {
-      const updated = (await repo.updateAccount(this.deps.db, existing.id, { role: 'super_admin', status: 'active', password_hash: passwordHash }))!;
-      await this.deps.bus.publish(`account:${existing.id}`);
-      return updated;
+      return this.deps.db.transaction().execute(async (trx) => {
+        const updated = (await repo.updateAccount(trx, existing.id, { role: 'super_admin', status: 'active', password_hash: passwordHash }))!;
+        if (!unchanged) {
+          await repo.revokeAccountSessions(trx, existing.id);
+          await writeAudit(trx, { type: 'system', id: null }, {}, {
+            action: 'account.password_reset',
+            targetType: 'account',
+            targetId: existing.id,
+            changes: { password: 'replaced', sessions_ended: true },
+          });
+        }
+        await this.deps.bus.publish(`account:${existing.id}`, trx);
+        return updated;
+      });
     }
     return this.deps.db.transaction().execute(async (trx) => {
       const account = await repo.insertAccount(trx, {
