@@ -338,6 +338,17 @@ describe('a key creates keys only within its own bounds', () => {
     expect((await app.inject({ method: 'GET', url: '/v1/api-keys', headers: t.headers })).statusCode).toBe(200);
   });
 
+  it('bounds a key by what is stored now, not by the verified key its process still caches', async () => {
+    const t = await createTenant(app);
+    expect((await app.inject({ method: 'GET', url: '/v1/api-keys', headers: t.headers })).statusCode).toBe(200); // now cached
+    // Revoked by another process whose invalidation has not arrived yet.
+    await app.deps.db.updateTable('api_keys').set({ revoked_at: new Date() }).where('id', '=', t.apiKeyId).execute();
+    expect((await app.inject({ method: 'GET', url: '/v1/api-keys', headers: t.headers })).statusCode).toBe(200);
+    const mint = await app.inject({ method: 'POST', url: '/v1/api-keys', headers: t.headers, payload: { name: 'late' } });
+    expect(mint.statusCode).toBe(401);
+    expect(mint.json().code).toBe('unauthorized');
+  });
+
   it('audits every creation with its creator (a key by id and prefix, a session by account), never the secret', async () => {
     const t = await createTenant(app);
     const byKey = (await app.inject({ method: 'POST', url: '/v1/api-keys', headers: t.headers, payload: { name: 'by key' } })).json();
