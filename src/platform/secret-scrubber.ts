@@ -104,8 +104,11 @@ function buildScrubber(secrets: readonly string[]): SecretScrubber {
   // Longest first, so a form that contains another is replaced whole.
   const texts = [...forms.keys()].sort((a, b) => b.length - a.length);
   const pattern = new RegExp(texts.map(escapeRegExp).join('|'), 'g');
+  // Most strings of an answer are short codes ("03", "USD"): no form fits in them.
+  const shortest = texts[texts.length - 1]!.length;
 
   const scrub = (text: string): string => {
+    if (text.length < shortest) return text;
     pattern.lastIndex = 0;
     let match = pattern.exec(text);
     if (!match) return text;
@@ -126,26 +129,27 @@ function buildScrubber(secrets: readonly string[]): SecretScrubber {
     return out + text.slice(copied);
   };
 
-  const scrubValue = <T>(value: T, depth = 0): T => {
-    if (typeof value === 'string') return scrub(value) as T;
+  const scrubValue = (value: unknown, depth: number): unknown => {
+    if (typeof value === 'string') return scrub(value);
     if (value === null || typeof value !== 'object' || depth > 32) return value;
     if (Array.isArray(value)) {
-      let changed = false;
-      const out = value.map((v: unknown) => {
-        const s = scrubValue(v, depth + 1);
-        if (s !== v) changed = true;
-        return s;
-      });
-      return (changed ? out : value) as T;
+      let out: unknown[] | null = null;
+      for (let i = 0; i < value.length; i += 1) {
+        const s = scrubValue(value[i], depth + 1);
+        if (s !== value[i]) (out ??= value.slice())[i] = s;
+      }
+      return out ?? value;
     }
     const proto = Object.getPrototypeOf(value) as unknown;
     if (proto !== Object.prototype && proto !== null) return value;
+    const record = value as Record<string, unknown>;
     let out: Record<string, unknown> | null = null;
-    for (const [k, v] of Object.entries(value)) {
-      const s = scrubValue(v, depth + 1);
-      if (s !== v) (out ??= { ...(value as Record<string, unknown>) })[k] = s;
+    for (const k in record) {
+      if (!Object.hasOwn(record, k)) continue;
+      const s = scrubValue(record[k], depth + 1);
+      if (s !== record[k]) (out ??= { ...record })[k] = s;
     }
-    return (out ?? value) as T;
+    return out ?? value;
   };
 
   const scrubError = <T>(err: T): T => {
@@ -158,7 +162,7 @@ function buildScrubber(secrets: readonly string[]): SecretScrubber {
     return err;
   };
 
-  return { active: true, scrub, scrubValue: (value) => scrubValue(value), scrubError };
+  return { active: true, scrub, scrubValue: <T>(value: T) => scrubValue(value, 0) as T, scrubError };
 }
 
 /**
