@@ -12,10 +12,10 @@ export function requestSecrets(headers: Record<string, string>, form?: Record<st
   const out: string[] = [];
   for (const [name, value] of Object.entries(headers)) {
     if (!isSecretKey(name)) continue;
-    out.push(value);
+    // `Bearer x` / `Basic x`: the credential alone, so a scrubbed quote still names the scheme.
     const scheme = /^(\S+)\s+(\S+)$/.exec(value);
+    out.push(scheme ? scheme[2]! : value);
     if (!scheme) continue;
-    out.push(scheme[2]!);
     if (scheme[1]!.toLowerCase() === 'basic') {
       const decoded = Buffer.from(scheme[2]!, 'base64').toString('utf8');
       const colon = decoded.indexOf(':');
