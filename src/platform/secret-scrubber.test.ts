@@ -41,6 +41,12 @@ describe('secretScrubber', () => {
     expect(secretScrubber(['sekrit-value']).scrub(text)).toBe(text);
   });
 
+  it('scrubs an all-digit value only where no other digit touches it', () => {
+    const s = secretScrubber(['7730019428']);
+    expect(s.scrub('account 7730019428 refused; accountNumber%3D7730019428%26')).toBe(`account ${SCRUBBED} refused; accountNumber%3D${SCRUBBED}%26`);
+    expect(s.scrub('9400177300194281234567')).toBe('9400177300194281234567');
+  });
+
   it('scrubs every string of a value, keeping Buffers and the reference when nothing changed', () => {
     const s = secretScrubber(['tok_0123456789']);
     const label = Buffer.from('tok_0123456789');

@@ -16,6 +16,8 @@
  *   the secret's bytes are the same whatever surrounds them; a match of those replaces the whole
  *   run of base64 characters around it (the header value, not just the middle of it).
  *
+ * An all-digit value is matched only where no digit touches it (not inside a tracking number).
+ *
  * Values shorter than `MIN_SECRET_LENGTH` characters are left alone: a short value (a 4-digit
  * PIN, `test`) would also match ordinary words and numbers of a carrier's message and mangle it,
  * and hides little; every credential a carrier issues is longer than that.
@@ -103,7 +105,9 @@ function buildScrubber(secrets: readonly string[]): SecretScrubber {
   }
   // Longest first, so a form that contains another is replaced whole.
   const texts = [...forms.keys()].sort((a, b) => b.length - a.length);
-  const pattern = new RegExp(texts.map(escapeRegExp).join('|'), 'g');
+  // An all-digit secret (a payment account number) only where it stands alone: inside a longer
+  // run of digits (a tracking number) it is a coincidence, and scrubbing it would corrupt an id.
+  const pattern = new RegExp(texts.map((t) => (/^[0-9]+$/.test(t) ? `(?<![0-9])${t}(?![0-9])` : escapeRegExp(t))).join('|'), 'g');
   // Most strings of an answer are short codes ("03", "USD"): no form fits in them.
   const shortest = texts[texts.length - 1]!.length;
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createTenant, type Tenant } from '../helpers/app.js';
 import { startEchoProxy, type EchoProxy } from '../helpers/echo-proxy.js';
@@ -154,13 +155,22 @@ describe('a carrier that quotes our requests back', () => {
     expect(leaksIn('account list', list.body)).toEqual([]);
   });
 
-  it('scrubs a health message stored before answers were scrubbed, on read and list', async () => {
+  it('scrubs a health message and an exchange stored before answers were scrubbed, on read', async () => {
     const stored = `quoted earlier: Basic ${b64(`${UPS_ID}:${UPS_SECRET}`)} and ${UPS_SECRET}`;
     await app.deps.db.updateTable('carrier_accounts').set({ health_message: stored }).where('id', '=', upsAccount).execute();
     const read = await app.inject({ method: 'GET', url: `/v1/carrier-accounts/${upsAccount}`, headers: t.headers });
     expect(read.json().health.message).toBe('quoted earlier: Basic [REDACTED] and [REDACTED]');
     const list = await app.inject({ method: 'GET', url: '/v1/carrier-accounts?limit=100', headers: t.headers });
     expect([...leaksIn('read', read.body), ...leaksIn('list', list.body)]).toEqual([]);
+    // An exchange logged before the client scrubbed them (still within the 7 days kept).
+    await sql`
+      insert into carrier_exchanges (id, carrier_account_id, workspace_id, environment, operation, method, path, status, duration_ms, outcome, request_body, response_body, request_id, created_at)
+      select 'cx_stored_before', a.id, a.workspace_id, a.environment, 'token', 'POST', '/security/v1/oauth/token', 401, 5, 'invalid_credentials', null,
+             ${JSON.stringify({ response: { errors: [{ code: '250002', message: stored }] } })}::jsonb, null, now()
+      from carrier_accounts a where a.id = ${upsAccount}`.execute(app.deps.db);
+    const logs = await app.inject({ method: 'GET', url: `/v1/carrier-accounts/${upsAccount}/logs`, headers: t.headers });
+    expect(logs.body).toContain('quoted earlier: Basic [REDACTED] and [REDACTED]');
+    expect(leaksIn('exchange log', logs.body)).toEqual([]);
   });
 
   it('leaks nothing into the exchange log, nor into any log line', async () => {
