@@ -312,6 +312,34 @@ describe('exchange log and redaction', () => {
     await client.close();
   });
 
+  it('scrubs an answer quoting the request of every secret it carried, in any encoding, in the log only', async () => {
+    const secret = 'hunter2/secret+"x"';
+    const basic = Buffer.from(`client-id:${secret}`).toString('base64');
+    // A carrier (or a proxy) quoting the request back inside its error message.
+    handler = (req, body, res) => json(res, 400, { errors: [{ message: `refused: ${req.headers.authorization} ${body} ${secret}`, detail: `token ${req.headers['x-payment-authorization-token']}` }] });
+    const { client, exchanges } = harness();
+    const form = { grant_type: 'client_credentials', client_secret: secret };
+    const res = await client.request(call({ json: undefined, form, headers: { authorization: `Basic ${basic}`, 'x-payment-authorization-token': 'pay-token-0123456789' } }));
+    const logged = JSON.stringify(exchanges[0]!.response_body);
+    for (const form of [secret, JSON.stringify(secret).slice(1, -1), basic, new URLSearchParams({ s: secret }).toString().slice(2), 'pay-token-0123456789']) expect(logged).not.toContain(form);
+    expect(logged).toContain('refused: Basic [REDACTED] grant_type=client_credentials&client_secret=[REDACTED] [REDACTED]');
+    // The driver reads the carrier's own answer: what it makes of it is scrubbed where the account is known (scrubbing-driver.ts).
+    expect(res.body).toContain(basic);
+    await client.close();
+  });
+
+  it('scrubs the log of the tokens cached for the account, and lists them per account', async () => {
+    handler = (req, _b, res) => json(res, 400, { message: `bad ${req.headers.authorization}` });
+    const { client, exchanges } = harness();
+    await client.request(call({ oauth: { key: 'ups:ca_1:host', fetchToken: async () => ({ accessToken: 'tok-issued-0123456789', expiresInS: 3600 }) } }));
+    expect(JSON.stringify(exchanges[0]!.response_body)).toBe(JSON.stringify({ message: 'bad Bearer [REDACTED]' }));
+    expect(client.tokens.tokensOf('ca_1')).toEqual(['tok-issued-0123456789']);
+    expect(client.tokens.tokensOf('ca_2')).toEqual([]);
+    client.tokens.clear('ups:ca_1:host');
+    expect(client.tokens.tokensOf('ca_1')).toEqual([]);
+    await client.close();
+  });
+
   it('redacts nested secret-named fields, headers and free text', () => {
     expect(redactBody(JSON.stringify({ a: { Password: 'p', ClientSecret: 's', api_key: 'k', keep: 'v' } }), 'application/json')).toEqual({
       a: { Password: '[REDACTED]', ClientSecret: '[REDACTED]', api_key: '[REDACTED]', keep: 'v' },

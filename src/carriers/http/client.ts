@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { Agent } from 'undici';
 import { CircuitBreakers } from './breaker.js';
 import { CarrierTransportError, type TransportFailureKind } from './errors.js';
+import { secretScrubber } from '../../platform/secret-scrubber.js';
 import { parseJsonBody, redactBody, redactHeaders, redactValue } from './redact.js';
+import { requestSecrets } from './request-secrets.js';
 import { TokenCache, type AccessToken } from './token-cache.js';
 
 /**
@@ -185,7 +187,7 @@ export class CarrierHttpClient {
       attempt += 1;
       // The token first: fetching it is its own breaker-guarded call on the same account.
       let token: string | null = null;
-      if (req.oauth) token = await this.tokens.get(req.oauth.key, req.oauth.fetchToken);
+      if (req.oauth) token = await this.tokens.get(req.oauth.key, req.oauth.fetchToken, req.accountId);
       const wait = this.breakers.acquire(breakerKey);
       if (wait !== null) {
         this.count(req, 'circuit_open');
@@ -333,7 +335,11 @@ export class CarrierHttpClient {
                   ? 'client_error'
                   : 'success';
     this.count(req, outcome, durationMs);
-    this.log({
+    // Redaction by key cannot see a secret the carrier (or a proxy) quotes inside a message:
+    // the entry is also scrubbed of every secret value this request carried and of the
+    // account's tokens, in any encoding (platform/secret-scrubber.ts).
+    const scrubber = secretScrubber([...requestSecrets(headers, req.form, req.json), ...this.tokens.tokensOf(req.accountId)]);
+    this.log(scrubber.scrubValue({
       at: new Date(started).toISOString(),
       carrier: req.carrier,
       account_id: req.accountId,
@@ -350,7 +356,7 @@ export class CarrierHttpClient {
       request_body: req.json !== undefined ? redactValue(req.json) : redactBody(body, headers['content-type']),
       response_body: json ? redactValue(json.value) : redactBody(responseText, responseHeaders['content-type']),
       error: failure?.kind ?? null,
-    });
+    }));
     if (failure) return { response: null, failure };
     return {
       response: { status: status!, headers: responseHeaders, body: responseText ?? '', durationMs, attempts: attempt, ...(json ? { json } : {}) },

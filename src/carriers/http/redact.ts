@@ -29,6 +29,17 @@ export function isSecretKey(key: string): boolean {
   return secret;
 }
 
+/**
+ * Narrower than `isSecretKey`: a field whose VALUE is a credential (what the secret scrubber
+ * looks for in carrier answers), not one that merely sounds sensitive (`signatureOptionType`'s
+ * `DIRECT` is not a secret to hunt for in every answer).
+ */
+const CREDENTIAL_KEY = /(secret|password|passwd|passphrase|token|api[_-]?key|apikey|private[_-]?key|credential)/i;
+
+export function isCredentialKey(key: string): boolean {
+  return CREDENTIAL_KEY.test(key) || SECRET_EXACT_KEYS.has(key);
+}
+
 export function redactHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {

@@ -8,7 +8,8 @@ import { decodeCursor, type Page } from '../../platform/http/pagination.js';
 import { newId } from '../../platform/ids.js';
 import { createSecretBox, type SecretBox } from '../../platform/secret-box.js';
 import { writeAudit } from '../audit/index.js';
-import { credentialProblems, maskCredentials } from './carrier-accounts.credentials.js';
+import { secretScrubber, type SecretScrubber } from '../../platform/secret-scrubber.js';
+import { credentialProblems, maskCredentials, secretFields } from './carrier-accounts.credentials.js';
 import type { ApiAccount } from '../../carriers/api-driver.js';
 import { settingsService } from '../settings/index.js';
 import { apiDriverCapabilities, type ApiDriverCatalogue } from './carrier-accounts.drivers.js';
@@ -125,11 +126,11 @@ export class CarrierAccountsService {
     if (filter.cursor) decodeCursor(filter.cursor); // a bad cursor is a 400 before anything is written
     await this.liveAccounts(ctx);
     const page = await listAccounts(this.#deps.db, ctx, filter);
-    return { ...page, data: page.data.map(toCarrierAccount) };
+    return { ...page, data: page.data.map((row) => this.#view(row)) };
   }
 
   async get(ctx: Scope, id: string): Promise<CarrierAccount> {
-    return toCarrierAccount(await this.#rowOr404(ctx, id));
+    return this.#view(await this.#rowOr404(ctx, id));
   }
 
   async create(ctx: ServiceContext, input: CreateCarrierAccountInput): Promise<CarrierAccount> {
@@ -239,10 +240,12 @@ export class CarrierAccountsService {
   }
 
   async logs(ctx: Scope, id: string) {
-    await this.#rowOr404(ctx, id);
+    const account = await this.#rowOr404(ctx, id);
     const since = new Date(this.#deps.now().getTime() - EXCHANGE_RETENTION_MS);
     const rows = await listExchanges(this.#deps.db, ctx, id, EXCHANGE_LOG_LIMIT, since);
-    return { data: rows.map(toExchange) };
+    // Exchanges written before the HTTP client scrubbed them (within the 7 days kept) are scrubbed here.
+    const scrubber = this.#scrubberOf(account);
+    return { data: rows.map((row) => scrubber.scrubValue(toExchange(row))) };
   }
 
   /** The account as a driver sees it: credentials opened. */
@@ -286,6 +289,30 @@ export class CarrierAccountsService {
     if (!updated) throw notFound('carrier account');
     await this.#deps.bus.publish(topic(ctx));
     return updated;
+  }
+
+  /**
+   * The account as read: a health message stored before carrier answers were scrubbed of the
+   * account's secrets (carriers/scrubbing-driver.ts) is scrubbed again here, so a quoted secret
+   * never comes back out of the database either (tokens of that time are expired and unknown).
+   */
+  #view(row: CarrierAccountRow): CarrierAccount {
+    const account = toCarrierAccount(row);
+    if (!row.health_message) return account;
+    return { ...account, health: { ...account.health, message: this.#scrubberOf(row).scrub(row.health_message) } };
+  }
+
+  /** The account's write-only credentials as a scrubber (the identity for a simulated account). */
+  #scrubberOf(row: CarrierAccountRow): SecretScrubber {
+    const api = row.driver === 'api' ? this.#drivers.get(row.carrier) : undefined;
+    if (!api || !row.credentials_sealed) return secretScrubber([]);
+    let credentials: Record<string, unknown>;
+    try {
+      credentials = this.apiAccount(row).credentials;
+    } catch {
+      return secretScrubber([]); // credentials that no longer open: nothing to look for
+    }
+    return secretScrubber(secretFields(api.credentialsSchema).map((f) => (typeof credentials[f] === 'string' ? credentials[f] : null)));
   }
 
   /** Two requests making two accounts of one carrier the default at once: the loser is a 409. */

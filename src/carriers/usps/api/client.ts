@@ -213,7 +213,7 @@ export class UspsApiDriver implements CarrierApiDriver {
   /** The account's payment authorization token, cached like the OAuth token (8 hours). */
   private paymentToken(ctx: ApiCallContext): Promise<string> {
     const c = this.paymentCredentials(ctx);
-    return this.http.tokens.get(this.paymentKey(ctx, c), () => this.fetchPaymentToken(ctx, c));
+    return this.http.tokens.get(this.paymentKey(ctx, c), () => this.fetchPaymentToken(ctx, c), ctx.account.id);
   }
 
   /**
@@ -515,13 +515,13 @@ export class UspsApiDriver implements CarrierApiDriver {
     try {
       const key = this.tokenKey(ctx);
       this.http.tokens.clear(key);
-      await this.http.tokens.get(key, () => this.fetchToken(ctx));
+      await this.http.tokens.get(key, () => this.fetchToken(ctx), ctx.account.id);
       const c = this.creds(ctx);
       if (missingPaymentFields(c).length === 0) {
         const token = await this.fetchPaymentToken(ctx, c as PaymentCredentials);
         // A fresh, valid token: keep it for the next label.
         this.http.tokens.clear(this.paymentKey(ctx, c));
-        await this.http.tokens.get(this.paymentKey(ctx, c), () => Promise.resolve(token));
+        await this.http.tokens.get(this.paymentKey(ctx, c), () => Promise.resolve(token), ctx.account.id);
       }
       return { ok: true, value: { latency_ms: Date.now() - started } };
     } catch (err) {
