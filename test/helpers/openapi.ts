@@ -317,6 +317,23 @@ export function dateFieldPaths(schema: JsonSchema, doc: OpenApiDoc, path: Array<
   return out.filter((p) => !seen.has(p.join('/')) && !!seen.add(p.join('/')));
 }
 
+/** Every text field of a body schema: its path and its (resolved) schema, through $ref, unions and arrays. */
+export function stringFields(schema: JsonSchema, doc: OpenApiDoc, path: Array<string | number> = [], depth = 0): Array<{ path: Array<string | number>; schema: JsonSchema }> {
+  if (depth > 8) return [];
+  const s = resolve(schema, doc);
+  const types = Array.isArray(s.type) ? (s.type as string[]) : s.type ? [s.type as string] : [];
+  const out: Array<{ path: Array<string | number>; schema: JsonSchema }> = types.includes('string') ? [{ path, schema: s }] : [];
+  for (const u of ((s.anyOf ?? s.oneOf ?? s.allOf) as JsonSchema[] | undefined) ?? []) out.push(...stringFields(u, doc, path, depth + 1));
+  if (s.items && typeof s.items === 'object') out.push(...stringFields(s.items as JsonSchema, doc, [...path, 0], depth + 1));
+  for (const [k, v] of Object.entries((s.properties ?? {}) as Record<string, JsonSchema>)) out.push(...stringFields(v, doc, [...path, k], depth + 1));
+  return out;
+}
+
+/** Whether a schema declares one of DATE_FORMATS. */
+export function isDateSchema(schema: JsonSchema, doc: OpenApiDoc): boolean {
+  return hasDateFormat(resolve(schema, doc));
+}
+
 /** The query parameters of an operation that take a date or a time. */
 export function dateQueryParams(op: Operation, doc: OpenApiDoc): string[] {
   return op.parameters.filter((p) => p.in === 'query' && p.schema && hasDateFormat(resolve(p.schema, doc))).map((p) => p.name);

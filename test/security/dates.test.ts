@@ -2,13 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, superAdminHeaders } from '../helpers/app.js';
 import { makePrincipal, resourceFactories, type Principal } from '../helpers/credentials.js';
-import type { AuthKind } from '../helpers/openapi.js';
+import { detailField, isDateSchema, loadOperations, stringFields, type AuthKind } from '../helpers/openapi.js';
 
 // Every date and time a client can send, in a query string or a body, refuses the values no
 // database row can be compared with (year 0000 was a 500 from PostgreSQL on all of them) and
 // impossible days, times and offsets, as 400 validation_failed naming the field. The fuzz walk
 // (fuzz.test.ts) does the same for every date field /openapi.json declares, new ones included;
-// this list keeps the parameters the attack run found, by name.
+// this list keeps the parameters the attack run found, by name. And a field named like a time
+// must declare a date format (the shared schemas in platform/http/schemas.ts), so the walk finds it.
 
 const OUT_OF_RANGE = [
   '0000-01-01T00:00:00Z',
@@ -114,5 +115,29 @@ describe('dates and times out of range, or impossible', () => {
     expect(far.json().token_expires_at).toBe('9999-12-31T23:59:59.000Z');
     const key = await app.inject({ method: 'POST', url: '/v1/api-keys', headers: await me.headers('apiKey'), payload: { name: 'long', expires_at: '9999-12-31T23:59:59+14:00' } });
     expect(key.statusCode, key.body).toBe(201);
+  });
+});
+
+describe('every request field named like a date or time', () => {
+  it('declares a date format (so the validator and the fuzz walk see it as one)', async () => {
+    const TIME_NAME = /(^|_)(at|date|since|from|to|until|before|after|start|end|time)$/;
+    const { doc, operations } = await loadOperations(app);
+    const undeclared: string[] = [];
+    const checked: string[] = [];
+    for (const op of operations) {
+      for (const p of op.parameters.filter((q) => q.in === 'query' && TIME_NAME.test(q.name))) {
+        checked.push(`${op.operationId} ${p.name}`);
+        if (!p.schema || !isDateSchema(p.schema, doc)) undeclared.push(`${op.method} ${op.path} ?${p.name}`);
+      }
+      for (const { path, schema } of op.body ? stringFields(op.body, doc) : []) {
+        const name = path.at(-1);
+        if (typeof name !== 'string' || !TIME_NAME.test(name)) continue;
+        checked.push(`${op.operationId} ${detailField(path)}`);
+        // A nullable field lists its string branch here; its null branch has no format to declare.
+        if (!isDateSchema(schema, doc)) undeclared.push(`${op.method} ${op.path} ${detailField(path)}`);
+      }
+    }
+    expect(checked.length).toBeGreaterThan(20);
+    expect(undeclared).toEqual([]);
   });
 });
