@@ -22,6 +22,7 @@ import { carrierRequestMetrics, registerMetrics } from './platform/http/metrics.
 import { ErrorResponseSchema, type App } from './platform/http/schemas.js';
 import { openApiOptions } from './platform/http/openapi.js';
 import { DeferredCompilation } from './platform/http/lazy-compilers.js';
+import { addDateFormats } from './platform/http/dates.js';
 import type { Deps } from './platform/deps.js';
 import { getCarrierRegistry, type CarrierRegistry } from './carriers/registry.js';
 import { composeServices, type Services } from './compose.js';
@@ -99,7 +100,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     requestIdHeader: false,
     // Behind a proxy, TRUST_PROXY=1 takes the client IP from X-Forwarded-For (per-IP limits).
     trustProxy: config.trustProxy,
-    ajv: { customOptions: { removeAdditional: false, allErrors: true, coerceTypes: 'array', useDefaults: true } },
+    ajv: { customOptions: { removeAdditional: false, allErrors: true, coerceTypes: 'array', useDefaults: true }, onCreate: addDateFormats },
     // Query strings and path parameters arrive as text and are coerced ("20" → 20); JSON bodies
     // carry their own types, so a string where a number belongs is a 400, never a guess.
     schemaController: { compilersFactory: compilersFactory(compilation) as never },

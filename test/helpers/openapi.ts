@@ -88,22 +88,70 @@ function resolve(schema: JsonSchema, doc: OpenApiDoc): JsonSchema {
   return s;
 }
 
+const instants = fc.date({ min: new Date('2020-01-01'), max: new Date('2035-01-01'), noInvalidDate: true });
 const FORMAT_SAMPLES: Record<string, fc.Arbitrary<string>> = {
-  'date-time': fc.date({ min: new Date('2020-01-01'), max: new Date('2035-01-01'), noInvalidDate: true }).map((d) => d.toISOString()),
-  date: fc.date({ min: new Date('2020-01-01'), max: new Date('2035-01-01'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+  'date-time': instants.map((d) => d.toISOString()),
+  date: instants.map((d) => d.toISOString().slice(0, 10)),
+  // List filters (an ISO date or date-time).
+  'date-or-date-time': fc.oneof(
+    instants.map((d) => d.toISOString()),
+    instants.map((d) => d.toISOString().slice(0, 10)),
+  ),
   email: fc.emailAddress(),
   uri: fc.webUrl(),
 };
 
-/** Values that satisfy the schema (as far as a schema can say: business rules may still refuse them). */
-export function validArbitrary(schema: JsonSchema, doc: OpenApiDoc, depth = 0): fc.Arbitrary<unknown> {
+/** The formats that carry a date or a time: every field with one gets OUT_OF_RANGE_DATES too. */
+export const DATE_FORMATS = ['date', 'date-time', 'date-or-date-time'];
+
+/**
+ * Dates and times no field may accept: years PostgreSQL or JavaScript does not have (0000,
+ * five and six digits, negative), days and times that do not exist, offsets no time zone
+ * uses, and in-range text that leaves the range once its offset is applied. Year 0000 was a
+ * 500 on every date parameter; these keep a new one from repeating it.
+ */
+export const OUT_OF_RANGE_DATES = [
+  '0000-01-01T00:00:00Z',
+  '0000-01-01',
+  '0000-12-31T23:59:59.999Z',
+  '10000-01-01T00:00:00Z',
+  '+275760-09-13T00:00:00Z',
+  '+010000-01-01',
+  '-000001-01-01T00:00:00Z',
+  '2026-02-30',
+  '2026-02-30T12:00:00Z',
+  '2025-02-29T12:00:00Z',
+  '2026-04-31T00:00:00Z',
+  '2026-13-01T00:00:00Z',
+  '2026-01-01T24:00:00Z',
+  '2026-03-03T13:60:00Z',
+  '2026-03-03T13:60:00-05:00',
+  '2026-03-03T13:00:60Z',
+  '2026-03-03T13:00:00+24:00',
+  '2026-03-03T13:00:00-99:99',
+  '0001-01-01T00:00:00+01:00',
+  '9999-12-31T23:59:59-14:00',
+];
+const outOfRangeDate = fc.constantFrom(...OUT_OF_RANGE_DATES);
+
+function hasDateFormat(s: JsonSchema): boolean {
+  return typeof s.format === 'string' && DATE_FORMATS.includes(s.format);
+}
+
+/**
+ * Values that satisfy the schema (as far as a schema can say: business rules may still refuse
+ * them). With `badDates`, every date or date-time field holds an out-of-range value instead.
+ */
+export function validArbitrary(schema: JsonSchema, doc: OpenApiDoc, depth = 0, options: { badDates?: boolean } = {}): fc.Arbitrary<unknown> {
   const s = resolve(schema, doc);
   if ('const' in s) return fc.constant(s.const);
   if (Array.isArray(s.enum)) return fc.constantFrom(...(s.enum as unknown[]));
   const union = (s.anyOf ?? s.oneOf) as JsonSchema[] | undefined;
-  if (union) return fc.oneof(...union.map((u) => validArbitrary(u, doc, depth + 1)));
+  if (union) return fc.oneof(...union.map((u) => validArbitrary(u, doc, depth + 1, options)));
   const types = Array.isArray(s.type) ? (s.type as string[]) : s.type ? [s.type as string] : [];
-  if (types.length > 1) return fc.oneof(...types.map((t) => validArbitrary({ ...s, type: t }, doc, depth + 1)));
+  // A nullable date is a date here: with badDates, null would hide the field.
+  if (options.badDates && types.includes('string') && hasDateFormat(s)) return outOfRangeDate;
+  if (types.length > 1) return fc.oneof(...types.map((t) => validArbitrary({ ...s, type: t }, doc, depth + 1, options)));
   switch (types[0]) {
     case 'null':
       return fc.constant(null);
@@ -122,6 +170,11 @@ export function validArbitrary(schema: JsonSchema, doc: OpenApiDoc, depth = 0): 
         .filter((n) => (s.exclusiveMinimum === undefined || n > (s.exclusiveMinimum as number)) && (s.exclusiveMaximum === undefined || n < (s.exclusiveMaximum as number)));
     }
     case 'string': {
+      // A date format names the values better than a pattern beside it (random digits are mostly no date).
+      if (hasDateFormat(s)) {
+        const pattern = typeof s.pattern === 'string' ? new RegExp(s.pattern) : null;
+        return pattern ? FORMAT_SAMPLES[s.format as string].filter((v) => pattern.test(v)) : FORMAT_SAMPLES[s.format as string];
+      }
       if (typeof s.pattern === 'string') {
         const maxLength = (s.maxLength as number | undefined) ?? 1000;
         return fc.stringMatching(new RegExp(s.pattern as string)).filter((v) => v.length <= maxLength && v.length >= ((s.minLength as number | undefined) ?? 0));
@@ -133,7 +186,7 @@ export function validArbitrary(schema: JsonSchema, doc: OpenApiDoc, depth = 0): 
       if (depth > 6) return fc.constant([]);
       const items = (s.items as JsonSchema | undefined) ?? {};
       const minLength = (s.minItems as number | undefined) ?? 0;
-      return fc.array(validArbitrary(items, doc, depth + 1), { minLength, maxLength: Math.max(minLength, Math.min((s.maxItems as number | undefined) ?? 3, 3)) });
+      return fc.array(validArbitrary(items, doc, depth + 1, options), { minLength, maxLength: Math.max(minLength, Math.min((s.maxItems as number | undefined) ?? 3, 3)) });
     }
     case 'object':
     default: {
@@ -145,7 +198,7 @@ export function validArbitrary(schema: JsonSchema, doc: OpenApiDoc, depth = 0): 
       if (depth > 6) return fc.constant({});
       const required = (s.required ?? []) as string[];
       return fc.record(
-        Object.fromEntries(Object.entries(props).map(([k, v]) => [k, validArbitrary(v, doc, depth + 1)])),
+        Object.fromEntries(Object.entries(props).map(([k, v]) => [k, validArbitrary(v, doc, depth + 1, options)])),
         { requiredKeys: required.filter((k) => k in props) },
       );
     }
@@ -192,6 +245,8 @@ export function invalidArbitrary(schema: JsonSchema, doc: OpenApiDoc): fc.Arbitr
   const valid = validArbitrary(schema, doc);
   return fc.oneof(
     hostileValue,
+    // Every date and time field out of range at once (as valid as the rest can be).
+    validArbitrary(schema, doc, 0, { badDates: true }),
     fc.tuple(valid, fc.string({ maxLength: 12 }), hostileValue).map(([v, key, bad]) => (isObject(v) ? { ...v, [key || 'extra']: bad } : bad)),
     fc.tuple(valid, fc.nat(), hostileValue).map(([v, n, bad]) => replaceSomewhere(v, n, bad)),
     fc.tuple(valid, fc.nat()).map(([v, n]) => dropSomewhere(v, n)),
@@ -245,6 +300,66 @@ function dropSomewhere(v: unknown, n: number): unknown {
   return copy;
 }
 
+/**
+ * Where a body schema holds dates and times: each a path of keys (an array's first item as 0),
+ * following $ref, unions and nullable types. The fuzz walk puts OUT_OF_RANGE_DATES there.
+ */
+export function dateFieldPaths(schema: JsonSchema, doc: OpenApiDoc, path: Array<string | number> = [], depth = 0): Array<Array<string | number>> {
+  if (depth > 8) return [];
+  const s = resolve(schema, doc);
+  if (hasDateFormat(s)) return [path];
+  const union = (s.anyOf ?? s.oneOf ?? s.allOf) as JsonSchema[] | undefined;
+  const out: Array<Array<string | number>> = [];
+  if (union) for (const u of union) out.push(...dateFieldPaths(u, doc, path, depth + 1));
+  if (s.items && typeof s.items === 'object') out.push(...dateFieldPaths(s.items as JsonSchema, doc, [...path, 0], depth + 1));
+  for (const [k, v] of Object.entries((s.properties ?? {}) as Record<string, JsonSchema>)) out.push(...dateFieldPaths(v, doc, [...path, k], depth + 1));
+  const seen = new Set<string>();
+  return out.filter((p) => !seen.has(p.join('/')) && !!seen.add(p.join('/')));
+}
+
+/** Every text field of a body schema: its path and its (resolved) schema, through $ref, unions and arrays. */
+export function stringFields(schema: JsonSchema, doc: OpenApiDoc, path: Array<string | number> = [], depth = 0): Array<{ path: Array<string | number>; schema: JsonSchema }> {
+  if (depth > 8) return [];
+  const s = resolve(schema, doc);
+  const types = Array.isArray(s.type) ? (s.type as string[]) : s.type ? [s.type as string] : [];
+  const out: Array<{ path: Array<string | number>; schema: JsonSchema }> = types.includes('string') ? [{ path, schema: s }] : [];
+  for (const u of ((s.anyOf ?? s.oneOf ?? s.allOf) as JsonSchema[] | undefined) ?? []) out.push(...stringFields(u, doc, path, depth + 1));
+  if (s.items && typeof s.items === 'object') out.push(...stringFields(s.items as JsonSchema, doc, [...path, 0], depth + 1));
+  for (const [k, v] of Object.entries((s.properties ?? {}) as Record<string, JsonSchema>)) out.push(...stringFields(v, doc, [...path, k], depth + 1));
+  return out;
+}
+
+/** Whether a schema declares one of DATE_FORMATS. */
+export function isDateSchema(schema: JsonSchema, doc: OpenApiDoc): boolean {
+  return hasDateFormat(resolve(schema, doc));
+}
+
+/** The query parameters of an operation that take a date or a time. */
+export function dateQueryParams(op: Operation, doc: OpenApiDoc): string[] {
+  return op.parameters.filter((p) => p.in === 'query' && p.schema && hasDateFormat(resolve(p.schema, doc))).map((p) => p.name);
+}
+
+/** A path as the error details name it: `['window', 'start']` → `window.start`, `['items', 0, 'at']` → `items[0].at`. */
+export function detailField(path: Array<string | number>): string {
+  return path.reduce<string>((out, part) => (typeof part === 'number' ? `${out}[${part}]` : out ? `${out}.${part}` : part), '');
+}
+
+/** A copy of `value` with `leaf` at `path`, objects and arrays made on the way where missing. */
+export function setPath(value: unknown, path: Array<string | number>, leaf: unknown): unknown {
+  const root: unknown = structuredClone(value ?? (typeof path[0] === 'number' ? [] : {}));
+  let holder = root as Record<string | number, unknown>;
+  path.forEach((key, i) => {
+    if (i === path.length - 1) {
+      holder[key] = leaf;
+      return;
+    }
+    const next = holder[key];
+    if (typeof next !== 'object' || next === null) holder[key] = typeof path[i + 1] === 'number' ? [] : {};
+    holder = holder[key] as Record<string | number, unknown>;
+  });
+  return root;
+}
+
 /** A query string from the operation's query parameters: valid values, hostile ones, or none. */
 export function queryArbitrary(op: Operation, doc: OpenApiDoc): fc.Arbitrary<string> {
   const params = op.parameters.filter((p) => p.in === 'query');
@@ -254,6 +369,7 @@ export function queryArbitrary(op: Operation, doc: OpenApiDoc): fc.Arbitrary<str
       fc.oneof(
         validArbitrary(p.schema ?? { type: 'string' }, doc).map((v) => (typeof v === 'string' ? v : JSON.stringify(v))),
         fc.constantFrom('-1', 'abc', '1e999', '\u0000', '%', 'x'.repeat(5_000), '[]', 'null', 'true'),
+        ...(p.schema && hasDateFormat(resolve(p.schema, doc)) ? [outOfRangeDate] : []),
       ),
       { nil: undefined },
     );

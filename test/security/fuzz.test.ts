@@ -6,12 +6,17 @@ import { buildTestApp, createTenant, superAdminHeaders } from '../helpers/app.js
 import { makePrincipal, resourceFactories, type Principal } from '../helpers/credentials.js';
 import {
   collectionOf,
+  dateFieldPaths,
+  dateQueryParams,
+  detailField,
   errorShapeProblem,
   fillPath,
   invalidArbitrary,
   loadOperations,
+  OUT_OF_RANGE_DATES,
   pathParams,
   queryArbitrary,
+  setPath,
   validArbitrary,
   type OpenApiDoc,
   type Operation,
@@ -21,7 +26,9 @@ import { businessRowCounts, changedTables, writesOnRefusal } from '../helpers/ro
 // Property-based fuzzing of every operation in /openapi.json (fast-check): path ids, query
 // strings and bodies generated from the route's own schemas, valid and invalid, sent with the
 // right credentials. Properties: never a 5xx; every 4xx in the common error shape; a 4xx
-// writes nothing (row counts of the business tables before and after).
+// writes nothing (row counts of the business tables before and after). Then a walk without
+// chance: every date and time field of every operation (query or body, by its format) gets
+// each of OUT_OF_RANGE_DATES and must answer 400 validation_failed naming that field.
 //
 // `npm test` runs a bounded number of cases per operation (FUZZ_RUNS, default 5, within
 // FUZZ_BUDGET_MS) from a fixed seed, so it answers the same every run; `npm run fuzz` runs
@@ -145,6 +152,45 @@ describe('property-based fuzzing of every operation', () => {
       if (late instanceof Error && !failed) problems.push(`${op.operationId} (the case cut off by the time limit): ${late.message.slice(0, 400)}`);
     }
     expect(requests).toBeGreaterThanOrEqual(ops.length);
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('every date and time field of every operation', () => {
+  it('refuses out-of-range and impossible dates and times: 400 validation_failed naming the field, nothing written', { timeout: 300_000 }, async () => {
+    const problems: string[] = [];
+    const covered: string[] = [];
+    for (const op of operations.filter((o) => o.path !== '/api/auth/logout')) {
+      const params = dateQueryParams(op, doc);
+      const bodyPaths = op.body ? dateFieldPaths(op.body, doc) : [];
+      if (params.length === 0 && bodyPaths.length === 0) continue;
+      const headers = await me.headers(op.auth, 'test');
+      const url = fillPath(op.path, Object.fromEntries(pathParams(op.path).map((p) => [p, (pools[collectionOf(op.path) ?? ''] ?? [])[0] ?? 'x'])));
+      const base = op.body ? fc.sample(validArbitrary(op.body, doc), { numRuns: 1, seed: 11 })[0] : undefined;
+      const targets = [
+        ...params.map((name) => ({ field: name, send: (v: string) => ({ url: `${url}?${new URLSearchParams({ [name]: v })}`, payload: base }) })),
+        ...bodyPaths.map((path) => ({ field: detailField(path), send: (v: string) => ({ url, payload: setPath(base, path, v) }) })),
+      ];
+      for (const target of targets) {
+        covered.push(`${op.method} ${op.path} ${target.field}`);
+        for (const value of OUT_OF_RANGE_DATES) {
+          const { url: where, payload } = target.send(value);
+          const before = await businessRowCounts(app);
+          const res = await app.inject({ method: op.method, url: where, headers, ...(payload !== undefined ? { payload: payload as object } : {}) });
+          const body = res.json() as { code?: string; details?: Array<{ field?: string }> };
+          const named = (body.details ?? []).some((d) => d.field === target.field);
+          const what = `${op.operationId} ${target.field}=${value}`;
+          if (res.statusCode !== 400 || body.code !== 'validation_failed' || !named) problems.push(`${what}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+          else if (errorShapeProblem(res)) problems.push(`${what}: error body (${errorShapeProblem(res)})`);
+          else {
+            const changed = changedTables(before, await businessRowCounts(app), writesOnRefusal[op.operationId]);
+            if (changed.length) problems.push(`${what}: 400 wrote to ${changed.join(',')}`);
+          }
+        }
+      }
+    }
+    // The walk reaches the list filters and the body dates (a schema that lost its format would drop out).
+    expect(covered).toEqual(expect.arrayContaining(['GET /v1/orders created_after', 'GET /v1/tracking/events since', 'POST /v1/pickups window.start', 'POST /api/admin/integrations token_expires_at']));
     expect(problems).toEqual([]);
   });
 });

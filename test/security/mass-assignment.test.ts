@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, superAdminHeaders } from '../helpers/app.js';
 import { makePrincipal, orderBody, resourceFactories, type Principal } from '../helpers/credentials.js';
-import { collectionOf, fillPath, loadOperations, pathParams, validArbitrary, type OpenApiDoc, type Operation } from '../helpers/openapi.js';
+import { collectionOf, dateFieldPaths, detailField, fillPath, loadOperations, pathParams, setPath, validArbitrary, type OpenApiDoc, type Operation } from '../helpers/openapi.js';
 
 // OWASP API3 (mass assignment): fields the server owns are refused in every request body that
 // does not declare them, and nothing a client sends changes them; re-reads prove it.
@@ -18,6 +18,20 @@ const READ_ONLY = {
   plan: 'enterprise',
   created_at: '2000-01-01T00:00:00.000Z',
   updated_at: '2000-01-01T00:00:00.000Z',
+};
+
+/**
+ * The same server-owned times, and more, out of range or impossible (year 0000 was a 500 where a
+ * date reached the database): sent with every declared date field of the body out of range too.
+ */
+const YEAR_ZERO = '0000-01-01T00:00:00Z';
+const READ_ONLY_BAD_DATES = {
+  ...READ_ONLY,
+  created_at: YEAR_ZERO,
+  updated_at: '2026-02-30T13:60:00+24:00',
+  deleted_at: '+275760-09-13T00:00:00Z',
+  cancelled_at: '-000001-01-01T00:00:00Z',
+  completed_at: '10000-01-01T00:00:00Z',
 };
 
 let app: FastifyInstance;
@@ -38,13 +52,27 @@ describe('read-only fields in request bodies', () => {
     const problems: string[] = [];
     const bodies = operations.filter((o) => o.body && o.auth !== 'none' && o.auth !== 'superAdmin');
     expect(bodies.length).toBeGreaterThan(8);
-    for (const op of bodies) {
+    for (const [op, badDates] of bodies.flatMap((o) => [[o, false] as const, [o, true] as const])) {
       const declared = Object.keys((op.body!.properties ?? {}) as object);
-      const injected = Object.fromEntries(Object.entries(READ_ONLY).filter(([k]) => !declared.includes(k)));
-      const base = fc.sample(validArbitrary(op.body!, doc), { numRuns: 1, seed: 3 })[0] as Record<string, unknown>;
+      const injected = Object.fromEntries(Object.entries(badDates ? READ_ONLY_BAD_DATES : READ_ONLY).filter(([k]) => !declared.includes(k)));
+      const sample = fc.sample(validArbitrary(op.body!, doc), { numRuns: 1, seed: 3 })[0] as Record<string, unknown>;
+      // Every date field the body declares (optional ones too) holds year 0000, the attack run's value.
+      const datePaths = badDates ? dateFieldPaths(op.body!, doc) : [];
+      const base = datePaths.reduce((body, path) => setPath(body, path, YEAR_ZERO), sample) as Record<string, unknown>;
       const param = pathParams(op.path)[0];
       const url = fillPath(op.path, param ? { [param]: ids[collectionOf(op.path) ?? ''] ?? 'x' } : {});
       const res = await app.inject({ method: op.method, url, headers: await me.headers(op.auth, 'test'), payload: { ...base, ...injected } });
+      if (res.statusCode >= 500) {
+        problems.push(`${op.method} ${op.path}${badDates ? ' (dates out of range)' : ''}: ${res.statusCode}`);
+        continue;
+      }
+      // The body's own date fields, out of range, are refused by name.
+      const sent = datePaths.map(detailField);
+      if (sent.length) {
+        const fields = res.statusCode === 400 ? (res.json().details ?? []).map((d: { field: string }) => d.field) : [];
+        const unnamed = sent.filter((f) => !fields.includes(f));
+        if (res.statusCode !== 400 || unnamed.length) problems.push(`${op.method} ${op.path}: ${res.statusCode}, dates out of range not refused: ${unnamed.join(',')}`);
+      }
       if (op.body!.additionalProperties === false) {
         const fields = res.statusCode === 400 ? (res.json().details ?? []).map((d: { field: string }) => d.field) : [];
         const missing = Object.keys(injected).filter((k) => !fields.includes(k));

@@ -7135,7 +7135,10 @@ export interface operations {
                     };
                     /** @description Only these service codes (`ups_ground`); a carrier slug (`ups`) selects all its services. */
                     services?: string[];
-                    /** @description YYYY-MM-DD; default today in the origin's time zone. */
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD; default today in the origin's time zone.
+                     */
                     ship_date?: string;
                     /** @description Residential destination. Default: true unless ship_to has a company name. */
                     residential?: boolean;
@@ -16946,7 +16949,10 @@ export interface operations {
                     };
                     /** @description Only these service codes (`ups_ground`); a carrier slug (`ups`) selects all its services. */
                     services?: string[];
-                    /** @description YYYY-MM-DD; default today in the origin's time zone. */
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD; default today in the origin's time zone.
+                     */
                     ship_date?: string;
                     /** @description Residential destination. Default: true unless ship_to has a company name. */
                     residential?: boolean;
@@ -18050,7 +18056,10 @@ export interface operations {
                     carrier: string;
                     /** @description The account whose labels go on the form. Default: the carrier's default account. */
                     carrier_account_id?: string;
-                    /** @description YYYY-MM-DD. Default: today at the workspace origin (its state's time zone; UTC without one). */
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD. Default: today at the workspace origin (its state's time zone; UTC without one).
+                     */
                     ship_date?: string;
                     /** @description The labels to list. Those that cannot go on the form are in `rejected`. Default: every live label of the account and ship date on no manifest yet. */
                     shipment_ids?: string[];
@@ -18943,9 +18952,15 @@ export interface operations {
                     };
                     /** @description When the driver may come: at least 2 hours, on one day, not on a Sunday or a carrier holiday, at most 10 days ahead. */
                     window: {
-                        /** @description ISO 8601 with offset, e.g. 2026-03-03T13:00:00-05:00. */
+                        /**
+                         * Format: date-or-date-time
+                         * @description ISO 8601 with offset, e.g. 2026-03-03T13:00:00-05:00.
+                         */
                         start: string;
-                        /** @description ISO 8601 with offset, e.g. 2026-03-03T13:00:00-05:00. */
+                        /**
+                         * Format: date-or-date-time
+                         * @description ISO 8601 with offset, e.g. 2026-03-03T13:00:00-05:00.
+                         */
                         end: string;
                     };
                     /** @description The labels to collect (live labels of this carrier); they get their acceptance scan when the pickup completes. */
@@ -30486,7 +30501,10 @@ export interface operations {
                     };
                     /** @description Only these service codes (`ups_ground`); a carrier slug (`ups`) selects all its services. */
                     services?: string[];
-                    /** @description YYYY-MM-DD; default today in the origin's time zone. */
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD; default today in the origin's time zone.
+                     */
                     ship_date?: string;
                     /** @description Residential destination. Default: true unless ship_to has a company name. */
                     residential?: boolean;
@@ -32842,7 +32860,10 @@ export interface operations {
                     };
                     /** @description Only these service codes (`ups_ground`); a carrier slug (`ups`) selects all its services. */
                     services?: string[];
-                    /** @description YYYY-MM-DD; default today in the origin's time zone. */
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD; default today in the origin's time zone.
+                     */
                     ship_date?: string;
                     /** @description Residential destination. Default: true unless ship_to has a company name. */
                     residential?: boolean;
@@ -33809,7 +33830,10 @@ export interface operations {
                     carrier: string;
                     /** @description The account whose labels go on the form. Default: the carrier's default account. */
                     carrier_account_id?: string;
-                    /** @description YYYY-MM-DD. Default: today at the workspace origin (its state's time zone; UTC without one). */
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD. Default: today at the workspace origin (its state's time zone; UTC without one).
+                     */
                     ship_date?: string;
                     /** @description The labels to list. Those that cannot go on the form are in `rejected`. Default: every live label of the account and ship date on no manifest yet. */
                     shipment_ids?: string[];
@@ -34502,9 +34526,15 @@ export interface operations {
                     };
                     /** @description When the driver may come: at least 2 hours, on one day, not on a Sunday or a carrier holiday, at most 10 days ahead. */
                     window: {
-                        /** @description ISO 8601 with offset, e.g. 2026-03-03T13:00:00-05:00. */
+                        /**
+                         * Format: date-or-date-time
+                         * @description ISO 8601 with offset, e.g. 2026-03-03T13:00:00-05:00.
+                         */
                         start: string;
-                        /** @description ISO 8601 with offset, e.g. 2026-03-03T13:00:00-05:00. */
+                        /**
+                         * Format: date-or-date-time
+                         * @description ISO 8601 with offset, e.g. 2026-03-03T13:00:00-05:00.
+                         */
                         end: string;
                     };
                     /** @description The labels to collect (live labels of this carrier); they get their acceptance scan when the pickup completes. */

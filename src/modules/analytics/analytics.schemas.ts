@@ -1,10 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { MoneySchema } from '../../platform/http/schemas.js';
+import { DateOrDateTimeParam, MoneySchema } from '../../platform/http/schemas.js';
 import { ANALYTICS_EXAMPLE } from './analytics.examples.js';
 
 export const AnalyticsQuery = Type.Object({
-  from: Type.Optional(Type.String({ maxLength: 40, description: 'ISO date or date-time (inclusive); default 30 days before `to`.' })),
-  to: Type.Optional(Type.String({ maxLength: 40, description: 'ISO date or date-time (exclusive); default now.' })),
+  from: Type.Optional(DateOrDateTimeParam('ISO date or date-time (inclusive); default 30 days before `to`.')),
+  to: Type.Optional(DateOrDateTimeParam('ISO date or date-time (exclusive); default now.')),
   interval: Type.Optional(Type.Union([Type.Literal('day'), Type.Literal('week')], { description: 'Bucket of the time series (default day; weeks start on Monday, UTC).' })),
 });
 export type AnalyticsFilter = Static<typeof AnalyticsQuery>;

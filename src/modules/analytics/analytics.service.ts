@@ -1,6 +1,7 @@
 import { validationError } from '../../platform/errors.js';
 import { onePerApp, type Deps } from '../../platform/deps.js';
 import { parseInstant } from '../../platform/http/wire.js';
+import { EARLIEST_INSTANT } from '../../platform/http/dates.js';
 import * as repo from './analytics.repo.js';
 import { ORDER_STATUS_KEYS, type AnalyticsFilter, type AnalyticsWire } from './analytics.schemas.js';
 import { apiRequestCounter } from './request-counter.js';
@@ -27,7 +28,8 @@ export class AnalyticsService {
   async report(filter: AnalyticsFilter): Promise<AnalyticsWire> {
     const interval = filter.interval ?? 'day';
     const to = filter.to ? parseInstant(filter.to, 'to') : this.deps.now();
-    const from = filter.from ? parseInstant(filter.from, 'from') : new Date(to.getTime() - 30 * DAY_MS);
+    // The default start never goes before the first instant the database compares with (`to` may be in year 0001).
+    const from = filter.from ? parseInstant(filter.from, 'from') : new Date(Math.max(to.getTime() - 30 * DAY_MS, EARLIEST_INSTANT.getTime()));
     if (from.getTime() >= to.getTime()) throw validationError([{ field: 'from', message: 'must be before to' }]);
     if (to.getTime() - from.getTime() > MAX_RANGE_DAYS[interval] * DAY_MS) {
       throw validationError([{ field: 'from', message: `a range of at most ${MAX_RANGE_DAYS[interval]} days with interval=${interval}` }]);

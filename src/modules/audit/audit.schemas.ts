@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { PageLimitSchema } from '../../platform/http/schemas.js';
+import { DateOrDateTimeParam, PageLimitSchema } from '../../platform/http/schemas.js';
 import { AUDIT_ENTRY_EXAMPLE } from './audit.examples.js';
 
 const Timestamp = Type.String({ format: 'date-time' });
@@ -36,8 +36,8 @@ export const AuditListQuery = Type.Object({
   target_type: filterString('account, workspace, setting, order, api_key, integration, office_pin, …'),
   target_id: filterString('The target id.'),
   workspace_id: filterString('Entries about one workspace.'),
-  from: filterString('ISO date or date-time (inclusive).'),
-  to: filterString('ISO date or date-time (exclusive).'),
+  from: Type.Optional(DateOrDateTimeParam('ISO date or date-time (inclusive).')),
+  to: Type.Optional(DateOrDateTimeParam('ISO date or date-time (exclusive).')),
   limit: Type.Optional(PageLimitSchema),
   cursor: Type.Optional(Type.String({ maxLength: 512 })),
 });

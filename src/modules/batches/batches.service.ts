@@ -8,6 +8,7 @@ import type { Deps } from '../../platform/deps.js';
 import type { Scope, ServiceContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db/types.js';
 import { clampLimit, paginate, type Page } from '../../platform/http/pagination.js';
+import { addDateFormats } from '../../platform/http/dates.js';
 import { recordEvent } from '../events/index.js';
 import { AddressSchema, validateAddress } from '../addresses/index.js';
 import { API_SOURCE, checkOrderBody, OrderBody, type OrderInput, type OrdersService } from '../orders/index.js';
@@ -59,7 +60,7 @@ export function itemConcurrency(engine: Engine, configured: number | undefined):
 
 type ItemValidator = ((value: unknown) => boolean) & { errors?: { instancePath: string; message?: string; params?: { missingProperty?: string; additionalProperty?: string } }[] | null };
 // Items are checked with the same Ajv setup as request bodies (no coercion), one validator per schema.
-const compileItemValidator = AjvCompiler()({}, { customOptions: { coerceTypes: false, allErrors: true, removeAdditional: false } } as never) as unknown as (route: unknown) => ItemValidator;
+const compileItemValidator = AjvCompiler()({}, { customOptions: { coerceTypes: false, allErrors: true, removeAdditional: false }, onCreate: addDateFormats } as never) as unknown as (route: unknown) => ItemValidator;
 const validators = new Map<TSchema, ItemValidator>();
 function checkShape(schema: TSchema, value: unknown): ErrorDetail[] {
   let validate = validators.get(schema);

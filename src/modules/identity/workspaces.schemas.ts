@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { PageLimitSchema } from '../../platform/http/schemas.js';
+import { DateTimeSchema, PageLimitSchema } from '../../platform/http/schemas.js';
 import { AddressSchema } from '../addresses/index.js';
 import {
   ACCOUNT_EXAMPLE,
@@ -154,7 +154,7 @@ export const CreateApiKeyBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 100 }),
     environment: Type.Optional(EnvironmentSchema),
-    expires_at: Type.Optional(Type.Union([Type.String({ format: 'date-time', maxLength: 40 }), Type.Null()])),
+    expires_at: Type.Optional(Type.Union([DateTimeSchema, Type.Null()])),
   },
   { additionalProperties: false, examples: [CREATE_API_KEY_BODY_EXAMPLE, CREATE_EXPIRING_API_KEY_BODY_EXAMPLE] },
 );

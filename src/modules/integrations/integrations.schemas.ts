@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { PageLimitSchema } from '../../platform/http/schemas.js';
+import { DateTimeSchema, PageLimitSchema } from '../../platform/http/schemas.js';
 import { nullable } from '../../platform/http/nullable.js';
 import { INTEGRATION_HEALTH } from './integrations.health.js';
 import {
@@ -68,7 +68,7 @@ export const CreateIntegrationBody = Type.Object(
     platform: PlatformSchema,
     config: Type.Optional(ConfigSchema),
     credentials: Type.Optional(nullable(CredentialsSchema)),
-    token_expires_at: Type.Optional(nullable(Type.String({ format: 'date-time', maxLength: 40, description: "When the store token stops working (health turns token_expired)." }))),
+    token_expires_at: Type.Optional(nullable({ ...DateTimeSchema, description: 'When the store token stops working (health turns token_expired).' })),
   },
   { additionalProperties: false, examples: [CREATE_INTEGRATION_BODY_EXAMPLE] },
 );
@@ -80,7 +80,7 @@ export const UpdateIntegrationBody = Type.Object(
     platform: Type.Optional(PlatformSchema),
     config: Type.Optional(ConfigSchema),
     credentials: Type.Optional(nullable(CredentialsSchema)),
-    token_expires_at: Type.Optional(nullable(Type.String({ format: 'date-time', maxLength: 40 }))),
+    token_expires_at: Type.Optional(nullable(DateTimeSchema)),
     rotate_ingest_key: Type.Optional(Type.Boolean({ description: 'Issue a new ingest key (returned once in this response); the old one stops working at once.' })),
   },
   { additionalProperties: false, description: 'Only the fields given change. A new token_expires_at or credentials counts as a token update.', examples: [UPDATE_INTEGRATION_BODY_EXAMPLE] },

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { PageLimitSchema } from '../../platform/http/schemas.js';
+import { DateSchema, PageLimitSchema } from '../../platform/http/schemas.js';
 import { MANIFEST_STATUSES, REJECTION_CODES } from './manifests.tables.js';
 import { CREATE_MANIFEST_BODY_EXAMPLE, CREATE_MANIFEST_LIST_EXAMPLE, MANIFEST_EXAMPLE } from './manifests.examples.js';
 
@@ -11,7 +11,7 @@ export const CreateManifestBody = Type.Object(
   {
     carrier: text(40, { minLength: 1, description: 'usps, ups, fedex or dhl_express (GET /v1/carrier-types: capabilities.manifests).' }),
     carrier_account_id: Type.Optional(text(100, { minLength: 1, description: 'The account whose labels go on the form. Default: the carrier\'s default account.' })),
-    ship_date: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', maxLength: 10, description: 'YYYY-MM-DD. Default: today at the workspace origin (its state\'s time zone; UTC without one).' })),
+    ship_date: Type.Optional(Type.String({ ...DateSchema, description: 'YYYY-MM-DD. Default: today at the workspace origin (its state\'s time zone; UTC without one).' })),
     shipment_ids: Type.Optional(Type.Array(text(64, { minLength: 1 }), { minItems: 1, maxItems: 10_000, description: 'The labels to list. Those that cannot go on the form are in `rejected`. Default: every live label of the account and ship date on no manifest yet.' })),
     batch_id: Type.Optional(text(64, { minLength: 1, description: 'List the labels a batch bought (instead of shipment_ids).' })),
   },

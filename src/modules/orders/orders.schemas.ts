@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { nullable } from '../../platform/http/nullable.js';
-import { MoneySchema, PageLimitSchema } from '../../platform/http/schemas.js';
+import { DateOrDateTimeParam, MoneySchema, PageLimitSchema } from '../../platform/http/schemas.js';
 import { AddressOutputSchema, AddressSchema } from '../addresses/index.js';
 import { CustomsInputSchema, OrderCustomsSchema } from '../customs/index.js';
 import { ORDER_STATUSES } from './orders.states.js';
@@ -99,8 +99,8 @@ export const OrderListQuery = Type.Object({
       description: 'false (default): unarchived orders only; true: archived only; all: both.',
     }),
   ),
-  created_after: Type.Optional(Type.String({ maxLength: 40, description: 'ISO date or date-time; created_at >= this.' })),
-  created_before: Type.Optional(Type.String({ maxLength: 40, description: 'ISO date or date-time; created_at < this.' })),
+  created_after: Type.Optional(DateOrDateTimeParam('ISO date or date-time; created_at >= this.')),
+  created_before: Type.Optional(DateOrDateTimeParam('ISO date or date-time; created_at < this.')),
   external_id: Type.Optional(Type.String({ maxLength: 255 })),
   source: Type.Optional(Type.String({ maxLength: 64, description: 'api or an integration id.' })),
   q: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring of the customer name or email, or of the external id.' })),

@@ -127,6 +127,36 @@ describe('POST /v1/pickups', () => {
   });
 });
 
+describe('POST /v1/pickups and /api/admin/pickups: an impossible time in the window', () => {
+  it('is 400 validation_failed naming window.start or window.end, never a 500', async () => {
+    setClock('2026-03-02T15:00:00.000Z');
+    const t = await tenantWithOrigin();
+    const impossible = [
+      '2026-03-03T13:60:00-05:00', // minute 60
+      '2026-03-03T24:00:00-05:00', // hour 24
+      '2026-03-03T13:00:60-05:00', // second 60
+      '2026-03-03T13:00:00+24:00', // offset beyond any time zone
+      '2026-03-03T13:00:00-15:00',
+      '2026-03-03T13:00:00+05:60',
+      '2026-02-30T13:00:00-05:00', // no such day
+      '0000-03-03T13:00:00-05:00', // no year 0 in PostgreSQL
+    ];
+    for (const [surface, headers] of [['/v1/pickups', t.headers], ['/api/admin/pickups', t.adminHeaders]] as const) {
+      for (const bad of impossible) {
+        for (const field of ['start', 'end'] as const) {
+          const window = { ...TUESDAY, [field]: bad };
+          const res = await app.inject({ method: 'POST', url: surface, headers, payload: { carrier: 'usps', window, package_count: 1 } });
+          expect(res.statusCode, `${surface} ${field}=${bad}: ${res.body}`).toBe(400);
+          expect(res.json().code).toBe('validation_failed');
+          expect(res.json().details.map((d: { field: string }) => d.field), bad).toContain(`window.${field}`);
+        }
+      }
+    }
+    // The same window with possible times is booked.
+    expect((await book(t, { carrier: 'usps', window: { start: '2026-03-03T13:00-05:00', end: '2026-03-03T17:59:59.999-05:00' }, package_count: 1 })).statusCode).toBe(201);
+  });
+});
+
 describe('POST /v1/pickups/:id/cancel', () => {
   it('cancels before cancel_by (again: as it is); 409 invalid_state after it', async () => {
     setClock('2026-03-02T15:00:00.000Z');

@@ -7,8 +7,11 @@ import { CREATE_PICKUP_BODY_EXAMPLE, PICKUP_EXAMPLE } from './pickups.examples.j
 const Timestamp = Type.String({ format: 'date-time' });
 const orNull = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const text = (maxLength: number, options: { minLength?: number; description?: string } = {}) => Type.String({ maxLength, pattern: '^[^\\u0000]*$', ...options });
-/** ISO 8601 date-time with its offset (Z or ±hh:mm): a pickup window is local to its address. */
-const Instant = Type.String({ maxLength: 40, pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:\\d{2})$', description: 'ISO 8601 with offset, e.g. 2026-03-03T13:00:00-05:00.' });
+/**
+ * ISO 8601 date-time with its offset (Z or ±hh:mm): a pickup window is local to its address.
+ * The pattern asks for the offset; the format for a real instant (no 13:60, no +24:00: dates.ts).
+ */
+const Instant = Type.String({ maxLength: 40, format: 'date-or-date-time', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:\\d{2})$', description: 'ISO 8601 with offset, e.g. 2026-03-03T13:00:00-05:00.' });
 
 export const PickupWindowSchema = Type.Object({ start: Instant, end: Instant }, { additionalProperties: false, description: 'When the driver may come: at least 2 hours, on one day, not on a Sunday or a carrier holiday, at most 10 days ahead.' });
 

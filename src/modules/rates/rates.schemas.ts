@@ -1,6 +1,6 @@
 import { nullable } from '../../platform/http/nullable.js';
 import { Type, type Static } from '@sinclair/typebox';
-import { MoneySchema } from '../../platform/http/schemas.js';
+import { DateSchema, MoneySchema } from '../../platform/http/schemas.js';
 import { AddressSchema } from '../addresses/index.js';
 import { RATE_QUERY_EXAMPLE, RATE_QUERY_RESPONSE_EXAMPLE } from './rates.examples.js';
 
@@ -39,7 +39,7 @@ export const RateQuerySchema = Type.Object(
       }),
     ),
     ship_date: Type.Optional(
-      Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', maxLength: 10, description: 'YYYY-MM-DD; default today in the origin\'s time zone.' }),
+      Type.String({ ...DateSchema, description: 'YYYY-MM-DD; default today in the origin\'s time zone.' }),
     ),
     residential: Type.Optional(
       Type.Boolean({ description: 'Residential destination. Default: true unless ship_to has a company name.' }),

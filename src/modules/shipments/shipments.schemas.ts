@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { MoneySchema, PageLimitSchema } from '../../platform/http/schemas.js';
+import { DateOrDateTimeParam, MoneySchema, PageLimitSchema } from '../../platform/http/schemas.js';
 import { AddressOutputSchema } from '../addresses/index.js';
 import { SelectionObjectSchema } from '../shipping-rules/index.js';
 import { CustomsInputSchema, ShipmentCustomsSchema } from '../customs/index.js';
@@ -114,8 +114,8 @@ export const ShipmentListQuery = Type.Object({
   carrier: Type.Optional(text(64, { description: 'A carrier slug (usps, ups, fedex, dhl_express).' })),
   order_id: Type.Optional(text(64)),
   tracking_number: Type.Optional(text(64)),
-  created_after: Type.Optional(Type.String({ maxLength: 40, description: 'ISO date or date-time; created_at >= this.' })),
-  created_before: Type.Optional(Type.String({ maxLength: 40, description: 'ISO date or date-time; created_at < this.' })),
+  created_after: Type.Optional(DateOrDateTimeParam('ISO date or date-time; created_at >= this.')),
+  created_before: Type.Optional(DateOrDateTimeParam('ISO date or date-time; created_at < this.')),
   limit: Type.Optional(PageLimitSchema),
   cursor: Type.Optional(Type.String({ maxLength: 512 })),
 });
@@ -130,7 +130,7 @@ export const TrackingIdParams = Type.Object({ id: text(64, { description: 'A tra
 export const PublicTrackingParams = Type.Object({ trackingNumber: text(64) });
 
 export const TrackingEventListQuery = Type.Object({
-  since: Type.Optional(Type.String({ maxLength: 40, description: 'ISO date or date-time: events that occurred at or after it.' })),
+  since: Type.Optional(DateOrDateTimeParam('ISO date or date-time: events that occurred at or after it.')),
   tracking_number: Type.Optional(text(64)),
   status: Type.Optional(Type.String({ maxLength: 200, description: `A tracking status, or several separated by commas: ${TRACKING_STATUSES.join(', ')}.` })),
   limit: Type.Optional(PageLimitSchema),

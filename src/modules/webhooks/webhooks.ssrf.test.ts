@@ -13,6 +13,8 @@ const names: Record<string, string> = {
   'loopback.example.test': '127.0.0.1',
   'v6-loopback.example.test': '::1',
   'mapped.example.test': '::ffff:127.0.0.1',
+  '6to4.example.test': '2002:a9fe:a9fe::1', // 169.254.169.254 in 6to4
+  'teredo.example.test': '2001:0:4136:e378:8000:63bf:80ff:fffe', // client 127.0.0.1 (inverted)
   'private.example.test': '10.0.0.1',
   'metadata.example.test': '169.254.169.254',
   'public.example.test': '93.184.215.14',
@@ -46,7 +48,29 @@ describe('SSRF protection (private targets not allowed)', () => {
     for (const a of ['127.0.0.1', '127.8.9.1', '10.0.0.1', '172.16.3.4', '192.168.1.1', '169.254.169.254', '0.0.0.0', '100.64.0.1', '224.0.0.1', '255.255.255.255', '::1', '::', '::ffff:127.0.0.1', '::ffff:7f00:1', 'fe80::1', 'fc00::1', 'fd12::1', 'ff02::1', '64:ff9b::a00:1']) {
       expect(isForbiddenAddress(a), a).toBe(true);
     }
-    for (const a of ['93.184.215.14', '8.8.8.8', '2606:4700:4700::1111']) expect(isForbiddenAddress(a), a).toBe(false);
+  });
+
+  it('classifies every IPv6 form that embeds an IPv4 address as forbidden, whatever the IPv4 address', () => {
+    for (const a of [
+      '2002:7f00:1::', // 6to4 of 127.0.0.1
+      '2002:a00:1::1', // 6to4 of 10.0.0.1
+      '2002:a9fe:a9fe::', // 6to4 of 169.254.169.254
+      '2002:5db8:d70e::1', // 6to4 of a public address: refused too (the range, not the address)
+      '2001:0:4136:e378:8000:63bf:80ff:fffe', // Teredo, client 127.0.0.1 (inverted)
+      '2001:0:a00:1:8000:63bf:5db8:d70e', // Teredo, server 10.0.0.1
+      '2001:0:5db8:d70e:0:0:a247:2af1', // Teredo with public addresses: refused too
+      '64:ff9b::7f00:1', // NAT64 of 127.0.0.1
+      '64:ff9b::5db8:d70e', // NAT64 of a public address
+      '64:ff9b:1::a00:1', // local-use NAT64
+      '::ffff:a9fe:a9fe', // IPv4-mapped
+      '::ffff:0:7f00:1', // IPv4-translated
+      '::7f00:1', // IPv4-compatible (deprecated form)
+      '::a00:1',
+    ]) {
+      expect(isForbiddenAddress(a), a).toBe(true);
+    }
+    // Native addresses next to those ranges stay allowed.
+    for (const a of ['2001:4860:4860::8888', '2003::1', '2606:4700:4700::1111', '64:ff9b:2::1']) expect(isForbiddenAddress(a), a).toBe(false);
   });
 
   it('refuses private, loopback and link-local literals and localhost at registration (400 on url)', async () => {
@@ -62,6 +86,9 @@ describe('SSRF protection (private targets not allowed)', () => {
       'http://0.0.0.0/x',
       'http://2130706433/x', // 127.0.0.1 written as a number
       'http://[fe80::1]/x',
+      'http://[2002:7f00:1::]/x', // 6to4 of 127.0.0.1
+      'http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/x', // Teredo, client 127.0.0.1
+      'http://[64:ff9b:1::a9fe:a9fe]/x', // local-use NAT64 of 169.254.169.254
     ]) {
       const res = await app.inject({ method: 'POST', url: '/v1/webhooks', headers: t.headers, payload: { url, events: ['*'] } });
       expect(res.statusCode, url).toBe(400);
@@ -70,7 +97,7 @@ describe('SSRF protection (private targets not allowed)', () => {
   });
 
   it('refuses at connect time a name that resolves to a forbidden address, and records why', async () => {
-    for (const host of ['loopback.example.test', 'v6-loopback.example.test', 'mapped.example.test', 'private.example.test', 'metadata.example.test']) {
+    for (const host of ['loopback.example.test', 'v6-loopback.example.test', 'mapped.example.test', 'private.example.test', 'metadata.example.test', '6to4.example.test', 'teredo.example.test']) {
       const created = await app.inject({ method: 'POST', url: '/v1/webhooks', headers: t.headers, payload: { url: `http://${host}:${receiver.port}/ssrf`, events: ['*'] } });
       expect(created.statusCode, created.body).toBe(201);
       const queued = await app.inject({ method: 'POST', url: `/v1/webhooks/${created.json().id}/test`, headers: t.headers });

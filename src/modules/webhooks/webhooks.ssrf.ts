@@ -5,8 +5,13 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
  * Where webhook targets may not point (unless private targets are allowed outside production):
  * "this" network, private ranges, CGNAT, loopback, link-local (cloud metadata 169.254.169.254),
  * multicast, reserved and broadcast; in IPv6 the unspecified and loopback addresses,
- * unique-local, link-local, multicast, IPv4-mapped and NAT64 (both reach IPv4 hosts whatever
- * their address) and the documentation prefix.
+ * unique-local, link-local, multicast and the documentation prefix, and every form that carries
+ * an IPv4 address inside it: IPv4-compatible, IPv4-mapped, IPv4-translated, NAT64 (well-known
+ * and local-use prefixes), 6to4 and Teredo. These are refused whatever IPv4 address they embed:
+ * each reaches an IPv4 host through a translator or relay, judging the embedded address would
+ * mean decoding each form (Teredo hides its client address inverted and carries a second one,
+ * its server's), and no webhook receiver needs them (6to4 and Teredo are obsolete transition
+ * mechanisms; a receiver with IPv6 has a native address).
  */
 // Two lists: one BlockList checks an IPv4 address against its IPv6 rules too (as ::ffff:a.b.c.d),
 // so with the IPv4-mapped rule in the same list every IPv4 address would match.
@@ -32,10 +37,14 @@ for (const [net, prefix] of [
 }
 for (const [net, prefix] of [
   ['::', 96], // unspecified, loopback and the old IPv4-compatible form
-  ['::ffff:0:0', 96],
-  ['64:ff9b::', 96],
+  ['::ffff:0:0', 96], // IPv4-mapped
+  ['::ffff:0:0:0', 96], // IPv4-translated
+  ['64:ff9b::', 96], // NAT64, well-known prefix
+  ['64:ff9b:1::', 48], // NAT64, local-use prefix
   ['100::', 64],
+  ['2001::', 32], // Teredo: server IPv4 in bits 32–63, client IPv4 inverted in the last 32
   ['2001:db8::', 32],
+  ['2002::', 16], // 6to4: the IPv4 address in bits 16–47
   ['fc00::', 7],
   ['fe80::', 10],
   ['ff00::', 8],

@@ -4,6 +4,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, errorCatalogue, type ErrorCode, type ErrorDetail } from '../errors.js';
 import { isDatabaseUnavailable } from '../db/connection-errors.js';
+import { DATE_FORMAT_MESSAGES, type DateFormat } from './dates.js';
 
 interface AjvError {
   instancePath?: string;
@@ -62,6 +63,8 @@ export function validationDetails(errors: AjvError[], context?: string): ErrorDe
       message = 'is not an allowed field';
     } else if (e.keyword === 'type' && !field) {
       field = context ?? 'body';
+    } else if (e.keyword === 'format' && typeof e.params?.format === 'string' && e.params.format in DATE_FORMAT_MESSAGES) {
+      message = DATE_FORMAT_MESSAGES[e.params.format as DateFormat];
     }
     const key = `${field}|${message}`;
     if (!seen.has(key)) {

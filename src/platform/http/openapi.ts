@@ -249,6 +249,7 @@ const tagDescriptions: Record<string, string> = {
 const STRING_MAX_BY_FORMAT: Record<string, number> = {
   'date-time': 64,
   date: 10,
+  'date-or-date-time': 40,
   email: 320,
   uri: 2048,
   uuid: 36,

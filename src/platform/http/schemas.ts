@@ -124,6 +124,21 @@ export function listResponse<T extends TSchema>(item: T) {
   });
 }
 
+/**
+ * A list filter on a time (`created_after`, `since`, `from`…): an ISO date or date-time, read
+ * by `parseInstant` (wire.ts). The format refuses what no database row can be compared with
+ * (year 0000, Feb 30, 24:00, a 15-hour offset: dates.ts) as 400 validation_failed on the field.
+ */
+export function DateOrDateTimeParam(description: string) {
+  return Type.String({ format: 'date-or-date-time', maxLength: 40, description, examples: ['2026-03-01', '2026-03-01T15:00:00Z'] });
+}
+
+/** A date-time in a body (RFC 3339 with its offset; years 0001–9999: dates.ts). */
+export const DateTimeSchema = Type.String({ format: 'date-time', maxLength: 40 });
+
+/** A calendar date in a body (`YYYY-MM-DD`, a day that exists: dates.ts). */
+export const DateSchema = Type.String({ format: 'date', maxLength: 10 });
+
 export const PaginationQuerySchema = Type.Object({
   limit: Type.Optional(PageLimitSchema),
   cursor: Type.Optional(Type.String({ maxLength: 512 })),

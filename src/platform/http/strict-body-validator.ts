@@ -1,5 +1,9 @@
-import type { TSchema } from '@sinclair/typebox';
+import { FormatRegistry, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler, ValueErrorType, type ValueError } from '@sinclair/typebox/compiler';
+import { DATE_FORMAT_MESSAGES, DATE_FORMATS, type DateFormat } from './dates.js';
+
+// The same date formats as the app-wide Ajv (dates.ts); TypeBox refuses a format it does not know.
+for (const [name, check] of DATE_FORMATS) FormatRegistry.Set(name, check);
 
 /**
  * A route-level body validator that does NOT coerce types: the app-wide Ajv turns "16" into
@@ -51,6 +55,8 @@ function describe(e: ValueError): string {
       return `must be at least ${String(s.minLength)} characters`;
     case ValueErrorType.StringPattern:
       return typeof s.description === 'string' ? `must match: ${s.description}` : `must match ${String(s.pattern)}`;
+    case ValueErrorType.StringFormat:
+      return DATE_FORMAT_MESSAGES[s.format as DateFormat] ?? e.message;
     case ValueErrorType.ArrayMinItems:
       return `must have at least ${String(s.minItems)} item(s)`;
     case ValueErrorType.ArrayMaxItems:

@@ -1,19 +1,16 @@
 import { validationError } from '../errors.js';
+import { DATE_FORMAT_MESSAGES, parseDateValue } from './dates.js';
 
 /** A timestamp on the wire (DESIGN.md §4: ISO-8601 UTC), from a row's Date or text; null stays null. */
 export const iso = (d: Date | string | null | undefined): string | null => (d == null ? null : new Date(d).toISOString());
 
-const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
-
-/** An ISO date (midnight UTC) or date-time (UTC when no offset is given). */
+/**
+ * An ISO date (midnight UTC) or date-time (UTC when no offset is given), as the
+ * `date-or-date-time` format reads it (dates.ts): only instants the database can compare with.
+ */
 export function parseInstant(value: string, field: string): Date {
-  const match = ISO_INSTANT.exec(value.trim());
-  let date = new Date(NaN);
-  if (match) {
-    const text = value.trim().replace(' ', 'T');
-    date = new Date(text.length === 10 ? `${text}T00:00:00Z` : match[1] ? text : `${text}Z`);
-  }
-  if (Number.isNaN(date.getTime())) throw validationError([{ field, message: 'must be an ISO 8601 date or date-time' }]);
+  const date = parseDateValue(value.trim(), 'date-or-date-time');
+  if (!date) throw validationError([{ field, message: DATE_FORMAT_MESSAGES['date-or-date-time'] }]);
   return date;
 }
 
