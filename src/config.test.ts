@@ -32,6 +32,8 @@ describe('loadConfig', () => {
     [{ BATCH_ITEM_CONCURRENCY: '2.5' }, /BATCH_ITEM_CONCURRENCY/],
     [{ HEAP_GROWING_PERCENT: '-5' }, /HEAP_GROWING_PERCENT/],
     [{ HEAP_GROWING_PERCENT: 'lots' }, /HEAP_GROWING_PERCENT/],
+    [{ METRICS_TOKEN: 'short' }, /METRICS_TOKEN/],
+    [{ METRICS_TOKEN: 'a token with spaces in it' }, /METRICS_TOKEN/],
   ])('refuses %o with a message naming the setting', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
@@ -50,5 +52,10 @@ describe('loadConfig', () => {
     expect(loadConfig({}).heapGrowingPercent).toBe(DEFAULT_HEAP_GROWING_PERCENT);
     expect(loadConfig({ HEAP_GROWING_PERCENT: '0' }).heapGrowingPercent).toBe(0);
     expect(loadConfig({ HEAP_GROWING_PERCENT: '50' }).heapGrowingPercent).toBe(50);
+  });
+
+  it('reads METRICS_TOKEN, unset meaning none', () => {
+    expect(loadConfig({}).metricsToken).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: 'scrape-0123456789abcdef' }).metricsToken).toBe('scrape-0123456789abcdef');
   });
 });

@@ -49,6 +49,8 @@ export interface Config {
    * (HEAP_GROWING_PERCENT, 0–400; 0 = V8's own heuristics). Default 20: see platform/memory.ts.
    */
   heapGrowingPercent: number;
+  /** Bearer token /metrics requires (METRICS_TOKEN); in production /metrics is 404 without one. */
+  metricsToken?: string;
   version: string;
 }
 
@@ -144,6 +146,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (mtlsFingerprintHeader && !/^[a-z0-9-]{1,100}$/.test(mtlsFingerprintHeader)) {
     throw new ConfigError(`MTLS_FINGERPRINT_HEADER must be a header name, got "${env.MTLS_FINGERPRINT_HEADER}"`);
   }
+  const metricsToken = env.METRICS_TOKEN || undefined;
+  if (metricsToken && (metricsToken.length < 16 || /\s/.test(metricsToken))) {
+    throw new ConfigError('METRICS_TOKEN must be at least 16 characters without spaces');
+  }
   const host = env.HOST ?? '0.0.0.0';
   return {
     port,
@@ -173,6 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     batchWorkers: wholeNumber(env.BATCH_WORKERS, 'BATCH_WORKERS', 1, 32),
     batchItemConcurrency: wholeNumber(env.BATCH_ITEM_CONCURRENCY, 'BATCH_ITEM_CONCURRENCY', 1, 64),
     heapGrowingPercent: wholeNumber(env.HEAP_GROWING_PERCENT, 'HEAP_GROWING_PERCENT', 0, 400) ?? DEFAULT_HEAP_GROWING_PERCENT,
+    metricsToken,
     version: readVersion(),
   };
 }
