@@ -176,6 +176,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     });
     app.addHook('onClose', async () => {
       compilation.clear();
+      webhooks.stopRelay();
       await jobs.stop({ timeoutMs: 10_000 }).catch((err: unknown) => app.log.error({ err }, 'job queue stop failed'));
       webhooks.close();
       await carrierHttp.close();
