@@ -276,7 +276,7 @@ async function registerRoutes(app: App, opts: { deps: Deps; services: Services; 
       done();
     });
     v1.addHook('onRequest', clientCertificateGuard({ config: opts.deps.config, workspaces: app.identity.workspaces, mtls: mtlsService(opts.deps) }));
-    registerIdempotency(v1, opts.deps.db, opts.deps.now);
+    registerIdempotency(v1, opts.deps.db, opts.deps.now, { engine: opts.deps.database.engine });
     await v1.register(apiKeysRoutes, { surface: 'v1' });
     await v1.register(ordersRoutes, { orders });
     await v1.register(ratesRoutes, { gateway: carrierGateway });
