@@ -52,8 +52,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Liveness and database check (503 when the database is unreachable)
-         * @description Liveness and database check (503 when the database is unreachable).
+         * Liveness and database check (503 when the database is unreachable or its storage takes no writes)
+         * @description Liveness and database check (503 when the database is unreachable or its storage takes no writes).
          *
          *     Public: no credentials needed. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Registry } from 'prom-client';
 import { errorResponses, type App } from './schemas.js';
-import { pingDatabase } from '../db/database.js';
+import { pingDatabase, probeStorage } from '../db/database.js';
 import type { Deps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { secretsEqual } from '../crypto.js';
@@ -83,7 +83,7 @@ export async function systemRoutes(app: App, opts: { deps: Deps; registry: Regis
   app.get('/health', {
     schema: {
       operationId: 'getHealth',
-      summary: 'Liveness and database check (503 when the database is unreachable)',
+      summary: 'Liveness and database check (503 when the database is unreachable or its storage takes no writes)',
       tags: ['system'],
       response: { 200: Health, ...errorResponses(), 503: { ...Health, examples: [HEALTH_UNAVAILABLE_EXAMPLE] } },
     },
@@ -108,7 +108,7 @@ export async function systemRoutes(app: App, opts: { deps: Deps; registry: Regis
       let timer: NodeJS.Timeout | undefined;
       try {
         await Promise.race([
-          pingDatabase(deps.db),
+          Promise.all([pingDatabase(deps.db), probeStorage(deps.database)]),
           new Promise((_, reject) => {
             timer = setTimeout(() => reject(new Error('database ping timed out')), 2000);
           }),
