@@ -74,6 +74,18 @@ export interface BuildAppOptions {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/**
+ * A request that has not arrived whole (headers and body) within REQUEST_TIMEOUT_MS is cut with
+ * 408 request_timeout, so a client dribbling its body a byte at a time cannot pin a connection.
+ * Node checks the deadline only every `connectionsCheckingInterval` (30 s by default, which would
+ * let such a request live up to 50 s): a quarter of the timeout, at most 5 s, cuts it within
+ * 1.25× the timeout. The headers' own deadline (60 s by default) is held to the same bound.
+ */
+function requestDeadline(timeoutMs: number) {
+  const server = { connectionsCheckingInterval: Math.min(5_000, Math.max(100, Math.round(timeoutMs / 4))), headersTimeout: timeoutMs };
+  return { requestTimeout: timeoutMs, server };
+}
+
 /** Build the whole service (API routes, job handlers registered but not started). Never listens. */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = options;
@@ -83,13 +95,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.databaseUrl ? undefined : config.dataDir }));
 
   const compilation = new DeferredCompilation();
+  const slowRequests = requestDeadline(config.requestTimeoutMs);
   const app = Fastify({
     // TLS_CERT/TLS_KEY: HTTPS. With TLS_CLIENT_CA the server asks for a client certificate but
     // lets the handshake finish without one: only workspaces flagged mtls_required demand it,
     // per request (see modules/mtls), so other clients keep working on the same port.
     ...(config.tls
-      ? { https: { cert: config.tls.cert, key: config.tls.key, ...(config.tls.clientCa ? { ca: config.tls.clientCa, requestCert: true, rejectUnauthorized: false } : {}) } }
-      : {}),
+      ? { https: { ...slowRequests.server, cert: config.tls.cert, key: config.tls.key, ...(config.tls.clientCa ? { ca: config.tls.clientCa, requestCert: true, rejectUnauthorized: false } : {}) } }
+      : { http: slowRequests.server }),
+    requestTimeout: slowRequests.requestTimeout,
     logger: options.logStream ? { ...loggerOptions(config.logLevel), stream: options.logStream } : loggerOptions(config.logLevel),
     bodyLimit: 1024 * 1024,
     // Accept a sane incoming X-Request-Id; otherwise make one.
@@ -177,6 +191,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     });
     app.addHook('onClose', async () => {
       compilation.clear();
+      webhooks.stopRelay();
       await jobs.stop({ timeoutMs: 10_000 }).catch((err: unknown) => app.log.error({ err }, 'job queue stop failed'));
       webhooks.close();
       await carrierHttp.close();
@@ -262,7 +277,7 @@ async function registerRoutes(app: App, opts: { deps: Deps; services: Services; 
       done();
     });
     v1.addHook('onRequest', clientCertificateGuard({ config: opts.deps.config, workspaces: app.identity.workspaces, mtls: mtlsService(opts.deps) }));
-    registerIdempotency(v1, opts.deps.db, opts.deps.now);
+    registerIdempotency(v1, opts.deps.db, opts.deps.now, { engine: opts.deps.database.engine });
     await v1.register(apiKeysRoutes, { surface: 'v1' });
     await v1.register(ordersRoutes, { orders });
     await v1.register(ratesRoutes, { gateway: carrierGateway });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_HEAP_GROWING_PERCENT, loadConfig } from './config.js';
+import { ConfigError, DEFAULT_HEAP_GROWING_PERCENT, DEFAULT_REQUEST_TIMEOUT_MS, loadConfig } from './config.js';
 
 describe('loadConfig', () => {
   it('has defaults that run the service on the embedded database', () => {
@@ -32,6 +32,11 @@ describe('loadConfig', () => {
     [{ BATCH_ITEM_CONCURRENCY: '2.5' }, /BATCH_ITEM_CONCURRENCY/],
     [{ HEAP_GROWING_PERCENT: '-5' }, /HEAP_GROWING_PERCENT/],
     [{ HEAP_GROWING_PERCENT: 'lots' }, /HEAP_GROWING_PERCENT/],
+    [{ METRICS_TOKEN: 'short' }, /METRICS_TOKEN/],
+    [{ REQUEST_TIMEOUT_MS: '999' }, /REQUEST_TIMEOUT_MS/],
+    [{ REQUEST_TIMEOUT_MS: '300001' }, /REQUEST_TIMEOUT_MS/],
+    [{ REQUEST_TIMEOUT_MS: 'soon' }, /REQUEST_TIMEOUT_MS/],
+    [{ METRICS_TOKEN: 'a token with spaces in it' }, /METRICS_TOKEN/],
   ])('refuses %o with a message naming the setting', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
@@ -50,5 +55,16 @@ describe('loadConfig', () => {
     expect(loadConfig({}).heapGrowingPercent).toBe(DEFAULT_HEAP_GROWING_PERCENT);
     expect(loadConfig({ HEAP_GROWING_PERCENT: '0' }).heapGrowingPercent).toBe(0);
     expect(loadConfig({ HEAP_GROWING_PERCENT: '50' }).heapGrowingPercent).toBe(50);
+  });
+
+  it('reads METRICS_TOKEN, unset meaning none', () => {
+    expect(loadConfig({}).metricsToken).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: 'scrape-0123456789abcdef' }).metricsToken).toBe('scrape-0123456789abcdef');
+  });
+
+  it('reads REQUEST_TIMEOUT_MS, 20 s by default', () => {
+    expect(DEFAULT_REQUEST_TIMEOUT_MS).toBe(20_000);
+    expect(loadConfig({}).requestTimeoutMs).toBe(DEFAULT_REQUEST_TIMEOUT_MS);
+    expect(loadConfig({ REQUEST_TIMEOUT_MS: '5000' }).requestTimeoutMs).toBe(5_000);
   });
 });

@@ -31,6 +31,12 @@ export interface Config {
   runWorkers: boolean;
   /** How long SIGTERM waits for open connections before cutting them (ms). */
   shutdownGraceMs: number;
+  /**
+   * The longest a request may take to arrive whole, headers and body (REQUEST_TIMEOUT_MS,
+   * 1000–300000, default 20000): a slower one is cut with 408, so a client dribbling its body
+   * cannot hold a connection.
+   */
+  requestTimeoutMs: number;
   /** The longest a request waits for the shared rate-limit store before it fails open (ms). */
   rateLimitTimeoutMs: number;
   /** TLS_CERT + TLS_KEY (PEM, or paths to PEM files): the server speaks HTTPS. */
@@ -49,6 +55,8 @@ export interface Config {
    * (HEAP_GROWING_PERCENT, 0–400; 0 = V8's own heuristics). Default 20: see platform/memory.ts.
    */
   heapGrowingPercent: number;
+  /** Bearer token /metrics requires (METRICS_TOKEN); in production /metrics is 404 without one. */
+  metricsToken?: string;
   version: string;
 }
 
@@ -73,6 +81,9 @@ function readVersion(): string {
  * memory target under load at no measured throughput cost (README, "Memory").
  */
 export const DEFAULT_HEAP_GROWING_PERCENT = 20;
+
+/** How long a request may take to arrive whole before it is cut (ms; README, configuration). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 20_000;
 
 /** A whole number in [min, max], or undefined when unset (the caller's default applies). */
 function wholeNumber(value: string | undefined, name: string, min: number, max: number): number | undefined {
@@ -144,6 +155,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (mtlsFingerprintHeader && !/^[a-z0-9-]{1,100}$/.test(mtlsFingerprintHeader)) {
     throw new ConfigError(`MTLS_FINGERPRINT_HEADER must be a header name, got "${env.MTLS_FINGERPRINT_HEADER}"`);
   }
+  const requestTimeoutMs = wholeNumber(env.REQUEST_TIMEOUT_MS, 'REQUEST_TIMEOUT_MS', 1_000, 300_000) ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const metricsToken = env.METRICS_TOKEN || undefined;
+  if (metricsToken && (metricsToken.length < 16 || /\s/.test(metricsToken))) {
+    throw new ConfigError('METRICS_TOKEN must be at least 16 characters without spaces');
+  }
   const host = env.HOST ?? '0.0.0.0';
   return {
     port,
@@ -167,12 +183,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: bool(env.TRUST_PROXY, 'TRUST_PROXY'),
     runWorkers: bool(env.RUN_WORKERS, 'RUN_WORKERS', true),
     shutdownGraceMs,
+    requestTimeoutMs,
     rateLimitTimeoutMs,
     tls,
     mtlsFingerprintHeader,
     batchWorkers: wholeNumber(env.BATCH_WORKERS, 'BATCH_WORKERS', 1, 32),
     batchItemConcurrency: wholeNumber(env.BATCH_ITEM_CONCURRENCY, 'BATCH_ITEM_CONCURRENCY', 1, 64),
     heapGrowingPercent: wholeNumber(env.HEAP_GROWING_PERCENT, 'HEAP_GROWING_PERCENT', 0, 400) ?? DEFAULT_HEAP_GROWING_PERCENT,
+    metricsToken,
     version: readVersion(),
   };
 }

@@ -50,6 +50,14 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return timingSafeEqual(expected, actual);
 }
 
+/**
+ * Whether two secrets are equal, in time that depends on neither: both are hashed first, so
+ * the comparison sees equal lengths and a wrong guess learns nothing from how long it took.
+ */
+export function secretsEqual(given: string, expected: string): boolean {
+  return timingSafeEqual(createHash('sha256').update(given).digest(), createHash('sha256').update(expected).digest());
+}
+
 let dummyHash: Promise<string> | undefined;
 /** A hash of a password nobody knows, so an unknown email costs the same time as a wrong password. */
 export function dummyPasswordHash(): Promise<string> {

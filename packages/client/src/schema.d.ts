@@ -52,8 +52,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Liveness and database check (503 when the database is unreachable)
-         * @description Liveness and database check (503 when the database is unreachable).
+         * Liveness and database check (503 when the database is unreachable or its storage takes no writes)
+         * @description Liveness and database check (503 when the database is unreachable or its storage takes no writes).
          *
          *     Public: no credentials needed. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
@@ -74,10 +74,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Prometheus metrics
-         * @description Prometheus metrics.
+         * Prometheus metrics (bearer METRICS_TOKEN in production; 404 there when none is set)
+         * @description Prometheus metrics (bearer METRICS_TOKEN in production; 404 there when none is set).
          *
-         *     Public: no credentials needed. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         *     Authentication: `Authorization: Bearer <METRICS_TOKEN>` in production or wherever `METRICS_TOKEN` is set (otherwise open); in production without `METRICS_TOKEN` the route answers 404. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         get: operations["getMetrics"];
         put?: never;
@@ -5526,6 +5526,24 @@ export interface operations {
             };
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -26,7 +26,8 @@ const runtimes = new WeakMap<Deps, Runtime>();
 /**
  * Wire webhooks into an app: the fan-out runs in every process that records events (API and
  * workers), so it is registered at build; the dispatcher and relay only where jobs run
- * (registerWebhookJobs). Returns close(), for the app's onClose (after the job queue stopped).
+ * (registerWebhookJobs). Returns stopRelay(), for the app's onClose before the job queue stops,
+ * and close(), after it stopped.
  */
 export function setupWebhooks(deps: Deps, options: WebhooksRuntimeOptions = {}) {
   const unregister = registerEventHook('webhooks', webhookFanOut);
@@ -34,6 +35,14 @@ export function setupWebhooks(deps: Deps, options: WebhooksRuntimeOptions = {}) 
   const runtime: Runtime = { dispatcher: () => (dispatcher ??= new WebhookDispatcher(deps, { lookup: options.lookup })), relay: null };
   runtimes.set(deps, runtime);
   return {
+    /**
+     * Stop the relay: before the job queue stops, which refuses sends from then on. A relay
+     * still ticking while the queue waits for its running jobs would fail its send, and log it,
+     * once a second for the whole wait.
+     */
+    stopRelay() {
+      runtime.relay?.stop();
+    },
     close() {
       unregister();
       runtime.relay?.stop();

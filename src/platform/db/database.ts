@@ -1,3 +1,5 @@
+import { rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
@@ -17,6 +19,8 @@ export interface DatabaseHandle {
   pglite?: PGlite;
   pool?: pg.Pool;
   connectionString?: string;
+  /** The embedded engine's data directory, when on disk. */
+  dataDir?: string;
   close(): Promise<void>;
 }
 
@@ -135,6 +139,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       db,
       engine: 'pglite',
       pglite,
+      dataDir: options.dataDir,
       async execMulti(text) {
         // Hold Kysely's single connection while exec runs, so nothing interleaves with it.
         await db.connection().execute(async () => {
@@ -155,4 +160,21 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
 
 export async function pingDatabase(db: Kysely<Tables>): Promise<void> {
   await sql`select 1`.execute(db);
+}
+
+/**
+ * Whether the embedded engine's data directory takes writes: a file written and removed in it.
+ * A read-only directory leaves `select 1` answering while every write that opens a new file
+ * fails, so the health check asks the storage too. The error is an io_error (SQLSTATE 58030)
+ * so it is read as an outage (connection-errors.ts). Nothing to check on PostgreSQL or in memory.
+ */
+export async function probeStorage(handle: Pick<DatabaseHandle, 'dataDir'>): Promise<void> {
+  if (!handle.dataDir) return;
+  const probe = path.join(handle.dataDir, 'pgdata', `.write-probe-${process.pid}`);
+  try {
+    await writeFile(probe, 'ok');
+    await rm(probe, { force: true });
+  } catch (err) {
+    throw Object.assign(new Error(`the data directory does not take writes (${(err as NodeJS.ErrnoException).code ?? 'error'})`), { code: '58030', cause: err });
+  }
 }

@@ -5,8 +5,30 @@ import type { Db } from '../db/types.js';
 import { inScope } from '../db/scope.js';
 
 const TTL_MS = 24 * 3600 * 1000;
-/** A key still `running` after this long belongs to a request whose process died. */
-const ABANDONED_MS = 5 * 60 * 1000;
+/**
+ * A `running` key is held under a lease: its `expires_at` is at most this far ahead, and the
+ * process running the request pushes it forward every third of it. A process that dies (kill -9,
+ * a lost machine) stops renewing, so its keys are free again within one lease instead of
+ * answering `idempotency_key_in_use` for as long as a request could ever run.
+ */
+export const IDEMPOTENCY_LEASE_MS = 30_000;
+/** No request runs longer: past this the holder stops renewing and its key lapses with the lease. */
+const MAX_RUNNING_MS = 5 * 60 * 1000;
+/** What a 409 `idempotency_key_in_use` asks the client to wait: most requests finish in this time. */
+const IN_USE_RETRY_AFTER_SECONDS = 2;
+
+export interface IdempotencyOptions {
+  /**
+   * The embedded engine admits one process to its data directory (pglite-lock.ts), so a running
+   * key this process does not hold was left by a process that died: it is free at once.
+   */
+  engine: 'pglite' | 'postgres';
+  /** The lease of a running key (tests shorten it); IDEMPOTENCY_LEASE_MS by default. */
+  leaseMs?: number;
+}
+
+/** The keys this process holds now, per database (a test process may run several apps). */
+const heldKeys = new WeakMap<Db, Set<string>>();
 
 interface IdempotencyRow {
   workspace_id: string;
@@ -29,7 +51,7 @@ declare module '../db/types.js' {
 
 declare module 'fastify' {
   interface FastifyRequest {
-    idempotency?: { workspaceId: string; environment: string; key: string };
+    idempotency?: { workspaceId: string; environment: string; key: string; createdAt: Date; renew: NodeJS.Timeout };
   }
 }
 
@@ -44,7 +66,12 @@ function fingerprint(request: FastifyRequest): string {
  * a different body is 422; a repeat while the first still runs is 409. Server errors (5xx) are
  * not kept, so the client can retry them.
  */
-export function registerIdempotency(app: FastifyInstance, db: Db, now: () => Date): void {
+export function registerIdempotency(app: FastifyInstance, db: Db, now: () => Date, options: IdempotencyOptions): void {
+  const leaseMs = options.leaseMs ?? IDEMPOTENCY_LEASE_MS;
+  const held = heldKeys.get(db) ?? new Set<string>();
+  heldKeys.set(db, held);
+  const heldName = (workspaceId: string, environment: string, key: string) => `${workspaceId}\u0000${environment}\u0000${key}`;
+
   // Attached to the POST routes of the scope only: a GET (the order read) then runs no
   // idempotency hook at all instead of two that return at once (issue 25). Prepended, so they
   // still run before any hook of the route's own, as scope-level hooks would.
@@ -95,13 +122,14 @@ export function registerIdempotency(app: FastifyInstance, db: Db, now: () => Dat
           response_body: null,
           response_content_type: null,
           created_at: at,
-          expires_at: new Date(at.getTime() + TTL_MS),
+          expires_at: new Date(at.getTime() + leaseMs),
         })
         .onConflict((oc) => oc.doNothing())
         .returning('key')
         .executeTakeFirst();
       if (inserted) {
-        request.idempotency = { workspaceId: scope.workspaceId, environment: scope.environment, key };
+        held.add(heldName(scope.workspaceId, scope.environment, key));
+        request.idempotency = { workspaceId: scope.workspaceId, environment: scope.environment, key, createdAt: at, renew: renewLease(scope.workspaceId, scope.environment, key, at) };
         return false;
       }
       const row = await db
@@ -111,8 +139,10 @@ export function registerIdempotency(app: FastifyInstance, db: Db, now: () => Dat
         .where('key', '=', key)
         .executeTakeFirst();
       if (!row) continue; // deleted between the two statements: try to claim it again
+      // Expired: a kept response past its 24 h, or a running key whose holder stopped renewing
+      // its lease (the process died). Abandoned: on the embedded engine, running and not ours.
       const expired = new Date(row.expires_at).getTime() <= at.getTime();
-      const abandoned = row.state === 'running' && at.getTime() - new Date(row.created_at).getTime() > ABANDONED_MS;
+      const abandoned = row.state === 'running' && options.engine === 'pglite' && !held.has(heldName(scope.workspaceId, scope.environment, key));
       if (expired || abandoned) {
         await db
           .deleteFrom('idempotency_keys')
@@ -123,44 +153,76 @@ export function registerIdempotency(app: FastifyInstance, db: Db, now: () => Dat
         continue;
       }
       if (row.fingerprint !== fp) throw new AppError('idempotency_key_reused');
-      if (row.state === 'running') throw new AppError('idempotency_key_in_use');
+      if (row.state === 'running') throw keyInUse();
       reply.header('idempotent-replayed', 'true');
       reply.code(row.response_status ?? 200);
       if (row.response_content_type) reply.type(row.response_content_type);
       reply.send(row.response_body ?? '');
       return true;
     }
-    throw new AppError('idempotency_key_in_use');
+    throw keyInUse();
+  }
+
+  /** Pushes the running key's lease forward while its request runs; cleared when it ends. */
+  function renewLease(workspaceId: string, environment: string, key: string, createdAt: Date): NodeJS.Timeout {
+    const timer = setInterval(() => {
+      const at = now();
+      if (at.getTime() - createdAt.getTime() > MAX_RUNNING_MS) return clearInterval(timer);
+      db.updateTable('idempotency_keys')
+        .set({ expires_at: new Date(at.getTime() + leaseMs) })
+        .where('workspace_id', '=', workspaceId)
+        .where('environment', '=', environment)
+        .where('key', '=', key)
+        .where('state', '=', 'running')
+        .where('created_at', '=', createdAt)
+        .execute()
+        .catch((err: unknown) => app.log.warn({ err }, 'idempotency key lease not renewed'));
+    }, Math.max(1, Math.floor(leaseMs / 3)));
+    return timer.unref();
   }
 
   async function keepResponse(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
     const idem = request.idempotency;
     if (!idem) return payload;
     request.idempotency = undefined;
-    const where = db
-      .updateTable('idempotency_keys')
-      .where('workspace_id', '=', idem.workspaceId)
-      .where('environment', '=', idem.environment)
-      .where('key', '=', idem.key);
-    if (reply.statusCode >= 500 || typeof payload !== 'string') {
+    clearInterval(idem.renew);
+    try {
+      // This claim only (created_at): had its lease lapsed and another request claimed the key
+      // again, that request's row is not ours to change.
+      if (reply.statusCode >= 500 || typeof payload !== 'string') {
+        await db
+          .deleteFrom('idempotency_keys')
+          .where('workspace_id', '=', idem.workspaceId)
+          .where('environment', '=', idem.environment)
+          .where('key', '=', idem.key)
+          .where('created_at', '=', idem.createdAt)
+          .execute();
+        return payload;
+      }
       await db
-        .deleteFrom('idempotency_keys')
+        .updateTable('idempotency_keys')
+        .set({
+          state: 'done',
+          expires_at: new Date(idem.createdAt.getTime() + TTL_MS),
+          response_status: reply.statusCode,
+          response_body: payload,
+          response_content_type: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'),
+        })
         .where('workspace_id', '=', idem.workspaceId)
         .where('environment', '=', idem.environment)
         .where('key', '=', idem.key)
+        .where('created_at', '=', idem.createdAt)
         .execute();
       return payload;
+    } finally {
+      // Only once the row says done (or is gone): until then a repeat here must see it held.
+      held.delete(heldName(idem.workspaceId, idem.environment, idem.key));
     }
-    await where
-      .set({
-        state: 'done',
-        response_status: reply.statusCode,
-        response_body: payload,
-        response_content_type: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'),
-      })
-      .execute();
-    return payload;
   }
+}
+
+function keyInUse(): AppError {
+  return new AppError('idempotency_key_in_use', undefined, { retryAfterSeconds: IN_USE_RETRY_AFTER_SECONDS });
 }
 
 function hookList<T>(hooks: T | T[] | undefined): T[] {

@@ -79,6 +79,11 @@ const securitySchemes = {
   },
   superAdminSession: { type: 'http', scheme: 'bearer', description: 'Session token from POST /api/auth/login of an account with role super_admin (/api/super-admin).' },
   ingestKey: { type: 'http', scheme: 'bearer', description: "An integration's ingest key ik_… (/api/integrations)." },
+  metricsToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'The operator\'s METRICS_TOKEN (/metrics): required in production (without one set, /metrics answers 404 there) and wherever METRICS_TOKEN is set.',
+  },
 } as const;
 
 const authSentences: Array<[scheme: string, sentence: string]> = [
@@ -87,6 +92,7 @@ const authSentences: Array<[scheme: string, sentence: string]> = [
   ['adminSession', 'Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`.'],
   ['superAdminSession', 'Authentication: a super-admin\'s session token from `POST /api/auth/login`.'],
   ['session', 'Authentication: a session token from `POST /api/auth/login`.'],
+  ['metricsToken', 'Authentication: `Authorization: Bearer <METRICS_TOKEN>` in production or wherever `METRICS_TOKEN` is set (otherwise open); in production without `METRICS_TOKEN` the route answers 404.'],
 ];
 
 /**

@@ -1,8 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import type { Registry } from 'prom-client';
 import { errorResponses, type App } from './schemas.js';
-import { pingDatabase } from '../db/database.js';
+import { pingDatabase, probeStorage } from '../db/database.js';
 import type { Deps } from '../deps.js';
+import { AppError } from '../errors.js';
+import { secretsEqual } from '../crypto.js';
 import { DESCRIPTOR_EXAMPLE, HEALTH_EXAMPLE, HEALTH_UNAVAILABLE_EXAMPLE } from './system.examples.js';
 
 const Descriptor = Type.Object({
@@ -81,7 +83,7 @@ export async function systemRoutes(app: App, opts: { deps: Deps; registry: Regis
   app.get('/health', {
     schema: {
       operationId: 'getHealth',
-      summary: 'Liveness and database check (503 when the database is unreachable)',
+      summary: 'Liveness and database check (503 when the database is unreachable or its storage takes no writes)',
       tags: ['system'],
       response: { 200: Health, ...errorResponses(), 503: { ...Health, examples: [HEALTH_UNAVAILABLE_EXAMPLE] } },
     },
@@ -106,7 +108,7 @@ export async function systemRoutes(app: App, opts: { deps: Deps; registry: Regis
       let timer: NodeJS.Timeout | undefined;
       try {
         await Promise.race([
-          pingDatabase(deps.db),
+          Promise.all([pingDatabase(deps.db), probeStorage(deps.database)]),
           new Promise((_, reject) => {
             timer = setTimeout(() => reject(new Error('database ping timed out')), 2000);
           }),
@@ -120,14 +122,31 @@ export async function systemRoutes(app: App, opts: { deps: Deps; registry: Regis
     return ping;
   }
 
+  // Metrics name routes, carriers and queue depths: in production they are for the operator's
+  // scraper only (DESIGN.md §10.5). Without a token there the route does not exist (404);
+  // elsewhere it stays open for local use unless a token is set.
+  const metricsToken = deps.config.metricsToken;
+  function metricsGuard(authorization: string | undefined): void {
+    if (!metricsToken) {
+      if (deps.config.isProduction) throw new AppError('not_found');
+      return;
+    }
+    const match = /^Bearer (.+)$/i.exec(authorization ?? '');
+    if (!match || !secretsEqual(match[1].trim(), metricsToken)) throw new AppError('unauthorized', 'A valid metrics token is required (Authorization: Bearer <METRICS_TOKEN>).');
+  }
+
   app.get('/metrics', {
     schema: {
       operationId: 'getMetrics',
-      summary: 'Prometheus metrics',
+      summary: 'Prometheus metrics (bearer METRICS_TOKEN in production; 404 there when none is set)',
       tags: ['system'],
       produces: ['text/plain'],
-      response: { 200: Type.String({ description: 'Prometheus text exposition format' }), ...errorResponses() },
+      security: [{ metricsToken: [] }],
+      response: { 200: Type.String({ description: 'Prometheus text exposition format' }), ...errorResponses(401, 404) },
     },
-    handler: async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()),
+    handler: async (request, reply) => {
+      metricsGuard(request.headers.authorization);
+      return reply.type(registry.contentType).send(await registry.metrics());
+    },
   });
 }

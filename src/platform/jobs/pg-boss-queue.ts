@@ -285,6 +285,10 @@ export class PgBossQueue implements JobQueue {
     for (const worker of this.#workers.values()) worker.wake?.();
 
     const workers = [...this.#workers.values()];
+    // One line saying what the stop waits for (and how long at most): the only trace of a
+    // shutdown that takes seconds, instead of silence or a line per tick of something waiting.
+    const running = Object.fromEntries(workers.filter((w) => w.runs.size > 0).map((w) => [w.name, w.runs.size]));
+    if (Object.keys(running).length > 0) this.#log.warn({ running, timeout_ms: timeoutMs }, 'job queue stopping: waiting for running jobs to finish');
     const settled = (async () => {
       await Promise.all(workers.map((w) => w.loop));
       await Promise.all([...this.#scheduleFires]);
