@@ -966,8 +966,19 @@ type Integration struct {
 	LastIntakeAt    *string           `json:"last_intake_at"`
 	// The last four characters of the current ingest key.
 	IngestKeyLast4 string `json:"ingest_key_last4"`
-	CreatedAt      string `json:"created_at"`
-	UpdatedAt      string `json:"updated_at"`
+	// Shopify: the shop domain (name.myshopify.com). Null for custom.
+	StoreRef *string `json:"store_ref"`
+	// Replaces the platform's origin (only with CHANNEL_ALLOW_BASE_URL_OVERRIDE=1 outside production).
+	BaseURL *string `json:"base_url"`
+	// Masked: every secret as •••• plus its last four characters. Null for custom integrations.
+	Credentials map[string]any `json:"credentials"`
+	// The connection to a real store platform; null for `custom` (push intake).
+	Connection  map[string]any `json:"connection"`
+	Settings    map[string]any `json:"settings"`
+	Sync        map[string]any `json:"sync"`
+	HealthSince *string        `json:"health_since"`
+	CreatedAt   string         `json:"created_at"`
+	UpdatedAt   string         `json:"updated_at"`
 }
 
 // MtlsCertificate is the MtlsCertificate object of the API.

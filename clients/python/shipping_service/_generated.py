@@ -568,6 +568,13 @@ class Integration(TypedDict, total=False):
     health_checked_at: str | None
     last_intake_at: str | None
     ingest_key_last4: str
+    store_ref: str | None
+    base_url: str | None
+    credentials: dict[str, Any] | None
+    connection: dict[str, Any] | None
+    settings: dict[str, Any] | None
+    sync: dict[str, Any] | None
+    health_since: str | None
     created_at: str
     updated_at: str
 

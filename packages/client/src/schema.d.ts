@@ -4887,9 +4887,7 @@ export interface components {
          *       "name": "Shopify store",
          *       "platform": "shopify",
          *       "environment": "test",
-         *       "config": {
-         *         "shop_domain": "acme.myshopify.com"
-         *       },
+         *       "config": {},
          *       "has_credentials": true,
          *       "token_expires_at": null,
          *       "health": "healthy",
@@ -4897,6 +4895,40 @@ export interface components {
          *       "health_checked_at": "2026-11-23T21:44:29.436Z",
          *       "last_intake_at": "2026-11-23T21:44:29.436Z",
          *       "ingest_key_last4": "cSct",
+         *       "store_ref": "acme.myshopify.com",
+         *       "base_url": null,
+         *       "credentials": {
+         *         "access_token": "••••oken",
+         *         "client_secret": "••••cret"
+         *       },
+         *       "connection": {
+         *         "state": "active",
+         *         "authorize_url": null,
+         *         "connected_at": "2026-11-23T21:44:29.369Z",
+         *         "scopes": [
+         *           "read_orders",
+         *           "read_merchant_managed_fulfillment_orders",
+         *           "write_merchant_managed_fulfillment_orders"
+         *         ]
+         *       },
+         *       "settings": {
+         *         "import_statuses": [
+         *           "paid:unfulfilled",
+         *           "paid:partially_fulfilled",
+         *           "partially_paid:unfulfilled",
+         *           "partially_paid:partially_fulfilled"
+         *         ],
+         *         "write_back": true,
+         *         "notify_customer": true,
+         *         "backfill_days": 14,
+         *         "reconcile_interval_minutes": 5
+         *       },
+         *       "sync": {
+         *         "last_webhook_at": "2026-11-23T21:44:29.436Z",
+         *         "last_reconciled_at": "2026-11-23T21:44:29.400Z",
+         *         "lag_seconds": 12
+         *       },
+         *       "health_since": "2026-11-23T21:44:29.369Z",
          *       "created_at": "2026-11-23T21:44:29.369Z",
          *       "updated_at": "2026-11-23T21:44:29.369Z"
          *     }
@@ -4921,6 +4953,42 @@ export interface components {
             last_intake_at: string | null;
             /** @description The last four characters of the current ingest key. */
             ingest_key_last4: string;
+            store_ref: string | null;
+            base_url: string | null;
+            credentials: {
+                [key: string]: unknown;
+            } | null;
+            connection: {
+                state: "pending_authorization" | "active" | "paused" | "disconnected";
+                authorize_url: string | null;
+                connected_at: string | null;
+                /** @description What the platform granted. */
+                scopes: string[];
+            } | null;
+            settings: {
+                /** @description The platform's order statuses that are imported. Shopify: `<financial status>:<fulfillment status>` pairs, lower case (default: paid and partially_paid with unfulfilled and partially_fulfilled). */
+                import_statuses: string[];
+                /** @description Send tracking back to the store when a label is bought (default true). */
+                write_back: boolean;
+                /** @description Let the platform tell the buyer about the fulfillment (default false). */
+                notify_customer: boolean;
+                /**
+                 * Format: int32
+                 * @description On activation, import orders updated in this many past days (default 14).
+                 */
+                backfill_days: number;
+                /**
+                 * Format: int32
+                 * @description How often the store is re-read for changes webhooks missed (default 5).
+                 */
+                reconcile_interval_minutes: number;
+            } | null;
+            sync: {
+                last_webhook_at: string | null;
+                last_reconciled_at: string | null;
+                lag_seconds: number | null;
+            } | null;
+            health_since: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -23415,9 +23483,7 @@ export interface operations {
                      *           "name": "Shopify store",
                      *           "platform": "shopify",
                      *           "environment": "test",
-                     *           "config": {
-                     *             "shop_domain": "acme.myshopify.com"
-                     *           },
+                     *           "config": {},
                      *           "has_credentials": true,
                      *           "token_expires_at": null,
                      *           "health": "healthy",
@@ -23425,6 +23491,40 @@ export interface operations {
                      *           "health_checked_at": "2026-11-23T21:44:29.436Z",
                      *           "last_intake_at": "2026-11-23T21:44:29.436Z",
                      *           "ingest_key_last4": "cSct",
+                     *           "store_ref": "acme.myshopify.com",
+                     *           "base_url": null,
+                     *           "credentials": {
+                     *             "access_token": "••••oken",
+                     *             "client_secret": "••••cret"
+                     *           },
+                     *           "connection": {
+                     *             "state": "active",
+                     *             "authorize_url": null,
+                     *             "connected_at": "2026-11-23T21:44:29.369Z",
+                     *             "scopes": [
+                     *               "read_orders",
+                     *               "read_merchant_managed_fulfillment_orders",
+                     *               "write_merchant_managed_fulfillment_orders"
+                     *             ]
+                     *           },
+                     *           "settings": {
+                     *             "import_statuses": [
+                     *               "paid:unfulfilled",
+                     *               "paid:partially_fulfilled",
+                     *               "partially_paid:unfulfilled",
+                     *               "partially_paid:partially_fulfilled"
+                     *             ],
+                     *             "write_back": true,
+                     *             "notify_customer": true,
+                     *             "backfill_days": 14,
+                     *             "reconcile_interval_minutes": 5
+                     *           },
+                     *           "sync": {
+                     *             "last_webhook_at": "2026-11-23T21:44:29.436Z",
+                     *             "last_reconciled_at": "2026-11-23T21:44:29.400Z",
+                     *             "lag_seconds": 12
+                     *           },
+                     *           "health_since": "2026-11-23T21:44:29.369Z",
                      *           "created_at": "2026-11-23T21:44:29.369Z",
                      *           "updated_at": "2026-11-23T21:44:29.369Z"
                      *         }
@@ -23546,17 +23646,41 @@ export interface operations {
                  * @example {
                  *       "name": "Shopify store",
                  *       "platform": "shopify",
-                 *       "config": {
-                 *         "shop_domain": "acme.myshopify.com"
-                 *       },
+                 *       "store_ref": "acme.myshopify.com",
                  *       "credentials": {
-                 *         "access_token": "shpat_example"
+                 *         "access_token": "shpat_example_custom_app_token",
+                 *         "client_secret": "shpss_example_client_secret"
+                 *       },
+                 *       "settings": {
+                 *         "notify_customer": true
                  *       }
                  *     }
                  */
                 "application/json": {
                     name: string;
                     platform: "shopify" | "woocommerce" | "bigcommerce" | "custom";
+                    /** @description Required for shopify: the shop domain name.myshopify.com. */
+                    store_ref?: string;
+                    /** @description Replaces the platform's origin (a test double or egress proxy); only with CHANNEL_ALLOW_BASE_URL_OVERRIDE=1 outside production. */
+                    base_url?: string;
+                    settings?: {
+                        /** @description The platform's order statuses that are imported. Shopify: `<financial status>:<fulfillment status>` pairs, lower case (default: paid and partially_paid with unfulfilled and partially_fulfilled). */
+                        import_statuses?: string[];
+                        /** @description Send tracking back to the store when a label is bought (default true). */
+                        write_back?: boolean;
+                        /** @description Let the platform tell the buyer about the fulfillment (default false). */
+                        notify_customer?: boolean;
+                        /**
+                         * Format: int32
+                         * @description On activation, import orders updated in this many past days (default 14).
+                         */
+                        backfill_days?: number;
+                        /**
+                         * Format: int32
+                         * @description How often the store is re-read for changes webhooks missed (default 5).
+                         */
+                        reconcile_interval_minutes?: number;
+                    };
                     /** @description Non-secret settings of the connection (shop domain, options…). */
                     config?: {
                         [key: string]: unknown;
@@ -23586,9 +23710,7 @@ export interface operations {
                      *       "name": "Shopify store",
                      *       "platform": "shopify",
                      *       "environment": "test",
-                     *       "config": {
-                     *         "shop_domain": "acme.myshopify.com"
-                     *       },
+                     *       "config": {},
                      *       "has_credentials": true,
                      *       "token_expires_at": null,
                      *       "health": "healthy",
@@ -23596,6 +23718,40 @@ export interface operations {
                      *       "health_checked_at": "2026-11-23T21:44:29.369Z",
                      *       "last_intake_at": null,
                      *       "ingest_key_last4": "cSct",
+                     *       "store_ref": "acme.myshopify.com",
+                     *       "base_url": null,
+                     *       "credentials": {
+                     *         "access_token": "••••oken",
+                     *         "client_secret": "••••cret"
+                     *       },
+                     *       "connection": {
+                     *         "state": "active",
+                     *         "authorize_url": null,
+                     *         "connected_at": "2026-11-23T21:44:29.369Z",
+                     *         "scopes": [
+                     *           "read_orders",
+                     *           "read_merchant_managed_fulfillment_orders",
+                     *           "write_merchant_managed_fulfillment_orders"
+                     *         ]
+                     *       },
+                     *       "settings": {
+                     *         "import_statuses": [
+                     *           "paid:unfulfilled",
+                     *           "paid:partially_fulfilled",
+                     *           "partially_paid:unfulfilled",
+                     *           "partially_paid:partially_fulfilled"
+                     *         ],
+                     *         "write_back": true,
+                     *         "notify_customer": true,
+                     *         "backfill_days": 14,
+                     *         "reconcile_interval_minutes": 5
+                     *       },
+                     *       "sync": {
+                     *         "last_webhook_at": "2026-11-23T21:44:29.436Z",
+                     *         "last_reconciled_at": "2026-11-23T21:44:29.400Z",
+                     *         "lag_seconds": 12
+                     *       },
+                     *       "health_since": "2026-11-23T21:44:29.369Z",
                      *       "created_at": "2026-11-23T21:44:29.369Z",
                      *       "updated_at": "2026-11-23T21:44:29.369Z",
                      *       "ingest_key": "ik_ExampleIngestKeyShownOnceOnly00000000000cSct"
@@ -23621,6 +23777,42 @@ export interface operations {
                         last_intake_at: string | null;
                         /** @description The last four characters of the current ingest key. */
                         ingest_key_last4: string;
+                        store_ref: string | null;
+                        base_url: string | null;
+                        credentials: {
+                            [key: string]: unknown;
+                        } | null;
+                        connection: {
+                            state: "pending_authorization" | "active" | "paused" | "disconnected";
+                            authorize_url: string | null;
+                            connected_at: string | null;
+                            /** @description What the platform granted. */
+                            scopes: string[];
+                        } | null;
+                        settings: {
+                            /** @description The platform's order statuses that are imported. Shopify: `<financial status>:<fulfillment status>` pairs, lower case (default: paid and partially_paid with unfulfilled and partially_fulfilled). */
+                            import_statuses: string[];
+                            /** @description Send tracking back to the store when a label is bought (default true). */
+                            write_back: boolean;
+                            /** @description Let the platform tell the buyer about the fulfillment (default false). */
+                            notify_customer: boolean;
+                            /**
+                             * Format: int32
+                             * @description On activation, import orders updated in this many past days (default 14).
+                             */
+                            backfill_days: number;
+                            /**
+                             * Format: int32
+                             * @description How often the store is re-read for changes webhooks missed (default 5).
+                             */
+                            reconcile_interval_minutes: number;
+                        } | null;
+                        sync: {
+                            last_webhook_at: string | null;
+                            last_reconciled_at: string | null;
+                            lag_seconds: number | null;
+                        } | null;
+                        health_since: string | null;
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -23746,9 +23938,7 @@ export interface operations {
                      *       "name": "Shopify store",
                      *       "platform": "shopify",
                      *       "environment": "test",
-                     *       "config": {
-                     *         "shop_domain": "acme.myshopify.com"
-                     *       },
+                     *       "config": {},
                      *       "has_credentials": true,
                      *       "token_expires_at": null,
                      *       "health": "healthy",
@@ -23756,6 +23946,40 @@ export interface operations {
                      *       "health_checked_at": "2026-11-23T21:44:29.436Z",
                      *       "last_intake_at": "2026-11-23T21:44:29.436Z",
                      *       "ingest_key_last4": "cSct",
+                     *       "store_ref": "acme.myshopify.com",
+                     *       "base_url": null,
+                     *       "credentials": {
+                     *         "access_token": "••••oken",
+                     *         "client_secret": "••••cret"
+                     *       },
+                     *       "connection": {
+                     *         "state": "active",
+                     *         "authorize_url": null,
+                     *         "connected_at": "2026-11-23T21:44:29.369Z",
+                     *         "scopes": [
+                     *           "read_orders",
+                     *           "read_merchant_managed_fulfillment_orders",
+                     *           "write_merchant_managed_fulfillment_orders"
+                     *         ]
+                     *       },
+                     *       "settings": {
+                     *         "import_statuses": [
+                     *           "paid:unfulfilled",
+                     *           "paid:partially_fulfilled",
+                     *           "partially_paid:unfulfilled",
+                     *           "partially_paid:partially_fulfilled"
+                     *         ],
+                     *         "write_back": true,
+                     *         "notify_customer": true,
+                     *         "backfill_days": 14,
+                     *         "reconcile_interval_minutes": 5
+                     *       },
+                     *       "sync": {
+                     *         "last_webhook_at": "2026-11-23T21:44:29.436Z",
+                     *         "last_reconciled_at": "2026-11-23T21:44:29.400Z",
+                     *         "lag_seconds": 12
+                     *       },
+                     *       "health_since": "2026-11-23T21:44:29.369Z",
                      *       "created_at": "2026-11-23T21:44:29.369Z",
                      *       "updated_at": "2026-11-23T21:44:29.369Z"
                      *     }
@@ -23865,21 +24089,42 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description Only the fields given change. A new token_expires_at or credentials counts as a token update. */
+        /** @description Only the fields given change; settings are merged. A new token_expires_at or credentials counts as a token update. For a store platform, new credentials or base_url are tested at once, and waiting write-backs are drained when the test passes. */
         requestBody: {
             content: {
                 /**
                  * @example {
                  *       "credentials": {
-                 *         "access_token": "shpat_example_rotated"
+                 *         "access_token": "shpat_example_rotated_token",
+                 *         "client_secret": "shpss_example_client_secret"
                  *       },
-                 *       "token_expires_at": "2027-06-30T00:00:00.000Z",
-                 *       "rotate_ingest_key": true
+                 *       "settings": {
+                 *         "reconcile_interval_minutes": 10
+                 *       }
                  *     }
                  */
                 "application/json": {
                     name?: string;
                     platform?: "shopify" | "woocommerce" | "bigcommerce" | "custom";
+                    base_url?: string | null;
+                    settings?: {
+                        /** @description The platform's order statuses that are imported. Shopify: `<financial status>:<fulfillment status>` pairs, lower case (default: paid and partially_paid with unfulfilled and partially_fulfilled). */
+                        import_statuses?: string[];
+                        /** @description Send tracking back to the store when a label is bought (default true). */
+                        write_back?: boolean;
+                        /** @description Let the platform tell the buyer about the fulfillment (default false). */
+                        notify_customer?: boolean;
+                        /**
+                         * Format: int32
+                         * @description On activation, import orders updated in this many past days (default 14).
+                         */
+                        backfill_days?: number;
+                        /**
+                         * Format: int32
+                         * @description How often the store is re-read for changes webhooks missed (default 5).
+                         */
+                        reconcile_interval_minutes?: number;
+                    };
                     /** @description Non-secret settings of the connection (shop domain, options…). */
                     config?: {
                         [key: string]: unknown;
@@ -23908,9 +24153,7 @@ export interface operations {
                      *       "name": "Shopify store",
                      *       "platform": "shopify",
                      *       "environment": "test",
-                     *       "config": {
-                     *         "shop_domain": "acme.myshopify.com"
-                     *       },
+                     *       "config": {},
                      *       "has_credentials": true,
                      *       "token_expires_at": null,
                      *       "health": "healthy",
@@ -23918,6 +24161,40 @@ export interface operations {
                      *       "health_checked_at": "2026-11-23T21:44:29.369Z",
                      *       "last_intake_at": null,
                      *       "ingest_key_last4": "cSct",
+                     *       "store_ref": "acme.myshopify.com",
+                     *       "base_url": null,
+                     *       "credentials": {
+                     *         "access_token": "••••oken",
+                     *         "client_secret": "••••cret"
+                     *       },
+                     *       "connection": {
+                     *         "state": "active",
+                     *         "authorize_url": null,
+                     *         "connected_at": "2026-11-23T21:44:29.369Z",
+                     *         "scopes": [
+                     *           "read_orders",
+                     *           "read_merchant_managed_fulfillment_orders",
+                     *           "write_merchant_managed_fulfillment_orders"
+                     *         ]
+                     *       },
+                     *       "settings": {
+                     *         "import_statuses": [
+                     *           "paid:unfulfilled",
+                     *           "paid:partially_fulfilled",
+                     *           "partially_paid:unfulfilled",
+                     *           "partially_paid:partially_fulfilled"
+                     *         ],
+                     *         "write_back": true,
+                     *         "notify_customer": true,
+                     *         "backfill_days": 14,
+                     *         "reconcile_interval_minutes": 5
+                     *       },
+                     *       "sync": {
+                     *         "last_webhook_at": "2026-11-23T21:44:29.436Z",
+                     *         "last_reconciled_at": "2026-11-23T21:44:29.400Z",
+                     *         "lag_seconds": 12
+                     *       },
+                     *       "health_since": "2026-11-23T21:44:29.369Z",
                      *       "created_at": "2026-11-23T21:44:29.369Z",
                      *       "updated_at": "2026-11-23T21:44:29.369Z",
                      *       "ingest_key": "ik_ExampleIngestKeyShownOnceOnly00000000000cSct"
@@ -23943,6 +24220,42 @@ export interface operations {
                         last_intake_at: string | null;
                         /** @description The last four characters of the current ingest key. */
                         ingest_key_last4: string;
+                        store_ref: string | null;
+                        base_url: string | null;
+                        credentials: {
+                            [key: string]: unknown;
+                        } | null;
+                        connection: {
+                            state: "pending_authorization" | "active" | "paused" | "disconnected";
+                            authorize_url: string | null;
+                            connected_at: string | null;
+                            /** @description What the platform granted. */
+                            scopes: string[];
+                        } | null;
+                        settings: {
+                            /** @description The platform's order statuses that are imported. Shopify: `<financial status>:<fulfillment status>` pairs, lower case (default: paid and partially_paid with unfulfilled and partially_fulfilled). */
+                            import_statuses: string[];
+                            /** @description Send tracking back to the store when a label is bought (default true). */
+                            write_back: boolean;
+                            /** @description Let the platform tell the buyer about the fulfillment (default false). */
+                            notify_customer: boolean;
+                            /**
+                             * Format: int32
+                             * @description On activation, import orders updated in this many past days (default 14).
+                             */
+                            backfill_days: number;
+                            /**
+                             * Format: int32
+                             * @description How often the store is re-read for changes webhooks missed (default 5).
+                             */
+                            reconcile_interval_minutes: number;
+                        } | null;
+                        sync: {
+                            last_webhook_at: string | null;
+                            last_reconciled_at: string | null;
+                            lag_seconds: number | null;
+                        } | null;
+                        health_since: string | null;
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */

@@ -30,6 +30,39 @@ const CredentialsSchema = Type.Record(Type.String(), Type.Any(), {
   description: 'Secrets of the connection (tokens, API keys). Write-only: encrypted at rest, never returned.',
 });
 
+export const CONNECTION_STATES = ['pending_authorization', 'active', 'paused', 'disconnected'] as const;
+
+const ConnectionSchema = Type.Object(
+  {
+    state: Type.Union(CONNECTION_STATES.map((s) => Type.Literal(s))),
+    authorize_url: orNull(Type.String({ description: 'While pending_authorization: the link that installs the app on the store (OAuth).' })),
+    connected_at: NullableTimestamp,
+    scopes: Type.Array(Type.String(), { description: 'What the platform granted.' }),
+  },
+  { description: 'The connection to a real store platform; null for `custom` (push intake).' },
+);
+
+const SETTINGS_PROPERTIES = {
+  import_statuses: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+    maxItems: 20,
+    description:
+      "The platform's order statuses that are imported. Shopify: `<financial status>:<fulfillment status>` pairs, lower case (default: paid and partially_paid with unfulfilled and partially_fulfilled).",
+  }),
+  write_back: Type.Boolean({ description: 'Send tracking back to the store when a label is bought (default true).' }),
+  notify_customer: Type.Boolean({ description: 'Let the platform tell the buyer about the fulfillment (default false).' }),
+  backfill_days: Type.Integer({ minimum: 0, maximum: 365, description: 'On activation, import orders updated in this many past days (default 14).' }),
+  reconcile_interval_minutes: Type.Integer({ minimum: 1, maximum: 1440, description: 'How often the store is re-read for changes webhooks missed (default 5).' }),
+};
+export const SettingsSchema = Type.Object(SETTINGS_PROPERTIES);
+export type ChannelSettingsWire = Static<typeof SettingsSchema>;
+const SettingsInput = Type.Partial(Type.Object(SETTINGS_PROPERTIES, { additionalProperties: false }), { additionalProperties: false });
+
+const SyncSchema = Type.Object({
+  last_webhook_at: NullableTimestamp,
+  last_reconciled_at: NullableTimestamp,
+  lag_seconds: orNull(Type.Integer({ description: 'Seconds since the store was last known to be in sync (the later of the last webhook and the last reconciliation).' })),
+});
+
 export const IntegrationSchema = Type.Object(
   {
     id: Type.String({ examples: ['int_01jx0000000000000000000000'] }),
@@ -44,6 +77,13 @@ export const IntegrationSchema = Type.Object(
     health_checked_at: NullableTimestamp,
     last_intake_at: NullableTimestamp,
     ingest_key_last4: Type.String({ description: 'The last four characters of the current ingest key.' }),
+    store_ref: orNull(Type.String({ description: 'Shopify: the shop domain (name.myshopify.com). Null for custom.' })),
+    base_url: orNull(Type.String({ description: "Replaces the platform's origin (only with CHANNEL_ALLOW_BASE_URL_OVERRIDE=1 outside production)." })),
+    credentials: orNull(Type.Record(Type.String(), Type.Any(), { description: 'Masked: every secret as •••• plus its last four characters. Null for custom integrations.' })),
+    connection: orNull(ConnectionSchema),
+    settings: orNull(SettingsSchema),
+    sync: orNull(SyncSchema),
+    health_since: NullableTimestamp,
     created_at: Timestamp,
     updated_at: Timestamp,
   },
@@ -66,6 +106,9 @@ export const CreateIntegrationBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 200 }),
     platform: PlatformSchema,
+    store_ref: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Required for shopify: the shop domain name.myshopify.com.' })),
+    base_url: Type.Optional(Type.String({ maxLength: 2048, description: "Replaces the platform's origin (a test double or egress proxy); only with CHANNEL_ALLOW_BASE_URL_OVERRIDE=1 outside production." })),
+    settings: Type.Optional(SettingsInput),
     config: Type.Optional(ConfigSchema),
     credentials: Type.Optional(nullable(CredentialsSchema)),
     token_expires_at: Type.Optional(nullable(Type.String({ format: 'date-time', maxLength: 40, description: "When the store token stops working (health turns token_expired)." }))),
@@ -78,12 +121,20 @@ export const UpdateIntegrationBody = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     platform: Type.Optional(PlatformSchema),
+    base_url: Type.Optional(nullable(Type.String({ maxLength: 2048 }))),
+    settings: Type.Optional(SettingsInput),
     config: Type.Optional(ConfigSchema),
     credentials: Type.Optional(nullable(CredentialsSchema)),
     token_expires_at: Type.Optional(nullable(Type.String({ format: 'date-time', maxLength: 40 }))),
     rotate_ingest_key: Type.Optional(Type.Boolean({ description: 'Issue a new ingest key (returned once in this response); the old one stops working at once.' })),
   },
-  { additionalProperties: false, description: 'Only the fields given change. A new token_expires_at or credentials counts as a token update.', examples: [UPDATE_INTEGRATION_BODY_EXAMPLE] },
+  {
+    additionalProperties: false,
+    description:
+      'Only the fields given change; settings are merged. A new token_expires_at or credentials counts as a token update. For a store platform, ' +
+      'new credentials or base_url are tested at once, and waiting write-backs are drained when the test passes.',
+    examples: [UPDATE_INTEGRATION_BODY_EXAMPLE],
+  },
 );
 export type UpdateIntegrationInput = Static<typeof UpdateIntegrationBody>;
 
