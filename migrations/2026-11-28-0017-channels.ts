@@ -89,6 +89,7 @@ export async function up(db: Kysely<any>): Promise<void> {
       order_id text not null,
       integration_id text not null references integrations(id) on delete cascade,
       action text not null check (action in ('fulfill', 'update_tracking', 'cancel_fulfillment')),
+      tracking_number text not null,
       status text not null check (status in ('pending', 'succeeded', 'retrying', 'dead', 'skipped')),
       attempts integer not null default 0,
       external_ref text,

@@ -9,6 +9,7 @@ import { PickupsService } from './modules/pickups/index.js';
 import { BatchesService } from './modules/batches/index.js';
 import { CarrierAccountsService, CarrierGateway, type ApiDriverCatalogue } from './modules/carrier-accounts/index.js';
 import { ShippingRulesService } from './modules/shipping-rules/index.js';
+import { ChannelApply } from './modules/integrations/index.js';
 
 /** The domain services of one app, each made once, with the services it calls in its constructor. */
 export interface Services {
@@ -24,6 +25,8 @@ export interface Services {
   shippingRules: ShippingRulesService;
   manifests: ManifestsService;
   pickups: PickupsService;
+  /** The one apply step of store orders (webhooks, reconciliation, manual syncs). */
+  channelApply: ChannelApply;
 }
 
 /**
@@ -54,8 +57,9 @@ export function composeServices(deps: Deps, apiDrivers: ApiDriverCatalogue): Ser
 
   orders.extend(officeRedeem.orderExtension);
   orders.extend(shipments.orderExtension);
+  const channelApply = new ChannelApply(deps, orders);
 
-  return { settings, identity, orders, officeRedeem, shipments, batches, carrierAccounts, carrierGateway, shippingRules, manifests, pickups };
+  return { settings, identity, orders, officeRedeem, shipments, batches, carrierAccounts, carrierGateway, shippingRules, manifests, pickups, channelApply };
 }
 
 declare module 'fastify' {

@@ -616,8 +616,13 @@ type ApiKey struct {
 type Order struct {
 	ID         string  `json:"id"`
 	ExternalID *string `json:"external_id"`
+	// The store's own order number (Shopify's name, e.g. #1001), on orders a connector imported.
+	ExternalNumber *string `json:"external_number"`
 	// api, or the id of the integration that imported it.
-	Source      string           `json:"source"`
+	Source string `json:"source"`
+	// The store changed (or cancelled) the order after a label was bought: nothing was applied, an
+	// operator decides.
+	NeedsReview map[string]any   `json:"needs_review"`
 	Environment OrderEnvironment `json:"environment"`
 	// awaiting_fulfillment → processing (process) → shipped (label bought) → delivered (tracking);
 	// cancelled from any state before shipped.

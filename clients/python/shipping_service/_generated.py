@@ -300,7 +300,9 @@ class Order(TypedDict, total=False):
 
     id: str
     external_id: str | None
+    external_number: str | None
     source: str
+    needs_review: dict[str, Any] | None
     environment: str  # OrderEnvironment
     status: str  # OrderStatus
     archived: bool

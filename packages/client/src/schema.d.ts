@@ -3098,7 +3098,9 @@ export interface components {
          * @example {
          *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
          *       "external_id": "SHOP-1001",
+         *       "external_number": null,
          *       "source": "api",
+         *       "needs_review": null,
          *       "environment": "test",
          *       "status": "awaiting_fulfillment",
          *       "archived": false,
@@ -3152,7 +3154,9 @@ export interface components {
          * @example {
          *       "id": "ord_01m855vv3fet5smbvfy0vdetym",
          *       "external_id": "SHOP-1002",
+         *       "external_number": null,
          *       "source": "api",
+         *       "needs_review": null,
          *       "environment": "test",
          *       "status": "awaiting_fulfillment",
          *       "archived": false,
@@ -3256,8 +3260,16 @@ export interface components {
             /** @example ord_01jx0000000000000000000000 */
             id: string;
             external_id: string | null;
+            external_number: string | null;
             /** @description api, or the id of the integration that imported it. */
             source: string;
+            needs_review: {
+                reason: "edited_after_label" | "cancelled_on_channel";
+                /** @description Field paths the store changed. */
+                changes: string[];
+                /** Format: date-time */
+                at: string;
+            } | null;
             environment: "test" | "live";
             /** @description awaiting_fulfillment → processing (process) → shipped (label bought) → delivered (tracking); cancelled from any state before shipped. */
             status: "awaiting_fulfillment" | "processing" | "shipped" | "delivered" | "cancelled";
@@ -3307,6 +3319,8 @@ export interface components {
                 } | null;
                 weight_oz: number | null;
                 hs_tariff_number?: string | null;
+                /** @description The store platform's line id (orders a connector imported). */
+                external_line_id?: string;
             }[];
             parcel: {
                 weight_oz: number;
@@ -6183,7 +6197,9 @@ export interface operations {
                      *         {
                      *           "id": "ord_01m855vv3fet5smbvfy0vdetyk",
                      *           "external_id": "SHOP-1001",
+                     *           "external_number": null,
                      *           "source": "api",
+                     *           "needs_review": null,
                      *           "environment": "test",
                      *           "status": "awaiting_fulfillment",
                      *           "archived": false,
@@ -6591,7 +6607,9 @@ export interface operations {
                      * @example {
                      *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
                      *       "external_id": "SHOP-1001",
+                     *       "external_number": null,
                      *       "source": "api",
+                     *       "needs_review": null,
                      *       "environment": "test",
                      *       "status": "awaiting_fulfillment",
                      *       "archived": false,
@@ -6660,7 +6678,9 @@ export interface operations {
                      * @example {
                      *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
                      *       "external_id": "SHOP-1001",
+                     *       "external_number": null,
                      *       "source": "api",
+                     *       "needs_review": null,
                      *       "environment": "test",
                      *       "status": "awaiting_fulfillment",
                      *       "archived": false,
@@ -6916,7 +6936,9 @@ export interface operations {
                      * @example {
                      *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
                      *       "external_id": "SHOP-1001",
+                     *       "external_number": null,
                      *       "source": "api",
+                     *       "needs_review": null,
                      *       "environment": "test",
                      *       "status": "awaiting_fulfillment",
                      *       "archived": false,
@@ -12709,7 +12731,7 @@ export interface operations {
                 "application/json": {
                     /** @description Where deliveries are POSTed. https is required in the live environment; private, loopback and link-local targets are refused. */
                     url: string;
-                    events: ("shipment.label_purchased" | "tracking.updated" | "integration.health_changed" | "batch.completed" | "shipment.refund_updated" | "manifest.ready" | "*")[];
+                    events: ("shipment.label_purchased" | "tracking.updated" | "integration.health_changed" | "batch.completed" | "shipment.refund_updated" | "manifest.ready" | "order.imported" | "order.needs_review" | "shipment.write_back_failed" | "*")[];
                     description?: string | null;
                 };
             };
@@ -13269,7 +13291,7 @@ export interface operations {
                 "application/json": {
                     /** @description Where deliveries are POSTed. https is required in the live environment; private, loopback and link-local targets are refused. */
                     url?: string;
-                    events?: ("shipment.label_purchased" | "tracking.updated" | "integration.health_changed" | "batch.completed" | "shipment.refund_updated" | "manifest.ready" | "*")[];
+                    events?: ("shipment.label_purchased" | "tracking.updated" | "integration.health_changed" | "batch.completed" | "shipment.refund_updated" | "manifest.ready" | "order.imported" | "order.needs_review" | "shipment.write_back_failed" | "*")[];
                     description?: string | null;
                     /** @description false pauses deliveries; true re-enables a disabled endpoint (pending deliveries resume). */
                     enabled?: boolean;
@@ -21459,7 +21481,9 @@ export interface operations {
                      *         {
                      *           "id": "ord_01m855vv3fet5smbvfy0vdetyk",
                      *           "external_id": "SHOP-1001",
+                     *           "external_number": null,
                      *           "source": "api",
+                     *           "needs_review": null,
                      *           "environment": "test",
                      *           "status": "awaiting_fulfillment",
                      *           "archived": false,
@@ -21830,7 +21854,9 @@ export interface operations {
                      * @example {
                      *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
                      *       "external_id": "SHOP-1001",
+                     *       "external_number": null,
                      *       "source": "api",
+                     *       "needs_review": null,
                      *       "environment": "test",
                      *       "status": "awaiting_fulfillment",
                      *       "archived": false,
@@ -21895,7 +21921,9 @@ export interface operations {
                      * @example {
                      *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
                      *       "external_id": "SHOP-1001",
+                     *       "external_number": null,
                      *       "source": "api",
+                     *       "needs_review": null,
                      *       "environment": "test",
                      *       "status": "awaiting_fulfillment",
                      *       "archived": false,
@@ -22122,7 +22150,9 @@ export interface operations {
                      * @example {
                      *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
                      *       "external_id": "SHOP-1001",
+                     *       "external_number": null,
                      *       "source": "api",
+                     *       "needs_review": null,
                      *       "environment": "test",
                      *       "status": "awaiting_fulfillment",
                      *       "archived": false,
@@ -22499,7 +22529,9 @@ export interface operations {
                      * @example {
                      *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
                      *       "external_id": "SHOP-1001",
+                     *       "external_number": null,
                      *       "source": "api",
+                     *       "needs_review": null,
                      *       "environment": "test",
                      *       "status": "awaiting_fulfillment",
                      *       "archived": false,
@@ -22694,7 +22726,9 @@ export interface operations {
                      * @example {
                      *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
                      *       "external_id": "SHOP-1001",
+                     *       "external_number": null,
                      *       "source": "api",
+                     *       "needs_review": null,
                      *       "environment": "test",
                      *       "status": "awaiting_fulfillment",
                      *       "archived": false,
@@ -22889,7 +22923,9 @@ export interface operations {
                      * @example {
                      *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
                      *       "external_id": "SHOP-1001",
+                     *       "external_number": null,
                      *       "source": "api",
+                     *       "needs_review": null,
                      *       "environment": "test",
                      *       "status": "awaiting_fulfillment",
                      *       "archived": false,
@@ -23084,7 +23120,9 @@ export interface operations {
                      * @example {
                      *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
                      *       "external_id": "SHOP-1001",
+                     *       "external_number": null,
                      *       "source": "api",
+                     *       "needs_review": null,
                      *       "environment": "test",
                      *       "status": "awaiting_fulfillment",
                      *       "archived": false,
@@ -23279,7 +23317,9 @@ export interface operations {
                      * @example {
                      *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
                      *       "external_id": "SHOP-1001",
+                     *       "external_number": null,
                      *       "source": "api",
+                     *       "needs_review": null,
                      *       "environment": "test",
                      *       "status": "awaiting_fulfillment",
                      *       "archived": false,
@@ -26883,7 +26923,9 @@ export interface operations {
                      * @example {
                      *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
                      *       "external_id": "SHOP-1001",
+                     *       "external_number": null,
                      *       "source": "api",
+                     *       "needs_review": null,
                      *       "environment": "test",
                      *       "status": "awaiting_fulfillment",
                      *       "archived": false,
@@ -28504,7 +28546,7 @@ export interface operations {
                 "application/json": {
                     /** @description Where deliveries are POSTed. https is required in the live environment; private, loopback and link-local targets are refused. */
                     url: string;
-                    events: ("shipment.label_purchased" | "tracking.updated" | "integration.health_changed" | "batch.completed" | "shipment.refund_updated" | "manifest.ready" | "*")[];
+                    events: ("shipment.label_purchased" | "tracking.updated" | "integration.health_changed" | "batch.completed" | "shipment.refund_updated" | "manifest.ready" | "order.imported" | "order.needs_review" | "shipment.write_back_failed" | "*")[];
                     description?: string | null;
                 };
             };
@@ -28992,7 +29034,7 @@ export interface operations {
                 "application/json": {
                     /** @description Where deliveries are POSTed. https is required in the live environment; private, loopback and link-local targets are refused. */
                     url?: string;
-                    events?: ("shipment.label_purchased" | "tracking.updated" | "integration.health_changed" | "batch.completed" | "shipment.refund_updated" | "manifest.ready" | "*")[];
+                    events?: ("shipment.label_purchased" | "tracking.updated" | "integration.health_changed" | "batch.completed" | "shipment.refund_updated" | "manifest.ready" | "order.imported" | "order.needs_review" | "shipment.write_back_failed" | "*")[];
                     description?: string | null;
                     /** @description false pauses deliveries; true re-enables a disabled endpoint (pending deliveries resume). */
                     enabled?: boolean;
@@ -39400,7 +39442,9 @@ export interface operations {
                      * @example {
                      *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
                      *       "external_id": "SHOP-1001",
+                     *       "external_number": null,
                      *       "source": "api",
+                     *       "needs_review": null,
                      *       "environment": "test",
                      *       "status": "awaiting_fulfillment",
                      *       "archived": false,
@@ -39465,7 +39509,9 @@ export interface operations {
                      * @example {
                      *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
                      *       "external_id": "SHOP-1001",
+                     *       "external_number": null,
                      *       "source": "api",
+                     *       "needs_review": null,
                      *       "environment": "test",
                      *       "status": "awaiting_fulfillment",
                      *       "archived": false,
@@ -39677,7 +39723,9 @@ export interface operations {
                      * @example {
                      *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
                      *       "external_id": "SHOP-1001",
+                     *       "external_number": null,
                      *       "source": "api",
+                     *       "needs_review": null,
                      *       "environment": "test",
                      *       "status": "awaiting_fulfillment",
                      *       "archived": false,

@@ -79,6 +79,8 @@ export interface WriteBacksTable {
   order_id: string;
   integration_id: string;
   action: WriteBackAction;
+  /** The tracking number sent: a later store version carrying it is our own write-back echoing back. */
+  tracking_number: string;
   status: WriteBackStatus;
   attempts: ColumnType<number, number | undefined, number>;
   external_ref: string | null;

@@ -10,3 +10,4 @@ export {
 } from './integrations.health.js';
 export { adminIntegrationsRoutes } from './admin-integrations.routes.js';
 export { integrationIntakeRoutes } from './intake.routes.js';
+export { ChannelApply, toOrderVersion, ORDER_IMPORTED_EVENT, ORDER_NEEDS_REVIEW_EVENT, type AppliedVersion } from './channels.apply.js';
