@@ -101,7 +101,7 @@ describe('applying a store order version', () => {
   it('skips statuses that are not imported (and orders with nothing to ship), then imports once they qualify', async () => {
     const pending = storeOrder({ platform_status: 'pending:unfulfilled' });
     expect(await apply(pending)).toMatchObject({ decision: 'skipped_status', orderId: null });
-    const digital = storeOrder({ ship_to: {} });
+    const digital = storeOrder({ ship_to: null });
     expect((await apply(digital)).decision).toBe('skipped_status');
     const paid = { ...pending, platform_status: 'paid:unfulfilled', version: '2026-11-21T00:00:00.000Z' };
     expect((await apply(paid)).decision).toBe('created');

@@ -24,11 +24,11 @@ export function toOrderVersion(order: ChannelOrder, importStatuses: readonly str
     external_number: order.external_number,
     version: order.version,
     // An order with nothing to ship (no address: digital goods, pickup in store) is not imported.
-    importable: !order.cancelled && importStatuses.includes(order.platform_status) && Boolean(order.ship_to.country && order.ship_to.street1),
+    importable: !order.cancelled && importStatuses.includes(order.platform_status) && Boolean(order.ship_to?.country && order.ship_to.street1),
     cancelled: order.cancelled,
     order: {
       customer: order.customer,
-      ship_to: { ...order.ship_to, country: order.ship_to.country ?? '' },
+      ship_to: order.ship_to ?? { country: '' },
       requested_service: named ?? null,
       line_items: (lines.length ? lines : order.line_items).map((l) => ({
         sku: l.sku,
