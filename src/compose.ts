@@ -9,7 +9,8 @@ import { PickupsService } from './modules/pickups/index.js';
 import { BatchesService } from './modules/batches/index.js';
 import { CarrierAccountsService, CarrierGateway, type ApiDriverCatalogue } from './modules/carrier-accounts/index.js';
 import { ShippingRulesService } from './modules/shipping-rules/index.js';
-import { ChannelApply } from './modules/integrations/index.js';
+import { ChannelApply, ChannelDeliveries, ChannelHub, integrationsService } from './modules/integrations/index.js';
+import type { ChannelHttpClient } from './channels/http/client.js';
 
 /** The domain services of one app, each made once, with the services it calls in its constructor. */
 export interface Services {
@@ -27,6 +28,8 @@ export interface Services {
   pickups: PickupsService;
   /** The one apply step of store orders (webhooks, reconciliation, manual syncs). */
   channelApply: ChannelApply;
+  /** Store webhook deliveries: verified, stored once, applied by a job. */
+  channelDeliveries: ChannelDeliveries;
 }
 
 /**
@@ -38,7 +41,7 @@ export interface Services {
  * Services that call no other module's service (webhooks, integrations, mtls, analytics) keep
  * their per-app accessors (`webhooksService(deps)`): they have nothing to be wired with.
  */
-export function composeServices(deps: Deps, apiDrivers: ApiDriverCatalogue): Services {
+export function composeServices(deps: Deps, apiDrivers: ApiDriverCatalogue, channelHttp: ChannelHttpClient): Services {
   const settings = settingsService(deps);
   const carrierAccounts = new CarrierAccountsService(deps, deps.carriers, apiDrivers);
   const carrierGateway = new CarrierGateway(carrierAccounts, deps.carriers, apiDrivers, deps.log);
@@ -58,8 +61,9 @@ export function composeServices(deps: Deps, apiDrivers: ApiDriverCatalogue): Ser
   orders.extend(officeRedeem.orderExtension);
   orders.extend(shipments.orderExtension);
   const channelApply = new ChannelApply(deps, orders);
+  const channelDeliveries = new ChannelDeliveries(deps, new ChannelHub(channelHttp), integrationsService(deps), channelApply);
 
-  return { settings, identity, orders, officeRedeem, shipments, batches, carrierAccounts, carrierGateway, shippingRules, manifests, pickups, channelApply };
+  return { settings, identity, orders, officeRedeem, shipments, batches, carrierAccounts, carrierGateway, shippingRules, manifests, pickups, channelApply, channelDeliveries };
 }
 
 declare module 'fastify' {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { purgeExpiredIdempotencyKeys } from '../platform/http/idempotency.js';
-import { checkIntegrationsHealth } from '../modules/integrations/index.js';
+import { APPLY_DELIVERY_JOB, checkIntegrationsHealth, type ApplyDeliveryJob } from '../modules/integrations/index.js';
 import { registerShipmentJobs } from '../modules/shipments/index.js';
 import { registerBatchJobs } from '../modules/batches/index.js';
 import { registerWebhookJobs } from '../modules/webhooks/index.js';
@@ -23,6 +23,8 @@ export async function registerJobHandlers(app: FastifyInstance): Promise<void> {
     await checkIntegrationsHealth(app.deps, now());
   });
   await jobs.schedule('integrations.check_health', '* * * * *');
+  // Store webhook deliveries through the one apply step (DESIGN.md §10.2).
+  await jobs.work<ApplyDeliveryJob>(APPLY_DELIVERY_JOB, async (data) => app.services.channelDeliveries.apply(data), { concurrency: 4 });
   // Due carrier scans → tracking events, shipment and order status, tracking.updated; return
   // labels charged on their first scan or expired; refunds of voided labels decided (DESIGN.md §9.3).
   await registerShipmentJobs(app.deps, app.services.shipments);

@@ -11,3 +11,6 @@ export {
 export { adminIntegrationsRoutes } from './admin-integrations.routes.js';
 export { integrationIntakeRoutes } from './intake.routes.js';
 export { ChannelApply, toOrderVersion, ORDER_IMPORTED_EVENT, ORDER_NEEDS_REVIEW_EVENT, type AppliedVersion } from './channels.apply.js';
+export { ChannelHub } from './channels.hub.js';
+export { ChannelDeliveries, APPLY_DELIVERY_JOB, type ApplyDeliveryJob } from './channels.deliveries.js';
+export { channelReceiverRoutes } from './channels.receiver.routes.js';

@@ -370,6 +370,30 @@ export class IntegrationsService {
     });
   }
 
+  /** A row's credentials, decrypted (for connectors; never sent to clients). */
+  openCredentials(row: IntegrationRow): Record<string, unknown> | null {
+    return row.credentials_sealed ? (JSON.parse(this.box.open(row.credentials_sealed, row.id)) as Record<string, unknown>) : null;
+  }
+
+  /**
+   * A connector's health change (DESIGN.md §10.4), in the caller's transaction: compare-and-set
+   * on the health it read, announced once with `integration.health_changed`. Extra columns
+   * (the connection's state) change with it.
+   */
+  async changeHealth(trx: Executor, row: IntegrationRow, change: HealthChange, extra: Updateable<IntegrationsTable> = {}): Promise<IntegrationRow | undefined> {
+    const now = this.deps.now();
+    if (row.health === change.health) return repo.updateIntegration(trx, scopeOf(row), row.id, { ...extra, health_reason: change.reason, health_checked_at: now });
+    const updated = await repo.updateIntegration(
+      trx,
+      scopeOf(row),
+      row.id,
+      { ...extra, health: change.health, health_reason: change.reason, health_changed_at: now, health_checked_at: now },
+      { whereHealth: row.health },
+    );
+    if (updated) await this.announce(trx, updated, row.health, change, now);
+    return updated;
+  }
+
   /** The stored credentials, decrypted (for connectors; never sent to clients). */
   async readCredentials(scope: Scope, id: string): Promise<Record<string, unknown> | null> {
     const row = await repo.findIntegration(this.deps.db, scope, id);
