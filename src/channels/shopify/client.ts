@@ -258,11 +258,13 @@ export class ShopifyChannel implements Channel {
     const fulfillments = await this.graphql(conn, 'fulfillments_read', ORDER_FULFILLMENTS, { id }, false, deadline, ctx);
     const existing = fulfillmentsWithTracking(fulfillments, request.tracking.number);
     if (existing === null) throw new ChannelError(PLATFORM, 'not_found', `Shopify has no order ${request.externalOrderId}`, { platformStatus: 'order' });
-    if (existing.length && !request.lines) return { outcome: 'already_fulfilled', refs: existing };
+    // With lines, what an earlier attempt covered is not told apart from what is left: done.
+    if (existing.length && request.lines) return { outcome: 'already_fulfilled', refs: existing };
 
     const fos = parseFulfillmentOrders(await this.graphql(conn, 'fulfillment_orders_read', ORDER_FULFILLMENT_ORDERS, { id }, false, deadline, ctx));
     if (fos === null) throw new ChannelError(PLATFORM, 'not_found', `Shopify has no order ${request.externalOrderId}`, { platformStatus: 'order' });
     const plan = planFulfillment(fos, request.lines);
+    // Without lines the whole order ships: an earlier attempt that reached one location of two leaves the other open.
     if (plan.kind !== 'plan' && existing.length) return { outcome: 'already_fulfilled', refs: existing };
     if (plan.kind === 'on_hold' || plan.kind === 'closed') return { outcome: plan.kind, message: plan.message };
     if (plan.kind === 'too_many_lines') throw rejected(plan.message, [plan.message], 'lines');

@@ -27,6 +27,8 @@ const GRAPHQL_PATH = `/admin/api/${FAKE_API_VERSION}/graphql.json`;
 const TOKEN_PATH = '/admin/oauth/access_token';
 
 export type FakeFault =
+  /** Answered normally (to fault the second call of a field, not the first). */
+  | { kind: 'none' }
   /** 200 with `errors: [{extensions: {code: THROTTLED}}]`, nothing run. */
   | { kind: 'throttled' }
   /** An HTTP status with a JSON body (5xx, 429 with Retry-After, …); nothing run. */
@@ -324,7 +326,9 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}) {
       shop.webhooks.clear();
       return Promise.all(targets.map((t) => sendWebhook(t, 'app/uninstalled', body)));
     },
+    /** Back to a fresh test: no requests, faults or deliveries, a full bucket, the custom app's token valid again. */
     reset() {
+      tokens.set(accessToken, { expiresAt: null });
       requests.length = 0;
       violations.length = 0;
       deliveries.length = 0;
