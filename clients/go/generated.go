@@ -4060,6 +4060,14 @@ func (c *Client) IntegrationGetOrder(ctx context.Context, orderID string, opts .
 	return out, nil
 }
 
+// IntegrationReceiveWebhook: Receive a store platform's webhook delivery (signed by the platform).
+// POST /api/integrations/{id}/webhooks
+func (c *Client) IntegrationReceiveWebhook(ctx context.Context, id string, opts ...RequestOption) (map[string]any, error) {
+	var out map[string]any
+	err := c.do(ctx, "POST", "/api/integrations/{id}/webhooks", map[string]string{"id": id}, nil, nil, &out, opts)
+	return out, err
+}
+
 // operations maps each operationId of openapi.json to its method and path (for Call).
 var operations = map[string][2]string{
 	"getRoot":                       {"GET", "/"},
@@ -4230,4 +4238,5 @@ var operations = map[string][2]string{
 	"publicTrack":                   {"GET", "/api/public/track/{trackingNumber}"},
 	"integrationCreateOrder":        {"POST", "/api/integrations/orders"},
 	"integrationGetOrder":           {"GET", "/api/integrations/orders/{orderId}"},
+	"integrationReceiveWebhook":     {"POST", "/api/integrations/{id}/webhooks"},
 }

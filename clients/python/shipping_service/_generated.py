@@ -2132,6 +2132,13 @@ class Operations:
         """
         return self._request("GET", "/api/integrations/orders/{orderId}", path_params={"orderId": order_id}, query={}, answer="json")
 
+    def integration_receive_webhook(self, id: str, *, idempotency_key: str | None = None) -> dict[str, Any]:
+        """Receive a store platform's webhook delivery (signed by the platform).
+
+        POST /api/integrations/{id}/webhooks
+        """
+        return self._request("POST", "/api/integrations/{id}/webhooks", path_params={"id": id}, query={}, idempotency_key=idempotency_key, answer="json")
+
 
 OPERATIONS: dict[str, tuple[str, str]] = {
     "getRoot": ("GET", "/"),
@@ -2302,6 +2309,7 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "publicTrack": ("GET", "/api/public/track/{trackingNumber}"),
     "integrationCreateOrder": ("POST", "/api/integrations/orders"),
     "integrationGetOrder": ("GET", "/api/integrations/orders/{orderId}"),
+    "integrationReceiveWebhook": ("POST", "/api/integrations/{id}/webhooks"),
 }
 
 ENUMS: dict[str, type[OpenEnum]] = {"AccountRole": AccountRole, "AccountStatus": AccountStatus, "WorkspacePlan": WorkspacePlan, "ApiKeyEnvironment": ApiKeyEnvironment, "OrderEnvironment": OrderEnvironment, "OrderStatus": OrderStatus, "ShipmentEnvironment": ShipmentEnvironment, "ShipmentStatus": ShipmentStatus, "ShipmentCharge": ShipmentCharge, "ShipmentBillingStatus": ShipmentBillingStatus, "BatchType": BatchType, "BatchStatus": BatchStatus, "BatchItemStatus": BatchItemStatus, "WebhookEndpointEnvironment": WebhookEndpointEnvironment, "WebhookDeliveryStatus": WebhookDeliveryStatus, "CarrierAccountDriver": CarrierAccountDriver, "CarrierAccountMode": CarrierAccountMode, "CarrierTypeDriversItem": CarrierTypeDriversItem, "CarrierTypeReturnChargesItem": CarrierTypeReturnChargesItem, "ShippingRuleSelectionStrategy": ShippingRuleSelectionStrategy, "ManifestStatus": ManifestStatus, "PickupStatus": PickupStatus, "IntegrationPlatform": IntegrationPlatform, "IntegrationEnvironment": IntegrationEnvironment, "IntegrationHealth": IntegrationHealth, "OfficePinProduct": OfficePinProduct, "OfficePinStatus": OfficePinStatus, "RefundStatus": RefundStatus}

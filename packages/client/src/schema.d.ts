@@ -2964,6 +2964,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/integrations/{id}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a store platform's webhook delivery (signed by the platform)
+         * @description Shopify: `X-Shopify-Hmac-Sha256` (base64 HMAC-SHA256 of the raw body with the app’s client secret) and `X-Shopify-Shop-Domain` must match the integration. A good delivery is stored (deduplicated on `X-Shopify-Webhook-Id`) and answered at once; a job applies it.
+         */
+        post: operations["integrationReceiveWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4928,9 +4948,9 @@ export interface components {
          *       "settings": {
          *         "import_statuses": [
          *           "paid:unfulfilled",
-         *           "paid:partially_fulfilled",
+         *           "paid:partial",
          *           "partially_paid:unfulfilled",
-         *           "partially_paid:partially_fulfilled"
+         *           "partially_paid:partial"
          *         ],
          *         "write_back": true,
          *         "notify_customer": true,
@@ -4980,7 +5000,7 @@ export interface components {
                 scopes: string[];
             } | null;
             settings: {
-                /** @description The platform's order statuses that are imported. Shopify: `<financial status>:<fulfillment status>` pairs, lower case (default: paid and partially_paid with unfulfilled and partially_fulfilled). */
+                /** @description The platform's order statuses that are imported. Shopify: `<financial status>:<fulfillment status>` pairs, lower case (default: paid and partially_paid with unfulfilled and partial). */
                 import_statuses: string[];
                 /** @description Send tracking back to the store when a label is bought (default true). */
                 write_back: boolean;
@@ -23550,9 +23570,9 @@ export interface operations {
                      *           "settings": {
                      *             "import_statuses": [
                      *               "paid:unfulfilled",
-                     *               "paid:partially_fulfilled",
+                     *               "paid:partial",
                      *               "partially_paid:unfulfilled",
-                     *               "partially_paid:partially_fulfilled"
+                     *               "partially_paid:partial"
                      *             ],
                      *             "write_back": true,
                      *             "notify_customer": true,
@@ -23704,7 +23724,7 @@ export interface operations {
                     /** @description Replaces the platform's origin (a test double or egress proxy); only with CHANNEL_ALLOW_BASE_URL_OVERRIDE=1 outside production. */
                     base_url?: string;
                     settings?: {
-                        /** @description The platform's order statuses that are imported. Shopify: `<financial status>:<fulfillment status>` pairs, lower case (default: paid and partially_paid with unfulfilled and partially_fulfilled). */
+                        /** @description The platform's order statuses that are imported. Shopify: `<financial status>:<fulfillment status>` pairs, lower case (default: paid and partially_paid with unfulfilled and partial). */
                         import_statuses?: string[];
                         /** @description Send tracking back to the store when a label is bought (default true). */
                         write_back?: boolean;
@@ -23777,9 +23797,9 @@ export interface operations {
                      *       "settings": {
                      *         "import_statuses": [
                      *           "paid:unfulfilled",
-                     *           "paid:partially_fulfilled",
+                     *           "paid:partial",
                      *           "partially_paid:unfulfilled",
-                     *           "partially_paid:partially_fulfilled"
+                     *           "partially_paid:partial"
                      *         ],
                      *         "write_back": true,
                      *         "notify_customer": true,
@@ -23830,7 +23850,7 @@ export interface operations {
                             scopes: string[];
                         } | null;
                         settings: {
-                            /** @description The platform's order statuses that are imported. Shopify: `<financial status>:<fulfillment status>` pairs, lower case (default: paid and partially_paid with unfulfilled and partially_fulfilled). */
+                            /** @description The platform's order statuses that are imported. Shopify: `<financial status>:<fulfillment status>` pairs, lower case (default: paid and partially_paid with unfulfilled and partial). */
                             import_statuses: string[];
                             /** @description Send tracking back to the store when a label is bought (default true). */
                             write_back: boolean;
@@ -24005,9 +24025,9 @@ export interface operations {
                      *       "settings": {
                      *         "import_statuses": [
                      *           "paid:unfulfilled",
-                     *           "paid:partially_fulfilled",
+                     *           "paid:partial",
                      *           "partially_paid:unfulfilled",
-                     *           "partially_paid:partially_fulfilled"
+                     *           "partially_paid:partial"
                      *         ],
                      *         "write_back": true,
                      *         "notify_customer": true,
@@ -24148,7 +24168,7 @@ export interface operations {
                     platform?: "shopify" | "woocommerce" | "bigcommerce" | "custom";
                     base_url?: string | null;
                     settings?: {
-                        /** @description The platform's order statuses that are imported. Shopify: `<financial status>:<fulfillment status>` pairs, lower case (default: paid and partially_paid with unfulfilled and partially_fulfilled). */
+                        /** @description The platform's order statuses that are imported. Shopify: `<financial status>:<fulfillment status>` pairs, lower case (default: paid and partially_paid with unfulfilled and partial). */
                         import_statuses?: string[];
                         /** @description Send tracking back to the store when a label is bought (default true). */
                         write_back?: boolean;
@@ -24220,9 +24240,9 @@ export interface operations {
                      *       "settings": {
                      *         "import_statuses": [
                      *           "paid:unfulfilled",
-                     *           "paid:partially_fulfilled",
+                     *           "paid:partial",
                      *           "partially_paid:unfulfilled",
-                     *           "partially_paid:partially_fulfilled"
+                     *           "partially_paid:partial"
                      *         ],
                      *         "write_back": true,
                      *         "notify_customer": true,
@@ -24273,7 +24293,7 @@ export interface operations {
                             scopes: string[];
                         } | null;
                         settings: {
-                            /** @description The platform's order statuses that are imported. Shopify: `<financial status>:<fulfillment status>` pairs, lower case (default: paid and partially_paid with unfulfilled and partially_fulfilled). */
+                            /** @description The platform's order statuses that are imported. Shopify: `<financial status>:<fulfillment status>` pairs, lower case (default: paid and partially_paid with unfulfilled and partial). */
                             import_statuses: string[];
                             /** @description Send tracking back to the store when a label is bought (default true). */
                             write_back: boolean;
@@ -39848,6 +39868,140 @@ export interface operations {
                      * @example {
                      *       "code": "not_found",
                      *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    integrationReceiveWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        received: boolean;
+                        /** @description This delivery id was received before: nothing was applied again. */
+                        duplicate: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "payload_too_large",
+                     *       "message": "The request body is too large.",
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */

@@ -40,7 +40,7 @@ describe('connecting a Shopify store', () => {
       credentials: { access_token: '••••CAFE', client_secret: '••••BEEF' },
       connection: { state: 'active', authorize_url: null, scopes: [] },
       settings: {
-        import_statuses: ['paid:unfulfilled', 'paid:partially_fulfilled', 'partially_paid:unfulfilled', 'partially_paid:partially_fulfilled'],
+        import_statuses: ['paid:unfulfilled', 'paid:partial', 'partially_paid:unfulfilled', 'partially_paid:partial'],
         write_back: true,
         notify_customer: true,
         backfill_days: 14,

@@ -1,3 +1,4 @@
+import { getChannelPlatform } from '../../channels/registry.js';
 import type { ErrorDetail } from '../../platform/errors.js';
 import type { ChannelSettings, IntegrationPlatform } from './integrations.tables.js';
 
@@ -14,12 +15,10 @@ export function isConnector(platform: IntegrationPlatform): boolean {
   return CONNECTOR_PLATFORMS.has(platform);
 }
 
-/** Shopify's paid-or-partially-paid and unfulfilled-or-partially-fulfilled orders (see docs/channels.md). */
-const SHOPIFY_IMPORT_STATUSES = ['paid:unfulfilled', 'paid:partially_fulfilled', 'partially_paid:unfulfilled', 'partially_paid:partially_fulfilled'];
-
+/** The platform's own defaults (docs/channels.md): Shopify's paid or partially paid, unfulfilled or partially fulfilled orders. */
 export function defaultSettings(platform: IntegrationPlatform): ChannelSettings {
   return {
-    import_statuses: platform === 'shopify' ? SHOPIFY_IMPORT_STATUSES : [],
+    import_statuses: [...(getChannelPlatform(platform)?.defaultImportStatuses ?? [])],
     write_back: true,
     notify_customer: false,
     backfill_days: 14,
@@ -91,5 +90,5 @@ export function baseUrlProblems(baseUrl: string, allowed: boolean): ErrorDetail[
 /** The origin the platform's API is reached at: the override, else the store's own. */
 export function platformOrigin(row: { platform: IntegrationPlatform; store_ref: string | null; base_url: string | null }): string {
   if (row.base_url) return row.base_url.replace(/\/+$/, '');
-  return `https://${row.store_ref}`;
+  return getChannelPlatform(row.platform)?.defaultOrigin(row.store_ref ?? '') ?? `https://${row.store_ref}`;
 }

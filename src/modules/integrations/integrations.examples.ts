@@ -31,7 +31,7 @@ export const INTEGRATION_EXAMPLE = {
   credentials: { access_token: '••••oken', client_secret: '••••cret' },
   connection: { state: 'active', authorize_url: null, connected_at: '2026-11-23T21:44:29.369Z', scopes: ['read_orders', 'read_merchant_managed_fulfillment_orders', 'write_merchant_managed_fulfillment_orders'] },
   settings: {
-    import_statuses: ['paid:unfulfilled', 'paid:partially_fulfilled', 'partially_paid:unfulfilled', 'partially_paid:partially_fulfilled'],
+    import_statuses: ['paid:unfulfilled', 'paid:partial', 'partially_paid:unfulfilled', 'partially_paid:partial'],
     write_back: true,
     notify_customer: true,
     backfill_days: 14,
@@ -62,7 +62,7 @@ export const INTEGRATION_WITH_KEY_EXAMPLE = {
   credentials: { access_token: '••••oken', client_secret: '••••cret' },
   connection: { state: 'active', authorize_url: null, connected_at: '2026-11-23T21:44:29.369Z', scopes: ['read_orders', 'read_merchant_managed_fulfillment_orders', 'write_merchant_managed_fulfillment_orders'] },
   settings: {
-    import_statuses: ['paid:unfulfilled', 'paid:partially_fulfilled', 'partially_paid:unfulfilled', 'partially_paid:partially_fulfilled'],
+    import_statuses: ['paid:unfulfilled', 'paid:partial', 'partially_paid:unfulfilled', 'partially_paid:partial'],
     write_back: true,
     notify_customer: true,
     backfill_days: 14,

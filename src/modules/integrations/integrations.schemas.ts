@@ -46,7 +46,7 @@ const SETTINGS_PROPERTIES = {
   import_statuses: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
     maxItems: 20,
     description:
-      "The platform's order statuses that are imported. Shopify: `<financial status>:<fulfillment status>` pairs, lower case (default: paid and partially_paid with unfulfilled and partially_fulfilled).",
+      "The platform's order statuses that are imported. Shopify: `<financial status>:<fulfillment status>` pairs, lower case (default: paid and partially_paid with unfulfilled and partial).",
   }),
   write_back: Type.Boolean({ description: 'Send tracking back to the store when a label is bought (default true).' }),
   notify_customer: Type.Boolean({ description: 'Let the platform tell the buyer about the fulfillment (default false).' }),

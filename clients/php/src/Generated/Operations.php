@@ -181,6 +181,7 @@ trait Operations
         'publicTrack' => ['GET', '/api/public/track/{trackingNumber}'],
         'integrationCreateOrder' => ['POST', '/api/integrations/orders'],
         'integrationGetOrder' => ['GET', '/api/integrations/orders/{orderId}'],
+        'integrationReceiveWebhook' => ['POST', '/api/integrations/{id}/webhooks'],
     ];
 
     /**
@@ -2546,6 +2547,17 @@ trait Operations
     public function integrationGetOrder(string $orderId): array
     {
         return $this->request('GET', '/api/integrations/orders/{orderId}', ['orderId' => $orderId], [], null, null, 'json');
+    }
+
+    /**
+     * Receive a store platform's webhook delivery (signed by the platform).
+     *
+     * POST /api/integrations/{id}/webhooks
+     * @return array<string, mixed> the answer
+     */
+    public function integrationReceiveWebhook(string $id, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/api/integrations/{id}/webhooks', ['id' => $id], [], null, $idempotencyKey, 'json');
     }
 
     /**
