@@ -286,7 +286,7 @@ async function registerRoutes(app: App, opts: { deps: Deps; services: Services; 
     await admin.register(apiKeysRoutes, { surface: 'admin' });
     await admin.register(adminWorkspaceRoutes);
     await admin.register(adminOrdersRoutes, { orders });
-    await admin.register(adminIntegrationsRoutes);
+    await admin.register(adminIntegrationsRoutes, { sync: opts.services.channelSync, orders });
     await admin.register(adminShipmentsRoutes, { shipments });
     await admin.register(adminBatchesRoutes, { batches });
     await admin.register(webhooksRoutes, { surface: 'admin' });

@@ -9,7 +9,7 @@ import { PickupsService } from './modules/pickups/index.js';
 import { BatchesService } from './modules/batches/index.js';
 import { CarrierAccountsService, CarrierGateway, type ApiDriverCatalogue } from './modules/carrier-accounts/index.js';
 import { ShippingRulesService } from './modules/shipping-rules/index.js';
-import { ChannelApply, ChannelDeliveries, ChannelHub, integrationsService } from './modules/integrations/index.js';
+import { ChannelApply, ChannelDeliveries, ChannelHub, ChannelSync, integrationsService } from './modules/integrations/index.js';
 import type { ChannelHttpClient } from './channels/http/client.js';
 
 /** The domain services of one app, each made once, with the services it calls in its constructor. */
@@ -30,6 +30,8 @@ export interface Services {
   channelApply: ChannelApply;
   /** Store webhook deliveries: verified, stored once, applied by a job. */
   channelDeliveries: ChannelDeliveries;
+  /** Reading stores: activation, reconciliation, manual syncs. */
+  channelSync: ChannelSync;
 }
 
 /**
@@ -61,9 +63,11 @@ export function composeServices(deps: Deps, apiDrivers: ApiDriverCatalogue, chan
   orders.extend(officeRedeem.orderExtension);
   orders.extend(shipments.orderExtension);
   const channelApply = new ChannelApply(deps, orders);
-  const channelDeliveries = new ChannelDeliveries(deps, new ChannelHub(channelHttp), integrationsService(deps), channelApply);
+  const channelHub = new ChannelHub(channelHttp);
+  const channelDeliveries = new ChannelDeliveries(deps, channelHub, integrationsService(deps), channelApply);
+  const channelSync = new ChannelSync(deps, channelHub, integrationsService(deps), channelApply);
 
-  return { settings, identity, orders, officeRedeem, shipments, batches, carrierAccounts, carrierGateway, shippingRules, manifests, pickups, channelApply, channelDeliveries };
+  return { settings, identity, orders, officeRedeem, shipments, batches, carrierAccounts, carrierGateway, shippingRules, manifests, pickups, channelApply, channelDeliveries, channelSync };
 }
 
 declare module 'fastify' {

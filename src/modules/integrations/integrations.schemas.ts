@@ -147,3 +147,77 @@ export const IntegrationListQuery = Type.Object({
 export type IntegrationListFilter = Static<typeof IntegrationListQuery>;
 
 export const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+
+const SYNC_RUN_EXAMPLE = {
+  id: 'syn_01m855w6xses490s9118mbhj7z',
+  kind: 'manual',
+  status: 'completed',
+  since: '2026-11-20T00:00:00.000Z',
+  counts: { seen: 12, created: 3, updated: 2, unchanged: 6, skipped: 1, failed: 0 },
+  error: null,
+  created_at: '2026-11-23T21:44:29.369Z',
+  started_at: '2026-11-23T21:44:29.400Z',
+  finished_at: '2026-11-23T21:44:31.120Z',
+};
+
+export const SyncRunSchema = Type.Object(
+  {
+    id: Type.String(),
+    kind: Type.Union([Type.Literal('backfill'), Type.Literal('reconcile'), Type.Literal('manual')]),
+    status: Type.Union(['queued', 'running', 'completed', 'completed_with_errors', 'failed'].map((s) => Type.Literal(s))),
+    since: NullableTimestamp,
+    counts: Type.Object({
+      seen: Type.Integer(),
+      created: Type.Integer(),
+      updated: Type.Integer({ description: 'Edits applied, and edits flagged needs_review.' }),
+      unchanged: Type.Integer({ description: 'Unchanged, stale or our own write-back echoing back.' }),
+      skipped: Type.Integer({ description: 'In a status that is not imported.' }),
+      failed: Type.Integer(),
+    }),
+    error: orNull(Type.String({ description: 'Why a failed run stopped.' })),
+    created_at: Timestamp,
+    started_at: NullableTimestamp,
+    finished_at: NullableTimestamp,
+  },
+  { $id: 'SyncRun', title: 'SyncRun', examples: [SYNC_RUN_EXAMPLE] },
+);
+
+export const SyncBody = Type.Object(
+  { since: Type.Optional(Type.String({ format: 'date-time', maxLength: 40, description: 'Read orders updated since then (default: the watermark minus 10 minutes).' })) },
+  { additionalProperties: false, examples: [{ since: '2026-11-20T00:00:00Z' }] },
+);
+
+export const SyncRunListQuery = Type.Object({
+  limit: Type.Optional(PageLimitSchema),
+  cursor: Type.Optional(Type.String({ maxLength: 512 })),
+});
+
+const DECISIONS = ['created', 'updated', 'unchanged', 'stale', 'duplicate', 'echo', 'skipped_status', 'needs_review', 'error'] as const;
+
+export const SyncHistorySchema = Type.Object(
+  {
+    data: Type.Array(
+      Type.Object({
+        at: Timestamp,
+        source: Type.Union([Type.Literal('webhook'), Type.Literal('poll'), Type.Literal('manual')]),
+        platform_version: orNull(Type.String({ description: "The store's updated_at of the version this entry is about." })),
+        decision: Type.Union(DECISIONS.map((d) => Type.Literal(d))),
+        changes: Type.Array(Type.String(), { description: 'Order field paths the version changed.' }),
+        message: orNull(Type.String()),
+      }),
+    ),
+    write_backs: Type.Array(Type.Record(Type.String(), Type.Any()), { description: 'The tracking sent back to the store for this order, oldest first.' }),
+  },
+  {
+    title: 'OrderSyncHistory',
+    examples: [
+      {
+        data: [
+          { at: '2026-11-23T21:44:29.369Z', source: 'webhook', platform_version: '2026-11-23T21:44:20.000Z', decision: 'created', changes: [], message: null },
+          { at: '2026-11-23T21:49:29.369Z', source: 'poll', platform_version: '2026-11-23T21:44:20.000Z', decision: 'stale', changes: [], message: null },
+        ],
+        write_backs: [],
+      },
+    ],
+  },
+);
