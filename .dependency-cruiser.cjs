@@ -54,6 +54,15 @@ module.exports = {
       },
     },
     {
+      name: 'channels-stay-pure',
+      severity: 'error',
+      comment: 'A store platform speaks only its protocol: no database, no Fastify and no module; only channels/types, the channel HTTP client and the carriers\' HTTP utilities it reuses.',
+      from: { path: '^src/channels/', pathNot: TEST },
+      to: {
+        path: ['^src/(modules|bootstrap)/', '^src/platform/(db|http|jobs)/', '^src/app\\.ts$', '(^|/)node_modules/(fastify|@fastify/[^/]+|fastify-plugin|kysely|pg|pg-boss|@electric-sql/pglite|ioredis)/'],
+      },
+    },
+    {
       name: 'migrations-import-nothing-from-src',
       severity: 'error',
       comment: 'Migrations are frozen history: they import nothing from src/.',

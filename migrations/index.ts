@@ -14,6 +14,7 @@ import * as customs from './2026-11-28-0012-customs.js';
 import * as returnsRefunds from './2026-11-28-0013-returns-refunds.js';
 import * as shipmentDocuments from './2026-11-28-0016-shipment-documents.js';
 import * as endOfDay from './2026-11-28-0014-end-of-day.js';
+import * as channels from './2026-11-28-0017-channels.js';
 
 /** Every migration, in order. Names are ISO-dated so they sort by creation. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28-0013-returns-refunds': returnsRefunds,
   '2026-11-28-0016-shipment-documents': shipmentDocuments,
   '2026-11-28-0014-end-of-day': endOfDay,
+  '2026-11-28-0017-channels': channels,
 };

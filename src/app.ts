@@ -31,7 +31,7 @@ import { AccountSchema, ApiKeySchema, WorkspaceSchema, adminWorkspaceRoutes, api
 import { adminOrdersRoutes, ordersRoutes } from './modules/orders/index.js';
 import { ratesRoutes } from './modules/rates/index.js';
 import { addressesRoutes } from './modules/addresses/index.js';
-import { adminIntegrationsRoutes, integrationIntakeRoutes } from './modules/integrations/index.js';
+import { adminIntegrationsRoutes, channelReceiverRoutes, integrationIntakeRoutes } from './modules/integrations/index.js';
 import { adminShipmentsRoutes, publicTrackingRoutes, shipmentsRoutes } from './modules/shipments/index.js';
 import { superAdminSettingsRoutes } from './modules/settings/index.js';
 import { adminBatchesRoutes, batchesRoutes } from './modules/batches/index.js';
@@ -47,6 +47,7 @@ import { shippingRulesRoutes } from './modules/shipping-rules/index.js';
 import { manifestsRoutes } from './modules/manifests/index.js';
 import { pickupsRoutes } from './modules/pickups/index.js';
 import { CarrierHttpClient } from './carriers/http/client.js';
+import { ChannelHttpClient } from './channels/http/client.js';
 import { builtInApiDrivers } from './carriers/api-drivers.js';
 
 export interface BuildAppOptions {
@@ -173,7 +174,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // token caches; its exchanges go to the accounts' logs, its timings to /metrics.
     const exchangeLog = exchangeLogSink(deps);
     const carrierHttp = new CarrierHttpClient({ onExchange: (e) => exchangeLog.record(e), metrics: carrierRequestMetrics(registry) });
-    const services = composeServices(deps, options.apiDrivers ?? builtInApiDrivers(carrierHttp));
+    // Likewise for store platforms: cost buckets per integration, retries for reads only.
+    const channelHttp = new ChannelHttpClient();
+    const services = composeServices(deps, options.apiDrivers ?? builtInApiDrivers(carrierHttp), channelHttp);
     app.decorate('services', services);
     app.decorate('identity', services.identity);
     await app.register(registerRoutes as never, { deps, services, perIpPerMinute: options.perIpPerMinute ?? 120 });
@@ -195,6 +198,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await jobs.stop({ timeoutMs: 10_000 }).catch((err: unknown) => app.log.error({ err }, 'job queue stop failed'));
       webhooks.close();
       await carrierHttp.close();
+      await channelHttp.close();
       await exchangeLog.drain();
       await bus.close();
       await counters.close();
@@ -298,7 +302,7 @@ async function registerRoutes(app: App, opts: { deps: Deps; services: Services; 
     await admin.register(apiKeysRoutes, { surface: 'admin' });
     await admin.register(adminWorkspaceRoutes);
     await admin.register(adminOrdersRoutes, { orders });
-    await admin.register(adminIntegrationsRoutes);
+    await admin.register(adminIntegrationsRoutes, { sync: opts.services.channelSync, orders });
     await admin.register(adminShipmentsRoutes, { shipments });
     await admin.register(adminBatchesRoutes, { batches });
     await admin.register(webhooksRoutes, { surface: 'admin' });
@@ -322,6 +326,8 @@ async function registerRoutes(app: App, opts: { deps: Deps; services: Services; 
 
   // Order intake: the integration's ingest key; per-IP limit 10× the public one (stores push in bulk).
   await app.register(integrationIntakeRoutes, { prefix: '/api/integrations', perIpPerMinute: opts.perIpPerMinute * 10, orders });
+  // Store platforms' webhooks: the signature is the credential (no key, no session).
+  await app.register(channelReceiverRoutes, { prefix: '/api/integrations', deliveries: opts.services.channelDeliveries });
 }
 
 declare module 'fastify' {

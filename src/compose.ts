@@ -9,6 +9,8 @@ import { PickupsService } from './modules/pickups/index.js';
 import { BatchesService } from './modules/batches/index.js';
 import { CarrierAccountsService, CarrierGateway, type ApiDriverCatalogue } from './modules/carrier-accounts/index.js';
 import { ShippingRulesService } from './modules/shipping-rules/index.js';
+import { ChannelApply, ChannelDeliveries, ChannelHub, ChannelSync, integrationsService } from './modules/integrations/index.js';
+import type { ChannelHttpClient } from './channels/http/client.js';
 
 /** The domain services of one app, each made once, with the services it calls in its constructor. */
 export interface Services {
@@ -24,6 +26,12 @@ export interface Services {
   shippingRules: ShippingRulesService;
   manifests: ManifestsService;
   pickups: PickupsService;
+  /** The one apply step of store orders (webhooks, reconciliation, manual syncs). */
+  channelApply: ChannelApply;
+  /** Store webhook deliveries: verified, stored once, applied by a job. */
+  channelDeliveries: ChannelDeliveries;
+  /** Reading stores: activation, reconciliation, manual syncs. */
+  channelSync: ChannelSync;
 }
 
 /**
@@ -35,7 +43,7 @@ export interface Services {
  * Services that call no other module's service (webhooks, integrations, mtls, analytics) keep
  * their per-app accessors (`webhooksService(deps)`): they have nothing to be wired with.
  */
-export function composeServices(deps: Deps, apiDrivers: ApiDriverCatalogue): Services {
+export function composeServices(deps: Deps, apiDrivers: ApiDriverCatalogue, channelHttp: ChannelHttpClient): Services {
   const settings = settingsService(deps);
   const carrierAccounts = new CarrierAccountsService(deps, deps.carriers, apiDrivers);
   const carrierGateway = new CarrierGateway(carrierAccounts, deps.carriers, apiDrivers, deps.log);
@@ -54,8 +62,12 @@ export function composeServices(deps: Deps, apiDrivers: ApiDriverCatalogue): Ser
 
   orders.extend(officeRedeem.orderExtension);
   orders.extend(shipments.orderExtension);
+  const channelApply = new ChannelApply(deps, orders);
+  const channelHub = new ChannelHub(channelHttp);
+  const channelDeliveries = new ChannelDeliveries(deps, channelHub, integrationsService(deps), channelApply);
+  const channelSync = new ChannelSync(deps, channelHub, integrationsService(deps), channelApply);
 
-  return { settings, identity, orders, officeRedeem, shipments, batches, carrierAccounts, carrierGateway, shippingRules, manifests, pickups };
+  return { settings, identity, orders, officeRedeem, shipments, batches, carrierAccounts, carrierGateway, shippingRules, manifests, pickups, channelApply, channelDeliveries, channelSync };
 }
 
 declare module 'fastify' {

@@ -20,6 +20,8 @@ export interface Config {
   webhookAllowPrivateTargets: boolean;
   /** Carrier accounts may name their own `base_url` (a test double, an egress proxy); never in production. */
   carrierAllowBaseUrlOverride: boolean;
+  /** Store integrations may name their own `base_url` (a fake platform, an egress proxy); never in production. */
+  channelAllowBaseUrlOverride: boolean;
   logLevel: string;
   /** 32-byte key (base64/hex in ENCRYPTION_KEY) for secrets at rest; generated in DATA_DIR outside production. */
   encryptionKey?: string;
@@ -177,6 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookAllowPrivateTargets: !isProduction && bool(env.WEBHOOK_ALLOW_PRIVATE_TARGETS, 'WEBHOOK_ALLOW_PRIVATE_TARGETS'),
     // Only honoured outside production (DESIGN.md §9.1).
     carrierAllowBaseUrlOverride: !isProduction && bool(env.CARRIER_ALLOW_BASE_URL_OVERRIDE, 'CARRIER_ALLOW_BASE_URL_OVERRIDE'),
+    channelAllowBaseUrlOverride: !isProduction && bool(env.CHANNEL_ALLOW_BASE_URL_OVERRIDE, 'CHANNEL_ALLOW_BASE_URL_OVERRIDE'),
     logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     encryptionKey: env.ENCRYPTION_KEY || undefined,
     seedDemo: !isProduction && bool(env.SEED_DEMO, 'SEED_DEMO', true),

@@ -506,6 +506,46 @@ func (v IntegrationHealth) IsKnown() bool {
 	return false
 }
 
+// SyncRunKind: known values below. Any other string the service sends is kept as is (IsKnown
+// reports false).
+type SyncRunKind string
+
+const (
+	SyncRunKindBackfill  SyncRunKind = "backfill"
+	SyncRunKindReconcile SyncRunKind = "reconcile"
+	SyncRunKindManual    SyncRunKind = "manual"
+)
+
+// IsKnown reports whether v is one of the values this client was generated with.
+func (v SyncRunKind) IsKnown() bool {
+	switch v {
+	case SyncRunKindBackfill, SyncRunKindReconcile, SyncRunKindManual:
+		return true
+	}
+	return false
+}
+
+// SyncRunStatus: known values below. Any other string the service sends is kept as is (IsKnown
+// reports false).
+type SyncRunStatus string
+
+const (
+	SyncRunStatusQueued              SyncRunStatus = "queued"
+	SyncRunStatusRunning             SyncRunStatus = "running"
+	SyncRunStatusCompleted           SyncRunStatus = "completed"
+	SyncRunStatusCompletedWithErrors SyncRunStatus = "completed_with_errors"
+	SyncRunStatusFailed              SyncRunStatus = "failed"
+)
+
+// IsKnown reports whether v is one of the values this client was generated with.
+func (v SyncRunStatus) IsKnown() bool {
+	switch v {
+	case SyncRunStatusQueued, SyncRunStatusRunning, SyncRunStatusCompleted, SyncRunStatusCompletedWithErrors, SyncRunStatusFailed:
+		return true
+	}
+	return false
+}
+
 // OfficePinProduct: known values below. Any other string the service sends is kept as is (IsKnown
 // reports false).
 type OfficePinProduct string
@@ -616,8 +656,13 @@ type ApiKey struct {
 type Order struct {
 	ID         string  `json:"id"`
 	ExternalID *string `json:"external_id"`
+	// The store's own order number (Shopify's name, e.g. #1001), on orders a connector imported.
+	ExternalNumber *string `json:"external_number"`
 	// api, or the id of the integration that imported it.
-	Source      string           `json:"source"`
+	Source string `json:"source"`
+	// The store changed (or cancelled) the order after a label was bought: nothing was applied, an
+	// operator decides.
+	NeedsReview map[string]any   `json:"needs_review"`
 	Environment OrderEnvironment `json:"environment"`
 	// awaiting_fulfillment → processing (process) → shipped (label bought) → delivered (tracking);
 	// cancelled from any state before shipped.
@@ -966,8 +1011,33 @@ type Integration struct {
 	LastIntakeAt    *string           `json:"last_intake_at"`
 	// The last four characters of the current ingest key.
 	IngestKeyLast4 string `json:"ingest_key_last4"`
-	CreatedAt      string `json:"created_at"`
-	UpdatedAt      string `json:"updated_at"`
+	// Shopify: the shop domain (name.myshopify.com). Null for custom.
+	StoreRef *string `json:"store_ref"`
+	// Replaces the platform's origin (only with CHANNEL_ALLOW_BASE_URL_OVERRIDE=1 outside production).
+	BaseURL *string `json:"base_url"`
+	// Masked: every secret as •••• plus its last four characters. Null for custom integrations.
+	Credentials map[string]any `json:"credentials"`
+	// The connection to a real store platform; null for `custom` (push intake).
+	Connection  map[string]any `json:"connection"`
+	Settings    map[string]any `json:"settings"`
+	Sync        map[string]any `json:"sync"`
+	HealthSince *string        `json:"health_since"`
+	CreatedAt   string         `json:"created_at"`
+	UpdatedAt   string         `json:"updated_at"`
+}
+
+// SyncRun is the SyncRun object of the API.
+type SyncRun struct {
+	ID     string         `json:"id"`
+	Kind   SyncRunKind    `json:"kind"`
+	Status SyncRunStatus  `json:"status"`
+	Since  *string        `json:"since"`
+	Counts map[string]any `json:"counts"`
+	// Why a failed run stopped.
+	Error      *string `json:"error"`
+	CreatedAt  string  `json:"created_at"`
+	StartedAt  *string `json:"started_at"`
+	FinishedAt *string `json:"finished_at"`
 }
 
 // MtlsCertificate is the MtlsCertificate object of the API.
@@ -2578,10 +2648,82 @@ func (c *Client) AdminUpdateIntegration(ctx context.Context, id string, body any
 	return out, err
 }
 
-// AdminDeleteIntegration: Delete an integration (its ingest key stops working; its orders stay).
-// DELETE /api/admin/integrations/{id}
+// AdminDeleteIntegration: Delete an integration (its ingest key stops working, a store connection’s
+// webhooks are unregistered; its orders stay). DELETE /api/admin/integrations/{id}
 func (c *Client) AdminDeleteIntegration(ctx context.Context, id string, opts ...RequestOption) error {
 	return c.do(ctx, "DELETE", "/api/admin/integrations/{id}", map[string]string{"id": id}, nil, nil, nil, opts)
+}
+
+// AdminTestIntegration: Test a store connection now (the platform's cheapest authenticated read).
+// POST /api/admin/integrations/{id}/test
+func (c *Client) AdminTestIntegration(ctx context.Context, id string, opts ...RequestOption) (*Integration, error) {
+	out := new(Integration)
+	if err := c.do(ctx, "POST", "/api/admin/integrations/{id}/test", map[string]string{"id": id}, nil, nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AdminSyncIntegration: Read the store for changed orders now (a manual sync run). POST
+// /api/admin/integrations/{id}/sync
+func (c *Client) AdminSyncIntegration(ctx context.Context, id string, body any, opts ...RequestOption) (*SyncRun, error) {
+	out := new(SyncRun)
+	if err := c.do(ctx, "POST", "/api/admin/integrations/{id}/sync", map[string]string{"id": id}, nil, body, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AdminListSyncRunsParams are the query parameters of AdminListSyncRuns; zero values are left out.
+type AdminListSyncRunsParams struct {
+	// Page size, default 20, clamped to 1..100.
+	Limit  int
+	Cursor string
+}
+
+func (p *AdminListSyncRunsParams) values() url.Values {
+	q := url.Values{}
+	if p == nil {
+		return q
+	}
+	if p.Limit != 0 {
+		q.Set("limit", strconv.Itoa(p.Limit))
+	}
+	if p.Cursor != "" {
+		q.Set("cursor", p.Cursor)
+	}
+	return q
+}
+
+// AdminListSyncRuns: A store connection's sync runs (backfill, reconciliation, manual), newest
+// first. GET /api/admin/integrations/{id}/sync-runs
+func (c *Client) AdminListSyncRuns(ctx context.Context, id string, params *AdminListSyncRunsParams, opts ...RequestOption) (*Page[SyncRun], error) {
+	out := new(Page[SyncRun])
+	if err := c.do(ctx, "GET", "/api/admin/integrations/{id}/sync-runs", map[string]string{"id": id}, params.values(), nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AdminIterSyncRuns walks every page of AdminListSyncRuns with the same filters: for it.Next(ctx) { it.Item() }, then it.Err().
+func (c *Client) AdminIterSyncRuns(id string, params *AdminListSyncRunsParams, opts ...RequestOption) *Pager[SyncRun] {
+	var base AdminListSyncRunsParams
+	if params != nil {
+		base = *params
+	}
+	return newPager(func(ctx context.Context, cursor string) (*Page[SyncRun], error) {
+		p := base
+		p.Cursor = cursor
+		return c.AdminListSyncRuns(ctx, id, &p, opts...)
+	})
+}
+
+// AdminOrderSyncHistory: Why an imported order looks as it does: every version its store sent and
+// what was decided, plus its write-backs. GET /api/admin/orders/{id}/sync-history
+func (c *Client) AdminOrderSyncHistory(ctx context.Context, id string, opts ...RequestOption) (map[string]any, error) {
+	var out map[string]any
+	err := c.do(ctx, "GET", "/api/admin/orders/{id}/sync-history", map[string]string{"id": id}, nil, nil, &out, opts)
+	return out, err
 }
 
 // AdminCreateShipment: Buy a label for an order (as POST /v1/shipments). POST /api/admin/shipments
@@ -4044,6 +4186,14 @@ func (c *Client) IntegrationGetOrder(ctx context.Context, orderID string, opts .
 	return out, nil
 }
 
+// IntegrationReceiveWebhook: Receive a store platform's webhook delivery (signed by the platform).
+// POST /api/integrations/{id}/webhooks
+func (c *Client) IntegrationReceiveWebhook(ctx context.Context, id string, opts ...RequestOption) (map[string]any, error) {
+	var out map[string]any
+	err := c.do(ctx, "POST", "/api/integrations/{id}/webhooks", map[string]string{"id": id}, nil, nil, &out, opts)
+	return out, err
+}
+
 // operations maps each operationId of openapi.json to its method and path (for Call).
 var operations = map[string][2]string{
 	"getRoot":                       {"GET", "/"},
@@ -4134,6 +4284,10 @@ var operations = map[string][2]string{
 	"adminGetIntegration":           {"GET", "/api/admin/integrations/{id}"},
 	"adminUpdateIntegration":        {"PUT", "/api/admin/integrations/{id}"},
 	"adminDeleteIntegration":        {"DELETE", "/api/admin/integrations/{id}"},
+	"adminTestIntegration":          {"POST", "/api/admin/integrations/{id}/test"},
+	"adminSyncIntegration":          {"POST", "/api/admin/integrations/{id}/sync"},
+	"adminListSyncRuns":             {"GET", "/api/admin/integrations/{id}/sync-runs"},
+	"adminOrderSyncHistory":         {"GET", "/api/admin/orders/{id}/sync-history"},
 	"adminCreateShipment":           {"POST", "/api/admin/shipments"},
 	"adminListShipments":            {"GET", "/api/admin/shipments"},
 	"adminGetShipment":              {"GET", "/api/admin/shipments/{id}"},
@@ -4214,4 +4368,5 @@ var operations = map[string][2]string{
 	"publicTrack":                   {"GET", "/api/public/track/{trackingNumber}"},
 	"integrationCreateOrder":        {"POST", "/api/integrations/orders"},
 	"integrationGetOrder":           {"GET", "/api/integrations/orders/{orderId}"},
+	"integrationReceiveWebhook":     {"POST", "/api/integrations/{id}/webhooks"},
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { purgeExpiredIdempotencyKeys } from '../platform/http/idempotency.js';
-import { checkIntegrationsHealth } from '../modules/integrations/index.js';
+import { ACTIVATE_JOB, APPLY_DELIVERY_JOB, checkIntegrationsHealth, SYNC_JOB, type ActivateJob, type ApplyDeliveryJob, type SyncJob } from '../modules/integrations/index.js';
 import { registerShipmentJobs } from '../modules/shipments/index.js';
 import { registerBatchJobs } from '../modules/batches/index.js';
 import { registerWebhookJobs } from '../modules/webhooks/index.js';
@@ -23,6 +23,15 @@ export async function registerJobHandlers(app: FastifyInstance): Promise<void> {
     await checkIntegrationsHealth(app.deps, now());
   });
   await jobs.schedule('integrations.check_health', '* * * * *');
+  // Store webhook deliveries through the one apply step (DESIGN.md §10.2).
+  await jobs.work<ApplyDeliveryJob>(APPLY_DELIVERY_JOB, async (data) => app.services.channelDeliveries.apply(data), { concurrency: 4 });
+  // Store connections: activation (test, webhooks, backfill), sync runs, reconciliation on each connection's interval.
+  await jobs.work<ActivateJob>(ACTIVATE_JOB, async (data) => app.services.channelSync.activate(data));
+  await jobs.work<SyncJob>(SYNC_JOB, async (data) => app.services.channelSync.run(data), { concurrency: 2 });
+  await jobs.work('integrations.reconcile_due', async () => {
+    await app.services.channelSync.reconcileDue();
+  });
+  await jobs.schedule('integrations.reconcile_due', '* * * * *');
   // Due carrier scans → tracking events, shipment and order status, tracking.updated; return
   // labels charged on their first scan or expired; refunds of voided labels decided (DESIGN.md §9.3).
   await registerShipmentJobs(app.deps, app.services.shipments);

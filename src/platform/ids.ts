@@ -30,6 +30,9 @@ export const idPrefixes = {
   refund: 'rfd',
   manifest: 'man',
   pickup: 'pck',
+  channelDelivery: 'chd',
+  syncRun: 'syn',
+  writeBack: 'wbk',
   request: 'req',
 } as const;
 

@@ -139,7 +139,7 @@ describe('the built tree (npm start)', () => {
   });
 
   it('creates an integration and takes orders through intake with its ingest key', async () => {
-    const created = await svc.request('POST', '/api/admin/integrations', { headers: c.admin, json: { name: 'Shop', platform: 'shopify', config: { shop: 'demo.myshopify.com' }, credentials: { token: 'shpat_x' } } });
+    const created = await svc.request('POST', '/api/admin/integrations', { headers: c.admin, json: { name: 'Shop', platform: 'custom', config: { shop: 'demo.myshopify.com' }, credentials: { token: 'shpat_x' } } });
     expectStatus(svc, created, 201, 'create integration');
     const ingest = { authorization: `Bearer ${created.body.ingest_key}` };
     const intake = await svc.request('POST', '/api/integrations/orders', {

@@ -87,7 +87,7 @@ describe('logs during a full flow', () => {
     await send('POST', '/v1/orders', v1, orderBody());
     await send('POST', '/v1/orders', { ...v1, 'idempotency-key': 'log-test-1' }, { ...orderBody(), notes: 'x'.repeat(10) });
     await send('POST', '/v1/orders', v1, { bad: true }); // a validation failure is logged too
-    const integration = (await send('POST', '/api/admin/integrations', admin, { name: 'shop', platform: 'shopify', credentials: { access_token: 'shpat_supersecretvalue123' } })).json();
+    const integration = (await send('POST', '/api/admin/integrations', admin, { name: 'shop', platform: 'custom', credentials: { access_token: 'shpat_supersecretvalue123' } })).json();
     secrets.add('shpat_supersecretvalue123');
     await send('POST', '/api/integrations/orders', { authorization: `Bearer ${integration.ingest_key}` }, { ...orderBody(), external_id: 'ext-1' });
     await send('POST', '/api/integrations/orders', { authorization: `Bearer ${integration.ingest_key}` }, { nope: 1 });

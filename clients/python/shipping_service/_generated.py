@@ -216,6 +216,24 @@ class IntegrationHealth(OpenEnum):
     TOKEN_EXPIRED = "token_expired"
 
 
+class SyncRunKind(OpenEnum):
+    """Known values of SyncRunKind. Unknown values are kept: SyncRunKind("new_value") does not raise."""
+
+    BACKFILL = "backfill"
+    RECONCILE = "reconcile"
+    MANUAL = "manual"
+
+
+class SyncRunStatus(OpenEnum):
+    """Known values of SyncRunStatus. Unknown values are kept: SyncRunStatus("new_value") does not raise."""
+
+    QUEUED = "queued"
+    RUNNING = "running"
+    COMPLETED = "completed"
+    COMPLETED_WITH_ERRORS = "completed_with_errors"
+    FAILED = "failed"
+
+
 class OfficePinProduct(OpenEnum):
     """Known values of OfficePinProduct. Unknown values are kept: OfficePinProduct("new_value") does not raise."""
 
@@ -300,7 +318,9 @@ class Order(TypedDict, total=False):
 
     id: str
     external_id: str | None
+    external_number: str | None
     source: str
+    needs_review: dict[str, Any] | None
     environment: str  # OrderEnvironment
     status: str  # OrderStatus
     archived: bool
@@ -568,8 +588,29 @@ class Integration(TypedDict, total=False):
     health_checked_at: str | None
     last_intake_at: str | None
     ingest_key_last4: str
+    store_ref: str | None
+    base_url: str | None
+    credentials: dict[str, Any] | None
+    connection: dict[str, Any] | None
+    settings: dict[str, Any] | None
+    sync: dict[str, Any] | None
+    health_since: str | None
     created_at: str
     updated_at: str
+
+
+class SyncRun(TypedDict, total=False):
+    """The SyncRun object. Fields the service adds later are kept in the dict."""
+
+    id: str
+    kind: str  # SyncRunKind
+    status: str  # SyncRunStatus
+    since: str | None
+    counts: dict[str, Any]
+    error: str | None
+    created_at: str
+    started_at: str | None
+    finished_at: str | None
 
 
 class MtlsCertificate(TypedDict, total=False):
@@ -1415,11 +1456,46 @@ class Operations:
         return self._request("PUT", "/api/admin/integrations/{id}", path_params={"id": id}, query={}, body=body, answer="json")
 
     def admin_delete_integration(self, id: str) -> None:
-        """Delete an integration (its ingest key stops working; its orders stay).
+        """Delete an integration (its ingest key stops working, a store connection’s webhooks are unregistered; its orders stay).
 
         DELETE /api/admin/integrations/{id}
         """
         return self._request("DELETE", "/api/admin/integrations/{id}", path_params={"id": id}, query={}, answer="none")
+
+    def admin_test_integration(self, id: str, *, idempotency_key: str | None = None) -> Integration:
+        """Test a store connection now (the platform's cheapest authenticated read).
+
+        POST /api/admin/integrations/{id}/test
+        """
+        return self._request("POST", "/api/admin/integrations/{id}/test", path_params={"id": id}, query={}, idempotency_key=idempotency_key, answer="json")
+
+    def admin_sync_integration(self, id: str, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> SyncRun:
+        """Read the store for changed orders now (a manual sync run).
+
+        POST /api/admin/integrations/{id}/sync
+        """
+        return self._request("POST", "/api/admin/integrations/{id}/sync", path_params={"id": id}, query={}, body=body, idempotency_key=idempotency_key, answer="json")
+
+    def admin_list_sync_runs(self, id: str, *, limit: int | None = None, cursor: str | None = None) -> Page[SyncRun]:
+        """A store connection's sync runs (backfill, reconciliation, manual), newest first.
+
+        GET /api/admin/integrations/{id}/sync-runs
+
+        Query parameters:
+            limit: Page size, default 20, clamped to 1..100.
+        """
+        return self._request("GET", "/api/admin/integrations/{id}/sync-runs", path_params={"id": id}, query={"limit": limit, "cursor": cursor}, answer="page")
+
+    def admin_iter_sync_runs(self, id: str, *, limit: int | None = None) -> Iterator[SyncRun]:
+        """Every item of `admin_list_sync_runs` across all pages, fetched as the loop asks, with the same filters."""
+        return self._paginate(self.admin_list_sync_runs, dict(id=id, limit=limit))
+
+    def admin_order_sync_history(self, id: str) -> dict[str, Any]:
+        """Why an imported order looks as it does: every version its store sent and what was decided, plus its write-backs.
+
+        GET /api/admin/orders/{id}/sync-history
+        """
+        return self._request("GET", "/api/admin/orders/{id}/sync-history", path_params={"id": id}, query={}, answer="json")
 
     def admin_create_shipment(self, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> Shipment:
         """Buy a label for an order (as POST /v1/shipments).
@@ -2123,6 +2199,13 @@ class Operations:
         """
         return self._request("GET", "/api/integrations/orders/{orderId}", path_params={"orderId": order_id}, query={}, answer="json")
 
+    def integration_receive_webhook(self, id: str, *, idempotency_key: str | None = None) -> dict[str, Any]:
+        """Receive a store platform's webhook delivery (signed by the platform).
+
+        POST /api/integrations/{id}/webhooks
+        """
+        return self._request("POST", "/api/integrations/{id}/webhooks", path_params={"id": id}, query={}, idempotency_key=idempotency_key, answer="json")
+
 
 OPERATIONS: dict[str, tuple[str, str]] = {
     "getRoot": ("GET", "/"),
@@ -2213,6 +2296,10 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "adminGetIntegration": ("GET", "/api/admin/integrations/{id}"),
     "adminUpdateIntegration": ("PUT", "/api/admin/integrations/{id}"),
     "adminDeleteIntegration": ("DELETE", "/api/admin/integrations/{id}"),
+    "adminTestIntegration": ("POST", "/api/admin/integrations/{id}/test"),
+    "adminSyncIntegration": ("POST", "/api/admin/integrations/{id}/sync"),
+    "adminListSyncRuns": ("GET", "/api/admin/integrations/{id}/sync-runs"),
+    "adminOrderSyncHistory": ("GET", "/api/admin/orders/{id}/sync-history"),
     "adminCreateShipment": ("POST", "/api/admin/shipments"),
     "adminListShipments": ("GET", "/api/admin/shipments"),
     "adminGetShipment": ("GET", "/api/admin/shipments/{id}"),
@@ -2293,6 +2380,7 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "publicTrack": ("GET", "/api/public/track/{trackingNumber}"),
     "integrationCreateOrder": ("POST", "/api/integrations/orders"),
     "integrationGetOrder": ("GET", "/api/integrations/orders/{orderId}"),
+    "integrationReceiveWebhook": ("POST", "/api/integrations/{id}/webhooks"),
 }
 
-ENUMS: dict[str, type[OpenEnum]] = {"AccountRole": AccountRole, "AccountStatus": AccountStatus, "WorkspacePlan": WorkspacePlan, "ApiKeyEnvironment": ApiKeyEnvironment, "OrderEnvironment": OrderEnvironment, "OrderStatus": OrderStatus, "ShipmentEnvironment": ShipmentEnvironment, "ShipmentStatus": ShipmentStatus, "ShipmentCharge": ShipmentCharge, "ShipmentBillingStatus": ShipmentBillingStatus, "BatchType": BatchType, "BatchStatus": BatchStatus, "BatchItemStatus": BatchItemStatus, "WebhookEndpointEnvironment": WebhookEndpointEnvironment, "WebhookDeliveryStatus": WebhookDeliveryStatus, "CarrierAccountDriver": CarrierAccountDriver, "CarrierAccountMode": CarrierAccountMode, "CarrierTypeDriversItem": CarrierTypeDriversItem, "CarrierTypeReturnChargesItem": CarrierTypeReturnChargesItem, "ShippingRuleSelectionStrategy": ShippingRuleSelectionStrategy, "ManifestStatus": ManifestStatus, "PickupStatus": PickupStatus, "IntegrationPlatform": IntegrationPlatform, "IntegrationEnvironment": IntegrationEnvironment, "IntegrationHealth": IntegrationHealth, "OfficePinProduct": OfficePinProduct, "OfficePinStatus": OfficePinStatus, "RefundStatus": RefundStatus}
+ENUMS: dict[str, type[OpenEnum]] = {"AccountRole": AccountRole, "AccountStatus": AccountStatus, "WorkspacePlan": WorkspacePlan, "ApiKeyEnvironment": ApiKeyEnvironment, "OrderEnvironment": OrderEnvironment, "OrderStatus": OrderStatus, "ShipmentEnvironment": ShipmentEnvironment, "ShipmentStatus": ShipmentStatus, "ShipmentCharge": ShipmentCharge, "ShipmentBillingStatus": ShipmentBillingStatus, "BatchType": BatchType, "BatchStatus": BatchStatus, "BatchItemStatus": BatchItemStatus, "WebhookEndpointEnvironment": WebhookEndpointEnvironment, "WebhookDeliveryStatus": WebhookDeliveryStatus, "CarrierAccountDriver": CarrierAccountDriver, "CarrierAccountMode": CarrierAccountMode, "CarrierTypeDriversItem": CarrierTypeDriversItem, "CarrierTypeReturnChargesItem": CarrierTypeReturnChargesItem, "ShippingRuleSelectionStrategy": ShippingRuleSelectionStrategy, "ManifestStatus": ManifestStatus, "PickupStatus": PickupStatus, "IntegrationPlatform": IntegrationPlatform, "IntegrationEnvironment": IntegrationEnvironment, "IntegrationHealth": IntegrationHealth, "SyncRunKind": SyncRunKind, "SyncRunStatus": SyncRunStatus, "OfficePinProduct": OfficePinProduct, "OfficePinStatus": OfficePinStatus, "RefundStatus": RefundStatus}

@@ -1481,12 +1481,96 @@ export interface paths {
         put: operations["adminUpdateIntegration"];
         post?: never;
         /**
-         * Delete an integration (its ingest key stops working; its orders stay)
-         * @description Delete an integration (its ingest key stops working; its orders stay).
+         * Delete an integration (its ingest key stops working, a store connection’s webhooks are unregistered; its orders stay)
+         * @description Delete an integration (its ingest key stops working, a store connection’s webhooks are unregistered; its orders stay).
          *
          *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         delete: operations["adminDeleteIntegration"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/integrations/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test a store connection now (the platform's cheapest authenticated read)
+         * @description Answers the integration with a fresh `health` and the scopes the platform granted. 409 for push-intake integrations.
+         */
+        post: operations["adminTestIntegration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/integrations/{id}/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read the store for changed orders now (a manual sync run)
+         * @description Answers 202 with the queued sync run; its entries in the orders’ sync history have source `manual`.
+         */
+        post: operations["adminSyncIntegration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/integrations/{id}/sync-runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A store connection's sync runs (backfill, reconciliation, manual), newest first
+         * @description A store connection's sync runs (backfill, reconciliation, manual), newest first.
+         *
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        get: operations["adminListSyncRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/orders/{id}/sync-history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Why an imported order looks as it does: every version its store sent and what was decided, plus its write-backs
+         * @description Why an imported order looks as it does: every version its store sent and what was decided, plus its write-backs.
+         *
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        get: operations["adminOrderSyncHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2956,6 +3040,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/integrations/{id}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a store platform's webhook delivery (signed by the platform)
+         * @description Shopify: `X-Shopify-Hmac-Sha256` (base64 HMAC-SHA256 of the raw body with the app’s client secret) and `X-Shopify-Shop-Domain` must match the integration. A good delivery is stored (deduplicated on `X-Shopify-Webhook-Id`) and answered at once; a job applies it.
+         */
+        post: operations["integrationReceiveWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3090,7 +3194,9 @@ export interface components {
          * @example {
          *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
          *       "external_id": "SHOP-1001",
+         *       "external_number": null,
          *       "source": "api",
+         *       "needs_review": null,
          *       "environment": "test",
          *       "status": "awaiting_fulfillment",
          *       "archived": false,
@@ -3144,7 +3250,9 @@ export interface components {
          * @example {
          *       "id": "ord_01m855vv3fet5smbvfy0vdetym",
          *       "external_id": "SHOP-1002",
+         *       "external_number": null,
          *       "source": "api",
+         *       "needs_review": null,
          *       "environment": "test",
          *       "status": "awaiting_fulfillment",
          *       "archived": false,
@@ -3248,8 +3356,16 @@ export interface components {
             /** @example ord_01jx0000000000000000000000 */
             id: string;
             external_id: string | null;
+            external_number: string | null;
             /** @description api, or the id of the integration that imported it. */
             source: string;
+            needs_review: {
+                reason: "edited_after_label" | "cancelled_on_channel";
+                /** @description Field paths the store changed. */
+                changes: string[];
+                /** Format: date-time */
+                at: string;
+            } | null;
             environment: "test" | "live";
             /** @description awaiting_fulfillment → processing (process) → shipped (label bought) → delivered (tracking); cancelled from any state before shipped. */
             status: "awaiting_fulfillment" | "processing" | "shipped" | "delivered" | "cancelled";
@@ -3299,6 +3415,8 @@ export interface components {
                 } | null;
                 weight_oz: number | null;
                 hs_tariff_number?: string | null;
+                /** @description The store platform's line id (orders a connector imported). */
+                external_line_id?: string;
             }[];
             parcel: {
                 weight_oz: number;
@@ -4879,9 +4997,7 @@ export interface components {
          *       "name": "Shopify store",
          *       "platform": "shopify",
          *       "environment": "test",
-         *       "config": {
-         *         "shop_domain": "acme.myshopify.com"
-         *       },
+         *       "config": {},
          *       "has_credentials": true,
          *       "token_expires_at": null,
          *       "health": "healthy",
@@ -4889,6 +5005,40 @@ export interface components {
          *       "health_checked_at": "2026-11-23T21:44:29.436Z",
          *       "last_intake_at": "2026-11-23T21:44:29.436Z",
          *       "ingest_key_last4": "cSct",
+         *       "store_ref": "acme.myshopify.com",
+         *       "base_url": null,
+         *       "credentials": {
+         *         "access_token": "••••oken",
+         *         "client_secret": "••••cret"
+         *       },
+         *       "connection": {
+         *         "state": "active",
+         *         "authorize_url": null,
+         *         "connected_at": "2026-11-23T21:44:29.369Z",
+         *         "scopes": [
+         *           "read_orders",
+         *           "read_merchant_managed_fulfillment_orders",
+         *           "write_merchant_managed_fulfillment_orders"
+         *         ]
+         *       },
+         *       "settings": {
+         *         "import_statuses": [
+         *           "paid:unfulfilled",
+         *           "paid:partial",
+         *           "partially_paid:unfulfilled",
+         *           "partially_paid:partial"
+         *         ],
+         *         "write_back": true,
+         *         "notify_customer": true,
+         *         "backfill_days": 14,
+         *         "reconcile_interval_minutes": 5
+         *       },
+         *       "sync": {
+         *         "last_webhook_at": "2026-11-23T21:44:29.436Z",
+         *         "last_reconciled_at": "2026-11-23T21:44:29.400Z",
+         *         "lag_seconds": 12
+         *       },
+         *       "health_since": "2026-11-23T21:44:29.369Z",
          *       "created_at": "2026-11-23T21:44:29.369Z",
          *       "updated_at": "2026-11-23T21:44:29.369Z"
          *     }
@@ -4913,10 +5063,101 @@ export interface components {
             last_intake_at: string | null;
             /** @description The last four characters of the current ingest key. */
             ingest_key_last4: string;
+            store_ref: string | null;
+            base_url: string | null;
+            credentials: {
+                [key: string]: unknown;
+            } | null;
+            connection: {
+                state: "pending_authorization" | "active" | "paused" | "disconnected";
+                authorize_url: string | null;
+                connected_at: string | null;
+                /** @description What the platform granted. */
+                scopes: string[];
+            } | null;
+            settings: {
+                /** @description The platform's order statuses that are imported. Shopify: `<financial status>:<fulfillment status>` pairs, lower case (default: paid and partially_paid with unfulfilled and partial). */
+                import_statuses: string[];
+                /** @description Send tracking back to the store when a label is bought (default true). */
+                write_back: boolean;
+                /** @description Let the platform tell the buyer about the fulfillment (default false). */
+                notify_customer: boolean;
+                /**
+                 * Format: int32
+                 * @description On activation, import orders updated in this many past days (default 14).
+                 */
+                backfill_days: number;
+                /**
+                 * Format: int32
+                 * @description How often the store is re-read for changes webhooks missed (default 5).
+                 */
+                reconcile_interval_minutes: number;
+            } | null;
+            sync: {
+                last_webhook_at: string | null;
+                last_reconciled_at: string | null;
+                lag_seconds: number | null;
+            } | null;
+            health_since: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        /**
+         * SyncRun
+         * @example {
+         *       "id": "syn_01m855w6xses490s9118mbhj7z",
+         *       "kind": "manual",
+         *       "status": "completed",
+         *       "since": "2026-11-20T00:00:00.000Z",
+         *       "counts": {
+         *         "seen": 12,
+         *         "created": 3,
+         *         "updated": 2,
+         *         "unchanged": 6,
+         *         "skipped": 1,
+         *         "failed": 0
+         *       },
+         *       "error": null,
+         *       "created_at": "2026-11-23T21:44:29.369Z",
+         *       "started_at": "2026-11-23T21:44:29.400Z",
+         *       "finished_at": "2026-11-23T21:44:31.120Z"
+         *     }
+         */
+        SyncRun: {
+            id: string;
+            kind: "backfill" | "reconcile" | "manual";
+            status: "queued" | "running" | "completed" | "completed_with_errors" | "failed";
+            since: string | null;
+            counts: {
+                /** Format: int64 */
+                seen: number;
+                /** Format: int64 */
+                created: number;
+                /**
+                 * Format: int64
+                 * @description Edits applied, and edits flagged needs_review.
+                 */
+                updated: number;
+                /**
+                 * Format: int64
+                 * @description Unchanged, stale or our own write-back echoing back.
+                 */
+                unchanged: number;
+                /**
+                 * Format: int64
+                 * @description In a status that is not imported.
+                 */
+                skipped: number;
+                /** Format: int64 */
+                failed: number;
+            };
+            error: string | null;
+            /** Format: date-time */
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
         };
         /**
          * MtlsCertificate
@@ -6148,7 +6389,9 @@ export interface operations {
                      *         {
                      *           "id": "ord_01m855vv3fet5smbvfy0vdetyk",
                      *           "external_id": "SHOP-1001",
+                     *           "external_number": null,
                      *           "source": "api",
+                     *           "needs_review": null,
                      *           "environment": "test",
                      *           "status": "awaiting_fulfillment",
                      *           "archived": false,
@@ -6556,7 +6799,9 @@ export interface operations {
                      * @example {
                      *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
                      *       "external_id": "SHOP-1001",
+                     *       "external_number": null,
                      *       "source": "api",
+                     *       "needs_review": null,
                      *       "environment": "test",
                      *       "status": "awaiting_fulfillment",
                      *       "archived": false,
@@ -6625,7 +6870,9 @@ export interface operations {
                      * @example {
                      *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
                      *       "external_id": "SHOP-1001",
+                     *       "external_number": null,
                      *       "source": "api",
+                     *       "needs_review": null,
                      *       "environment": "test",
                      *       "status": "awaiting_fulfillment",
                      *       "archived": false,
@@ -6881,7 +7128,9 @@ export interface operations {
                      * @example {
                      *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
                      *       "external_id": "SHOP-1001",
+                     *       "external_number": null,
                      *       "source": "api",
+                     *       "needs_review": null,
                      *       "environment": "test",
                      *       "status": "awaiting_fulfillment",
                      *       "archived": false,
@@ -12677,7 +12926,7 @@ export interface operations {
                 "application/json": {
                     /** @description Where deliveries are POSTed. https is required in the live environment; private, loopback and link-local targets are refused. */
                     url: string;
-                    events: ("shipment.label_purchased" | "tracking.updated" | "integration.health_changed" | "batch.completed" | "shipment.refund_updated" | "manifest.ready" | "*")[];
+                    events: ("shipment.label_purchased" | "tracking.updated" | "integration.health_changed" | "batch.completed" | "shipment.refund_updated" | "manifest.ready" | "order.imported" | "order.needs_review" | "shipment.write_back_failed" | "*")[];
                     description?: string | null;
                 };
             };
@@ -13237,7 +13486,7 @@ export interface operations {
                 "application/json": {
                     /** @description Where deliveries are POSTed. https is required in the live environment; private, loopback and link-local targets are refused. */
                     url?: string;
-                    events?: ("shipment.label_purchased" | "tracking.updated" | "integration.health_changed" | "batch.completed" | "shipment.refund_updated" | "manifest.ready" | "*")[];
+                    events?: ("shipment.label_purchased" | "tracking.updated" | "integration.health_changed" | "batch.completed" | "shipment.refund_updated" | "manifest.ready" | "order.imported" | "order.needs_review" | "shipment.write_back_failed" | "*")[];
                     description?: string | null;
                     /** @description false pauses deliveries; true re-enables a disabled endpoint (pending deliveries resume). */
                     enabled?: boolean;
@@ -21439,7 +21688,9 @@ export interface operations {
                      *         {
                      *           "id": "ord_01m855vv3fet5smbvfy0vdetyk",
                      *           "external_id": "SHOP-1001",
+                     *           "external_number": null,
                      *           "source": "api",
+                     *           "needs_review": null,
                      *           "environment": "test",
                      *           "status": "awaiting_fulfillment",
                      *           "archived": false,
@@ -21810,7 +22061,9 @@ export interface operations {
                      * @example {
                      *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
                      *       "external_id": "SHOP-1001",
+                     *       "external_number": null,
                      *       "source": "api",
+                     *       "needs_review": null,
                      *       "environment": "test",
                      *       "status": "awaiting_fulfillment",
                      *       "archived": false,
@@ -21875,7 +22128,9 @@ export interface operations {
                      * @example {
                      *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
                      *       "external_id": "SHOP-1001",
+                     *       "external_number": null,
                      *       "source": "api",
+                     *       "needs_review": null,
                      *       "environment": "test",
                      *       "status": "awaiting_fulfillment",
                      *       "archived": false,
@@ -22102,7 +22357,9 @@ export interface operations {
                      * @example {
                      *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
                      *       "external_id": "SHOP-1001",
+                     *       "external_number": null,
                      *       "source": "api",
+                     *       "needs_review": null,
                      *       "environment": "test",
                      *       "status": "awaiting_fulfillment",
                      *       "archived": false,
@@ -22479,7 +22736,9 @@ export interface operations {
                      * @example {
                      *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
                      *       "external_id": "SHOP-1001",
+                     *       "external_number": null,
                      *       "source": "api",
+                     *       "needs_review": null,
                      *       "environment": "test",
                      *       "status": "awaiting_fulfillment",
                      *       "archived": false,
@@ -22674,7 +22933,9 @@ export interface operations {
                      * @example {
                      *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
                      *       "external_id": "SHOP-1001",
+                     *       "external_number": null,
                      *       "source": "api",
+                     *       "needs_review": null,
                      *       "environment": "test",
                      *       "status": "awaiting_fulfillment",
                      *       "archived": false,
@@ -22869,7 +23130,9 @@ export interface operations {
                      * @example {
                      *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
                      *       "external_id": "SHOP-1001",
+                     *       "external_number": null,
                      *       "source": "api",
+                     *       "needs_review": null,
                      *       "environment": "test",
                      *       "status": "awaiting_fulfillment",
                      *       "archived": false,
@@ -23064,7 +23327,9 @@ export interface operations {
                      * @example {
                      *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
                      *       "external_id": "SHOP-1001",
+                     *       "external_number": null,
                      *       "source": "api",
+                     *       "needs_review": null,
                      *       "environment": "test",
                      *       "status": "awaiting_fulfillment",
                      *       "archived": false,
@@ -23259,7 +23524,9 @@ export interface operations {
                      * @example {
                      *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
                      *       "external_id": "SHOP-1001",
+                     *       "external_number": null,
                      *       "source": "api",
+                     *       "needs_review": null,
                      *       "environment": "test",
                      *       "status": "awaiting_fulfillment",
                      *       "archived": false,
@@ -23463,9 +23730,7 @@ export interface operations {
                      *           "name": "Shopify store",
                      *           "platform": "shopify",
                      *           "environment": "test",
-                     *           "config": {
-                     *             "shop_domain": "acme.myshopify.com"
-                     *           },
+                     *           "config": {},
                      *           "has_credentials": true,
                      *           "token_expires_at": null,
                      *           "health": "healthy",
@@ -23473,6 +23738,40 @@ export interface operations {
                      *           "health_checked_at": "2026-11-23T21:44:29.436Z",
                      *           "last_intake_at": "2026-11-23T21:44:29.436Z",
                      *           "ingest_key_last4": "cSct",
+                     *           "store_ref": "acme.myshopify.com",
+                     *           "base_url": null,
+                     *           "credentials": {
+                     *             "access_token": "••••oken",
+                     *             "client_secret": "••••cret"
+                     *           },
+                     *           "connection": {
+                     *             "state": "active",
+                     *             "authorize_url": null,
+                     *             "connected_at": "2026-11-23T21:44:29.369Z",
+                     *             "scopes": [
+                     *               "read_orders",
+                     *               "read_merchant_managed_fulfillment_orders",
+                     *               "write_merchant_managed_fulfillment_orders"
+                     *             ]
+                     *           },
+                     *           "settings": {
+                     *             "import_statuses": [
+                     *               "paid:unfulfilled",
+                     *               "paid:partial",
+                     *               "partially_paid:unfulfilled",
+                     *               "partially_paid:partial"
+                     *             ],
+                     *             "write_back": true,
+                     *             "notify_customer": true,
+                     *             "backfill_days": 14,
+                     *             "reconcile_interval_minutes": 5
+                     *           },
+                     *           "sync": {
+                     *             "last_webhook_at": "2026-11-23T21:44:29.436Z",
+                     *             "last_reconciled_at": "2026-11-23T21:44:29.400Z",
+                     *             "lag_seconds": 12
+                     *           },
+                     *           "health_since": "2026-11-23T21:44:29.369Z",
                      *           "created_at": "2026-11-23T21:44:29.369Z",
                      *           "updated_at": "2026-11-23T21:44:29.369Z"
                      *         }
@@ -23594,17 +23893,41 @@ export interface operations {
                  * @example {
                  *       "name": "Shopify store",
                  *       "platform": "shopify",
-                 *       "config": {
-                 *         "shop_domain": "acme.myshopify.com"
-                 *       },
+                 *       "store_ref": "acme.myshopify.com",
                  *       "credentials": {
-                 *         "access_token": "shpat_example"
+                 *         "access_token": "shpat_example_custom_app_token",
+                 *         "client_secret": "shpss_example_client_secret"
+                 *       },
+                 *       "settings": {
+                 *         "notify_customer": true
                  *       }
                  *     }
                  */
                 "application/json": {
                     name: string;
                     platform: "shopify" | "woocommerce" | "bigcommerce" | "custom";
+                    /** @description Required for shopify: the shop domain name.myshopify.com. */
+                    store_ref?: string;
+                    /** @description Replaces the platform's origin (a test double or egress proxy); only with CHANNEL_ALLOW_BASE_URL_OVERRIDE=1 outside production. */
+                    base_url?: string;
+                    settings?: {
+                        /** @description The platform's order statuses that are imported. Shopify: `<financial status>:<fulfillment status>` pairs, lower case (default: paid and partially_paid with unfulfilled and partial). */
+                        import_statuses?: string[];
+                        /** @description Send tracking back to the store when a label is bought (default true). */
+                        write_back?: boolean;
+                        /** @description Let the platform tell the buyer about the fulfillment (default false). */
+                        notify_customer?: boolean;
+                        /**
+                         * Format: int32
+                         * @description On activation, import orders updated in this many past days (default 14).
+                         */
+                        backfill_days?: number;
+                        /**
+                         * Format: int32
+                         * @description How often the store is re-read for changes webhooks missed (default 5).
+                         */
+                        reconcile_interval_minutes?: number;
+                    };
                     /** @description Non-secret settings of the connection (shop domain, options…). */
                     config?: {
                         [key: string]: unknown;
@@ -23634,9 +23957,7 @@ export interface operations {
                      *       "name": "Shopify store",
                      *       "platform": "shopify",
                      *       "environment": "test",
-                     *       "config": {
-                     *         "shop_domain": "acme.myshopify.com"
-                     *       },
+                     *       "config": {},
                      *       "has_credentials": true,
                      *       "token_expires_at": null,
                      *       "health": "healthy",
@@ -23644,6 +23965,40 @@ export interface operations {
                      *       "health_checked_at": "2026-11-23T21:44:29.369Z",
                      *       "last_intake_at": null,
                      *       "ingest_key_last4": "cSct",
+                     *       "store_ref": "acme.myshopify.com",
+                     *       "base_url": null,
+                     *       "credentials": {
+                     *         "access_token": "••••oken",
+                     *         "client_secret": "••••cret"
+                     *       },
+                     *       "connection": {
+                     *         "state": "active",
+                     *         "authorize_url": null,
+                     *         "connected_at": "2026-11-23T21:44:29.369Z",
+                     *         "scopes": [
+                     *           "read_orders",
+                     *           "read_merchant_managed_fulfillment_orders",
+                     *           "write_merchant_managed_fulfillment_orders"
+                     *         ]
+                     *       },
+                     *       "settings": {
+                     *         "import_statuses": [
+                     *           "paid:unfulfilled",
+                     *           "paid:partial",
+                     *           "partially_paid:unfulfilled",
+                     *           "partially_paid:partial"
+                     *         ],
+                     *         "write_back": true,
+                     *         "notify_customer": true,
+                     *         "backfill_days": 14,
+                     *         "reconcile_interval_minutes": 5
+                     *       },
+                     *       "sync": {
+                     *         "last_webhook_at": "2026-11-23T21:44:29.436Z",
+                     *         "last_reconciled_at": "2026-11-23T21:44:29.400Z",
+                     *         "lag_seconds": 12
+                     *       },
+                     *       "health_since": "2026-11-23T21:44:29.369Z",
                      *       "created_at": "2026-11-23T21:44:29.369Z",
                      *       "updated_at": "2026-11-23T21:44:29.369Z",
                      *       "ingest_key": "ik_ExampleIngestKeyShownOnceOnly00000000000cSct"
@@ -23669,6 +24024,42 @@ export interface operations {
                         last_intake_at: string | null;
                         /** @description The last four characters of the current ingest key. */
                         ingest_key_last4: string;
+                        store_ref: string | null;
+                        base_url: string | null;
+                        credentials: {
+                            [key: string]: unknown;
+                        } | null;
+                        connection: {
+                            state: "pending_authorization" | "active" | "paused" | "disconnected";
+                            authorize_url: string | null;
+                            connected_at: string | null;
+                            /** @description What the platform granted. */
+                            scopes: string[];
+                        } | null;
+                        settings: {
+                            /** @description The platform's order statuses that are imported. Shopify: `<financial status>:<fulfillment status>` pairs, lower case (default: paid and partially_paid with unfulfilled and partial). */
+                            import_statuses: string[];
+                            /** @description Send tracking back to the store when a label is bought (default true). */
+                            write_back: boolean;
+                            /** @description Let the platform tell the buyer about the fulfillment (default false). */
+                            notify_customer: boolean;
+                            /**
+                             * Format: int32
+                             * @description On activation, import orders updated in this many past days (default 14).
+                             */
+                            backfill_days: number;
+                            /**
+                             * Format: int32
+                             * @description How often the store is re-read for changes webhooks missed (default 5).
+                             */
+                            reconcile_interval_minutes: number;
+                        } | null;
+                        sync: {
+                            last_webhook_at: string | null;
+                            last_reconciled_at: string | null;
+                            lag_seconds: number | null;
+                        } | null;
+                        health_since: string | null;
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -23794,9 +24185,7 @@ export interface operations {
                      *       "name": "Shopify store",
                      *       "platform": "shopify",
                      *       "environment": "test",
-                     *       "config": {
-                     *         "shop_domain": "acme.myshopify.com"
-                     *       },
+                     *       "config": {},
                      *       "has_credentials": true,
                      *       "token_expires_at": null,
                      *       "health": "healthy",
@@ -23804,6 +24193,40 @@ export interface operations {
                      *       "health_checked_at": "2026-11-23T21:44:29.436Z",
                      *       "last_intake_at": "2026-11-23T21:44:29.436Z",
                      *       "ingest_key_last4": "cSct",
+                     *       "store_ref": "acme.myshopify.com",
+                     *       "base_url": null,
+                     *       "credentials": {
+                     *         "access_token": "••••oken",
+                     *         "client_secret": "••••cret"
+                     *       },
+                     *       "connection": {
+                     *         "state": "active",
+                     *         "authorize_url": null,
+                     *         "connected_at": "2026-11-23T21:44:29.369Z",
+                     *         "scopes": [
+                     *           "read_orders",
+                     *           "read_merchant_managed_fulfillment_orders",
+                     *           "write_merchant_managed_fulfillment_orders"
+                     *         ]
+                     *       },
+                     *       "settings": {
+                     *         "import_statuses": [
+                     *           "paid:unfulfilled",
+                     *           "paid:partial",
+                     *           "partially_paid:unfulfilled",
+                     *           "partially_paid:partial"
+                     *         ],
+                     *         "write_back": true,
+                     *         "notify_customer": true,
+                     *         "backfill_days": 14,
+                     *         "reconcile_interval_minutes": 5
+                     *       },
+                     *       "sync": {
+                     *         "last_webhook_at": "2026-11-23T21:44:29.436Z",
+                     *         "last_reconciled_at": "2026-11-23T21:44:29.400Z",
+                     *         "lag_seconds": 12
+                     *       },
+                     *       "health_since": "2026-11-23T21:44:29.369Z",
                      *       "created_at": "2026-11-23T21:44:29.369Z",
                      *       "updated_at": "2026-11-23T21:44:29.369Z"
                      *     }
@@ -23913,21 +24336,42 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description Only the fields given change. A new token_expires_at or credentials counts as a token update. */
+        /** @description Only the fields given change; settings are merged. A new token_expires_at or credentials counts as a token update. For a store platform, new credentials or base_url are tested at once, and waiting write-backs are drained when the test passes. */
         requestBody: {
             content: {
                 /**
                  * @example {
                  *       "credentials": {
-                 *         "access_token": "shpat_example_rotated"
+                 *         "access_token": "shpat_example_rotated_token",
+                 *         "client_secret": "shpss_example_client_secret"
                  *       },
-                 *       "token_expires_at": "2027-06-30T00:00:00.000Z",
-                 *       "rotate_ingest_key": true
+                 *       "settings": {
+                 *         "reconcile_interval_minutes": 10
+                 *       }
                  *     }
                  */
                 "application/json": {
                     name?: string;
                     platform?: "shopify" | "woocommerce" | "bigcommerce" | "custom";
+                    base_url?: string | null;
+                    settings?: {
+                        /** @description The platform's order statuses that are imported. Shopify: `<financial status>:<fulfillment status>` pairs, lower case (default: paid and partially_paid with unfulfilled and partial). */
+                        import_statuses?: string[];
+                        /** @description Send tracking back to the store when a label is bought (default true). */
+                        write_back?: boolean;
+                        /** @description Let the platform tell the buyer about the fulfillment (default false). */
+                        notify_customer?: boolean;
+                        /**
+                         * Format: int32
+                         * @description On activation, import orders updated in this many past days (default 14).
+                         */
+                        backfill_days?: number;
+                        /**
+                         * Format: int32
+                         * @description How often the store is re-read for changes webhooks missed (default 5).
+                         */
+                        reconcile_interval_minutes?: number;
+                    };
                     /** @description Non-secret settings of the connection (shop domain, options…). */
                     config?: {
                         [key: string]: unknown;
@@ -23956,9 +24400,7 @@ export interface operations {
                      *       "name": "Shopify store",
                      *       "platform": "shopify",
                      *       "environment": "test",
-                     *       "config": {
-                     *         "shop_domain": "acme.myshopify.com"
-                     *       },
+                     *       "config": {},
                      *       "has_credentials": true,
                      *       "token_expires_at": null,
                      *       "health": "healthy",
@@ -23966,6 +24408,40 @@ export interface operations {
                      *       "health_checked_at": "2026-11-23T21:44:29.369Z",
                      *       "last_intake_at": null,
                      *       "ingest_key_last4": "cSct",
+                     *       "store_ref": "acme.myshopify.com",
+                     *       "base_url": null,
+                     *       "credentials": {
+                     *         "access_token": "••••oken",
+                     *         "client_secret": "••••cret"
+                     *       },
+                     *       "connection": {
+                     *         "state": "active",
+                     *         "authorize_url": null,
+                     *         "connected_at": "2026-11-23T21:44:29.369Z",
+                     *         "scopes": [
+                     *           "read_orders",
+                     *           "read_merchant_managed_fulfillment_orders",
+                     *           "write_merchant_managed_fulfillment_orders"
+                     *         ]
+                     *       },
+                     *       "settings": {
+                     *         "import_statuses": [
+                     *           "paid:unfulfilled",
+                     *           "paid:partial",
+                     *           "partially_paid:unfulfilled",
+                     *           "partially_paid:partial"
+                     *         ],
+                     *         "write_back": true,
+                     *         "notify_customer": true,
+                     *         "backfill_days": 14,
+                     *         "reconcile_interval_minutes": 5
+                     *       },
+                     *       "sync": {
+                     *         "last_webhook_at": "2026-11-23T21:44:29.436Z",
+                     *         "last_reconciled_at": "2026-11-23T21:44:29.400Z",
+                     *         "lag_seconds": 12
+                     *       },
+                     *       "health_since": "2026-11-23T21:44:29.369Z",
                      *       "created_at": "2026-11-23T21:44:29.369Z",
                      *       "updated_at": "2026-11-23T21:44:29.369Z",
                      *       "ingest_key": "ik_ExampleIngestKeyShownOnceOnly00000000000cSct"
@@ -23991,6 +24467,42 @@ export interface operations {
                         last_intake_at: string | null;
                         /** @description The last four characters of the current ingest key. */
                         ingest_key_last4: string;
+                        store_ref: string | null;
+                        base_url: string | null;
+                        credentials: {
+                            [key: string]: unknown;
+                        } | null;
+                        connection: {
+                            state: "pending_authorization" | "active" | "paused" | "disconnected";
+                            authorize_url: string | null;
+                            connected_at: string | null;
+                            /** @description What the platform granted. */
+                            scopes: string[];
+                        } | null;
+                        settings: {
+                            /** @description The platform's order statuses that are imported. Shopify: `<financial status>:<fulfillment status>` pairs, lower case (default: paid and partially_paid with unfulfilled and partial). */
+                            import_statuses: string[];
+                            /** @description Send tracking back to the store when a label is bought (default true). */
+                            write_back: boolean;
+                            /** @description Let the platform tell the buyer about the fulfillment (default false). */
+                            notify_customer: boolean;
+                            /**
+                             * Format: int32
+                             * @description On activation, import orders updated in this many past days (default 14).
+                             */
+                            backfill_days: number;
+                            /**
+                             * Format: int32
+                             * @description How often the store is re-read for changes webhooks missed (default 5).
+                             */
+                            reconcile_interval_minutes: number;
+                        } | null;
+                        sync: {
+                            last_webhook_at: string | null;
+                            last_reconciled_at: string | null;
+                            lag_seconds: number | null;
+                        } | null;
+                        health_since: string | null;
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -24110,6 +24622,695 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminTestIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "int_01m855w6xses490s9118mbhj7y",
+                     *       "name": "Shopify store",
+                     *       "platform": "shopify",
+                     *       "environment": "test",
+                     *       "config": {},
+                     *       "has_credentials": true,
+                     *       "token_expires_at": null,
+                     *       "health": "healthy",
+                     *       "health_reason": null,
+                     *       "health_checked_at": "2026-11-23T21:44:29.436Z",
+                     *       "last_intake_at": "2026-11-23T21:44:29.436Z",
+                     *       "ingest_key_last4": "cSct",
+                     *       "store_ref": "acme.myshopify.com",
+                     *       "base_url": null,
+                     *       "credentials": {
+                     *         "access_token": "••••oken",
+                     *         "client_secret": "••••cret"
+                     *       },
+                     *       "connection": {
+                     *         "state": "active",
+                     *         "authorize_url": null,
+                     *         "connected_at": "2026-11-23T21:44:29.369Z",
+                     *         "scopes": [
+                     *           "read_orders",
+                     *           "read_merchant_managed_fulfillment_orders",
+                     *           "write_merchant_managed_fulfillment_orders"
+                     *         ]
+                     *       },
+                     *       "settings": {
+                     *         "import_statuses": [
+                     *           "paid:unfulfilled",
+                     *           "paid:partial",
+                     *           "partially_paid:unfulfilled",
+                     *           "partially_paid:partial"
+                     *         ],
+                     *         "write_back": true,
+                     *         "notify_customer": true,
+                     *         "backfill_days": 14,
+                     *         "reconcile_interval_minutes": 5
+                     *       },
+                     *       "sync": {
+                     *         "last_webhook_at": "2026-11-23T21:44:29.436Z",
+                     *         "last_reconciled_at": "2026-11-23T21:44:29.400Z",
+                     *         "lag_seconds": 12
+                     *       },
+                     *       "health_since": "2026-11-23T21:44:29.369Z",
+                     *       "created_at": "2026-11-23T21:44:29.369Z",
+                     *       "updated_at": "2026-11-23T21:44:29.369Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Integration"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict or illegal state move */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminSyncIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "since": "2026-11-20T00:00:00Z"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description Read orders updated since then (default: the watermark minus 10 minutes).
+                     */
+                    since?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "syn_01m855w6xses490s9118mbhj7z",
+                     *       "kind": "manual",
+                     *       "status": "completed",
+                     *       "since": "2026-11-20T00:00:00.000Z",
+                     *       "counts": {
+                     *         "seen": 12,
+                     *         "created": 3,
+                     *         "updated": 2,
+                     *         "unchanged": 6,
+                     *         "skipped": 1,
+                     *         "failed": 0
+                     *       },
+                     *       "error": null,
+                     *       "created_at": "2026-11-23T21:44:29.369Z",
+                     *       "started_at": "2026-11-23T21:44:29.400Z",
+                     *       "finished_at": "2026-11-23T21:44:31.120Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SyncRun"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict or illegal state move */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListSyncRuns: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 20, clamped to 1..100. */
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "syn_01m855w6xses490s9118mbhj7z",
+                     *           "kind": "manual",
+                     *           "status": "completed",
+                     *           "since": "2026-11-20T00:00:00.000Z",
+                     *           "counts": {
+                     *             "seen": 12,
+                     *             "created": 3,
+                     *             "updated": 2,
+                     *             "unchanged": 6,
+                     *             "skipped": 1,
+                     *             "failed": 0
+                     *           },
+                     *           "error": null,
+                     *           "created_at": "2026-11-23T21:44:29.369Z",
+                     *           "started_at": "2026-11-23T21:44:29.400Z",
+                     *           "finished_at": "2026-11-23T21:44:31.120Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["SyncRun"][];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict or illegal state move */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminOrderSyncHistory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "at": "2026-11-23T21:44:29.369Z",
+                     *           "source": "webhook",
+                     *           "platform_version": "2026-11-23T21:44:20.000Z",
+                     *           "decision": "created",
+                     *           "changes": [],
+                     *           "message": null
+                     *         },
+                     *         {
+                     *           "at": "2026-11-23T21:49:29.369Z",
+                     *           "source": "poll",
+                     *           "platform_version": "2026-11-23T21:44:20.000Z",
+                     *           "decision": "stale",
+                     *           "changes": [],
+                     *           "message": null
+                     *         }
+                     *       ],
+                     *       "write_backs": []
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            at: string;
+                            source: "webhook" | "poll" | "manual";
+                            platform_version: string | null;
+                            decision: "created" | "updated" | "unchanged" | "stale" | "duplicate" | "echo" | "skipped_status" | "needs_review" | "error";
+                            /** @description Order field paths the version changed. */
+                            changes: string[];
+                            message: string | null;
+                        }[];
+                        /** @description The tracking sent back to the store for this order, oldest first. */
+                        write_backs: {
+                            [key: string]: unknown;
+                        }[];
+                    };
+                };
             };
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
@@ -26618,7 +27819,9 @@ export interface operations {
                      * @example {
                      *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
                      *       "external_id": "SHOP-1001",
+                     *       "external_number": null,
                      *       "source": "api",
+                     *       "needs_review": null,
                      *       "environment": "test",
                      *       "status": "awaiting_fulfillment",
                      *       "archived": false,
@@ -28239,7 +29442,7 @@ export interface operations {
                 "application/json": {
                     /** @description Where deliveries are POSTed. https is required in the live environment; private, loopback and link-local targets are refused. */
                     url: string;
-                    events: ("shipment.label_purchased" | "tracking.updated" | "integration.health_changed" | "batch.completed" | "shipment.refund_updated" | "manifest.ready" | "*")[];
+                    events: ("shipment.label_purchased" | "tracking.updated" | "integration.health_changed" | "batch.completed" | "shipment.refund_updated" | "manifest.ready" | "order.imported" | "order.needs_review" | "shipment.write_back_failed" | "*")[];
                     description?: string | null;
                 };
             };
@@ -28727,7 +29930,7 @@ export interface operations {
                 "application/json": {
                     /** @description Where deliveries are POSTed. https is required in the live environment; private, loopback and link-local targets are refused. */
                     url?: string;
-                    events?: ("shipment.label_purchased" | "tracking.updated" | "integration.health_changed" | "batch.completed" | "shipment.refund_updated" | "manifest.ready" | "*")[];
+                    events?: ("shipment.label_purchased" | "tracking.updated" | "integration.health_changed" | "batch.completed" | "shipment.refund_updated" | "manifest.ready" | "order.imported" | "order.needs_review" | "shipment.write_back_failed" | "*")[];
                     description?: string | null;
                     /** @description false pauses deliveries; true re-enables a disabled endpoint (pending deliveries resume). */
                     enabled?: boolean;
@@ -39150,7 +40353,9 @@ export interface operations {
                      * @example {
                      *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
                      *       "external_id": "SHOP-1001",
+                     *       "external_number": null,
                      *       "source": "api",
+                     *       "needs_review": null,
                      *       "environment": "test",
                      *       "status": "awaiting_fulfillment",
                      *       "archived": false,
@@ -39215,7 +40420,9 @@ export interface operations {
                      * @example {
                      *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
                      *       "external_id": "SHOP-1001",
+                     *       "external_number": null,
                      *       "source": "api",
+                     *       "needs_review": null,
                      *       "environment": "test",
                      *       "status": "awaiting_fulfillment",
                      *       "archived": false,
@@ -39427,7 +40634,9 @@ export interface operations {
                      * @example {
                      *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
                      *       "external_id": "SHOP-1001",
+                     *       "external_number": null,
                      *       "source": "api",
+                     *       "needs_review": null,
                      *       "environment": "test",
                      *       "status": "awaiting_fulfillment",
                      *       "archived": false,
@@ -39550,6 +40759,140 @@ export interface operations {
                      * @example {
                      *       "code": "not_found",
                      *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    integrationReceiveWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        received: boolean;
+                        /** @description This delivery id was received before: nothing was applied again. */
+                        duplicate: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "payload_too_large",
+                     *       "message": "The request body is too large.",
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */

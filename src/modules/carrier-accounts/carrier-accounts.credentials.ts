@@ -1,17 +1,11 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import type { ErrorDetail } from '../../platform/errors.js';
+import { maskSecret } from '../../platform/mask.js';
+
+export { maskSecret };
 
 /** A JSON Schema 2020-12 object schema, as each api driver declares its credentials. */
 export type CredentialsSchema = Record<string, unknown>;
-
-/** What a masked secret shows: the dots, plus its last four characters when it is long enough to keep them. */
-const MASK = '••••';
-/** Below this length the last four characters would give away too much of the secret. */
-const MIN_LENGTH_TO_SHOW_TAIL = 12;
-
-export function maskSecret(value: string): string {
-  return value.length >= MIN_LENGTH_TO_SHOW_TAIL ? `${MASK}${value.slice(-4)}` : MASK;
-}
 
 function properties(schema: CredentialsSchema): Record<string, { writeOnly?: boolean }> {
   return (schema.properties ?? {}) as Record<string, { writeOnly?: boolean }>;

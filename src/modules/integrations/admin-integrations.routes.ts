@@ -7,17 +7,27 @@ import {
   IntegrationListQuery,
   IntegrationSchema,
   IntegrationWithKeySchema,
+  SyncBody,
+  SyncHistorySchema,
+  SyncRunListQuery,
+  SyncRunSchema,
   UpdateIntegrationBody,
 } from './integrations.schemas.js';
 import { integrationsService } from './integrations.service.js';
+import type { ChannelSync } from './channels.sync.js';
+import { toSyncEntry, toSyncRun, toWriteBack } from './channels.wire.js';
+import type { OrdersService } from '../orders/index.js';
+import { parseInstant } from '../orders/index.js';
 
 /**
  * /api/admin/integrations (session): store and channel connections of the workspace and
  * environment named by X-Service-Workspace / X-Service-Environment. Every change is audited.
  */
-export async function adminIntegrationsRoutes(app: App) {
+export async function adminIntegrationsRoutes(app: App, opts: { sync: ChannelSync; orders: OrdersService }) {
   const integrations = integrationsService(app.deps);
+  const { sync, orders } = opts;
   app.addSchema(IntegrationSchema);
+  app.addSchema(SyncRunSchema);
   const security = [{ session: [] }];
   const tags = ['admin'];
 
@@ -77,15 +87,90 @@ export async function adminIntegrationsRoutes(app: App) {
   app.delete('/integrations/:id', {
     schema: {
       operationId: 'adminDeleteIntegration',
-      summary: 'Delete an integration (its ingest key stops working; its orders stay)',
+      summary: 'Delete an integration (its ingest key stops working, a store connection’s webhooks are unregistered; its orders stay)',
       tags,
       security,
       params: IdParams,
       response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(401, 404) },
     },
     handler: async (request, reply) => {
-      await integrations.deleteIntegration(serviceContext(request), request.params.id);
+      const ctx = serviceContext(request);
+      // A store connection's webhooks are unregistered first, best effort: a store that cannot be
+      // reached (or a revoked token) must not keep the integration from being deleted.
+      await sync.unregister(ctx, request.params.id).catch((err: unknown) => request.log.warn({ err }, 'store webhooks could not be unregistered'));
+      await integrations.deleteIntegration(ctx, request.params.id);
       return reply.code(204).send(null);
+    },
+  });
+
+  app.post('/integrations/:id/test', {
+    schema: {
+      operationId: 'adminTestIntegration',
+      summary: "Test a store connection now (the platform's cheapest authenticated read)",
+      description: 'Answers the integration with a fresh `health` and the scopes the platform granted. 409 for push-intake integrations.',
+      tags,
+      security,
+      params: IdParams,
+      response: { 200: Type.Ref(IntegrationSchema), ...errorResponses(401, 404, 409) },
+    },
+    handler: async (request) => {
+      const ctx = serviceContext(request);
+      await sync.test(await sync.connected(ctx, request.params.id, { active: true }));
+      return integrations.getIntegration(ctx, request.params.id);
+    },
+  });
+
+  app.post('/integrations/:id/sync', {
+    schema: {
+      operationId: 'adminSyncIntegration',
+      summary: 'Read the store for changed orders now (a manual sync run)',
+      description: 'Answers 202 with the queued sync run; its entries in the orders’ sync history have source `manual`.',
+      tags,
+      security,
+      params: IdParams,
+      body: SyncBody,
+      response: { 202: Type.Ref(SyncRunSchema), ...errorResponses(400, 401, 404, 409) },
+    },
+    handler: async (request, reply) => {
+      const ctx = serviceContext(request);
+      const row = await sync.connected(ctx, request.params.id, { active: true });
+      const since = request.body?.since ? parseInstant(request.body.since, 'since') : null;
+      return reply.code(202).send(toSyncRun(await sync.queueRun(row, 'manual', since)));
+    },
+  });
+
+  app.get('/integrations/:id/sync-runs', {
+    schema: {
+      operationId: 'adminListSyncRuns',
+      summary: "A store connection's sync runs (backfill, reconciliation, manual), newest first",
+      tags,
+      security,
+      params: IdParams,
+      querystring: SyncRunListQuery,
+      response: { 200: listResponse(Type.Ref(SyncRunSchema)), ...errorResponses(401, 404, 409) },
+    },
+    handler: async (request) => {
+      const ctx = serviceContext(request);
+      const row = await sync.connected(ctx, request.params.id);
+      const page = await sync.listRuns(ctx, row.id, request.query);
+      return { ...page, data: page.data.map(toSyncRun) };
+    },
+  });
+
+  app.get('/orders/:id/sync-history', {
+    schema: {
+      operationId: 'adminOrderSyncHistory',
+      summary: 'Why an imported order looks as it does: every version its store sent and what was decided, plus its write-backs',
+      tags,
+      security,
+      params: IdParams,
+      response: { 200: SyncHistorySchema, ...errorResponses(401, 404) },
+    },
+    handler: async (request) => {
+      const ctx = serviceContext(request);
+      const order = await orders.getOrder(ctx, request.params.id, { attachments: false });
+      const { data, write_backs } = await sync.history(ctx, order);
+      return { data: data.map(toSyncEntry), write_backs: write_backs.map(toWriteBack) };
     },
   });
 }

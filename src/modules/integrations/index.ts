@@ -1,5 +1,5 @@
 /** The integrations module's import surface. */
-export { IntegrationsService, integrationsService, checkIntegrationsHealth, HEALTH_CHANGED_EVENT, type VerifiedIngestKey, type HealthChangedData } from './integrations.service.js';
+export { IntegrationsService, integrationsService, checkIntegrationsHealth, HEALTH_CHANGED_EVENT, ACTIVATE_JOB, type ActivateJob, type VerifiedIngestKey, type HealthChangedData } from './integrations.service.js';
 export { IntegrationSchema, type Integration } from './integrations.schemas.js';
 export {
   INTEGRATION_HEALTH,
@@ -10,3 +10,8 @@ export {
 } from './integrations.health.js';
 export { adminIntegrationsRoutes } from './admin-integrations.routes.js';
 export { integrationIntakeRoutes } from './intake.routes.js';
+export { ChannelApply, toOrderVersion, ORDER_IMPORTED_EVENT, ORDER_NEEDS_REVIEW_EVENT, type AppliedVersion } from './channels.apply.js';
+export { ChannelHub } from './channels.hub.js';
+export { ChannelDeliveries, APPLY_DELIVERY_JOB, type ApplyDeliveryJob } from './channels.deliveries.js';
+export { channelReceiverRoutes } from './channels.receiver.routes.js';
+export { ChannelSync, SYNC_JOB, type SyncJob } from './channels.sync.js';

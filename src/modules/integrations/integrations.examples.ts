@@ -7,8 +7,9 @@
 export const CREATE_INTEGRATION_BODY_EXAMPLE = {
   name: 'Shopify store',
   platform: 'shopify',
-  config: { shop_domain: 'acme.myshopify.com' },
-  credentials: { access_token: 'shpat_example' },
+  store_ref: 'acme.myshopify.com',
+  credentials: { access_token: 'shpat_example_custom_app_token', client_secret: 'shpss_example_client_secret' },
+  settings: { notify_customer: true },
 };
 
 /** An integration after its first order came in. */
@@ -17,7 +18,7 @@ export const INTEGRATION_EXAMPLE = {
   name: 'Shopify store',
   platform: 'shopify',
   environment: 'test',
-  config: { shop_domain: 'acme.myshopify.com' },
+  config: {},
   has_credentials: true,
   token_expires_at: null,
   health: 'healthy',
@@ -25,6 +26,19 @@ export const INTEGRATION_EXAMPLE = {
   health_checked_at: '2026-11-23T21:44:29.436Z',
   last_intake_at: '2026-11-23T21:44:29.436Z',
   ingest_key_last4: 'cSct',
+  store_ref: 'acme.myshopify.com',
+  base_url: null,
+  credentials: { access_token: '••••oken', client_secret: '••••cret' },
+  connection: { state: 'active', authorize_url: null, connected_at: '2026-11-23T21:44:29.369Z', scopes: ['read_orders', 'read_merchant_managed_fulfillment_orders', 'write_merchant_managed_fulfillment_orders'] },
+  settings: {
+    import_statuses: ['paid:unfulfilled', 'paid:partial', 'partially_paid:unfulfilled', 'partially_paid:partial'],
+    write_back: true,
+    notify_customer: true,
+    backfill_days: 14,
+    reconcile_interval_minutes: 5,
+  },
+  sync: { last_webhook_at: '2026-11-23T21:44:29.436Z', last_reconciled_at: '2026-11-23T21:44:29.400Z', lag_seconds: 12 },
+  health_since: '2026-11-23T21:44:29.369Z',
   created_at: '2026-11-23T21:44:29.369Z',
   updated_at: '2026-11-23T21:44:29.369Z',
 };
@@ -35,7 +49,7 @@ export const INTEGRATION_WITH_KEY_EXAMPLE = {
   name: 'Shopify store',
   platform: 'shopify',
   environment: 'test',
-  config: { shop_domain: 'acme.myshopify.com' },
+  config: {},
   has_credentials: true,
   token_expires_at: null,
   health: 'healthy',
@@ -43,6 +57,19 @@ export const INTEGRATION_WITH_KEY_EXAMPLE = {
   health_checked_at: '2026-11-23T21:44:29.369Z',
   last_intake_at: null,
   ingest_key_last4: 'cSct',
+  store_ref: 'acme.myshopify.com',
+  base_url: null,
+  credentials: { access_token: '••••oken', client_secret: '••••cret' },
+  connection: { state: 'active', authorize_url: null, connected_at: '2026-11-23T21:44:29.369Z', scopes: ['read_orders', 'read_merchant_managed_fulfillment_orders', 'write_merchant_managed_fulfillment_orders'] },
+  settings: {
+    import_statuses: ['paid:unfulfilled', 'paid:partial', 'partially_paid:unfulfilled', 'partially_paid:partial'],
+    write_back: true,
+    notify_customer: true,
+    backfill_days: 14,
+    reconcile_interval_minutes: 5,
+  },
+  sync: { last_webhook_at: '2026-11-23T21:44:29.436Z', last_reconciled_at: '2026-11-23T21:44:29.400Z', lag_seconds: 12 },
+  health_since: '2026-11-23T21:44:29.369Z',
   created_at: '2026-11-23T21:44:29.369Z',
   updated_at: '2026-11-23T21:44:29.369Z',
   ingest_key: 'ik_ExampleIngestKeyShownOnceOnly00000000000cSct',
@@ -50,7 +77,6 @@ export const INTEGRATION_WITH_KEY_EXAMPLE = {
 
 /** PUT /api/admin/integrations/{id}: a new store token and a fresh ingest key. */
 export const UPDATE_INTEGRATION_BODY_EXAMPLE = {
-  credentials: { access_token: 'shpat_example_rotated' },
-  token_expires_at: '2027-06-30T00:00:00.000Z',
-  rotate_ingest_key: true,
+  credentials: { access_token: 'shpat_example_rotated_token', client_secret: 'shpss_example_client_secret' },
+  settings: { reconcile_interval_minutes: 10 },
 };

@@ -119,3 +119,8 @@ export async function stampTokenChecks(db: Executor, now: Date): Promise<number>
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
+
+/** The webhook receiver: the integration a delivery URL names (its signature then proves the sender). */
+export async function findIntegrationById(db: Executor, id: string): Promise<IntegrationRow | undefined> {
+  return db.selectFrom('integrations').selectAll().where('id', '=', id).executeTakeFirst();
+}

@@ -26,7 +26,7 @@ async function createIntegration(headers: Record<string, string>, body: Record<s
     method: 'POST',
     url: '/api/admin/integrations',
     headers,
-    payload: { name: 'My Shopify', platform: 'shopify', config: { shop_domain: 'demo.myshopify.com' }, ...body },
+    payload: { name: 'My Shopify', platform: 'custom', config: { shop_domain: 'demo.myshopify.com' }, ...body },
   });
   expect(res.statusCode, res.body).toBe(201);
   return res.json();
@@ -42,7 +42,7 @@ describe('admin integrations', () => {
       headers: t.adminHeaders,
       payload: {
         name: 'Main store',
-        platform: 'shopify',
+        platform: 'custom',
         config: { shop_domain: 'main.myshopify.com' },
         credentials: { access_token: 'shpat_super_secret_token' },
         token_expires_at: '2099-01-01T00:00:00Z',
@@ -54,7 +54,7 @@ describe('admin integrations', () => {
     expect(created.ingest_key).toMatch(/^ik_[0-9A-Za-z]{43}$/);
     expect(created).toMatchObject({
       name: 'Main store',
-      platform: 'shopify',
+      platform: 'custom',
       environment: 'test',
       config: { shop_domain: 'main.myshopify.com' },
       has_credentials: true,
@@ -63,7 +63,7 @@ describe('admin integrations', () => {
       last_intake_at: null,
       ingest_key_last4: created.ingest_key.slice(-4),
     });
-    expect(created).not.toHaveProperty('credentials');
+    expect(created.credentials).toBeNull();
     expect(JSON.stringify(created)).not.toContain('shpat_super_secret_token');
 
     // Stored: the key only as a hash, the credentials only sealed.
@@ -89,7 +89,7 @@ describe('admin integrations', () => {
     const audit = await app.deps.db.selectFrom('audit_log').selectAll().where('target_id', '=', created.id).execute();
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ action: 'integration.created', actor_id: t.accountId, target_type: 'integration', environment: 'test' });
-    expect(audit[0].changes).toMatchObject({ name: 'Main store', platform: 'shopify', has_credentials: true });
+    expect(audit[0].changes).toMatchObject({ name: 'Main store', platform: 'custom', has_credentials: true });
     expect(JSON.stringify(audit[0])).not.toContain('shpat_super_secret_token');
   });
 
@@ -122,7 +122,7 @@ describe('admin integrations', () => {
       payload: { name: 'Renamed', config: { shop_domain: 'new.myshopify.com' } },
     });
     expect(renamed.statusCode).toBe(200);
-    expect(renamed.json()).toMatchObject({ name: 'Renamed', config: { shop_domain: 'new.myshopify.com' }, has_credentials: true, platform: 'shopify' });
+    expect(renamed.json()).toMatchObject({ name: 'Renamed', config: { shop_domain: 'new.myshopify.com' }, has_credentials: true, platform: 'custom' });
     expect(renamed.json()).not.toHaveProperty('ingest_key');
 
     const rotated = await app.inject({ method: 'PUT', url: `/api/admin/integrations/${created.id}`, headers: t.adminHeaders, payload: { rotate_ingest_key: true, credentials: null } });

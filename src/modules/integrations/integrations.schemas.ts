@@ -30,6 +30,39 @@ const CredentialsSchema = Type.Record(Type.String(), Type.Any(), {
   description: 'Secrets of the connection (tokens, API keys). Write-only: encrypted at rest, never returned.',
 });
 
+export const CONNECTION_STATES = ['pending_authorization', 'active', 'paused', 'disconnected'] as const;
+
+const ConnectionSchema = Type.Object(
+  {
+    state: Type.Union(CONNECTION_STATES.map((s) => Type.Literal(s))),
+    authorize_url: orNull(Type.String({ description: 'While pending_authorization: the link that installs the app on the store (OAuth).' })),
+    connected_at: NullableTimestamp,
+    scopes: Type.Array(Type.String(), { description: 'What the platform granted.' }),
+  },
+  { description: 'The connection to a real store platform; null for `custom` (push intake).' },
+);
+
+const SETTINGS_PROPERTIES = {
+  import_statuses: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+    maxItems: 20,
+    description:
+      "The platform's order statuses that are imported. Shopify: `<financial status>:<fulfillment status>` pairs, lower case (default: paid and partially_paid with unfulfilled and partial).",
+  }),
+  write_back: Type.Boolean({ description: 'Send tracking back to the store when a label is bought (default true).' }),
+  notify_customer: Type.Boolean({ description: 'Let the platform tell the buyer about the fulfillment (default false).' }),
+  backfill_days: Type.Integer({ minimum: 0, maximum: 365, description: 'On activation, import orders updated in this many past days (default 14).' }),
+  reconcile_interval_minutes: Type.Integer({ minimum: 1, maximum: 1440, description: 'How often the store is re-read for changes webhooks missed (default 5).' }),
+};
+export const SettingsSchema = Type.Object(SETTINGS_PROPERTIES);
+export type ChannelSettingsWire = Static<typeof SettingsSchema>;
+const SettingsInput = Type.Partial(Type.Object(SETTINGS_PROPERTIES, { additionalProperties: false }), { additionalProperties: false });
+
+const SyncSchema = Type.Object({
+  last_webhook_at: NullableTimestamp,
+  last_reconciled_at: NullableTimestamp,
+  lag_seconds: orNull(Type.Integer({ description: 'Seconds since the store was last known to be in sync (the later of the last webhook and the last reconciliation).' })),
+});
+
 export const IntegrationSchema = Type.Object(
   {
     id: Type.String({ examples: ['int_01jx0000000000000000000000'] }),
@@ -44,6 +77,13 @@ export const IntegrationSchema = Type.Object(
     health_checked_at: NullableTimestamp,
     last_intake_at: NullableTimestamp,
     ingest_key_last4: Type.String({ description: 'The last four characters of the current ingest key.' }),
+    store_ref: orNull(Type.String({ description: 'Shopify: the shop domain (name.myshopify.com). Null for custom.' })),
+    base_url: orNull(Type.String({ description: "Replaces the platform's origin (only with CHANNEL_ALLOW_BASE_URL_OVERRIDE=1 outside production)." })),
+    credentials: orNull(Type.Record(Type.String(), Type.Any(), { description: 'Masked: every secret as •••• plus its last four characters. Null for custom integrations.' })),
+    connection: orNull(ConnectionSchema),
+    settings: orNull(SettingsSchema),
+    sync: orNull(SyncSchema),
+    health_since: NullableTimestamp,
     created_at: Timestamp,
     updated_at: Timestamp,
   },
@@ -66,6 +106,9 @@ export const CreateIntegrationBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 200 }),
     platform: PlatformSchema,
+    store_ref: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Required for shopify: the shop domain name.myshopify.com.' })),
+    base_url: Type.Optional(Type.String({ maxLength: 2048, description: "Replaces the platform's origin (a test double or egress proxy); only with CHANNEL_ALLOW_BASE_URL_OVERRIDE=1 outside production." })),
+    settings: Type.Optional(SettingsInput),
     config: Type.Optional(ConfigSchema),
     credentials: Type.Optional(nullable(CredentialsSchema)),
     token_expires_at: Type.Optional(nullable({ ...DateTimeSchema, description: 'When the store token stops working (health turns token_expired).' })),
@@ -78,12 +121,20 @@ export const UpdateIntegrationBody = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     platform: Type.Optional(PlatformSchema),
+    base_url: Type.Optional(nullable(Type.String({ maxLength: 2048 }))),
+    settings: Type.Optional(SettingsInput),
     config: Type.Optional(ConfigSchema),
     credentials: Type.Optional(nullable(CredentialsSchema)),
     token_expires_at: Type.Optional(nullable(DateTimeSchema)),
     rotate_ingest_key: Type.Optional(Type.Boolean({ description: 'Issue a new ingest key (returned once in this response); the old one stops working at once.' })),
   },
-  { additionalProperties: false, description: 'Only the fields given change. A new token_expires_at or credentials counts as a token update.', examples: [UPDATE_INTEGRATION_BODY_EXAMPLE] },
+  {
+    additionalProperties: false,
+    description:
+      'Only the fields given change; settings are merged. A new token_expires_at or credentials counts as a token update. For a store platform, ' +
+      'new credentials or base_url are tested at once, and waiting write-backs are drained when the test passes.',
+    examples: [UPDATE_INTEGRATION_BODY_EXAMPLE],
+  },
 );
 export type UpdateIntegrationInput = Static<typeof UpdateIntegrationBody>;
 
@@ -96,3 +147,77 @@ export const IntegrationListQuery = Type.Object({
 export type IntegrationListFilter = Static<typeof IntegrationListQuery>;
 
 export const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+
+const SYNC_RUN_EXAMPLE = {
+  id: 'syn_01m855w6xses490s9118mbhj7z',
+  kind: 'manual',
+  status: 'completed',
+  since: '2026-11-20T00:00:00.000Z',
+  counts: { seen: 12, created: 3, updated: 2, unchanged: 6, skipped: 1, failed: 0 },
+  error: null,
+  created_at: '2026-11-23T21:44:29.369Z',
+  started_at: '2026-11-23T21:44:29.400Z',
+  finished_at: '2026-11-23T21:44:31.120Z',
+};
+
+export const SyncRunSchema = Type.Object(
+  {
+    id: Type.String(),
+    kind: Type.Union([Type.Literal('backfill'), Type.Literal('reconcile'), Type.Literal('manual')]),
+    status: Type.Union(['queued', 'running', 'completed', 'completed_with_errors', 'failed'].map((s) => Type.Literal(s))),
+    since: NullableTimestamp,
+    counts: Type.Object({
+      seen: Type.Integer(),
+      created: Type.Integer(),
+      updated: Type.Integer({ description: 'Edits applied, and edits flagged needs_review.' }),
+      unchanged: Type.Integer({ description: 'Unchanged, stale or our own write-back echoing back.' }),
+      skipped: Type.Integer({ description: 'In a status that is not imported.' }),
+      failed: Type.Integer(),
+    }),
+    error: orNull(Type.String({ description: 'Why a failed run stopped.' })),
+    created_at: Timestamp,
+    started_at: NullableTimestamp,
+    finished_at: NullableTimestamp,
+  },
+  { $id: 'SyncRun', title: 'SyncRun', examples: [SYNC_RUN_EXAMPLE] },
+);
+
+export const SyncBody = Type.Object(
+  { since: Type.Optional(Type.String({ format: 'date-time', maxLength: 40, description: 'Read orders updated since then (default: the watermark minus 10 minutes).' })) },
+  { additionalProperties: false, examples: [{ since: '2026-11-20T00:00:00Z' }] },
+);
+
+export const SyncRunListQuery = Type.Object({
+  limit: Type.Optional(PageLimitSchema),
+  cursor: Type.Optional(Type.String({ maxLength: 512 })),
+});
+
+const DECISIONS = ['created', 'updated', 'unchanged', 'stale', 'duplicate', 'echo', 'skipped_status', 'needs_review', 'error'] as const;
+
+export const SyncHistorySchema = Type.Object(
+  {
+    data: Type.Array(
+      Type.Object({
+        at: Timestamp,
+        source: Type.Union([Type.Literal('webhook'), Type.Literal('poll'), Type.Literal('manual')]),
+        platform_version: orNull(Type.String({ description: "The store's updated_at of the version this entry is about." })),
+        decision: Type.Union(DECISIONS.map((d) => Type.Literal(d))),
+        changes: Type.Array(Type.String(), { description: 'Order field paths the version changed.' }),
+        message: orNull(Type.String()),
+      }),
+    ),
+    write_backs: Type.Array(Type.Record(Type.String(), Type.Any()), { description: 'The tracking sent back to the store for this order, oldest first.' }),
+  },
+  {
+    title: 'OrderSyncHistory',
+    examples: [
+      {
+        data: [
+          { at: '2026-11-23T21:44:29.369Z', source: 'webhook', platform_version: '2026-11-23T21:44:20.000Z', decision: 'created', changes: [], message: null },
+          { at: '2026-11-23T21:49:29.369Z', source: 'poll', platform_version: '2026-11-23T21:44:20.000Z', decision: 'stale', changes: [], message: null },
+        ],
+        write_backs: [],
+      },
+    ],
+  },
+);

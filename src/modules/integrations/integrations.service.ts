@@ -22,6 +22,17 @@ import {
 import type { CreateIntegrationInput, Integration, IntegrationListFilter, UpdateIntegrationInput } from './integrations.schemas.js';
 import type { IntegrationRow, IntegrationsTable } from './integrations.tables.js';
 import { toIntegration } from './integrations.wire.js';
+import { maskSecret } from '../../platform/mask.js';
+import {
+  baseUrlProblems,
+  effectiveSettings,
+  isConnector,
+  SECRET_CREDENTIAL_FIELDS,
+  shopifyCredentialProblems,
+  storeRefProblems,
+  type ShopifyCredentialKind,
+} from './integrations.connection.js';
+import { oauthStart } from './integrations.oauth.js';
 
 export const HEALTH_CHANGED_EVENT = 'integration.health_changed';
 /** config and credentials are small JSON objects. */
@@ -68,6 +79,21 @@ function checkJsonSize(value: unknown, field: string, details: ErrorDetail[]): v
 
 const scopeOf = (row: IntegrationRow): Scope => ({ workspaceId: row.workspace_id, environment: row.environment });
 
+/** Credentials as answers and the audit log show them: every secret field masked. */
+function maskedCredentials(credentials: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(credentials).map(([k, v]) => [k, SECRET_CREDENTIAL_FIELDS.has(k) && typeof v === 'string' ? maskSecret(v) : v]),
+  );
+}
+
+/** The activation job (DESIGN.md §10.1): webhooks registered, then the backfill. */
+export const ACTIVATE_JOB = 'integrations.activate';
+export interface ActivateJob {
+  workspace_id: string;
+  environment: Environment;
+  integration_id: string;
+}
+
 export class IntegrationsService {
   private readonly box: SecretBox;
   /** Verified ingest keys by hash (also negative), dropped at once on rotation or deletion. */
@@ -95,13 +121,30 @@ export class IntegrationsService {
 
   async listIntegrations(scope: Scope, filter: IntegrationListFilter): Promise<Page<Integration>> {
     const page = await paginate(repo.integrationsQuery(this.deps.db, scope, filter), filter);
-    return { ...page, data: page.data.map(toIntegration) };
+    const now = this.deps.now();
+    return { ...page, data: page.data.map((row) => toIntegration(row, now)) };
   }
 
   async getIntegration(scope: Scope, id: string): Promise<Integration> {
     const row = await repo.findIntegration(this.deps.db, scope, id);
     if (!row) throw new AppError('not_found', 'No such integration.');
-    return toIntegration(row);
+    return toIntegration(row, this.deps.now());
+  }
+
+  /** What a connector adds to a create: the checks of DESIGN.md §10.1, one detail per problem. */
+  private connectorProblems(input: CreateIntegrationInput, details: ErrorDetail[]): ShopifyCredentialKind | undefined {
+    if (!isConnector(input.platform)) {
+      for (const field of ['store_ref', 'base_url', 'settings'] as const) {
+        if (input[field] !== undefined) details.push({ field, message: `applies to store platforms with a connector (shopify), not ${input.platform}` });
+      }
+      return undefined;
+    }
+    details.push(...storeRefProblems(input.platform, input.store_ref));
+    if (input.base_url !== undefined) details.push(...baseUrlProblems(input.base_url, this.deps.config.channelAllowBaseUrlOverride));
+    if (input.token_expires_at != null) details.push({ field: 'token_expires_at', message: 'is managed by the connection for store platforms' });
+    const { kind, details: problems } = shopifyCredentialProblems(input.credentials);
+    details.push(...problems);
+    return kind;
   }
 
   /**
@@ -115,12 +158,15 @@ export class IntegrationsService {
     const tokenExpiresAt = parseTimestamp(input.token_expires_at, 'token_expires_at', details) ?? null;
     checkJsonSize(input.config, 'config', details);
     checkJsonSize(input.credentials, 'credentials', details);
+    const kind = this.connectorProblems(input, details);
     if (details.length) throw validationError(details);
 
     const now = this.deps.now();
     const id = newId('integration');
     const ingestKey = newIngestKey();
     const initial = healthAfterTokenUpdate('healthy', tokenExpiresAt, now);
+    const connector = kind !== undefined;
+    const oauth = kind === 'oauth' ? oauthStart(this.deps.config.publicBaseUrl, input as { store_ref: string; base_url?: string; credentials: Record<string, unknown> }, now) : null;
     return this.deps.db.transaction().execute(async (trx) => {
       const row = await repo.insertIntegration(trx, {
         id,
@@ -141,16 +187,38 @@ export class IntegrationsService {
         created_by: ctx.actor.id,
         created_at: now,
         updated_at: now,
+        ...(connector
+          ? {
+              store_ref: input.store_ref,
+              base_url: input.base_url ?? null,
+              settings: JSON.stringify(input.settings ?? {}),
+              credentials_masked: JSON.stringify(maskedCredentials(input.credentials!)),
+              connection_state: oauth ? 'pending_authorization' : 'active',
+              connected_at: oauth ? null : now,
+              scopes: JSON.stringify([]),
+              oauth_state_hash: oauth?.stateHash ?? null,
+              oauth_state_expires_at: oauth?.expiresAt ?? null,
+              oauth_authorize_url: oauth?.authorizeUrl ?? null,
+            }
+          : {}),
       });
+      if (connector && !oauth) await this.deps.jobs.send<ActivateJob>(ACTIVATE_JOB, { workspace_id: ctx.workspaceId, environment: ctx.environment, integration_id: id }, { executor: trx });
       await writeAudit(trx, ctx.actor, ctx, {
         action: 'integration.created',
         targetType: 'integration',
         targetId: id,
         workspaceId: ctx.workspaceId,
         environment: ctx.environment,
-        changes: { name, platform: input.platform, config: input.config ?? {}, token_expires_at: tokenExpiresAt?.toISOString() ?? null, has_credentials: Boolean(input.credentials) },
+        changes: {
+          name,
+          platform: input.platform,
+          config: input.config ?? {},
+          token_expires_at: tokenExpiresAt?.toISOString() ?? null,
+          has_credentials: Boolean(input.credentials),
+          ...(connector ? { store_ref: input.store_ref, base_url: input.base_url ?? null, settings: effectiveSettings(input.platform, input.settings) } : {}),
+        },
       });
-      return { ...toIntegration(row), ingest_key: ingestKey };
+      return { ...toIntegration(row, now), ingest_key: ingestKey };
     });
   }
 
@@ -179,14 +247,24 @@ export class IntegrationsService {
         changes.name = { from: row.name, to: name };
       }
       if (input.platform !== undefined && input.platform !== row.platform) {
+        if (isConnector(input.platform) || isConnector(row.platform)) {
+          throw validationError([{ field: 'platform', message: 'a store connection cannot change platform: create a new integration' }]);
+        }
         set.platform = input.platform;
         changes.platform = { from: row.platform, to: input.platform };
+      }
+      const connector = isConnector(row.platform) && row.connection_state !== null;
+      let reconnect = false;
+      if (connector) reconnect = this.connectorUpdate(row, input, set, changes, now);
+      else {
+        const misplaced = (['base_url', 'settings'] as const).filter((f) => input[f] !== undefined);
+        if (misplaced.length) throw validationError(misplaced.map((field) => ({ field, message: `applies to store platforms with a connector (shopify), not ${row.platform}` })));
       }
       if (input.config !== undefined && JSON.stringify(input.config) !== JSON.stringify(row.config)) {
         set.config = JSON.stringify(input.config);
         changes.config = { from: row.config, to: input.config };
       }
-      if (input.credentials !== undefined) {
+      if (input.credentials !== undefined && !connector) {
         set.credentials_sealed = input.credentials ? this.box.seal(JSON.stringify(input.credentials), id) : null;
         changes.credentials = input.credentials ? 'replaced' : 'removed';
       }
@@ -212,6 +290,9 @@ export class IntegrationsService {
         await this.deps.bus.publish(`api_key:${row.ingest_key_hash}`, trx);
       }
       const updated = (await repo.updateIntegration(trx, ctx, id, set))!;
+      if (reconnect && updated.connection_state === 'active') {
+        await this.deps.jobs.send<ActivateJob>(ACTIVATE_JOB, { workspace_id: ctx.workspaceId, environment: ctx.environment, integration_id: id }, { executor: trx });
+      }
       if (change) {
         changes.health = { from: row.health, to: change.health };
         await this.announce(trx, updated, row.health, change, now);
@@ -224,8 +305,52 @@ export class IntegrationsService {
         environment: ctx.environment,
         changes,
       });
-      return ingestKey ? { ...toIntegration(updated), ingest_key: ingestKey } : toIntegration(updated);
+      return ingestKey ? { ...toIntegration(updated, now), ingest_key: ingestKey } : toIntegration(updated, now);
     });
+  }
+
+  /**
+   * A connector's part of an update: settings merged, base_url checked, credentials replaced
+   * whole (validated, sealed, masked; OAuth ones restart the install). True when the connection
+   * must be tested and set up again (new credentials or origin).
+   */
+  private connectorUpdate(row: IntegrationRow, input: UpdateIntegrationInput, set: Updateable<IntegrationsTable>, changes: Record<string, unknown>, now: Date): boolean {
+    const details: ErrorDetail[] = [];
+    if (input.token_expires_at !== undefined) details.push({ field: 'token_expires_at', message: 'is managed by the connection for store platforms' });
+    if (input.base_url != null) details.push(...baseUrlProblems(input.base_url, this.deps.config.channelAllowBaseUrlOverride));
+    let kind: ShopifyCredentialKind | undefined;
+    if (input.credentials !== undefined) {
+      const checked = shopifyCredentialProblems(input.credentials);
+      details.push(...checked.details);
+      kind = checked.kind;
+    }
+    if (details.length) throw validationError(details);
+    if (input.settings !== undefined) {
+      const merged = { ...(row.settings ?? {}), ...input.settings };
+      set.settings = JSON.stringify(merged);
+      changes.settings = { from: effectiveSettings(row.platform, row.settings), to: effectiveSettings(row.platform, merged) };
+    }
+    let reconnect = false;
+    const baseUrl = input.base_url === undefined ? row.base_url : input.base_url;
+    if (input.base_url !== undefined && input.base_url !== row.base_url) {
+      set.base_url = input.base_url;
+      changes.base_url = { from: row.base_url, to: input.base_url };
+      reconnect = true;
+    }
+    if (input.credentials && kind) {
+      set.credentials_sealed = this.box.seal(JSON.stringify(input.credentials), row.id);
+      set.credentials_masked = JSON.stringify(maskedCredentials(input.credentials));
+      changes.credentials = 'replaced';
+      set.failures_reset_at = now;
+      reconnect = true;
+      if (kind === 'oauth') {
+        const oauth = oauthStart(this.deps.config.publicBaseUrl, { store_ref: row.store_ref!, base_url: baseUrl, credentials: input.credentials }, now);
+        Object.assign(set, { connection_state: 'pending_authorization', oauth_state_hash: oauth.stateHash, oauth_state_expires_at: oauth.expiresAt, oauth_authorize_url: oauth.authorizeUrl });
+      } else {
+        Object.assign(set, { connection_state: 'active', connected_at: now, oauth_state_hash: null, oauth_state_expires_at: null, oauth_authorize_url: null });
+      }
+    }
+    return reconnect;
   }
 
   /** Disconnect: the ingest key stops working at once; the orders it brought stay. */
@@ -243,6 +368,30 @@ export class IntegrationsService {
         changes: { name: row.name, platform: row.platform },
       });
     });
+  }
+
+  /** A row's credentials, decrypted (for connectors; never sent to clients). */
+  openCredentials(row: IntegrationRow): Record<string, unknown> | null {
+    return row.credentials_sealed ? (JSON.parse(this.box.open(row.credentials_sealed, row.id)) as Record<string, unknown>) : null;
+  }
+
+  /**
+   * A connector's health change (DESIGN.md §10.4), in the caller's transaction: compare-and-set
+   * on the health it read, announced once with `integration.health_changed`. Extra columns
+   * (the connection's state) change with it.
+   */
+  async changeHealth(trx: Executor, row: IntegrationRow, change: HealthChange, extra: Updateable<IntegrationsTable> = {}): Promise<IntegrationRow | undefined> {
+    const now = this.deps.now();
+    if (row.health === change.health) return repo.updateIntegration(trx, scopeOf(row), row.id, { ...extra, health_reason: change.reason, health_checked_at: now });
+    const updated = await repo.updateIntegration(
+      trx,
+      scopeOf(row),
+      row.id,
+      { ...extra, health: change.health, health_reason: change.reason, health_changed_at: now, health_checked_at: now },
+      { whereHealth: row.health },
+    );
+    if (updated) await this.announce(trx, updated, row.health, change, now);
+    return updated;
   }
 
   /** The stored credentials, decrypted (for connectors; never sent to clients). */

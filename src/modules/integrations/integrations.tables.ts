@@ -1,8 +1,18 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
-import type { Timestamp, NullableTimestamp } from '../../platform/db/columns.js';
+import type { Timestamp, NullableTimestamp, NullableJson } from '../../platform/db/columns.js';
 import type { IntegrationHealth } from './integrations.health.js';
 
 export type IntegrationPlatform = 'shopify' | 'woocommerce' | 'bigcommerce' | 'custom';
+export type ConnectionState = 'pending_authorization' | 'active' | 'paused' | 'disconnected';
+
+/** DESIGN.md §10.1 `settings`; stored as given, defaults filled in on read. */
+export interface ChannelSettings {
+  import_statuses: string[];
+  write_back: boolean;
+  notify_customer: boolean;
+  backfill_days: number;
+  reconcile_interval_minutes: number;
+}
 
 export interface IntegrationsTable {
   id: string;
@@ -23,6 +33,27 @@ export interface IntegrationsTable {
   /** Intake failures before this instant no longer count (a success or a token update). */
   failures_reset_at: NullableTimestamp;
   last_intake_at: NullableTimestamp;
+  /** A real platform's store (DESIGN.md §10.1): Shopify shop domain, WooCommerce site URL, BigCommerce store hash. */
+  store_ref: string | null;
+  /** Replaces the platform's origin (a test double or egress proxy); only with CHANNEL_ALLOW_BASE_URL_OVERRIDE. */
+  base_url: string | null;
+  connection_state: ConnectionState | null;
+  connected_at: NullableTimestamp;
+  scopes: NullableJson<string[]>;
+  settings: ColumnType<Partial<ChannelSettings>, string | undefined, string>;
+  /** SHA-256 of the pending OAuth `state` (single-use). */
+  oauth_state_hash: string | null;
+  oauth_state_expires_at: NullableTimestamp;
+  /** The install link handed to the merchant while the connection waits for authorization. */
+  oauth_authorize_url: string | null;
+  /** A secret we generated for the platform's webhooks (WooCommerce, BigCommerce), sealed like the credentials. */
+  webhook_secret_sealed: string | null;
+  /** The credentials as answers show them (secrets masked), kept beside the sealed ones so a read decrypts nothing. */
+  credentials_masked: NullableJson<Record<string, unknown>>;
+  last_webhook_at: NullableTimestamp;
+  last_reconciled_at: NullableTimestamp;
+  /** Reconciliation reads orders updated since this instant (minus an overlap). */
+  sync_watermark: NullableTimestamp;
   created_by: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;

@@ -34,7 +34,9 @@ export const ORDER_BODY_EXAMPLE = {
 export const ORDER_EXAMPLE = {
   id: 'ord_01m855vv3fet5smbvfy0vdetyk',
   external_id: 'SHOP-1001',
+  external_number: null,
   source: 'api',
+  needs_review: null,
   environment: 'test',
   status: 'awaiting_fulfillment',
   archived: false,

@@ -143,6 +143,7 @@ export const LineItemSchema = Type.Object({
   unit_price: orNull(MoneySchema),
   weight_oz: orNull(Type.Number()),
   hs_tariff_number: Type.Optional(orNull(Type.String({ description: 'Present when the line was given one.' }))),
+  external_line_id: Type.Optional(Type.String({ description: "The store platform's line id (orders a connector imported)." })),
 });
 
 export const ParcelSchema = Type.Object({
@@ -156,7 +157,18 @@ export const OrderSchema = Type.Object(
   {
     id: Type.String({ examples: ['ord_01jx0000000000000000000000'] }),
     external_id: orNull(Type.String()),
+    external_number: orNull(Type.String({ description: "The store's own order number (Shopify's name, e.g. #1001), on orders a connector imported." })),
     source: Type.String({ description: 'api, or the id of the integration that imported it.' }),
+    needs_review: orNull(
+      Type.Object(
+        {
+          reason: Type.Union([Type.Literal('edited_after_label'), Type.Literal('cancelled_on_channel')]),
+          changes: Type.Array(Type.String(), { description: 'Field paths the store changed.' }),
+          at: Timestamp,
+        },
+        { description: 'The store changed (or cancelled) the order after a label was bought: nothing was applied, an operator decides.' },
+      ),
+    ),
     environment: Type.Union([Type.Literal('test'), Type.Literal('live')]),
     status: OrderStatusSchema,
     archived: Type.Boolean(),

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { AliasableExpression, ExpressionBuilder, Updateable } from 'kysely';
 import { AppError, validationError, type ErrorDetail } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -13,7 +14,27 @@ import * as repo from './orders.repo.js';
 import type { Order, OrderInput, OrderListFilter, OrderPatch } from './orders.schemas.js';
 import { assertEditable, nextStatus, ORDER_STATUSES, type OrderMove, type OrderStatus } from './orders.states.js';
 import { FALLBACK_BOX, deriveParcel, isParcelDerived, needsBox, type Box } from './orders.parcel.js';
-import type { OrderRow, OrdersTable, ParcelInput, StoredAddress, StoredLineItem } from './orders.tables.js';
+import type { NeedsReview, OrderRow, OrdersTable, ParcelInput, StoredAddress, StoredLineItem } from './orders.tables.js';
+
+/** One version of a store's order, mapped to our order fields (the integrations module maps it). */
+export interface ChannelOrderVersion {
+  external_id: string;
+  external_number: string | null;
+  /** The platform's updated_at (ISO): versions are ordered by it. */
+  version: string;
+  /** In one of the integration's import statuses (only such an order is created). */
+  importable: boolean;
+  cancelled: boolean;
+  order: Pick<OrderInput, 'customer' | 'ship_to' | 'requested_service'> & { line_items: (OrderInput['line_items'][number] & { external_line_id?: string })[] };
+}
+
+export interface ChannelApplyResult {
+  decision: 'created' | 'updated' | 'unchanged' | 'stale' | 'skipped_status' | 'needs_review';
+  /** Order field paths that changed (or would have, for needs_review). */
+  changes: string[];
+  order: Order | null;
+  needsReview?: NeedsReview;
+}
 import { toOrder, type OrderAttachments } from './orders.wire.js';
 import { parseInstant } from '../../platform/http/wire.js';
 
@@ -285,13 +306,90 @@ export class OrdersService {
     });
   }
 
+  /**
+   * Apply one version of a store's order (DESIGN.md §10.2), inside the caller's transaction: the
+   * single step that webhooks, reconciliation and manual syncs all converge on. One order per
+   * platform order whatever arrives twice, late or out of order: a version older than or equal
+   * to the applied one changes nothing (`stale`). A new order is imported only in an importable
+   * status; an edit applies while the order is open, after a label it flags `needs_review`;
+   * a cancellation cancels an open order and flags one with a live label (never a silent void).
+   */
+  async applyChannelVersion(executor: Executor, scope: Scope, source: string, incoming: ChannelOrderVersion): Promise<ChannelApplyResult> {
+    const now = this.deps.now();
+    const lineItems = toStoredLineItems(incoming.order.line_items).map((line, i) => ({ ...line, external_line_id: incoming.order.line_items[i].external_line_id }));
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const existing = await repo.findOrderByExternalId(executor, scope, source, incoming.external_id, { forUpdate: true });
+      if (existing) return this.applyToExisting(executor, scope, existing, incoming, lineItems, now);
+      if (!incoming.importable) return { decision: 'skipped_status', changes: [], order: null };
+      const inserted = await repo.insertOrderUnlessExternalIdExists(executor, {
+        id: newId('order'),
+        workspace_id: scope.workspaceId,
+        environment: scope.environment,
+        source,
+        external_id: incoming.external_id,
+        external_number: incoming.external_number,
+        channel_version: incoming.version,
+        status: 'awaiting_fulfillment',
+        customer_name: incoming.order.customer?.name ?? null,
+        customer_email: incoming.order.customer?.email ?? null,
+        customer_phone: incoming.order.customer?.phone ?? null,
+        ship_to: JSON.stringify(toStoredAddress(incoming.order.ship_to)),
+        ship_from: null,
+        line_items: JSON.stringify(lineItems),
+        parcel: JSON.stringify(await this.parcelFor(executor, null, lineItems)),
+        parcel_input: null,
+        requested_service: incoming.order.requested_service ?? null,
+        customs: null,
+        notes: null,
+        created_at: now,
+        updated_at: now,
+      });
+      // Lost the insert to a concurrent apply of the same order: read it and compare versions.
+      if (inserted) return { decision: 'created', changes: [], order: toOrder(inserted) };
+    }
+    throw new AppError('conflict', 'The order was changed concurrently; retry.', { retryable: true });
+  }
+
+  private async applyToExisting(executor: Executor, scope: Scope, row: OrderRow, incoming: ChannelOrderVersion, lineItems: StoredLineItem[], now: Date): Promise<ChannelApplyResult> {
+    if (row.channel_version && Date.parse(incoming.version) <= Date.parse(row.channel_version)) return { decision: 'stale', changes: [], order: toOrder(row) };
+    const stamp: Updateable<OrdersTable> = { channel_version: incoming.version, external_number: incoming.external_number };
+    const open = row.status === 'awaiting_fulfillment' || row.status === 'processing';
+    const labelled = row.status === 'shipped' || row.status === 'delivered';
+    const review = async (reason: NeedsReview['reason'], changes: string[]): Promise<ChannelApplyResult> => {
+      const needsReview: NeedsReview = { reason, changes, at: now.toISOString() };
+      const updated = await repo.updateOrder(executor, scope, row.id, { ...stamp, needs_review: JSON.stringify(needsReview), updated_at: now });
+      return { decision: 'needs_review', changes, order: toOrder(updated!), needsReview };
+    };
+    if (incoming.cancelled) {
+      if (open) {
+        const { after } = await moveOrder(executor, scope, row.id, 'cancel', now);
+        const updated = await repo.updateOrder(executor, scope, row.id, stamp);
+        return { decision: 'updated', changes: ['status'], order: toOrder(updated ?? after) };
+      }
+      if (labelled && row.needs_review?.reason !== 'cancelled_on_channel') return review('cancelled_on_channel', ['status']);
+      await repo.updateOrder(executor, scope, row.id, stamp);
+      return { decision: 'unchanged', changes: [], order: toOrder(row) };
+    }
+    const patch: OrderPatch = { customer: incoming.order.customer, ship_to: incoming.order.ship_to, line_items: incoming.order.line_items, requested_service: incoming.order.requested_service ?? null };
+    const { set, changes } = await this.applyPatch(executor, { ...row, line_items: row.line_items.map(({ external_line_id: _id, ...line }) => line) }, patch, now);
+    const changed = Object.keys(changes).filter((field) => field !== 'parcel_derived');
+    if (!set || changed.length === 0) {
+      await repo.updateOrder(executor, scope, row.id, stamp);
+      return { decision: 'unchanged', changes: [], order: toOrder(row) };
+    }
+    if (!open) return labelled ? review('edited_after_label', changed) : { decision: 'unchanged', changes: [], order: toOrder(row) };
+    const updated = await repo.updateOrder(executor, scope, row.id, { ...set, ...stamp, line_items: JSON.stringify(lineItems) });
+    return { decision: 'updated', changes: changed, order: toOrder(updated!) };
+  }
+
   /** The columns a patch changes and the audit `changes` ({field: {from, to}}); set is null when nothing changes. */
   private async applyPatch(executor: Executor, row: OrderRow, patch: OrderPatch, now: Date): Promise<{ set: Updateable<OrdersTable> | null; changes: Record<string, OrderFieldChange> }> {
     const before = toOrder(row);
     const set: Updateable<OrdersTable> = {};
     const changes: Record<string, OrderFieldChange> = {};
+    // Deep equality, not JSON text: jsonb gives keys back in its own order.
     const note = (field: string, from: unknown, to: unknown) => {
-      if (JSON.stringify(from) !== JSON.stringify(to)) changes[field] = { from, to };
+      if (!isDeepStrictEqual(from, to)) changes[field] = { from, to };
     };
 
     if (patch.customer) {

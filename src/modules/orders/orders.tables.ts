@@ -24,6 +24,15 @@ export interface StoredLineItem {
   weight_oz: number | null;
   /** Only when the line was given one (for a derived customs declaration). */
   hs_tariff_number?: string | null;
+  /** The store platform's line id, on orders a connector imported (DESIGN.md §10.5). */
+  external_line_id?: string;
+}
+
+/** Set when a store changed an order we can no longer change (DESIGN.md §10.2). */
+export interface NeedsReview {
+  reason: 'edited_after_label' | 'cancelled_on_channel';
+  changes: string[];
+  at: string;
 }
 
 export interface StoredParcel {
@@ -57,6 +66,11 @@ export interface OrdersTable {
   /** The customs declaration the sender gave (DESIGN.md §9.2); null: derived from line items at purchase. */
   customs: NullableJson<CustomsDeclaration>;
   notes: string | null;
+  /** The store's own order number (Shopify's `name`), on imported orders. */
+  external_number: string | null;
+  /** The platform version (its updated_at) last applied, so older or repeated ones change nothing. */
+  channel_version: string | null;
+  needs_review: NullableJson<NeedsReview>;
   processed_at: NullableTimestamp;
   shipped_at: NullableTimestamp;
   delivered_at: NullableTimestamp;

@@ -14,7 +14,9 @@ export function toOrder(row: OrderRow, attachments: OrderAttachments = {}): Orde
   return {
     id: row.id,
     external_id: row.external_id,
+    external_number: row.external_number ?? null,
     source: row.source,
+    needs_review: row.needs_review ?? null,
     environment: row.environment,
     status: row.status,
     archived: row.archived,

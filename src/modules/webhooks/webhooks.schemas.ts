@@ -16,7 +16,17 @@ const orNull = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()
 const NO_CONTROL = '^[^\\u0000-\\u001f\\u007f]*$';
 
 /** Event types an endpoint can subscribe to (DESIGN.md §5); `*` = every one, present and future. */
-export const WEBHOOK_EVENT_TYPES = ['shipment.label_purchased', 'tracking.updated', 'integration.health_changed', 'batch.completed', 'shipment.refund_updated', 'manifest.ready'] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  'shipment.label_purchased',
+  'tracking.updated',
+  'integration.health_changed',
+  'batch.completed',
+  'shipment.refund_updated',
+  'manifest.ready',
+  'order.imported',
+  'order.needs_review',
+  'shipment.write_back_failed',
+] as const;
 export const TEST_EVENT_TYPE = 'webhook.test';
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'dead'] as const;
 

@@ -19,28 +19,35 @@ export function Integrations() {
   const pages = useCursorPages('');
   const list = useAsync(() => call(api.GET('/api/admin/integrations', { params: { query: { cursor: pages.cursor, limit: 25 } } })), [pages.cursor]);
   const [creating, setCreating] = useState(false);
-  const [form, setForm] = useState({ name: '', platform: 'shopify', shop: '', token_expires_at: '' });
-  const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
+  const blank = { name: '', platform: 'shopify', shop: '', token_expires_at: '', access_token: '', client_secret: '', client_id: '' };
+  const [form, setForm] = useState(blank);
+  const [created, setCreated] = useState<{ name: string; key: string; authorizeUrl: string | null } | null>(null);
   const create = useAction();
+  const shopify = form.platform === 'shopify';
+
+  /** Shopify: a custom app's token (active at once), or a Partner app's client id (the OAuth install). */
+  function shopifyCredentials() {
+    const secret = { client_secret: form.client_secret.trim() };
+    return form.access_token.trim() ? { access_token: form.access_token.trim(), ...secret } : { client_id: form.client_id.trim(), ...secret };
+  }
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    const res = await create.run(() =>
-      call(
-        api.POST('/api/admin/integrations', {
-          body: {
-            name: form.name.trim(),
-            platform: form.platform as (typeof PLATFORMS)[number],
-            config: form.shop.trim() ? { shop_domain: form.shop.trim() } : {},
-            token_expires_at: form.token_expires_at ? new Date(form.token_expires_at).toISOString() : null,
-          },
-        }),
-      ),
-    );
+    const name = form.name.trim();
+    const platform = form.platform as (typeof PLATFORMS)[number];
+    const body = shopify
+      ? { name, platform, store_ref: form.shop.trim(), credentials: shopifyCredentials() }
+      : {
+          name,
+          platform,
+          config: form.shop.trim() ? { shop_domain: form.shop.trim() } : {},
+          token_expires_at: form.token_expires_at ? new Date(form.token_expires_at).toISOString() : null,
+        };
+    const res = await create.run(() => call(api.POST('/api/admin/integrations', { body })));
     if (res) {
-      setCreated({ name: res.name, key: res.ingest_key ?? '' });
+      setCreated({ name: res.name, key: res.ingest_key ?? '', authorizeUrl: res.connection?.authorize_url ?? null });
       setCreating(false);
-      setForm({ name: '', platform: 'shopify', shop: '', token_expires_at: '' });
+      setForm(blank);
       list.reload();
     }
   }
@@ -56,6 +63,14 @@ export function Integrations() {
         )}
       </div>
       <p className="muted">Orders an integration sends land in the {environment} environment. Stores push orders to <code>POST /api/integrations/orders</code> with their ingest key.</p>
+      {created?.authorizeUrl && (
+        <p className="card">
+          Approve the app on Shopify to finish connecting {created.name}:{' '}
+          <a className="btn btn-primary" href={created.authorizeUrl}>
+            Install on Shopify
+          </a>
+        </p>
+      )}
       {created && <SecretOnce label={`Ingest key for ${created.name}`} secret={created.key} onDone={() => setCreated(null)} />}
       {creating && (
         <form onSubmit={submit} noValidate className="form card" aria-label="New integration">
@@ -68,8 +83,19 @@ export function Integrations() {
                 <option key={p}>{p}</option>
               ))}
             </Select>
-            <Field label="Shop domain (optional)" value={form.shop} maxLength={200} onChange={(e) => setForm({ ...form, shop: e.target.value })} />
-            <Field label="Token expires (optional)" type="datetime-local" value={form.token_expires_at} onChange={(e) => setForm({ ...form, token_expires_at: e.target.value })} error={fieldError(create.error?.details, 'token_expires_at')} />
+            {shopify ? (
+              <>
+                <Field label="Shop domain (name.myshopify.com)" required value={form.shop} maxLength={255} onChange={(e) => setForm({ ...form, shop: e.target.value })} error={fieldError(create.error?.details, 'store_ref')} />
+                <Field label="Admin API access token (custom app)" type="password" autoComplete="off" value={form.access_token} maxLength={512} onChange={(e) => setForm({ ...form, access_token: e.target.value })} error={fieldError(create.error?.details, 'credentials.access_token')} />
+                <Field label="Client ID (Partner app, for the OAuth install)" value={form.client_id} maxLength={512} disabled={Boolean(form.access_token)} onChange={(e) => setForm({ ...form, client_id: e.target.value })} error={fieldError(create.error?.details, 'credentials.client_id')} />
+                <Field label="Client secret (API secret key)" required type="password" autoComplete="off" value={form.client_secret} maxLength={512} onChange={(e) => setForm({ ...form, client_secret: e.target.value })} error={fieldError(create.error?.details, 'credentials.client_secret')} />
+              </>
+            ) : (
+              <>
+                <Field label="Shop domain (optional)" value={form.shop} maxLength={200} onChange={(e) => setForm({ ...form, shop: e.target.value })} />
+                <Field label="Token expires (optional)" type="datetime-local" value={form.token_expires_at} onChange={(e) => setForm({ ...form, token_expires_at: e.target.value })} error={fieldError(create.error?.details, 'token_expires_at')} />
+              </>
+            )}
           </div>
           <div className="actions">
             <button type="submit" className="btn btn-primary" disabled={create.busy || !form.name.trim()}>

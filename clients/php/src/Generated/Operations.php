@@ -101,6 +101,10 @@ trait Operations
         'adminGetIntegration' => ['GET', '/api/admin/integrations/{id}'],
         'adminUpdateIntegration' => ['PUT', '/api/admin/integrations/{id}'],
         'adminDeleteIntegration' => ['DELETE', '/api/admin/integrations/{id}'],
+        'adminTestIntegration' => ['POST', '/api/admin/integrations/{id}/test'],
+        'adminSyncIntegration' => ['POST', '/api/admin/integrations/{id}/sync'],
+        'adminListSyncRuns' => ['GET', '/api/admin/integrations/{id}/sync-runs'],
+        'adminOrderSyncHistory' => ['GET', '/api/admin/orders/{id}/sync-history'],
         'adminCreateShipment' => ['POST', '/api/admin/shipments'],
         'adminListShipments' => ['GET', '/api/admin/shipments'],
         'adminGetShipment' => ['GET', '/api/admin/shipments/{id}'],
@@ -181,6 +185,7 @@ trait Operations
         'publicTrack' => ['GET', '/api/public/track/{trackingNumber}'],
         'integrationCreateOrder' => ['POST', '/api/integrations/orders'],
         'integrationGetOrder' => ['GET', '/api/integrations/orders/{orderId}'],
+        'integrationReceiveWebhook' => ['POST', '/api/integrations/{id}/webhooks'],
     ];
 
     /**
@@ -1411,7 +1416,7 @@ trait Operations
     }
 
     /**
-     * Delete an integration (its ingest key stops working; its orders stay).
+     * Delete an integration (its ingest key stops working, a store connection’s webhooks are unregistered; its orders stay).
      *
      * DELETE /api/admin/integrations/{id}
      * @return void
@@ -1419,6 +1424,64 @@ trait Operations
     public function adminDeleteIntegration(string $id): void
     {
         $this->request('DELETE', '/api/admin/integrations/{id}', ['id' => $id], [], null, null, 'none');
+    }
+
+    /**
+     * Test a store connection now (the platform's cheapest authenticated read).
+     *
+     * POST /api/admin/integrations/{id}/test
+     * @return array<string, mixed> the Integration
+     */
+    public function adminTestIntegration(string $id, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/api/admin/integrations/{id}/test', ['id' => $id], [], null, $idempotencyKey, 'json');
+    }
+
+    /**
+     * Read the store for changed orders now (a manual sync run).
+     *
+     * POST /api/admin/integrations/{id}/sync
+     * @return array<string, mixed> the SyncRun
+     */
+    public function adminSyncIntegration(string $id, array $body, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/api/admin/integrations/{id}/sync', ['id' => $id], [], $body, $idempotencyKey, 'json');
+    }
+
+    /**
+     * A store connection's sync runs (backfill, reconciliation, manual), newest first.
+     *
+     * GET /api/admin/integrations/{id}/sync-runs
+     *
+     * @param array<string, mixed> $query limit, cursor
+     *   limit: Page size, default 20, clamped to 1..100.
+     * @return array{data: list<array<string, mixed>>, has_more: bool, next_cursor: ?string} a page of SyncRun
+     */
+    public function adminListSyncRuns(string $id, array $query = []): array
+    {
+        return $this->request('GET', '/api/admin/integrations/{id}/sync-runs', ['id' => $id], $query, null, null, 'page');
+    }
+
+    /**
+     * Every item of adminListSyncRuns() across all pages, fetched as the loop asks, with the same filters.
+     *
+     * @param array<string, mixed> $query
+     * @return \Generator<int, array<string, mixed>>
+     */
+    public function adminIterSyncRuns(string $id, array $query = []): \Generator
+    {
+        return $this->paginate(fn (array $q): array => $this->adminListSyncRuns($id, $q), $query);
+    }
+
+    /**
+     * Why an imported order looks as it does: every version its store sent and what was decided, plus its write-backs.
+     *
+     * GET /api/admin/orders/{id}/sync-history
+     * @return array<string, mixed> the answer
+     */
+    public function adminOrderSyncHistory(string $id): array
+    {
+        return $this->request('GET', '/api/admin/orders/{id}/sync-history', ['id' => $id], [], null, null, 'json');
     }
 
     /**
@@ -2546,6 +2609,17 @@ trait Operations
     public function integrationGetOrder(string $orderId): array
     {
         return $this->request('GET', '/api/integrations/orders/{orderId}', ['orderId' => $orderId], [], null, null, 'json');
+    }
+
+    /**
+     * Receive a store platform's webhook delivery (signed by the platform).
+     *
+     * POST /api/integrations/{id}/webhooks
+     * @return array<string, mixed> the answer
+     */
+    public function integrationReceiveWebhook(string $id, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/api/integrations/{id}/webhooks', ['id' => $id], [], null, $idempotencyKey, 'json');
     }
 
     /**

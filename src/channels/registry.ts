@@ -1,0 +1,12 @@
+/**
+ * The store platforms the service speaks, listed by hand: a platform is a product decision
+ * (credentials forms, OAuth, defaults), not a folder dropped in, and the list is short.
+ */
+import type { ChannelPlatform, ChannelPlatformSlug } from './platform.js';
+import { shopify } from './shopify/index.js';
+
+export const CHANNEL_PLATFORMS: readonly ChannelPlatform[] = [shopify];
+
+export function getChannelPlatform(slug: string): ChannelPlatform | undefined {
+  return CHANNEL_PLATFORMS.find((p) => p.slug === (slug as ChannelPlatformSlug));
+}

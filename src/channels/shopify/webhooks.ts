@@ -1,0 +1,56 @@
+/**
+ * Verifying a Shopify webhook delivery (DESIGN §10.2): `X-Shopify-Hmac-Sha256` is the base64
+ * HMAC-SHA256 of the raw body keyed with the app's client secret, compared in constant time;
+ * `X-Shopify-Shop-Domain` must be the integration's shop; `X-Shopify-Webhook-Id` is the
+ * delivery id (the same across Shopify's retries of one delivery).
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { WebhookVerifyInput, WebhookVerifyResult } from '../types.js';
+
+function header(headers: WebhookVerifyInput['headers'], name: string): string | null {
+  const wanted = name.toLowerCase();
+  for (const [k, v] of Object.entries(headers)) {
+    if (k.toLowerCase() !== wanted || v === undefined) continue;
+    const value = Array.isArray(v) ? v[0] : v;
+    return value?.trim() ? value.trim() : null;
+  }
+  return null;
+}
+
+/** base64 HMAC-SHA256 of `body` keyed with `secret`: what Shopify puts in `X-Shopify-Hmac-Sha256`. */
+export function signShopifyWebhook(body: Buffer | string, secret: string): string {
+  return createHmac('sha256', secret).update(body).digest('base64');
+}
+
+/** Equal in constant time (for equal lengths; the length of a digest is no secret). */
+export function safeEqual(a: Buffer, b: Buffer): boolean {
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Shop domains compare case-insensitively (`Name.myshopify.com` is the same shop). */
+export function sameShop(a: string, b: string): boolean {
+  return a.trim().toLowerCase().replace(/\/+$/, '') === b.trim().toLowerCase().replace(/\/+$/, '');
+}
+
+export function verifyShopifyWebhook(input: WebhookVerifyInput): WebhookVerifyResult {
+  const signature = header(input.headers, 'x-shopify-hmac-sha256');
+  if (!signature) return { ok: false, reason: 'missing_signature' };
+  const expected = Buffer.from(signShopifyWebhook(input.rawBody, input.secret), 'base64');
+  const given = Buffer.from(signature, 'base64');
+  // The signature first, so a forged delivery learns nothing from which check failed.
+  if (!safeEqual(expected, given)) return { ok: false, reason: 'bad_signature' };
+  const shop = header(input.headers, 'x-shopify-shop-domain');
+  if (!shop || !sameShop(shop, input.storeRef)) return { ok: false, reason: 'wrong_store' };
+  const deliveryId = header(input.headers, 'x-shopify-webhook-id');
+  const topic = header(input.headers, 'x-shopify-topic');
+  if (!deliveryId || !topic) return { ok: false, reason: 'missing_headers' };
+  return {
+    ok: true,
+    deliveryId,
+    topic,
+    storeRef: shop.toLowerCase(),
+    triggeredAt: header(input.headers, 'x-shopify-triggered-at'),
+    eventId: header(input.headers, 'x-shopify-event-id'),
+    apiVersion: header(input.headers, 'x-shopify-api-version'),
+  };
+}

@@ -1,0 +1,155 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, createTenant, type Tenant } from '../../../test/helpers/app.js';
+import { startFakeShopify, type FakeShopify } from '../../../test/helpers/fake-shopify/index.js';
+
+// Reading a store (DESIGN.md §10.1–§10.2) against the fake Shopify, which validates every
+// document against the published schema: activation (test, webhooks, backfill), manual syncs,
+// reconciliation repairing webhooks, the test endpoint and a revoked token, deletion.
+
+let app: FastifyInstance;
+let fake: FakeShopify;
+let t: Tenant;
+let integrationId: string;
+
+const PUBLIC = 'https://ship.example.com';
+
+beforeAll(async () => {
+  fake = await startFakeShopify({ shopDomain: 'acme.myshopify.com', clientSecret: 'shpss_sync_test_secret' });
+  app = await buildTestApp({ config: { encryptionKey: randomBytes(32).toString('base64'), channelAllowBaseUrlOverride: true, publicBaseUrl: PUBLIC } });
+  t = await createTenant(app);
+});
+
+afterAll(async () => {
+  expect(fake.violations).toEqual([]);
+  await fake.close();
+});
+
+const admin = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) => app.inject({ method, url, headers: t.adminHeaders, payload: payload as never });
+
+/** Runs the queued sync runs of the integration, as the job would. */
+async function runQueued() {
+  const runs = await app.deps.db.selectFrom('channel_sync_runs').select('id').where('integration_id', '=', integrationId).where('status', '=', 'queued').orderBy('created_at').execute();
+  for (const { id } of runs) await app.services.channelSync.run({ workspace_id: t.workspaceId, environment: 'test', run_id: id });
+}
+
+const ordersOf = async () => (await app.inject({ method: 'GET', url: `/v1/orders?source=${integrationId}&limit=100`, headers: t.headers })).json().data as { id: string; external_id: string; status: string }[];
+
+describe('reading a Shopify store', () => {
+  it('activation tests the connection, registers the webhooks and backfills the importable orders', async () => {
+    const old = fake.shop.seedOrder({ updatedAt: new Date(Date.now() - 30 * 86_400_000).toISOString().replace(/\.\d{3}Z$/, 'Z') });
+    const paid = fake.shop.seedOrder();
+    const pending = fake.shop.seedOrder({ financialStatus: 'PENDING' });
+    const res = await admin('POST', '/api/admin/integrations', {
+      name: 'Acme',
+      platform: 'shopify',
+      store_ref: 'acme.myshopify.com',
+      base_url: fake.url,
+      credentials: { access_token: fake.accessToken, client_secret: fake.clientSecret },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    integrationId = res.json().id;
+    await app.services.channelSync.activate({ workspace_id: t.workspaceId, environment: 'test', integration_id: integrationId });
+
+    const subs = [...fake.shop.webhooks.values()];
+    expect(subs.map((s) => s.topic).sort()).toEqual(['APP_UNINSTALLED', 'ORDERS_CANCELLED', 'ORDERS_CREATE', 'ORDERS_UPDATED']);
+    expect(new Set(subs.map((s) => s.uri))).toEqual(new Set([`${PUBLIC}/api/integrations/${integrationId}/webhooks`]));
+
+    await runQueued();
+    const imported = await ordersOf();
+    expect(imported.map((o) => o.external_id)).toEqual([String(paid.id)]);
+    const read = (await admin('GET', `/api/admin/integrations/${integrationId}`)).json();
+    expect(read.connection.scopes).toEqual(['read_orders', 'read_merchant_managed_fulfillment_orders', 'write_merchant_managed_fulfillment_orders']);
+    expect(read.sync.last_reconciled_at).not.toBeNull();
+    const runs = (await admin('GET', `/api/admin/integrations/${integrationId}/sync-runs`)).json().data;
+    expect(runs).toMatchObject([{ kind: 'backfill', status: 'completed', counts: { seen: 2, created: 1, skipped: 1, failed: 0 } }]);
+
+    const history = (await admin('GET', `/api/admin/orders/${imported[0].id}/sync-history`)).json();
+    expect(history).toEqual({ data: [expect.objectContaining({ source: 'poll', decision: 'created' })], write_backs: [] });
+    expect(old.id).not.toBe(pending.id);
+  });
+
+  it('a manual sync reads what changed since, applies it once, and records its entries as manual', async () => {
+    const [order] = await ordersOf();
+    fake.shop.editOrder(order.external_id, (o) => {
+      o.shippingAddress = { ...o.shippingAddress!, address1: '9 Elm St' };
+    });
+    const fresh = fake.shop.seedOrder();
+    const res = await admin('POST', `/api/admin/integrations/${integrationId}/sync`, {});
+    expect(res.statusCode, res.body).toBe(202);
+    expect(res.json()).toMatchObject({ kind: 'manual', status: 'queued' });
+    await runQueued();
+    const orders = await ordersOf();
+    expect(orders.map((o) => o.external_id).sort()).toEqual([order.external_id, String(fresh.id)].sort());
+    const entries = (await admin('GET', `/api/admin/orders/${order.id}/sync-history`)).json().data;
+    expect(entries.map((e: { source: string; decision: string }) => `${e.source}:${e.decision}`)).toEqual(['poll:created', 'manual:updated']);
+  });
+
+  it('reconciliation re-creates a missing webhook and says so in health', async () => {
+    const [first] = fake.shop.webhooks.keys();
+    fake.shop.webhooks.delete(first);
+    const queued = await app.services.channelSync.reconcileDue();
+    expect(queued).toBe(0); // reconciled moments ago: not due yet
+    await app.services.channelSync.queueRun(await app.deps.db.selectFrom('integrations').selectAll().where('id', '=', integrationId).executeTakeFirstOrThrow(), 'reconcile', null);
+    await runQueued();
+    expect(fake.shop.webhooks.size).toBe(4);
+    const read = (await admin('GET', `/api/admin/integrations/${integrationId}`)).json();
+    expect(read).toMatchObject({ health: 'degraded', health_reason: expect.stringContaining('re-created') });
+  });
+
+  it('the test endpoint heals; a revoked token expires the health, announced once', async () => {
+    expect((await admin('POST', `/api/admin/integrations/${integrationId}/test`)).json().health).toBe('healthy');
+    fake.revokeToken(fake.accessToken);
+    const tested = (await admin('POST', `/api/admin/integrations/${integrationId}/test`)).json();
+    expect(tested).toMatchObject({ health: 'token_expired', health_reason: expect.stringContaining('refused the credentials') });
+    await admin('POST', `/api/admin/integrations/${integrationId}/test`);
+    const events = await app.deps.db.selectFrom('events').select('data').where('type', '=', 'integration.health_changed').where('workspace_id', '=', t.workspaceId).execute();
+    expect(events.map((e) => (e.data as { health: string }).health)).toEqual(['degraded', 'healthy', 'token_expired']);
+    const run = await admin('POST', `/api/admin/integrations/${integrationId}/sync`, {});
+    expect(run.statusCode).toBe(202);
+    await runQueued();
+    const runs = (await admin('GET', `/api/admin/integrations/${integrationId}/sync-runs`)).json().data;
+    expect(runs[0]).toMatchObject({ kind: 'manual', status: 'failed' });
+  });
+
+  it('push-intake integrations have nothing to test or sync; another workspace sees 404', async () => {
+    const custom = (await admin('POST', '/api/admin/integrations', { name: 'Pushed', platform: 'custom' })).json();
+    for (const path of ['test', 'sync']) {
+      const res = await admin('POST', `/api/admin/integrations/${custom.id}/${path}`, {});
+      expect(res.statusCode).toBe(409);
+      expect(res.json().code).toBe('invalid_state');
+    }
+    const other = await createTenant(app);
+    const theirs = await app.inject({ method: 'GET', url: `/api/admin/integrations/${integrationId}/sync-runs`, headers: other.adminHeaders });
+    expect(theirs.statusCode).toBe(404);
+    const bad = await admin('POST', `/api/admin/integrations/${integrationId}/sync`, { since: 'yesterday' });
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it('delete unregisters the webhooks when the store still accepts the token', async () => {
+    const res = await admin('POST', '/api/admin/integrations', {
+      name: 'Second',
+      platform: 'shopify',
+      store_ref: 'acme.myshopify.com',
+      base_url: fake.url,
+      credentials: { access_token: (await exchangeFreshToken()), client_secret: fake.clientSecret },
+    });
+    const id = res.json().id;
+    await app.services.channelSync.activate({ workspace_id: t.workspaceId, environment: 'test', integration_id: id });
+    const ours = () => [...fake.shop.webhooks.values()].filter((w) => w.uri.endsWith(`/${id}/webhooks`)).length;
+    expect(ours()).toBe(4);
+    expect((await admin('DELETE', `/api/admin/integrations/${id}`)).statusCode).toBe(204);
+    expect(ours()).toBe(0);
+  });
+});
+
+/** A second valid token from the fake's OAuth endpoint (the custom app's own was revoked above). */
+async function exchangeFreshToken(): Promise<string> {
+  const res = await fetch(`${fake.url}/admin/oauth/access_token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ client_id: fake.clientId, client_secret: fake.clientSecret, code: fake.issueCode() }),
+  });
+  return ((await res.json()) as { access_token: string }).access_token;
+}

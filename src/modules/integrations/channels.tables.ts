@@ -1,0 +1,107 @@
+import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { Json, NullableJson, NullableTimestamp, Timestamp } from '../../platform/db/columns.js';
+
+// Tables of the store connectors (DESIGN.md §10): deliveries received from a platform, sync
+// runs, each order's sync history, and write-backs.
+
+export type DeliveryStatus = 'pending' | 'applied' | 'failed';
+export type SyncRunKind = 'backfill' | 'reconcile' | 'manual';
+export type SyncRunStatus = 'queued' | 'running' | 'completed' | 'completed_with_errors' | 'failed';
+export type SyncSource = 'webhook' | 'poll' | 'manual';
+export type SyncDecision = 'created' | 'updated' | 'unchanged' | 'stale' | 'duplicate' | 'echo' | 'skipped_status' | 'needs_review' | 'error';
+export type WriteBackAction = 'fulfill' | 'update_tracking' | 'cancel_fulfillment';
+export type WriteBackStatus = 'pending' | 'succeeded' | 'retrying' | 'dead' | 'skipped';
+
+export interface SyncCounts {
+  seen: number;
+  created: number;
+  updated: number;
+  unchanged: number;
+  skipped: number;
+  failed: number;
+}
+
+export interface ChannelDeliveriesTable {
+  id: string;
+  integration_id: string;
+  workspace_id: string;
+  environment: 'test' | 'live';
+  delivery_id: string;
+  topic: string;
+  body: Json<unknown>;
+  status: ColumnType<DeliveryStatus, DeliveryStatus | undefined, DeliveryStatus>;
+  error: string | null;
+  received_at: Timestamp;
+  applied_at: NullableTimestamp;
+}
+
+export interface ChannelSyncRunsTable {
+  id: string;
+  integration_id: string;
+  workspace_id: string;
+  environment: 'test' | 'live';
+  kind: SyncRunKind;
+  status: SyncRunStatus;
+  since: NullableTimestamp;
+  cursor: string | null;
+  counts: Json<SyncCounts>;
+  error: string | null;
+  created_at: Timestamp;
+  started_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
+}
+
+export interface OrderSyncEntriesTable {
+  id: Generated<string>;
+  workspace_id: string;
+  environment: 'test' | 'live';
+  integration_id: string;
+  external_id: string;
+  at: Timestamp;
+  source: SyncSource;
+  platform_version: string | null;
+  decision: SyncDecision;
+  changes: Json<string[]>;
+  message: string | null;
+}
+
+export interface WriteBackError {
+  code: string;
+  message: string;
+  platform_status: number | null;
+}
+
+export interface WriteBacksTable {
+  id: string;
+  workspace_id: string;
+  environment: 'test' | 'live';
+  shipment_id: string;
+  order_id: string;
+  integration_id: string;
+  action: WriteBackAction;
+  /** The tracking number sent: a later store version carrying it is our own write-back echoing back. */
+  tracking_number: string;
+  status: WriteBackStatus;
+  attempts: ColumnType<number, number | undefined, number>;
+  external_ref: string | null;
+  external_refs: NullableJson<string[]>;
+  last_error: NullableJson<WriteBackError>;
+  next_attempt_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  completed_at: NullableTimestamp;
+}
+
+export type ChannelDeliveryRow = Selectable<ChannelDeliveriesTable>;
+export type SyncRunRow = Selectable<ChannelSyncRunsTable>;
+export type OrderSyncEntryRow = Selectable<OrderSyncEntriesTable>;
+export type WriteBackRow = Selectable<WriteBacksTable>;
+
+declare module '../../platform/db/types.js' {
+  interface Tables {
+    channel_deliveries: ChannelDeliveriesTable;
+    channel_sync_runs: ChannelSyncRunsTable;
+    order_sync_entries: OrderSyncEntriesTable;
+    write_backs: WriteBacksTable;
+  }
+}
