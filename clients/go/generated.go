@@ -1130,14 +1130,16 @@ func (c *Client) GetAPIRoot(ctx context.Context, opts ...RequestOption) (map[str
 	return out, err
 }
 
-// GetHealth: Liveness and database check (503 when the database is unreachable). GET /health
+// GetHealth: Liveness and database check (503 when the database is unreachable or its storage takes
+// no writes). GET /health
 func (c *Client) GetHealth(ctx context.Context, opts ...RequestOption) (map[string]any, error) {
 	var out map[string]any
 	err := c.do(ctx, "GET", "/health", nil, nil, nil, &out, opts)
 	return out, err
 }
 
-// GetMetrics: Prometheus metrics. GET /metrics
+// GetMetrics: Prometheus metrics (bearer METRICS_TOKEN in production; 404 there when none is set).
+// GET /metrics
 func (c *Client) GetMetrics(ctx context.Context, opts ...RequestOption) (string, error) {
 	var out string
 	err := c.do(ctx, "GET", "/metrics", nil, nil, nil, &out, opts)

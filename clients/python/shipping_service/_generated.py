@@ -710,14 +710,14 @@ class Operations:
         return self._request("GET", "/api", path_params={}, query={}, answer="json")
 
     def get_health(self) -> dict[str, Any]:
-        """Liveness and database check (503 when the database is unreachable).
+        """Liveness and database check (503 when the database is unreachable or its storage takes no writes).
 
         GET /health
         """
         return self._request("GET", "/health", path_params={}, query={}, answer="json")
 
     def get_metrics(self) -> str:
-        """Prometheus metrics.
+        """Prometheus metrics (bearer METRICS_TOKEN in production; 404 there when none is set).
 
         GET /metrics
         """

@@ -211,7 +211,7 @@ trait Operations
     }
 
     /**
-     * Liveness and database check (503 when the database is unreachable).
+     * Liveness and database check (503 when the database is unreachable or its storage takes no writes).
      *
      * GET /health
      * @return array<string, mixed> the answer
@@ -222,7 +222,7 @@ trait Operations
     }
 
     /**
-     * Prometheus metrics.
+     * Prometheus metrics (bearer METRICS_TOKEN in production; 404 there when none is set).
      *
      * GET /metrics
      * @return string
