@@ -31,7 +31,7 @@ import { AccountSchema, ApiKeySchema, WorkspaceSchema, adminWorkspaceRoutes, api
 import { adminOrdersRoutes, ordersRoutes } from './modules/orders/index.js';
 import { ratesRoutes } from './modules/rates/index.js';
 import { addressesRoutes } from './modules/addresses/index.js';
-import { adminIntegrationsRoutes, channelReceiverRoutes, integrationIntakeRoutes } from './modules/integrations/index.js';
+import { adminIntegrationsRoutes, channelReceiverRoutes, integrationIntakeRoutes, writeBacksRoutes } from './modules/integrations/index.js';
 import { adminShipmentsRoutes, publicTrackingRoutes, shipmentsRoutes } from './modules/shipments/index.js';
 import { superAdminSettingsRoutes } from './modules/settings/index.js';
 import { adminBatchesRoutes, batchesRoutes } from './modules/batches/index.js';
@@ -178,6 +178,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     const channelHttp = new ChannelHttpClient();
     const services = composeServices(deps, options.apiDrivers ?? builtInApiDrivers(carrierHttp), channelHttp);
     app.decorate('services', services);
+    // Write-backs are created in the transaction that buys or voids a label (an event hook).
+    const unregisterWriteBacks = services.channelWriteBacks.register();
     app.decorate('identity', services.identity);
     await app.register(registerRoutes as never, { deps, services, perIpPerMinute: options.perIpPerMinute ?? 120 });
 
@@ -199,6 +201,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       webhooks.close();
       await carrierHttp.close();
       await channelHttp.close();
+      unregisterWriteBacks();
       await exchangeLog.drain();
       await bus.close();
       await counters.close();
@@ -303,6 +306,7 @@ async function registerRoutes(app: App, opts: { deps: Deps; services: Services; 
     await admin.register(adminWorkspaceRoutes);
     await admin.register(adminOrdersRoutes, { orders });
     await admin.register(adminIntegrationsRoutes, { sync: opts.services.channelSync, orders });
+    await admin.register(writeBacksRoutes, { writeBacks: opts.services.channelWriteBacks });
     await admin.register(adminShipmentsRoutes, { shipments });
     await admin.register(adminBatchesRoutes, { batches });
     await admin.register(webhooksRoutes, { surface: 'admin' });

@@ -546,6 +546,46 @@ func (v SyncRunStatus) IsKnown() bool {
 	return false
 }
 
+// WriteBackAction: known values below. Any other string the service sends is kept as is (IsKnown
+// reports false).
+type WriteBackAction string
+
+const (
+	WriteBackActionFulfill           WriteBackAction = "fulfill"
+	WriteBackActionUpdateTracking    WriteBackAction = "update_tracking"
+	WriteBackActionCancelFulfillment WriteBackAction = "cancel_fulfillment"
+)
+
+// IsKnown reports whether v is one of the values this client was generated with.
+func (v WriteBackAction) IsKnown() bool {
+	switch v {
+	case WriteBackActionFulfill, WriteBackActionUpdateTracking, WriteBackActionCancelFulfillment:
+		return true
+	}
+	return false
+}
+
+// WriteBackStatus: known values below. Any other string the service sends is kept as is (IsKnown
+// reports false).
+type WriteBackStatus string
+
+const (
+	WriteBackStatusPending   WriteBackStatus = "pending"
+	WriteBackStatusSucceeded WriteBackStatus = "succeeded"
+	WriteBackStatusRetrying  WriteBackStatus = "retrying"
+	WriteBackStatusDead      WriteBackStatus = "dead"
+	WriteBackStatusSkipped   WriteBackStatus = "skipped"
+)
+
+// IsKnown reports whether v is one of the values this client was generated with.
+func (v WriteBackStatus) IsKnown() bool {
+	switch v {
+	case WriteBackStatusPending, WriteBackStatusSucceeded, WriteBackStatusRetrying, WriteBackStatusDead, WriteBackStatusSkipped:
+		return true
+	}
+	return false
+}
+
 // OfficePinProduct: known values below. Any other string the service sends is kept as is (IsKnown
 // reports false).
 type OfficePinProduct string
@@ -1038,6 +1078,25 @@ type SyncRun struct {
 	CreatedAt  string  `json:"created_at"`
 	StartedAt  *string `json:"started_at"`
 	FinishedAt *string `json:"finished_at"`
+}
+
+// WriteBack is the WriteBack object of the API.
+type WriteBack struct {
+	ID            string          `json:"id"`
+	ShipmentID    string          `json:"shipment_id"`
+	OrderID       string          `json:"order_id"`
+	IntegrationID string          `json:"integration_id"`
+	Action        WriteBackAction `json:"action"`
+	Status        WriteBackStatus `json:"status"`
+	Attempts      int64           `json:"attempts"`
+	// The platform's reference (Shopify: the first fulfillment's gid).
+	ExternalRef *string `json:"external_ref"`
+	// Every fulfillment made (one per location).
+	ExternalRefs  []string       `json:"external_refs"`
+	LastError     map[string]any `json:"last_error"`
+	NextAttemptAt *string        `json:"next_attempt_at"`
+	CreatedAt     string         `json:"created_at"`
+	CompletedAt   *string        `json:"completed_at"`
 }
 
 // MtlsCertificate is the MtlsCertificate object of the API.
@@ -2728,6 +2787,73 @@ func (c *Client) AdminOrderSyncHistory(ctx context.Context, id string, opts ...R
 	return out, err
 }
 
+// AdminListWriteBacksParams are the query parameters of AdminListWriteBacks; zero values are left out.
+type AdminListWriteBacksParams struct {
+	// One of pending, succeeded, retrying, dead, skipped.
+	Status        string
+	IntegrationID string
+	ShipmentID    string
+	// Page size, default 20, clamped to 1..100.
+	Limit  int
+	Cursor string
+}
+
+func (p *AdminListWriteBacksParams) values() url.Values {
+	q := url.Values{}
+	if p == nil {
+		return q
+	}
+	if p.Status != "" {
+		q.Set("status", p.Status)
+	}
+	if p.IntegrationID != "" {
+		q.Set("integration_id", p.IntegrationID)
+	}
+	if p.ShipmentID != "" {
+		q.Set("shipment_id", p.ShipmentID)
+	}
+	if p.Limit != 0 {
+		q.Set("limit", strconv.Itoa(p.Limit))
+	}
+	if p.Cursor != "" {
+		q.Set("cursor", p.Cursor)
+	}
+	return q
+}
+
+// AdminListWriteBacks: Write-backs (tracking sent back to stores), newest first. GET
+// /api/admin/write-backs
+func (c *Client) AdminListWriteBacks(ctx context.Context, params *AdminListWriteBacksParams, opts ...RequestOption) (*Page[WriteBack], error) {
+	out := new(Page[WriteBack])
+	if err := c.do(ctx, "GET", "/api/admin/write-backs", nil, params.values(), nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AdminIterWriteBacks walks every page of AdminListWriteBacks with the same filters: for it.Next(ctx) { it.Item() }, then it.Err().
+func (c *Client) AdminIterWriteBacks(params *AdminListWriteBacksParams, opts ...RequestOption) *Pager[WriteBack] {
+	var base AdminListWriteBacksParams
+	if params != nil {
+		base = *params
+	}
+	return newPager(func(ctx context.Context, cursor string) (*Page[WriteBack], error) {
+		p := base
+		p.Cursor = cursor
+		return c.AdminListWriteBacks(ctx, &p, opts...)
+	})
+}
+
+// AdminRetryWriteBack: Run a retrying, dead or pending write-back now. POST
+// /api/admin/write-backs/{id}/retry
+func (c *Client) AdminRetryWriteBack(ctx context.Context, id string, body any, opts ...RequestOption) (*WriteBack, error) {
+	out := new(WriteBack)
+	if err := c.do(ctx, "POST", "/api/admin/write-backs/{id}/retry", map[string]string{"id": id}, nil, body, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // AdminCreateShipment: Buy a label for an order (as POST /v1/shipments). POST /api/admin/shipments
 func (c *Client) AdminCreateShipment(ctx context.Context, body any, opts ...RequestOption) (*Shipment, error) {
 	out := new(Shipment)
@@ -4290,6 +4416,8 @@ var operations = map[string][2]string{
 	"adminSyncIntegration":          {"POST", "/api/admin/integrations/{id}/sync"},
 	"adminListSyncRuns":             {"GET", "/api/admin/integrations/{id}/sync-runs"},
 	"adminOrderSyncHistory":         {"GET", "/api/admin/orders/{id}/sync-history"},
+	"adminListWriteBacks":           {"GET", "/api/admin/write-backs"},
+	"adminRetryWriteBack":           {"POST", "/api/admin/write-backs/{id}/retry"},
 	"adminCreateShipment":           {"POST", "/api/admin/shipments"},
 	"adminListShipments":            {"GET", "/api/admin/shipments"},
 	"adminGetShipment":              {"GET", "/api/admin/shipments/{id}"},

@@ -1,6 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import { purgeExpiredIdempotencyKeys } from '../platform/http/idempotency.js';
-import { ACTIVATE_JOB, APPLY_DELIVERY_JOB, checkIntegrationsHealth, SYNC_JOB, type ActivateJob, type ApplyDeliveryJob, type SyncJob } from '../modules/integrations/index.js';
+import {
+  ACTIVATE_JOB,
+  APPLY_DELIVERY_JOB,
+  checkIntegrationsHealth,
+  SYNC_JOB,
+  WRITE_BACK_JOB,
+  type ActivateJob,
+  type ApplyDeliveryJob,
+  type SyncJob,
+  type WriteBackJob,
+} from '../modules/integrations/index.js';
 import { registerShipmentJobs } from '../modules/shipments/index.js';
 import { registerBatchJobs } from '../modules/batches/index.js';
 import { registerWebhookJobs } from '../modules/webhooks/index.js';
@@ -32,6 +42,10 @@ export async function registerJobHandlers(app: FastifyInstance): Promise<void> {
     await app.services.channelSync.reconcileDue();
   });
   await jobs.schedule('integrations.reconcile_due', '* * * * *');
+  // Tracking back to the stores: one attempt per job; the service schedules the next one on its ladder.
+  await jobs.work<WriteBackJob>(WRITE_BACK_JOB, async (data) => {
+    await app.services.channelWriteBacks.attempt(data);
+  }, { concurrency: 2 });
   // Due carrier scans → tracking events, shipment and order status, tracking.updated; return
   // labels charged on their first scan or expired; refunds of voided labels decided (DESIGN.md §9.3).
   await registerShipmentJobs(app.deps, app.services.shipments);

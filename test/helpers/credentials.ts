@@ -39,6 +39,7 @@ export async function makePrincipal(app: FastifyInstance, root?: Record<string, 
           return { authorization: `Bearer ${ingest.get(env)}` };
         }
         case 'none':
+        case 'signature':
           return {};
       }
     },

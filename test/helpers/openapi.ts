@@ -28,10 +28,12 @@ export interface OpenApiDoc {
 }
 
 /** Which credential a route wants (DESIGN.md §3 guards). */
-export type AuthKind = 'none' | 'apiKey' | 'session' | 'admin' | 'superAdmin' | 'ingestKey';
+/** `signature`: a store platform's webhook, whose signature over the body is the credential. */
+export type AuthKind = 'none' | 'apiKey' | 'session' | 'admin' | 'superAdmin' | 'ingestKey' | 'signature';
 
 export function authKind(path: string, security: Operation['security']): AuthKind {
   if (!security || security.length === 0) return 'none';
+  if (security.some((s) => 'platformSignature' in s)) return 'signature';
   if (path.startsWith('/v1/')) return 'apiKey';
   if (path.startsWith('/api/super-admin/')) return 'superAdmin';
   if (path.startsWith('/api/admin/')) return 'admin';

@@ -89,7 +89,8 @@ describe('every operation in /openapi.json', () => {
       const headers: Record<string, string> = op.auth === 'apiKey' ? { 'x-service-workspace': owner.tenant.workspaceId } : {};
       const res = await call(op, headers);
       const shape = errorShapeProblem(res);
-      if (res.statusCode !== 401 || res.json().code !== 'unauthorized' || shape) problems.push(`${op.method} ${op.path}: ${res.statusCode} ${shape ?? res.body.slice(0, 100)}`);
+      const code = op.auth === 'signature' ? 'invalid_signature' : 'unauthorized';
+      if (res.statusCode !== 401 || res.json().code !== code || shape) problems.push(`${op.method} ${op.path}: ${res.statusCode} ${shape ?? res.body.slice(0, 100)}`);
     }
     expect(problems).toEqual([]);
   });

@@ -234,6 +234,24 @@ class SyncRunStatus(OpenEnum):
     FAILED = "failed"
 
 
+class WriteBackAction(OpenEnum):
+    """Known values of WriteBackAction. Unknown values are kept: WriteBackAction("new_value") does not raise."""
+
+    FULFILL = "fulfill"
+    UPDATE_TRACKING = "update_tracking"
+    CANCEL_FULFILLMENT = "cancel_fulfillment"
+
+
+class WriteBackStatus(OpenEnum):
+    """Known values of WriteBackStatus. Unknown values are kept: WriteBackStatus("new_value") does not raise."""
+
+    PENDING = "pending"
+    SUCCEEDED = "succeeded"
+    RETRYING = "retrying"
+    DEAD = "dead"
+    SKIPPED = "skipped"
+
+
 class OfficePinProduct(OpenEnum):
     """Known values of OfficePinProduct. Unknown values are kept: OfficePinProduct("new_value") does not raise."""
 
@@ -611,6 +629,24 @@ class SyncRun(TypedDict, total=False):
     created_at: str
     started_at: str | None
     finished_at: str | None
+
+
+class WriteBack(TypedDict, total=False):
+    """The WriteBack object. Fields the service adds later are kept in the dict."""
+
+    id: str
+    shipment_id: str
+    order_id: str
+    integration_id: str
+    action: str  # WriteBackAction
+    status: str  # WriteBackStatus
+    attempts: int
+    external_ref: str | None
+    external_refs: list[str]
+    last_error: dict[str, Any] | None
+    next_attempt_at: str | None
+    created_at: str
+    completed_at: str | None
 
 
 class MtlsCertificate(TypedDict, total=False):
@@ -1497,6 +1533,28 @@ class Operations:
         """
         return self._request("GET", "/api/admin/orders/{id}/sync-history", path_params={"id": id}, query={}, answer="json")
 
+    def admin_list_write_backs(self, *, status: str | None = None, integration_id: str | None = None, shipment_id: str | None = None, limit: int | None = None, cursor: str | None = None) -> Page[WriteBack]:
+        """Write-backs (tracking sent back to stores), newest first.
+
+        GET /api/admin/write-backs
+
+        Query parameters:
+            status: one of pending, succeeded, retrying, dead, skipped
+            limit: Page size, default 20, clamped to 1..100.
+        """
+        return self._request("GET", "/api/admin/write-backs", path_params={}, query={"status": status, "integration_id": integration_id, "shipment_id": shipment_id, "limit": limit, "cursor": cursor}, answer="page")
+
+    def admin_iter_write_backs(self, *, status: str | None = None, integration_id: str | None = None, shipment_id: str | None = None, limit: int | None = None) -> Iterator[WriteBack]:
+        """Every item of `admin_list_write_backs` across all pages, fetched as the loop asks, with the same filters."""
+        return self._paginate(self.admin_list_write_backs, dict(status=status, integration_id=integration_id, shipment_id=shipment_id, limit=limit))
+
+    def admin_retry_write_back(self, id: str, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> WriteBack:
+        """Run a retrying, dead or pending write-back now.
+
+        POST /api/admin/write-backs/{id}/retry
+        """
+        return self._request("POST", "/api/admin/write-backs/{id}/retry", path_params={"id": id}, query={}, body=body, idempotency_key=idempotency_key, answer="json")
+
     def admin_create_shipment(self, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> Shipment:
         """Buy a label for an order (as POST /v1/shipments).
 
@@ -2300,6 +2358,8 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "adminSyncIntegration": ("POST", "/api/admin/integrations/{id}/sync"),
     "adminListSyncRuns": ("GET", "/api/admin/integrations/{id}/sync-runs"),
     "adminOrderSyncHistory": ("GET", "/api/admin/orders/{id}/sync-history"),
+    "adminListWriteBacks": ("GET", "/api/admin/write-backs"),
+    "adminRetryWriteBack": ("POST", "/api/admin/write-backs/{id}/retry"),
     "adminCreateShipment": ("POST", "/api/admin/shipments"),
     "adminListShipments": ("GET", "/api/admin/shipments"),
     "adminGetShipment": ("GET", "/api/admin/shipments/{id}"),
@@ -2383,4 +2443,4 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "integrationReceiveWebhook": ("POST", "/api/integrations/{id}/webhooks"),
 }
 
-ENUMS: dict[str, type[OpenEnum]] = {"AccountRole": AccountRole, "AccountStatus": AccountStatus, "WorkspacePlan": WorkspacePlan, "ApiKeyEnvironment": ApiKeyEnvironment, "OrderEnvironment": OrderEnvironment, "OrderStatus": OrderStatus, "ShipmentEnvironment": ShipmentEnvironment, "ShipmentStatus": ShipmentStatus, "ShipmentCharge": ShipmentCharge, "ShipmentBillingStatus": ShipmentBillingStatus, "BatchType": BatchType, "BatchStatus": BatchStatus, "BatchItemStatus": BatchItemStatus, "WebhookEndpointEnvironment": WebhookEndpointEnvironment, "WebhookDeliveryStatus": WebhookDeliveryStatus, "CarrierAccountDriver": CarrierAccountDriver, "CarrierAccountMode": CarrierAccountMode, "CarrierTypeDriversItem": CarrierTypeDriversItem, "CarrierTypeReturnChargesItem": CarrierTypeReturnChargesItem, "ShippingRuleSelectionStrategy": ShippingRuleSelectionStrategy, "ManifestStatus": ManifestStatus, "PickupStatus": PickupStatus, "IntegrationPlatform": IntegrationPlatform, "IntegrationEnvironment": IntegrationEnvironment, "IntegrationHealth": IntegrationHealth, "SyncRunKind": SyncRunKind, "SyncRunStatus": SyncRunStatus, "OfficePinProduct": OfficePinProduct, "OfficePinStatus": OfficePinStatus, "RefundStatus": RefundStatus}
+ENUMS: dict[str, type[OpenEnum]] = {"AccountRole": AccountRole, "AccountStatus": AccountStatus, "WorkspacePlan": WorkspacePlan, "ApiKeyEnvironment": ApiKeyEnvironment, "OrderEnvironment": OrderEnvironment, "OrderStatus": OrderStatus, "ShipmentEnvironment": ShipmentEnvironment, "ShipmentStatus": ShipmentStatus, "ShipmentCharge": ShipmentCharge, "ShipmentBillingStatus": ShipmentBillingStatus, "BatchType": BatchType, "BatchStatus": BatchStatus, "BatchItemStatus": BatchItemStatus, "WebhookEndpointEnvironment": WebhookEndpointEnvironment, "WebhookDeliveryStatus": WebhookDeliveryStatus, "CarrierAccountDriver": CarrierAccountDriver, "CarrierAccountMode": CarrierAccountMode, "CarrierTypeDriversItem": CarrierTypeDriversItem, "CarrierTypeReturnChargesItem": CarrierTypeReturnChargesItem, "ShippingRuleSelectionStrategy": ShippingRuleSelectionStrategy, "ManifestStatus": ManifestStatus, "PickupStatus": PickupStatus, "IntegrationPlatform": IntegrationPlatform, "IntegrationEnvironment": IntegrationEnvironment, "IntegrationHealth": IntegrationHealth, "SyncRunKind": SyncRunKind, "SyncRunStatus": SyncRunStatus, "WriteBackAction": WriteBackAction, "WriteBackStatus": WriteBackStatus, "OfficePinProduct": OfficePinProduct, "OfficePinStatus": OfficePinStatus, "RefundStatus": RefundStatus}

@@ -1576,6 +1576,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/write-backs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Write-backs (tracking sent back to stores), newest first
+         * @description Write-backs (tracking sent back to stores), newest first.
+         *
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        get: operations["adminListWriteBacks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/write-backs/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a retrying, dead or pending write-back now
+         * @description Answers the write-back after the attempt. 409 invalid_state for a succeeded or skipped one.
+         */
+        post: operations["adminRetryWriteBack"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/shipments": {
         parameters: {
             query?: never;
@@ -5158,6 +5200,48 @@ export interface components {
             created_at: string;
             started_at: string | null;
             finished_at: string | null;
+        };
+        /**
+         * WriteBack
+         * @example {
+         *       "id": "wbk_01m855w6xses490s9118mbhj80",
+         *       "shipment_id": "shp_01m855w6xses490s9118mbhj81",
+         *       "order_id": "ord_01m855w6xses490s9118mbhj82",
+         *       "integration_id": "int_01m855w6xses490s9118mbhj7y",
+         *       "action": "fulfill",
+         *       "status": "succeeded",
+         *       "attempts": 1,
+         *       "external_ref": "gid://shopify/Fulfillment/5000000000101",
+         *       "external_refs": [
+         *         "gid://shopify/Fulfillment/5000000000101"
+         *       ],
+         *       "last_error": null,
+         *       "next_attempt_at": null,
+         *       "created_at": "2026-11-23T21:44:29.369Z",
+         *       "completed_at": "2026-11-23T21:44:30.012Z"
+         *     }
+         */
+        WriteBack: {
+            id: string;
+            shipment_id: string;
+            order_id: string;
+            integration_id: string;
+            action: "fulfill" | "update_tracking" | "cancel_fulfillment";
+            status: "pending" | "succeeded" | "retrying" | "dead" | "skipped";
+            /** Format: int64 */
+            attempts: number;
+            external_ref: string | null;
+            /** @description Every fulfillment made (one per location). */
+            external_refs: string[];
+            last_error: {
+                code: string;
+                message: string;
+                platform_status: number | null;
+            } | null;
+            next_attempt_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            completed_at: string | null;
         };
         /**
          * MtlsCertificate
@@ -25364,6 +25448,299 @@ export interface operations {
                      * @example {
                      *       "code": "not_found",
                      *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListWriteBacks: {
+        parameters: {
+            query?: {
+                status?: "pending" | "succeeded" | "retrying" | "dead" | "skipped";
+                integration_id?: string;
+                shipment_id?: string;
+                /** @description Page size, default 20, clamped to 1..100. */
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "wbk_01m855w6xses490s9118mbhj80",
+                     *           "shipment_id": "shp_01m855w6xses490s9118mbhj81",
+                     *           "order_id": "ord_01m855w6xses490s9118mbhj82",
+                     *           "integration_id": "int_01m855w6xses490s9118mbhj7y",
+                     *           "action": "fulfill",
+                     *           "status": "succeeded",
+                     *           "attempts": 1,
+                     *           "external_ref": "gid://shopify/Fulfillment/5000000000101",
+                     *           "external_refs": [
+                     *             "gid://shopify/Fulfillment/5000000000101"
+                     *           ],
+                     *           "last_error": null,
+                     *           "next_attempt_at": null,
+                     *           "created_at": "2026-11-23T21:44:29.369Z",
+                     *           "completed_at": "2026-11-23T21:44:30.012Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["WriteBack"][];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminRetryWriteBack: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never> | null;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "wbk_01m855w6xses490s9118mbhj80",
+                     *       "shipment_id": "shp_01m855w6xses490s9118mbhj81",
+                     *       "order_id": "ord_01m855w6xses490s9118mbhj82",
+                     *       "integration_id": "int_01m855w6xses490s9118mbhj7y",
+                     *       "action": "fulfill",
+                     *       "status": "succeeded",
+                     *       "attempts": 1,
+                     *       "external_ref": "gid://shopify/Fulfillment/5000000000101",
+                     *       "external_refs": [
+                     *         "gid://shopify/Fulfillment/5000000000101"
+                     *       ],
+                     *       "last_error": null,
+                     *       "next_attempt_at": null,
+                     *       "created_at": "2026-11-23T21:44:29.369Z",
+                     *       "completed_at": "2026-11-23T21:44:30.012Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WriteBack"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict or illegal state move */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */

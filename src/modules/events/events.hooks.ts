@@ -1,14 +1,13 @@
 import type { Executor } from '../../platform/db/types.js';
 
-/**
- * What a module may react to when a domain event is recorded: the event's identity, not its
- * data (a hook that needs the data reads the row, in the same transaction).
- */
+/** What a module may react to when a domain event is recorded: the event and its data, as recorded. */
 export interface RecordedEvent {
   id: string;
   type: string;
   workspaceId: string;
   environment: string;
+  /** The event's data (read-only: the row is already written). */
+  data: unknown;
 }
 
 /**

@@ -25,6 +25,6 @@ export async function recordEvent<T>(executor: Executor, scope: Scope, type: str
     .insertInto('events')
     .values({ id, workspace_id: scope.workspaceId, environment: scope.environment, type, data: JSON.stringify(data), created_at: created })
     .execute();
-  await runEventHooks(executor, { id, type, workspaceId: scope.workspaceId, environment: scope.environment });
+  await runEventHooks(executor, { id, type, workspaceId: scope.workspaceId, environment: scope.environment, data });
   return { id, type, created_at: created.toISOString(), workspace_id: scope.workspaceId, environment: scope.environment, data };
 }

@@ -23,7 +23,7 @@ export async function channelReceiverRoutes(app: App, opts: { deliveries: Channe
         'Shopify: `X-Shopify-Hmac-Sha256` (base64 HMAC-SHA256 of the raw body with the app’s client secret) and `X-Shopify-Shop-Domain` ' +
         'must match the integration. A good delivery is stored (deduplicated on `X-Shopify-Webhook-Id`) and answered at once; a job applies it.',
       tags: ['integrations'],
-      security: [],
+      security: [{ platformSignature: [] }],
       params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
       response: {
         200: Type.Object({ received: Type.Boolean(), duplicate: Type.Boolean({ description: 'This delivery id was received before: nothing was applied again.' }) }),

@@ -6,6 +6,7 @@ import { newId } from '../../platform/ids.js';
 import { paginate } from '../../platform/http/pagination.js';
 import type { ChannelApply } from './channels.apply.js';
 import type { ChannelHub } from './channels.hub.js';
+import type { ChannelWriteBacks } from './channels.write-backs.js';
 import * as repo from './channels.repo.js';
 import type { SyncCounts, SyncRunKind, SyncRunRow } from './channels.tables.js';
 import { effectiveSettings } from './integrations.connection.js';
@@ -44,6 +45,7 @@ export class ChannelSync {
     private readonly hub: ChannelHub,
     private readonly integrations: IntegrationsService,
     private readonly applier: ChannelApply,
+    private readonly writeBacks: ChannelWriteBacks,
   ) {}
 
   private open(row: IntegrationRow): { channel: Channel; conn: ChannelConnection } {
@@ -79,10 +81,13 @@ export class ChannelSync {
     const { channel, conn } = this.open(row);
     try {
       const { scopes } = await channel.testConnection(conn);
-      return this.deps.db.transaction().execute(async (trx) => {
+      const healthy = await this.deps.db.transaction().execute(async (trx) => {
         const updated = await integrationsRepo.updateIntegration(trx, scopeOf(row), row.id, { scopes: JSON.stringify(scopes) });
         return (await this.integrations.changeHealth(trx, updated ?? row, { health: 'healthy', reason: 'the connection test passed' })) ?? updated ?? row;
       });
+      // Write-backs that waited for working credentials go now (DESIGN.md §10.3).
+      await this.writeBacks.drain(healthy);
+      return healthy;
     } catch (err) {
       if (!(err instanceof ChannelError)) throw err;
       return this.recordFailure(row, err);

@@ -81,6 +81,8 @@ export interface WriteBacksTable {
   action: WriteBackAction;
   /** The tracking number sent: a later store version carrying it is our own write-back echoing back. */
   tracking_number: string;
+  /** Our carrier slug: the platform's carrier name and the public tracking page come from it. */
+  carrier: string;
   status: WriteBackStatus;
   attempts: ColumnType<number, number | undefined, number>;
   external_ref: string | null;

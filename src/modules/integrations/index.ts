@@ -15,3 +15,5 @@ export { ChannelHub } from './channels.hub.js';
 export { ChannelDeliveries, APPLY_DELIVERY_JOB, type ApplyDeliveryJob } from './channels.deliveries.js';
 export { channelReceiverRoutes } from './channels.receiver.routes.js';
 export { ChannelSync, SYNC_JOB, type SyncJob } from './channels.sync.js';
+export { ChannelWriteBacks, WRITE_BACK_JOB, WRITE_BACK_FAILED_EVENT, type WriteBackJob } from './channels.write-backs.js';
+export { writeBacksRoutes } from './write-backs.routes.js';

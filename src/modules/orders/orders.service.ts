@@ -140,6 +140,13 @@ function moveTimestamps(move: OrderMove, now: Date): Updateable<OrdersTable> {
   }
 }
 
+/** Where an order came from (`api` or an integration) and its id there: read in the caller's transaction. */
+export async function orderOrigin(executor: Executor, scope: Scope, orderId: string): Promise<{ source: string; external_id: string | null; external_line_ids: string[] } | undefined> {
+  const row = await repo.findOrder(executor, scope, orderId);
+  if (!row) return undefined;
+  return { source: row.source, external_id: row.external_id, external_line_ids: row.line_items.flatMap((l) => (l.external_line_id ? [l.external_line_id] : [])) };
+}
+
 /**
  * Apply a state-machine move to an order inside the caller's transaction (shipments and
  * tracking call this with their own change): 404 when the order is not in scope, 409

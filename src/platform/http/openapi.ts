@@ -79,6 +79,12 @@ const securitySchemes = {
   },
   superAdminSession: { type: 'http', scheme: 'bearer', description: 'Session token from POST /api/auth/login of an account with role super_admin (/api/super-admin).' },
   ingestKey: { type: 'http', scheme: 'bearer', description: "An integration's ingest key ik_… (/api/integrations)." },
+  platformSignature: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Shopify-Hmac-Sha256',
+    description: "A store platform's webhook signature over the raw body (Shopify: base64 HMAC-SHA256 with the app's client secret); the receiver's only credential.",
+  },
   metricsToken: {
     type: 'http',
     scheme: 'bearer',

@@ -105,6 +105,8 @@ trait Operations
         'adminSyncIntegration' => ['POST', '/api/admin/integrations/{id}/sync'],
         'adminListSyncRuns' => ['GET', '/api/admin/integrations/{id}/sync-runs'],
         'adminOrderSyncHistory' => ['GET', '/api/admin/orders/{id}/sync-history'],
+        'adminListWriteBacks' => ['GET', '/api/admin/write-backs'],
+        'adminRetryWriteBack' => ['POST', '/api/admin/write-backs/{id}/retry'],
         'adminCreateShipment' => ['POST', '/api/admin/shipments'],
         'adminListShipments' => ['GET', '/api/admin/shipments'],
         'adminGetShipment' => ['GET', '/api/admin/shipments/{id}'],
@@ -1482,6 +1484,43 @@ trait Operations
     public function adminOrderSyncHistory(string $id): array
     {
         return $this->request('GET', '/api/admin/orders/{id}/sync-history', ['id' => $id], [], null, null, 'json');
+    }
+
+    /**
+     * Write-backs (tracking sent back to stores), newest first.
+     *
+     * GET /api/admin/write-backs
+     *
+     * @param array<string, mixed> $query status, integration_id, shipment_id, limit, cursor
+     *   status: one of pending, succeeded, retrying, dead, skipped
+     *   limit: Page size, default 20, clamped to 1..100.
+     * @return array{data: list<array<string, mixed>>, has_more: bool, next_cursor: ?string} a page of WriteBack
+     */
+    public function adminListWriteBacks(array $query = []): array
+    {
+        return $this->request('GET', '/api/admin/write-backs', [], $query, null, null, 'page');
+    }
+
+    /**
+     * Every item of adminListWriteBacks() across all pages, fetched as the loop asks, with the same filters.
+     *
+     * @param array<string, mixed> $query
+     * @return \Generator<int, array<string, mixed>>
+     */
+    public function adminIterWriteBacks(array $query = []): \Generator
+    {
+        return $this->paginate(fn (array $q): array => $this->adminListWriteBacks($q), $query);
+    }
+
+    /**
+     * Run a retrying, dead or pending write-back now.
+     *
+     * POST /api/admin/write-backs/{id}/retry
+     * @return array<string, mixed> the WriteBack
+     */
+    public function adminRetryWriteBack(string $id, array $body, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/api/admin/write-backs/{id}/retry', ['id' => $id], [], $body, $idempotencyKey, 'json');
     }
 
     /**
