@@ -23,7 +23,12 @@ const collection = await new Promise<Record<string, unknown>>((resolve, reject) 
 // base_url, and credentials come from the collection-level auth and header rather than per request.
 // Per-request bearer auth (the converter's {{bearerToken}}) uses the key too; for /api/admin routes
 // put a session token from POST /api/auth/login in api_key instead.
-let text = JSON.stringify(collection).replaceAll('{{baseUrl}}', '{{base_url}}').replaceAll('{{bearerToken}}', '{{api_key}}');
+// A store platform's webhook signature (the receiver's credential) is computed over each body by
+// the platform: Postman cannot make one, so the header holds a placeholder, not a variable.
+let text = JSON.stringify(collection)
+  .replaceAll('{{baseUrl}}', '{{base_url}}')
+  .replaceAll('{{bearerToken}}', '{{api_key}}')
+  .replaceAll('{{apiKey}}', 'base64-hmac-sha256-of-the-body');
 const out = JSON.parse(text) as Record<string, unknown> & { item: unknown[] };
 delete out.variable;
 out.auth = { type: 'bearer', bearer: [{ key: 'token', value: '{{api_key}}', type: 'string' }] };

@@ -331,7 +331,7 @@ async function registerRoutes(app: App, opts: { deps: Deps; services: Services; 
   // Order intake: the integration's ingest key; per-IP limit 10× the public one (stores push in bulk).
   await app.register(integrationIntakeRoutes, { prefix: '/api/integrations', perIpPerMinute: opts.perIpPerMinute * 10, orders });
   // Store platforms' webhooks: the signature is the credential (no key, no session).
-  await app.register(channelReceiverRoutes, { prefix: '/api/integrations', deliveries: opts.services.channelDeliveries });
+  await app.register(channelReceiverRoutes, { prefix: '/api/integrations', deliveries: opts.services.channelDeliveries, credentials: opts.services.channelCredentials });
 }
 
 declare module 'fastify' {

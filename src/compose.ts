@@ -9,7 +9,7 @@ import { PickupsService } from './modules/pickups/index.js';
 import { BatchesService } from './modules/batches/index.js';
 import { CarrierAccountsService, CarrierGateway, type ApiDriverCatalogue } from './modules/carrier-accounts/index.js';
 import { ShippingRulesService } from './modules/shipping-rules/index.js';
-import { ChannelApply, ChannelDeliveries, ChannelHub, ChannelSync, ChannelWriteBacks, integrationsService } from './modules/integrations/index.js';
+import { ChannelApply, ChannelCredentials, ChannelDeliveries, ChannelHub, ChannelSync, ChannelWriteBacks, integrationsService } from './modules/integrations/index.js';
 import type { ChannelHttpClient } from './channels/http/client.js';
 
 /** The domain services of one app, each made once, with the services it calls in its constructor. */
@@ -34,6 +34,8 @@ export interface Services {
   channelSync: ChannelSync;
   /** Tracking back to stores (write-backs created with the label, delivered by a job). */
   channelWriteBacks: ChannelWriteBacks;
+  /** Store credentials as calls need them (OAuth tokens refreshed ahead), and the OAuth install. */
+  channelCredentials: ChannelCredentials;
 }
 
 /**
@@ -67,10 +69,11 @@ export function composeServices(deps: Deps, apiDrivers: ApiDriverCatalogue, chan
   const channelApply = new ChannelApply(deps, orders);
   const channelHub = new ChannelHub(channelHttp);
   const channelDeliveries = new ChannelDeliveries(deps, channelHub, integrationsService(deps), channelApply);
-  const channelWriteBacks = new ChannelWriteBacks(deps, channelHub, integrationsService(deps));
-  const channelSync = new ChannelSync(deps, channelHub, integrationsService(deps), channelApply, channelWriteBacks);
+  const channelCredentials = new ChannelCredentials(deps, channelHub, integrationsService(deps));
+  const channelWriteBacks = new ChannelWriteBacks(deps, integrationsService(deps), channelCredentials);
+  const channelSync = new ChannelSync(deps, channelHub, integrationsService(deps), channelApply, channelWriteBacks, channelCredentials);
 
-  return { settings, identity, orders, officeRedeem, shipments, batches, carrierAccounts, carrierGateway, shippingRules, manifests, pickups, channelApply, channelDeliveries, channelSync, channelWriteBacks };
+  return { settings, identity, orders, officeRedeem, shipments, batches, carrierAccounts, carrierGateway, shippingRules, manifests, pickups, channelApply, channelDeliveries, channelSync, channelWriteBacks, channelCredentials };
 }
 
 declare module 'fastify' {

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus, onboardClient, uncalledRouteGroups, useBuiltService, type BuiltClient, type BuiltService } from '../helpers/built-service.js';
 import { startFakeUps } from '../helpers/fake-ups.js';
+import { startFakeShopify } from '../helpers/fake-shopify/index.js';
 
 // What users run is what is tested (DESIGN.md §7): the bundled tree, started as `npm start`
 // starts it, walked through the first minutes of a client (DESIGN.md §3) and then every route
@@ -9,7 +10,7 @@ import { startFakeUps } from '../helpers/fake-ups.js';
 // A route group added later adds its `it` block below (or a file of its own with one
 // useBuiltService()); the service is started once per file. `api` carrier accounts are pointed at
 // a fake carrier on 127.0.0.1 (`base_url`), which the service accepts only with this flag.
-const service = useBuiltService({ env: { CARRIER_ALLOW_BASE_URL_OVERRIDE: '1' } });
+const service = useBuiltService({ env: { CARRIER_ALLOW_BASE_URL_OVERRIDE: '1', CHANNEL_ALLOW_BASE_URL_OVERRIDE: '1' } });
 let svc: BuiltService;
 let c: BuiltClient;
 
@@ -158,6 +159,70 @@ describe('the built tree (npm start)', () => {
     expect(got.body.name).toBe('Shop (EU)');
     const deleted = await svc.request('DELETE', `/api/admin/integrations/${created.body.id}`, { headers: c.admin });
     expect([200, 204]).toContain(deleted.status);
+  });
+
+  it('connects a Shopify store (fake, schema-checked): backfill, a signed webhook imports, a label writes tracking back, a void cancels it', async () => {
+    const fake = await startFakeShopify({ shopDomain: 'built-shop.myshopify.com', clientSecret: 'shpss_built_tree_secret' });
+    const until = async <T>(what: string, read: () => Promise<T | undefined | false>): Promise<T> => {
+      for (let i = 0; i < 150; i++) {
+        const value = await read();
+        if (value) return value;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error(`${what} did not happen within 15 s\n${svc.output().slice(-2000)}`);
+    };
+    try {
+      await svc.request('PATCH', '/api/admin/workspace', { headers: c.admin, json: { origin_address: sanFrancisco } });
+      const backfilled = fake.shop.seedOrder({ lines: [{ sku: 'MUG', title: 'Mug', quantity: 1, grams: 340 }] });
+      const created = await svc.request('POST', '/api/admin/integrations', {
+        headers: c.admin,
+        json: { name: 'Built shop', platform: 'shopify', store_ref: 'built-shop.myshopify.com', base_url: fake.url, credentials: { access_token: fake.accessToken, client_secret: fake.clientSecret } },
+      });
+      expectStatus(svc, created, 201, 'connect shopify');
+      const id = created.body.id as string;
+      const orderOf = (externalId: number) => async () =>
+        (await svc.request('GET', `/v1/orders?source=${id}&external_id=${externalId}`, { headers: c.v1 })).body.data[0] as { id: string; status: string } | undefined;
+      // Activation (a job in the process): webhooks registered, then the backfill imports the paid order.
+      await until('webhook registration', async () => fake.shop.webhooks.size === 4);
+      await until('backfill', orderOf(backfilled.id));
+      const runs = await svc.request('GET', `/api/admin/integrations/${id}/sync-runs`, { headers: c.admin });
+      expectStatus(svc, runs, 200, 'sync runs');
+
+      const fresh = fake.shop.seedOrder();
+      const hook = `${svc.baseUrl}/api/integrations/${id}/webhooks`;
+      expect((await fake.sendWebhook(hook, 'orders/create', fake.restOrder(fresh))).status).toBe(200);
+      expect((await fake.sendWebhook(hook, 'orders/create', fake.restOrder(fresh), { secret: 'forged' })).status).toBe(401);
+      const forged = await svc.request('POST', `/api/integrations/${id}/webhooks`, { headers: { 'content-type': 'application/json' }, body: '{}' });
+      expectCommonError(forged, 401, 'invalid_signature');
+      const order = await until('webhook import', orderOf(fresh.id));
+
+      const label = await svc.request('POST', '/v1/shipments', { headers: c.v1, json: { order_id: order.id, service_code: 'usps_ground_advantage' } });
+      expectStatus(svc, label, 201, 'label for a shopify order');
+      await until('fulfillment at the store', async () => fake.shop.order(fresh.id).fulfillments.length === 1);
+      expect(fake.shop.order(fresh.id).fulfillments[0].tracking[0]).toMatchObject({ company: 'USPS', number: label.body.tracking_number });
+      const writeBacks = await svc.request('GET', `/api/admin/write-backs?shipment_id=${label.body.id}`, { headers: c.admin });
+      await until('write-back succeeded', async () => (await svc.request('GET', `/api/admin/write-backs?shipment_id=${label.body.id}`, { headers: c.admin })).body.data[0]?.status === 'succeeded');
+      expectStatus(svc, writeBacks, 200, 'write-backs');
+      const history = await svc.request('GET', `/api/admin/orders/${order.id}/sync-history`, { headers: c.admin });
+      expectStatus(svc, history, 200, 'sync history');
+      expect(history.body.data[0]).toMatchObject({ source: 'webhook', decision: 'created' });
+
+      const voided = await svc.request('POST', `/v1/shipments/${label.body.id}/void`, { headers: c.v1 });
+      expectStatus(svc, voided, 200, 'void a shopify label');
+      await until('fulfillment cancelled', async () => fake.shop.order(fresh.id).fulfillments[0].status === 'CANCELLED');
+
+      const tested = await svc.request('POST', `/api/admin/integrations/${id}/test`, { headers: c.admin });
+      expectStatus(svc, tested, 200, 'test connection');
+      const sync = await svc.request('POST', `/api/admin/integrations/${id}/sync`, { headers: c.admin, json: {} });
+      expectStatus(svc, sync, 202, 'manual sync');
+      const retry = await svc.request('POST', `/api/admin/write-backs/wbk_01jx0000000000000000000000/retry`, { headers: c.admin });
+      expectCommonError(retry, 404, 'not_found');
+      const badCallback = await svc.request('GET', '/api/integrations/oauth/shopify/callback?shop=built-shop.myshopify.com&state=nope&hmac=00');
+      expectCommonError(badCallback, 400, 'oauth_invalid');
+      expect(fake.violations).toEqual([]);
+    } finally {
+      await fake.close();
+    }
   });
 
   it('serves super-admin accounts and workspaces', async () => {

@@ -269,7 +269,8 @@ export async function onboardClient(service: BuiltService, opts: { name?: string
  * `/v1/orders`.
  */
 export function routeGroup(path: string): string {
-  const parts = path.split('/').filter(Boolean);
+  // An id in the group's own segment (/api/integrations/int_…/webhooks) is the template's {id}.
+  const parts = path.split('/').filter(Boolean).map((p) => (/^[a-z]+_[0-9a-z]{26}$/.test(p) ? '{id}' : p));
   if (parts[0] === 'v1') return `/${parts.slice(0, 2).join('/')}`;
   if (parts[0] === 'api' && parts.length > 1) return `/${parts.slice(0, 3).join('/')}`;
   return `/${parts.join('/')}`;

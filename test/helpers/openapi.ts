@@ -34,6 +34,8 @@ export type AuthKind = 'none' | 'apiKey' | 'session' | 'admin' | 'superAdmin' | 
 export function authKind(path: string, security: Operation['security']): AuthKind {
   if (!security || security.length === 0) return 'none';
   if (security.some((s) => 'platformSignature' in s)) return 'signature';
+  // /metrics is open outside production unless METRICS_TOKEN is set (the test app sets none).
+  if (security.every((s) => Object.keys(s).every((k) => k === 'metricsToken'))) return 'none';
   if (path.startsWith('/v1/')) return 'apiKey';
   if (path.startsWith('/api/super-admin/')) return 'superAdmin';
   if (path.startsWith('/api/admin/')) return 'admin';

@@ -1548,12 +1548,12 @@ class Operations:
         """Every item of `admin_list_write_backs` across all pages, fetched as the loop asks, with the same filters."""
         return self._paginate(self.admin_list_write_backs, dict(status=status, integration_id=integration_id, shipment_id=shipment_id, limit=limit))
 
-    def admin_retry_write_back(self, id: str, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> WriteBack:
+    def admin_retry_write_back(self, id: str, *, idempotency_key: str | None = None) -> WriteBack:
         """Run a retrying, dead or pending write-back now.
 
         POST /api/admin/write-backs/{id}/retry
         """
-        return self._request("POST", "/api/admin/write-backs/{id}/retry", path_params={"id": id}, query={}, body=body, idempotency_key=idempotency_key, answer="json")
+        return self._request("POST", "/api/admin/write-backs/{id}/retry", path_params={"id": id}, query={}, idempotency_key=idempotency_key, answer="json")
 
     def admin_create_shipment(self, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> Shipment:
         """Buy a label for an order (as POST /v1/shipments).
@@ -2264,6 +2264,13 @@ class Operations:
         """
         return self._request("POST", "/api/integrations/{id}/webhooks", path_params={"id": id}, query={}, idempotency_key=idempotency_key, answer="json")
 
+    def integration_shopify_oauth_callback(self, *, code: str | None = None, hmac: str | None = None, shop: str | None = None, state: str | None = None, timestamp: str | None = None, host: str | None = None) -> None:
+        """Where Shopify sends the merchant back after approving the app (OAuth).
+
+        GET /api/integrations/oauth/shopify/callback
+        """
+        return self._request("GET", "/api/integrations/oauth/shopify/callback", path_params={}, query={"code": code, "hmac": hmac, "shop": shop, "state": state, "timestamp": timestamp, "host": host}, answer="none")
+
 
 OPERATIONS: dict[str, tuple[str, str]] = {
     "getRoot": ("GET", "/"),
@@ -2441,6 +2448,7 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "integrationCreateOrder": ("POST", "/api/integrations/orders"),
     "integrationGetOrder": ("GET", "/api/integrations/orders/{orderId}"),
     "integrationReceiveWebhook": ("POST", "/api/integrations/{id}/webhooks"),
+    "integrationShopifyOAuthCallback": ("GET", "/api/integrations/oauth/shopify/callback"),
 }
 
 ENUMS: dict[str, type[OpenEnum]] = {"AccountRole": AccountRole, "AccountStatus": AccountStatus, "WorkspacePlan": WorkspacePlan, "ApiKeyEnvironment": ApiKeyEnvironment, "OrderEnvironment": OrderEnvironment, "OrderStatus": OrderStatus, "ShipmentEnvironment": ShipmentEnvironment, "ShipmentStatus": ShipmentStatus, "ShipmentCharge": ShipmentCharge, "ShipmentBillingStatus": ShipmentBillingStatus, "BatchType": BatchType, "BatchStatus": BatchStatus, "BatchItemStatus": BatchItemStatus, "WebhookEndpointEnvironment": WebhookEndpointEnvironment, "WebhookDeliveryStatus": WebhookDeliveryStatus, "CarrierAccountDriver": CarrierAccountDriver, "CarrierAccountMode": CarrierAccountMode, "CarrierTypeDriversItem": CarrierTypeDriversItem, "CarrierTypeReturnChargesItem": CarrierTypeReturnChargesItem, "ShippingRuleSelectionStrategy": ShippingRuleSelectionStrategy, "ManifestStatus": ManifestStatus, "PickupStatus": PickupStatus, "IntegrationPlatform": IntegrationPlatform, "IntegrationEnvironment": IntegrationEnvironment, "IntegrationHealth": IntegrationHealth, "SyncRunKind": SyncRunKind, "SyncRunStatus": SyncRunStatus, "WriteBackAction": WriteBackAction, "WriteBackStatus": WriteBackStatus, "OfficePinProduct": OfficePinProduct, "OfficePinStatus": OfficePinStatus, "RefundStatus": RefundStatus}

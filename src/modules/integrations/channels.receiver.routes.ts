@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses, type App } from '../../platform/http/schemas.js';
 import type { ChannelDeliveries } from './channels.deliveries.js';
+import type { ChannelCredentials } from './channels.credentials.js';
 
 /** The receiver reads at most this much (DESIGN.md §10.5: a larger body is a 413). */
 const MAX_DELIVERY_BYTES = 1024 * 1024;
@@ -10,7 +11,7 @@ const MAX_DELIVERY_BYTES = 1024 * 1024;
  * no key: the signature over the raw body is the credential, so this plugin reads the body as
  * bytes (its own parsers, encapsulated here) and verifies before it parses anything.
  */
-export async function channelReceiverRoutes(app: App, opts: { deliveries: ChannelDeliveries }) {
+export async function channelReceiverRoutes(app: App, opts: { deliveries: ChannelDeliveries; credentials: ChannelCredentials }) {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_DELIVERY_BYTES }, (_req, body, done) => done(null, body));
 
@@ -26,7 +27,10 @@ export async function channelReceiverRoutes(app: App, opts: { deliveries: Channe
       security: [{ platformSignature: [] }],
       params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
       response: {
-        200: Type.Object({ received: Type.Boolean(), duplicate: Type.Boolean({ description: 'This delivery id was received before: nothing was applied again.' }) }),
+        200: Type.Object(
+          { received: Type.Boolean(), duplicate: Type.Boolean({ description: 'This delivery id was received before: nothing was applied again.' }) },
+          { examples: [{ received: true, duplicate: false }] },
+        ),
         ...errorResponses(400, 401, 413),
       },
     },
@@ -34,6 +38,35 @@ export async function channelReceiverRoutes(app: App, opts: { deliveries: Channe
       const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       const { duplicate } = await opts.deliveries.receive(request.params.id, request.headers, raw);
       return { received: true, duplicate };
+    },
+  });
+
+  app.get('/oauth/shopify/callback', {
+    schema: {
+      operationId: 'integrationShopifyOAuthCallback',
+      summary: 'Where Shopify sends the merchant back after approving the app (OAuth)',
+      description:
+        'Verifies `hmac` (hex HMAC-SHA256 of the sorted query without it, keyed with the client secret), the single-use `state` bound to ' +
+        'the integration and the `shop`, exchanges `code` for the token, activates the connection and redirects (302) to ' +
+        '`/dashboard/integrations/{id}`. A bad hmac, state or shop → 400 oauth_invalid, nothing stored (the state is consumed).',
+      tags: ['integrations'],
+      security: [],
+      querystring: Type.Object(
+        {
+          code: Type.Optional(Type.String({ maxLength: 512 })),
+          hmac: Type.Optional(Type.String({ maxLength: 128 })),
+          shop: Type.Optional(Type.String({ maxLength: 255 })),
+          state: Type.Optional(Type.String({ maxLength: 128 })),
+          timestamp: Type.Optional(Type.String({ maxLength: 32 })),
+          host: Type.Optional(Type.String({ maxLength: 512 })),
+        },
+        { additionalProperties: Type.String({ maxLength: 512 }) },
+      ),
+      response: { 302: Type.Null({ description: 'To the dashboard page of the connected integration' }), ...errorResponses(400) },
+    },
+    handler: async (request, reply) => {
+      const id = await opts.credentials.completeOAuth(request.query as Record<string, string>);
+      return reply.redirect(`/dashboard/integrations/${id}`, 302);
     },
   });
 }

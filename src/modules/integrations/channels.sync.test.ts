@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createTenant, type Tenant } from '../../../test/helpers/app.js';
@@ -153,3 +153,61 @@ async function exchangeFreshToken(): Promise<string> {
   });
   return ((await res.json()) as { access_token: string }).access_token;
 }
+
+describe('the OAuth install', () => {
+  const callback = (query: Record<string, string>) => app.inject({ method: 'GET', url: `/api/integrations/oauth/shopify/callback?${new URLSearchParams(query)}` });
+  /** The callback query Shopify sends, signed as Shopify signs it (hex HMAC-SHA256 of the sorted query). */
+  const signed = (query: Record<string, string>, secret = fake.clientSecret) => {
+    const message = Object.keys(query).sort().map((k) => `${k}=${query[k]}`).join('&');
+    return { ...query, hmac: createHmac('sha256', secret).update(message).digest('hex') };
+  };
+
+  async function pending() {
+    const res = await admin('POST', '/api/admin/integrations', {
+      name: 'OAuth shop',
+      platform: 'shopify',
+      store_ref: 'acme.myshopify.com',
+      base_url: fake.url,
+      credentials: { client_id: fake.clientId, client_secret: fake.clientSecret },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const created = res.json();
+    return { id: created.id as string, state: new URL(created.connection.authorize_url).searchParams.get('state')! };
+  }
+
+  it('verifies hmac, state and shop, exchanges the code, activates and redirects; expiring tokens are refreshed ahead and stored', async () => {
+    fake.setExpiringTokens(true, 120);
+    const { id, state } = await pending();
+    const res = await callback(signed({ code: fake.issueCode(), shop: 'acme.myshopify.com', state, timestamp: String(Math.floor(Date.now() / 1000)) }));
+    expect(res.statusCode, res.body).toBe(302);
+    expect(res.headers.location).toBe(`/dashboard/integrations/${id}`);
+    const read = (await admin('GET', `/api/admin/integrations/${id}`)).json();
+    expect(read.connection).toMatchObject({ state: 'active', authorize_url: null, scopes: ['read_orders', 'read_merchant_managed_fulfillment_orders', 'write_merchant_managed_fulfillment_orders'] });
+    expect(read.credentials).toMatchObject({ access_token: expect.stringMatching(/^••••/), refresh_token: expect.stringMatching(/^••••/), client_id: fake.clientId });
+    // The state was single-use.
+    expect((await callback(signed({ code: fake.issueCode(), shop: 'acme.myshopify.com', state }))).json().code).toBe('oauth_invalid');
+
+    // The token has 2 minutes left (< 5): the next call refreshes it first, and stores the new pair.
+    const before = await app.deps.db.selectFrom('integrations').select('credentials_sealed').where('id', '=', id).executeTakeFirstOrThrow();
+    const refreshes = fake.requests.filter((r) => r.fields.includes('oauth')).length;
+    expect((await admin('POST', `/api/admin/integrations/${id}/test`)).json().health).toBe('healthy');
+    expect(fake.requests.filter((r) => r.fields.includes('oauth')).length).toBe(refreshes + 1);
+    const after = await app.deps.db.selectFrom('integrations').select('credentials_sealed').where('id', '=', id).executeTakeFirstOrThrow();
+    expect(after.credentials_sealed).not.toBe(before.credentials_sealed);
+    fake.setExpiringTokens(false);
+  });
+
+  it('a bad hmac, another shop or an unknown state is 400 oauth_invalid and stores nothing', async () => {
+    const { id, state } = await pending();
+    const forged = await callback(signed({ code: fake.issueCode(), shop: 'acme.myshopify.com', state }, 'not-the-secret'));
+    expect(forged.statusCode).toBe(400);
+    expect(forged.json()).toMatchObject({ code: 'oauth_invalid', details: [{ field: 'query' }] });
+    const second = await pending();
+    const otherShop = await callback(signed({ code: fake.issueCode(), shop: 'evil.myshopify.com', state: second.state }));
+    expect(otherShop.json().code).toBe('oauth_invalid');
+    expect((await callback(signed({ code: 'x', shop: 'acme.myshopify.com', state: 'unknown-state-0123456789' }))).statusCode).toBe(400);
+    for (const pendingId of [id, second.id]) {
+      expect((await admin('GET', `/api/admin/integrations/${pendingId}`)).json().connection.state).toBe('pending_authorization');
+    }
+  });
+});

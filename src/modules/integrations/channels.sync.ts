@@ -7,6 +7,7 @@ import { paginate } from '../../platform/http/pagination.js';
 import type { ChannelApply } from './channels.apply.js';
 import type { ChannelHub } from './channels.hub.js';
 import type { ChannelWriteBacks } from './channels.write-backs.js';
+import type { ChannelCredentials } from './channels.credentials.js';
 import * as repo from './channels.repo.js';
 import type { SyncCounts, SyncRunKind, SyncRunRow } from './channels.tables.js';
 import { effectiveSettings } from './integrations.connection.js';
@@ -46,12 +47,11 @@ export class ChannelSync {
     private readonly integrations: IntegrationsService,
     private readonly applier: ChannelApply,
     private readonly writeBacks: ChannelWriteBacks,
+    private readonly credentials: ChannelCredentials,
   ) {}
 
-  private open(row: IntegrationRow): { channel: Channel; conn: ChannelConnection } {
-    const credentials = this.integrations.openCredentials(row);
-    if (!credentials) throw new AppError('invalid_state', 'The integration has no credentials.', { details: [{ field: 'credentials', message: 'are missing' }] });
-    return { channel: this.hub.channel(row.platform), conn: this.hub.connection(row, credentials) };
+  private open(row: IntegrationRow): Promise<{ channel: Channel; conn: ChannelConnection }> {
+    return this.credentials.open(row);
   }
 
   /** A queued run and its job, in the caller's transaction or its own. */
@@ -78,8 +78,8 @@ export class ChannelSync {
    * (401 → token_expired, unreachable → down, else healthy). Returns the refreshed row.
    */
   async test(row: IntegrationRow): Promise<IntegrationRow> {
-    const { channel, conn } = this.open(row);
     try {
+      const { channel, conn } = await this.open(row);
       const { scopes } = await channel.testConnection(conn);
       const healthy = await this.deps.db.transaction().execute(async (trx) => {
         const updated = await integrationsRepo.updateIntegration(trx, scopeOf(row), row.id, { scopes: JSON.stringify(scopes) });
@@ -120,7 +120,7 @@ export class ChannelSync {
 
   /** Every topic subscribed at our delivery URL; missing ones created. Returns how many were (re)created. */
   async ensureWebhooks(row: IntegrationRow): Promise<number> {
-    const { channel, conn } = this.open(row);
+    const { channel, conn } = await this.open(row);
     const url = deliveryUrl(this.deps.config.publicBaseUrl, row.id);
     const existing = await channel.listWebhookSubscriptions(conn);
     const have = new Set(existing.filter((s) => s.callbackUrl === url).map((s) => s.topic));
@@ -131,7 +131,7 @@ export class ChannelSync {
 
   /** Unregister our webhooks (on delete); a store that cannot be reached is left as it is. */
   async removeWebhooks(row: IntegrationRow): Promise<void> {
-    const { channel, conn } = this.open(row);
+    const { channel, conn } = await this.open(row);
     const url = deliveryUrl(this.deps.config.publicBaseUrl, row.id);
     const existing = await channel.listWebhookSubscriptions(conn);
     for (const sub of existing.filter((s) => s.callbackUrl === url)) await channel.deleteWebhookSubscription(conn, sub.id);
@@ -157,7 +157,7 @@ export class ChannelSync {
     const since = (run.since ?? (row.sync_watermark ? new Date(new Date(row.sync_watermark).getTime() - RECONCILE_OVERLAP_MS) : new Date(0))).toISOString();
     let cursor = run.cursor;
     try {
-      const { channel, conn } = this.open(row);
+      const { channel, conn } = await this.open(row);
       if (run.kind === 'reconcile') {
         const repaired = await this.ensureWebhooks(row);
         if (repaired > 0) {

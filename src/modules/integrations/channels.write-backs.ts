@@ -7,7 +7,7 @@ import { newId } from '../../platform/ids.js';
 import { paginate } from '../../platform/http/pagination.js';
 import { recordEvent, registerEventHook, type RecordedEvent } from '../events/index.js';
 import { orderOrigin } from '../orders/index.js';
-import type { ChannelHub } from './channels.hub.js';
+import type { ChannelCredentials } from './channels.credentials.js';
 import type { WriteBackAction, WriteBackError, WriteBackRow, WriteBacksTable, WriteBackStatus } from './channels.tables.js';
 import { toWriteBack } from './channels.wire.js';
 import { effectiveSettings } from './integrations.connection.js';
@@ -64,8 +64,8 @@ export function nextDelaySeconds(attempts: number, createdAt: Date, now: Date): 
 export class ChannelWriteBacks {
   constructor(
     private readonly deps: Deps,
-    private readonly hub: ChannelHub,
     private readonly integrations: IntegrationsService,
+    private readonly credentials: ChannelCredentials,
   ) {}
 
   /** Listens for label purchases and voids; returns the unregister function. */
@@ -130,12 +130,10 @@ export class ChannelWriteBacks {
     const integration = await integrationsRepo.findIntegration(this.deps.db, scope, wb.integration_id);
     if (!integration) return this.finish(wb, 'skipped', { last_error: JSON.stringify({ code: 'integration_deleted', message: 'The integration was deleted.', platform_status: null }) });
     if (integration.health === 'token_expired' || integration.connection_state !== 'active') return this.wait(wb, integration);
-    const credentials = this.integrations.openCredentials(integration);
-    if (!credentials) return this.wait(wb, integration);
-    const channel = this.hub.channel(integration.platform);
-    const conn = this.hub.connection(integration, credentials);
+    if (!integration.credentials_sealed) return this.wait(wb, integration);
     const attempts = wb.attempts + 1;
     try {
+      const { channel, conn } = await this.credentials.open(integration);
       if (wb.action === 'cancel_fulfillment') {
         const fulfilled = await this.deps.db.selectFrom('write_backs').select(['external_ref', 'external_refs']).where('shipment_id', '=', wb.shipment_id).where('action', '=', 'fulfill').where('status', '=', 'succeeded').executeTakeFirst();
         const refs = fulfilled?.external_refs ?? (fulfilled?.external_ref ? [fulfilled.external_ref] : []);

@@ -17,3 +17,4 @@ export { channelReceiverRoutes } from './channels.receiver.routes.js';
 export { ChannelSync, SYNC_JOB, type SyncJob } from './channels.sync.js';
 export { ChannelWriteBacks, WRITE_BACK_JOB, WRITE_BACK_FAILED_EVENT, type WriteBackJob } from './channels.write-backs.js';
 export { writeBacksRoutes } from './write-backs.routes.js';
+export { ChannelCredentials } from './channels.credentials.js';

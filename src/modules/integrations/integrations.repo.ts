@@ -124,3 +124,11 @@ export async function stampTokenChecks(db: Executor, now: Date): Promise<number>
 export async function findIntegrationById(db: Executor, id: string): Promise<IntegrationRow | undefined> {
   return db.selectFrom('integrations').selectAll().where('id', '=', id).executeTakeFirst();
 }
+
+/** The OAuth callback: the integration a pending state belongs to, the state consumed (single-use) in the same statement. */
+export async function consumeOAuthState(db: Executor, stateHash: string): Promise<IntegrationRow | undefined> {
+  const row = await db.selectFrom('integrations').selectAll().where('oauth_state_hash', '=', stateHash).forUpdate().executeTakeFirst();
+  if (!row) return undefined;
+  await db.updateTable('integrations').set({ oauth_state_hash: null, oauth_state_expires_at: null }).where('id', '=', row.id).execute();
+  return row;
+}

@@ -370,6 +370,11 @@ export class IntegrationsService {
     });
   }
 
+  /** New credentials of a connector as columns: sealed, and masked for answers. */
+  sealedCredentials(id: string, credentials: Record<string, unknown>): Pick<Updateable<IntegrationsTable>, 'credentials_sealed' | 'credentials_masked'> {
+    return { credentials_sealed: this.box.seal(JSON.stringify(credentials), id), credentials_masked: JSON.stringify(maskedCredentials(credentials)) };
+  }
+
   /** A row's credentials, decrypted (for connectors; never sent to clients). */
   openCredentials(row: IntegrationRow): Record<string, unknown> | null {
     return row.credentials_sealed ? (JSON.parse(this.box.open(row.credentials_sealed, row.id)) as Record<string, unknown>) : null;

@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses, listResponse, PageLimitSchema, type App } from '../../platform/http/schemas.js';
 import { serviceContext } from '../../platform/http/request-context.js';
-import { nullable } from '../../platform/http/nullable.js';
 import type { ChannelWriteBacks } from './channels.write-backs.js';
 import { toWriteBack } from './channels.wire.js';
 
@@ -82,7 +81,6 @@ export async function writeBacksRoutes(app: App, opts: { writeBacks: ChannelWrit
       tags,
       security,
       params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
-      body: Type.Optional(nullable(Type.Object({}, { additionalProperties: false }))),
       response: { 200: Type.Ref(WriteBackSchema), ...errorResponses(401, 404, 409) },
     },
     handler: async (request) => writeBacks.retryNow(serviceContext(request), request.params.id),

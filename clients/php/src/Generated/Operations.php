@@ -188,6 +188,7 @@ trait Operations
         'integrationCreateOrder' => ['POST', '/api/integrations/orders'],
         'integrationGetOrder' => ['GET', '/api/integrations/orders/{orderId}'],
         'integrationReceiveWebhook' => ['POST', '/api/integrations/{id}/webhooks'],
+        'integrationShopifyOAuthCallback' => ['GET', '/api/integrations/oauth/shopify/callback'],
     ];
 
     /**
@@ -1518,9 +1519,9 @@ trait Operations
      * POST /api/admin/write-backs/{id}/retry
      * @return array<string, mixed> the WriteBack
      */
-    public function adminRetryWriteBack(string $id, array $body, ?string $idempotencyKey = null): array
+    public function adminRetryWriteBack(string $id, ?string $idempotencyKey = null): array
     {
-        return $this->request('POST', '/api/admin/write-backs/{id}/retry', ['id' => $id], [], $body, $idempotencyKey, 'json');
+        return $this->request('POST', '/api/admin/write-backs/{id}/retry', ['id' => $id], [], null, $idempotencyKey, 'json');
     }
 
     /**
@@ -2659,6 +2660,19 @@ trait Operations
     public function integrationReceiveWebhook(string $id, ?string $idempotencyKey = null): array
     {
         return $this->request('POST', '/api/integrations/{id}/webhooks', ['id' => $id], [], null, $idempotencyKey, 'json');
+    }
+
+    /**
+     * Where Shopify sends the merchant back after approving the app (OAuth).
+     *
+     * GET /api/integrations/oauth/shopify/callback
+     *
+     * @param array<string, mixed> $query code, hmac, shop, state, timestamp, host
+     * @return void
+     */
+    public function integrationShopifyOAuthCallback(array $query = []): void
+    {
+        $this->request('GET', '/api/integrations/oauth/shopify/callback', [], $query, null, null, 'none');
     }
 
     /**
