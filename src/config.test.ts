@@ -12,6 +12,14 @@ describe('loadConfig', () => {
     expect(c.version).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
+  it('lets store integrations name their own base_url only when asked, and never in production', () => {
+    expect(loadConfig({}).channelAllowBaseUrlOverride).toBe(false);
+    expect(loadConfig({ CHANNEL_ALLOW_BASE_URL_OVERRIDE: '1' }).channelAllowBaseUrlOverride).toBe(true);
+    const key = Buffer.alloc(32, 7).toString('base64');
+    expect(loadConfig({ NODE_ENV: 'production', ENCRYPTION_KEY: key, CHANNEL_ALLOW_BASE_URL_OVERRIDE: '1' }).channelAllowBaseUrlOverride).toBe(false);
+    expect(() => loadConfig({ CHANNEL_ALLOW_BASE_URL_OVERRIDE: 'yes please' })).toThrow(/CHANNEL_ALLOW_BASE_URL_OVERRIDE/);
+  });
+
   it.each([
     [{ PORT: 'eighty' }, /PORT/],
     [{ PORT: '70000' }, /PORT/],

@@ -27,10 +27,30 @@ export const redactPaths = [
   'error.detail',
 ];
 
+/** Query parameters that carry a secret (an OAuth callback's code and state, a token in a link). */
+const SECRET_QUERY = /([?&](?:code|state|hmac|signature|token|access_token|refresh_token|secret|client_secret|password)=)[^&#]*/gi;
+
+/** A request URL as logs show it: secret query values masked. */
+export function maskUrl(url: string): string {
+  return url.includes('?') ? url.replace(SECRET_QUERY, '$1[redacted]') : url;
+}
+
+interface LoggedRequest {
+  method: string;
+  url: string;
+  host?: string;
+  ip?: string;
+  socket?: { remotePort?: number };
+}
+
 export function loggerOptions(level: string): LoggerOptions {
   return {
     level,
     redact: { paths: redactPaths, censor: '[redacted]' },
+    // Fastify's request serializer, with the URL's secret query values masked.
+    serializers: {
+      req: (req: LoggedRequest) => ({ method: req.method, url: maskUrl(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort }),
+    },
     base: { service: 'shipping-service' },
     timestamp: () => `,"time":"${new Date().toISOString()}"`,
   };

@@ -8,6 +8,7 @@ import { startFakeDhl, type FakeDhl } from '../helpers/fake-dhl.js';
 import { startFakeFedex, type FakeFedex } from '../helpers/fake-fedex.js';
 import { startFakeUps, type FakeUps } from '../helpers/fake-ups.js';
 import { startFakeUsps, type FakeUsps } from '../helpers/fake-usps.js';
+import { startFakeShopify, type FakeShopify } from '../helpers/fake-shopify/index.js';
 
 // No secret ever reaches a log line (DESIGN.md §2 logs): a full client flow at the most verbose
 // level, then every secret that was sent or handed out is searched for in the captured lines.
@@ -28,6 +29,7 @@ let ups: FakeUps;
 let usps: FakeUsps;
 let fedex: FakeFedex;
 let dhl: FakeDhl;
+let shopify: FakeShopify;
 
 beforeAll(async () => {
   const stream = new Writable({
@@ -40,13 +42,14 @@ beforeAll(async () => {
   usps = await startFakeUsps({ clientSecret: CARRIER_SECRETS.usps });
   fedex = await startFakeFedex({ secretKey: CARRIER_SECRETS.fedex });
   dhl = await startFakeDhl({ apiSecret: CARRIER_SECRETS.dhl });
+  shopify = await startFakeShopify({ shopDomain: 'secret-shop.myshopify.com', clientSecret: 'shpss_store_client_secret_5e81' });
   app = await buildTestApp({
-    config: { logLevel: 'trace', carrierAllowBaseUrlOverride: true, encryptionKey: randomBytes(32).toString('base64') },
+    config: { logLevel: 'trace', carrierAllowBaseUrlOverride: true, channelAllowBaseUrlOverride: true, encryptionKey: randomBytes(32).toString('base64') },
     logStream: stream,
   });
 }, 60_000);
 afterAll(async () => {
-  await Promise.all([ups?.close(), usps?.close(), fedex?.close(), dhl?.close()]);
+  await Promise.all([ups?.close(), usps?.close(), fedex?.close(), dhl?.close(), shopify?.close()]);
 });
 
 /** Every value under a secret-named field, at any depth, of a response or request body. */
@@ -198,5 +201,55 @@ describe('carrier accounts: credentials and carrier tokens', () => {
     ]);
     expect(leaks).toEqual([]);
     for (const fake of [ups, usps, fedex, dhl]) expect(fake.violations).toEqual([]);
+  });
+});
+
+describe('store connections: credentials, tokens and OAuth codes', () => {
+  it('appear in no log line and no response body (connect both ways, activate, webhooks, sync, write-back)', { timeout: 180_000 }, async () => {
+    const t = await createTenant(app);
+    await app.inject({ method: 'PATCH', url: '/api/admin/workspace', headers: t.adminHeaders, payload: { origin_address: { name: 'W', street1: '350 5th Ave', city: 'New York', state: 'NY', postal_code: '10118', country: 'US' } } });
+    const bodies: string[] = [];
+    const send = async (method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown, headers = t.adminHeaders) => {
+      const res = await app.inject({ method, url, headers, payload: payload as never });
+      bodies.push(res.body);
+      return res;
+    };
+    const base = { platform: 'shopify', store_ref: 'secret-shop.myshopify.com', base_url: shopify.url };
+    const created = (await send('POST', '/api/admin/integrations', { ...base, name: 'custom app', credentials: { access_token: shopify.accessToken, client_secret: shopify.clientSecret } })).json();
+    await app.services.channelSync.activate({ workspace_id: t.workspaceId, environment: 'test', integration_id: created.id });
+    const runs = await app.deps.db.selectFrom('channel_sync_runs').select('id').where('integration_id', '=', created.id).execute();
+    for (const { id } of runs) await app.services.channelSync.run({ workspace_id: t.workspaceId, environment: 'test', run_id: id });
+    const order = shopify.shop.seedOrder();
+    const target = await app.listen({ host: '127.0.0.1', port: 0 });
+    await shopify.sendWebhook(`${target}/api/integrations/${created.id}/webhooks`, 'orders/create', shopify.restOrder(order));
+    await shopify.sendWebhook(`${target}/api/integrations/${created.id}/webhooks`, 'orders/create', shopify.restOrder(order), { secret: 'wrong-secret-value' });
+    const deliveries = await app.deps.db.selectFrom('channel_deliveries').select('id').where('integration_id', '=', created.id).execute();
+    for (const { id } of deliveries) await app.services.channelDeliveries.apply({ workspace_id: t.workspaceId, environment: 'test', delivery_id: id });
+    const imported = await app.deps.db.selectFrom('orders').select('id').where('source', '=', created.id).where('external_id', '=', String(order.id)).executeTakeFirstOrThrow();
+    const label = (await send('POST', '/v1/shipments', { order_id: imported.id, service_code: 'usps_ground_advantage' }, t.headers)).json();
+    const [wb] = await app.deps.db.selectFrom('write_backs').select('id').where('shipment_id', '=', label.id).execute();
+    await app.services.channelWriteBacks.attempt({ workspace_id: t.workspaceId, environment: 'test', write_back_id: wb.id });
+    await send('POST', `/api/admin/integrations/${created.id}/test`);
+    await send('GET', `/api/admin/integrations/${created.id}`);
+
+    shopify.setExpiringTokens(true, 60);
+    const pending = (await send('POST', '/api/admin/integrations', { ...base, name: 'oauth', credentials: { client_id: shopify.clientId, client_secret: shopify.clientSecret } })).json();
+    const state = new URL(pending.connection.authorize_url).searchParams.get('state')!;
+    const code = shopify.issueCode();
+    const query: Record<string, string> = { code, shop: 'secret-shop.myshopify.com', state, timestamp: '1700000000' };
+    const { createHmac } = await import('node:crypto');
+    query.hmac = createHmac('sha256', shopify.clientSecret).update(Object.keys(query).sort().map((k) => `${k}=${query[k]}`).join('&')).digest('hex');
+    const callback = await app.inject({ method: 'GET', url: `/api/integrations/oauth/shopify/callback?${new URLSearchParams(query)}` });
+    expect(callback.statusCode).toBe(302);
+    await send('POST', `/api/admin/integrations/${pending.id}/test`); // refreshes the 60 s token first
+    shopify.setExpiringTokens(false);
+    const issued = shopify.requests.flatMap((r) => (r.fields.includes('oauth') ? [] : [String(r.headers['x-shopify-access-token'] ?? '')])).filter((v) => v.length > 8);
+    const secrets = [...new Set([shopify.clientSecret, shopify.accessToken, code, state, ...issued])];
+    expect(issued.length).toBeGreaterThan(2);
+    const leaks = secrets.flatMap((secret) => [
+      ...lines.filter((l) => l.includes(secret)).map((l) => `${secret.slice(0, 6)}… in log: ${l.slice(0, 160)}`),
+      ...bodies.filter((b) => b.includes(secret) && secret !== state).map((b) => `${secret.slice(0, 6)}… in a response: ${b.slice(0, 160)}`),
+    ]);
+    expect(leaks).toEqual([]);
   });
 });
