@@ -2,6 +2,7 @@ import { ChannelError, type Channel, type ChannelConnection, type OAuthTokens } 
 import type { Deps } from '../../platform/deps.js';
 import { sha256Hex } from '../../platform/crypto.js';
 import { AppError } from '../../platform/errors.js';
+import { secretScrubber, type SecretScrubber } from '../../platform/secret-scrubber.js';
 import type { ChannelHub } from './channels.hub.js';
 import * as integrationsRepo from './integrations.repo.js';
 import type { ActivateJob, IntegrationsService } from './integrations.service.js';
@@ -26,6 +27,15 @@ export class ChannelCredentials {
     private readonly hub: ChannelHub,
     private readonly integrations: IntegrationsService,
   ) {}
+
+  /**
+   * Cleans what a platform (or a proxy at base_url) sent back of this connection's own secrets
+   * before it is stored or shown: an echo of our request must not leak them (the carriers do the same).
+   */
+  scrubberFor(row: IntegrationRow): SecretScrubber {
+    const credentials = row.credentials_sealed ? this.integrations.openCredentials(row) : null;
+    return secretScrubber(Object.values(credentials ?? {}).filter((v): v is string => typeof v === 'string'));
+  }
 
   /** The channel and a connection with usable credentials; throws ChannelError unauthorized when a refresh is refused. */
   async open(row: IntegrationRow): Promise<{ channel: Channel; conn: ChannelConnection }> {

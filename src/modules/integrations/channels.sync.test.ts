@@ -16,7 +16,7 @@ let integrationId: string;
 const PUBLIC = 'https://ship.example.com';
 
 beforeAll(async () => {
-  fake = await startFakeShopify({ shopDomain: 'acme.myshopify.com', clientSecret: 'shpss_sync_test_secret' });
+  fake = await startFakeShopify({ shopDomain: 'acme.myshopify.com', clientSecret: 'shpss_sync_test_secret', restoreRate: 1000 });
   app = await buildTestApp({ config: { encryptionKey: randomBytes(32).toString('base64'), channelAllowBaseUrlOverride: true, publicBaseUrl: PUBLIC } });
   t = await createTenant(app);
 });

@@ -200,7 +200,8 @@ export class ChannelSync {
       });
     } catch (err) {
       if (!(err instanceof ChannelError) && !(err instanceof AppError)) throw err;
-      await repo.updateSyncRun(this.deps.db, run.id, { status: 'failed', finished_at: now(), counts: JSON.stringify(counts), error: err.message });
+      const error = this.credentials.scrubberFor(row).scrub(err.message);
+      await repo.updateSyncRun(this.deps.db, run.id, { status: 'failed', finished_at: now(), counts: JSON.stringify(counts), error });
       if (err instanceof ChannelError) await this.recordFailure(row, err);
     }
   }

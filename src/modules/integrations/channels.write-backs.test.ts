@@ -18,7 +18,8 @@ let base: string;
 const shipFrom = { name: 'Warehouse', street1: '350 5th Ave', city: 'New York', state: 'NY', postal_code: '10118', country: 'US' };
 
 beforeAll(async () => {
-  fake = await startFakeShopify({ shopDomain: 'acme.myshopify.com', clientSecret: 'shpss_writeback_secret' });
+  // A fast-restoring cost bucket: these tests are about write-backs, not about waiting for Shopify's bucket.
+  fake = await startFakeShopify({ shopDomain: 'acme.myshopify.com', clientSecret: 'shpss_writeback_secret', restoreRate: 1000 });
   app = await buildTestApp({ config: { encryptionKey: randomBytes(32).toString('base64'), channelAllowBaseUrlOverride: true } });
   base = await app.listen({ host: '127.0.0.1', port: 0 });
   t = await createTenant(app);
@@ -96,9 +97,12 @@ describe('writing tracking back to Shopify', () => {
     expect(await attempt(held.wb.id)).toMatchObject({ status: 'retrying', last_error: { code: 'fulfillment_on_hold' } });
 
     const refused = await importAndBuy();
-    fake.fail('fulfillmentCreate', { kind: 'user_errors', errors: [{ field: ['fulfillment'], message: 'Fulfillment order is not open' }] });
+    // A proxy or the platform quoting our request back: the connection's own token never lands in the write-back.
+    fake.fail('fulfillmentCreate', { kind: 'user_errors', errors: [{ field: ['fulfillment'], message: `Fulfillment order is not open (X-Shopify-Access-Token: ${fake.accessToken})` }] });
     const dead = await attempt(refused.wb.id);
     expect(dead).toMatchObject({ status: 'dead', last_error: { code: 'rejected', message: expect.stringContaining('not open') } });
+    expect(dead!.last_error!.message).not.toContain(fake.accessToken);
+    expect(dead!.last_error!.message).toContain('[REDACTED]');
     const events = await app.deps.db.selectFrom('events').select('data').where('type', '=', 'shipment.write_back_failed').where('workspace_id', '=', t.workspaceId).execute();
     expect(events.map((e) => (e.data as { write_back_id: string }).write_back_id)).toEqual([refused.wb.id]);
     expect((await integration()).health).toBe('degraded');

@@ -153,11 +153,17 @@ export class ChannelWriteBacks {
       if ('refs' in result) {
         return this.finish(wb, 'succeeded', { attempts, external_ref: result.refs[0] ?? null, external_refs: JSON.stringify(result.refs), last_error: null });
       }
-      if (result.outcome === 'on_hold') return this.retry(wb, attempts, { code: 'fulfillment_on_hold', message: result.message, platform_status: null }, null);
-      return this.finish(wb, 'skipped', { attempts, last_error: JSON.stringify({ code: 'fulfillment_closed', message: result.message, platform_status: null }) });
+      const message = this.credentials.scrubberFor(integration).scrub(result.message);
+      if (result.outcome === 'on_hold') return this.retry(wb, attempts, { code: 'fulfillment_on_hold', message, platform_status: null }, null);
+      return this.finish(wb, 'skipped', { attempts, last_error: JSON.stringify({ code: 'fulfillment_closed', message, platform_status: null }) });
     } catch (err) {
       if (!(err instanceof ChannelError)) throw err;
-      const error: WriteBackError = { code: err.kind, message: err.messages.join('; ') || err.message, platform_status: err.platformStatus && /^\d+$/.test(err.platformStatus) ? Number(err.platformStatus) : null };
+      const { scrub } = this.credentials.scrubberFor(integration);
+      const error: WriteBackError = {
+        code: err.kind,
+        message: scrub(err.messages.join('; ') || err.message),
+        platform_status: err.platformStatus && /^\d+$/.test(err.platformStatus) ? Number(err.platformStatus) : null,
+      };
       if (err.kind === 'unauthorized') {
         await this.deps.db.transaction().execute((trx) =>
           this.integrations.changeHealth(trx, integration, { health: 'token_expired', reason: 'the platform refused the credentials while writing tracking back' }),
