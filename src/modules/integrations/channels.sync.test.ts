@@ -113,6 +113,24 @@ describe('reading a Shopify store', () => {
     expect(runs[0]).toMatchObject({ kind: 'manual', status: 'failed' });
   });
 
+  it('an unreachable store is down only after three failures within ten minutes', async () => {
+    const res = await admin('POST', '/api/admin/integrations', {
+      name: 'Flaky',
+      platform: 'shopify',
+      store_ref: 'acme.myshopify.com',
+      base_url: fake.url,
+      credentials: { access_token: await exchangeFreshToken(), client_secret: fake.clientSecret },
+    });
+    const id = res.json().id;
+    // Every attempt of the connection test answers 503 (the client retries reads twice).
+    fake.fail('shop', ...Array.from({ length: 9 }, () => ({ kind: 'status' as const, status: 503 })));
+    const healths = [];
+    for (let i = 0; i < 3; i++) healths.push((await admin('POST', `/api/admin/integrations/${id}/test`)).json().health);
+    expect(healths).toEqual(['healthy', 'healthy', 'down']);
+    expect((await admin('GET', `/api/admin/integrations/${id}`)).json().health_reason).toMatch(/could not be reached 3 times/);
+    expect((await admin('POST', `/api/admin/integrations/${id}/test`)).json().health).toBe('healthy');
+  });
+
   it('push-intake integrations have nothing to test or sync; another workspace sees 404', async () => {
     const custom = (await admin('POST', '/api/admin/integrations', { name: 'Pushed', platform: 'custom' })).json();
     for (const path of ['test', 'sync']) {

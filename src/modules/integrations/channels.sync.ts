@@ -11,6 +11,7 @@ import type { ChannelCredentials } from './channels.credentials.js';
 import * as repo from './channels.repo.js';
 import type { SyncCounts, SyncRunKind, SyncRunRow } from './channels.tables.js';
 import { effectiveSettings } from './integrations.connection.js';
+import { HEALTH_WINDOW_MS } from './integrations.health.js';
 import * as integrationsRepo from './integrations.repo.js';
 import type { ActivateJob, IntegrationsService } from './integrations.service.js';
 import type { IntegrationRow } from './integrations.tables.js';
@@ -26,6 +27,8 @@ export interface SyncJob {
 /** Reconciliation re-reads this much before its watermark (DESIGN.md §10.2): a change committed late is not missed. */
 export const RECONCILE_OVERLAP_MS = 10 * 60 * 1000;
 const PAGE_SIZE = 250;
+const UNREACHABLE = 'unreachable';
+const DOWN_AFTER_UNREACHABLE = 3;
 
 const scopeOf = (row: IntegrationRow): Scope => ({ workspaceId: row.workspace_id, environment: row.environment });
 const emptyCounts = (): SyncCounts => ({ seen: 0, created: 0, updated: 0, unchanged: 0, skipped: 0, failed: 0 });
@@ -96,14 +99,20 @@ export class ChannelSync {
 
   /** A failed call's effect on health (DESIGN.md §10.4). */
   private async recordFailure(row: IntegrationRow, err: ChannelError): Promise<IntegrationRow> {
-    const change =
-      err.kind === 'unauthorized'
-        ? { health: 'token_expired' as const, reason: `the platform refused the credentials (${err.platformStatus ?? 'unauthorized'})` }
-        : err.kind === 'network' || err.kind === 'timeout' || err.kind === 'server_error'
-          ? { health: 'down' as const, reason: `the store could not be reached (${err.kind})` }
-          : null;
-    if (!change) return row;
-    return this.deps.db.transaction().execute(async (trx) => (await this.integrations.changeHealth(trx, row, change)) ?? row);
+    if (err.kind === 'unauthorized') {
+      const change = { health: 'token_expired' as const, reason: `the platform refused the credentials (${err.platformStatus ?? 'unauthorized'})` };
+      return this.deps.db.transaction().execute(async (trx) => (await this.integrations.changeHealth(trx, row, change)) ?? row);
+    }
+    if (err.kind !== 'network' && err.kind !== 'timeout' && err.kind !== 'server_error') return row;
+    // Down once the store was unreachable three times within ten minutes (DESIGN.md §10.4): one
+    // blip is not an outage. The failures are kept beside the intake failures, under their own code.
+    const now = this.deps.now();
+    return this.deps.db.transaction().execute(async (trx) => {
+      await integrationsRepo.insertIntakeFailure(trx, { integration_id: row.id, workspace_id: row.workspace_id, environment: row.environment, at: now, code: UNREACHABLE, details: { kind: err.kind } });
+      const recent = await integrationsRepo.countIntakeFailures(trx, row.id, new Date(now.getTime() - HEALTH_WINDOW_MS), now, UNREACHABLE);
+      if (recent < DOWN_AFTER_UNREACHABLE) return row;
+      return (await this.integrations.changeHealth(trx, row, { health: 'down', reason: `the store could not be reached ${recent} times within 10 minutes (${err.kind})` })) ?? row;
+    });
   }
 
   /** The activation job: test, register the webhooks, queue the backfill. */

@@ -81,14 +81,16 @@ export async function insertIntakeFailure(
 }
 
 /** Failures of one integration after `since` (exclusive) up to `until` (inclusive). */
-export async function countIntakeFailures(db: Executor, integrationId: string, since: Date, until: Date): Promise<number> {
-  const row = await db
+export async function countIntakeFailures(db: Executor, integrationId: string, since: Date, until: Date, code?: string): Promise<number> {
+  let q = db
     .selectFrom('integration_intake_failures')
     .select(sql<number>`count(*)::int`.as('n'))
     .where('integration_id', '=', integrationId)
     .where('at', '>', since)
-    .where('at', '<=', until)
-    .executeTakeFirstOrThrow();
+    .where('at', '<=', until);
+  // Without a code: the intake's own failures (a store that could not be reached counts apart).
+  q = code ? q.where('code', '=', code) : q.where('code', '<>', 'unreachable');
+  const row = await q.executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
