@@ -97,6 +97,7 @@ export async function up(db: Kysely<any>): Promise<void> {
       external_refs jsonb,
       last_error jsonb,
       next_attempt_at timestamptz(3),
+      claimed_until timestamptz(3),
       created_at timestamptz(3) not null default now(),
       updated_at timestamptz(3) not null default now(),
       completed_at timestamptz(3)

@@ -89,6 +89,8 @@ export interface WriteBacksTable {
   external_refs: NullableJson<string[]>;
   last_error: NullableJson<WriteBackError>;
   next_attempt_at: NullableTimestamp;
+  /** An attempt in progress holds the write-back until then: two jobs never write the same tracking twice at once. */
+  claimed_until: NullableTimestamp;
   created_at: Timestamp;
   updated_at: Timestamp;
   completed_at: NullableTimestamp;

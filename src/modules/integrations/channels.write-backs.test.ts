@@ -84,6 +84,15 @@ describe('writing tracking back to Shopify', () => {
     expect(history.write_backs).toMatchObject([{ id: wb.id, status: 'succeeded' }]);
   });
 
+  it('two attempts at once (a drained job beside a scheduled one) talk to the store once', async () => {
+    const { fakeOrder, wb } = await importAndBuy();
+    const creates = fake.count('fulfillmentCreate');
+    const [a, b] = await Promise.all([attempt(wb.id), attempt(wb.id)]);
+    expect([a!.status, b!.status]).toContain('succeeded');
+    expect(fake.count('fulfillmentCreate')).toBe(creates + 1);
+    expect(fake.shop.order(fakeOrder.id).fulfillments).toHaveLength(1);
+  });
+
   it('an order split across two locations gets one fulfillment per location', async () => {
     const { fakeOrder, wb } = await importAndBuy({ lines: [{ location: 0 }, { location: 1 }] });
     const done = await attempt(wb.id);

@@ -29,6 +29,8 @@ export const WRITE_BACK_FAILED_EVENT = 'shipment.write_back_failed';
 const LADDER_S = [60, 300, 900, 3600];
 const LATER_S = 4 * 3600;
 const GIVE_UP_AFTER_MS = 2 * 86_400_000;
+/** Longer than an attempt can take (the channel calls' deadlines): a crashed attempt frees the write-back after it. */
+const CLAIM_MS = 2 * 60_000;
 
 /** The carriers' public tracking pages (DESIGN.md §10.5), by our carrier slug. */
 const TRACKING_PAGES: Record<string, (n: string) => string> = {
@@ -125,8 +127,20 @@ export class ChannelWriteBacks {
   /** The job: one attempt of a write-back that is still to be done. Idempotent (reads before it writes). */
   async attempt(job: WriteBackJob): Promise<WriteBackRow | undefined> {
     const scope = { workspaceId: job.workspace_id, environment: job.environment };
-    const wb = await this.deps.db.selectFrom('write_backs').selectAll().where('workspace_id', '=', scope.workspaceId).where('environment', '=', scope.environment).where('id', '=', job.write_back_id).executeTakeFirst();
-    if (!wb || (wb.status !== 'pending' && wb.status !== 'retrying')) return wb;
+    // Claim it first: a drained job and a scheduled one may arrive together, and only one of
+    // them may talk to the platform (the read before the write is not atomic with the write).
+    const now = this.deps.now();
+    const wb = await this.deps.db
+      .updateTable('write_backs')
+      .set({ claimed_until: new Date(now.getTime() + CLAIM_MS) })
+      .where('workspace_id', '=', scope.workspaceId)
+      .where('environment', '=', scope.environment)
+      .where('id', '=', job.write_back_id)
+      .where('status', 'in', ['pending', 'retrying'])
+      .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
+      .returningAll()
+      .executeTakeFirst();
+    if (!wb) return this.deps.db.selectFrom('write_backs').selectAll().where('workspace_id', '=', scope.workspaceId).where('id', '=', job.write_back_id).executeTakeFirst();
     const integration = await integrationsRepo.findIntegration(this.deps.db, scope, wb.integration_id);
     if (!integration) return this.finish(wb, 'skipped', { last_error: JSON.stringify({ code: 'integration_deleted', message: 'The integration was deleted.', platform_status: null }) });
     if (integration.health === 'token_expired' || integration.connection_state !== 'active') return this.wait(wb, integration);
@@ -210,7 +224,7 @@ export class ChannelWriteBacks {
   }
 
   private async update(id: string, set: Updateable<WriteBacksTable>): Promise<WriteBackRow | undefined> {
-    return this.deps.db.updateTable('write_backs').set({ ...set, updated_at: this.deps.now() }).where('id', '=', id).returningAll().executeTakeFirst();
+    return this.deps.db.updateTable('write_backs').set({ ...set, claimed_until: null, updated_at: this.deps.now() }).where('id', '=', id).returningAll().executeTakeFirst();
   }
 
   private finish(wb: WriteBackRow, status: WriteBackStatus, set: Updateable<WriteBacksTable>) {
@@ -237,7 +251,7 @@ export class ChannelWriteBacks {
     return this.deps.db.transaction().execute(async (trx) => {
       const dead = await trx
         .updateTable('write_backs')
-        .set({ status: 'dead', attempts, last_error: JSON.stringify(error), next_attempt_at: null, updated_at: this.deps.now(), completed_at: this.deps.now() })
+        .set({ status: 'dead', attempts, last_error: JSON.stringify(error), next_attempt_at: null, claimed_until: null, updated_at: this.deps.now(), completed_at: this.deps.now() })
         .where('id', '=', wb.id)
         .returningAll()
         .executeTakeFirst();
