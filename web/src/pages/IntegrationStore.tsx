@@ -149,7 +149,7 @@ export function IntegrationStore({ integration: i, onChange }: { integration: In
           )}
         </div>
       </div>
-      {i.settings && <StoreSettings key={`settings-${i.id}-${i.updated_at}`} integration={i} onSaved={(r) => (onChange(r), setWriteBackTick((t) => t + 1))} />}
+      {i.settings && <StoreSettings key={`settings-${i.id}`} integration={i} onSaved={(r) => (onChange(r), setWriteBackTick((t) => t + 1))} />}
       <SyncRuns integrationId={i.id} tick={syncTick} />
       <StuckWriteBacks integrationId={i.id} tick={writeBackTick} onRetried={() => setWriteBackTick((t) => t + 1)} />
     </section>
@@ -175,7 +175,10 @@ function StoreSettings({ integration, onSaved }: { integration: Integration; onS
     backfill_days: String(s.backfill_days),
     reconcile_interval_minutes: String(s.reconcile_interval_minutes),
   };
-  const [form, setForm] = useState(initial);
+  // null: the saved values (they follow the integration as it changes); a draft once edited.
+  const [draft, setDraft] = useState<typeof initial | null>(null);
+  const form = draft ?? initial;
+  const setForm = (next: typeof initial) => (setDraft(next), setDone(false));
   const [done, setDone] = useState(false);
   const save = useAction();
   const changed = (Object.keys(initial) as (keyof typeof initial)[]).some((k) => form[k] !== initial[k]);
@@ -194,6 +197,7 @@ function StoreSettings({ integration, onSaved }: { integration: Integration; onS
     const body = { ...(form.name.trim() !== integration.name ? { name: form.name.trim() } : {}), settings };
     const r = await save.run(() => call(api.PUT('/api/admin/integrations/{id}', { params: { path: { id: integration.id } }, body })));
     if (r) {
+      setDraft(null);
       setDone(true);
       onSaved(r);
     }
@@ -339,7 +343,7 @@ function StuckWriteBacks({ integrationId, tick, onRetried }: { integrationId: st
       ) : !list.data ? (
         <Loading label="Loading write-backs…" />
       ) : list.data.length === 0 ? (
-        <Empty>Every write-back went through.</Empty>
+        <Empty>No write-back is dead or retrying.</Empty>
       ) : (
         <WriteBacksTable rows={list.data} onRetried={onRetried} showShipment label="Write-backs needing attention" />
       )}
