@@ -537,6 +537,15 @@ describe.skipIf(!haveChromium)('dashboard operations in Chromium', () => {
         await shoot(page, 'page-order-store-sync');
       });
       await page.context().close();
+
+      const phone = await userPage({ viewport: PHONE });
+      await step(phone, 'store-06-integration-375', async () => {
+        await phone.goto(`${base}/dashboard/integrations/${id}`);
+        await settled(phone);
+        expect(await horizontalOverflow(phone), `the integration page is wider than the screen: ${(await overflowingElements(phone)).join('\n')}`).toBeLessThanOrEqual(0);
+        await shoot(phone, 'page-integration-store-375');
+      });
+      await phone.context().close();
       expect(fake.violations).toEqual([]);
     } finally {
       // Unregisters the webhooks on the fake before it stops, and ends the reconciliation.
