@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerJobHandlers } from '../../src/bootstrap/jobs.js';
 import { createTenant, superAdminHeaders, type Tenant } from '../helpers/app.js';
+import { startFakeShopify } from '../helpers/fake-shopify/index.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 import { DESKTOP, haveChromium, settled, TEST_BACKSTOP_MS, horizontalOverflow, openPage, overflowingElements, PHONE, shoot, signIn, startDashboard, step, SUPER, until, visible, type ExpectedFailure } from './kit.js';
 
@@ -86,7 +87,7 @@ async function analyticsDrawn(page: Page) {
 
 describe.skipIf(!haveChromium)('dashboard operations in Chromium', () => {
   beforeAll(async () => {
-    ({ app, base, browser } = await startDashboard({ config: { webhookAllowPrivateTargets: true } }));
+    ({ app, base, browser } = await startDashboard({ config: { webhookAllowPrivateTargets: true, channelAllowBaseUrlOverride: true } }));
     // The workers of `npm start`, in this process: webhook deliveries and batch chunks run for real.
     await registerJobHandlers(app);
     await app.deps.jobs.start();
@@ -458,6 +459,128 @@ describe.skipIf(!haveChromium)('dashboard operations in Chromium', () => {
       await page.keyboard.press('Enter');
       await visible(page.getByRole('form', { name: 'New webhook endpoint' }));
     });
+
+    expect(problems, problems.join('\n')).toEqual([]);
+  });
+  it('a Shopify store: health, sync runs, Test connection and Sync now; the imported order shows its store sync', { timeout: TEST_BACKSTOP_MS }, async () => {
+    // A fake Shopify on loopback; the job workers activate the connection and backfill for real.
+    const fake = await startFakeShopify({ shopDomain: 'browser-goods.myshopify.com' });
+    const admin = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) => app.inject({ method, url, headers: t.adminHeaders, payload: payload as never });
+    type Run = { kind: string; status: string };
+    const runsOf = async (id: string) => (await admin('GET', `/api/admin/integrations/${id}/sync-runs`)).json().data as Run[];
+    const settledRun = (kind: string) => async (id: string) => {
+      const run = (await runsOf(id)).find((r) => r.kind === kind);
+      if (run && ['failed', 'completed_with_errors'].includes(run.status)) throw new Error(`the ${kind} run ended ${run.status}`);
+      return run?.status === 'completed';
+    };
+    let id = '';
+    try {
+      const seeded = fake.shop.seedOrder();
+      const created = await admin('POST', '/api/admin/integrations', {
+        name: 'Browser Goods',
+        platform: 'shopify',
+        store_ref: 'browser-goods.myshopify.com',
+        base_url: fake.url,
+        credentials: { access_token: fake.accessToken, client_secret: fake.clientSecret },
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      id = created.json().id;
+      await until(() => settledRun('backfill')(id), 'the backfill');
+      const orders = (await app.inject({ method: 'GET', url: `/v1/orders?source=${id}`, headers: t.headers })).json().data as { id: string; external_number: string }[];
+      expect(orders.map((o) => o.external_number)).toEqual([seeded.name]);
+
+      const page = await userPage();
+      await step(page, 'store-01-integration-page', async () => {
+        await page.goto(`${base}/dashboard/integrations/${id}`);
+        await settled(page);
+        await visible(page.getByRole('heading', { name: /Browser Goods/ }));
+        expect(await page.getByTestId('integration-health').locator('.badge').first().innerText()).toMatch(/healthy/i);
+        expect(await page.getByTestId('connection-state').innerText()).toMatch(/active/i);
+        expect(await page.getByTestId('scopes').innerText()).toContain('read_orders');
+        expect(await page.getByTestId('masked-credentials').innerText()).toMatch(/access_token\s+••••/);
+        expect(await page.getByTestId('masked-credentials').innerText()).not.toContain(fake.accessToken);
+        const backfill = page.getByTestId('sync-runs').getByRole('row', { name: /backfill/ });
+        await visible(backfill.locator('.badge-completed'));
+        // Seen: the one paid order (a scheduled reconciliation may have created it first).
+        expect((await backfill.locator('td.num').allInnerTexts())[0]).toBe('1');
+        await visible(page.getByText('No write-back is dead or retrying.'));
+        await shoot(page, 'page-integration-store');
+      });
+
+      await step(page, 'store-02-test-connection', async () => {
+        await page.getByRole('button', { name: 'Test connection' }).click();
+        await visible(page.getByRole('status').filter({ hasText: 'Connection test passed.' }));
+      });
+
+      await step(page, 'store-03-sync-now', async () => {
+        await page.getByRole('button', { name: 'Sync now' }).click();
+        await visible(page.getByRole('status').filter({ hasText: 'Sync queued' }));
+        // The page re-reads the runs while one is queued or running, until it completes.
+        await visible(page.getByTestId('sync-runs').getByRole('row', { name: /manual/ }).locator('.badge-completed'));
+      });
+
+      await step(page, 'store-04-settings', async () => {
+        const form = page.getByRole('form', { name: 'Store settings' });
+        await form.getByLabel('Reconcile every (minutes)').fill('15');
+        await form.getByRole('button', { name: 'Save settings' }).click();
+        await visible(form.getByRole('status').filter({ hasText: 'Saved.' }));
+        expect((await admin('GET', `/api/admin/integrations/${id}`)).json().settings.reconcile_interval_minutes).toBe(15);
+      });
+
+      await step(page, 'store-05-order-store-sync', async () => {
+        await page.goto(`${base}/dashboard/orders/${orders[0].id}`);
+        await settled(page);
+        expect(await page.getByTestId('external-number').innerText()).toContain(seeded.name);
+        const history = page.getByTestId('sync-history');
+        await visible(history.getByRole('row', { name: /Reconciliation/ }).locator('.badge-decision-created'));
+        await visible(page.getByTestId('store-sync').getByText('No write-back for this order.'));
+        await shoot(page, 'page-order-store-sync');
+      });
+      await step(page, 'store-06-dead-write-back-retried', async () => {
+        // A label for the store order whose fulfilment the store refuses: the job makes it dead.
+        const origin = await admin('PATCH', '/api/admin/workspace', { origin_address: shipFrom });
+        expect(origin.statusCode, origin.body).toBe(200);
+        // Refused however many fulfillmentCreate calls the job makes before it gives up (left-over
+        // refusals are cleared below, so that the Retry reaches a store that accepts).
+        const refusal = { kind: 'user_errors' as const, errors: [{ field: ['fulfillment'], message: 'Fulfillment order is not open' }] };
+        fake.fail('fulfillmentCreate', refusal, refusal);
+        const buy = await app.inject({ method: 'POST', url: '/v1/shipments', headers: t.headers, payload: { order_id: orders[0].id, service_code: 'ups_ground' } });
+        expect(buy.statusCode, buy.body).toBe(201);
+        await until(async () => {
+          const [wb] = (await admin('GET', `/api/admin/write-backs?shipment_id=${buy.json().id}`)).json().data as { status: string }[];
+          if (wb?.status === 'succeeded') throw new Error(`the refused write-back succeeded: ${JSON.stringify(wb)}; calls ${JSON.stringify(fake.requests.map((r) => r.fields))}`);
+          return wb?.status === 'dead';
+        }, 'the write-back to go dead');
+        await page.goto(`${base}/dashboard/integrations/${id}`);
+        await settled(page);
+        const row = page.getByTestId('write-backs').getByRole('row', { name: /not open/ });
+        await visible(row.locator('.badge-wb-dead'));
+        await shoot(page, 'page-integration-store-dead-write-back');
+        expect(fake.violations).toEqual([]);
+        fake.reset();
+        await row.getByRole('button', { name: 'Retry' }).click();
+        await visible(page.getByText('No write-back is dead or retrying.'));
+        await page.goto(`${base}/dashboard/shipments/${buy.json().id}`);
+        await settled(page);
+        await visible(page.getByTestId('write-backs').locator('.badge-wb-succeeded'));
+        await shoot(page, 'page-shipment-write-back');
+      });
+      await page.context().close();
+
+      const phone = await userPage({ viewport: PHONE });
+      await step(phone, 'store-06-integration-375', async () => {
+        await phone.goto(`${base}/dashboard/integrations/${id}`);
+        await settled(phone);
+        expect(await horizontalOverflow(phone), `the integration page is wider than the screen: ${(await overflowingElements(phone)).join('\n')}`).toBeLessThanOrEqual(0);
+        await shoot(phone, 'page-integration-store-375');
+      });
+      await phone.context().close();
+      expect(fake.violations).toEqual([]);
+    } finally {
+      // Unregisters the webhooks on the fake before it stops, and ends the reconciliation.
+      if (id) await admin('DELETE', `/api/admin/integrations/${id}`);
+      await fake.close();
+    }
 
     expect(problems, problems.join('\n')).toEqual([]);
   });

@@ -4,6 +4,7 @@ import type { PageProps } from '../page-props';
 import { Link, navigate } from '../router';
 import { ConfirmButton, ErrorBox, Field, fieldError, Loading, SecretOnce, Select, useAction, useAsync, when } from '../ui';
 import { HealthBadge, PLATFORMS } from './Integrations';
+import { IntegrationStore } from './IntegrationStore';
 
 const toLocal = (iso: string | null) => (iso ? new Date(iso).toISOString().slice(0, 16) : '');
 
@@ -14,9 +15,11 @@ export function IntegrationEdit({ params }: PageProps) {
   const save = useAction();
   const remove = useAction();
 
-  if (item.error) return <ErrorBox error={item.error} onRetry={item.reload} />;
+  if (item.error) return <ErrorBox error={item.error.status === 404 ? Object.assign(item.error, { message: 'This integration does not exist in this workspace and environment.' }) : item.error} onRetry={item.reload} />;
   if (!item.data) return <Loading label="Loading integration…" />;
   const i = item.data;
+  // A store connection (DESIGN.md §10.1) has its own page; push intake keeps this one.
+  if (i.connection) return <IntegrationStore integration={i} onChange={item.setData} />;
   const f = form ?? { name: i.name, platform: i.platform, token_expires_at: toLocal(i.token_expires_at), rotate: false };
 
   async function submit(e: FormEvent) {

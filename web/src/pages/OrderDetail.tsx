@@ -2,8 +2,10 @@ import { api, call, type Order } from '../api/client';
 import type { PageProps } from '../page-props';
 import { Link } from '../router';
 import { Badge, Empty, ErrorBox, Loading, money, useAction, useAsync, when } from '../ui';
+import { REVIEW_REASONS } from './integrations-common';
 import { actionLabel, allowedActions, runOrderAction, type OrderAction } from './orders-actions';
 import { customsOf } from './customs';
+import { StoreSync } from './OrderStoreSync';
 
 type Address = Order['ship_to'];
 
@@ -33,6 +35,8 @@ export function OrderDetail({ params }: PageProps) {
   if (!order.data) return <Loading label="Loading order…" />;
   const o = order.data;
   const editable = o.status === 'awaiting_fulfillment' || o.status === 'processing';
+  // An imported order's source is the id of the integration that brought it in (DESIGN.md §10.2).
+  const fromStore = o.source.startsWith('int_');
   return (
     <section>
       <p>
@@ -40,7 +44,7 @@ export function OrderDetail({ params }: PageProps) {
       </p>
       <div className="page-head">
         <h1>
-          Order <span className="mono">{o.external_id ?? o.id}</span> <Badge value={o.status} /> {o.archived && <Badge value="archived" />}
+          Order <span className="mono">{o.external_number ?? o.external_id ?? o.id}</span> <Badge value={o.status} /> {o.archived && <Badge value="archived" />} {o.needs_review && <Badge value="needs_review" kind="needs-review" />}
         </h1>
         <div className="actions" role="group" aria-label="Order actions">
           {allowedActions(o).map((a) => (
@@ -56,6 +60,7 @@ export function OrderDetail({ params }: PageProps) {
         </div>
       </div>
       {action.error && <ErrorBox error={action.error} />}
+      {o.needs_review && <NeedsReviewBanner review={o.needs_review} />}
       <dl className="facts">
         <div>
           <dt>ID</dt>
@@ -63,8 +68,17 @@ export function OrderDetail({ params }: PageProps) {
         </div>
         <div>
           <dt>Source</dt>
-          <dd>{o.source}</dd>
+          <dd>{fromStore ? <Link to={`/dashboard/integrations/${o.source}`} className="mono">{o.source}</Link> : o.source}</dd>
         </div>
+        {fromStore && (
+          <div>
+            <dt>Store order</dt>
+            <dd className="mono" data-testid="external-number">
+              {o.external_number ?? '—'}
+              {o.external_id && o.external_id !== o.external_number && <span className="muted small"> (id {o.external_id})</span>}
+            </dd>
+          </div>
+        )}
         <div>
           <dt>Created</dt>
           <dd>{when(o.created_at)}</dd>
@@ -169,7 +183,33 @@ export function OrderDetail({ params }: PageProps) {
           <p className="prewrap">{o.notes}</p>
         </div>
       )}
+      {fromStore && <StoreSync orderId={o.id} />}
     </section>
+  );
+}
+
+/** An edit or a cancellation on the store after the label was bought: never applied silently (DESIGN.md §10.2). */
+function NeedsReviewBanner({ review }: { review: NonNullable<Order['needs_review']> }) {
+  return (
+    <div className="alert alert-warn" role="alert" data-testid="needs-review">
+      <strong>{REVIEW_REASONS[review.reason] ?? review.reason.replaceAll('_', ' ')}</strong> <span className="muted small">{when(review.at)}</span>
+      {review.changes.length > 0 && (
+        <p>
+          Changed on the store:{' '}
+          {review.changes.map((c, i) => (
+            <span key={c}>
+              {i > 0 && ', '}
+              <code>{c}</code>
+            </span>
+          ))}
+        </p>
+      )}
+      <p className="small">
+        {review.reason === 'cancelled_on_channel'
+          ? 'The label is still live: void it if the parcel should not ship.'
+          : 'The order and its label keep what they were bought with: check the store, then void and buy again if the parcel must change.'}
+      </p>
+    </div>
   );
 }
 

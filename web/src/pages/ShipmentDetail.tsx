@@ -3,6 +3,7 @@ import { api, call } from '../api/client';
 import type { PageProps } from '../page-props';
 import { Link } from '../router';
 import { AddressBlock } from './OrderDetail';
+import { WriteBacksTable } from './integrations-common';
 import { Tracking } from './Track';
 import { documentName, downloadDocument, downloadLabel, fetchDocuments, fetchLabel, LABEL_FORMATS, previewDocument } from './label-file';
 import { asApiError, Badge, ConfirmButton, ErrorBox, Field, fieldError, Loading, money, useAction, useAsync, when } from '../ui';
@@ -107,10 +108,27 @@ export function ShipmentDetail({ params }: PageProps) {
           </div>
         </div>
       </div>
+      {!s.is_return && <StoreWriteBacks shipmentId={s.id} />}
       {!s.is_return && <Returns shipment={s} onCreated={shipment.reload} />}
       <h2>Tracking</h2>
       {tracking.error ? <ErrorBox error={tracking.error} onRetry={tracking.reload} /> : tracking.data ? <Tracking data={tracking.data} /> : <Loading label="Loading tracking…" />}
     </section>
+  );
+}
+
+/**
+ * The tracking sent back to the store the order came from (DESIGN.md §10.3), with Retry when it
+ * is dead or retrying. Nothing for an order that came from the API.
+ */
+function StoreWriteBacks({ shipmentId }: { shipmentId: string }) {
+  const list = useAsync(() => call(api.GET('/api/admin/write-backs', { params: { query: { shipment_id: shipmentId, limit: 100 } } })), [shipmentId]);
+  if (list.error) return <ErrorBox error={list.error} onRetry={list.reload} />;
+  if (!list.data || list.data.data.length === 0) return null;
+  return (
+    <div className="card" aria-label="Store write-back">
+      <h2>Tracking sent to the store</h2>
+      <WriteBacksTable rows={list.data.data} onRetried={list.reload} label="Shipment write-backs" />
+    </div>
   );
 }
 
