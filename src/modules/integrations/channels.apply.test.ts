@@ -3,7 +3,6 @@ import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createTenant, type Tenant } from '../../../test/helpers/app.js';
 import type { ChannelOrder } from '../../channels/types.js';
-import { newId } from '../../platform/ids.js';
 import type { SyncSource } from './channels.tables.js';
 import type { IntegrationRow } from './integrations.tables.js';
 
@@ -139,19 +138,9 @@ describe('applying a store order version', () => {
     const { orderId } = await apply(v1);
     const buy = await app.inject({ method: 'POST', url: '/v1/shipments', headers: t.headers, payload: { order_id: orderId, service_code: 'usps_ground_advantage' } });
     const shipment = buy.json();
-    await app.deps.db.insertInto('write_backs').values({
-      id: newId('writeBack'),
-      workspace_id: t.workspaceId,
-      environment: 'test',
-      shipment_id: shipment.id,
-      order_id: orderId!,
-      integration_id: integration.id,
-      action: 'fulfill',
-      tracking_number: shipment.tracking_number,
-      status: 'succeeded',
-      created_at: new Date(),
-      updated_at: new Date(),
-    }).execute();
+    // The label's write-back (created with it) carries the tracking number the store will echo.
+    const [writeBack] = await app.deps.db.selectFrom('write_backs').select('tracking_number').where('shipment_id', '=', shipment.id).execute();
+    expect(writeBack.tracking_number).toBe(shipment.tracking_number);
     const echoed = { ...v1, version: '2026-11-21T00:00:00.000Z', platform_status: 'paid:fulfilled', fulfillments: [{ id: 'gid://shopify/Fulfillment/1', status: 'SUCCESS', tracking_numbers: [shipment.tracking_number] }] };
     expect((await apply(echoed)).decision).toBe('echo');
     const foreign = { ...echoed, version: '2026-11-22T00:00:00.000Z', fulfillments: [{ id: 'gid://shopify/Fulfillment/2', status: 'SUCCESS', tracking_numbers: ['1Z999AA10123456784'] }] };
