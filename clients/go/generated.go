@@ -4541,5 +4541,5 @@ var operations = map[string][2]string{
 	"integrationCreateOrder":          {"POST", "/api/integrations/orders"},
 	"integrationGetOrder":             {"GET", "/api/integrations/orders/{orderId}"},
 	"integrationReceiveWebhook":       {"POST", "/api/integrations/{id}/webhooks"},
-	"integrationShopifyOAuthCallback": {"GET", "/api/integrations/oauth/shopify/callback"},
+	"integrationShopifyOauthCallback": {"GET", "/api/integrations/oauth/shopify/callback"},
 }

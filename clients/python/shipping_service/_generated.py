@@ -2448,7 +2448,7 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "integrationCreateOrder": ("POST", "/api/integrations/orders"),
     "integrationGetOrder": ("GET", "/api/integrations/orders/{orderId}"),
     "integrationReceiveWebhook": ("POST", "/api/integrations/{id}/webhooks"),
-    "integrationShopifyOAuthCallback": ("GET", "/api/integrations/oauth/shopify/callback"),
+    "integrationShopifyOauthCallback": ("GET", "/api/integrations/oauth/shopify/callback"),
 }
 
 ENUMS: dict[str, type[OpenEnum]] = {"AccountRole": AccountRole, "AccountStatus": AccountStatus, "WorkspacePlan": WorkspacePlan, "ApiKeyEnvironment": ApiKeyEnvironment, "OrderEnvironment": OrderEnvironment, "OrderStatus": OrderStatus, "ShipmentEnvironment": ShipmentEnvironment, "ShipmentStatus": ShipmentStatus, "ShipmentCharge": ShipmentCharge, "ShipmentBillingStatus": ShipmentBillingStatus, "BatchType": BatchType, "BatchStatus": BatchStatus, "BatchItemStatus": BatchItemStatus, "WebhookEndpointEnvironment": WebhookEndpointEnvironment, "WebhookDeliveryStatus": WebhookDeliveryStatus, "CarrierAccountDriver": CarrierAccountDriver, "CarrierAccountMode": CarrierAccountMode, "CarrierTypeDriversItem": CarrierTypeDriversItem, "CarrierTypeReturnChargesItem": CarrierTypeReturnChargesItem, "ShippingRuleSelectionStrategy": ShippingRuleSelectionStrategy, "ManifestStatus": ManifestStatus, "PickupStatus": PickupStatus, "IntegrationPlatform": IntegrationPlatform, "IntegrationEnvironment": IntegrationEnvironment, "IntegrationHealth": IntegrationHealth, "SyncRunKind": SyncRunKind, "SyncRunStatus": SyncRunStatus, "WriteBackAction": WriteBackAction, "WriteBackStatus": WriteBackStatus, "OfficePinProduct": OfficePinProduct, "OfficePinStatus": OfficePinStatus, "RefundStatus": RefundStatus}

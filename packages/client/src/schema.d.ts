@@ -3113,7 +3113,7 @@ export interface paths {
          * Where Shopify sends the merchant back after approving the app (OAuth)
          * @description Verifies `hmac` (hex HMAC-SHA256 of the sorted query without it, keyed with the client secret), the single-use `state` bound to the integration and the `shop`, exchanges `code` for the token, activates the connection and redirects (302) to `/dashboard/integrations/{id}`. A bad hmac, state or shop → 400 oauth_invalid, nothing stored (the state is consumed).
          */
-        get: operations["integrationShopifyOAuthCallback"];
+        get: operations["integrationShopifyOauthCallback"];
         put?: never;
         post?: never;
         delete?: never;
@@ -41350,7 +41350,7 @@ export interface operations {
             };
         };
     };
-    integrationShopifyOAuthCallback: {
+    integrationShopifyOauthCallback: {
         parameters: {
             query?: {
                 code?: string;

@@ -43,7 +43,7 @@ export async function channelReceiverRoutes(app: App, opts: { deliveries: Channe
 
   app.get('/oauth/shopify/callback', {
     schema: {
-      operationId: 'integrationShopifyOAuthCallback',
+      operationId: 'integrationShopifyOauthCallback',
       summary: 'Where Shopify sends the merchant back after approving the app (OAuth)',
       description:
         'Verifies `hmac` (hex HMAC-SHA256 of the sorted query without it, keyed with the client secret), the single-use `state` bound to ' +

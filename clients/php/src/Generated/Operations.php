@@ -188,7 +188,7 @@ trait Operations
         'integrationCreateOrder' => ['POST', '/api/integrations/orders'],
         'integrationGetOrder' => ['GET', '/api/integrations/orders/{orderId}'],
         'integrationReceiveWebhook' => ['POST', '/api/integrations/{id}/webhooks'],
-        'integrationShopifyOAuthCallback' => ['GET', '/api/integrations/oauth/shopify/callback'],
+        'integrationShopifyOauthCallback' => ['GET', '/api/integrations/oauth/shopify/callback'],
     ];
 
     /**
@@ -2670,7 +2670,7 @@ trait Operations
      * @param array<string, mixed> $query code, hmac, shop, state, timestamp, host
      * @return void
      */
-    public function integrationShopifyOAuthCallback(array $query = []): void
+    public function integrationShopifyOauthCallback(array $query = []): void
     {
         $this->request('GET', '/api/integrations/oauth/shopify/callback', [], $query, null, null, 'none');
     }
