@@ -9,7 +9,7 @@ import type { ActivateJob, IntegrationsService } from './integrations.service.js
 import { ACTIVATE_JOB } from './integrations.service.js';
 import type { IntegrationRow } from './integrations.tables.js';
 
-/** Tokens are refreshed when less of their life than this remains (DESIGN.md §10.5). */
+/** Tokens are refreshed when less of their life than this remains (docs/channels.md). */
 export const REFRESH_AHEAD_MS = 5 * 60 * 1000;
 
 type Query = Record<string, string | string[] | undefined>;
@@ -70,17 +70,14 @@ export class ChannelCredentials {
   }
 
   /**
-   * The OAuth callback (DESIGN.md §10.1): the single-use state finds the integration and is
+   * The OAuth callback (docs/channels.md): the single-use state finds the integration and is
    * consumed whatever happens next; the query's hmac and the shop are verified, the code is
    * exchanged, the tokens stored, the connection activated. Returns the integration id.
    */
   async completeOAuth(query: Query): Promise<string> {
     const state = typeof query.state === 'string' ? query.state : '';
     if (state.length < 16) throw invalid('The state is missing.');
-    const row = await this.deps.db.transaction().execute(async (trx) => {
-      const found = await integrationsRepo.consumeOAuthState(trx, sha256Hex(state));
-      return found;
-    });
+    const row = await this.deps.db.transaction().execute((trx) => integrationsRepo.consumeOAuthState(trx, sha256Hex(state)));
     if (!row || !row.oauth_state_expires_at || new Date(row.oauth_state_expires_at).getTime() < this.deps.now().getTime()) {
       throw invalid('The state is unknown, used or expired: start the install again.');
     }
