@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// Store connectors (DESIGN.md §10): a connection to a real platform on the integration row,
+// Store connectors (docs/channels.md): a connection to a real platform on the integration row,
 // the platform's webhook deliveries (kept and deduplicated on the platform's delivery id, then
 // applied by a job), sync runs, the per-order sync history, and write-backs (tracking sent back
 // to the store, created in the label purchase's transaction and delivered by a job).

@@ -33,7 +33,7 @@ export async function registerJobHandlers(app: FastifyInstance): Promise<void> {
     await checkIntegrationsHealth(app.deps, now());
   });
   await jobs.schedule('integrations.check_health', '* * * * *');
-  // Store webhook deliveries through the one apply step (DESIGN.md §10.2).
+  // Store webhook deliveries through the one apply step (docs/channels.md).
   await jobs.work<ApplyDeliveryJob>(APPLY_DELIVERY_JOB, async (data) => app.services.channelDeliveries.apply(data), { concurrency: 4 });
   // Store connections: activation (test, webhooks, backfill), sync runs, reconciliation on each connection's interval.
   await jobs.work<ActivateJob>(ACTIVATE_JOB, async (data) => app.services.channelSync.activate(data));

@@ -10,7 +10,7 @@ export type ChannelPlatformSlug = 'shopify' | 'woocommerce' | 'bigcommerce';
 export interface ChannelPlatform {
   slug: ChannelPlatformSlug;
   name: string;
-  /** The platform's default `import_statuses` (DESIGN §10.2). */
+  /** The platform's default `import_statuses` (docs/channels.md). */
   defaultImportStatuses: readonly string[];
   /** The topics subscribed to on activation, as `createWebhookSubscription` takes them. */
   webhookTopics: readonly string[];

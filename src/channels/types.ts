@@ -1,7 +1,7 @@
 /**
  * The Channel contract: what every store platform (Shopify now, WooCommerce and BigCommerce
  * later) implements so `modules/integrations` can connect a store, read its orders, verify its
- * webhook deliveries and write tracking back (DESIGN §10). A platform folder speaks only its
+ * webhook deliveries and write tracking back (docs/channels.md). A platform folder speaks only its
  * platform's protocol: no database, no Fastify, no module (STYLE §2).
  *
  * Field mapping per platform and the decisions behind it: docs/channels.md.

@@ -10,7 +10,7 @@ import { fedexFixture, startFakeFedex, type FakeFedex } from '../helpers/fake-fe
 import { startFakeUps, upsFixture, type FakeUps } from '../helpers/fake-ups.js';
 
 // A carrier, or a proxy at the account's base_url, that quotes our request back in its error
-// answers must not turn the account's secrets into readable text (DESIGN.md §2, secrets are
+// answers must not turn the account's secrets into readable text (secrets are
 // never returned after creation): not in the account's health message, a rate query's
 // messages, a purchase's 422 details, the exchange log, nor a log line. The secrets carry
 // characters that every encoding changes, so each encoded form is a different string to find.

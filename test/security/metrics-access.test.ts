@@ -8,7 +8,7 @@ async function metrics(app: FastifyInstance, authorization?: string) {
   return app.inject({ method: 'GET', url: '/metrics', headers: authorization ? { authorization } : {} });
 }
 
-// DESIGN.md §10.5: /metrics in production needs the bearer METRICS_TOKEN, or is 404 without one.
+// docs/channels.md: /metrics in production needs the bearer METRICS_TOKEN, or is 404 without one.
 describe('/metrics access', () => {
   describe('in production without METRICS_TOKEN', () => {
     it('answers 404 not_found, with or without a token', async () => {

@@ -7,7 +7,7 @@
  * the cost buckets of GraphQL platforms (cost-bucket.ts).
  *
  * The carriers' circuit breaker is left out (its threshold is never reached): a store's
- * unreachability is the integration's health (`down`, DESIGN §10.4), judged by the module over
+ * unreachability is the integration's health (`down`, docs/channels.md), judged by the module over
  * ten minutes, and write-backs have their own backoff ladder.
  */
 import { CarrierHttpClient, type CarrierExchange, type CarrierHttpResponse, type HttpMethod } from '../../carriers/http/client.js';

@@ -1,5 +1,5 @@
 /**
- * Query-cost buckets (Shopify's GraphQL rate limit, DESIGN §10.4): each answer reports the
+ * Query-cost buckets (Shopify's GraphQL rate limit, docs/channels.md): each answer reports the
  * store's bucket `{maximumAvailable, currentlyAvailable, restoreRate}` in points and points per
  * second. We remember it per integration and what each operation last cost, so a query that
  * would not fit waits for the points to come back instead of being refused as THROTTLED.

@@ -1,5 +1,5 @@
 /**
- * One GraphQL call with a query-cost bucket (Shopify's Admin API, DESIGN §10.4): before the
+ * One GraphQL call with a query-cost bucket (Shopify's Admin API, docs/channels.md): before the
  * call, wait until the bucket holds what this operation cost last time; after it, remember the
  * bucket the answer reports; a THROTTLED answer is waited out for the restore time and sent
  * again (the platform did not run it, so this is safe even for a mutation) while the deadline

@@ -1,5 +1,5 @@
 /**
- * Shopify (DESIGN §10): the platform's metadata and its Channel. The protocol lives beside it:
+ * Shopify (docs/channels.md): the platform's metadata and its Channel. The protocol lives beside it:
  * documents.ts (GraphQL), parsers.ts, units.ts, webhooks.ts, oauth.ts, client.ts (the HTTP).
  */
 import type { ChannelPlatform } from '../platform.js';

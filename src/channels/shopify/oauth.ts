@@ -1,5 +1,5 @@
 /**
- * Shopify's authorization code grant (DESIGN §10.1, §10.5), built and read purely: the
+ * Shopify's authorization code grant (docs/channels.md, §10.5), built and read purely: the
  * authorize URL, the `hmac` of the install/callback query, the token requests and answers.
  */
 import { createHmac } from 'node:crypto';

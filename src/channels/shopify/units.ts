@@ -3,7 +3,7 @@
  * version, order statuses, webhook topics, tracking company names, weight units, money.
  */
 
-/** The Admin API version every path names (DESIGN §10.1). */
+/** The Admin API version every path names (docs/channels.md). */
 export const SHOPIFY_API_VERSION = '2026-07';
 
 /**
@@ -39,10 +39,10 @@ export function platformStatus(financial: unknown, fulfillment: unknown): string
   return `${financialStatus(financial)}:${fulfillmentStatus(fulfillment)}`;
 }
 
-/** Paid or partially paid, and unfulfilled or partially fulfilled (DESIGN §10.2's default). */
+/** Paid or partially paid, and unfulfilled or partially fulfilled (docs/channels.md's default). */
 export const DEFAULT_IMPORT_STATUSES: readonly string[] = ['paid:unfulfilled', 'paid:partial', 'partially_paid:unfulfilled', 'partially_paid:partial'];
 
-/** The topics subscribed to on activation (DESIGN §10.1), as `webhookSubscriptionCreate` takes them. */
+/** The topics subscribed to on activation (docs/channels.md), as `webhookSubscriptionCreate` takes them. */
 export const WEBHOOK_TOPICS: readonly string[] = ['ORDERS_CREATE', 'ORDERS_UPDATED', 'ORDERS_CANCELLED', 'APP_UNINSTALLED'];
 
 /** `ORDERS_CREATE` ↔ `orders/create` (the enum and the delivery's `X-Shopify-Topic`). */
@@ -53,10 +53,10 @@ export function topicEnum(header: string): string {
   return header.toUpperCase().replace('/', '_');
 }
 
-/** The OAuth scopes asked for (DESIGN §10.1). */
+/** The OAuth scopes asked for (docs/channels.md). */
 export const OAUTH_SCOPES: readonly string[] = ['read_orders', 'read_merchant_managed_fulfillment_orders', 'write_merchant_managed_fulfillment_orders'];
 
-/** Our carrier slug → Shopify's tracking company name (DESIGN §10.5); Shopify links its known names. */
+/** Our carrier slug → Shopify's tracking company name (docs/channels.md); Shopify links its known names. */
 const TRACKING_COMPANY: Readonly<Record<string, string>> = {
   usps: 'USPS',
   ups: 'UPS',

@@ -1,5 +1,5 @@
 /**
- * Verifying a Shopify webhook delivery (DESIGN §10.2): `X-Shopify-Hmac-Sha256` is the base64
+ * Verifying a Shopify webhook delivery (docs/channels.md): `X-Shopify-Hmac-Sha256` is the base64
  * HMAC-SHA256 of the raw body keyed with the app's client secret, compared in constant time;
  * `X-Shopify-Shop-Domain` must be the integration's shop; `X-Shopify-Webhook-Id` is the
  * delivery id (the same across Shopify's retries of one delivery).

@@ -17,7 +17,7 @@ export interface RequestedKey {
 
 /**
  * Why a key may not create the key asked for; empty when it may. A key never creates a key
- * that can do more than itself (DESIGN.md §3: a key belongs to one environment):
+ * that can do more than itself (a key belongs to one environment):
  * - only in its own environment, so a test key cannot reach live data through a key it mints
  *   (a live key comes from the dashboard session or from another live key);
  * - never outliving it: a key with an expiry creates keys that expire no later, so a leaked

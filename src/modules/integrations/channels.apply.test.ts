@@ -6,7 +6,7 @@ import type { ChannelOrder } from '../../channels/types.js';
 import type { SyncSource } from './channels.tables.js';
 import type { IntegrationRow } from './integrations.tables.js';
 
-// The one apply step (DESIGN.md §10.2) over a real database: every decision an order version
+// The one apply step (docs/channels.md) over a real database: every decision an order version
 // can meet, and the concurrency the receiver and reconciliation create (one order, one event).
 
 let app: FastifyInstance;

@@ -49,7 +49,7 @@ export interface AppliedVersion {
 }
 
 /**
- * The one apply step of DESIGN.md §10.2, for webhooks, reconciliation and manual syncs alike:
+ * The one apply step of docs/channels.md, for webhooks, reconciliation and manual syncs alike:
  * the order decision (orders module), then, in the same transaction, the sync history entry,
  * the echo check (a version whose only news is our own write-back's fulfillment) and the events.
  */

@@ -10,7 +10,7 @@ import * as integrationsRepo from './integrations.repo.js';
 import type { IntegrationsService } from './integrations.service.js';
 import type { IntegrationRow } from './integrations.tables.js';
 
-/** A stored delivery is applied by this job (DESIGN.md §10.2: answered at once, the work runs later). */
+/** A stored delivery is applied by this job (docs/channels.md: answered at once, the work runs later). */
 export const APPLY_DELIVERY_JOB = 'integrations.apply_delivery';
 export interface ApplyDeliveryJob {
   workspace_id: string;

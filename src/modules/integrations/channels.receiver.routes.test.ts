@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createTenant, type Tenant } from '../../../test/helpers/app.js';
 import { startFakeShopify, type FakeShopify } from '../../../test/helpers/fake-shopify/index.js';
 
-// The webhook receiver (DESIGN.md §10.2, §10.5) over a real socket: deliveries signed exactly
+// The webhook receiver (docs/channels.md, §10.5) over a real socket: deliveries signed exactly
 // as Shopify signs them, by the fake platform; duplicates, reordering, forgeries, an uninstall.
 
 let app: FastifyInstance;

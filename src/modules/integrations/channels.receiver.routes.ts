@@ -3,7 +3,7 @@ import { errorResponses, type App } from '../../platform/http/schemas.js';
 import type { ChannelDeliveries } from './channels.deliveries.js';
 import type { ChannelCredentials } from './channels.credentials.js';
 
-/** The receiver reads at most this much (DESIGN.md §10.5: a larger body is a 413). */
+/** The receiver reads at most this much (docs/channels.md: a larger body is a 413). */
 const MAX_DELIVERY_BYTES = 1024 * 1024;
 
 /**

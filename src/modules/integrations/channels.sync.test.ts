@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createTenant, type Tenant } from '../../../test/helpers/app.js';
 import { startFakeShopify, type FakeShopify } from '../../../test/helpers/fake-shopify/index.js';
 
-// Reading a store (DESIGN.md §10.1–§10.2) against the fake Shopify, which validates every
+// Reading a store (docs/channels.md–§10.2) against the fake Shopify, which validates every
 // document against the published schema: activation (test, webhooks, backfill), manual syncs,
 // reconciliation repairing webhooks, the test endpoint and a revoked token, deletion.
 

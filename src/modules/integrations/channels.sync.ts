@@ -24,7 +24,7 @@ export interface SyncJob {
   run_id: string;
 }
 
-/** Reconciliation re-reads this much before its watermark (DESIGN.md §10.2): a change committed late is not missed. */
+/** Reconciliation re-reads this much before its watermark (docs/channels.md): a change committed late is not missed. */
 export const RECONCILE_OVERLAP_MS = 10 * 60 * 1000;
 const PAGE_SIZE = 250;
 const UNREACHABLE = 'unreachable';
@@ -39,7 +39,7 @@ export function deliveryUrl(publicBaseUrl: string, integrationId: string): strin
 }
 
 /**
- * Reading a store (DESIGN.md §10.1–§10.2): activation (test, webhooks, backfill), reconciliation
+ * Reading a store (docs/channels.md–§10.2): activation (test, webhooks, backfill), reconciliation
  * on its interval and manual syncs, each a sync run whose pages go through the one apply step;
  * the watermark moves only after a page is applied.
  */
@@ -88,7 +88,7 @@ export class ChannelSync {
         const updated = await integrationsRepo.updateIntegration(trx, scopeOf(row), row.id, { scopes: JSON.stringify(scopes) });
         return (await this.integrations.changeHealth(trx, updated ?? row, { health: 'healthy', reason: 'the connection test passed' })) ?? updated ?? row;
       });
-      // Write-backs that waited for working credentials go now (DESIGN.md §10.3).
+      // Write-backs that waited for working credentials go now (docs/channels.md).
       await this.writeBacks.drain(healthy);
       return healthy;
     } catch (err) {
@@ -97,14 +97,14 @@ export class ChannelSync {
     }
   }
 
-  /** A failed call's effect on health (DESIGN.md §10.4). */
+  /** A failed call's effect on health (docs/channels.md). */
   private async recordFailure(row: IntegrationRow, err: ChannelError): Promise<IntegrationRow> {
     if (err.kind === 'unauthorized') {
       const change = { health: 'token_expired' as const, reason: `the platform refused the credentials (${err.platformStatus ?? 'unauthorized'})` };
       return this.deps.db.transaction().execute(async (trx) => (await this.integrations.changeHealth(trx, row, change)) ?? row);
     }
     if (err.kind !== 'network' && err.kind !== 'timeout' && err.kind !== 'server_error') return row;
-    // Down once the store was unreachable three times within ten minutes (DESIGN.md §10.4): one
+    // Down once the store was unreachable three times within ten minutes (docs/channels.md): one
     // blip is not an outage. The failures are kept beside the intake failures, under their own code.
     const now = this.deps.now();
     return this.deps.db.transaction().execute(async (trx) => {

@@ -1,7 +1,7 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { Json, NullableJson, NullableTimestamp, Timestamp } from '../../platform/db/columns.js';
 
-// Tables of the store connectors (DESIGN.md §10): deliveries received from a platform, sync
+// Tables of the store connectors (docs/channels.md): deliveries received from a platform, sync
 // runs, each order's sync history, and write-backs.
 
 export type DeliveryStatus = 'pending' | 'applied' | 'failed';

@@ -5,7 +5,7 @@ import { buildTestApp, createTenant, type Tenant } from '../../../test/helpers/a
 import { startFakeShopify, type FakeShopify } from '../../../test/helpers/fake-shopify/index.js';
 import { nextDelaySeconds } from './channels.write-backs.js';
 
-// Tracking back to the store (DESIGN.md §10.3) against the fake Shopify: created with the label
+// Tracking back to the store (docs/channels.md) against the fake Shopify: created with the label
 // in one transaction, read before write, holds, two locations, refusals, a revoked token that
 // makes write-backs wait, a void that cancels the fulfillment; every document schema-checked.
 

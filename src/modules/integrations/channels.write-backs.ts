@@ -16,7 +16,7 @@ import type { IntegrationsService } from './integrations.service.js';
 import type { IntegrationRow } from './integrations.tables.js';
 import type { Updateable } from 'kysely';
 
-/** A write-back is delivered by this job (DESIGN.md §10.3). */
+/** A write-back is delivered by this job (docs/channels.md). */
 export const WRITE_BACK_JOB = 'integrations.write_back';
 export interface WriteBackJob {
   workspace_id: string;
@@ -25,14 +25,14 @@ export interface WriteBackJob {
 }
 export const WRITE_BACK_FAILED_EVENT = 'shipment.write_back_failed';
 
-/** The retry ladder of DESIGN.md §10.3: 1, 5, 15, 60 minutes, then every 4 hours until 2 days have passed. */
+/** The retry ladder of docs/channels.md: 1, 5, 15, 60 minutes, then every 4 hours until 2 days have passed. */
 const LADDER_S = [60, 300, 900, 3600];
 const LATER_S = 4 * 3600;
 const GIVE_UP_AFTER_MS = 2 * 86_400_000;
 /** Longer than an attempt can take (the channel calls' deadlines): a crashed attempt frees the write-back after it. */
 const CLAIM_MS = 2 * 60_000;
 
-/** The carriers' public tracking pages (DESIGN.md §10.5), by our carrier slug. */
+/** The carriers' public tracking pages (docs/channels.md), by our carrier slug. */
 const TRACKING_PAGES: Record<string, (n: string) => string> = {
   usps: (n) => `https://tools.usps.com/go/TrackConfirmAction?tLabels=${encodeURIComponent(n)}`,
   ups: (n) => `https://www.ups.com/track?tracknum=${encodeURIComponent(n)}`,
@@ -59,7 +59,7 @@ export function nextDelaySeconds(attempts: number, createdAt: Date, now: Date): 
 }
 
 /**
- * Tracking back to the store (DESIGN.md §10.3): a write-back is created in the transaction that
+ * Tracking back to the store (docs/channels.md): a write-back is created in the transaction that
  * bought (or voided) the label, through an event hook, and delivered by a job that reads before
  * it writes, retries what the platform may accept later and waits while the token is refused.
  */
@@ -239,7 +239,7 @@ export class ChannelWriteBacks {
 
   private async retry(wb: WriteBackRow, attempts: number, error: WriteBackError, retryAfterMs: number | null) {
     const now = this.deps.now();
-    // A wait the platform asked for is honoured as it is, outside the ladder (DESIGN.md §10.5).
+    // A wait the platform asked for is honoured as it is, outside the ladder (docs/channels.md).
     const delay = retryAfterMs !== null ? Math.max(1, Math.ceil(retryAfterMs / 1000)) : nextDelaySeconds(attempts, new Date(wb.created_at), now);
     if (delay === null) return this.die(wb, attempts, error);
     const updated = await this.update(wb.id, { status: 'retrying', attempts, last_error: JSON.stringify(error), next_attempt_at: new Date(now.getTime() + delay * 1000) });

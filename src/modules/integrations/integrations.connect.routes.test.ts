@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createTenant, type Tenant } from '../../../test/helpers/app.js';
 import { sha256Hex } from '../../platform/crypto.js';
 
-// Connecting a Shopify store (DESIGN.md §10.1, §10.5): the two kinds of credentials, what the
+// Connecting a Shopify store (docs/channels.md, §10.5): the two kinds of credentials, what the
 // answers show of them, settings, base_url and the refusals. The protocol itself is tested in
 // src/channels/shopify against the fake platform.
 

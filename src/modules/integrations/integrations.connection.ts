@@ -3,7 +3,7 @@ import type { ErrorDetail } from '../../platform/errors.js';
 import type { ChannelSettings, IntegrationPlatform } from './integrations.tables.js';
 
 /**
- * The connection of an integration to a real store platform (DESIGN.md §10.1), as pure rules:
+ * The connection of an integration to a real store platform (docs/channels.md), as pure rules:
  * which platforms connect (the others are push intake), what a store reference looks like,
  * which credentials make which kind of connection, and the settings' defaults.
  */

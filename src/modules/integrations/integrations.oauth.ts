@@ -5,7 +5,7 @@ import { getChannelPlatform } from '../../channels/registry.js';
 const shopify = getChannelPlatform('shopify')!;
 
 /**
- * The start of Shopify's OAuth install (DESIGN.md §10.1, §10.5): a single-use `state` bound to
+ * The start of Shopify's OAuth install (docs/channels.md, §10.5): a single-use `state` bound to
  * the integration (only its SHA-256 is kept, for the callback's lookup) and the authorize link.
  */
 /** How long the merchant has to approve the install. */

@@ -86,7 +86,7 @@ function maskedCredentials(credentials: Record<string, unknown>): Record<string,
   );
 }
 
-/** The activation job (DESIGN.md §10.1): webhooks registered, then the backfill. */
+/** The activation job (docs/channels.md): webhooks registered, then the backfill. */
 export const ACTIVATE_JOB = 'integrations.activate';
 export interface ActivateJob {
   workspace_id: string;
@@ -131,7 +131,7 @@ export class IntegrationsService {
     return toIntegration(row, this.deps.now());
   }
 
-  /** What a connector adds to a create: the checks of DESIGN.md §10.1, one detail per problem. */
+  /** What a connector adds to a create: the checks of docs/channels.md, one detail per problem. */
   private connectorProblems(input: CreateIntegrationInput, details: ErrorDetail[]): ShopifyCredentialKind | undefined {
     if (!isConnector(input.platform)) {
       for (const field of ['store_ref', 'base_url', 'settings'] as const) {
@@ -381,7 +381,7 @@ export class IntegrationsService {
   }
 
   /**
-   * A connector's health change (DESIGN.md §10.4), in the caller's transaction: compare-and-set
+   * A connector's health change (docs/channels.md), in the caller's transaction: compare-and-set
    * on the health it read, announced once with `integration.health_changed`. Extra columns
    * (the connection's state) change with it.
    */

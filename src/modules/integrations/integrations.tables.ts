@@ -5,7 +5,7 @@ import type { IntegrationHealth } from './integrations.health.js';
 export type IntegrationPlatform = 'shopify' | 'woocommerce' | 'bigcommerce' | 'custom';
 export type ConnectionState = 'pending_authorization' | 'active' | 'paused' | 'disconnected';
 
-/** DESIGN.md §10.1 `settings`; stored as given, defaults filled in on read. */
+/** docs/channels.md `settings`; stored as given, defaults filled in on read. */
 export interface ChannelSettings {
   import_statuses: string[];
   write_back: boolean;
@@ -33,7 +33,7 @@ export interface IntegrationsTable {
   /** Intake failures before this instant no longer count (a success or a token update). */
   failures_reset_at: NullableTimestamp;
   last_intake_at: NullableTimestamp;
-  /** A real platform's store (DESIGN.md §10.1): Shopify shop domain, WooCommerce site URL, BigCommerce store hash. */
+  /** A real platform's store (docs/channels.md): Shopify shop domain, WooCommerce site URL, BigCommerce store hash. */
   store_ref: string | null;
   /** Replaces the platform's origin (a test double or egress proxy); only with CHANNEL_ALLOW_BASE_URL_OVERRIDE. */
   base_url: string | null;

@@ -314,7 +314,7 @@ export class OrdersService {
   }
 
   /**
-   * Apply one version of a store's order (DESIGN.md §10.2), inside the caller's transaction: the
+   * Apply one version of a store's order (docs/channels.md), inside the caller's transaction: the
    * single step that webhooks, reconciliation and manual syncs all converge on. One order per
    * platform order whatever arrives twice, late or out of order: a version older than or equal
    * to the applied one changes nothing (`stale`). A new order is imported only in an importable

@@ -24,11 +24,11 @@ export interface StoredLineItem {
   weight_oz: number | null;
   /** Only when the line was given one (for a derived customs declaration). */
   hs_tariff_number?: string | null;
-  /** The store platform's line id, on orders a connector imported (DESIGN.md §10.5). */
+  /** The store platform's line id, on orders a connector imported (docs/channels.md). */
   external_line_id?: string;
 }
 
-/** Set when a store changed an order we can no longer change (DESIGN.md §10.2). */
+/** Set when a store changed an order we can no longer change (docs/channels.md). */
 export interface NeedsReview {
   reason: 'edited_after_label' | 'cancelled_on_channel';
   changes: string[];

@@ -9,7 +9,7 @@
  * Three grammars, each an Ajv format (registered in app.ts, so a schema only names it):
  * - `date`: `YYYY-MM-DD`.
  * - `date-time`: RFC 3339, `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`.
- * - `date-or-date-time`: what list filters take (DESIGN.md §8: "an ISO date or date-time"):
+ * - `date-or-date-time`: what list filters take ("an ISO date or date-time", as the audit and analytics filters promise):
  *   a date (midnight UTC), or a date and time with optional seconds and fraction, `T` or a
  *   space between them, and an optional offset (`Z`, `±HH:MM` or `±HHMM`; UTC without one).
  */

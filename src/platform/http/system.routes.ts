@@ -123,7 +123,7 @@ export async function systemRoutes(app: App, opts: { deps: Deps; registry: Regis
   }
 
   // Metrics name routes, carriers and queue depths: in production they are for the operator's
-  // scraper only (DESIGN.md §10.5). Without a token there the route does not exist (404);
+  // scraper only (docs/channels.md). Without a token there the route does not exist (404);
   // elsewhere it stays open for local use unless a token is set.
   const metricsToken = deps.config.metricsToken;
   function metricsGuard(authorization: string | undefined): void {

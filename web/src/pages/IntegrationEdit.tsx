@@ -18,7 +18,7 @@ export function IntegrationEdit({ params }: PageProps) {
   if (item.error) return <ErrorBox error={item.error.status === 404 ? Object.assign(item.error, { message: 'This integration does not exist in this workspace and environment.' }) : item.error} onRetry={item.reload} />;
   if (!item.data) return <Loading label="Loading integration…" />;
   const i = item.data;
-  // A store connection (DESIGN.md §10.1) has its own page; push intake keeps this one.
+  // A store connection (docs/channels.md) has its own page; push intake keeps this one.
   if (i.connection) return <IntegrationStore integration={i} onChange={item.setData} />;
   const f = form ?? { name: i.name, platform: i.platform, token_expires_at: toLocal(i.token_expires_at), rotate: false };
 

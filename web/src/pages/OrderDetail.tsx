@@ -35,7 +35,7 @@ export function OrderDetail({ params }: PageProps) {
   if (!order.data) return <Loading label="Loading order…" />;
   const o = order.data;
   const editable = o.status === 'awaiting_fulfillment' || o.status === 'processing';
-  // An imported order's source is the id of the integration that brought it in (DESIGN.md §10.2).
+  // An imported order's source is the id of the integration that brought it in (docs/channels.md).
   const fromStore = o.source.startsWith('int_');
   return (
     <section>
@@ -188,7 +188,7 @@ export function OrderDetail({ params }: PageProps) {
   );
 }
 
-/** An edit or a cancellation on the store after the label was bought: never applied silently (DESIGN.md §10.2). */
+/** An edit or a cancellation on the store after the label was bought: never applied silently (docs/channels.md). */
 function NeedsReviewBanner({ review }: { review: NonNullable<Order['needs_review']> }) {
   return (
     <div className="alert alert-warn" role="alert" data-testid="needs-review">

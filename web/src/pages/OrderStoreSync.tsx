@@ -5,7 +5,7 @@ import { WriteBacksTable, type WriteBack } from './integrations-common';
 const SOURCES: Record<string, string> = { webhook: 'Webhook', poll: 'Reconciliation', manual: 'Sync now' };
 
 /**
- * GET /api/admin/orders/:id/sync-history (DESIGN.md §10.2): every version of the store's order
+ * GET /api/admin/orders/:id/sync-history (docs/channels.md): every version of the store's order
  * the service saw and what it decided, then the tracking it sent back, oldest first.
  */
 export function StoreSync({ orderId }: { orderId: string }) {

@@ -117,7 +117,7 @@ export function ShipmentDetail({ params }: PageProps) {
 }
 
 /**
- * The tracking sent back to the store the order came from (DESIGN.md §10.3), with Retry when it
+ * The tracking sent back to the store the order came from (docs/channels.md), with Retry when it
  * is dead or retrying. Nothing for an order that came from the API.
  */
 function StoreWriteBacks({ shipmentId }: { shipmentId: string }) {

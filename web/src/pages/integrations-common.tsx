@@ -6,7 +6,7 @@ export type Integration = Schemas['Integration'];
 export type WriteBack = Schemas['WriteBack'];
 export type SyncRun = Schemas['SyncRun'];
 
-/** Write-backs an operator can push again now (DESIGN.md §10.3): the others are done or about to run. */
+/** Write-backs an operator can push again now (docs/channels.md): the others are done or about to run. */
 export const RETRYABLE: readonly WriteBack['status'][] = ['dead', 'retrying'];
 
 const ACTIONS: Record<WriteBack['action'], string> = {
@@ -17,7 +17,7 @@ const ACTIONS: Record<WriteBack['action'], string> = {
 
 export const writeBackAction = (a: WriteBack['action']) => ACTIONS[a] ?? a.replaceAll('_', ' ');
 
-/** needs_review in the operator's words (DESIGN.md §10.2): what happened on the store, and when. */
+/** needs_review in the operator's words (docs/channels.md): what happened on the store, and when. */
 export const REVIEW_REASONS: Record<NonNullable<Order['needs_review']>['reason'], string> = {
   edited_after_label: 'Edited on the store after the label was bought',
   cancelled_on_channel: 'Cancelled on the store after the label was bought',
