@@ -91,6 +91,7 @@ export async function up(db: Kysely<any>): Promise<void> {
       action text not null check (action in ('fulfill', 'update_tracking', 'cancel_fulfillment')),
       tracking_number text not null,
       carrier text not null,
+      service_code text,
       status text not null check (status in ('pending', 'succeeded', 'retrying', 'dead', 'skipped')),
       attempts integer not null default 0,
       external_ref text,

@@ -68,8 +68,8 @@ export function composeServices(deps: Deps, apiDrivers: ApiDriverCatalogue, chan
   orders.extend(shipments.orderExtension);
   const channelApply = new ChannelApply(deps, orders);
   const channelHub = new ChannelHub(channelHttp);
-  const channelDeliveries = new ChannelDeliveries(deps, channelHub, integrationsService(deps), channelApply);
   const channelCredentials = new ChannelCredentials(deps, channelHub, integrationsService(deps));
+  const channelDeliveries = new ChannelDeliveries(deps, channelHub, integrationsService(deps), channelApply, channelCredentials);
   const channelWriteBacks = new ChannelWriteBacks(deps, integrationsService(deps), channelCredentials);
   const channelSync = new ChannelSync(deps, channelHub, integrationsService(deps), channelApply, channelWriteBacks, channelCredentials);
 

@@ -3,7 +3,7 @@
  * types.ts because it names the HTTP client, which itself throws types.ts's `ChannelError`.
  */
 import type { ChannelHttpClient } from './http/client.js';
-import type { Channel } from './types.js';
+import type { AuthorizeUrlInput, Channel } from './types.js';
 
 export type ChannelPlatformSlug = 'shopify' | 'woocommerce' | 'bigcommerce';
 
@@ -16,7 +16,29 @@ export interface ChannelPlatform {
   webhookTopics: readonly string[];
   /** OAuth scopes asked for (empty for a platform without OAuth). */
   oauthScopes: readonly string[];
+  /** The merchant's approval link of the OAuth install; absent for a platform without OAuth. */
+  authorizeUrl?(input: AuthorizeUrlInput): string;
   /** The platform's origin for a store when no `base_url` overrides it. */
   defaultOrigin(storeRef: string): string;
+  /** What `store_ref` holds, for the field's description and its error (`the shop domain, name.myshopify.com`). */
+  storeRefDescription: string;
+  /** The store reference normalised (trimmed, lower-cased…), or null when it is not one of this platform's. */
+  normaliseStoreRef(storeRef: string): string | null;
+  /**
+   * Checks a credentials object (create, or a replacement): one detail per bad field, each
+   * `field` under `credentials.`. `kind` says how the connection is made: `token` (active at
+   * once) or `oauth` (an install link first; only platforms whose Channel has OAuth).
+   */
+  credentialProblems(credentials: unknown): { kind?: 'token' | 'oauth'; details: { field: string; message: string }[] };
+  /** Credential fields that are secrets: masked in answers and the audit log, scrubbed from echoes. */
+  secretCredentialFields: readonly string[];
+  /**
+   * True when the service makes the secret that signs deliveries (WooCommerce, BigCommerce): it
+   * is generated at creation, kept sealed as `credentials.webhook_secret`, and handed to the
+   * platform when subscribing. False: the platform signs with a credential (Shopify's client secret).
+   */
+  generatesWebhookSecret: boolean;
+  /** The secret `verifyWebhook` checks against, from the opened credentials; null when there is none. */
+  webhookSecret(credentials: Record<string, unknown>): string | null;
   createChannel(http: ChannelHttpClient): Channel;
 }

@@ -125,6 +125,11 @@ export interface ChannelWebhookSubscription {
   /** The platform's topic as `createWebhookSubscription` takes it (Shopify `ORDERS_CREATE`). */
   topic: string;
   callbackUrl: string;
+  /**
+   * False when the platform stopped delivering to it (WooCommerce `disabled`/`paused` after
+   * failed deliveries, BigCommerce `is_active: false`); reconciliation reactivates it.
+   */
+  active: boolean;
 }
 
 export interface WebhookVerifyInput {
@@ -132,7 +137,7 @@ export interface WebhookVerifyInput {
   headers: Record<string, string | string[] | undefined>;
   /** The body exactly as received: the signature covers the bytes. */
   rawBody: Buffer | string;
-  /** Shopify: the app's client secret. */
+  /** What signs the deliveries: `ChannelPlatform.webhookSecret(credentials)`. */
   secret: string;
   /** The integration's store_ref: a delivery for another store is refused. */
   storeRef: string;
@@ -149,6 +154,11 @@ export type WebhookVerifyResult =
       triggeredAt: string | null;
       eventId: string | null;
       apiVersion: string | null;
+      /**
+       * A platform's test delivery (WooCommerce's ping `webhook_id=N` on a new webhook): the
+       * receiver answers 200 and stores and applies nothing.
+       */
+      ping?: boolean;
     }
   | { ok: false; reason: 'missing_signature' | 'bad_signature' | 'wrong_store' | 'missing_headers' };
 
@@ -157,9 +167,26 @@ export interface FulfillRequest {
   externalOrderId: string;
   /** The shipped lines; absent = every line still to fulfil. */
   lines?: { external_line_id: string; quantity: number }[];
-  tracking: { company: string; number: string; url: string | null };
+  /** `company` is `trackingCompany(carrier)` (else our carrier slug); `service` the service's name, for platforms that write a note. */
+  tracking: { company: string; number: string; url: string | null; carrier: string; service: string | null };
   notifyCustomer: boolean;
 }
+
+/** Undoes one `fulfill` (a voided label): the ref it returned, and what a platform writing notes says. */
+export interface CancelFulfillmentRequest {
+  /** One of `fulfill`'s refs. */
+  ref: string;
+  externalOrderId: string;
+  trackingNumber: string;
+}
+
+/**
+ * What a verified delivery asks of the apply step (`parseWebhookOrder`): an order to apply, the
+ * order to fetch first (a thin delivery, BigCommerce's `{type: "order", id}`, or a deletion,
+ * WooCommerce's `{id}`; `fetchOrder` answering null means the store no longer has it), or the
+ * app's uninstall.
+ */
+export type WebhookContent = ChannelOrder | { kind: 'fetch'; external_id: string } | { kind: 'uninstalled' };
 
 export type FulfillResult =
   | {
@@ -206,6 +233,8 @@ export interface Channel {
   createWebhookSubscription(conn: ChannelConnection, topic: string, callbackUrl: string, ctx?: ChannelCallContext): Promise<ChannelWebhookSubscription>;
   /** Deleting one already gone is not an error. */
   deleteWebhookSubscription(conn: ChannelConnection, id: string, ctx?: ChannelCallContext): Promise<void>;
+  /** Turns delivery back on for a subscription listed `active: false` (Shopify's never are: a no-op). */
+  reactivateWebhookSubscription(conn: ChannelConnection, id: string, ctx?: ChannelCallContext): Promise<void>;
 
   /**
    * One page of the orders updated at or after `sinceIso`, oldest update first. `nextCursor` is
@@ -224,21 +253,23 @@ export interface Channel {
   /** Pure and constant time: no call to the platform. */
   verifyWebhook(input: WebhookVerifyInput): WebhookVerifyResult;
   /**
-   * A verified delivery's body (parsed JSON) as an order, or the app's uninstall. Throws
+   * A verified delivery's body (parsed JSON): what the apply step does with it. Throws
    * `ChannelError` (`rejected`) for a topic we do not handle or a body that is not an order.
    */
-  parseWebhookOrder(topic: string, body: unknown): ChannelOrder | { kind: 'uninstalled' };
+  parseWebhookOrder(topic: string, body: unknown): WebhookContent;
+  /** The order id a delivery body names, before any parsing (a duplicate's history); null when none. */
+  webhookOrderId(body: unknown): string | null;
 
   /** Read before write: never fulfils twice for one tracking number. `userErrors` → `ChannelError` rejected. */
   fulfill(conn: ChannelConnection, request: FulfillRequest, ctx?: ChannelCallContext): Promise<FulfillResult>;
-  /** `ref` is one of `fulfill`'s refs. */
-  cancelFulfillment(conn: ChannelConnection, ref: string, ctx?: ChannelCallContext): Promise<void>;
+  /** Undoing one already undone is not an error. */
+  cancelFulfillment(conn: ChannelConnection, request: CancelFulfillmentRequest, ctx?: ChannelCallContext): Promise<void>;
 
-  authorizeUrl(input: AuthorizeUrlInput): string;
+  /** The OAuth install, for platforms connected through one (Shopify; the link: `ChannelPlatform.authorizeUrl`); absent elsewhere. */
   /** The install/callback query's `hmac` checked in constant time. */
-  verifyOAuthHmac(query: Record<string, string | string[] | undefined>, clientSecret: string): boolean;
-  exchangeCode(conn: ChannelConnection, input: { clientId: string; clientSecret: string; code: string }, ctx?: ChannelCallContext): Promise<OAuthTokens>;
-  refreshToken(conn: ChannelConnection, input: { clientId: string; clientSecret: string; refreshToken: string }, ctx?: ChannelCallContext): Promise<OAuthTokens>;
+  verifyOAuthHmac?(query: Record<string, string | string[] | undefined>, clientSecret: string): boolean;
+  exchangeCode?(conn: ChannelConnection, input: { clientId: string; clientSecret: string; code: string }, ctx?: ChannelCallContext): Promise<OAuthTokens>;
+  refreshToken?(conn: ChannelConnection, input: { clientId: string; clientSecret: string; refreshToken: string }, ctx?: ChannelCallContext): Promise<OAuthTokens>;
 }
 
 /** Orders two versions of one order: negative when `a` is older. Compares instants, not strings. */

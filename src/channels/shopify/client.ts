@@ -18,6 +18,8 @@ import {
   type FulfillRequest,
   type FulfillResult,
   type OAuthTokens,
+  type CancelFulfillmentRequest,
+  type WebhookContent,
 } from '../types.js';
 import {
   CONNECTION_TEST,
@@ -36,7 +38,7 @@ import {
   WEBHOOK_SUBSCRIPTIONS,
   webhookSubscriptionCreateVariables,
 } from './documents.js';
-import { ACCESS_TOKEN_PATH, buildCodeExchange, buildRefreshExchange, parseTokenAnswer, shopifyAuthorizeUrl, verifyShopifyOAuthHmac } from './oauth.js';
+import { ACCESS_TOKEN_PATH, buildCodeExchange, buildRefreshExchange, parseTokenAnswer, verifyShopifyOAuthHmac } from './oauth.js';
 import {
   fulfillmentsWithTracking,
   parseFulfillmentOrders,
@@ -169,7 +171,7 @@ export class ShopifyChannel implements Channel {
       for (const n of conn_.nodes) {
         const w = obj(n);
         const id = str(w.id);
-        if (id) out.push({ id, topic: str(w.topic) ?? '', callbackUrl: str(w.uri) ?? '' });
+        if (id) out.push({ id, topic: str(w.topic) ?? '', callbackUrl: str(w.uri) ?? '', active: true });
       }
       const page = obj(conn_.pageInfo);
       after = page.hasNextPage === true ? str(page.endCursor) : null;
@@ -193,7 +195,7 @@ export class ShopifyChannel implements Channel {
     const w = obj(payload.webhookSubscription);
     const id = str(w.id);
     if (!id) throw malformed('webhooks_create');
-    return { id, topic: str(w.topic) ?? topic, callbackUrl: str(w.uri) ?? callbackUrl };
+    return { id, topic: str(w.topic) ?? topic, callbackUrl: str(w.uri) ?? callbackUrl, active: true };
   }
 
   async deleteWebhookSubscription(conn: ChannelConnection, id: string, ctx?: ChannelCallContext): Promise<void> {
@@ -202,6 +204,9 @@ export class ShopifyChannel implements Channel {
     // Already gone is what we wanted.
     if (errors.length && !errors.every((e) => /does not exist|not found/i.test(e.message))) throw userErrorsError('webhookSubscriptionDelete', errors);
   }
+
+  /** Shopify removes a failing subscription rather than pausing it: nothing to turn back on. */
+  async reactivateWebhookSubscription(): Promise<void> {}
 
   async listOrdersUpdatedSince(conn: ChannelConnection, sinceIso: string, cursor: string | null, pageSize: number, ctx?: ChannelCallContext) {
     const deadline = this.deadline(ctx);
@@ -242,7 +247,7 @@ export class ShopifyChannel implements Channel {
 
   verifyWebhook = verifyShopifyWebhook;
 
-  parseWebhookOrder(topic: string, body: unknown): ChannelOrder | { kind: 'uninstalled' } {
+  parseWebhookOrder(topic: string, body: unknown): WebhookContent {
     const name = topicEnum(topic);
     if (name === 'APP_UNINSTALLED') return { kind: 'uninstalled' };
     if (!ORDER_TOPICS.has(name)) throw rejected(`Shopify topic ${topic} is not one we handle`, [`unhandled topic ${topic}`], 'topic');
@@ -283,14 +288,18 @@ export class ShopifyChannel implements Channel {
     return { outcome: 'created', refs };
   }
 
-  async cancelFulfillment(conn: ChannelConnection, ref: string, ctx?: ChannelCallContext): Promise<void> {
-    const data = await this.graphql(conn, 'fulfillment_cancel', FULFILLMENT_CANCEL, { id: ref }, true, this.deadline(ctx), ctx);
+  webhookOrderId(body: unknown): string | null {
+    const id = obj(body).id;
+    return typeof id === 'number' || typeof id === 'string' ? String(id) : null;
+  }
+
+  async cancelFulfillment(conn: ChannelConnection, request: CancelFulfillmentRequest, ctx?: ChannelCallContext): Promise<void> {
+    const data = await this.graphql(conn, 'fulfillment_cancel', FULFILLMENT_CANCEL, { id: request.ref }, true, this.deadline(ctx), ctx);
     const errors = parseUserErrors(data.fulfillmentCancel);
     // Cancelling a cancelled fulfillment is what we wanted.
     if (errors.length && !errors.every((e) => /already (been )?cancel/i.test(e.message))) throw userErrorsError('fulfillmentCancel', errors);
   }
 
-  authorizeUrl = shopifyAuthorizeUrl;
   verifyOAuthHmac = verifyShopifyOAuthHmac;
 
   exchangeCode(conn: ChannelConnection, input: { clientId: string; clientSecret: string; code: string }, ctx?: ChannelCallContext): Promise<OAuthTokens> {

@@ -1,9 +1,11 @@
 /**
  * Shopify (docs/channels.md): the platform's metadata and its Channel. The protocol lives beside it:
- * documents.ts (GraphQL), parsers.ts, units.ts, webhooks.ts, oauth.ts, client.ts (the HTTP).
+ * documents.ts (GraphQL), parsers.ts, units.ts, webhooks.ts, oauth.ts, credentials.ts, client.ts (the HTTP).
  */
 import type { ChannelPlatform } from '../platform.js';
 import { ShopifyChannel } from './client.js';
+import { shopifyAuthorizeUrl } from './oauth.js';
+import { normaliseShopDomain, SECRET_FIELDS, shopifyCredentialProblems } from './credentials.js';
 import { DEFAULT_IMPORT_STATUSES, OAUTH_SCOPES, WEBHOOK_TOPICS } from './units.js';
 
 export { ShopifyChannel } from './client.js';
@@ -15,6 +17,13 @@ export const shopify: ChannelPlatform = {
   defaultImportStatuses: DEFAULT_IMPORT_STATUSES,
   webhookTopics: WEBHOOK_TOPICS,
   oauthScopes: OAUTH_SCOPES,
+  authorizeUrl: shopifyAuthorizeUrl,
   defaultOrigin: (storeRef) => `https://${storeRef.trim().toLowerCase().replace(/\/+$/, '')}`,
+  storeRefDescription: 'the shop domain, name.myshopify.com (lower case)',
+  normaliseStoreRef: normaliseShopDomain,
+  credentialProblems: shopifyCredentialProblems,
+  secretCredentialFields: SECRET_FIELDS,
+  generatesWebhookSecret: false,
+  webhookSecret: (credentials) => (typeof credentials.client_secret === 'string' ? credentials.client_secret : null),
   createChannel: (http) => new ShopifyChannel(http),
 };

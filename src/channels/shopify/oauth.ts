@@ -10,7 +10,7 @@ import { safeEqual } from './webhooks.js';
 export const ACCESS_TOKEN_PATH = '/admin/oauth/access_token';
 
 export function shopifyAuthorizeUrl(input: AuthorizeUrlInput): string {
-  const url = new URL('/admin/oauth/authorize', input.origin);
+  const url = new URL(`${input.origin.replace(/\/+$/, '')}/admin/oauth/authorize`);
   url.searchParams.set('client_id', input.clientId);
   url.searchParams.set('scope', input.scopes.join(','));
   url.searchParams.set('redirect_uri', input.redirectUri);

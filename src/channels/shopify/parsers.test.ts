@@ -159,7 +159,7 @@ describe('Shopify documents', () => {
   it('builds one fulfillmentCreate per location', () => {
     const v = fulfillmentCreateVariables(
       { locationId: 'gid://shopify/Location/1', fulfillmentOrders: [{ id: 'gid://shopify/FulfillmentOrder/7', lines: null }, { id: 'gid://shopify/FulfillmentOrder/8', lines: [{ id: 'gid://shopify/FulfillmentOrderLineItem/9', quantity: 1 }] }] },
-      { externalOrderId: '1', tracking: { company: 'UPS', number: '1Z1', url: null }, notifyCustomer: true },
+      { externalOrderId: '1', tracking: { company: 'UPS', number: '1Z1', url: null, carrier: 'ups', service: null }, notifyCustomer: true },
     );
     expect(v).toEqual({
       fulfillment: {

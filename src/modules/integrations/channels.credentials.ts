@@ -58,6 +58,7 @@ export class ChannelCredentials {
       if (!locked || !current) throw new ChannelError(row.platform, 'unauthorized', 'The integration has no credentials.');
       // Another process refreshed while we waited for the lock: use its pair.
       if (!this.dueForRefresh(current)) return current;
+      if (!channel.refreshToken) throw new ChannelError(row.platform, 'unauthorized', 'The platform has no token refresh.');
       const tokens = await channel.refreshToken(this.hub.connection(locked, current), {
         clientId: String(current.client_id),
         clientSecret: String(current.client_secret),
@@ -83,6 +84,7 @@ export class ChannelCredentials {
     }
     const credentials = this.integrations.openCredentials(row);
     const channel = this.hub.channel(row.platform);
+    if (!channel.verifyOAuthHmac || !channel.exchangeCode) throw invalid('The platform has no OAuth install.');
     if (!credentials || typeof credentials.client_secret !== 'string' || !channel.verifyOAuthHmac(query, credentials.client_secret)) throw invalid('The hmac does not match.');
     if (typeof query.shop !== 'string' || query.shop.toLowerCase() !== row.store_ref) throw invalid('The shop is not the integration’s store.');
     if (typeof query.code !== 'string' || !query.code) throw invalid('The code is missing.');

@@ -1,9 +1,10 @@
-import { ChannelError } from '../../channels/types.js';
+import { ChannelError, type ChannelOrder, type WebhookContent } from '../../channels/types.js';
 import type { Environment, Scope } from '../../platform/context.js';
 import type { Deps } from '../../platform/deps.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { ChannelApply } from './channels.apply.js';
+import type { ChannelCredentials } from './channels.credentials.js';
 import type { ChannelHub } from './channels.hub.js';
 import * as repo from './channels.repo.js';
 import * as integrationsRepo from './integrations.repo.js';
@@ -19,12 +20,6 @@ export interface ApplyDeliveryJob {
 }
 
 const scopeOf = (row: IntegrationRow): Scope => ({ workspaceId: row.workspace_id, environment: row.environment });
-
-/** The order id a delivery body names, for the history of a duplicate (before any parsing). */
-function bodyOrderId(body: unknown): string | null {
-  const id = (body as { id?: unknown } | null)?.id;
-  return typeof id === 'number' || typeof id === 'string' ? String(id) : null;
-}
 
 function parseJson(raw: Buffer): unknown {
   try {
@@ -45,6 +40,7 @@ export class ChannelDeliveries {
     private readonly hub: ChannelHub,
     private readonly integrations: IntegrationsService,
     private readonly applier: ChannelApply,
+    private readonly credentials: ChannelCredentials,
   ) {}
 
   /** Verify and store a delivery; throws 401 invalid_signature (nothing stored) when it is not the store's. */
@@ -52,13 +48,17 @@ export class ChannelDeliveries {
     const refused = new AppError('invalid_signature', 'The webhook signature is missing or does not match this integration.');
     const row = await integrationsRepo.findIntegrationById(this.deps.db, integrationId);
     if (!row || !row.store_ref || row.connection_state === null) throw refused;
-    const secret = this.integrations.openCredentials(row)?.client_secret;
-    if (typeof secret !== 'string') throw refused;
-    const verified = this.hub.channel(row.platform).verifyWebhook({ headers, rawBody, secret, storeRef: row.store_ref });
+    const credentials = this.integrations.openCredentials(row);
+    const secret = credentials ? this.hub.platform(row.platform).webhookSecret(credentials) : null;
+    if (!secret) throw refused;
+    const channel = this.hub.channel(row.platform);
+    const verified = channel.verifyWebhook({ headers, rawBody, secret, storeRef: row.store_ref });
     if (!verified.ok) {
       this.deps.log.warn({ integration_id: row.id, reason: verified.reason }, 'store webhook refused');
       throw refused;
     }
+    // A platform's test delivery (WooCommerce's ping on a new webhook) only checks that we answer.
+    if (verified.ping) return { duplicate: false };
     const body = parseJson(rawBody);
     if (body === undefined) throw new AppError('invalid_json', 'The delivery body is not JSON.');
     const now = this.deps.now();
@@ -75,7 +75,7 @@ export class ChannelDeliveries {
       });
       await integrationsRepo.updateIntegration(trx, scopeOf(row), row.id, { last_webhook_at: now });
       if (!stored) {
-        const externalId = bodyOrderId(body);
+        const externalId = channel.webhookOrderId(body);
         if (externalId) await this.applier.record(trx, row, { externalId, source: 'webhook', version: null, decision: 'duplicate', message: `delivery ${verified.deliveryId} was received before` });
         return { duplicate: true };
       }
@@ -84,31 +84,55 @@ export class ChannelDeliveries {
     });
   }
 
-  /** The job: the delivery's order through the one apply step, or the app's uninstall. Idempotent. */
+  /**
+   * The job: the delivery's order through the one apply step, or the app's uninstall. Idempotent.
+   * A thin delivery (BigCommerce) or a deletion (WooCommerce) names an order to read first: read
+   * outside the transaction (no row lock held across a call to the platform), applied inside it.
+   */
   async apply(job: ApplyDeliveryJob): Promise<void> {
     const scope = { workspaceId: job.workspace_id, environment: job.environment };
+    const pending = await repo.findDelivery(this.deps.db, scope, job.delivery_id);
+    if (!pending || pending.status !== 'pending') return;
+    const integration = await integrationsRepo.findIntegration(this.deps.db, scope, pending.integration_id);
+    if (!integration) return;
+    const channel = this.hub.channel(integration.platform);
+    let content: WebhookContent | { kind: 'gone'; external_id: string };
+    let failure: string | null = null;
+    try {
+      content = channel.parseWebhookOrder(pending.topic, pending.body);
+      if ('kind' in content && content.kind === 'fetch') content = await this.fetch(integration, content.external_id);
+    } catch (err) {
+      if (!(err instanceof ChannelError)) throw err;
+      // A platform that cannot answer now: the job's retries (and reconciliation) try again.
+      if (err.retryable || err.kind === 'unauthorized') throw err;
+      failure = this.credentials.scrubberFor(integration).scrub(err.message);
+      content = { kind: 'gone', external_id: '' };
+    }
     await this.deps.db.transaction().execute(async (trx) => {
       const delivery = await repo.findDelivery(trx, scope, job.delivery_id, { forUpdate: true });
       if (!delivery || delivery.status !== 'pending') return;
       const row = await integrationsRepo.findIntegration(trx, scope, delivery.integration_id, { forUpdate: true });
       if (!row) return;
       const now = this.deps.now();
-      let parsed;
-      try {
-        parsed = this.hub.channel(row.platform).parseWebhookOrder(delivery.topic, delivery.body);
-      } catch (err) {
-        if (!(err instanceof ChannelError)) throw err;
-        const externalId = bodyOrderId(delivery.body);
-        if (externalId) await this.applier.record(trx, row, { externalId, source: 'webhook', version: null, decision: 'error', message: err.message });
-        await repo.markDelivery(trx, delivery.id, { status: 'failed', error: err.message, applied_at: now });
+      if (failure !== null) {
+        const externalId = channel.webhookOrderId(delivery.body);
+        if (externalId) await this.applier.record(trx, row, { externalId, source: 'webhook', version: null, decision: 'error', message: failure });
+        await repo.markDelivery(trx, delivery.id, { status: 'failed', error: failure, applied_at: now });
         return;
       }
-      if ('kind' in parsed) {
+      if (!('kind' in content)) await this.applier.apply(trx, row, content, 'webhook');
+      else if (content.kind === 'uninstalled') {
         await this.integrations.changeHealth(trx, row, { health: 'token_expired', reason: 'app_uninstalled' }, { connection_state: 'disconnected' });
-      } else {
-        await this.applier.apply(trx, row, parsed, 'webhook');
+      } else if (content.kind === 'gone') {
+        // Deleted in the store: our order (if any) is left as it is for the operator to decide.
+        await this.applier.record(trx, row, { externalId: content.external_id, source: 'webhook', version: null, decision: 'skipped_status', message: 'the store no longer has this order' });
       }
       await repo.markDelivery(trx, delivery.id, { status: 'applied', applied_at: now });
     });
+  }
+
+  private async fetch(integration: IntegrationRow, externalId: string): Promise<ChannelOrder | { kind: 'gone'; external_id: string }> {
+    const { channel, conn } = await this.credentials.open(integration);
+    return (await channel.fetchOrder(conn, externalId)) ?? { kind: 'gone', external_id: externalId };
   }
 }

@@ -95,7 +95,7 @@ describe('reading a Shopify store', () => {
     await runQueued();
     expect(fake.shop.webhooks.size).toBe(4);
     const read = (await admin('GET', `/api/admin/integrations/${integrationId}`)).json();
-    expect(read).toMatchObject({ health: 'degraded', health_reason: expect.stringContaining('re-created') });
+    expect(read).toMatchObject({ health: 'degraded', health_reason: expect.stringContaining('missing or turned off') });
   });
 
   it('the test endpoint heals; a revoked token expires the health, announced once', async () => {

@@ -127,15 +127,23 @@ export class ChannelSync {
     await this.queueRun(tested, 'backfill', new Date(this.deps.now().getTime() - days * 86_400_000));
   }
 
-  /** Every topic subscribed at our delivery URL; missing ones created. Returns how many were (re)created. */
+  /**
+   * Every topic subscribed at our delivery URL and delivering: missing ones created, ones the
+   * platform turned off after failed deliveries turned back on. Returns how many were repaired.
+   */
   async ensureWebhooks(row: IntegrationRow): Promise<number> {
     const { channel, conn } = await this.open(row);
     const url = deliveryUrl(this.deps.config.publicBaseUrl, row.id);
-    const existing = await channel.listWebhookSubscriptions(conn);
-    const have = new Set(existing.filter((s) => s.callbackUrl === url).map((s) => s.topic));
-    const missing = this.hub.platform(row.platform).webhookTopics.filter((t) => !have.has(t));
-    for (const topic of missing) await channel.createWebhookSubscription(conn, topic, url);
-    return missing.length;
+    const ours = (await channel.listWebhookSubscriptions(conn)).filter((s) => s.callbackUrl === url);
+    let repaired = 0;
+    for (const topic of this.hub.platform(row.platform).webhookTopics) {
+      const subs = ours.filter((s) => s.topic === topic);
+      if (subs.some((s) => s.active)) continue;
+      if (subs.length) await channel.reactivateWebhookSubscription(conn, subs[0].id);
+      else await channel.createWebhookSubscription(conn, topic, url);
+      repaired++;
+    }
+    return repaired;
   }
 
   /** Unregister our webhooks (on delete); a store that cannot be reached is left as it is. */
@@ -171,7 +179,7 @@ export class ChannelSync {
         const repaired = await this.ensureWebhooks(row);
         if (repaired > 0) {
           row = await this.deps.db.transaction().execute(async (trx) =>
-            (await this.integrations.changeHealth(trx, row!, { health: 'degraded', reason: `${repaired} webhook subscription(s) were missing and were re-created` })) ?? row!,
+            (await this.integrations.changeHealth(trx, row!, { health: 'degraded', reason: `${repaired} webhook subscription(s) were missing or turned off and were repaired` })) ?? row!,
           );
         }
       }

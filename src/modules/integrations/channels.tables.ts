@@ -83,6 +83,8 @@ export interface WriteBacksTable {
   tracking_number: string;
   /** Our carrier slug: the platform's carrier name and the public tracking page come from it. */
   carrier: string;
+  /** The label's service, for platforms whose write-back is a note naming it (WooCommerce). */
+  service_code: string | null;
   status: WriteBackStatus;
   attempts: ColumnType<number, number | undefined, number>;
   external_ref: string | null;

@@ -91,7 +91,7 @@ export class ChannelWriteBacks {
         return;
       }
       if (earlier.status === 'succeeded') {
-        await this.create(executor, event, { id: data.shipment_id, order_id: data.order_id, carrier: data.carrier, service_code: '', tracking_number: data.tracking_number }, 'cancel_fulfillment');
+        await this.create(executor, event, { id: data.shipment_id, order_id: data.order_id, carrier: data.carrier, service_code: earlier.service_code ?? '', tracking_number: data.tracking_number }, 'cancel_fulfillment');
       }
     }
   }
@@ -116,6 +116,7 @@ export class ChannelWriteBacks {
         action,
         tracking_number: shipment.tracking_number,
         carrier: shipment.carrier,
+        service_code: shipment.service_code || null,
         status: 'pending',
         created_at: now,
         updated_at: now,
@@ -151,7 +152,8 @@ export class ChannelWriteBacks {
       if (wb.action === 'cancel_fulfillment') {
         const fulfilled = await this.deps.db.selectFrom('write_backs').select(['external_ref', 'external_refs']).where('shipment_id', '=', wb.shipment_id).where('action', '=', 'fulfill').where('status', '=', 'succeeded').executeTakeFirst();
         const refs = fulfilled?.external_refs ?? (fulfilled?.external_ref ? [fulfilled.external_ref] : []);
-        for (const ref of refs) await channel.cancelFulfillment(conn, ref);
+        const origin = await orderOrigin(this.deps.db, scope, wb.order_id);
+        for (const ref of refs) await channel.cancelFulfillment(conn, { ref, externalOrderId: origin?.external_id ?? '', trackingNumber: wb.tracking_number });
         return this.finish(wb, 'succeeded', { attempts, external_ref: refs[0] ?? null, external_refs: JSON.stringify(refs) });
       }
       const origin = await orderOrigin(this.deps.db, scope, wb.order_id);
@@ -161,6 +163,8 @@ export class ChannelWriteBacks {
           company: channel.trackingCompany(wb.carrier) ?? wb.carrier,
           number: wb.tracking_number,
           url: TRACKING_PAGES[wb.carrier]?.(wb.tracking_number) ?? null,
+          carrier: wb.carrier,
+          service: (wb.service_code && this.deps.carriers.byServiceCode(wb.service_code)?.services.find((s) => s.code === wb.service_code)?.name) ?? null,
         },
         notifyCustomer: effectiveSettings(integration.platform, integration.settings).notify_customer,
       });

@@ -1,4 +1,5 @@
-import { getChannelPlatform } from '../../channels/registry.js';
+import { CHANNEL_PLATFORMS, getChannelPlatform } from '../../channels/registry.js';
+import { randomBase62 } from '../../platform/crypto.js';
 import type { ErrorDetail } from '../../platform/errors.js';
 import type { ChannelSettings, IntegrationPlatform } from './integrations.tables.js';
 
@@ -8,8 +9,8 @@ import type { ChannelSettings, IntegrationPlatform } from './integrations.tables
  * which credentials make which kind of connection, and the settings' defaults.
  */
 
-/** Platforms with a connector. WooCommerce and BigCommerce stay push intake until theirs land. */
-export const CONNECTOR_PLATFORMS: ReadonlySet<IntegrationPlatform> = new Set(['shopify']);
+/** Platforms with a connector: those the channel registry lists; the others are push intake. */
+export const CONNECTOR_PLATFORMS: ReadonlySet<IntegrationPlatform> = new Set(CHANNEL_PLATFORMS.map((p) => p.slug));
 
 export function isConnector(platform: IntegrationPlatform): boolean {
   return CONNECTOR_PLATFORMS.has(platform);
@@ -30,49 +31,42 @@ export function effectiveSettings(platform: IntegrationPlatform, stored: Partial
   return { ...defaultSettings(platform), ...(stored ?? {}) };
 }
 
-const SHOP_DOMAIN = /^[a-z0-9][a-z0-9-]{0,60}\.myshopify\.com$/;
+/** The store reference normalised by its platform, or the problem with it. */
+export function checkStoreRef(platform: IntegrationPlatform, storeRef: string | undefined): { storeRef?: string; details: ErrorDetail[] } {
+  if (storeRef === undefined) return { details: [{ field: 'store_ref', message: `is required for ${platform}` }] };
+  const channel = getChannelPlatform(platform);
+  const normalised = channel ? channel.normaliseStoreRef(storeRef) : storeRef;
+  if (normalised === null) return { details: [{ field: 'store_ref', message: `must be ${channel!.storeRefDescription}` }] };
+  return { storeRef: normalised, details: [] };
+}
 
-export function storeRefProblems(platform: IntegrationPlatform, storeRef: string | undefined): ErrorDetail[] {
-  if (storeRef === undefined) return [{ field: 'store_ref', message: `is required for ${platform}` }];
-  if (platform === 'shopify' && !SHOP_DOMAIN.test(storeRef)) {
-    return [{ field: 'store_ref', message: 'must be the shop domain, name.myshopify.com (lower case)' }];
-  }
-  return [];
+/** How a connection is made (`token`: active at once; `oauth`: an install link first), or the problems with the credentials. */
+export function checkCredentials(platform: IntegrationPlatform, credentials: unknown): { kind?: 'token' | 'oauth'; details: ErrorDetail[] } {
+  const channel = getChannelPlatform(platform);
+  if (!channel) return { details: [{ field: 'platform', message: `has no connector: ${platform}` }] };
+  return channel.credentialProblems(credentials);
 }
 
 /**
- * How a Shopify connection is made: a merchant's custom app hands us its Admin API token (active
- * at once); a Partner app's client id and secret start the OAuth install instead.
+ * The credentials as sealed: for a platform whose deliveries we sign (docs/channels.md), a
+ * `webhook_secret` made here, kept across credential replacements (the store's webhooks carry it).
  */
-export type ShopifyCredentialKind = 'custom_app' | 'oauth';
-
-const STRING_FIELD = (v: unknown) => typeof v === 'string' && v.length > 0 && v.length <= 512;
-const SHOPIFY_FIELDS = ['access_token', 'client_secret', 'client_id', 'refresh_token', 'token_expires_at', 'refresh_token_expires_at'];
-
-export function shopifyCredentialProblems(credentials: unknown): { kind?: ShopifyCredentialKind; details: ErrorDetail[] } {
-  if (typeof credentials !== 'object' || credentials === null || Array.isArray(credentials)) {
-    return { details: [{ field: 'credentials', message: 'must be {access_token, client_secret} (custom app) or {client_id, client_secret} (OAuth)' }] };
-  }
-  const c = credentials as Record<string, unknown>;
-  const details: ErrorDetail[] = [];
-  for (const key of Object.keys(c)) {
-    if (!SHOPIFY_FIELDS.includes(key)) details.push({ field: `credentials.${key}`, message: "is not a field of Shopify's credentials" });
-  }
-  for (const key of ['access_token', 'client_secret', 'client_id']) {
-    if (c[key] !== undefined && !STRING_FIELD(c[key])) details.push({ field: `credentials.${key}`, message: 'must be a non-empty string of at most 512 characters' });
-  }
-  if (!STRING_FIELD(c.client_secret)) {
-    if (c.client_secret === undefined) details.push({ field: 'credentials.client_secret', message: 'is required (it signs the webhooks and the OAuth callback)' });
-    return { details };
-  }
-  if (STRING_FIELD(c.access_token)) return { kind: 'custom_app', details };
-  if (STRING_FIELD(c.client_id)) return { kind: 'oauth', details };
-  details.push({ field: 'credentials.access_token', message: 'is required (or client_id, to install through OAuth)' });
-  return { details };
+export function withWebhookSecret(platform: IntegrationPlatform, credentials: Record<string, unknown>, previous: Record<string, unknown> | null): Record<string, unknown> {
+  if (!getChannelPlatform(platform)?.generatesWebhookSecret) return credentials;
+  const kept = typeof previous?.webhook_secret === 'string' ? previous.webhook_secret : null;
+  return { ...credentials, webhook_secret: kept ?? randomBase62(40) };
 }
 
-/** Secret fields of a connector's credentials: masked in answers and the audit log. */
-export const SECRET_CREDENTIAL_FIELDS: ReadonlySet<string> = new Set(['access_token', 'client_secret', 'refresh_token', 'consumer_secret', 'consumer_key']);
+/** Secret fields of any platform's credentials: masked in answers and the audit log. */
+export const SECRET_CREDENTIAL_FIELDS: ReadonlySet<string> = new Set([
+  ...CHANNEL_PLATFORMS.flatMap((p) => p.secretCredentialFields),
+  'webhook_secret',
+  'access_token',
+  'client_secret',
+  'refresh_token',
+  'consumer_secret',
+  'consumer_key',
+]);
 
 export function baseUrlProblems(baseUrl: string, allowed: boolean): ErrorDetail[] {
   if (!allowed) return [{ field: 'base_url', message: 'is accepted only when CHANNEL_ALLOW_BASE_URL_OVERRIDE=1, outside production' }];

@@ -25,12 +25,13 @@ import { toIntegration } from './integrations.wire.js';
 import { maskSecret } from '../../platform/mask.js';
 import {
   baseUrlProblems,
+  CONNECTOR_PLATFORMS,
   effectiveSettings,
   isConnector,
   SECRET_CREDENTIAL_FIELDS,
-  shopifyCredentialProblems,
-  storeRefProblems,
-  type ShopifyCredentialKind,
+  checkCredentials,
+  checkStoreRef,
+  withWebhookSecret,
 } from './integrations.connection.js';
 import { oauthStart } from './integrations.oauth.js';
 
@@ -132,19 +133,20 @@ export class IntegrationsService {
   }
 
   /** What a connector adds to a create: the checks of docs/channels.md, one detail per problem. */
-  private connectorProblems(input: CreateIntegrationInput, details: ErrorDetail[]): ShopifyCredentialKind | undefined {
+  private connectorProblems(input: CreateIntegrationInput, details: ErrorDetail[]): { kind?: 'token' | 'oauth'; storeRef?: string } {
     if (!isConnector(input.platform)) {
       for (const field of ['store_ref', 'base_url', 'settings'] as const) {
-        if (input[field] !== undefined) details.push({ field, message: `applies to store platforms with a connector (shopify), not ${input.platform}` });
+        if (input[field] !== undefined) details.push({ field, message: `applies to store platforms with a connector (${[...CONNECTOR_PLATFORMS].join(', ')}), not ${input.platform}` });
       }
-      return undefined;
+      return {};
     }
-    details.push(...storeRefProblems(input.platform, input.store_ref));
+    const store = checkStoreRef(input.platform, input.store_ref);
+    details.push(...store.details);
     if (input.base_url !== undefined) details.push(...baseUrlProblems(input.base_url, this.deps.config.channelAllowBaseUrlOverride));
     if (input.token_expires_at != null) details.push({ field: 'token_expires_at', message: 'is managed by the connection for store platforms' });
-    const { kind, details: problems } = shopifyCredentialProblems(input.credentials);
+    const { kind, details: problems } = checkCredentials(input.platform, input.credentials);
     details.push(...problems);
-    return kind;
+    return { kind, storeRef: store.storeRef };
   }
 
   /**
@@ -158,7 +160,7 @@ export class IntegrationsService {
     const tokenExpiresAt = parseTimestamp(input.token_expires_at, 'token_expires_at', details) ?? null;
     checkJsonSize(input.config, 'config', details);
     checkJsonSize(input.credentials, 'credentials', details);
-    const kind = this.connectorProblems(input, details);
+    const { kind, storeRef } = this.connectorProblems(input, details);
     if (details.length) throw validationError(details);
 
     const now = this.deps.now();
@@ -166,7 +168,8 @@ export class IntegrationsService {
     const ingestKey = newIngestKey();
     const initial = healthAfterTokenUpdate('healthy', tokenExpiresAt, now);
     const connector = kind !== undefined;
-    const oauth = kind === 'oauth' ? oauthStart(this.deps.config.publicBaseUrl, input as { store_ref: string; base_url?: string; credentials: Record<string, unknown> }, now) : null;
+    const oauth = kind === 'oauth' ? oauthStart(this.deps.config.publicBaseUrl, { platform: input.platform, store_ref: storeRef!, base_url: input.base_url, credentials: input.credentials! }, now) : null;
+    const credentials = connector ? withWebhookSecret(input.platform, input.credentials!, null) : input.credentials;
     return this.deps.db.transaction().execute(async (trx) => {
       const row = await repo.insertIntegration(trx, {
         id,
@@ -175,7 +178,7 @@ export class IntegrationsService {
         name,
         platform: input.platform,
         config: JSON.stringify(input.config ?? {}),
-        credentials_sealed: input.credentials ? this.box.seal(JSON.stringify(input.credentials), id) : null,
+        credentials_sealed: credentials ? this.box.seal(JSON.stringify(credentials), id) : null,
         ingest_key_hash: sha256Hex(ingestKey),
         ingest_key_last4: ingestKey.slice(-4),
         token_expires_at: tokenExpiresAt,
@@ -189,7 +192,7 @@ export class IntegrationsService {
         updated_at: now,
         ...(connector
           ? {
-              store_ref: input.store_ref,
+              store_ref: storeRef,
               base_url: input.base_url ?? null,
               settings: JSON.stringify(input.settings ?? {}),
               credentials_masked: JSON.stringify(maskedCredentials(input.credentials!)),
@@ -215,7 +218,7 @@ export class IntegrationsService {
           config: input.config ?? {},
           token_expires_at: tokenExpiresAt?.toISOString() ?? null,
           has_credentials: Boolean(input.credentials),
-          ...(connector ? { store_ref: input.store_ref, base_url: input.base_url ?? null, settings: effectiveSettings(input.platform, input.settings) } : {}),
+          ...(connector ? { store_ref: storeRef, base_url: input.base_url ?? null, settings: effectiveSettings(input.platform, input.settings) } : {}),
         },
       });
       return { ...toIntegration(row, now), ingest_key: ingestKey };
@@ -258,7 +261,7 @@ export class IntegrationsService {
       if (connector) reconnect = this.connectorUpdate(row, input, set, changes, now);
       else {
         const misplaced = (['base_url', 'settings'] as const).filter((f) => input[f] !== undefined);
-        if (misplaced.length) throw validationError(misplaced.map((field) => ({ field, message: `applies to store platforms with a connector (shopify), not ${row.platform}` })));
+        if (misplaced.length) throw validationError(misplaced.map((field) => ({ field, message: `applies to store platforms with a connector (${[...CONNECTOR_PLATFORMS].join(', ')}), not ${row.platform}` })));
       }
       if (input.config !== undefined && JSON.stringify(input.config) !== JSON.stringify(row.config)) {
         set.config = JSON.stringify(input.config);
@@ -318,9 +321,9 @@ export class IntegrationsService {
     const details: ErrorDetail[] = [];
     if (input.token_expires_at !== undefined) details.push({ field: 'token_expires_at', message: 'is managed by the connection for store platforms' });
     if (input.base_url != null) details.push(...baseUrlProblems(input.base_url, this.deps.config.channelAllowBaseUrlOverride));
-    let kind: ShopifyCredentialKind | undefined;
+    let kind: 'token' | 'oauth' | undefined;
     if (input.credentials !== undefined) {
-      const checked = shopifyCredentialProblems(input.credentials);
+      const checked = checkCredentials(row.platform, input.credentials);
       details.push(...checked.details);
       kind = checked.kind;
     }
@@ -338,13 +341,13 @@ export class IntegrationsService {
       reconnect = true;
     }
     if (input.credentials && kind) {
-      set.credentials_sealed = this.box.seal(JSON.stringify(input.credentials), row.id);
+      set.credentials_sealed = this.box.seal(JSON.stringify(withWebhookSecret(row.platform, input.credentials, this.openCredentials(row))), row.id);
       set.credentials_masked = JSON.stringify(maskedCredentials(input.credentials));
       changes.credentials = 'replaced';
       set.failures_reset_at = now;
       reconnect = true;
       if (kind === 'oauth') {
-        const oauth = oauthStart(this.deps.config.publicBaseUrl, { store_ref: row.store_ref!, base_url: baseUrl, credentials: input.credentials }, now);
+        const oauth = oauthStart(this.deps.config.publicBaseUrl, { platform: row.platform, store_ref: row.store_ref!, base_url: baseUrl, credentials: input.credentials }, now);
         Object.assign(set, { connection_state: 'pending_authorization', oauth_state_hash: oauth.stateHash, oauth_state_expires_at: oauth.expiresAt, oauth_authorize_url: oauth.authorizeUrl });
       } else {
         Object.assign(set, { connection_state: 'active', connected_at: now, oauth_state_hash: null, oauth_state_expires_at: null, oauth_authorize_url: null });
