@@ -18,8 +18,8 @@ export { loadShopifySchema, SHOPIFY_SCHEMA_FILE } from './schema.js';
  * in-memory shop (shop.ts) with a real cost bucket: a query costing more than is available is
  * answered THROTTLED without running. Webhooks are signed and sent as Shopify sends them.
  *
- * Faults are queued per root field (`fail('fulfillmentCreate', {kind: 'drop_after_apply'})`)
- * or for the token endpoint (`fail('oauth', …)`), each used once.
+ * Faults are queued per root field (`fail('fulfillmentCreate', {kind: 'drop_after_apply'})`),
+ * for the token endpoint (`fail('oauth', …)`) or for any call (`fail('*', …)`), each used once.
  */
 
 export const FAKE_API_VERSION = '2026-07';
@@ -116,7 +116,7 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}) {
   const throttleStatus = () => ({ maximumAvailable: bucketSize, currentlyAvailable: Math.floor(available()), restoreRate });
 
   function nextFault(fields: string[]): FakeFault | undefined {
-    for (const f of fields) {
+    for (const f of [...fields, '*']) {
       const q = faults.get(f);
       if (q?.length) return q.shift();
     }
@@ -298,6 +298,12 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}) {
     setExpiringTokens(on: boolean, lifetimeS = 3600) {
       expiringTokens = on;
       tokenLifetimeS = lifetimeS;
+    },
+    /** A new custom-app token (the merchant rotated it in the admin), valid until revoked. */
+    newAccessToken(): string {
+      const token = newToken();
+      tokens.set(token, { expiresAt: null });
+      return token;
     },
     revokeToken(token: string) {
       tokens.delete(token);

@@ -1,0 +1,187 @@
+import { randomBytes } from 'node:crypto';
+import net from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getChannelPlatform } from '../../channels/registry.js';
+import { buildTestApp, createTenant, type Tenant } from '../../../test/helpers/app.js';
+import type { FakeStore } from '../../../test/helpers/fake-store.js';
+import { startFakeShopify } from '../../../test/helpers/fake-shopify/index.js';
+import { shopifyFakeStore } from '../../../test/helpers/fake-shopify/store.js';
+
+// The scenarios every store connector passes (docs/channels.md), run against each platform's
+// fake, which checks every request against the platform's published description: connect and
+// backfill, webhooks applied once, edits and cancellations, tracking written back once and
+// undone on a void, a revoked key, stopped webhooks repaired by reconciliation, and a platform
+// answering 429 and 5xx.
+
+const PLATFORMS: { name: string; start: () => Promise<FakeStore> }[] = [
+  { name: 'shopify', start: async () => shopifyFakeStore(await startFakeShopify({ shopDomain: 'acme.myshopify.com', restoreRate: 1000 })) },
+];
+
+const shipFrom = { name: 'Warehouse', street1: '350 5th Ave', city: 'New York', state: 'NY', postal_code: '10118', country: 'US' };
+
+/** A free loopback port: the service's public URL (where the fake delivers) must be known before it starts. */
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
+}
+
+describe.each(PLATFORMS)('a $name store', ({ name: platform, start }) => {
+  let app: FastifyInstance;
+  let store: FakeStore;
+  let t: Tenant;
+  let integrationId: string;
+
+  beforeAll(async () => {
+    store = await start();
+    const port = await freePort();
+    app = await buildTestApp({ config: { encryptionKey: randomBytes(32).toString('base64'), channelAllowBaseUrlOverride: true, publicBaseUrl: `http://127.0.0.1:${port}` } });
+    await app.listen({ host: '127.0.0.1', port });
+    t = await createTenant(app);
+    await app.inject({ method: 'PATCH', url: '/api/admin/workspace', headers: t.adminHeaders, payload: { origin_address: shipFrom } });
+  });
+
+  afterAll(async () => {
+    expect(store.violations).toEqual([]);
+    await store.close();
+    await app.close();
+  });
+
+  const admin = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) => app.inject({ method, url, headers: t.adminHeaders, payload: payload as never });
+  const scope = () => ({ workspace_id: t.workspaceId, environment: 'test' as const });
+  const integration = () => app.deps.db.selectFrom('integrations').selectAll().where('id', '=', integrationId).executeTakeFirstOrThrow();
+
+  async function runQueued() {
+    const runs = await app.deps.db.selectFrom('channel_sync_runs').select('id').where('integration_id', '=', integrationId).where('status', '=', 'queued').orderBy('created_at').execute();
+    for (const { id } of runs) await app.services.channelSync.run({ ...scope(), run_id: id });
+    return app.deps.db.selectFrom('channel_sync_runs').selectAll().where('id', 'in', runs.length ? runs.map((r) => r.id) : ['-']).execute();
+  }
+
+  async function applyDeliveries() {
+    const pending = await app.deps.db.selectFrom('channel_deliveries').select('id').where('integration_id', '=', integrationId).where('status', '=', 'pending').orderBy('received_at').execute();
+    for (const { id } of pending) await app.services.channelDeliveries.apply({ ...scope(), delivery_id: id });
+  }
+
+  const ordersOf = async () =>
+    (await app.inject({ method: 'GET', url: `/v1/orders?source=${integrationId}&limit=100`, headers: t.headers })).json().data as { id: string; external_id: string; status: string; ship_to: { street1: string } }[];
+  const orderOf = async (externalId: string) => (await ordersOf()).filter((o) => o.external_id === externalId);
+  const attempt = (id: string) => app.services.channelWriteBacks.attempt({ ...scope(), write_back_id: id });
+
+  async function buyLabel(externalId: string) {
+    const [order] = await orderOf(externalId);
+    const buy = await app.inject({ method: 'POST', url: '/v1/shipments', headers: t.headers, payload: { order_id: order.id, service_code: 'ups_ground' } });
+    expect(buy.statusCode, buy.body).toBe(201);
+    const wb = await app.deps.db.selectFrom('write_backs').selectAll().where('shipment_id', '=', buy.json().id).executeTakeFirstOrThrow();
+    return { shipment: buy.json() as { id: string; tracking_number: string }, wb };
+  }
+
+  it('connects: subscriptions at our URL for every topic, and the backfill imports what the defaults import', async () => {
+    const importable = store.seedOrder();
+    const skipped = store.seedOrder({ importable: false });
+    const res = await admin('POST', '/api/admin/integrations', { name: `Acme ${platform}`, platform, base_url: store.url, ...store.connect });
+    expect(res.statusCode, res.body).toBe(201);
+    integrationId = res.json().id;
+    expect(JSON.stringify(res.json())).not.toContain(Object.values(store.connect.credentials).find((v) => v.length > 8));
+    await app.services.channelSync.activate({ ...scope(), integration_id: integrationId });
+
+    const url = `${app.deps.config.publicBaseUrl}/api/integrations/${integrationId}/webhooks`;
+    const subs = store.webhooks();
+    expect(subs.map((s) => s.topic).sort()).toEqual([...getChannelPlatform(platform)!.webhookTopics].sort());
+    expect(subs.every((s) => s.url === url && s.active)).toBe(true);
+
+    const [run] = await runQueued();
+    expect(run).toMatchObject({ kind: 'backfill', status: 'completed' });
+    expect((await ordersOf()).map((o) => o.external_id)).toEqual([importable]);
+    expect(await orderOf(skipped)).toEqual([]);
+  });
+
+  it('a new order arrives by webhook once; the platform’s retry of the same delivery is a duplicate', async () => {
+    const id = store.seedOrder({ lines: 2 });
+    expect(await store.emit(id, 'created')).toEqual(expect.arrayContaining([200]));
+    await applyDeliveries();
+    expect(await store.redeliverLast()).toBe(200);
+    await applyDeliveries();
+    const [order] = await orderOf(id);
+    expect(await orderOf(id)).toHaveLength(1);
+    const history = (await admin('GET', `/api/admin/orders/${order.id}/sync-history`)).json().data as { decision: string }[];
+    expect(history.map((e) => e.decision)).toContain('created');
+    expect(history.map((e) => e.decision)).toContain('duplicate');
+    expect(history.filter((e) => e.decision === 'created')).toHaveLength(1);
+  });
+
+  it('an edit follows the store; a cancellation cancels the open order', async () => {
+    const id = store.seedOrder();
+    await store.emit(id, 'created');
+    await applyDeliveries();
+    store.editAddress(id, '9 Elm St');
+    await store.emit(id, 'updated');
+    await applyDeliveries();
+    expect((await orderOf(id))[0].ship_to.street1).toBe('9 Elm St');
+
+    store.cancelOrder(id);
+    await store.emit(id, 'cancelled');
+    await applyDeliveries();
+    expect((await orderOf(id))[0].status).toBe('cancelled');
+  });
+
+  it('a label writes its tracking back once, even when the platform’s answer is lost; a void undoes it', async () => {
+    const id = store.seedOrder();
+    await store.emit(id, 'created');
+    await applyDeliveries();
+    const { shipment, wb } = await buyLabel(id);
+    store.dropNextWriteAnswer();
+    expect(await attempt(wb.id)).toMatchObject({ status: 'retrying', attempts: 1 });
+    expect(await attempt(wb.id)).toMatchObject({ status: 'succeeded', attempts: 2 });
+    expect(store.shippedTracking(id)).toEqual([shipment.tracking_number]);
+
+    const voided = await app.inject({ method: 'POST', url: `/v1/shipments/${shipment.id}/void`, headers: t.headers });
+    expect(voided.statusCode, voided.body).toBe(200);
+    const cancel = await app.deps.db.selectFrom('write_backs').selectAll().where('shipment_id', '=', shipment.id).where('action', '=', 'cancel_fulfillment').executeTakeFirstOrThrow();
+    expect(await attempt(cancel.id)).toMatchObject({ status: 'succeeded' });
+    expect(store.shippedTracking(id)).toEqual([]);
+  });
+
+  it('revoked credentials: the write-back waits and the health expires once; new credentials drain it', async () => {
+    const id = store.seedOrder();
+    await store.emit(id, 'created');
+    await applyDeliveries();
+    const { shipment, wb } = await buyLabel(id);
+    store.revokeCredentials();
+    expect(await attempt(wb.id)).toMatchObject({ status: 'retrying', last_error: { code: 'unauthorized' } });
+    expect(await attempt(wb.id)).toMatchObject({ status: 'retrying' });
+    expect((await integration()).health).toBe('token_expired');
+    const announced = await app.deps.db.selectFrom('events').select('data').where('type', '=', 'integration.health_changed').where('workspace_id', '=', t.workspaceId).execute();
+    expect(announced.filter((e) => (e.data as { health: string }).health === 'token_expired')).toHaveLength(1);
+
+    const put = await admin('PUT', `/api/admin/integrations/${integrationId}`, { credentials: store.freshCredentials() });
+    expect(put.statusCode, put.body).toBe(200);
+    expect((await admin('POST', `/api/admin/integrations/${integrationId}/test`)).json().health).toBe('healthy');
+    expect(await attempt(wb.id)).toMatchObject({ status: 'succeeded' });
+    expect(store.shippedTracking(id)).toEqual([shipment.tracking_number]);
+  });
+
+  it('reconciliation repairs the webhooks the platform stopped, reads what they missed, and says so in health', async () => {
+    store.breakWebhooks();
+    const missed = store.seedOrder();
+    await app.services.channelSync.queueRun(await integration(), 'reconcile', null);
+    const [run] = await runQueued();
+    expect(run).toMatchObject({ kind: 'reconcile', status: 'completed' });
+    expect(store.webhooks().filter((s) => s.active).map((s) => s.topic).sort()).toEqual([...getChannelPlatform(platform)!.webhookTopics].sort());
+    expect(await orderOf(missed)).toHaveLength(1);
+    expect((await integration()).health).toBe('degraded');
+  });
+
+  it('a platform answering 503 and 429 while it is read: the sync waits, retries and completes', async () => {
+    const id = store.seedOrder();
+    store.failNext(503);
+    store.failNext(429);
+    const res = await admin('POST', `/api/admin/integrations/${integrationId}/sync`, {});
+    expect(res.statusCode, res.body).toBe(202);
+    const [run] = await runQueued();
+    expect(run).toMatchObject({ status: 'completed' });
+    expect(await orderOf(id)).toHaveLength(1);
+  });
+});
