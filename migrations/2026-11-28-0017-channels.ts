@@ -16,7 +16,6 @@ export async function up(db: Kysely<any>): Promise<void> {
       add column oauth_state_hash text,
       add column oauth_state_expires_at timestamptz(3),
       add column oauth_authorize_url text,
-      add column webhook_secret_sealed text,
       add column credentials_masked jsonb,
       add column last_webhook_at timestamptz(3),
       add column last_reconciled_at timestamptz(3),
@@ -106,9 +105,30 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`create index write_backs_list on write_backs (workspace_id, environment, created_at desc, id desc)`.execute(db);
   await sql`create index write_backs_shipment on write_backs (shipment_id, created_at)`.execute(db);
   await sql`create index write_backs_waiting on write_backs (integration_id, status) where status in ('pending', 'retrying')`.execute(db);
+  await sql`
+    create table channel_exchanges (
+      id text primary key,
+      integration_id text not null references integrations(id) on delete cascade,
+      workspace_id text not null,
+      environment text not null,
+      operation text not null,
+      method text not null,
+      path text not null,
+      status integer,
+      outcome text not null,
+      duration_ms integer not null,
+      attempt integer not null,
+      request_body jsonb,
+      response_body jsonb,
+      request_id text,
+      created_at timestamptz(3) not null
+    )`.execute(db);
+  await sql`create index channel_exchanges_recent on channel_exchanges (integration_id, created_at desc, id desc)`.execute(db);
+  await sql`create index channel_exchanges_age on channel_exchanges (created_at)`.execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await sql`drop table if exists channel_exchanges`.execute(db);
   await sql`drop table if exists write_backs`.execute(db);
   await sql`drop table if exists order_sync_entries`.execute(db);
   await sql`drop table if exists channel_sync_runs`.execute(db);
@@ -119,6 +139,6 @@ export async function down(db: Kysely<any>): Promise<void> {
       drop column if exists store_ref, drop column if exists base_url, drop column if exists connection_state,
       drop column if exists connected_at, drop column if exists scopes, drop column if exists settings,
       drop column if exists oauth_state_hash, drop column if exists oauth_state_expires_at, drop column if exists oauth_authorize_url,
-      drop column if exists webhook_secret_sealed, drop column if exists credentials_masked, drop column if exists last_webhook_at,
+      drop column if exists credentials_masked, drop column if exists last_webhook_at,
       drop column if exists last_reconciled_at, drop column if exists sync_watermark`.execute(db);
 }

@@ -18,7 +18,7 @@ import { registerJsonParser } from './platform/http/json-parser.js';
 import { registerNulGuard } from './platform/http/nul-guard.js';
 import { registerIdempotency } from './platform/http/idempotency.js';
 import { registerRequestAuth } from './platform/http/request-context.js';
-import { carrierRequestMetrics, registerMetrics } from './platform/http/metrics.js';
+import { carrierRequestMetrics, channelRequestMetrics, channelSyncLagGauge, registerMetrics } from './platform/http/metrics.js';
 import { ErrorResponseSchema, type App } from './platform/http/schemas.js';
 import { openApiOptions } from './platform/http/openapi.js';
 import { DeferredCompilation } from './platform/http/lazy-compilers.js';
@@ -31,7 +31,7 @@ import { AccountSchema, ApiKeySchema, WorkspaceSchema, adminWorkspaceRoutes, api
 import { adminOrdersRoutes, ordersRoutes } from './modules/orders/index.js';
 import { ratesRoutes } from './modules/rates/index.js';
 import { addressesRoutes } from './modules/addresses/index.js';
-import { adminIntegrationsRoutes, channelReceiverRoutes, integrationIntakeRoutes, writeBacksRoutes } from './modules/integrations/index.js';
+import { adminIntegrationsRoutes, channelExchangeSink, channelReceiverRoutes, integrationIntakeRoutes, syncLagByPlatform, writeBacksRoutes } from './modules/integrations/index.js';
 import { adminShipmentsRoutes, publicTrackingRoutes, shipmentsRoutes } from './modules/shipments/index.js';
 import { superAdminSettingsRoutes } from './modules/settings/index.js';
 import { adminBatchesRoutes, batchesRoutes } from './modules/batches/index.js';
@@ -174,9 +174,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // token caches; its exchanges go to the accounts' logs, its timings to /metrics.
     const exchangeLog = exchangeLogSink(deps);
     const carrierHttp = new CarrierHttpClient({ onExchange: (e) => exchangeLog.record(e), metrics: carrierRequestMetrics(registry) });
-    // Likewise for store platforms: cost buckets per integration, retries for reads only.
-    const channelHttp = new ChannelHttpClient();
-    const services = composeServices(deps, options.apiDrivers ?? builtInApiDrivers(carrierHttp), channelHttp);
+    // Likewise for store platforms: cost buckets per integration, retries for reads only; the
+    // exchanges are scrubbed of each connection's own secrets, which the services open.
+    const channelExchangeLog = channelExchangeSink(deps, (row) => services.channelCredentials.scrubberFor(row));
+    const channelHttp = new ChannelHttpClient({ onExchange: (e) => channelExchangeLog.record(e), metrics: channelRequestMetrics(registry) });
+    channelSyncLagGauge(registry, () => syncLagByPlatform(deps.db, deps.now()));
+    const services: Services = composeServices(deps, options.apiDrivers ?? builtInApiDrivers(carrierHttp), channelHttp);
     app.decorate('services', services);
     // Write-backs are created in the transaction that buys or voids a label (an event hook).
     const unregisterWriteBacks = services.channelWriteBacks.register();
@@ -203,6 +206,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await channelHttp.close();
       unregisterWriteBacks();
       await exchangeLog.drain();
+      await channelExchangeLog.drain();
       await bus.close();
       await counters.close();
       // The last minute of /v1 request counts, written while the database is still open (the

@@ -1080,6 +1080,30 @@ type SyncRun struct {
 	FinishedAt *string `json:"finished_at"`
 }
 
+// ChannelExchange is the ChannelExchange object of the API.
+type ChannelExchange struct {
+	ID string `json:"id"`
+	// The channel operation: connection_test, webhooks_list, orders_list, order_get,
+	// fulfillment_create, …
+	Operation string `json:"operation"`
+	Method    string `json:"method"`
+	// Path and query at the platform (never the origin).
+	Path string `json:"path"`
+	// The platform’s HTTP status; null when no answer arrived.
+	Status *int64 `json:"status"`
+	// success, client_error, unauthorized, throttled, server_error, timeout, network_error.
+	Outcome    string `json:"outcome"`
+	DurationMs int64  `json:"duration_ms"`
+	// The attempt within one operation (retries of reads count up).
+	Attempt int64 `json:"attempt"`
+	// Redacted: tokens, secrets and the connection’s own secret values are replaced.
+	RequestBody  any `json:"request_body"`
+	ResponseBody any `json:"response_body"`
+	// Our request or job that caused the exchange.
+	RequestID *string `json:"request_id"`
+	CreatedAt string  `json:"created_at"`
+}
+
 // WriteBack is the WriteBack object of the API.
 type WriteBack struct {
 	ID            string          `json:"id"`
@@ -2779,6 +2803,14 @@ func (c *Client) AdminIterSyncRuns(id string, params *AdminListSyncRunsParams, o
 	})
 }
 
+// AdminListIntegrationLogs: The last 100 exchanges with the store platform (kept 7 days), bodies
+// redacted. GET /api/admin/integrations/{id}/logs
+func (c *Client) AdminListIntegrationLogs(ctx context.Context, id string, opts ...RequestOption) (map[string]any, error) {
+	var out map[string]any
+	err := c.do(ctx, "GET", "/api/admin/integrations/{id}/logs", map[string]string{"id": id}, nil, nil, &out, opts)
+	return out, err
+}
+
 // AdminOrderSyncHistory: Why an imported order looks as it does: every version its store sent and
 // what was decided, plus its write-backs. GET /api/admin/orders/{id}/sync-history
 func (c *Client) AdminOrderSyncHistory(ctx context.Context, id string, opts ...RequestOption) (map[string]any, error) {
@@ -4457,6 +4489,7 @@ var operations = map[string][2]string{
 	"adminTestIntegration":            {"POST", "/api/admin/integrations/{id}/test"},
 	"adminSyncIntegration":            {"POST", "/api/admin/integrations/{id}/sync"},
 	"adminListSyncRuns":               {"GET", "/api/admin/integrations/{id}/sync-runs"},
+	"adminListIntegrationLogs":        {"GET", "/api/admin/integrations/{id}/logs"},
 	"adminOrderSyncHistory":           {"GET", "/api/admin/orders/{id}/sync-history"},
 	"adminListWriteBacks":             {"GET", "/api/admin/write-backs"},
 	"adminRetryWriteBack":             {"POST", "/api/admin/write-backs/{id}/retry"},

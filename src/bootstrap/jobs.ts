@@ -4,6 +4,7 @@ import {
   ACTIVATE_JOB,
   APPLY_DELIVERY_JOB,
   checkIntegrationsHealth,
+  purgeOldChannelExchanges,
   SYNC_JOB,
   WRITE_BACK_JOB,
   type ActivateJob,
@@ -28,6 +29,11 @@ export async function registerJobHandlers(app: FastifyInstance): Promise<void> {
     await purgeOldExchanges(app.deps);
   });
   await jobs.schedule('maintenance.purge_carrier_exchanges', '23 * * * *');
+  // Store platform exchange logs likewise (GET /api/admin/integrations/:id/logs).
+  await jobs.work('maintenance.purge_channel_exchanges', async () => {
+    await purgeOldChannelExchanges(app.deps);
+  });
+  await jobs.schedule('maintenance.purge_channel_exchanges', '29 * * * *');
   // Token expiry → token_expired (one integration.health_changed event per change); prunes old intake failures.
   await jobs.work('integrations.check_health', async () => {
     await checkIntegrationsHealth(app.deps, now());

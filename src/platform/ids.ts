@@ -31,6 +31,7 @@ export const idPrefixes = {
   manifest: 'man',
   pickup: 'pck',
   channelDelivery: 'chd',
+  channelExchange: 'chx',
   syncRun: 'syn',
   writeBack: 'wbk',
   request: 'req',

@@ -631,6 +631,23 @@ class SyncRun(TypedDict, total=False):
     finished_at: str | None
 
 
+class ChannelExchange(TypedDict, total=False):
+    """The ChannelExchange object. Fields the service adds later are kept in the dict."""
+
+    id: str
+    operation: str
+    method: str
+    path: str
+    status: int | None
+    outcome: str
+    duration_ms: int
+    attempt: int
+    request_body: Any
+    response_body: Any
+    request_id: str | None
+    created_at: str
+
+
 class WriteBack(TypedDict, total=False):
     """The WriteBack object. Fields the service adds later are kept in the dict."""
 
@@ -1526,6 +1543,13 @@ class Operations:
         """Every item of `admin_list_sync_runs` across all pages, fetched as the loop asks, with the same filters."""
         return self._paginate(self.admin_list_sync_runs, dict(id=id, limit=limit))
 
+    def admin_list_integration_logs(self, id: str) -> dict[str, Any]:
+        """The last 100 exchanges with the store platform (kept 7 days), bodies redacted.
+
+        GET /api/admin/integrations/{id}/logs
+        """
+        return self._request("GET", "/api/admin/integrations/{id}/logs", path_params={"id": id}, query={}, answer="json")
+
     def admin_order_sync_history(self, id: str) -> dict[str, Any]:
         """Why an imported order looks as it does: every version its store sent and what was decided, plus its write-backs.
 
@@ -2364,6 +2388,7 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "adminTestIntegration": ("POST", "/api/admin/integrations/{id}/test"),
     "adminSyncIntegration": ("POST", "/api/admin/integrations/{id}/sync"),
     "adminListSyncRuns": ("GET", "/api/admin/integrations/{id}/sync-runs"),
+    "adminListIntegrationLogs": ("GET", "/api/admin/integrations/{id}/logs"),
     "adminOrderSyncHistory": ("GET", "/api/admin/orders/{id}/sync-history"),
     "adminListWriteBacks": ("GET", "/api/admin/write-backs"),
     "adminRetryWriteBack": ("POST", "/api/admin/write-backs/{id}/retry"),

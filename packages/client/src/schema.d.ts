@@ -1554,6 +1554,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/integrations/{id}/logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The last 100 exchanges with the store platform (kept 7 days), bodies redacted
+         * @description The last 100 exchanges with the store platform (kept 7 days), bodies redacted.
+         *
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        get: operations["adminListIntegrationLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/orders/{id}/sync-history": {
         parameters: {
             query?: never;
@@ -5220,6 +5242,31 @@ export interface components {
             created_at: string;
             started_at: string | null;
             finished_at: string | null;
+        };
+        /** ChannelExchange */
+        ChannelExchange: {
+            id: string;
+            /** @description The channel operation: connection_test, webhooks_list, orders_list, order_get, fulfillment_create, … */
+            operation: string;
+            method: string;
+            /** @description Path and query at the platform (never the origin). */
+            path: string;
+            status: number | null;
+            /** @description success, client_error, unauthorized, throttled, server_error, timeout, network_error. */
+            outcome: string;
+            /** Format: int64 */
+            duration_ms: number;
+            /**
+             * Format: int64
+             * @description The attempt within one operation (retries of reads count up).
+             */
+            attempt: number;
+            /** @description Redacted: tokens, secrets and the connection’s own secret values are replaced. */
+            request_body: unknown;
+            response_body: unknown;
+            request_id: string | null;
+            /** Format: date-time */
+            created_at: string;
         };
         /**
          * WriteBack
@@ -25236,6 +25283,179 @@ export interface operations {
                         data: components["schemas"]["SyncRun"][];
                         has_more: boolean;
                         next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict or illegal state move */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListIntegrationLogs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "chx_01jf7f1m1qz9x8d7c6b5a4v3t2",
+                     *           "operation": "orders_list",
+                     *           "method": "POST",
+                     *           "path": "/admin/api/2026-07/graphql.json",
+                     *           "status": 200,
+                     *           "outcome": "success",
+                     *           "duration_ms": 182,
+                     *           "attempt": 1,
+                     *           "request_body": {
+                     *             "operation": "OrdersUpdatedSince",
+                     *             "variables": {
+                     *               "first": 10,
+                     *               "after": null
+                     *             }
+                     *           },
+                     *           "response_body": {
+                     *             "data": {
+                     *               "orders": {
+                     *                 "nodes": []
+                     *               }
+                     *             }
+                     *           },
+                     *           "request_id": "req_01jf7f1m1qz9x8d7c6b5a4v3t2",
+                     *           "created_at": "2026-11-23T21:44:29.436Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ChannelExchange"][];
                     };
                 };
             };

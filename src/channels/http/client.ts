@@ -28,6 +28,8 @@ export interface ChannelExchange {
   /** Path and query, never the origin. */
   path: string;
   status: number | null;
+  /** What the attempt came to, as `channel_requests_total` counts it. */
+  outcome: ChannelOutcome;
   duration_ms: number;
   attempt: number;
   request_id: string;
@@ -186,6 +188,7 @@ export class ChannelHttpClient {
         method: e.method,
         path: e.path,
         status: e.status,
+        outcome,
         duration_ms: e.duration_ms,
         attempt: e.attempt,
         request_id: req.requestId ?? e.request_id.replace(/#\d+$/, ''),

@@ -2,6 +2,8 @@ import { Type } from '@sinclair/typebox';
 import { errorResponses, listResponse, type App } from '../../platform/http/schemas.js';
 import { serviceContext } from '../../platform/http/request-context.js';
 import {
+  ChannelExchangeListSchema,
+  ChannelExchangeSchema,
   CreateIntegrationBody,
   IdParams,
   IntegrationListQuery,
@@ -15,7 +17,8 @@ import {
 } from './integrations.schemas.js';
 import { integrationsService } from './integrations.service.js';
 import type { ChannelSync } from './channels.sync.js';
-import { toSyncEntry, toSyncRun, toWriteBack } from './channels.wire.js';
+import { toChannelExchange, toSyncEntry, toSyncRun, toWriteBack } from './channels.wire.js';
+import { listChannelExchanges } from './channels.exchanges.js';
 import type { OrdersService } from '../orders/index.js';
 import { parseInstant } from '../orders/index.js';
 
@@ -28,6 +31,7 @@ export async function adminIntegrationsRoutes(app: App, opts: { sync: ChannelSyn
   const { sync, orders } = opts;
   app.addSchema(IntegrationSchema);
   app.addSchema(SyncRunSchema);
+  app.addSchema(ChannelExchangeSchema);
   const security = [{ session: [] }];
   const tags = ['admin'];
 
@@ -154,6 +158,23 @@ export async function adminIntegrationsRoutes(app: App, opts: { sync: ChannelSyn
       const row = await sync.connected(ctx, request.params.id);
       const page = await sync.listRuns(ctx, row.id, request.query);
       return { ...page, data: page.data.map(toSyncRun) };
+    },
+  });
+
+  app.get('/integrations/:id/logs', {
+    schema: {
+      operationId: 'adminListIntegrationLogs',
+      summary: 'The last 100 exchanges with the store platform (kept 7 days), bodies redacted',
+      tags,
+      security,
+      params: IdParams,
+      response: { 200: ChannelExchangeListSchema, ...errorResponses(401, 404, 409) },
+    },
+    handler: async (request) => {
+      const ctx = serviceContext(request);
+      const row = await sync.connected(ctx, request.params.id);
+      const rows = await listChannelExchanges(app.deps.db, ctx, row.id, app.deps.now());
+      return { data: rows.map(toChannelExchange) };
     },
   });
 

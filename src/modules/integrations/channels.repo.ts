@@ -1,4 +1,4 @@
-import type { Insertable, Updateable } from 'kysely';
+import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Executor } from '../../platform/db/types.js';
 import { inScope } from '../../platform/db/scope.js';
 import type { Scope } from '../../platform/context.js';
@@ -67,4 +67,17 @@ export function syncRunsQuery(db: Executor, scope: Scope, integrationId: string)
 
 export async function writeBacksOfOrder(db: Executor, scope: Scope, orderId: string): Promise<WriteBackRow[]> {
   return db.selectFrom('write_backs').selectAll().where(inScope(scope)).where('order_id', '=', orderId).orderBy('created_at').orderBy('id').execute();
+}
+
+/** Per platform, the largest lag (seconds) of its active connections: `channel_sync_lag_seconds`. */
+export async function syncLagByPlatform(db: Executor, now: Date): Promise<Record<string, number>> {
+  const rows = await db
+    .selectFrom('integrations')
+    .select(['platform', sql<Date | null>`min(greatest(last_webhook_at, last_reconciled_at))`.as('oldest')])
+    .where('connection_state', '=', 'active')
+    .groupBy('platform')
+    .execute();
+  const out: Record<string, number> = {};
+  for (const r of rows) if (r.oldest) out[r.platform] = Math.max(0, Math.round((now.getTime() - new Date(r.oldest).getTime()) / 1000));
+  return out;
 }

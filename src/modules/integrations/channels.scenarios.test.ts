@@ -184,4 +184,23 @@ describe.each(PLATFORMS)('a $name store', ({ name: platform, start }) => {
     expect(run).toMatchObject({ status: 'completed' });
     expect(await orderOf(id)).toHaveLength(1);
   });
+
+  it('the exchange log shows each call with its outcome and no secret; /metrics counts them per platform', async () => {
+    let logs: { operation: string; outcome: string; status: number | null }[] = [];
+    for (let i = 0; i < 40 && !logs.some((l) => l.outcome === 'server_error'); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      const res = await admin('GET', `/api/admin/integrations/${integrationId}/logs`);
+      expect(res.statusCode, res.body).toBe(200);
+      logs = res.json().data;
+    }
+    expect(logs.length).toBeGreaterThan(5);
+    expect(logs.map((l) => l.outcome)).toEqual(expect.arrayContaining(['success', 'server_error', 'throttled', 'unauthorized']));
+    const text = JSON.stringify(logs);
+    for (const secret of [...Object.values(store.connect.credentials)].filter((v) => v.length >= 8)) expect(text).not.toContain(secret);
+    const metrics = await app.inject({ method: 'GET', url: '/metrics' });
+    expect(metrics.body).toMatch(new RegExp(`channel_requests_total\\{platform="${platform}",operation="[a-z_]+",outcome="success"\\} \\d+`));
+    expect(metrics.body).toMatch(new RegExp(`channel_sync_lag_seconds\\{platform="${platform}"\\} \\d+`));
+    const other = await createTenant(app);
+    expect((await app.inject({ method: 'GET', url: `/api/admin/integrations/${integrationId}/logs`, headers: other.adminHeaders })).statusCode).toBe(404);
+  });
 });

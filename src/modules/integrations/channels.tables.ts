@@ -98,7 +98,28 @@ export interface WriteBacksTable {
   completed_at: NullableTimestamp;
 }
 
+/** One request to a store platform and its answer (docs/channels.md), redacted, kept 7 days. */
+export interface ChannelExchangesTable {
+  id: string;
+  integration_id: string;
+  workspace_id: string;
+  environment: 'test' | 'live';
+  operation: string;
+  method: string;
+  /** Path and query, never the origin. */
+  path: string;
+  status: number | null;
+  outcome: string;
+  duration_ms: number;
+  attempt: number;
+  request_body: NullableJson<unknown>;
+  response_body: NullableJson<unknown>;
+  request_id: string | null;
+  created_at: Timestamp;
+}
+
 export type ChannelDeliveryRow = Selectable<ChannelDeliveriesTable>;
+export type ChannelExchangeRow = Selectable<ChannelExchangesTable>;
 export type SyncRunRow = Selectable<ChannelSyncRunsTable>;
 export type OrderSyncEntryRow = Selectable<OrderSyncEntriesTable>;
 export type WriteBackRow = Selectable<WriteBacksTable>;
@@ -106,6 +127,7 @@ export type WriteBackRow = Selectable<WriteBacksTable>;
 declare module '../../platform/db/types.js' {
   interface Tables {
     channel_deliveries: ChannelDeliveriesTable;
+    channel_exchanges: ChannelExchangesTable;
     channel_sync_runs: ChannelSyncRunsTable;
     order_sync_entries: OrderSyncEntriesTable;
     write_backs: WriteBacksTable;

@@ -1,5 +1,5 @@
 import { iso } from '../../platform/http/wire.js';
-import type { OrderSyncEntryRow, SyncRunRow, WriteBackRow } from './channels.tables.js';
+import type { ChannelExchangeRow, OrderSyncEntryRow, SyncRunRow, WriteBackRow } from './channels.tables.js';
 
 /** Sync runs, history entries and write-backs on the wire. */
 
@@ -36,5 +36,22 @@ export function toWriteBack(row: WriteBackRow) {
     next_attempt_at: iso(row.next_attempt_at),
     created_at: iso(row.created_at)!,
     completed_at: iso(row.completed_at),
+  };
+}
+
+export function toChannelExchange(row: ChannelExchangeRow) {
+  return {
+    id: row.id,
+    operation: row.operation,
+    method: row.method,
+    path: row.path,
+    status: row.status,
+    outcome: row.outcome,
+    duration_ms: row.duration_ms,
+    attempt: row.attempt,
+    request_body: row.request_body,
+    response_body: row.response_body,
+    request_id: row.request_id,
+    created_at: iso(row.created_at)!,
   };
 }

@@ -18,3 +18,5 @@ export { ChannelSync, SYNC_JOB, type SyncJob } from './channels.sync.js';
 export { ChannelWriteBacks, WRITE_BACK_JOB, WRITE_BACK_FAILED_EVENT, type WriteBackJob } from './channels.write-backs.js';
 export { writeBacksRoutes } from './write-backs.routes.js';
 export { ChannelCredentials } from './channels.credentials.js';
+export { channelExchangeSink, purgeOldChannelExchanges } from './channels.exchanges.js';
+export { syncLagByPlatform } from './channels.repo.js';

@@ -182,6 +182,50 @@ export const SyncRunSchema = Type.Object(
   { $id: 'SyncRun', title: 'SyncRun', examples: [SYNC_RUN_EXAMPLE] },
 );
 
+export const ChannelExchangeSchema = Type.Object(
+  {
+    id: Type.String(),
+    operation: Type.String({ description: 'The channel operation: connection_test, webhooks_list, orders_list, order_get, fulfillment_create, …' }),
+    method: Type.String(),
+    path: Type.String({ description: 'Path and query at the platform (never the origin).' }),
+    status: orNull(Type.Integer({ description: 'The platform’s HTTP status; null when no answer arrived.' })),
+    outcome: Type.String({ description: 'success, client_error, unauthorized, throttled, server_error, timeout, network_error.' }),
+    duration_ms: Type.Integer({ minimum: 0 }),
+    attempt: Type.Integer({ minimum: 1, description: 'The attempt within one operation (retries of reads count up).' }),
+    request_body: Type.Unknown({ description: 'Redacted: tokens, secrets and the connection’s own secret values are replaced.' }),
+    response_body: Type.Unknown(),
+    request_id: orNull(Type.String({ description: 'Our request or job that caused the exchange.' })),
+    created_at: Timestamp,
+  },
+  { $id: 'ChannelExchange', title: 'ChannelExchange' },
+);
+
+export const ChannelExchangeListSchema = Type.Object(
+  { data: Type.Array(Type.Ref(ChannelExchangeSchema)) },
+  {
+    examples: [
+      {
+        data: [
+          {
+            id: 'chx_01jf7f1m1qz9x8d7c6b5a4v3t2',
+            operation: 'orders_list',
+            method: 'POST',
+            path: '/admin/api/2026-07/graphql.json',
+            status: 200,
+            outcome: 'success',
+            duration_ms: 182,
+            attempt: 1,
+            request_body: { operation: 'OrdersUpdatedSince', variables: { first: 10, after: null } },
+            response_body: { data: { orders: { nodes: [] } } },
+            request_id: 'req_01jf7f1m1qz9x8d7c6b5a4v3t2',
+            created_at: '2026-11-23T21:44:29.436Z',
+          },
+        ],
+      },
+    ],
+  },
+);
+
 export const SyncBody = Type.Object(
   { since: Type.Optional(Type.String({ format: 'date-time', maxLength: 40, description: 'Read orders updated since then (default: the watermark minus 10 minutes).' })) },
   { additionalProperties: false, examples: [{ since: '2026-11-20T00:00:00Z' }] },

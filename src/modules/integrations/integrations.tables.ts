@@ -47,7 +47,6 @@ export interface IntegrationsTable {
   /** The install link handed to the merchant while the connection waits for authorization. */
   oauth_authorize_url: string | null;
   /** A secret we generated for the platform's webhooks (WooCommerce, BigCommerce), sealed like the credentials. */
-  webhook_secret_sealed: string | null;
   /** The credentials as answers show them (secrets masked), kept beside the sealed ones so a read decrypts nothing. */
   credentials_masked: NullableJson<Record<string, unknown>>;
   last_webhook_at: NullableTimestamp;

@@ -128,3 +128,31 @@ export function carrierRequestMetrics(registry: Registry) {
     },
   };
 }
+
+/** `channel_requests_total{platform,operation,outcome}`, fed by the channel HTTP client once per attempt. */
+export function channelRequestMetrics(registry: Registry) {
+  const total = new Counter({ name: 'channel_requests_total', help: 'Calls to store platform APIs by outcome', labelNames: ['platform', 'operation', 'outcome'], registers: [registry] });
+  return {
+    requestFinished(labels: { platform: string; operation: string; outcome: string }) {
+      total.inc(labels);
+    },
+  };
+}
+
+/**
+ * `channel_sync_lag_seconds{platform}`: for each platform, the largest lag of its active
+ * connections (seconds since the store was last known to be in sync), read when scraped.
+ */
+export function channelSyncLagGauge(registry: Registry, lagByPlatform: () => Promise<Record<string, number>>) {
+  new Gauge({
+    name: 'channel_sync_lag_seconds',
+    help: 'Largest sync lag of the active store connections, per platform',
+    labelNames: ['platform'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const lags = await lagByPlatform().catch(() => ({}));
+      for (const [platform, seconds] of Object.entries(lags)) this.set({ platform }, seconds);
+    },
+  });
+}

@@ -104,6 +104,7 @@ trait Operations
         'adminTestIntegration' => ['POST', '/api/admin/integrations/{id}/test'],
         'adminSyncIntegration' => ['POST', '/api/admin/integrations/{id}/sync'],
         'adminListSyncRuns' => ['GET', '/api/admin/integrations/{id}/sync-runs'],
+        'adminListIntegrationLogs' => ['GET', '/api/admin/integrations/{id}/logs'],
         'adminOrderSyncHistory' => ['GET', '/api/admin/orders/{id}/sync-history'],
         'adminListWriteBacks' => ['GET', '/api/admin/write-backs'],
         'adminRetryWriteBack' => ['POST', '/api/admin/write-backs/{id}/retry'],
@@ -1474,6 +1475,17 @@ trait Operations
     public function adminIterSyncRuns(string $id, array $query = []): \Generator
     {
         return $this->paginate(fn (array $q): array => $this->adminListSyncRuns($id, $q), $query);
+    }
+
+    /**
+     * The last 100 exchanges with the store platform (kept 7 days), bodies redacted.
+     *
+     * GET /api/admin/integrations/{id}/logs
+     * @return array<string, mixed> the answer
+     */
+    public function adminListIntegrationLogs(string $id): array
+    {
+        return $this->request('GET', '/api/admin/integrations/{id}/logs', ['id' => $id], [], null, null, 'json');
     }
 
     /**
