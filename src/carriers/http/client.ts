@@ -103,6 +103,8 @@ export interface CarrierHttpRequest {
   oauth?: OAuthSpec;
   /** Our request id, logged with each exchange (a fresh one when absent). */
   requestId?: string;
+  /** The wait a 429/5xx asks for in a header of the platform's own (BigCommerce's `X-Rate-Limit-Time-Reset-Ms`), when `Retry-After` is absent. */
+  retryAfterMs?: (headers: Record<string, string>) => number | null;
 }
 
 export interface CarrierHttpResponse {
@@ -240,7 +242,7 @@ export class CarrierHttpClient {
   }
 
   private statusError(req: CarrierHttpRequest, res: CarrierHttpResponse): CarrierTransportError {
-    const retryAfterMs = parseRetryAfterMs(res.headers['retry-after'], this.now());
+    const retryAfterMs = parseRetryAfterMs(res.headers['retry-after'], this.now()) ?? req.retryAfterMs?.(res.headers) ?? null;
     if (res.status === 429) {
       return new CarrierTransportError(req.carrier, 'rate_limited', `${req.carrier} is rate limiting our calls (429)`, {
         retryable: true,

@@ -85,6 +85,8 @@ export interface ChannelHttpRequest {
   secretKeys?: readonly string[];
   /** Tells a throttled answer that came back 200 (Shopify's THROTTLED) for the metrics. */
   isThrottled?: (responseBody: unknown) => boolean;
+  /** The wait a 429/5xx asks for in the platform's own header when `Retry-After` is absent (BigCommerce). */
+  retryAfterMs?: (headers: Record<string, string>) => number | null;
 }
 
 export type ChannelHttpResponse = CarrierHttpResponse;
@@ -146,6 +148,7 @@ export class ChannelHttpClient {
         idempotent: req.idempotent,
         timeoutMs: req.timeoutMs,
         requestId: key,
+        retryAfterMs: req.retryAfterMs,
       });
     } catch (err) {
       throw toChannelError(req.platform, err);
