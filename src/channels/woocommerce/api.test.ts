@@ -473,3 +473,44 @@ describe('limits and failures', () => {
     expect(err.kind).toBe('timeout');
   });
 });
+
+describe('the FakeStore surface of the fake', () => {
+  it('seeds, edits, cancels, emits and breaks as the shared scenarios expect', async () => {
+    const store = wooFakeStore(fake);
+    expect(store).toMatchObject({ platform: 'woocommerce', url: fake.url, connect: { store_ref: fake.siteUrl, credentials: fake.credentials } });
+    expect(woocommerce.normaliseStoreRef(store.connect.store_ref)).toBe('https://fake-goods.example');
+    const c = conn();
+    await channel.createWebhookSubscription(c, 'order.created', receiverUrl);
+    await channel.createWebhookSubscription(c, 'order.updated', receiverUrl);
+    const id = store.seedOrder({ lines: 2 });
+    const skipped = store.seedOrder({ importable: false });
+    expect([store.orderStatus(id), store.orderStatus(skipped)]).toEqual(['processing', 'pending']);
+    const before = (await channel.fetchOrder(c, id))!;
+    expect(before.line_items).toHaveLength(2);
+    expect(woocommerce.defaultImportStatuses).toContain(before.platform_status);
+    store.editAddress(id, '1 New Street');
+    const edited = (await channel.fetchOrder(c, id))!;
+    expect(edited.ship_to?.street1).toBe('1 New Street');
+    expect(edited.version > before.version).toBe(true);
+    received.length = 0;
+    expect(await store.emit(id, 'created')).toEqual([200]);
+    store.cancelOrder(id);
+    expect(await store.emit(id, 'cancelled')).toEqual([200]);
+    expect(received.map((r) => r.headers['x-wc-webhook-topic'])).toEqual(['order.created', 'order.updated']);
+    const cancelled = channel.parseWebhookOrder('order.updated', JSON.parse(received[1].raw.toString())) as ChannelOrder;
+    expect(cancelled).toMatchObject({ cancelled: true, platform_status: 'cancelled' });
+    expect(await store.redeliverLast()).toBe(200);
+    expect(store.webhooks()).toEqual([
+      { topic: 'order.created', url: receiverUrl, active: true },
+      { topic: 'order.updated', url: receiverUrl, active: true },
+    ]);
+    store.breakWebhooks();
+    expect(store.webhooks().map((w) => w.active)).toEqual([false, false]);
+    expect(await store.emit(id, 'updated')).toEqual([]);
+    store.revokeCredentials();
+    expect((await rejection(channel.testConnection(c))).kind).toBe('unauthorized');
+    expect(await channel.testConnection(conn({ credentials: store.freshCredentials() }))).toEqual({ scopes: [] });
+    store.reset();
+    expect(await channel.testConnection(c)).toEqual({ scopes: [] });
+  });
+});

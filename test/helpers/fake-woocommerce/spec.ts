@@ -5,9 +5,9 @@ import { parse as parseYaml } from 'yaml';
 import { createSpecChecker, type SpecChecker, type SpecParameter } from '../carrier-openapi.js';
 
 /**
- * WooCommerce's `wc/v3` as published (../shared/channel-specs/woocommerce: the OpenAPI document
- * and the official REST docs beside it; SOURCES.md there says where each comes from), turned
- * into the request/answer checker of the fake WooCommerce.
+ * WooCommerce's `wc/v3` as published (the OpenAPI document at `WOOCOMMERCE_SPEC_FILE`, read with
+ * WooCommerce's official REST docs; docs/channels-woocommerce.md), turned into the request/answer
+ * checker of the fake WooCommerce.
  *
  * Required, not optional: without the document the fake would check nothing, so a missing file
  * fails the suite with the path it looked at (`WOOCOMMERCE_SPEC_FILE` points elsewhere).
