@@ -130,7 +130,7 @@ describe('connection and webhook subscriptions', () => {
     const made = [];
     for (const topic of bigcommerce.webhookTopics) made.push(await channel.createWebhookSubscription(c, topic, receiverUrl));
     expect(made.map((m) => m.topic)).toEqual(['store/order/created', 'store/order/updated', 'store/order/statusUpdated']);
-    expect([...fake.store.hooks.values()].map((h) => h.headers)).toEqual([{ 'X-Webhook-Secret': SECRET }, { 'X-Webhook-Secret': SECRET }, { 'X-Webhook-Secret': SECRET }]);
+    expect([...fake.store.hooks.values()].map((h) => h.headers)).toEqual([{ 'X-Service-Webhook-Token': SECRET }, { 'X-Service-Webhook-Token': SECRET }, { 'X-Service-Webhook-Token': SECRET }]);
     expect(await channel.listWebhookSubscriptions(c)).toEqual(made);
     // The request log masks the secret in the hook's headers.
     expect(JSON.stringify(exchanges.filter((e) => e.operation === 'webhooks_create'))).not.toContain(SECRET);
@@ -221,7 +221,7 @@ describe('orders in', () => {
       external_id: String(o.id),
       external_number: String(o.id),
       version: new Date(Math.floor(o.date_modified / 1000) * 1000).toISOString(),
-      platform_status: 'awaiting_fulfillment',
+      platform_status: '11',
       cancelled: false,
       currency: 'USD',
       customer: { name: 'Pat Buyer', email: 'pat@example.com', phone: '4045550100' },
@@ -300,7 +300,7 @@ describe('tracking back: fulfill', () => {
     expect(await channel.fulfill(c, { externalOrderId: String(o.id), tracking: tracking('1ZA1'), notifyCustomer: true })).toEqual({ outcome: 'already_fulfilled', refs: (first as { refs: string[] }).refs });
     expect(fake.count('createOrderShipments')).toBe(1);
     const read = (await channel.fetchOrder(c, String(o.id)))!;
-    expect(read.platform_status).toBe('shipped');
+    expect(read.platform_status).toBe('2');
     expect(read.fulfillments).toEqual([{ id: (first as { refs: string[] }).refs[0], status: 'success', tracking_numbers: ['1ZA1'] }]);
     // Another tracking number finds nothing left to ship.
     expect(await channel.fulfill(c, { externalOrderId: String(o.id), tracking: tracking('1ZA2'), notifyCustomer: false })).toMatchObject({ outcome: 'closed' });
@@ -402,7 +402,7 @@ describe('the FakeStore surface', () => {
     const c = conn({ origin: s.url, credentials: { ...s.connect.credentials, webhook_secret: SECRET } });
     for (const topic of bigcommerce.webhookTopics) await channel.createWebhookSubscription(c, topic, receiverUrl);
     const id = s.seedOrder({ lines: 2 });
-    expect((await channel.fetchOrder(c, id))!.platform_status).toBe('awaiting_fulfillment');
+    expect((await channel.fetchOrder(c, id))!.platform_status).toBe('11');
     s.cancelOrder(id);
     expect(await s.emit(id, 'cancelled')).toEqual([200, 200]);
     expect(await s.redeliverLast()).toBe(200);

@@ -7,7 +7,7 @@
 import { asList, num, obj, str, type Json } from '../../carriers/http/json-read.js';
 import type { Address } from '../../carriers/types.js';
 import type { ChannelFulfillment, ChannelLineItem, ChannelOrder, FulfillRequest } from '../types.js';
-import { CANCELLED_STATUS_IDS, CLOSED_STATUS_IDS, HELD_STATUS_IDS, isoFromRfc2822, stateCode, statusWord, toMinorUnits } from './units.js';
+import { CANCELLED_STATUS_IDS, CLOSED_STATUS_IDS, HELD_STATUS_IDS, isoFromRfc2822, stateCode, statusKey, statusWord, toMinorUnits } from './units.js';
 
 const text = (v: unknown): string | null => {
   const s = str(v)?.trim();
@@ -120,7 +120,7 @@ export function parseOrder(parts: OrderParts): ChannelOrder | null {
     external_id: externalId,
     external_number: externalId,
     version,
-    platform_status: statusWord(o.status_id),
+    platform_status: statusKey(o.status_id),
     cancelled: (statusId !== null && CANCELLED_STATUS_IDS.has(statusId)) || o.is_deleted === true,
     // BigCommerce keeps no cancellation time.
     cancelled_at: null,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bigcommerceCredentialProblems, normaliseStoreHash } from './credentials.js';
 import { bigcommerce } from './index.js';
-import { dateFilter, DEFAULT_IMPORT_STATUSES, isoFromRfc2822, stateCode, statusWord, toMinorUnits, trackingCarrier } from './units.js';
+import { dateFilter, DEFAULT_IMPORT_STATUSES, isoFromRfc2822, stateCode, statusKey, statusWord, toMinorUnits, trackingCarrier } from './units.js';
 
 describe('BigCommerce units', () => {
   it('names statuses by id, not by the label a merchant may rename', () => {
@@ -10,7 +10,10 @@ describe('BigCommerce units', () => {
     expect(statusWord('5')).toBe('cancelled');
     expect(statusWord(42)).toBe('status_42');
     expect(statusWord(undefined)).toBe('unknown');
-    expect(DEFAULT_IMPORT_STATUSES).toEqual(['awaiting_fulfillment', 'awaiting_shipment']);
+    expect(DEFAULT_IMPORT_STATUSES).toEqual(['11', '9']);
+    expect(statusKey(11)).toBe('11');
+    expect(statusKey('9')).toBe('9');
+    expect(statusKey(undefined)).toBe('unknown');
   });
 
   it('reads RFC-2822 dates as UTC ISO with milliseconds and writes the filter as ISO', () => {

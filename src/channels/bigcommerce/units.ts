@@ -4,8 +4,9 @@
  */
 
 /**
- * `status_id` → our word for it (`platform_status`). The id, not the label: merchants rename
- * statuses (`custom_label`), the ids and their meaning are fixed (Orders V2 `/order_statuses`).
+ * `status_id` → a word for it, for messages. `platform_status` (and so `import_statuses`) is
+ * the id itself as a string (`"11"`): merchants rename statuses (`custom_label`), the ids and
+ * their meaning are fixed (Orders V2 `/order_statuses`).
  */
 const STATUS_WORDS: Readonly<Record<number, string>> = {
   0: 'incomplete',
@@ -40,8 +41,14 @@ export const CLOSED_STATUS_IDS: ReadonlySet<number> = new Set([0, 4, 5, 6]);
 /** Not ready to ship yet (payment, verification, dispute): a write-back waits (`on_hold`). */
 export const HELD_STATUS_IDS: ReadonlySet<number> = new Set([1, 7, 12, 13]);
 
+/** `platform_status`: the status id as a string, `"unknown"` without one. */
+export function statusKey(statusId: unknown): string {
+  const id = typeof statusId === 'number' ? statusId : typeof statusId === 'string' && /^\d+$/.test(statusId) ? Number(statusId) : NaN;
+  return Number.isNaN(id) ? 'unknown' : String(id);
+}
+
 /** Awaiting Fulfillment (11) and Awaiting Shipment (9): paid and not shipped. */
-export const DEFAULT_IMPORT_STATUSES: readonly string[] = [STATUS_WORDS[11], STATUS_WORDS[9]];
+export const DEFAULT_IMPORT_STATUSES: readonly string[] = ['11', '9'];
 
 /**
  * The scopes subscribed to on activation, as `createWebhookSubscription` takes them: the order
@@ -51,7 +58,7 @@ export const DEFAULT_IMPORT_STATUSES: readonly string[] = [STATUS_WORDS[11], STA
 export const WEBHOOK_TOPICS: readonly string[] = ['store/order/created', 'store/order/updated', 'store/order/statusUpdated'];
 
 /** The header each hook of ours carries (set in the hook's `headers`): how a delivery is authenticated. */
-export const SECRET_HEADER = 'X-Webhook-Secret';
+export const SECRET_HEADER = 'X-Service-Webhook-Token';
 
 /**
  * Our carrier slug → BigCommerce's `tracking_carrier` (the AfterShip courier slugs its

@@ -7,7 +7,7 @@ const verify = (headers: Record<string, string>, rawBody: string = raw, storeRef
 
 describe('BigCommerce webhook verification', () => {
   it('accepts the secret header (any case) and reads scope, store and delivery id', () => {
-    expect(verify({ 'x-webhook-secret': 's3cret' })).toEqual({
+    expect(verify({ 'x-service-webhook-token': 's3cret' })).toEqual({
       ok: true,
       deliveryId: '352e4afc6dd3fc85ea26bfdf3f91852604d57528:1561482670',
       topic: 'store/order/created',
@@ -16,16 +16,16 @@ describe('BigCommerce webhook verification', () => {
       eventId: '352e4afc6dd3fc85ea26bfdf3f91852604d57528',
       apiVersion: null,
     });
-    expect(verify({ 'X-Webhook-Secret': 's3cret' }, raw, 'ABC123').ok).toBe(true);
+    expect(verify({ 'X-Service-Webhook-Token': 's3cret' }, raw, 'ABC123').ok).toBe(true);
   });
 
   it('refuses a missing or wrong secret before reading the body, then another store', () => {
     expect(verify({})).toEqual({ ok: false, reason: 'missing_signature' });
-    expect(verify({ 'x-webhook-secret': 's3cre' })).toEqual({ ok: false, reason: 'bad_signature' });
-    expect(verify({ 'x-webhook-secret': 's3cret' }, raw, 'other1')).toEqual({ ok: false, reason: 'wrong_store' });
-    expect(verify({ 'x-webhook-secret': 's3cret' }, JSON.stringify({ ...body, producer: undefined }))).toEqual({ ok: false, reason: 'wrong_store' });
-    expect(verify({ 'x-webhook-secret': 's3cret' }, 'not json')).toEqual({ ok: false, reason: 'missing_headers' });
-    expect(verify({ 'x-webhook-secret': 's3cret' }, JSON.stringify({ ...body, scope: '' }))).toEqual({ ok: false, reason: 'missing_headers' });
+    expect(verify({ 'x-service-webhook-token': 's3cre' })).toEqual({ ok: false, reason: 'bad_signature' });
+    expect(verify({ 'x-service-webhook-token': 's3cret' }, raw, 'other1')).toEqual({ ok: false, reason: 'wrong_store' });
+    expect(verify({ 'x-service-webhook-token': 's3cret' }, JSON.stringify({ ...body, producer: undefined }))).toEqual({ ok: false, reason: 'wrong_store' });
+    expect(verify({ 'x-service-webhook-token': 's3cret' }, 'not json')).toEqual({ ok: false, reason: 'missing_headers' });
+    expect(verify({ 'x-service-webhook-token': 's3cret' }, JSON.stringify({ ...body, scope: '' }))).toEqual({ ok: false, reason: 'missing_headers' });
   });
 
   it('falls back to a SHA-256 of the raw body without a hash', () => {

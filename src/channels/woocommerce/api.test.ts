@@ -342,7 +342,7 @@ describe('tracking back: fulfill as an order note, then completed', () => {
     const o = fake.site.seedOrder({ lines: [{ quantity: 2 }, {}] });
     const c = conn();
     const first = await channel.fulfill(c, { externalOrderId: String(o.id), tracking: tracking('1ZA1'), notifyCustomer: true });
-    expect(first).toEqual({ outcome: 'created', refs: [`${o.id}/notes/${o.notes[0].id}`] });
+    expect(first).toEqual({ outcome: 'created', refs: [String(o.notes[0].id)] });
     expect(o.notes).toHaveLength(1);
     expect(o.notes[0]).toMatchObject({ customer_note: true });
     expect(o.notes[0].note).toBe('Shipped with UPS (UPS Ground), tracking number 1ZA1; track it at https://www.ups.com/track?tracknum=1ZA1.');
@@ -367,7 +367,7 @@ describe('tracking back: fulfill as an order note, then completed', () => {
     expect(o.notes).toHaveLength(1);
     expect(o.status).toBe('processing');
     const retry = await channel.fulfill(c, { externalOrderId: String(o.id), tracking: tracking('1ZE5'), notifyCustomer: false });
-    expect(retry).toEqual({ outcome: 'already_fulfilled', refs: [`${o.id}/notes/${o.notes[0].id}`] });
+    expect(retry).toEqual({ outcome: 'already_fulfilled', refs: [String(o.notes[0].id)] });
     expect(fake.count('note_create')).toBe(1);
     expect(o.notes).toHaveLength(1);
     expect(o.status).toBe('completed');

@@ -255,7 +255,7 @@ export class WooCommerceChannel implements Channel {
     const known = trackingState(notes, request.tracking.number);
     if (known.state === 'shipped') {
       await complete();
-      return { outcome: 'already_fulfilled', refs: [noteRef(id, known.noteId)] };
+      return { outcome: 'already_fulfilled', refs: [noteRef(known.noteId)] };
     }
     if (closed) return { outcome: 'closed', message: `The WooCommerce order is ${status}: nothing to ship` };
 
@@ -270,7 +270,7 @@ export class WooCommerceChannel implements Channel {
     const noteId = str(obj(body).id);
     if (!noteId) throw malformed('note_create');
     await complete();
-    return { outcome: 'created', refs: [noteRef(id, noteId)] };
+    return { outcome: 'created', refs: [noteRef(noteId)] };
   }
 
   /**
@@ -279,7 +279,7 @@ export class WooCommerceChannel implements Channel {
    */
   async cancelFulfillment(conn: ChannelConnection, request: CancelFulfillmentRequest, ctx?: ChannelCallContext): Promise<void> {
     const deadline = this.deadline(ctx);
-    const id = numericId('order', request.ref.split('/')[0] || request.externalOrderId);
+    const id = numericId('order', request.externalOrderId);
     const notes = await this.readNotes(conn, id, deadline, ctx);
     // Voided already, or never shipped by us: nothing to undo.
     if (trackingState(notes, request.trackingNumber).state !== 'shipped') return;

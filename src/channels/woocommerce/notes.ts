@@ -66,5 +66,5 @@ export function liveTrackingNumbers(notes: OurNote[]): string[] {
   return numbers.filter((n) => trackingState(notes, n).state === 'shipped');
 }
 
-/** `fulfill`'s ref for a note: `<orderId>/notes/<noteId>`. */
-export const noteRef = (orderId: string, noteId: string) => `${orderId}/notes/${noteId}`;
+/** `fulfill`'s ref, the write-back's `external_ref`: the note's id (the order is the write-back's own). */
+export const noteRef = (noteId: string) => noteId;
