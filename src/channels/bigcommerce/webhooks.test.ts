@@ -9,7 +9,7 @@ describe('BigCommerce webhook verification', () => {
   it('accepts the secret header (any case) and reads scope, store and delivery id', () => {
     expect(verify({ 'x-service-webhook-token': 's3cret' })).toEqual({
       ok: true,
-      deliveryId: '352e4afc6dd3fc85ea26bfdf3f91852604d57528:1561482670',
+      deliveryId: 'store/order/created:352e4afc6dd3fc85ea26bfdf3f91852604d57528:1561482670',
       topic: 'store/order/created',
       storeRef: 'abc123',
       triggeredAt: '2019-06-25T17:11:10.000Z',

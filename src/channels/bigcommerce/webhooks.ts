@@ -27,15 +27,16 @@ function sameSecret(given: string, expected: string): boolean {
 }
 
 /**
- * The delivery id: the event's `hash` with its `created_at`. BigCommerce re-sends a failed
- * delivery as it was, so both stay the same across retries; the hash alone is described as the
- * SHA-1 of the payload data, which two updates of one order share. Without a hash: the SHA-256
- * of the raw body (a retry is the same bytes).
+ * The delivery id: the event's scope, `hash` and `created_at`. BigCommerce re-sends a failed
+ * delivery as it was, so all three stay the same across retries; the hash alone is described as
+ * the SHA-1 of the payload data (`{type, id}`), which every event of one order shares, and two
+ * events of one order (created, then updated) can fall in the same second. Without a hash: the
+ * SHA-256 of the raw body (a retry is the same bytes).
  */
 export function deliveryIdOf(body: Record<string, unknown>, rawBody: Buffer | string): string {
   const hash = str(body.hash);
   const at = str(body.created_at);
-  if (hash) return at ? `${hash}:${at}` : hash;
+  if (hash) return [str(body.scope), hash, at].filter(Boolean).join(':');
   return `sha256:${createHash('sha256').update(rawBody).digest('hex')}`;
 }
 

@@ -7,6 +7,8 @@ import { buildTestApp, createTenant, type Tenant } from '../../../test/helpers/a
 import type { FakeStore } from '../../../test/helpers/fake-store.js';
 import { startFakeShopify } from '../../../test/helpers/fake-shopify/index.js';
 import { shopifyFakeStore } from '../../../test/helpers/fake-shopify/store.js';
+import { startFakeWooCommerce, wooFakeStore } from '../../../test/helpers/fake-woocommerce/index.js';
+import { bigcommerceFakeStore, startFakeBigcommerce } from '../../../test/helpers/fake-bigcommerce/index.js';
 
 // The scenarios every store connector passes (docs/channels.md), run against each platform's
 // fake, which checks every request against the platform's published description: connect and
@@ -16,6 +18,8 @@ import { shopifyFakeStore } from '../../../test/helpers/fake-shopify/store.js';
 
 const PLATFORMS: { name: string; start: () => Promise<FakeStore> }[] = [
   { name: 'shopify', start: async () => shopifyFakeStore(await startFakeShopify({ shopDomain: 'acme.myshopify.com', restoreRate: 1000 })) },
+  { name: 'woocommerce', start: async () => wooFakeStore(await startFakeWooCommerce()) },
+  { name: 'bigcommerce', start: async () => bigcommerceFakeStore(await startFakeBigcommerce()) },
 ];
 
 const shipFrom = { name: 'Warehouse', street1: '350 5th Ave', city: 'New York', state: 'NY', postal_code: '10118', country: 'US' };

@@ -57,7 +57,7 @@ describe('integration health over time (fake clock)', () => {
   });
 
   const create = async (body: Record<string, unknown> = {}) => {
-    const res = await app.inject({ method: 'POST', url: '/api/admin/integrations', headers: t.adminHeaders, payload: { name: 'Store', platform: 'bigcommerce', ...body } });
+    const res = await app.inject({ method: 'POST', url: '/api/admin/integrations', headers: t.adminHeaders, payload: { name: 'Store', platform: 'custom', ...body } });
     expect(res.statusCode, res.body).toBe(201);
     return res.json() as { id: string; ingest_key: string; health: string };
   };
@@ -104,7 +104,7 @@ describe('integration health over time (fake clock)', () => {
     expect(rows[0].data).toMatchObject({
       integration_id: integration.id,
       name: 'Store',
-      platform: 'bigcommerce',
+      platform: 'custom',
       previous_health: 'healthy',
       health: 'token_expired',
       reason: expect.any(String),

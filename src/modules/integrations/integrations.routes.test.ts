@@ -190,7 +190,7 @@ describe('admin integrations', () => {
 
   it('filters the list by platform and health', async () => {
     const owner = await createTenant(app);
-    const a = await createIntegration(owner.adminHeaders, { platform: 'woocommerce' });
+    const a = await createIntegration(owner.adminHeaders, { platform: 'woocommerce', store_ref: 'https://shop.example.com', credentials: { consumer_key: 'ck_filter_test', consumer_secret: 'cs_filter_test' } });
     const b = await createIntegration(owner.adminHeaders, { platform: 'custom', token_expires_at: '2000-01-01T00:00:00Z' });
     const ids = async (qs: string) =>
       (await app.inject({ method: 'GET', url: `/api/admin/integrations?${qs}`, headers: owner.adminHeaders })).json().data.map((i: { id: string }) => i.id);
