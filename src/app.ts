@@ -26,6 +26,7 @@ import { addDateFormats } from './platform/http/dates.js';
 import type { Deps } from './platform/deps.js';
 import { getCarrierRegistry, type CarrierRegistry } from './carriers/registry.js';
 import { composeServices, type Services } from './compose.js';
+import { guardedLookup } from './platform/ssrf.js';
 import { systemRoutes } from './platform/http/system.routes.js';
 import { AccountSchema, ApiKeySchema, WorkspaceSchema, adminWorkspaceRoutes, apiKeysRoutes, authRoutes, superAdminIdentityRoutes } from './modules/identity/index.js';
 import { adminOrdersRoutes, ordersRoutes } from './modules/orders/index.js';
@@ -177,7 +178,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Likewise for store platforms: cost buckets per integration, retries for reads only; the
     // exchanges are scrubbed of each connection's own secrets, which the services open.
     const channelExchangeLog = channelExchangeSink(deps, (row) => services.channelCredentials.scrubberFor(row));
-    const channelHttp = new ChannelHttpClient({ onExchange: (e) => channelExchangeLog.record(e), metrics: channelRequestMetrics(registry) });
+    // A store's own URL (WooCommerce) is the merchant's to type: without the test-double
+    // override, every connection refuses names resolving to private addresses (docs/channels.md).
+    const channelHttp = new ChannelHttpClient({
+      onExchange: (e) => channelExchangeLog.record(e),
+      metrics: channelRequestMetrics(registry),
+      ...(config.channelAllowBaseUrlOverride ? {} : { lookup: guardedLookup() }),
+    });
     channelSyncLagGauge(registry, () => syncLagByPlatform(deps.db, deps.now()));
     const services: Services = composeServices(deps, options.apiDrivers ?? builtInApiDrivers(carrierHttp), channelHttp);
     app.decorate('services', services);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { LookupFunction } from 'node:net';
 import { Agent } from 'undici';
 import { CircuitBreakers } from './breaker.js';
 import { CarrierTransportError, type TransportFailureKind } from './errors.js';
@@ -72,6 +73,8 @@ export interface CarrierHttpClientOptions {
   tokenRefreshBeforeMs?: number;
   /** Keep-alive connections per host. */
   connectionsPerHost?: number;
+  /** Resolves host names for every connection (a guard that refuses private addresses). */
+  lookup?: LookupFunction;
   keepAliveTimeoutMs?: number;
   /** Largest response body read. */
   maxResponseBytes?: number;
@@ -162,6 +165,7 @@ export class CarrierHttpClient {
       connections: options.connectionsPerHost ?? 16,
       keepAliveTimeout: options.keepAliveTimeoutMs ?? 30_000,
       keepAliveMaxTimeout: 120_000,
+      ...(options.lookup ? { connect: { lookup: options.lookup } } : {}),
     });
   }
 

@@ -1,3 +1,4 @@
+import type { LookupFunction } from 'node:net';
 /**
  * The one store-platform HTTP client every channel shares. The transport (keep-alive pools, a
  * deadline per call, retries of idempotent calls on 429/5xx/network honouring Retry-After,
@@ -63,6 +64,8 @@ export interface ChannelHttpClientOptions {
   defaultTimeoutMs?: number;
   /** THROTTLED answers waited out and re-sent within one operation. */
   maxThrottleRetries?: number;
+  /** Resolves store host names at connect time (production: a guard refusing private addresses). */
+  lookup?: LookupFunction;
 }
 
 export interface ChannelHttpRequest {
@@ -118,6 +121,7 @@ export class ChannelHttpClient {
       backoffBaseMs: options.backoffBaseMs,
       backoffMaxMs: options.backoffMaxMs,
       breakerFailureThreshold: Number.MAX_SAFE_INTEGER,
+      lookup: options.lookup,
       onExchange: (e) => this.exchanged(e),
     });
   }

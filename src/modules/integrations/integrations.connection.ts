@@ -1,5 +1,7 @@
 import { CHANNEL_PLATFORMS, getChannelPlatform } from '../../channels/registry.js';
+import { isIP } from 'node:net';
 import { randomBase62 } from '../../platform/crypto.js';
+import { bareHost, isForbiddenAddress, isLocalName } from '../../platform/ssrf.js';
 import type { ErrorDetail } from '../../platform/errors.js';
 import type { ChannelSettings, IntegrationPlatform } from './integrations.tables.js';
 
@@ -38,6 +40,20 @@ export function checkStoreRef(platform: IntegrationPlatform, storeRef: string | 
   const normalised = channel ? channel.normaliseStoreRef(storeRef) : storeRef;
   if (normalised === null) return { details: [{ field: 'store_ref', message: `must be ${channel!.storeRefDescription}` }] };
   return { storeRef: normalised, details: [] };
+}
+
+/**
+ * A store reached at its own URL (WooCommerce's site) must not be this machine or a private
+ * network (docs/channels.md), unless the test-double override is allowed: refused here for
+ * literal addresses and local names. Names that resolve to one are refused at connect time.
+ */
+export function storeAddressProblems(storeRef: string, allowed: boolean): ErrorDetail[] {
+  if (allowed || !/^https?:\/\//i.test(storeRef)) return [];
+  const host = bareHost(new URL(storeRef));
+  if (isLocalName(host) || (isIP(host) && isForbiddenAddress(host))) {
+    return [{ field: 'store_ref', message: 'is a private, loopback or link-local address (accepted only with CHANNEL_ALLOW_BASE_URL_OVERRIDE=1, outside production)' }];
+  }
+  return [];
 }
 
 /** How a connection is made (`token`: active at once; `oauth`: an install link first), or the problems with the credentials. */

@@ -31,6 +31,7 @@ import {
   SECRET_CREDENTIAL_FIELDS,
   checkCredentials,
   checkStoreRef,
+  storeAddressProblems,
   withWebhookSecret,
 } from './integrations.connection.js';
 import { oauthStart } from './integrations.oauth.js';
@@ -142,6 +143,7 @@ export class IntegrationsService {
     }
     const store = checkStoreRef(input.platform, input.store_ref);
     details.push(...store.details);
+    if (store.storeRef && input.base_url === undefined) details.push(...storeAddressProblems(store.storeRef, this.deps.config.channelAllowBaseUrlOverride));
     if (input.base_url !== undefined) details.push(...baseUrlProblems(input.base_url, this.deps.config.channelAllowBaseUrlOverride));
     if (input.token_expires_at != null) details.push({ field: 'token_expires_at', message: 'is managed by the connection for store platforms' });
     const { kind, details: problems } = checkCredentials(input.platform, input.credentials);

@@ -35,7 +35,7 @@ import {
   type WebhookEndpointWithSecret,
 } from './webhooks.schemas.js';
 import { newWebhookSecret } from './webhooks.signing.js';
-import { bareHost, isForbiddenAddress, isLocalName } from './webhooks.ssrf.js';
+import { bareHost, isForbiddenAddress, isLocalName } from '../../platform/ssrf.js';
 import type { DeliveryRow, WebhookEndpointsTable } from './webhooks.tables.js';
 import type { Updateable } from 'kysely';
 import { toDelivery, toEndpoint } from './webhooks.wire.js';

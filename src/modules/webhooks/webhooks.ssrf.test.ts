@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createTenant, type Tenant } from '../../../test/helpers/app.js';
 import { eventually, startReceiver, type Receiver } from '../../../test/helpers/webhook-receiver.js';
 import { registerWebhookJobs } from './index.js';
-import { isForbiddenAddress } from './webhooks.ssrf.js';
+import { isForbiddenAddress } from '../../platform/ssrf.js';
 
 /** A resolver for made-up names (no DNS needed): each resolves to the address in its table. */
 const names: Record<string, string> = {

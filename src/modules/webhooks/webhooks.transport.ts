@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { bareHost, ForbiddenTargetError, guardedLookup, isForbiddenAddress, isLocalName } from './webhooks.ssrf.js';
+import { bareHost, ForbiddenTargetError, guardedLookup, isForbiddenAddress, isLocalName } from '../../platform/ssrf.js';
 
 /** What one attempt came to: a status (any, including 3xx/4xx/5xx) or an error, never both. */
 export interface AttemptResult {
