@@ -338,6 +338,12 @@ export interface ServiceInfo {
   domestic: boolean;
   international: boolean;
   guaranteed: boolean;
+  /**
+   * The service a return of this one is bought with when the return names none (absent: the
+   * same service). A service that delivers only to homes cannot bring a parcel back to a
+   * business, so it names the carrier's return-capable one.
+   */
+  return_service_code?: string;
 }
 
 export interface CarrierCapabilities {

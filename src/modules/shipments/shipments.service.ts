@@ -27,7 +27,7 @@ import { FINAL_STATUSES, SHIPMENT_STATUSES, shipmentStateError, type ShipmentSta
 import type { ShipmentAddress, ShipmentRow, StoredRate, TrackingEventRow } from './shipments.tables.js';
 import { deliverOrder, isDue, scopeOf, TrackingSync } from './shipments.tracking.js';
 import { labelUrl, toPublicTracking, toShipment, toTracking, toTrackingEventListItem, type ReturnSummary } from './shipments.wire.js';
-import { resolveReturnCharge, returnColumns, returnExpiry, returnOrderView, returnBillingOnSync, toReturnSummary, type ReturnInput, type ReturnSpec } from './shipments.returns.js';
+import { resolveReturnCharge, returnServiceOf, returnColumns, returnExpiry, returnOrderView, returnBillingOnSync, toReturnSummary, type ReturnInput, type ReturnSpec } from './shipments.returns.js';
 import { assertVoidWindowOpen, DECIDE_REFUND_JOB, recordRefundUpdated, refundOnVoid, Refunds } from './shipments.refunds.js';
 import { assertNotManifested } from './shipments.end-of-day.js';
 
@@ -211,7 +211,8 @@ export class ShipmentsService {
     const outbound = await this.findOrThrow(ctx, outboundId);
     if (outbound.is_return) throw new AppError('unprocessable', 'This shipment is itself a return label; make the return from the outbound shipment.', { details: [{ field: 'id', message: 'is a return label' }] });
     if (outbound.status === 'voided') throw shipmentStateError(outbound.status, 'be returned', 'The shipment is voided; a voided label has nothing to return.');
-    const carrier = this.returnCarrier(await this.carriers, input.service_code ?? outbound.service_code);
+    const serviceCode = input.service_code ?? returnServiceOf(await this.carriers, outbound.service_code);
+    const carrier = this.returnCarrier(await this.carriers, serviceCode);
     const spec: ReturnSpec = {
       returnOf: outbound.id,
       charge: resolveReturnCharge(carrier, input.charge),
@@ -226,7 +227,6 @@ export class ShipmentsService {
     // The outbound's account when the carrier is the same and the account still sells, else the carrier's default.
     const sameAccount = carrier.slug === outbound.carrier ? (outbound.carrier_account_id ?? undefined) : undefined;
     const account = await this.gateway.accountForPurchase(ctx, carrier.slug, sameAccount).catch(() => this.gateway.accountForPurchase(ctx, carrier.slug, undefined));
-    const serviceCode = input.service_code ?? outbound.service_code;
     const row = await this.buy(ctx, returnOrderView(order, spec, outbound.parcel), { carrier, serviceCode, account }, { format: input.label_format ?? (outbound.label_format as LabelFormatCode), addressValidation: 'none', returning: spec }, inTransaction);
     return toShipment(row, this.baseUrl);
   }
