@@ -14,7 +14,7 @@ import type { CustomsDeclaration } from '../../carriers/types.js';
 import { registerBatchJobs } from '../batches/index.js';
 import { storeCarrierDocuments } from './index.js';
 
-// Customs documents of a shipment (DESIGN.md §9.2): the list, each download, the 404s, a PDF
+// Customs documents of a shipment: the list, each download, the 404s, a PDF
 // label carrying its documents' pages, and a batch's merged file carrying them too.
 let app: FastifyInstance;
 let t: Tenant;

@@ -58,7 +58,7 @@ export function documentRoutes(app: App, shipments: ShipmentsService, opts: { se
       operationId: admin ? 'adminListShipmentDocuments' : 'listShipmentDocuments',
       summary: 'List the customs documents of a shipment',
       description:
-        'The documents an international shipment travels with (DESIGN.md §9.2): USPS a CN 22 (declared value at most 400 USD and weight at most 4 lb) or else a CN 23; ' +
+        'The documents an international shipment travels with: USPS a CN 22 (declared value at most 400 USD and weight at most 4 lb) or else a CN 23; ' +
         'UPS, FedEx and DHL Express a commercial invoice (none when the contents are `documents`); and any document the carrier issued with the label. ' +
         'A domestic shipment has none (an empty list). The platform\'s documents are rendered on their first download, then kept.',
       tags,

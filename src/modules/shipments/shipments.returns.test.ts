@@ -10,7 +10,7 @@ import { eventually, startReceiver, type Receiver } from '../../../test/helpers/
 import { settingsService } from '../settings/index.js';
 import { registerWebhookJobs } from '../webhooks/index.js';
 
-// Returns and refunds (DESIGN.md §9.3) on a fake clock: Monday 2 March 2026, 15:00 UTC (the
+// Returns and refunds on a fake clock: Monday 2 March 2026, 15:00 UTC (the
 // simulated carriers pick up at 18:00 on a weekday bought before 17:00).
 let clock = Date.parse('2026-03-02T15:00:00.000Z');
 const setClock = (iso: string) => (clock = Date.parse(iso));

@@ -7,7 +7,7 @@ import type { ShipmentStatus } from './shipments.states.js';
 import type { ShipmentAddress, ShipmentRow, ShipmentsTable } from './shipments.tables.js';
 
 /**
- * Return labels (DESIGN.md §9.3). A return is a shipment like any other (bought through the
+ * Return labels. A return is a shipment like any other (bought through the
  * same purchase saga, tracked, voidable, printed) with its return facts beside it:
  *
  * - `charge`: `on_scan` (nothing billed until the carrier's first scan; unused at
