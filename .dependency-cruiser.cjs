@@ -1,9 +1,8 @@
 /**
- * Import boundaries of STYLE.md §2, checked by dependency-cruiser (`npm run lint:deps`, part of
+ * Import boundaries (docs/architecture.md), checked by dependency-cruiser (`npm run lint:deps`, part of
  * `npm run lint`). Test files may reach into the module they test; production code may not.
  *
- * No violation is excepted: the re-cut of issue 30 removed the 29 there were (19 cycle edges, 6
- * deep imports from app.ts, 4 from batches into shipments), so any new one fails the check.
+ * No violation is excepted, so any new one fails the check.
  */
 const TEST = '(\\.test\\.tsx?$|^test/)';
 

@@ -1,5 +1,5 @@
 // ESLint (flat config) for the TypeScript of the service, its tests, benches, scripts and the
-// dashboard. Import boundaries (STYLE.md §2) are dependency-cruiser's (.dependency-cruiser.cjs);
+// dashboard. Import boundaries (docs/architecture.md) are dependency-cruiser's (.dependency-cruiser.cjs);
 // `npm run lint` runs both. Type-aware rules are used where they are cheap: only the service's
 // own sources (src/), and only rules that catch what tsc does not (an unhandled promise).
 import js from '@eslint/js';

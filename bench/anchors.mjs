@@ -1,4 +1,4 @@
-// The ceilings the service is compared with (DESIGN.md §7), each run by bench/run.ts as a
+// The ceilings the service is compared with, each run by bench/run.ts as a
 // process of its own:
 //   node bench/anchors.mjs bare   <port> <payload file>          same JSON text for every request
 //   node bench/anchors.mjs pg     <port> <database url> <id> <workspace> <environment>

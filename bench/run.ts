@@ -1,6 +1,6 @@
 /**
- * `npm run bench` (DESIGN.md §7, issues 24/25): every benchmark row in one run, each beside its
- * anchor where one applies, with its ratio and its §7 target; results printed and written to
+ * `npm run bench` : every benchmark row in one run, each beside its
+ * anchor where one applies, with its ratio and its target; results printed and written to
  * bench/results/<date>-<sha>.json and .md, and bench/results/latest.md
  * (`npm run bench:readme` copies that into README.md).
  *

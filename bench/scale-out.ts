@@ -1,5 +1,5 @@
 /**
- * `npm run bench:scale-out` (issue 22): throughput of 1 vs 2 (… N) API processes on one
+ * `npm run bench:scale-out`: throughput of 1 vs 2 (… N) API processes on one
  * PostgreSQL database and one Redis, with one worker process beside them, as in production
  * (README "Running several processes").
  *

@@ -104,7 +104,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`create index audit_log_at on audit_log (at desc, id desc)`.execute(db);
   await sql`create index audit_log_target on audit_log (target_type, target_id)`.execute(db);
 
-  // Domain events (webhooks read them): the envelope of DESIGN.md §5.
+  // Domain events (webhooks read them): the envelope of a webhook delivery.
   await sql`
     create table events (
       id text primary key,

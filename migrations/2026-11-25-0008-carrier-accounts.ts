@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// Carrier accounts (DESIGN.md §9.1): a workspace's connection to a carrier in one environment,
+// Carrier accounts: a workspace's connection to a carrier in one environment,
 // through the simulated driver or the carrier's real API with its own credentials (sealed).
 // Deleting one keeps the row (deleted_at): its shipments stay readable, trackable and voidable.
 // The simulated default of each carrier is made on a workspace's first use (origin 'seed'; the

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// Shipments bought through a carrier account (DESIGN.md §9.1). A shipment names the account
+// Shipments bought through a carrier account. A shipment names the account
 // that sold it (null for the ones bought before accounts existed: the simulated default) and
 // its driver (an `api` shipment is tracked by polling the carrier, never on a read), the
 // carrier's own shipment id (what a void sends) and the image format the carrier issued.

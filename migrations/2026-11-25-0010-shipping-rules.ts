@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// Shipping rules (DESIGN.md §9.5): per workspace and environment, ordered by priority (lower
+// Shipping rules: per workspace and environment, ordered by priority (lower
 // first, then oldest first). `conditions` is the rule's `when`, `actions` its `then` (both
 // SQL keywords). A deleted rule is gone: a shipment's `selection` keeps the rule's id and name
 // as they were when it chose the service.

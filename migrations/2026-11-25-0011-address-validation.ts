@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// Address validation at purchase (DESIGN.md §9.7): each shipment records how its destination was
+// Address validation at purchase: each shipment records how its destination was
 // checked ({mode, status, messages, source}) and, when validate_and_clean shipped it to the
 // normalised address, the address as the order gave it.
 export async function up(db: Kysely<any>): Promise<void> {

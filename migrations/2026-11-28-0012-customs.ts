@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// International shipping (DESIGN.md §9.2): an order may carry the customs declaration its
+// International shipping: an order may carry the customs declaration its
 // sender gave; a shipment keeps the one its label was bought with (given or derived), which
 // its customs documents are printed from.
 export async function up(db: Kysely<any>): Promise<void> {

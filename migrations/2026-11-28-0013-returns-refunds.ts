@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// Returns and refunds (DESIGN.md §9.3). A return label is a shipment like any other (tracked,
+// Returns and refunds. A return label is a shipment like any other (tracked,
 // voidable, printed) with its return facts beside it; an outbound shipment's billing is simply
 // `charged`. A new final status `expired`: an on_scan return label unused at its expiry. The
 // refund a void asks for lives on the voided shipment (one refund per label at most), so

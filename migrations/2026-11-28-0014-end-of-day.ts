@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// End of day (DESIGN.md §9.4): manifests (a USPS SCAN form, a close report for the others) and
+// End of day: manifests (a USPS SCAN form, a close report for the others) and
 // carrier pickups, per workspace and environment. A shipment on a manifest carries its
 // `manifest_id` (set when the manifest is created, cleared again when the carrier leaves it off
 // or the manifest fails), which is what keeps it off a second form and refuses its void.

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// Customs documents of a shipment (DESIGN.md §9.2): the CN 22, CN 23 or commercial invoice the
+// Customs documents of a shipment: the CN 22, CN 23 or commercial invoice the
 // platform renders from the shipment's declaration (on first download, then kept here, as
 // shipment_labels keeps label formats: a purchase does not pay for them), and the documents a
 // carrier issued with the label (DHL Express's commercial invoice, waybill…), stored as received.

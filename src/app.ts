@@ -60,7 +60,7 @@ export interface BuildAppOptions {
   now?: () => Date;
   /** The carriers (tests: a failing or an extra one); by default every folder under src/carriers/. */
   carriers?: CarrierRegistry;
-  /** Requests per minute per IP on /api/auth and /api/public (≥ 60, DESIGN.md §8). */
+  /** Requests per minute per IP on /api/auth and /api/public (≥ 60). */
   perIpPerMinute?: number;
   /** Where log lines go (tests capture them); stdout by default. */
   logStream?: NodeJS.WritableStream;
@@ -153,7 +153,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     registerRequestAuth(app);
 
     // The hooks every request runs are callback-style where they never wait: an async hook costs
-    // a promise and a microtask per request even when it returns at once (issue 25).
+    // a promise and a microtask per request even when it returns at once.
     app.addHook('onRequest', (request, reply, done) => {
       reply.header('x-request-id', request.id);
       done();

@@ -175,9 +175,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     superAdminEmail: env.SUPER_ADMIN_EMAIL?.trim().toLowerCase() || undefined,
     superAdminPassword: env.SUPER_ADMIN_PASSWORD || undefined,
     allowOfficeRedeemTestPin: bool(env.ALLOW_OFFICE_REDEEM_TEST_PIN, 'ALLOW_OFFICE_REDEEM_TEST_PIN'),
-    // Only honoured outside production (DESIGN.md §5 Webhooks).
+    // Only honoured outside production (docs/api-conventions.md, Webhooks).
     webhookAllowPrivateTargets: !isProduction && bool(env.WEBHOOK_ALLOW_PRIVATE_TARGETS, 'WEBHOOK_ALLOW_PRIVATE_TARGETS'),
-    // Only honoured outside production (DESIGN.md §9.1).
+    // Only honoured outside production.
     carrierAllowBaseUrlOverride: !isProduction && bool(env.CARRIER_ALLOW_BASE_URL_OVERRIDE, 'CARRIER_ALLOW_BASE_URL_OVERRIDE'),
     channelAllowBaseUrlOverride: !isProduction && bool(env.CHANNEL_ALLOW_BASE_URL_OVERRIDE, 'CHANNEL_ALLOW_BASE_URL_OVERRIDE'),
     logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),

@@ -49,7 +49,7 @@ async function main() {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
-/** First start on an empty database only: the demo login, then its realistic day (issue 34). */
+/** First start on an empty database only: the demo login, then its realistic day. */
 async function seedDemo(app: Awaited<ReturnType<typeof buildApp>>, config: ReturnType<typeof loadConfig>): Promise<void> {
   const seed = await seedDemoIfEmpty(app);
   if (!seed) return;

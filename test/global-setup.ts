@@ -6,7 +6,7 @@ import { openDatabase } from '../src/platform/db/database.js';
 import { prepareDatabase } from '../src/bootstrap/database.js';
 
 /**
- * Migrate one template database per run (DESIGN.md §8: copy it per test file rather than
+ * Migrate one template database per run (copy it per test file rather than
  * migrating ~4 s of PGlite data dir each time). With TEST_DATABASE_URL the run targets
  * PostgreSQL: its databases are named after the run so parallel runs never collide.
  */

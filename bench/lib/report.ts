@@ -1,4 +1,4 @@
-// The suite's results: one row per measurement (value, anchor, ratio, DESIGN.md §7 target, met),
+// The suite's results: one row per measurement (value, anchor, ratio, target, met),
 // the machine it ran on, written as JSON and Markdown to bench/results/.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -18,7 +18,7 @@ export interface Row {
   anchor?: { name: string; value: number; unit: string };
   /** value / anchor value. */
   ratio?: number;
-  /** The target as DESIGN.md §7 states it, or why none applies. */
+  /** The target the row is held to, or why none applies. */
   target: string;
   /** true / false against the target; null when there is none or it does not apply to this run. */
   met: boolean | null;
@@ -107,13 +107,13 @@ export function markdown(r: Report): string {
       `Load average (1/5/15 min) at start ${m.load_start.join(' / ')}, at end ${m.load_end?.join(' / ') ?? '?'}.`,
     `Settings: ${Object.entries(r.settings)
       .map(([k, v]) => `${k} ${Array.isArray(v) ? v.join(',') : String(v)}`)
-      .join('; ')}. Throughput rows: autocannon in a process of its own against the built service (\`npm start\`), each beside its anchor, a bare server in a process of its own (DESIGN.md §7).`,
+      .join('; ')}. Throughput rows: autocannon in a process of its own against the built service (\`npm start\`), each beside its anchor, a bare server in a process of its own.`,
   ];
   for (const [engine, state] of Object.entries(r.engines) as [Engine, NonNullable<Report['engines'][Engine]>][]) {
     out.push('', `## ${ENGINE_NAMES[engine]}${state.status === 'measured' ? '' : ` — ${state.status}`}`, '');
     const rows = r.rows.filter((row) => row.engine === engine);
     if (rows.length) {
-      out.push('| Row | Value | Anchor | Ratio | Target (DESIGN.md §7) | Met | Details |', '|---|---|---|---|---|---|---|');
+      out.push('| Row | Value | Anchor | Ratio | Target | Met | Details |', '|---|---|---|---|---|---|---|');
       for (const row of rows) {
         const met = row.met === null ? '—' : row.met ? 'met' : '**not met**';
         out.push(

@@ -1,4 +1,4 @@
-// One purchase_labels batch of SIZES.batchItems labels (default 10,000; DESIGN.md §7: < 60 s on
+// One purchase_labels batch of SIZES.batchItems labels (default 10,000; the target: < 60 s on
 // PostgreSQL on 2 cores, reported on PGlite): total time, items/s, the service's peak memory
 // while it ran, and the merged label file. The orders come in first through an import_orders
 // batch (reported too).
@@ -59,7 +59,7 @@ export async function batchRows(ctx: Context): Promise<void> {
     value: round(imported.seconds, 1),
     unit: 's',
     detail: { items_per_s: Math.round(items / imported.seconds), status: imported.batch.status, failed: imported.batch.counts.failed },
-    target: 'none in §7 (reported)',
+    target: 'none stated (reported)',
     met: null,
   });
 
@@ -104,7 +104,7 @@ export async function batchRows(ctx: Context): Promise<void> {
     anchor: { name: 'same read, idle service', value: round(idleRead.p99, 2), unit: 'ms p99' },
     ratio: round(busyRead.p99 / idleRead.p99, 2),
     detail: { p50_ms: round(busyRead.p50, 2), idle_p50_ms: round(idleRead.p50, 2), max_ms: round(busyRead.max, 2), reads: busyRead.n },
-    target: 'none in §7 (reported: the batch must not starve interactive requests)',
+    target: 'none stated (reported: the batch must not starve interactive requests)',
     met: null,
   });
 }

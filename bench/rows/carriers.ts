@@ -1,4 +1,4 @@
-// The rate-shop across real carrier accounts (issue 31, DESIGN.md §9.1). Four `api` UPS
+// The rate-shop across real carrier accounts. Four `api` UPS
 // accounts, each pointed (`base_url`) at a fake UPS of its own that answers the rate-shop in
 // 50 ms (bench/fake-carriers.ts, a process of its own):
 //   carriers-fanout    POST /v1/rates/query asking those four accounts, one query at a time:
@@ -131,7 +131,7 @@ async function fanoutRow(ctx: Context, accounts: string[], carrierUrls: string[]
         mean_ms: ours.mean,
         queries: ours.n,
       },
-      target: 'p99 overhead < 5 ms (issue 31; not in §7), judged beyond the bare fan-out (p99 − its p99): the machine\'s own floor is above 5 ms',
+      target: 'p99 overhead < 5 ms (a goal of this row only), judged beyond the bare fan-out (p99 − its p99): the machine\'s own floor is above 5 ms',
       met: judge(beyondP99 < 5),
     });
   } finally {

@@ -1,4 +1,4 @@
-// Throughput rows, each beside its anchor (DESIGN.md §7): GET /health and the rate query beside
+// Throughput rows, each beside its anchor: GET /health and the rate query beside
 // bare node:http answering the same payload; GET /v1/orders/:id beside node:http running the
 // order read's point select through pg.Pool (max 10) / PGlite.
 import { writeFileSync } from 'node:fs';
@@ -39,7 +39,7 @@ function throughputRow(name: string, r: Throughput, anchor: { name: string; resu
     },
     anchor: { name: anchor.name, value: anchor.result.rps, unit: 'req/s' },
     ratio: round(ratio),
-    target: goal ? `≥ ${goal.ratio.toFixed(2)} of ${anchor.name}${goal.p99 ? `, p99 < ${goal.p99} ms` : ''}` : 'none in §7 (reported)',
+    target: goal ? `≥ ${goal.ratio.toFixed(2)} of ${anchor.name}${goal.p99 ? `, p99 < ${goal.p99} ms` : ''}` : 'none stated (reported)',
     met: goal ? judge(ratio >= goal.ratio && (goal.p99 === undefined || r.p99 < goal.p99)) : null,
   };
 }

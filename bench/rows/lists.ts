@@ -1,4 +1,4 @@
-// GET /v1/orders page latency as the list grows (DESIGN.md §7: "flat from 10k to 1M rows"): the
+// GET /v1/orders page latency as the list grows (the target: flat from 10k to 1M rows): the
 // workspace's orders are seeded with SQL generate_series straight into the table, then the first
 // page and a deep page (a cursor 90 % down the seeded rows) are read one request at a time.
 import { judge, round, SIZES, type Context } from '../lib/context.js';

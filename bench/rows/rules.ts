@@ -1,4 +1,4 @@
-// Shipping rules (issue 35, DESIGN.md §9.5): what letting the rules choose costs a purchase.
+// Shipping rules: what letting the rules choose costs a purchase.
 // A rule set an operator would write is in place (RULES: four that do not match the bench's
 // orders, ahead of the one that does, and a disabled one), so every choice walks the list.
 //   purchase-auto  POST /v1/shipments with `service_code: "auto"` and with an explicit
@@ -131,7 +131,7 @@ export async function rulesPurchaseRow(ctx: Context): Promise<void> {
         purchases_each: auto.n,
         chosen: `${selection.chosen} of ${selection.considered.length} options (${selection.considered.filter((o) => o.excluded).length} excluded)`,
       },
-      target: `auto p99 within ${GOAL_P99_MS} ms of the explicit service's (issue 35; not in §7)`,
+      target: `auto p99 within ${GOAL_P99_MS} ms of the explicit service's (a goal of this row only)`,
       met: judge(difference <= GOAL_P99_MS),
     });
   });
@@ -178,7 +178,7 @@ export async function rulesBatchRow(ctx: Context): Promise<void> {
         status: ruled.batch.status,
         failed: ruled.batch.counts.failed,
       },
-      target: 'reported (issue 35; not in §7)',
+      target: 'reported (a goal of this row only)',
       met: null,
     });
   });

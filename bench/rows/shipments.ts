@@ -71,7 +71,7 @@ export async function trackingRow(ctx: Context, trackingNumber: string): Promise
       detail: { p50_ms: r.p50, p99_ms: r.p99, cpu_us_per_req: r.cpuUsPerRequest, anchor_cpu_us_per_req: anchor.cpuUsPerRequest, 'errors/non-2xx': `${r.errors}/${r.non2xx}` },
       anchor: { name: 'bare', value: anchor.rps, unit: 'req/s' },
       ratio: round(r.rps / anchor.rps),
-      target: 'none in §7 (reported)',
+      target: 'none stated (reported)',
       met: null,
     });
   } finally {

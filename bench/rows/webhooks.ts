@@ -1,4 +1,4 @@
-// Webhook deliveries per second to a local receiver (DESIGN.md §7: ≥ 500/s on PostgreSQL,
+// Webhook deliveries per second to a local receiver (the target: ≥ 500/s on PostgreSQL,
 // reported on PGlite). An endpoint is registered through the API; then SIZES.webhookEvents
 // recorded events, each with its pending delivery (what the fan-out writes in the recording
 // transaction), go into the database in one statement each, all due at once; the service's

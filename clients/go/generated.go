@@ -757,8 +757,7 @@ type Shipment struct {
 	// The address as the order gave it, when validate_and_clean shipped to the normalised one; else
 	// null.
 	ShipToOriginal map[string]any `json:"ship_to_original"`
-	// How the destination was checked before purchase (DESIGN.md §9.7); null for labels bought before
-	// the check existed.
+	// How the destination was checked before purchase; null for labels bought before the check existed.
 	AddressValidation map[string]any `json:"address_validation"`
 	Parcel            map[string]any `json:"parcel"`
 	Label             map[string]any `json:"label"`
@@ -777,7 +776,7 @@ type Shipment struct {
 	UpdatedAt   string  `json:"updated_at"`
 	VoidedAt    *string `json:"voided_at"`
 	DeliveredAt *string `json:"delivered_at"`
-	// A return label (DESIGN.md §9.3).
+	// A return label.
 	IsReturn bool `json:"is_return"`
 	// The outbound shipment this return sends back; null for an outbound label or a standalone return.
 	ReturnOf *string `json:"return_of"`
@@ -796,8 +795,8 @@ type Shipment struct {
 	BillingStatus ShipmentBillingStatus `json:"billing_status"`
 	// The return labels made for this shipment, oldest first.
 	Returns []map[string]any `json:"returns"`
-	// The refund a void asked for (DESIGN.md §9.3): submitted, then refunded or rejected (a label the
-	// carrier scanned after the void is rejected).
+	// The refund a void asked for: submitted, then refunded or rejected (a label the carrier scanned
+	// after the void is rejected).
 	Refund map[string]any `json:"refund"`
 }
 
@@ -898,7 +897,7 @@ type CarrierAccount struct {
 	Description   *string              `json:"description"`
 	AccountNumber *string              `json:"account_number"`
 	// Masked: every secret field shows as "••••" plus its last 4 characters (or only "••••" when
-	// shorter than 12).
+	// shorter than 8, where the last 4 would give most of it away).
 	Credentials map[string]any `json:"credentials"`
 	BaseURL     *string        `json:"base_url"`
 	IsDefault   bool           `json:"is_default"`

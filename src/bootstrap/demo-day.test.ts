@@ -6,7 +6,7 @@ import { registerManifestJobs } from '../modules/manifests/index.js';
 import { seedDemoIfEmpty } from './seed.js';
 import { seedDemoDay } from './demo-day.js';
 
-// The first start's demo workspace (issue 34) on a fresh database: every part of the day is
+// The first start's demo workspace on a fresh database: every part of the day is
 // read back through the API with the demo key, as a newcomer's dashboard reads it.
 
 let app: FastifyInstance;

@@ -3,7 +3,7 @@ import { trackAt } from '../carriers/simulation/tracking-sim.js';
 import type { Address, SandboxOptions, TrackingStatus } from '../carriers/types.js';
 
 /**
- * A realistic day in the demo workspace's `test` environment (issue 34): orders in every
+ * A realistic day in the demo workspace's `test` environment: orders in every
  * state, labels of the four carriers at different tracking stages, a US → GB shipment with
  * its customs documents, a pay-on-scan return, a voided label and its refund, a USPS manifest,
  * a UPS pickup, a purchase_labels batch and a webhook endpoint with deliveries (one dead).

@@ -53,7 +53,7 @@ export async function registerJobHandlers(app: FastifyInstance): Promise<void> {
     await app.services.channelWriteBacks.attempt(data);
   }, { concurrency: 2 });
   // Due carrier scans → tracking events, shipment and order status, tracking.updated; return
-  // labels charged on their first scan or expired; refunds of voided labels decided (DESIGN.md §9.3).
+  // labels charged on their first scan or expired; refunds of voided labels decided.
   await registerShipmentJobs(app.deps, app.services.shipments);
   // Webhook deliveries: sent in batches, retried on the settings' schedule, dead after the last attempt.
   await registerWebhookJobs(app.deps);

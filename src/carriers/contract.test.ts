@@ -15,7 +15,7 @@ const LONDON: Address = { name: 'Buyer', street1: '10 Downing St', city: 'London
 const BERLIN: Address = { name: 'Sender', street1: 'Unter den Linden 1', city: 'Berlin', postal_code: '10117', country: 'DE' };
 const MUNICH: Address = { name: 'Buyer', street1: 'Marienplatz 1', city: 'München', postal_code: '80331', country: 'DE' };
 const SMALL_BOX: Parcel = { weight_oz: 24, length_in: 10, width_in: 8, height_in: 4 };
-/** A declaration every carrier's customs desk clears, for the export lane (DESIGN.md §9.2). */
+/** A declaration every carrier's customs desk clears, for the export lane. */
 const CUSTOMS: CustomsDeclaration = {
   contents_type: 'merchandise',
   non_delivery: 'return',

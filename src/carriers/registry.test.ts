@@ -69,7 +69,7 @@ describe('carrier registry', () => {
         slug: 'acme',
         name: '',
         rate_table_version: 'v1',
-        services: [{ code: 'other_ground', name: 'x' }, { code: 'acme_a', name: 'A' }, { code: 'acme_a', name: 'A' }],
+        services: [{ code: 'other_ground', name: 'x' }, { code: 'acme_a', name: 'A' }, { code: 'acme_a', name: 'A' }, { code: 'acme_home', name: 'Home', return_service_code: 'acme_nowhere' }, { code: 'acme_b', name: 'B', return_service_code: 'acme_a' }],
         observed_holidays: [],
         isValidTrackingNumber: () => true,
         capabilities: { rate: true, purchase: false, void: false, track: false },
@@ -81,6 +81,7 @@ describe('carrier registry', () => {
       'name is required',
       'service code "other_ground" must be "acme_<service>"',
       'duplicate service code acme_a',
+      'service acme_home returns by "acme_nowhere", which is not one of its carrier\'s services',
       'label (the label presentation) is required',
       'adapter.track exists but capability track is not declared',
     ]);

@@ -59,6 +59,11 @@ export function validateCarrierDefinition(value: unknown, folder: string): strin
       else seen.add(s.code);
       if (typeof s?.name !== 'string' || s.name === '') problems.push(`service ${String(s?.code)} needs a name`);
     }
+    for (const s of c.services) {
+      if (s?.return_service_code !== undefined && !seen.has(s.return_service_code)) {
+        problems.push(`service ${String(s.code)} returns by "${String(s.return_service_code)}", which is not one of its carrier's services`);
+      }
+    }
   }
   if (!Array.isArray(c.observed_holidays)) problems.push('observed_holidays must be a list');
   if (typeof c.isValidTrackingNumber !== 'function') problems.push('isValidTrackingNumber must be a function');

@@ -124,7 +124,7 @@ export interface RateResponse {
   unavailable: RateUnavailable[];
 }
 
-/** What a parcel holds, as customs forms classify it (DESIGN.md §9.2). */
+/** What a parcel holds, as customs forms classify it. */
 export type CustomsContentsType =
   | 'merchandise'
   | 'gift'
@@ -135,7 +135,7 @@ export type CustomsContentsType =
   | 'other';
 
 /**
- * Words that say nothing about what an item is (DESIGN.md §9.2): alone (any case, singular or
+ * Words that say nothing about what an item is: alone (any case, singular or
  * plural) they are refused as an item's description, by the platform and by every carrier.
  */
 export const VAGUE_CUSTOMS_DESCRIPTIONS: ReadonlySet<string> = new Set([
@@ -165,7 +165,7 @@ export interface CustomsImporter {
 }
 
 /**
- * A customs declaration as the platform validated it (DESIGN.md §9.2): defaults applied,
+ * A customs declaration as the platform validated it: defaults applied,
  * `eel_pfc` derived when it was absent. Carriers receive it on purchase of a parcel that
  * crosses a border (or goes to a US military address) and send it in their own fields.
  */
@@ -205,7 +205,7 @@ export interface PurchaseRequest {
   /** Present when the parcel needs customs (validated, defaults applied); absent otherwise. */
   customs?: CustomsDeclaration | null;
   /**
-   * A return label (DESIGN.md §9.3): `ship_from` is the customer sending the parcel back and
+   * A return label: `ship_from` is the customer sending the parcel back and
    * `ship_to` the merchant. Real carriers are asked for their own return label (UPS print return
    * label, FedEx PRINT_RETURN_LABEL, USPS return label, DHL Express a return billed to the
    * merchant's account); absent or false: an ordinary outbound label.
@@ -243,7 +243,7 @@ export interface VoidRequest {
  * order notes, `SANDBOX:<scenario>`): `normal` delivers on the estimated date; `exception` fails
  * delivery on that day (address not found); `return_to_sender` turns back on that day and is
  * delivered back to the sender two weekdays later; `delivered` scans everything at purchase;
- * `unused` never scans the parcel (a label never handed over: an unused return label, DESIGN.md §9.3).
+ * `unused` never scans the parcel (a label never handed over: an unused return label).
  */
 export type SandboxScenario = 'normal' | 'exception' | 'return_to_sender' | 'delivered' | 'unused';
 
@@ -338,6 +338,12 @@ export interface ServiceInfo {
   domestic: boolean;
   international: boolean;
   guaranteed: boolean;
+  /**
+   * The service a return of this one is bought with when the return names none (absent: the
+   * same service). A service that delivers only to homes cannot bring a parcel back to a
+   * business, so it names the carrier's return-capable one.
+   */
+  return_service_code?: string;
 }
 
 export interface CarrierCapabilities {
@@ -383,7 +389,7 @@ export interface LabelPresentation {
 }
 
 /**
- * What a carrier offers at the end of the day (DESIGN.md §9.4), as data in its folder
+ * What a carrier offers at the end of the day, as data in its folder
  * (`end-of-day.ts`). An offer left out (null, or the whole field absent) is declared
  * unsupported: a request for it is 422 `capability_unavailable` naming the capability.
  */
@@ -411,7 +417,7 @@ export interface CarrierDefinition {
   label: LabelPresentation;
   adapter: CarrierAdapter;
   /**
-   * Return labels (DESIGN.md §9.3): how the carrier bills them, in order of preference (the
+   * Return labels: how the carrier bills them, in order of preference (the
    * first is the default). `on_scan`: nothing is charged until the first scan; `on_creation`:
    * charged when the label is made. Absent: the carrier sells no return labels.
    */

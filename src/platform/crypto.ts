@@ -15,7 +15,7 @@ export function randomBase62(length: number): string {
 }
 
 // One-shot crypto.hash (Node ≥ 20.12) skips the Hash object: ~5× cheaper than createHash for
-// the API key hashed on every /v1 request (issue 25). createHash where it is missing.
+// the API key hashed on every /v1 request. createHash where it is missing.
 const oneShot = (nodeCrypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
 
 export function sha256Hex(value: string): string {

@@ -1,5 +1,5 @@
 /**
- * The single catalogue of error codes (DESIGN.md §4). Every error a client can see is one of
+ * The single catalogue of error codes (docs/api-conventions.md). Every error a client can see is one of
  * these; the handler in platform/http/error-handler.ts turns an AppError into
  * `{code, message, details?, request_id}` with the catalogued status.
  */
@@ -52,7 +52,7 @@ export interface ErrorDetail {
   message: string;
 }
 
-/** The detail of every 409 invalid_state (DESIGN.md §9): the state the resource is in and the moves it allows from there. */
+/** The detail of every 409 invalid_state: the state the resource is in and the moves it allows from there. */
 export interface StateDetail extends ErrorDetail {
   field: 'status';
   current_state: string;
@@ -62,7 +62,7 @@ export interface StateDetail extends ErrorDetail {
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
-  /** Always a list (DESIGN.md §9): one entry per field, or the invalid_state StateDetail. */
+  /** Always a list: one entry per field, or the invalid_state StateDetail. */
   readonly details?: readonly object[];
   readonly retryable: boolean;
   /** Seconds the client should wait (the Retry-After header of a 429 or 503). */
@@ -101,7 +101,7 @@ export function notFound(what = 'resource'): AppError {
   return new AppError('not_found', `No such ${what}.`);
 }
 
-/** 429 rate_limited: the wait goes in the Retry-After header (details stay a list of fields, DESIGN.md §4). */
+/** 429 rate_limited: the wait goes in the Retry-After header (details stay a list of fields, docs/api-conventions.md). */
 export function rateLimited(message: string, retryAfterSeconds: number): AppError {
   return new AppError('rate_limited', message, { retryAfterSeconds: Math.max(1, Math.ceil(retryAfterSeconds)) });
 }

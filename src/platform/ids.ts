@@ -2,7 +2,7 @@ import { randomFillSync } from 'node:crypto';
 
 /**
  * The one prefix table. Ids are TypeIDs (a UUIDv7 in Crockford base32 behind a prefix), so they
- * sort by creation time and say what they identify. DESIGN.md §4 writes them with an underscore.
+ * sort by creation time and say what they identify. The API writes them with an underscore (docs/api-conventions.md).
  */
 export const idPrefixes = {
   account: 'acct',

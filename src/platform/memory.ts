@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 
 /**
- * Holds the V8 heap near what is live (issue 29, DESIGN.md §7: RSS under 300 MB under load).
+ * Holds the V8 heap near what is live (the target: RSS under 300 MB under load).
  * Under a high allocation rate V8 lets the old generation grow to several times what the last
  * full GC kept before collecting again: at 32 connections of rate queries the heap reached
  * ~320 MiB of old space with under 100 MiB live. `--heap-growing-percent` fixes that factor

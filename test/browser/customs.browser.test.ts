@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, type Tenant } from '../helpers/app.js';
 import { haveChromium, openPage, settled, shoot, signIn, startDashboard, step, TEST_BACKSTOP_MS, visible } from './kit.js';
 
-// The customs declaration on the order form and the order page (DESIGN.md §9.2), in Chromium
+// The customs declaration on the order form and the order page, in Chromium
 // against a real server: an order to London created with a declaration (a missing value shown
 // under its field first), shown on the order page; then edited (incoterm, a second item) and
 // finally removed, the page then saying it will be derived at purchase.

@@ -150,7 +150,7 @@ describe.skipIf(!haveChromium)('dashboard in Chromium', () => {
       await visible(page.getByTestId('label-preview'));
       expect(await page.getByTestId('label-preview').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 100)).toBe(true);
       await visible(page.getByText('Label created', { exact: true }));
-      // The destination check before purchase (DESIGN.md §9.7): the default mode and its verdict.
+      // The destination check before purchase: the default mode and its verdict.
       await visible(page.getByTestId('address-check').getByText(/Address check: validate/));
       await visible(page.getByTestId('address-check').getByText('built-in validator', { exact: false }));
       await shoot(page, 'page-shipment-detail');

@@ -23,7 +23,7 @@ export const PHONE = { width: 375, height: 800 };
  * How long any one wait may take before the test gives up. Not how long things should take:
  * every wait ends when its condition holds (an element shows, an answer arrives, a page has no
  * request in flight) or when the page shows an error, and this only bounds a real failure. A
- * tight guess here (10 s) failed the suite at load average 7–9 (issue 29).
+ * tight guess here (10 s) failed the suite at load average 7–9.
  */
 export const BACKSTOP_MS = 180_000;
 /** A whole browser test's bound, likewise: a fixed amount of work whose pace is the machine's. */

@@ -5,7 +5,7 @@ import { createTenant, type Tenant } from '../helpers/app.js';
 import { settingsService } from '../../src/modules/settings/index.js';
 import { haveChromium, horizontalOverflow, openPage, overflowingElements, PHONE, settled, shoot, signIn, startDashboard, step, TEST_BACKSTOP_MS, until, visible } from './kit.js';
 
-// Returns and refunds in Chromium against a real server (DESIGN.md §9.3): on a shipment's page a
+// Returns and refunds in Chromium against a real server: on a shipment's page a
 // return label is made through the small form (an out-of-range expiry shown under its field
 // first) and listed with its billing status; the outbound label is voided and its refund shows
 // submitted, then refunded once the simulated carrier decided; the Refunds page (nav entry)

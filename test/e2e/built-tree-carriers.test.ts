@@ -9,7 +9,7 @@ import { loadFedexSpecs } from '../helpers/fedex-spec.js';
 import { loadUpsSpecs } from '../helpers/ups-spec.js';
 import { loadUspsSpecs } from '../helpers/usps-spec.js';
 
-// Issue #32 end to end on the bundled tree (npm start): for USPS, FedEx and DHL Express, an `api`
+// Real-protocol carrier accounts end to end on the bundled tree (npm start): for USPS, FedEx and DHL Express, an `api`
 // carrier account pointed at the carrier's fake (a real HTTP server on 127.0.0.1 checking every
 // request against the carrier's published description) rates, buys, prints in every format,
 // tracks to delivered and voids; then the four carriers' `api` accounts answer one rate query
@@ -37,7 +37,7 @@ type Issued = 'PDF' | 'PNG' | 'ZPL';
 const LABEL_FORMATS: readonly LabelFormat[] = ['pdf_4x6', 'pdf_letter', 'png_4x6', 'zpl_4x6'];
 
 /**
- * What each issued image can be served as (DESIGN.md §9.1): as is (the first), or a lossless
+ * What each issued image can be served as: as is (the first), or a lossless
  * conversion (an image or a PDF page placed on a PDF page); any other format is 422
  * `label_format_unavailable`, which points to the first.
  */
@@ -189,7 +189,7 @@ async function createApiAccount(carrier: string, url: string, account: Record<st
   return made;
 }
 
-describe('the built tree with api accounts of USPS, FedEx and DHL Express (issue #32)', () => {
+describe('the built tree with api accounts of USPS, FedEx and DHL Express', () => {
   for (const k of CASES) {
     it(`${k.carrier}: rates, buys, prints every format, tracks to delivered and voids through an api account on its fake`, { timeout: 120_000 }, async () => {
       const fake = await k.start();

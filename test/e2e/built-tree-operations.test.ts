@@ -10,9 +10,9 @@ import { loadUpsSpecs } from '../helpers/ups-spec.js';
 import { eventually } from '../helpers/webhook-receiver.js';
 import { firstScanAt } from '../../src/carriers/simulation/tracking-sim.js';
 
-// Issues #33 and #34 end to end on the bundled tree (npm start, DESIGN.md §7): customs
-// declarations and their documents (§9.2), return labels and refunds (§9.3), manifests and
-// pickups (§9.4), over real HTTP against the built service. The simulated carriers' scans are
+// Operator work end to end on the bundled tree (npm start): customs
+// declarations and their documents, return labels and refunds, manifests and
+// pickups, over real HTTP against the built service. The simulated carriers' scans are
 // moved by the sandbox time scale (a real process has no fake clock): each wait below polls with
 // a deadline and names what it waits for. `api` UPS accounts point at the fake UPS on loopback.
 const service = useBuiltService({ env: { CARRIER_ALLOW_BASE_URL_OVERRIDE: '1' } });
@@ -99,7 +99,7 @@ async function setting(key: string, value: unknown) {
 
 /**
  * A sandbox time scale under which a label bought now gets its first carrier scan (18:00 UTC
- * pickup, DESIGN.md §9.1 schedule) about `seconds` later in real time.
+ * pickup schedule) about `seconds` later in real time.
  */
 function scaleForFirstScanIn(seconds: number): number {
   const now = new Date();
@@ -113,7 +113,7 @@ async function getShipment(id: string): Promise<Shipment> {
   return res.body;
 }
 
-describe('customs on the built tree (issue #33)', () => {
+describe('customs on the built tree', () => {
   it('US→GB through UPS: derived customs, a commercial invoice listed, served and carried after the label page', { timeout: 120_000 }, async () => {
     const rates = await svc.request('POST', '/v1/rates/query', { headers: c.v1, json: { ship_from: newYork, ship_to: london, parcel } });
     expectStatus(svc, rates, 200, 'US→GB rates');
@@ -221,7 +221,7 @@ describe('customs on the built tree (issue #33)', () => {
   });
 });
 
-describe('returns, manifests, pickups and refunds on the built tree (issue #34)', () => {
+describe('returns, manifests, pickups and refunds on the built tree', () => {
   it('a return label is billed on its first scan: pending, then charged once the carrier scans it', { timeout: 120_000 }, async () => {
     const outbound = await buy(sanFrancisco, 'usps_ground_advantage');
     // The return's first scan ~5 s after its purchase (the scale is fixed per shipment at purchase).

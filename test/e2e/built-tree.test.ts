@@ -3,8 +3,8 @@ import { expectStatus, onboardClient, uncalledRouteGroups, useBuiltService, type
 import { startFakeUps } from '../helpers/fake-ups.js';
 import { startFakeShopify } from '../helpers/fake-shopify/index.js';
 
-// What users run is what is tested (DESIGN.md §7): the bundled tree, started as `npm start`
-// starts it, walked through the first minutes of a client (DESIGN.md §3) and then every route
+// What users run is what is tested: the bundled tree, started as `npm start`
+// starts it, walked through the first minutes of a client (docs/api-conventions.md) and then every route
 // group with realistic inputs, domestic and international — a package that breaks once bundled
 // (postal-codes-js did: every international address was a 500 from dist/ only) fails here.
 // A route group added later adds its `it` block below (or a file of its own with one
@@ -343,7 +343,7 @@ describe('the built tree (npm start)', () => {
     expectCommonError(await svc.request('GET', url, { headers: c.v1 }), 404, 'not_found');
   });
 
-  it('chooses a service by the shipping rules, explains it, and buys it with service_code auto (DESIGN.md §9.5)', async () => {
+  it('chooses a service by the shipping rules, explains it, and buys it with service_code auto', async () => {
     const rule = await svc.request('POST', '/v1/shipping-rules', {
       headers: c.v1,
       json: { name: 'Never USPS, fastest', priority: 10, enabled: true, when: { destination_countries: ['US'] }, then: { exclude_carriers: ['usps'], choose: 'fastest' } },
@@ -368,7 +368,7 @@ describe('the built tree (npm start)', () => {
     expectStatus(svc, await svc.request('DELETE', `/v1/shipping-rules/${rule.body.id}`, { headers: c.v1 }), 204, 'rule delete');
   });
 
-  it('rates, buys, prints, tracks and voids through an `api` UPS account on a fake UPS (DESIGN.md §9.1)', { timeout: 120_000 }, async () => {
+  it('rates, buys, prints, tracks and voids through an `api` UPS account on a fake UPS', { timeout: 120_000 }, async () => {
     // The fake UPS checks every request against UPS's published OpenAPI documents (when present).
     const secret = 'built-tree-ups-secret-9f3e';
     const ups = await startFakeUps({ clientSecret: secret });

@@ -10,7 +10,7 @@ import type { ApiCallContext, ApiManifestRequest, ApiManifestResult, CarrierApiD
 import { registerManifestJobs } from '../../src/modules/manifests/index.js';
 
 /**
- * DESIGN.md §9.4 through an `api` USPS account on the fake USPS (loopback, requests checked
+ * End of day through an `api` USPS account on the fake USPS (loopback, requests checked
  * against USPS's published OpenAPI documents): labels bought at the carrier go on a manifest,
  * pickups are booked and cancelled at the carrier. The account's driver is the real one, with
  * `manifest` absent (the form is printed here), stood in for by the test (what the platform

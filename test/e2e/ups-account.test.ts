@@ -9,7 +9,7 @@ import { registerBatchJobs } from '../../src/modules/batches/index.js';
 import { PDFDocument } from 'pdf-lib';
 
 /**
- * DESIGN.md §9.1 end to end through an `api` UPS account: the rate-shop fans out to every
+ * Carrier accounts end to end through an `api` UPS account: the rate-shop fans out to every
  * enabled account, purchase, label, void and tracking go to the shipment's account, and every
  * failure of the carrier has its documented answer. The carrier is the fake UPS on loopback,
  * which checks each request against UPS's published OpenAPI documents.
@@ -196,7 +196,7 @@ describe('a label bought through the UPS account', () => {
     expect(read.json().status).toBe('delivered');
   });
 
-  it('voids at UPS; the accepted void is the refund decision: refunded at once (DESIGN.md §9.3)', async () => {
+  it('voids at UPS; the accepted void is the refund decision: refunded at once', async () => {
     const order = await createOrder();
     const res = await buy(order.id);
     const voidsBefore = ups.count('void');
@@ -256,7 +256,7 @@ describe('a batch through the UPS account (its default)', () => {
   });
 });
 
-describe('address validation at purchase through the UPS account (DESIGN.md §9.7)', () => {
+describe('address validation at purchase through the UPS account', () => {
   it('UPS checks the destination first: a verdict recorded from the carrier; an address UPS finds nowhere is 422 and nothing is bought', async () => {
     const order = await createOrder();
     const xavBefore = ups.count('xav');

@@ -215,7 +215,7 @@ export interface BuiltClient {
 }
 
 /**
- * The first minutes of a client exactly as DESIGN.md §3 describes them, over HTTP: the
+ * The first minutes of a client exactly as the README describes them, over HTTP: the
  * super-admin logs in, a user registers (pending), is approved, logs in and creates a test API
  * key. Then the super-admin moves the workspace to enterprise with a high burst, so a test
  * file's many /v1 calls are not throttled by the starter plan's 60/min.

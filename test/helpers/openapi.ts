@@ -27,7 +27,7 @@ export interface OpenApiDoc {
   components?: { schemas?: Record<string, JsonSchema> };
 }
 
-/** Which credential a route wants (DESIGN.md §3 guards). */
+/** Which credential a route wants (the guards: docs/api-conventions.md, Authentication). */
 /** `signature`: a store platform's webhook, whose signature over the body is the credential. */
 export type AuthKind = 'none' | 'apiKey' | 'session' | 'admin' | 'superAdmin' | 'ingestKey' | 'signature';
 
@@ -385,7 +385,7 @@ export function queryArbitrary(op: Operation, doc: OpenApiDoc): fc.Arbitrary<str
   });
 }
 
-/** The error body every 4xx/5xx must have (DESIGN.md §4). */
+/** The error body every 4xx/5xx must have (docs/api-conventions.md). */
 export function errorShapeProblem(res: { statusCode: number; body: string; headers: Record<string, unknown> }): string | null {
   let body: Record<string, unknown>;
   try {

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createTenant, type Tenant } from '../helpers/app.js';
 
-// Inputs that once bypassed the contract (issue 17): a NUL character reached PostgreSQL (500),
+// Inputs that once bypassed the contract: a NUL character reached PostgreSQL (500),
 // an over-long path parameter got Fastify's own 414 echoing the input without a request id,
 // and a 429 carried `details` as an object. Every answer here must be the common
 // `{code, message, details?, request_id}` with X-Request-Id, and never a 5xx.

@@ -5,8 +5,8 @@ import { exampleProblems, type DocWithExamples } from '../helpers/openapi-exampl
 
 // The contract rules every route must follow, checked on the document clients read
 // (/openapi.json), so a route added later is covered without touching this file:
-// DESIGN.md §8 (operationId, summary, error responses), the input bounds of §4 (every string a
-// maxLength, every array a maxItems, every path id a length bound), and examples (issue 24: every
+// operationId, summary and error responses, the input bounds (every string a
+// maxLength, every array a maxItems, every path id a length bound), and examples (every
 // request body and 2xx JSON response has one, the Error schema too, each valid for its schema).
 type Schema = Record<string, any>;
 interface Operation {

@@ -8,7 +8,7 @@ import { startTcpProxy } from '../helpers/tcp-proxy.js';
 
 /**
  * The in-process counter store on a clock the test moves: a bucket refills only when the test
- * says so, however slowly the machine runs the loop that empties it (issue 29: under load a
+ * says so, however slowly the machine runs the loop that empties it (under load a
  * token refilled between "refused" and the next request, and a 429 read 404).
  */
 function frozenCounters(startMs = Date.UTC(2026, 0, 1)) {
@@ -16,7 +16,7 @@ function frozenCounters(startMs = Date.UTC(2026, 0, 1)) {
   return { clock, counters: new MemoryCounterStore(() => clock.ms) };
 }
 
-// DESIGN.md §4 rate limits: the plan defaults come from settings and change at once; the shared
+// Rate limits (docs/api-conventions.md): the plan defaults come from settings and change at once; the shared
 // store (Redis) failing or hanging lets requests through, never a 500, never a stall.
 
 async function spend(app: FastifyInstance, t: Tenant, n: number) {
@@ -185,7 +185,7 @@ describe('when Redis fails (through a TCP proxy the test breaks)', () => {
   });
 });
 
-// Per-address limits (DESIGN.md §3, §4, §8): failed logins are throttled per account and per IP;
+// Per-address limits (docs/api-conventions.md): failed logins are throttled per account and per IP;
 // /api/auth and /api/public have a per-IP budget (at least 60/min); the client IP is the socket's
 // address, or X-Forwarded-For only when TRUST_PROXY is set (else anyone could pick their bucket).
 describe('per-address limits', () => {

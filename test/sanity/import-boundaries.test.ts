@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
  * The import-boundary check (`npm run lint:deps`: dependency-cruiser with .dependency-cruiser.cjs)
- * fails on a deliberate break of each STYLE.md §2 rule. A small tree laid out like the service's
+ * fails on a deliberate break of each import rule (docs/architecture.md). A small tree laid out like the service's
  * is written to a temp folder, with one bad import per rule beside imports that are allowed,
  * and cruised with the project's own configuration.
  */

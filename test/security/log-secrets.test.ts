@@ -10,7 +10,7 @@ import { startFakeUps, type FakeUps } from '../helpers/fake-ups.js';
 import { startFakeUsps, type FakeUsps } from '../helpers/fake-usps.js';
 import { startFakeShopify, type FakeShopify } from '../helpers/fake-shopify/index.js';
 
-// No secret ever reaches a log line (DESIGN.md §2 logs): a full client flow at the most verbose
+// No secret ever reaches a log line (docs/api-conventions.md, Errors): a full client flow at the most verbose
 // level, then every secret that was sent or handed out is searched for in the captured lines.
 
 const SECRET_FIELDS = new Set(['secret', 'token', 'ingest_key', 'password', 'pin', 'product_key', 'credentials']);

@@ -116,7 +116,7 @@ describe('read-only fields in request bodies', () => {
   });
 });
 
-describe('carrier accounts (DESIGN.md §9.1)', () => {
+describe('carrier accounts', () => {
   /** What the server owns on an account: its identity, tenancy, health, sealed secrets, seed origin, deletion. */
   const SERVER_OWNED = {
     id: 'ca_injected00000000000000000000',

@@ -33,7 +33,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [status, setStatus] = useState<SessionState['status']>('loading');
   const [me, setMe] = useState<Me | undefined>();
   const [workspaceId, setWorkspaceId] = useState<string | null>(null);
-  // Always opens in test (DESIGN §8): live data is one deliberate switch away.
+  // Always opens in test: live data is one deliberate switch away.
   const [environment, setEnv] = useState<Environment>('test');
 
   const adopt = useCallback((next: Me | undefined) => {

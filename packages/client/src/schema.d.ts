@@ -301,7 +301,7 @@ export interface paths {
         put?: never;
         /**
          * Make a return label for a shipment
-         * @description A return label (DESIGN.md §9.3): a shipment with `is_return: true`, `return_of` this shipment, its addresses swapped, its parcel and (unless `service_code` names another) its service. `charge`: `on_scan` (default where the carrier offers pay-on-scan: usps, ups, fedex) costs nothing until the carrier's first scan (`billing_status` pending → charged); unused at `expires_at` (`expires_in_days`, 1–90, default 30) the label becomes `expired` and `not_charged`. `on_creation` is charged at once (DHL Express offers only this: on_scan there is 422 `return_charge_unavailable`). International returns copy the outbound customs as `return_merchandise`. A return never moves the order's status. A voided shipment is 409 `invalid_state`; a return label itself 422 `unprocessable`. Send an Idempotency-Key: one return label per key.
+         * @description A return label: a shipment with `is_return: true`, `return_of` this shipment, its addresses swapped, its parcel and (unless `service_code` names another) its service. `charge`: `on_scan` (default where the carrier offers pay-on-scan: usps, ups, fedex) costs nothing until the carrier's first scan (`billing_status` pending → charged); unused at `expires_at` (`expires_in_days`, 1–90, default 30) the label becomes `expired` and `not_charged`. `on_creation` is charged at once (DHL Express offers only this: on_scan there is 422 `return_charge_unavailable`). International returns copy the outbound customs as `return_merchandise`. A return never moves the order's status. A voided shipment is 409 `invalid_state`; a return label itself 422 `unprocessable`. Send an Idempotency-Key: one return label per key.
          */
         post: operations["createReturnShipment"];
         delete?: never;
@@ -319,7 +319,7 @@ export interface paths {
         };
         /**
          * List refunds of voided labels, newest first
-         * @description Each void asks the carrier to refund the label (DESIGN.md §9.3): `submitted`, then `refunded` or `rejected` (a simulated carrier decides after the setting `sandbox.refund_delay_seconds`, rejecting a label it scanned meanwhile; an api account's accepted void is refunded at once). Each change emits `shipment.refund_updated`. `status` filters (comma-separated); the cursor pages by (requested_at, id).
+         * @description Each void asks the carrier to refund the label: `submitted`, then `refunded` or `rejected` (a simulated carrier decides after the setting `sandbox.refund_delay_seconds`, rejecting a label it scanned meanwhile; an api account's accepted void is refunded at once). Each change emits `shipment.refund_updated`. `status` filters (comma-separated); the cursor pages by (requested_at, id).
          */
         get: operations["listRefunds"];
         put?: never;
@@ -361,7 +361,7 @@ export interface paths {
         };
         /**
          * List the customs documents of a shipment
-         * @description The documents an international shipment travels with (DESIGN.md §9.2): USPS a CN 22 (declared value at most 400 USD and weight at most 4 lb) or else a CN 23; UPS, FedEx and DHL Express a commercial invoice (none when the contents are `documents`); and any document the carrier issued with the label. A domestic shipment has none (an empty list). The platform's documents are rendered on their first download, then kept.
+         * @description The documents an international shipment travels with: USPS a CN 22 (declared value at most 400 USD and weight at most 4 lb) or else a CN 23; UPS, FedEx and DHL Express a commercial invoice (none when the contents are `documents`); and any document the carrier issued with the label. A domestic shipment has none (an empty list). The platform's documents are rendered on their first download, then kept.
          */
         get: operations["listShipmentDocuments"];
         put?: never;
@@ -1765,7 +1765,7 @@ export interface paths {
         };
         /**
          * List the customs documents of a shipment
-         * @description The documents an international shipment travels with (DESIGN.md §9.2): USPS a CN 22 (declared value at most 400 USD and weight at most 4 lb) or else a CN 23; UPS, FedEx and DHL Express a commercial invoice (none when the contents are `documents`); and any document the carrier issued with the label. A domestic shipment has none (an empty list). The platform's documents are rendered on their first download, then kept.
+         * @description The documents an international shipment travels with: USPS a CN 22 (declared value at most 400 USD and weight at most 4 lb) or else a CN 23; UPS, FedEx and DHL Express a commercial invoice (none when the contents are `documents`); and any document the carrier issued with the label. A domestic shipment has none (an empty list). The platform's documents are rendered on their first download, then kept.
          */
         get: operations["adminListShipmentDocuments"];
         put?: never;
@@ -4174,7 +4174,7 @@ export interface components {
             updated_at: string;
             voided_at: string | null;
             delivered_at: string | null;
-            /** @description A return label (DESIGN.md §9.3). */
+            /** @description A return label. */
             is_return: boolean;
             return_of: string | null;
             charge: ("on_creation" | "on_scan") | null;
@@ -4663,7 +4663,7 @@ export interface components {
             mode: "sandbox" | "production";
             description: string | null;
             account_number: string | null;
-            /** @description Masked: every secret field shows as "••••" plus its last 4 characters (or only "••••" when shorter than 12). */
+            /** @description Masked: every secret field shows as "••••" plus its last 4 characters (or only "••••" when shorter than 8, where the last 4 would give most of it away). */
             credentials: {
                 [key: string]: unknown;
             };
@@ -6829,7 +6829,7 @@ export interface operations {
                     requested_service?: string | null;
                     /**
                      * CustomsInput
-                     * @description The customs declaration (DESIGN.md §9.2), needed when the parcel crosses a border or goes to a US military address (state AA, AE, AP). When absent, it is derived from the order's line items at purchase (name, unit_price, weight_oz; sku; origin the ship-from country); a line without a price or weight makes that 422 customs_required. The rules are checked at purchase: 422 customs_invalid, one detail per problem.
+                     * @description The customs declaration, needed when the parcel crosses a border or goes to a US military address (state AA, AE, AP). When absent, it is derived from the order's line items at purchase (name, unit_price, weight_oz; sku; origin the ship-from country); a line without a price or weight makes that 422 customs_required. The rules are checked at purchase: 422 customs_invalid, one detail per problem.
                      * @example {
                      *       "contents_type": "merchandise",
                      *       "non_delivery": "return",
@@ -7790,7 +7790,7 @@ export interface operations {
                             };
                             tags: ("cheapest" | "fastest" | "best_value")[];
                             rate_table_version: string;
-                            /** @description True when a label on this lane needs a customs declaration (it crosses a border, or goes to a US military address: AA, AE, AP), so a checkout can ask for one before purchase (DESIGN.md §9.2). */
+                            /** @description True when a label on this lane needs a customs declaration (it crosses a border, or goes to a US military address: AA, AE, AP), so a checkout can ask for one before purchase. */
                             requires_customs: boolean;
                         }[];
                         unavailable: {
@@ -8496,9 +8496,9 @@ export interface operations {
                     label_format?: "pdf_4x6" | "pdf_letter" | "png_4x6" | "zpl_4x6";
                     /** @description The carrier account to buy through (`carrier_account_id` of a rate option). Default: the service carrier's default account. */
                     carrier_account_id?: string;
-                    /** @description How the destination is checked before the label is bought (DESIGN.md §9.7). validate: an invalid address is 422 `address_undeliverable` (nothing bought), a corrected one is bought as given with the messages kept; validate_and_clean: the label and shipment use the normalised address (`ship_to_original` keeps the given one); none: no check. Through an api carrier account whose carrier validates addresses, the carrier's validator answers. Default: the setting `shipments.address_validation` (validate). */
+                    /** @description How the destination is checked before the label is bought. validate: an invalid address is 422 `address_undeliverable` (nothing bought), a corrected one is bought as given with the messages kept; validate_and_clean: the label and shipment use the normalised address (`ship_to_original` keeps the given one); none: no check. Through an api carrier account whose carrier validates addresses, the carrier's validator answers. Default: the setting `shipments.address_validation` (validate). */
                     address_validation?: "none" | "validate" | "validate_and_clean";
-                    /** @description A standalone return label for the order (DESIGN.md §9.3): ship_from and ship_to are the order's swapped; the order's status never moves. With it: rma_number, reason, charge, expires_in_days as on POST /v1/shipments/{id}/return. */
+                    /** @description A standalone return label for the order: ship_from and ship_to are the order's swapped; the order's status never moves. With it: rma_number, reason, charge, expires_in_days as on POST /v1/shipments/{id}/return. */
                     is_return?: boolean;
                     /** @description Your return merchandise authorisation number (printed in the shipment, not on the label). */
                     rma_number?: string;
@@ -8513,7 +8513,7 @@ export interface operations {
                     expires_in_days?: number;
                     /**
                      * CustomsInput
-                     * @description The customs declaration for this label (DESIGN.md §9.2); it replaces the order's. Absent: the order's, else derived from its line items. Used only when the parcel crosses a border or goes to a US military address (AA, AE, AP); ignored for a domestic parcel.
+                     * @description The customs declaration for this label; it replaces the order's. Absent: the order's, else derived from its line items. Used only when the parcel crosses a border or goes to a US military address (AA, AE, AP); ignored for a domestic parcel.
                      * @example {
                      *       "contents_type": "merchandise",
                      *       "non_delivery": "return",
@@ -10596,7 +10596,7 @@ export interface operations {
             path: {
                 id: string;
                 /** @description A `type` from the shipment's document list (`cn22`, `cn23`, `commercial_invoice`, or a carrier's). */
-                type: string;
+                type: ("cn22" | "cn23" | "commercial_invoice") | string;
             };
             cookie?: never;
         };
@@ -22095,7 +22095,7 @@ export interface operations {
                     requested_service?: string | null;
                     /**
                      * CustomsInput
-                     * @description The customs declaration (DESIGN.md §9.2), needed when the parcel crosses a border or goes to a US military address (state AA, AE, AP). When absent, it is derived from the order's line items at purchase (name, unit_price, weight_oz; sku; origin the ship-from country); a line without a price or weight makes that 422 customs_required. The rules are checked at purchase: 422 customs_invalid, one detail per problem.
+                     * @description The customs declaration, needed when the parcel crosses a border or goes to a US military address (state AA, AE, AP). When absent, it is derived from the order's line items at purchase (name, unit_price, weight_oz; sku; origin the ship-from country); a line without a price or weight makes that 422 customs_required. The rules are checked at purchase: 422 customs_invalid, one detail per problem.
                      * @example {
                      *       "contents_type": "merchandise",
                      *       "non_delivery": "return",
@@ -22770,7 +22770,7 @@ export interface operations {
                     requested_service?: string | null;
                     /**
                      * CustomsInput
-                     * @description The customs declaration (DESIGN.md §9.2), needed when the parcel crosses a border or goes to a US military address (state AA, AE, AP). When absent, it is derived from the order's line items at purchase (name, unit_price, weight_oz; sku; origin the ship-from country); a line without a price or weight makes that 422 customs_required. The rules are checked at purchase: 422 customs_invalid, one detail per problem.
+                     * @description The customs declaration, needed when the parcel crosses a border or goes to a US military address (state AA, AE, AP). When absent, it is derived from the order's line items at purchase (name, unit_price, weight_oz; sku; origin the ship-from country); a line without a price or weight makes that 422 customs_required. The rules are checked at purchase: 422 customs_invalid, one detail per problem.
                      * @example {
                      *       "contents_type": "merchandise",
                      *       "non_delivery": "return",
@@ -26315,9 +26315,9 @@ export interface operations {
                     label_format?: "pdf_4x6" | "pdf_letter" | "png_4x6" | "zpl_4x6";
                     /** @description The carrier account to buy through (`carrier_account_id` of a rate option). Default: the service carrier's default account. */
                     carrier_account_id?: string;
-                    /** @description How the destination is checked before the label is bought (DESIGN.md §9.7). validate: an invalid address is 422 `address_undeliverable` (nothing bought), a corrected one is bought as given with the messages kept; validate_and_clean: the label and shipment use the normalised address (`ship_to_original` keeps the given one); none: no check. Through an api carrier account whose carrier validates addresses, the carrier's validator answers. Default: the setting `shipments.address_validation` (validate). */
+                    /** @description How the destination is checked before the label is bought. validate: an invalid address is 422 `address_undeliverable` (nothing bought), a corrected one is bought as given with the messages kept; validate_and_clean: the label and shipment use the normalised address (`ship_to_original` keeps the given one); none: no check. Through an api carrier account whose carrier validates addresses, the carrier's validator answers. Default: the setting `shipments.address_validation` (validate). */
                     address_validation?: "none" | "validate" | "validate_and_clean";
-                    /** @description A standalone return label for the order (DESIGN.md §9.3): ship_from and ship_to are the order's swapped; the order's status never moves. With it: rma_number, reason, charge, expires_in_days as on POST /v1/shipments/{id}/return. */
+                    /** @description A standalone return label for the order: ship_from and ship_to are the order's swapped; the order's status never moves. With it: rma_number, reason, charge, expires_in_days as on POST /v1/shipments/{id}/return. */
                     is_return?: boolean;
                     /** @description Your return merchandise authorisation number (printed in the shipment, not on the label). */
                     rma_number?: string;
@@ -26332,7 +26332,7 @@ export interface operations {
                     expires_in_days?: number;
                     /**
                      * CustomsInput
-                     * @description The customs declaration for this label (DESIGN.md §9.2); it replaces the order's. Absent: the order's, else derived from its line items. Used only when the parcel crosses a border or goes to a US military address (AA, AE, AP); ignored for a domestic parcel.
+                     * @description The customs declaration for this label; it replaces the order's. Absent: the order's, else derived from its line items. Used only when the parcel crosses a border or goes to a US military address (AA, AE, AP); ignored for a domestic parcel.
                      * @example {
                      *       "contents_type": "merchandise",
                      *       "non_delivery": "return",
@@ -27717,7 +27717,7 @@ export interface operations {
             path: {
                 id: string;
                 /** @description A `type` from the shipment's document list (`cn22`, `cn23`, `commercial_invoice`, or a carrier's). */
-                type: string;
+                type: ("cn22" | "cn23" | "commercial_invoice") | string;
             };
             cookie?: never;
         };
@@ -28416,7 +28416,7 @@ export interface operations {
                     service_code?: string;
                     /** @description pdf_4x6 (default), pdf_letter, png_4x6 (203 dpi), zpl_4x6 (ZPL II). */
                     label_format?: "pdf_4x6" | "pdf_letter" | "png_4x6" | "zpl_4x6";
-                    /** @description How the destination is checked before the label is bought (DESIGN.md §9.7). validate: an invalid address is 422 `address_undeliverable` (nothing bought), a corrected one is bought as given with the messages kept; validate_and_clean: the label and shipment use the normalised address (`ship_to_original` keeps the given one); none: no check. Through an api carrier account whose carrier validates addresses, the carrier's validator answers. Default: the setting `shipments.address_validation` (validate). */
+                    /** @description How the destination is checked before the label is bought. validate: an invalid address is 422 `address_undeliverable` (nothing bought), a corrected one is bought as given with the messages kept; validate_and_clean: the label and shipment use the normalised address (`ship_to_original` keeps the given one); none: no check. Through an api carrier account whose carrier validates addresses, the carrier's validator answers. Default: the setting `shipments.address_validation` (validate). */
                     address_validation?: "none" | "validate" | "validate_and_clean";
                 };
             };
@@ -32568,7 +32568,7 @@ export interface operations {
                             };
                             tags: ("cheapest" | "fastest" | "best_value")[];
                             rate_table_version: string;
-                            /** @description True when a label on this lane needs a customs declaration (it crosses a border, or goes to a US military address: AA, AE, AP), so a checkout can ask for one before purchase (DESIGN.md §9.2). */
+                            /** @description True when a label on this lane needs a customs declaration (it crosses a border, or goes to a US military address: AA, AE, AP), so a checkout can ask for one before purchase. */
                             requires_customs: boolean;
                         }[];
                         unavailable: {
@@ -40849,7 +40849,7 @@ export interface operations {
                     requested_service?: string | null;
                     /**
                      * CustomsInput
-                     * @description The customs declaration (DESIGN.md §9.2), needed when the parcel crosses a border or goes to a US military address (state AA, AE, AP). When absent, it is derived from the order's line items at purchase (name, unit_price, weight_oz; sku; origin the ship-from country); a line without a price or weight makes that 422 customs_required. The rules are checked at purchase: 422 customs_invalid, one detail per problem.
+                     * @description The customs declaration, needed when the parcel crosses a border or goes to a US military address (state AA, AE, AP). When absent, it is derived from the order's line items at purchase (name, unit_price, weight_oz; sku; origin the ship-from country); a line without a price or weight makes that 422 customs_required. The rules are checked at purchase: 422 customs_invalid, one detail per problem.
                      * @example {
                      *       "contents_type": "merchandise",
                      *       "non_delivery": "return",

@@ -895,6 +895,8 @@ export const fedexRateCard: RateCard = {
       guaranteed: false,
       ground_network: true,
       delivers_to: 'residential',
+      // Returns come back to the merchant's business address, which Home Delivery does not serve.
+      return_service_code: 'fedex_ground',
       limits: LIMITS,
       dim: DIM,
       weight_steps: WHOLE_POUNDS,

@@ -5,7 +5,7 @@ import { VAGUE_CUSTOMS_DESCRIPTIONS, type PurchaseRequest } from '../types.js';
  * them: the kit's adapter asks this before it sells a label). Pure; a refusal is a business
  * rejection (`{ok: false, rejected: true}`), which the platform answers as 422 carrier_rejected.
  *
- * The platform refuses the vaguest words itself (DESIGN.md §9.2); carriers publish longer
+ * The platform refuses the vaguest words itself; carriers publish longer
  * lists of descriptions their brokers cannot clear (UPS, FedEx and DHL each list "clothing",
  * "electronics", "spare parts", "accessories"…), so a description the platform lets through can
  * still be refused here, as it would be by a real carrier.

@@ -24,6 +24,7 @@ export function defineSimulatedCarrier(spec: SimulatedCarrierSpec): CarrierDefin
     domestic: s.lane === 'us_domestic' || s.lane === 'in_country_non_us',
     international: s.lane === 'us_export' || s.lane === 'international',
     guaranteed: s.guaranteed,
+    ...(s.return_service_code ? { return_service_code: s.return_service_code } : {}),
   }));
   return {
     slug: spec.slug,

@@ -92,6 +92,11 @@ export interface ServiceRateCard {
   ground_network: boolean;
   /** FedEx Ground serves businesses, FedEx Home Delivery homes. */
   delivers_to: 'any' | 'commercial' | 'residential';
+  /**
+   * The carrier's service a return of this one travels by (absent: this service). A
+   * residential-only service names one that delivers to the merchant's business address.
+   */
+  return_service_code?: string;
   limits: ServiceLimits;
   dim: DimRule | null;
   weight_steps: readonly WeightStep[];

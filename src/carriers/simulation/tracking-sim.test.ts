@@ -9,7 +9,7 @@ const input = {
   ship_to: { city: 'San Francisco', state: 'CA', postal_code: '94105', country: 'US' },
 };
 
-describe('the sandbox scenario unused (a label never handed over, DESIGN.md §9.3)', () => {
+describe('the sandbox scenario unused (a label never handed over)', () => {
   it('has the label scan only, nothing to come, and no first scan to stop a void', () => {
     const later = trackAt({ ...input, sandbox: { time_scale: 1, scenario: 'unused' } }, '2026-06-01T00:00:00.000Z');
     expect(later.events.map((e) => e.status_detail)).toEqual(['label_created']);

@@ -6,7 +6,7 @@ import { fedexFixture, startFakeFedex, type FakeFedex } from '../../../test/help
 import { startFakeUps, upsFixture, type FakeUps } from '../../../test/helpers/fake-ups.js';
 import { CARRIER_ADDRESS_VALIDATION_EXAMPLE, CARRIER_ADDRESS_VALIDATION_REQUEST_EXAMPLE } from './addresses.examples.js';
 
-// POST /v1/addresses/validate with a carrier_account_id (DESIGN.md §9.1, §9.7): the account's
+// POST /v1/addresses/validate with a carrier_account_id: the account's
 // carrier validates, through its api driver, against fake carriers on loopback that check every
 // request against the carriers' published descriptions (test/helpers/fake-*.ts).
 

@@ -35,7 +35,7 @@ export type AddressInput = Static<typeof AddressSchema>;
 
 /**
  * POST /v1/addresses/validate: an address, and optionally the carrier account whose carrier
- * validates it (DESIGN.md §9.1, §9.7). Same address rules as `AddressSchema`.
+ * validates it. Same address rules as `AddressSchema`.
  */
 export const AddressValidationRequestSchema = Type.Object(
   {

@@ -138,7 +138,7 @@ export interface CarrierAddressValidators {
 
 /**
  * Validates one address with a carrier account's own validator (POST /v1/addresses/validate
- * with `carrier_account_id`; DESIGN.md §9.1, §9.7), its verdict on the built-in result's
+ * with `carrier_account_id`), its verdict on the built-in result's
  * fields plus `candidates` and `source`. The account is checked first (400 on
  * carrier_account_id). An address whose country is missing or not ISO alpha-2 is not sent:
  * no carrier can route it, so the built-in check's `invalid` answers (source `built_in`).

@@ -36,7 +36,7 @@ export async function ordersByPeriodAndStatus(db: Executor, r: Range) {
 }
 
 /**
- * Labels bought in the range per bucket and carrier, with spend net of refunds (DESIGN.md §9.3):
+ * Labels bought in the range per bucket and carrier, with spend net of refunds:
  * a label counts when it was charged (an on_scan return only after its first scan) and not
  * refunded: a voided label costs nothing once refunded (or voided before refunds existed), and
  * still costs its price while its refund is submitted or after it was rejected.

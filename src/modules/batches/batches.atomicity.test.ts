@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createTenant, type Tenant } from '../../../test/helpers/app.js';
 import type { ChunkJob } from './batches.service.js';
 
-// An item's work and its mark commit in one transaction (DESIGN.md §5 Batch: "loses nothing and
+// An item's work and its mark commit in one transaction (a batch "loses nothing and
 // repeats nothing"). The failure between the two is real, not mocked: a trigger makes the
 // database refuse any update of one item row, as a crash after the work would leave it. The
 // chunk is then run again without the trigger, as the job's retry would.

@@ -124,7 +124,7 @@ describe('purchase_labels', () => {
     }
   });
 
-  it('checks each item\'s customs (DESIGN.md §9.2): derived from the lines, or 422 customs_required for the item', async () => {
+  it('checks each item\'s customs: derived from the lines, or 422 customs_required for the item', async () => {
     const london = { name: 'Ada Lovelace', street1: '10 Downing St', city: 'London', postal_code: 'SW1A 2AA', country: 'GB' };
     const intl = async (line: Record<string, unknown>) => {
       const res = await app.inject({ method: 'POST', url: '/v1/orders', headers: t.headers, payload: orderBody({ ship_to: london, line_items: [line] }) });

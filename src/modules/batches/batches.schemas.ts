@@ -65,7 +65,7 @@ export const PurchaseItemSchema = Type.Object(
 );
 export type PurchaseItem = Static<typeof PurchaseItemSchema>;
 
-/** A create_returns item (DESIGN.md §9.3): the fields of POST /v1/shipments/{id}/return plus the shipment. */
+/** A create_returns item: the fields of POST /v1/shipments/{id}/return plus the shipment. */
 export const ReturnItemSchema = Type.Object(
   {
     shipment_id: text(64, { minLength: 1 }),

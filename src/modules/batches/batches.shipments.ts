@@ -3,7 +3,7 @@ import type { Executor } from '../../platform/db/types.js';
 import { findBatch, shipmentIdsOf } from './batches.repo.js';
 
 /**
- * The labels a batch bought, in item order (a manifest of a batch, DESIGN.md §9.4); null when
+ * The labels a batch bought, in item order (a manifest of a batch); null when
  * the scope has no such batch (another workspace's batch reads as none).
  */
 export async function batchShipmentIds(executor: Executor, scope: Scope, batchId: string): Promise<string[] | null> {

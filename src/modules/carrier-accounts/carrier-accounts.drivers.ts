@@ -8,7 +8,7 @@ export type ApiDriverCatalogue = ReadonlyMap<string, CarrierApiDriver>;
  * belongs to the api driver (the simulated drivers validate none: the built-in validator
  * answers POST /v1/addresses/validate without an account), and so is GET /v1/carrier-types'
  * `address_validation`; `pickups` here says the driver can book at the carrier (the carrier
- * type's own `pickups` is the carrier's end-of-day offer, DESIGN.md §9.4).
+ * type's own `pickups` is the carrier's end-of-day offer).
  */
 export function apiDriverCapabilities(driver: CarrierApiDriver | undefined): { address_validation: boolean; pickups: boolean } {
   return {

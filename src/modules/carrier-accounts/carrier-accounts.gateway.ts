@@ -20,7 +20,7 @@ type DriverCall<T> = (driver: CarrierApiDriver, ctx: ApiCallContext) => Promise<
 
 /**
  * Where rating, buying, voiding, tracking and address checks meet a carrier account
- * (DESIGN.md §9.1): the simulated driver in process, or the carrier's API with the account's
+ * (docs/carriers.md): the simulated driver in process, or the carrier's API with the account's
  * credentials. Maps a driver's outcomes to the platform's errors once, for every caller:
  * a refusal on the merits → 422 `carrier_rejected`, refused credentials → 422
  * `carrier_account_invalid` (and the account's health says so), no answer in time → 503
@@ -115,7 +115,7 @@ export class CarrierGateway {
 
   /**
    * The carrier validator behind an address check (POST /v1/addresses/validate with
-   * `carrier_account_id`, DESIGN.md §9.1 and §9.7): the named account must be an enabled `api`
+   * `carrier_account_id`): the named account must be an enabled `api`
    * account of the scope whose driver validates addresses, else 400 `validation_failed` on
    * `field` saying why (another workspace's account reads as an unknown one). `validate` asks
    * the carrier and throws the gateway's errors (`call`).

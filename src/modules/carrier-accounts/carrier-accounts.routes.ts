@@ -15,7 +15,7 @@ import {
 import type { CarrierAccountsService } from './carrier-accounts.service.js';
 
 /**
- * Carrier types and carrier accounts (DESIGN.md §9.1), mounted twice: under /v1 (API key) and
+ * Carrier types and carrier accounts, mounted twice: under /v1 (API key) and
  * under /api/admin (session, the workspace and environment of X-Service-Workspace /
  * X-Service-Environment) for the dashboard. Same handlers, distinct operation ids.
  */

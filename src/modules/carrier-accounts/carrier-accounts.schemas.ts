@@ -46,7 +46,7 @@ export const CarrierAccountSchema = Type.Object(
     mode: Mode(),
     description: orNull(Type.String()),
     account_number: orNull(Type.String()),
-    credentials: Type.Record(Type.String(), Type.Unknown(), { description: 'Masked: every secret field shows as "••••" plus its last 4 characters (or only "••••" when shorter than 12).' }),
+    credentials: Type.Record(Type.String(), Type.Unknown(), { description: 'Masked: every secret field shows as "••••" plus its last 4 characters (or only "••••" when shorter than 8, where the last 4 would give most of it away).' }),
     base_url: orNull(Type.String()),
     is_default: Type.Boolean(),
     enabled: Type.Boolean(),

@@ -29,7 +29,7 @@ import type { CarrierAccount, CarrierType, CreateCarrierAccountInput, UpdateCarr
 import type { CarrierAccountRow } from './carrier-accounts.tables.js';
 import { toCarrierAccount, toExchange } from './carrier-accounts.wire.js';
 
-/** The exchange log keeps this many per account, for this long (DESIGN.md §9.1). */
+/** The exchange log keeps this many per account, for this long. */
 export const EXCHANGE_LOG_LIMIT = 100;
 export const EXCHANGE_RETENTION_MS = 7 * 86_400_000;
 /** Live accounts per workspace and environment, cached for the rate and purchase paths. */
@@ -70,14 +70,14 @@ export class CarrierAccountsService {
           void: c.capabilities.void,
           tracking: c.capabilities.track,
           address_validation: apiDriverCapabilities(api).address_validation,
-          // Return labels (DESIGN.md §9.3): how they are billed and the void window come from the carrier's definition.
+          // Return labels: how they are billed and the void window come from the carrier's definition.
           returns: (c.return_charges ?? []).length > 0,
-          // End of day (DESIGN.md §9.4) is the carrier's offer (data in its folder), the same for
+          // End of day is the carrier's offer (data in its folder), the same for
           // both drivers: a simulated account books pickups and prints the forms in process, an
           // api account asks the carrier (and prints the form here when its API has none).
           pickups: Boolean(c.end_of_day?.pickup),
           manifests: Boolean(c.end_of_day?.manifest),
-          // Customs documents (DESIGN.md §9.2) are printed here for every carrier (CN 22 / CN 23 for
+          // Customs documents are printed here for every carrier (CN 22 / CN 23 for
           // USPS, a commercial invoice for the others), beside any the carrier issues itself.
           customs_documents: true,
         },

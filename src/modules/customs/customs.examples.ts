@@ -1,4 +1,4 @@
-// Examples for the OpenAPI document (customs, DESIGN.md §9.2): a US → GB order of two items.
+// Examples for the OpenAPI document (customs): a US → GB order of two items.
 // test/platform/openapi-contract.test.ts validates the schemas' examples against them.
 
 /** The `customs` of a request (order or shipment): a US → GB parcel of two items. */

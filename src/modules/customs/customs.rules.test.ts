@@ -34,7 +34,7 @@ describe('requiresCustoms', () => {
   });
 });
 
-describe('checkCustoms: the rules of DESIGN.md §9.2', () => {
+describe('checkCustoms: the customs rules', () => {
   it('accepts a good declaration and keeps it normalised (HS without dots, countries upper case, eel_pfc derived)', () => {
     const r = checkCustoms(declaration({ items: [item({ origin_country: 'pt' })], aes_itn: null }), toGb);
     expect(r.ok).toBe(true);

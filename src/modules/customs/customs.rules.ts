@@ -4,7 +4,7 @@ import { normalizeCountry } from '../addresses/index.js';
 import type { CustomsInput } from './customs.schemas.js';
 
 /**
- * The customs rules of DESIGN.md §9.2, as pure functions: when a declaration is required, how
+ * The customs rules, as pure functions: when a declaration is required, how
  * one is derived from an order's lines, how a given one is checked and completed (eel_pfc),
  * and its declared value. The shipments module applies them at purchase.
  */
@@ -143,7 +143,7 @@ export type CheckedCustoms = { ok: true; declaration: CustomsDeclaration } | { o
 const WEIGHT_EPSILON_OZ = 0.001;
 
 /**
- * The rules of DESIGN.md §9.2 on a declaration (given or derived), with every problem as one
+ * The customs rules on a declaration (given or derived), with every problem as one
  * detail (`customs.items[0].description`): what the purchase answers as 422 customs_invalid.
  * On success, the declaration as it is kept and sent to the carrier: texts trimmed, countries
  * and the ITN upper-cased, HS numbers without dots, and `eel_pfc` derived when absent (exports

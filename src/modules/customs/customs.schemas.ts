@@ -4,7 +4,7 @@ import { MoneySchema } from '../../platform/http/schemas.js';
 import { CUSTOMS_EXAMPLE, CUSTOMS_INPUT_EXAMPLE } from './customs.examples.js';
 
 /**
- * The customs declaration on the wire (DESIGN.md §9.2). The schema checks only the shape (a
+ * The customs declaration on the wire. The schema checks only the shape (a
  * wrong shape is 400 validation_failed); the rules customs officers apply (descriptions that
  * say what the item is, HS numbers, ISO countries, weights, EEI) are checked when a label is
  * bought, as 422 customs_invalid with one detail per problem (customs.validate.ts), so an
@@ -78,7 +78,7 @@ export const CustomsInputSchema = Type.Object(
     additionalProperties: false,
     title: 'CustomsInput',
     description:
-      'The customs declaration (DESIGN.md §9.2), needed when the parcel crosses a border or goes to a US military address (state AA, AE, AP). ' +
+      'The customs declaration, needed when the parcel crosses a border or goes to a US military address (state AA, AE, AP). ' +
       'When absent, it is derived from the order\'s line items at purchase (name, unit_price, weight_oz; sku; origin the ship-from country); ' +
       'a line without a price or weight makes that 422 customs_required. The rules are checked at purchase: 422 customs_invalid, one detail per problem.',
     examples: [CUSTOMS_INPUT_EXAMPLE],

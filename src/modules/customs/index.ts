@@ -1,4 +1,4 @@
-/** The customs module's import surface (orders, shipments, rates, returns, documents; DESIGN.md §9.2). */
+/** The customs module's import surface (orders, shipments, rates, returns, documents). */
 export { CustomsInputSchema, OrderCustomsSchema, ShipmentCustomsSchema, CUSTOMS_CONTENTS_TYPES, CUSTOMS_INCOTERMS, CUSTOMS_NON_DELIVERY } from './customs.schemas.js';
 export type { CustomsInput, ShipmentCustoms } from './customs.schemas.js';
 export {

@@ -14,7 +14,7 @@ export interface EventEnvelope<T = unknown> {
 }
 
 /**
- * Record a domain event (the webhook envelope of DESIGN.md §5) in the caller's transaction.
+ * Record a domain event (the envelope webhooks deliver: docs/api-conventions.md) in the caller's transaction.
  * Consumers registered with registerEventHook (the webhook fan-out) run in the same transaction, so
  * the deliveries an event causes exist exactly when the event does; recording never calls out.
  */

@@ -1,6 +1,6 @@
 import type { ColumnType } from 'kysely';
 
-/** Domain events: the outbox webhooks deliver from (DESIGN.md §5 envelope). */
+/** Domain events: the outbox webhooks deliver from (their envelope: docs/api-conventions.md, Webhooks). */
 export interface EventsTable {
   id: string;
   workspace_id: string;

@@ -33,7 +33,7 @@ export class AccountsService {
     private readonly settings: SettingsService,
   ) {}
 
-  /** Create a pending account with its own workspace (DESIGN.md §3 step 2). */
+  /** Create a pending account with its own workspace (the second step of a client's first minutes). */
   async register(input: RegisterInput, meta: RequestMeta) {
     const details = [];
     const email = input.email.trim();

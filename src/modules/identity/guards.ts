@@ -109,7 +109,7 @@ export function createGuards(opts: {
      * /v1: an API key plus a matching X-Service-Workspace; then the workspace's burst limit.
      * Callback-style, and with the key, the limits and the bucket in memory (the usual case)
      * nothing is awaited and no promise is made: every request of the API pays this guard, and
-     * an async hook costs a promise and a microtask turn even when it returns at once (issue 25).
+     * an async hook costs a promise and a microtask turn even when it returns at once.
      */
     apiKey(request, reply, done) {
       let pending: void | Promise<void>;

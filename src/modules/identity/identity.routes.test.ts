@@ -12,7 +12,7 @@ beforeAll(async () => {
 
 const uniqueEmail = () => `c${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}@shop.test`;
 
-describe('the first minutes of a client (DESIGN.md §3)', () => {
+describe('the first minutes of a client', () => {
   it('registers, is approved, logs in, creates a key and calls /v1', async () => {
     const email = uniqueEmail();
     const reg = await app.inject({

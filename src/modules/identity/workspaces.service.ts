@@ -83,7 +83,7 @@ export class WorkspacesService {
   /**
    * The hot path's view of `limits` and `burstLimit`: the answers the caches hold right now, or
    * undefined when the database must be asked. They spare a request on /v1 the promise chains
-   * of the async accessors (issue 25); what they return is what those would.
+   * of the async accessors; what they return is what those would.
    */
   cachedLimits(workspaceId: string): WorkspaceLimits | undefined {
     return this.cache.workspaces.get(workspaceId);

@@ -10,7 +10,7 @@ async function carrierPdf(...sizes: [number, number][]): Promise<Buffer> {
   return Buffer.from(await doc.save());
 }
 
-describe('a carrier PDF label in our formats (DESIGN.md §9.1)', () => {
+describe('a carrier PDF label in our formats', () => {
   it('is served as is for pdf_4x6, and never as PNG or ZPL (that would re-rasterise)', async () => {
     const pdf = await carrierPdf([288, 432]);
     expect((await convertCarrierLabel({ format: 'PDF', bytes: pdf }, 'pdf_4x6'))?.body).toBe(pdf);

@@ -5,7 +5,7 @@ import type { PNG as PngClass } from 'pngjs';
 
 /**
  * The image and PDF libraries, loaded on first use rather than at start-up: pdf-lib alone is
- * ~135 ms of import, and only a carrier's label needs any of them (issue 29: restart under 1.5 s).
+ * ~135 ms of import, and only a carrier's label needs any of them (restart under 1.5 s).
  * Three are CommonJS: bundled, their exports arrive on `default`, so each is read from either.
  */
 export async function libs() {
@@ -28,7 +28,7 @@ export interface CarrierLabelImage {
 }
 
 /**
- * A carrier's label in one of our formats, where that is lossless (DESIGN.md §9.1): the same
+ * A carrier's label in one of our formats, where that is lossless: the same
  * format as is; a GIF or PNG as a PNG (pixels copied) or placed whole on a PDF page (4×6, or
  * the top of a letter page); a PDF's pages placed whole on letter pages (copied as vectors,
  * never redrawn); null for anything that would need re-rasterising or re-encoding a printer

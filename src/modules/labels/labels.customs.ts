@@ -8,7 +8,7 @@ import { formatWeight, labelText } from './labels.text.js';
 import type { CustomsDocumentData, CustomsDocumentType, LabelAddress } from './labels.types.js';
 
 /**
- * Customs documents as PDF (DESIGN.md §9.2), drawn with pdfkit like the labels (and, like them,
+ * Customs documents as PDF, drawn with pdfkit like the labels (and, like them,
  * in any script: labels.pdf-text.ts embeds the fonts a name or a description needs):
  * - CN 22 (UPU, the compact declaration of a small postal item): a 4×6 in page, to print beside
  *   the label on the same thermal printer.

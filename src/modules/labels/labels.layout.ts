@@ -25,7 +25,7 @@ export type Primitive =
   | { kind: 'barcode'; x: number; y: number; h: number; moduleDots: number; barcode: LabelBarcode };
 
 export const SAMPLE_TEXT = 'SAMPLE — NOT FOR SHIPPING';
-/** The recipient's heading on a return label (DESIGN.md §9.3). */
+/** The recipient's heading on a return label. */
 export const RETURN_TO_TEXT = 'RETURN TO:';
 const M = 10; // margin
 const W = LABEL_WIDTH_PT - 2 * M;
@@ -113,7 +113,7 @@ export function layoutLabel(data: LabelData, options: { latin?: boolean } = {}):
   y = Math.max(y, y + 2);
   rule(y);
   y += 8;
-  // A return label addresses the parcel back to the merchant (DESIGN.md §9.3).
+  // A return label addresses the parcel back to the merchant.
   if (data.is_return) text(M, y, 80, 8, true, RETURN_TO_TEXT);
   else text(M, y, 60, 8, true, 'SHIP TO:');
   y += 12;

@@ -4,7 +4,7 @@ import { formatWeight, labelText } from './labels.text.js';
 import type { LabelAddress } from './labels.types.js';
 
 /**
- * The end-of-day forms the platform prints itself (DESIGN.md §9.4) when a carrier's API issues
+ * The end-of-day forms the platform prints itself when a carrier's API issues
  * none: a SCAN form in the style of USPS PS Form 5630 (one scannable Code 128 of the form number
  * stands for every parcel listed), or a close report for the other carriers. US Letter, the same
  * standard Helvetica and vector Code 128 bars as the PDF labels; as many pages as the list needs.

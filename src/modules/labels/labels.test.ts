@@ -175,7 +175,7 @@ describe('ZPL labels', () => {
     expect((await renderLabel(base, 'zpl_4x6')).body.toString('utf8')).not.toContain('SAMPLE');
   });
 
-  it('heads the recipient RETURN TO: on a return label (DESIGN.md §9.3), SHIP TO: otherwise', async () => {
+  it('heads the recipient RETURN TO: on a return label, SHIP TO: otherwise', async () => {
     const zpl = (await renderLabel({ ...base, is_return: true }, 'zpl_4x6')).body.toString('utf8');
     expect(zpl).toContain('^FDRETURN TO:^FS');
     expect(zpl).not.toContain('SHIP TO:');

@@ -1,6 +1,6 @@
 import type { Address, CustomsDeclaration, LabelBarcodeSpec, LabelPresentation, Money } from '../../carriers/types.js';
 
-/** The label formats of DESIGN.md §5 (`label_format`). */
+/** The label formats a shipment is printed in (`label_format`). */
 export type LabelFormat = 'pdf_4x6' | 'pdf_letter' | 'png_4x6' | 'zpl_4x6';
 export const LABEL_FORMATS: readonly LabelFormat[] = Object.freeze(['pdf_4x6', 'pdf_letter', 'png_4x6', 'zpl_4x6'] as const);
 
@@ -71,7 +71,7 @@ export interface LabelData {
   reference?: string | null;
   /** Test environment: the label says "SAMPLE — NOT FOR SHIPPING". */
   sample: boolean;
-  /** A return label (DESIGN.md §9.3): the recipient block is headed RETURN TO:. */
+  /** A return label: the recipient block is headed RETURN TO:. */
   is_return?: boolean;
   /** Heading, routing code, barcode and printed tracking number, as the carrier presents them. */
   carrier_parts: LabelCarrierParts;
@@ -103,7 +103,7 @@ export function isLabelFormat(value: unknown): value is LabelFormat {
   return typeof value === 'string' && (LABEL_FORMATS as readonly string[]).includes(value);
 }
 
-/** The customs documents the platform prints (DESIGN.md §9.2). */
+/** The customs documents the platform prints. */
 export type CustomsDocumentType = 'cn22' | 'cn23' | 'commercial_invoice';
 export const CUSTOMS_DOCUMENT_TYPES: readonly CustomsDocumentType[] = Object.freeze(['cn22', 'cn23', 'commercial_invoice'] as const);
 

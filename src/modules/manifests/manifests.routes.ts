@@ -12,7 +12,7 @@ const CREATE_DESCRIPTION =
   'USPS: a SCAN form (PS Form 5630: one barcode for every parcel); others: a close report. An api account whose driver closes at the carrier (USPS SCAN form, FedEx Ground close) gets the carrier\'s own form. ' +
   'A label on a manifest cannot be voided (409 invalid_state). Send an Idempotency-Key to make retries safe.';
 
-/** Manifests (DESIGN.md §9.4), mounted under /v1 (API key) and /api/admin (the dashboard's End of day page). */
+/** Manifests, mounted under /v1 (API key) and /api/admin (the dashboard's End of day page). */
 export async function manifestsRoutes(app: App, opts: { surface: 'v1' | 'admin'; service: ManifestsService }) {
   const manifests = opts.service;
   const v1 = opts.surface === 'v1';

@@ -63,7 +63,7 @@ export function scanFormNumber(manifestId: string): string {
 }
 
 /**
- * End-of-day manifests (DESIGN.md §9.4). Creating one settles which labels go on the form at
+ * End-of-day manifests. Creating one settles which labels go on the form at
  * once, in one transaction (each label's `manifest_id` is claimed, so two manifests never share
  * one and one bad label never sinks the form), and queues a job that makes the form: the
  * carrier's own through its API where the account's driver has `manifest` (USPS SCAN form,

@@ -36,7 +36,7 @@ export function clientCertificateGuard(opts: { config: Config; workspaces: Works
     }
   }
   // Callback style: the usual case (no scope, or a cached workspace that needs no certificate)
-  // is answered without a promise, on every /v1 request (issue 25).
+  // is answered without a promise, on every /v1 request.
   return (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void): void => {
     const scope = request.auth?.scope;
     if (!scope || opts.workspaces.cachedLimits(scope.workspaceId)?.mtlsRequired === false) return done();

@@ -89,7 +89,7 @@ export const UPDATE_ORDER_BODY_EXAMPLE = {
   notes: 'Leave at the front desk.',
 };
 
-/** An international order (US → GB, two items) with its customs declaration (DESIGN.md §9.2). */
+/** An international order (US → GB, two items) with its customs declaration. */
 export const INTERNATIONAL_ORDER_BODY_EXAMPLE = {
   external_id: 'SHOP-1002',
   customer: { name: 'Ada Lovelace', email: 'ada@example.co.uk' },

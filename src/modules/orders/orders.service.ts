@@ -166,7 +166,7 @@ export async function moveOrder(executor: Executor, scope: Scope, orderId: strin
  * import the modules that build on it. `forOrders` answers a page of orders in one query.
  * `json` is the same rows as a JSON array subquery correlated with the `orders` row (on its
  * id, workspace_id and environment; no parameters of its own), so the single-order read
- * fetches the order and every summary in one round trip (issue 25: each query is a protocol
+ * fetches the order and every summary in one round trip (each query is a protocol
  * round trip on PostgreSQL and ~0.6 ms of CPU in the embedded engine); `decode` turns that
  * array into the summary, exactly as `forOrders` does for its rows.
  */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../platform/errors.js';
 import { allowedMoves, assertEditable, nextStatus, ORDER_MOVES, ORDER_STATUSES, type OrderMove, type OrderStatus } from './orders.states.js';
 
-// The machine of DESIGN.md §5/§8, written out by hand: [from, move] → to. Every pair not listed is illegal.
+// The order state machine, written out by hand: [from, move] → to. Every pair not listed is illegal.
 const legal: Array<[OrderStatus, OrderMove, OrderStatus]> = [
   ['awaiting_fulfillment', 'process', 'processing'],
   ['awaiting_fulfillment', 'purchase_label', 'shipped'],

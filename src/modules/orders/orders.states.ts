@@ -1,7 +1,7 @@
 import { AppError, invalidState } from '../../platform/errors.js';
 
 /**
- * The order state machine (DESIGN.md §5 "Order", §8), in one place:
+ * The order state machine, in one place:
  *
  *   awaiting_fulfillment ──process──▶ processing ──purchase_label──▶ shipped ──deliver──▶ delivered
  *          │  └───────────────purchase_label──────────────────────────▲   │

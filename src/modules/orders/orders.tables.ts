@@ -63,7 +63,7 @@ export interface OrdersTable {
   parcel: Json<StoredParcel>;
   parcel_input: NullableJson<ParcelInput>;
   requested_service: string | null;
-  /** The customs declaration the sender gave (DESIGN.md §9.2); null: derived from line items at purchase. */
+  /** The customs declaration the sender gave; null: derived from line items at purchase. */
   customs: NullableJson<CustomsDeclaration>;
   notes: string | null;
   /** The store's own order number (Shopify's `name`), on imported orders. */

@@ -1,4 +1,4 @@
-/** The pickups module's import surface: carrier pickups (DESIGN.md §9.4). */
+/** The pickups module's import surface: carrier pickups. */
 export { PickupsService, COMPLETE_PICKUPS_JOB } from './pickups.service.js';
 export { PickupSchema, type Pickup } from './pickups.schemas.js';
 export { pickupsRoutes } from './pickups.routes.js';

@@ -10,7 +10,7 @@ const CREATE_DESCRIPTION =
   'A carrier that offers no pickups is 422 `capability_unavailable`. An api account books at the carrier (its refusal 422 carrier_rejected, refused credentials 422 carrier_account_invalid, no answer 503 carrier_unavailable). ' +
   '`cancel_by` is the window start less the carrier\'s cutoff (USPS none, UPS 2 h, FedEx and DHL Express 1 h). A pickup completes at the window\'s end, and its labels get their acceptance scan. Send an Idempotency-Key to make retries safe.';
 
-/** Pickups (DESIGN.md §9.4), mounted under /v1 (API key) and /api/admin (the dashboard's End of day page). */
+/** Pickups, mounted under /v1 (API key) and /api/admin (the dashboard's End of day page). */
 export async function pickupsRoutes(app: App, opts: { surface: 'v1' | 'admin'; service: PickupsService }) {
   const pickups = opts.service;
   const v1 = opts.surface === 'v1';

@@ -33,7 +33,7 @@ function simulatedConfirmation(carrier: CarrierDefinition): string {
 }
 
 /**
- * Carrier pickups (DESIGN.md §9.4). A pickup is booked at once (201): in process for a
+ * Carrier pickups. A pickup is booked at once (201): in process for a
  * simulated account, through the carrier's API (`schedulePickup`) for an `api` account, whose
  * refusals come back through the gateway's mapping (422 carrier_rejected, 422
  * carrier_account_invalid, 503 carrier_unavailable). It can be cancelled until `cancel_by` (the

@@ -1,7 +1,7 @@
 import type { UsHoliday } from '../../carriers/types.js';
 import { holidayDates } from '../rates/index.js';
 
-/** Pickup windows (DESIGN.md §9.4): at least 2 h, at most 10 days ahead. */
+/** Pickup windows: at least 2 h, at most 10 days ahead. */
 export const MIN_WINDOW_MS = 2 * 3_600_000;
 export const MAX_AHEAD_MS = 10 * 86_400_000;
 

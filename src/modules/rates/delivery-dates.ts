@@ -211,7 +211,7 @@ export function estimateDeliveryDate(
   clock: LocalClock,
 ): string {
   // A pure function of its arguments that a quote calls once per option (14 times), on
-  // arguments that repeat across lanes: remembered per holiday calendar (issue 25).
+  // arguments that repeat across lanes: remembered per holiday calendar.
   let dates = deliveryDates.get(holidays);
   if (!dates) deliveryDates.set(holidays, (dates = new Map()));
   const key = `${shipDate}|${businessDays}|${clock.date}|${clock.hour}`;

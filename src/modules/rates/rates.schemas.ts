@@ -90,7 +90,7 @@ export const RateOptionSchema = Type.Object(
     tags: Type.Array(Type.Unsafe<RateTag>({ type: 'string', enum: ['cheapest', 'fastest', 'best_value'] })),
     rate_table_version: Type.String(),
     requires_customs: Type.Boolean({
-      description: 'True when a label on this lane needs a customs declaration (it crosses a border, or goes to a US military address: AA, AE, AP), so a checkout can ask for one before purchase (DESIGN.md §9.2).',
+      description: 'True when a label on this lane needs a customs declaration (it crosses a border, or goes to a US military address: AA, AE, AP), so a checkout can ask for one before purchase.',
     }),
   },
   { title: 'RateOption' },

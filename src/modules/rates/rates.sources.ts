@@ -1,6 +1,6 @@
 import { CarrierError, type CarrierDefinition, type CarrierRate, type RateRequest, type RateUnavailable } from '../../carriers/types.js';
 
-/** Why one account gave no options (DESIGN.md §9.1): a `messages` entry, never a failed query. */
+/** Why one account gave no options: a `messages` entry, never a failed query. */
 export type RateMessageCode = 'carrier_unavailable' | 'carrier_account_invalid' | 'carrier_rejected';
 
 export interface RateMessage {

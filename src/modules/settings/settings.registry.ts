@@ -1,7 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 
 /**
- * The known settings (DESIGN.md §5 "Super-admin"): each key has a JSON schema, a default that
+ * The known settings: each key has a JSON schema, a default that
  * applies while it has never been set, and a description. Anything else is 404 on the API.
  */
 export interface SettingDefinition {
@@ -57,7 +57,7 @@ export const settingDefinitions = {
     schema: Type.Union([Type.Literal('none'), Type.Literal('validate'), Type.Literal('validate_and_clean')]),
     default: 'validate',
     description:
-      'How a destination is checked before a label is bought when the request does not say (DESIGN.md §9.7): none; validate (an invalid address is refused); validate_and_clean (also ships to the normalised address).',
+      'How a destination is checked before a label is bought when the request does not say: none; validate (an invalid address is refused); validate_and_clean (also ships to the normalised address).',
   },
   'sandbox.tracking_time_scale': {
     schema: Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000 }),
@@ -68,7 +68,7 @@ export const settingDefinitions = {
     schema: Type.Integer({ minimum: 0, maximum: 30 * 86_400 }),
     default: 60,
     description:
-      'Seconds after a void before a simulated carrier decides its refund (DESIGN.md §9.3): rejected if the label was scanned meanwhile, else refunded. Api carrier accounts refund on the carrier\u2019s answer to the void.',
+      'Seconds after a void before a simulated carrier decides its refund: rejected if the label was scanned meanwhile, else refunded. Api carrier accounts refund on the carrier\u2019s answer to the void.',
   },
   'orders.default_box': {
     schema: Type.Object(

@@ -18,7 +18,7 @@ export interface CheckedDestination {
 export type CarrierValidatorOf = (account: CarrierAccountRow) => boolean;
 
 /**
- * The destination checked before a label is bought (DESIGN.md §9.7): `none` skips the check;
+ * The destination checked before a label is bought: `none` skips the check;
  * `validate` refuses an `invalid` address (422 `address_undeliverable`, the validator's messages as
  * details) and buys any other as given, keeping the messages; `validate_and_clean` also ships to
  * the normalised address and keeps the original. The carrier's validator answers when the

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createTenant, superAdminHeaders, type Tenant } from '../../../test/helpers/app.js';
 
-// DESIGN.md §9.7: the destination is checked before a label is bought. (Order intake already
+// Address validation at purchase: the destination is checked before a label is bought. (Order intake already
 // refuses what the built-in validator calls invalid; the 422 of an invalid destination is proven
 // through a carrier's validator in test/e2e/ups-account.test.ts.)
 let app: FastifyInstance;

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createTenant, type Tenant } from '../../../test/helpers/app.js';
 
-// Customs on orders, rates and label purchase (DESIGN.md §9.2), through the HTTP API.
+// Customs on orders, rates and label purchase, through the HTTP API.
 // Monday 2 March 2026, 15:00 UTC (before the 17:00 pickup cutoff).
 const START = Date.parse('2026-03-02T15:00:00.000Z');
 

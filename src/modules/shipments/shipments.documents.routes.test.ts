@@ -12,9 +12,10 @@ import { startFakeUps, type FakeUps } from '../../../test/helpers/fake-ups.js';
 import { loadUpsSpecs } from '../../../test/helpers/ups-spec.js';
 import type { CustomsDeclaration } from '../../carriers/types.js';
 import { registerBatchJobs } from '../batches/index.js';
+import { CUSTOMS_DOCUMENT_TYPES } from '../labels/index.js';
 import { storeCarrierDocuments } from './index.js';
 
-// Customs documents of a shipment (DESIGN.md §9.2): the list, each download, the 404s, a PDF
+// Customs documents of a shipment: the list, each download, the 404s, a PDF
 // label carrying its documents' pages, and a batch's merged file carrying them too.
 let app: FastifyInstance;
 let t: Tenant;
@@ -90,6 +91,16 @@ async function buy(shipTo: Record<string, unknown>, serviceCode: string, customs
 const get = (url: string, headers = t.headers) => app.inject({ method: 'GET', url, headers });
 
 describe('GET /v1/shipments/:id/documents', () => {
+  it('/openapi.json lists the types the platform prints as the enum of the type path parameter, under /v1 and /api/admin', async () => {
+    const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    for (const path of ['/v1/shipments/{id}/documents/{type}', '/api/admin/shipments/{id}/documents/{type}']) {
+      const param = doc.paths[path].get.parameters.find((p: { in: string; name: string }) => p.in === 'path' && p.name === 'type');
+      const enums = (param.schema.anyOf ?? [param.schema]).flatMap((s: { enum?: string[] }) => s.enum ?? []);
+      expect(enums, path).toEqual([...CUSTOMS_DOCUMENT_TYPES]);
+    }
+    expect([...CUSTOMS_DOCUMENT_TYPES].sort()).toEqual(['cn22', 'cn23', 'commercial_invoice']);
+  });
+
   it('a domestic shipment has none; any document of it is 404', async () => {
     const s = await buy(domestic, 'usps_ground_advantage', null);
     const list = await get(`/v1/shipments/${s.id}/documents`);

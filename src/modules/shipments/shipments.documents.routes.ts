@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses, type App } from '../../platform/http/schemas.js';
 import { serviceContext } from '../../platform/http/request-context.js';
+import { CUSTOMS_DOCUMENT_TYPES, type CustomsDocumentType } from '../labels/index.js';
 import type { ShipmentsService } from './shipments.service.js';
 
 const text = (maxLength: number, options: { description?: string } = {}) => Type.String({ maxLength, pattern: '^[^\\u0000]*$', ...options });
@@ -35,9 +36,17 @@ export const ShipmentDocumentListSchema = Type.Object(
   { additionalProperties: false, title: 'ShipmentDocumentList', examples: [DOCUMENT_LIST_EXAMPLE] },
 );
 
+// The types the platform prints are an enum clients can offer; a carrier may issue others
+// (`waybill`, `receipt`, its own in snake_case), so any other type is still accepted.
 const DocumentParams = Type.Object({
   id: text(64),
-  type: text(64, { description: 'A `type` from the shipment\'s document list (`cn22`, `cn23`, `commercial_invoice`, or a carrier\'s).' }),
+  type: Type.Union(
+    [
+      Type.Unsafe<CustomsDocumentType>({ type: 'string', enum: [...CUSTOMS_DOCUMENT_TYPES], description: 'A document the platform prints from the shipment\'s customs declaration.' }),
+      text(64, { description: 'A type of document the carrier issued with the label, as the shipment\'s document list names it.' }),
+    ],
+    { maxLength: 64, description: 'A `type` from the shipment\'s document list (`cn22`, `cn23`, `commercial_invoice`, or a carrier\'s).' },
+  ),
 });
 const ShipmentParams = Type.Object({ id: text(64) });
 
@@ -58,7 +67,7 @@ export function documentRoutes(app: App, shipments: ShipmentsService, opts: { se
       operationId: admin ? 'adminListShipmentDocuments' : 'listShipmentDocuments',
       summary: 'List the customs documents of a shipment',
       description:
-        'The documents an international shipment travels with (DESIGN.md §9.2): USPS a CN 22 (declared value at most 400 USD and weight at most 4 lb) or else a CN 23; ' +
+        'The documents an international shipment travels with: USPS a CN 22 (declared value at most 400 USD and weight at most 4 lb) or else a CN 23; ' +
         'UPS, FedEx and DHL Express a commercial invoice (none when the contents are `documents`); and any document the carrier issued with the label. ' +
         'A domestic shipment has none (an empty list). The platform\'s documents are rendered on their first download, then kept.',
       tags,

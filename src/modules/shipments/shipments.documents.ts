@@ -10,7 +10,7 @@ import * as repo from './shipments.repo.js';
 import type { ShipmentAddress, ShipmentRow } from './shipments.tables.js';
 
 /**
- * Customs documents of a shipment (DESIGN.md §9.2): which ones it needs (pure), what they print,
+ * Customs documents of a shipment: which ones it needs (pure), what they print,
  * and where they are kept. A document is rendered on its first download (in the label render
  * pool, off the event loop) and kept in shipment_documents, like a label format in
  * shipment_labels: a purchase does not wait for it (label purchase p99 < 50 ms). Documents a
@@ -27,7 +27,7 @@ export const CN22_MAX_WEIGHT_OZ = 4 * 16;
 const POSTAL_CARRIERS = new Set(['usps']);
 
 /**
- * The customs documents the platform prints for a shipment (DESIGN.md §9.2), none without a
+ * The customs documents the platform prints for a shipment, none without a
  * declaration (a domestic parcel):
  * - USPS: CN 22 when the total declared value is at most 400 USD and the weight at most 4 lb,
  *   else CN 23. The weight is the parcel's, or the items' total when that is more. A value

@@ -11,7 +11,7 @@ import type { ShipmentAddress, ShipmentRow } from './shipments.tables.js';
 import type { TrackingSync } from './shipments.tracking.js';
 
 /**
- * What end of day (manifests and pickups, DESIGN.md §9.4) needs from shipments, and nothing
+ * What end of day (manifests and pickups) needs from shipments, and nothing
  * else: the labels a manifest lists, their `manifest_id`, the acceptance scan a completed pickup
  * gives them, and the rule that a manifested label cannot be voided. The end-of-day modules
  * reach shipments only through this (exported at index.ts), never through the tables.

@@ -96,7 +96,7 @@ export const SHIPMENT_EXAMPLE = {
   refund: null,
 };
 
-/** POST /v1/shipments for a US → GB order of two items, with the declaration given at purchase (DESIGN.md §9.2). */
+/** POST /v1/shipments for a US → GB order of two items, with the declaration given at purchase. */
 export const INTERNATIONAL_SHIPMENT_BODY_EXAMPLE = {
   order_id: 'ord_01m855vv3fet5smbvfy0vdetym',
   service_code: 'usps_priority_mail_international',

@@ -10,7 +10,7 @@ export async function registerShipmentJobs(deps: Deps, shipments: ShipmentsServi
     await shipments.tracking.pollDue();
   });
   await deps.jobs.schedule(POLL_TRACKING_JOB, '* * * * *');
-  // Refunds of voided simulated labels (DESIGN.md §9.3): each void sends one job due after
+  // Refunds of voided simulated labels: each void sends one job due after
   // sandbox.refund_delay_seconds; the minute sweep decides any whose job ran early (the queue
   // runs on the database clock) or was lost. Deciding is idempotent.
   await deps.jobs.work<{ shipment_id: string }>(DECIDE_REFUND_JOB, async (data) => {

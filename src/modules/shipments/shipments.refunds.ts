@@ -15,7 +15,7 @@ import { shipmentStateError } from './shipments.states.js';
 import type { RefundStatus, ShipmentRow, ShipmentsTable } from './shipments.tables.js';
 
 /**
- * Refunds (DESIGN.md §9.3). A void asks the carrier to refund the label; the refund lives on
+ * Refunds. A void asks the carrier to refund the label; the refund lives on
  * the voided shipment (one per label), so `GET /v1/refunds` is a read of voided shipments.
  *
  * - Simulated carriers decide `sandbox.refund_delay_seconds` after the void (the refunds job):

@@ -25,7 +25,7 @@ export async function findShipment(db: Executor, scope: Scope, id: string, opts:
 /**
  * The tracking read in one statement: the shipment (by id or tracking number, in the scope) with
  * its events as a JSON array beside it, newest first (timestamps as text). Two round trips were
- * half of the read's cost (issue 25's approach for the order read, applied here).
+ * half of the read's cost (as for the order read).
  */
 export async function findShipmentWithEvents(db: Executor, scope: Scope, by: { id: string } | { trackingNumber: string }): Promise<{ row: ShipmentRow; events: TrackingEventRow[] } | undefined> {
   const values = { workspaceId: scope.workspaceId, environment: scope.environment };
@@ -145,7 +145,7 @@ export async function countLiveShipmentsOfOrder(db: Executor, scope: Scope, orde
     .where('order_id', '=', orderId)
     .where('id', '!=', exceptId)
     .where('status', '!=', 'voided')
-    // A return label never counts as the order's shipment (DESIGN.md §9.3).
+    // A return label never counts as the order's shipment.
     .where('is_return', '=', false)
     .executeTakeFirstOrThrow();
   return Number(row.n);

@@ -1,4 +1,4 @@
-// Examples for the OpenAPI document (returns and refunds, DESIGN.md §9.3), in the style of
+// Examples for the OpenAPI document (returns and refunds), in the style of
 // shipments.examples.ts: real answers of the service, trimmed.
 import { SHIPMENT_EXAMPLE } from './shipments.examples.js';
 

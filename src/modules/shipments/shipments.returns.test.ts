@@ -10,7 +10,7 @@ import { eventually, startReceiver, type Receiver } from '../../../test/helpers/
 import { settingsService } from '../settings/index.js';
 import { registerWebhookJobs } from '../webhooks/index.js';
 
-// Returns and refunds (DESIGN.md §9.3) on a fake clock: Monday 2 March 2026, 15:00 UTC (the
+// Returns and refunds on a fake clock: Monday 2 March 2026, 15:00 UTC (the
 // simulated carriers pick up at 18:00 on a weekday bought before 17:00).
 let clock = Date.parse('2026-03-02T15:00:00.000Z');
 const setClock = (iso: string) => (clock = Date.parse(iso));
@@ -182,6 +182,21 @@ describe('POST /v1/shipments/:id/return', () => {
         customs: { contents_type: 'return_merchandise', items: shipment.customs.items },
       });
     }
+  });
+
+  it('a residential-only service is returned by the service its carrier names for returns (FedEx Home Delivery → FedEx Ground to the business); a named service still wins', async () => {
+    setClock('2026-03-02T15:00:00.000Z');
+    const { shipment } = await bought(t.headers, {}, { service_code: 'fedex_home_delivery' });
+    const carriers = app.deps.carriers;
+    const expected = carriers.byServiceCode('fedex_home_delivery')!.services.find((s) => s.code === 'fedex_home_delivery')!.return_service_code;
+    expect(expected).toBe('fedex_ground');
+    const res = await makeReturn(shipment.id);
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ carrier: 'fedex', service_code: expected, is_return: true, return_of: shipment.id, ship_to: addressOf(warehouse) });
+
+    const named = await makeReturn(shipment.id, { service_code: 'fedex_home_delivery' });
+    expect(named.statusCode, named.body).toBe(422);
+    expect(named.json()).toMatchObject({ code: 'no_rates' });
   });
 
   it('an on_scan label unused at expires_at becomes expired and not_charged (tracking.updated recorded); voided unused it asks for no refund', async () => {

@@ -1,4 +1,5 @@
 import type { Updateable } from 'kysely';
+import type { CarrierRegistry } from '../../carriers/registry.js';
 import type { CarrierDefinition, CustomsDeclaration } from '../../carriers/types.js';
 import { AppError, validationError } from '../../platform/errors.js';
 import type { Order } from '../orders/index.js';
@@ -6,7 +7,7 @@ import type { ShipmentStatus } from './shipments.states.js';
 import type { ShipmentAddress, ShipmentRow, ShipmentsTable } from './shipments.tables.js';
 
 /**
- * Return labels (DESIGN.md §9.3). A return is a shipment like any other (bought through the
+ * Return labels. A return is a shipment like any other (bought through the
  * same purchase saga, tracked, voidable, printed) with its return facts beside it:
  *
  * - `charge`: `on_scan` (nothing billed until the carrier's first scan; unused at
@@ -44,6 +45,16 @@ export interface ReturnInput {
   reason?: string;
   charge?: ReturnCharge;
   expires_in_days?: number;
+}
+
+/**
+ * The service a return of an outbound shipment is bought with when the caller names none: the
+ * one the carrier's service table gives for returns of it (FedEx Home Delivery delivers to homes
+ * only, so its returns travel FedEx Ground), else the outbound's own.
+ */
+export function returnServiceOf(carriers: Pick<CarrierRegistry, 'byServiceCode'>, outboundServiceCode: string): string {
+  const service = carriers.byServiceCode(outboundServiceCode)?.services.find((s) => s.code === outboundServiceCode);
+  return service?.return_service_code ?? outboundServiceCode;
 }
 
 /** The charge asked for, or the carrier's default; 422 when the carrier does not offer it. */

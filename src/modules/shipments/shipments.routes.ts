@@ -111,7 +111,7 @@ export async function shipmentsRoutes(app: App, opts: { shipments: ShipmentsServ
       operationId: 'createReturnShipment',
       summary: 'Make a return label for a shipment',
       description:
-        'A return label (DESIGN.md §9.3): a shipment with `is_return: true`, `return_of` this shipment, its addresses swapped, its parcel and (unless `service_code` names another) its service. ' +
+        'A return label: a shipment with `is_return: true`, `return_of` this shipment, its addresses swapped, its parcel and (unless `service_code` names another) its service. ' +
         '`charge`: `on_scan` (default where the carrier offers pay-on-scan: usps, ups, fedex) costs nothing until the carrier\'s first scan (`billing_status` pending → charged); unused at `expires_at` ' +
         '(`expires_in_days`, 1–90, default 30) the label becomes `expired` and `not_charged`. `on_creation` is charged at once (DHL Express offers only this: on_scan there is 422 `return_charge_unavailable`). ' +
         'International returns copy the outbound customs as `return_merchandise`. A return never moves the order\'s status. A voided shipment is 409 `invalid_state`; a return label itself 422 `unprocessable`. ' +
@@ -130,7 +130,7 @@ export async function shipmentsRoutes(app: App, opts: { shipments: ShipmentsServ
       operationId: 'listRefunds',
       summary: 'List refunds of voided labels, newest first',
       description:
-        'Each void asks the carrier to refund the label (DESIGN.md §9.3): `submitted`, then `refunded` or `rejected` (a simulated carrier decides after the setting `sandbox.refund_delay_seconds`, rejecting a label it scanned meanwhile; an api account\'s accepted void is refunded at once). ' +
+        'Each void asks the carrier to refund the label: `submitted`, then `refunded` or `rejected` (a simulated carrier decides after the setting `sandbox.refund_delay_seconds`, rejecting a label it scanned meanwhile; an api account\'s accepted void is refunded at once). ' +
         'Each change emits `shipment.refund_updated`. `status` filters (comma-separated); the cursor pages by (requested_at, id).',
       tags: ['refunds'],
       security,

@@ -44,7 +44,7 @@ export const AddressValidationModeSchema = Type.Union(
   [Type.Literal('none'), Type.Literal('validate'), Type.Literal('validate_and_clean')],
   {
     description:
-      'How the destination is checked before the label is bought (DESIGN.md §9.7). validate: an invalid address is 422 `address_undeliverable` (nothing bought), a corrected one is bought as given with the messages kept; validate_and_clean: the label and shipment use the normalised address (`ship_to_original` keeps the given one); none: no check. Through an api carrier account whose carrier validates addresses, the carrier\'s validator answers. Default: the setting `shipments.address_validation` (validate).',
+      'How the destination is checked before the label is bought. validate: an invalid address is 422 `address_undeliverable` (nothing bought), a corrected one is bought as given with the messages kept; validate_and_clean: the label and shipment use the normalised address (`ship_to_original` keeps the given one); none: no check. Through an api carrier account whose carrier validates addresses, the carrier\'s validator answers. Default: the setting `shipments.address_validation` (validate).',
   },
 );
 
@@ -60,12 +60,12 @@ export const CreateShipmentBody = Type.Object(
       text(100, { minLength: 1, description: 'The carrier account to buy through (`carrier_account_id` of a rate option). Default: the service carrier\'s default account.' }),
     ),
     address_validation: Type.Optional(AddressValidationModeSchema),
-    is_return: Type.Optional(Type.Boolean({ description: 'A standalone return label for the order (DESIGN.md §9.3): ship_from and ship_to are the order\'s swapped; the order\'s status never moves. With it: rma_number, reason, charge, expires_in_days as on POST /v1/shipments/{id}/return.' })),
+    is_return: Type.Optional(Type.Boolean({ description: 'A standalone return label for the order: ship_from and ship_to are the order\'s swapped; the order\'s status never moves. With it: rma_number, reason, charge, expires_in_days as on POST /v1/shipments/{id}/return.' })),
     ...returnFields(),
     customs: Type.Optional({
       ...CustomsInputSchema,
       description:
-        'The customs declaration for this label (DESIGN.md §9.2); it replaces the order\'s. Absent: the order\'s, else derived from its line items. ' +
+        'The customs declaration for this label; it replaces the order\'s. Absent: the order\'s, else derived from its line items. ' +
         'Used only when the parcel crosses a border or goes to a US military address (AA, AE, AP); ignored for a domestic parcel.',
     }),
   },
@@ -152,7 +152,7 @@ export const RefundSchema = Type.Object(
     decided_at: orNull(Timestamp),
     reason: orNull(Type.String()),
   },
-  { description: 'The refund a void asked for (DESIGN.md §9.3): submitted, then refunded or rejected (a label the carrier scanned after the void is rejected).' },
+  { description: 'The refund a void asked for: submitted, then refunded or rejected (a label the carrier scanned after the void is rejected).' },
 );
 
 export const RefundListItemSchema = Type.Object(
@@ -223,7 +223,7 @@ export const ShipmentSchema = Type.Object(
             }),
           ),
         },
-        { description: 'How the destination was checked before purchase (DESIGN.md §9.7); null for labels bought before the check existed.' },
+        { description: 'How the destination was checked before purchase; null for labels bought before the check existed.' },
       ),
     ),
     parcel: Type.Object({ weight_oz: Type.Number(), length_in: Type.Number(), width_in: Type.Number(), height_in: Type.Number() }),
@@ -236,7 +236,7 @@ export const ShipmentSchema = Type.Object(
     updated_at: Timestamp,
     voided_at: orNull(Timestamp),
     delivered_at: orNull(Timestamp),
-    is_return: Type.Boolean({ description: 'A return label (DESIGN.md §9.3).' }),
+    is_return: Type.Boolean({ description: 'A return label.' }),
     return_of: orNull(Type.String({ description: 'The outbound shipment this return sends back; null for an outbound label or a standalone return.' })),
     charge: orNull(ReturnChargeSchema),
     expires_at: orNull({ ...Timestamp, description: 'When a return label stops being usable (an on_scan one unused by then becomes expired, not_charged).' }),

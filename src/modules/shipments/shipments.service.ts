@@ -27,7 +27,7 @@ import { FINAL_STATUSES, SHIPMENT_STATUSES, shipmentStateError, type ShipmentSta
 import type { ShipmentAddress, ShipmentRow, StoredRate, TrackingEventRow } from './shipments.tables.js';
 import { deliverOrder, isDue, scopeOf, TrackingSync } from './shipments.tracking.js';
 import { labelUrl, toPublicTracking, toShipment, toTracking, toTrackingEventListItem, type ReturnSummary } from './shipments.wire.js';
-import { resolveReturnCharge, returnColumns, returnExpiry, returnOrderView, returnBillingOnSync, toReturnSummary, type ReturnInput, type ReturnSpec } from './shipments.returns.js';
+import { resolveReturnCharge, returnServiceOf, returnColumns, returnExpiry, returnOrderView, returnBillingOnSync, toReturnSummary, type ReturnInput, type ReturnSpec } from './shipments.returns.js';
 import { assertVoidWindowOpen, DECIDE_REFUND_JOB, recordRefundUpdated, refundOnVoid, Refunds } from './shipments.refunds.js';
 import { assertNotManifested } from './shipments.end-of-day.js';
 
@@ -50,11 +50,11 @@ interface PurchasePlan {
   lane: PreparedLane;
   sandbox: ReturnType<typeof sandboxOptions>;
   selection: Selection | null;
-  /** The destination as checked (DESIGN.md §9.7): where the label goes, what was given, what the check said. */
+  /** The destination as checked: where the label goes, what was given, what the check said. */
   destination: CheckedDestination;
-  /** A return label (DESIGN.md §9.3, shipments.returns.ts): never moves the order. */
+  /** A return label (shipments.returns.ts): never moves the order. */
   returning: ReturnSpec | null;
-  /** The customs declaration, validated (DESIGN.md §9.2); null when the parcel stays in the country. */
+  /** The customs declaration, validated; null when the parcel stays in the country. */
   customs: CustomsDeclaration | null;
 }
 
@@ -88,7 +88,7 @@ type CarrierSale =
 const AUTO = 'auto';
 const CHEAPEST = 'cheapest';
 
-/** POST /v1/tracking/:id/refresh asks the carrier at most this often per shipment (DESIGN.md §9.1). */
+/** POST /v1/tracking/:id/refresh asks the carrier at most this often per shipment. */
 const REFRESH_SPACING_MS = 60_000;
 
 const fileExtension: Record<LabelFormatCode, string> = { pdf_4x6: 'pdf', pdf_letter: 'pdf', png_4x6: 'png', zpl_4x6: 'zpl' };
@@ -198,8 +198,9 @@ export class ShipmentsService {
   }
 
   /**
-   * A return label for an outbound shipment (POST /v1/shipments/:id/return, DESIGN.md §9.3):
-   * the outbound's addresses swapped, its parcel, its service unless another is named, bought
+   * A return label for an outbound shipment (POST /v1/shipments/:id/return):
+   * the outbound's addresses swapped, its parcel, its service (or the one its carrier returns it
+   * by) unless another is named, bought
    * through the purchase saga without moving the order. See shipments.returns.ts.
    */
   async createReturn(
@@ -211,7 +212,8 @@ export class ShipmentsService {
     const outbound = await this.findOrThrow(ctx, outboundId);
     if (outbound.is_return) throw new AppError('unprocessable', 'This shipment is itself a return label; make the return from the outbound shipment.', { details: [{ field: 'id', message: 'is a return label' }] });
     if (outbound.status === 'voided') throw shipmentStateError(outbound.status, 'be returned', 'The shipment is voided; a voided label has nothing to return.');
-    const carrier = this.returnCarrier(await this.carriers, input.service_code ?? outbound.service_code);
+    const serviceCode = input.service_code ?? returnServiceOf(await this.carriers, outbound.service_code);
+    const carrier = this.returnCarrier(await this.carriers, serviceCode);
     const spec: ReturnSpec = {
       returnOf: outbound.id,
       charge: resolveReturnCharge(carrier, input.charge),
@@ -226,7 +228,6 @@ export class ShipmentsService {
     // The outbound's account when the carrier is the same and the account still sells, else the carrier's default.
     const sameAccount = carrier.slug === outbound.carrier ? (outbound.carrier_account_id ?? undefined) : undefined;
     const account = await this.gateway.accountForPurchase(ctx, carrier.slug, sameAccount).catch(() => this.gateway.accountForPurchase(ctx, carrier.slug, undefined));
-    const serviceCode = input.service_code ?? outbound.service_code;
     const row = await this.buy(ctx, returnOrderView(order, spec, outbound.parcel), { carrier, serviceCode, account }, { format: input.label_format ?? (outbound.label_format as LabelFormatCode), addressValidation: 'none', returning: spec }, inTransaction);
     return toShipment(row, this.baseUrl);
   }
@@ -364,7 +365,7 @@ export class ShipmentsService {
       }
       throw err;
     }
-    // A return declares the outbound's contents as returned merchandise (DESIGN.md §9.3); a
+    // A return declares the outbound's contents as returned merchandise; a
     // standalone one derives them from the order like any label, then declares them returned.
     const derivedReturn = () => {
       const declared = resolveCustoms(order, options.customs, lane);
@@ -608,7 +609,7 @@ export class ShipmentsService {
     const before = await this.tracking.refresh(await this.findOrThrow(ctx, id));
     assertNotManifested(before);
     const carriers = await this.carriers;
-    // The carrier's void window (DESIGN.md §9.3; its definition says how many days): 409 once closed.
+    // The carrier's void window (its definition says how many days): 409 once closed.
     if (before.status === 'label_purchased') assertVoidWindowOpen(carriers.get(before.carrier), before, this.deps.now());
     const refundDelaySeconds = await this.refunds.delaySeconds();
     // A real carrier is asked before the transaction (its deadline must not hold a lock); its
@@ -727,7 +728,7 @@ export class ShipmentsService {
   async label(scope: Scope, id: string, format?: LabelFormatCode): Promise<LabelFile> {
     const row = await this.findOrThrow(scope, id);
     const file = await this.labelOnly(scope, row, format);
-    // A PDF label carries the shipment's customs documents after its own page (DESIGN.md §9.2).
+    // A PDF label carries the shipment's customs documents after its own page.
     if (file.content_type !== 'application/pdf') return file;
     return { ...file, body: await this.customsDocuments.appendToLabel(scope, row, file.body) };
   }
@@ -865,7 +866,7 @@ export class ShipmentsService {
 }
 
 /**
- * The declaration a purchase ships with (DESIGN.md §9.2): none when the parcel stays in the
+ * The declaration a purchase ships with: none when the parcel stays in the
  * country (a declaration given for a domestic parcel is ignored); else the one given with the
  * purchase, else the order's, else one derived from the order's lines (422 customs_required
  * naming each missing line field when it cannot be). Checked before anything is bought: 422

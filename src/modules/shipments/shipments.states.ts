@@ -2,12 +2,12 @@ import type { TrackingStatus } from '../../carriers/types.js';
 import { AppError, invalidState } from '../../platform/errors.js';
 
 /**
- * Shipment states (DESIGN.md §5 "Shipment"):
+ * Shipment states:
  *
  *   label_purchased ─▶ in_transit ─▶ out_for_delivery ─▶ delivered
  *        │                 └──────────────┴──▶ exception | returned
  *        ├─void─▶ voided
- *        └─expire─▶ expired   (a return label charged on scan, unused at its expires_at; DESIGN.md §9.3)
+ *        └─expire─▶ expired   (a return label charged on scan, unused at its expires_at)
  *
  * Tracking drives every move but `void` (only from label_purchased) and force-delivery (any
  * state but voided → delivered). Nothing moves a delivered or voided shipment again.

@@ -20,7 +20,7 @@ export interface ShipmentAddress {
 
 export type AddressValidationMode = 'none' | 'validate' | 'validate_and_clean';
 
-/** What a purchase recorded about its destination check (DESIGN.md §9.7). */
+/** What a purchase recorded about its destination check. */
 export interface AddressCheckRecord {
   mode: AddressValidationMode;
   status: AddressValidationResult['status'] | null;
@@ -79,13 +79,13 @@ export interface ShipmentsTable {
   carrier_shipment_id: string | null;
   /** The image the carrier issued (GIF, PNG, ZPL, PDF); api shipments only. */
   carrier_label_format: string | null;
-  /** The destination check before purchase (DESIGN.md §9.7); null for shipments bought before it existed. */
+  /** The destination check before purchase; null for shipments bought before it existed. */
   address_validation: NullableJson<AddressCheckRecord>;
   /** The address as the order gave it, when validate_and_clean shipped to the normalised one. */
   ship_to_original: NullableJson<ShipmentAddress>;
-  /** The customs declaration the label was bought with (DESIGN.md §9.2); null for a domestic parcel. */
+  /** The customs declaration the label was bought with; null for a domestic parcel. */
   customs: NullableJson<CustomsDeclaration>;
-  // ---- returns and refunds (DESIGN.md §9.3; see shipments.returns.ts, shipments.refunds.ts) ----
+  // ---- returns and refunds (see shipments.returns.ts, shipments.refunds.ts) ----
   is_return: ColumnType<boolean, boolean | undefined, boolean>;
   /** The outbound shipment this return label sends back (null: an outbound label, or a standalone return). */
   return_of: string | null;
@@ -104,7 +104,7 @@ export interface ShipmentsTable {
   refund_reason: string | null;
   /** When the simulated carrier decides a submitted refund (the refunds job). */
   refund_decide_after: NullableTimestamp;
-  /** The end-of-day manifest the label is on (DESIGN.md §9.4); null until manifested. */
+  /** The end-of-day manifest the label is on; null until manifested. */
   manifest_id: ColumnType<string | null, string | null | undefined, string | null>;
   /** The last POST /v1/tracking/:id/refresh (once a minute). */
   tracking_refreshed_at: NullableTimestamp;

@@ -19,7 +19,7 @@ import { nextCheckWithExpiry, returnBillingOnSync } from './shipments.returns.js
 /** How long to wait before asking a carrier again when it gives no next-scan time, or failed. */
 const DEFAULT_RECHECK_MS = 30 * 60_000;
 const FAILED_RECHECK_MS = 5 * 60_000;
-/** A real carrier is polled by status (DESIGN.md §9.1): daily before the first scan, hourly after, never after 90 days. */
+/** A real carrier is polled by status: daily before the first scan, hourly after, never after 90 days. */
 const API_PRE_TRANSIT_MS = 86_400_000;
 const API_IN_TRANSIT_MS = 3_600_000;
 const API_TRACKING_HORIZON_MS = 90 * 86_400_000;
@@ -181,7 +181,7 @@ export class TrackingSync {
     const scope = scopeOf(row);
     const added = await repo.insertTrackingEvents(trx, result.events.map((e, seq) => this.eventRow(row, e, seq, now)));
     const last = result.events[result.events.length - 1];
-    // A return label: billed on its first scan, or expired unused (DESIGN.md §9.3).
+    // A return label: billed on its first scan, or expired unused.
     const billing = returnBillingOnSync(row, statusFromTracking(result.status, row.status), now);
     const status = billing.status;
     next = nextCheckWithExpiry(row, next);
@@ -199,7 +199,7 @@ export class TrackingSync {
       ...(added.length > 0 || changed ? { updated_at: now } : {}),
       ...billing.patch,
     });
-    // A return never moves its order (DESIGN.md §9.3).
+    // A return never moves its order.
     if (delivered && !row.is_return) await deliverOrder(trx, scope, row.order_id, now);
     if (changed) await this.recordTrackingUpdated(trx, updated, row.status);
     return updated;

@@ -5,7 +5,7 @@ import { MILESTONES, type PublicTracking, type Shipment, type Tracking } from '.
 import type { ShipmentRow, TrackingEventRow } from './shipments.tables.js';
 import { toRefund } from './shipments.refunds.js';
 
-/** A return label as its outbound shipment lists it (DESIGN.md §9.3). */
+/** A return label as its outbound shipment lists it. */
 export interface ReturnSummary {
   id: string;
   tracking_number: string;

@@ -13,7 +13,7 @@ import {
 import type { ShippingRulesService } from './shipping-rules.service.js';
 
 /**
- * Shipping rules (DESIGN.md §9.5), mounted twice: under /v1 (API key) and under /api/admin
+ * Shipping rules, mounted twice: under /v1 (API key) and under /api/admin
  * (session; the dashboard's Rules page). Same handlers, distinct operation ids.
  */
 export async function shippingRulesRoutes(app: App, opts: { surface: 'admin' | 'v1'; service: ShippingRulesService }) {

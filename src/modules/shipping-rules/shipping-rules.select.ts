@@ -2,7 +2,7 @@ import type { Money } from '../../platform/http/schemas.js';
 import type { ConsideredOption, RuleActions, RuleConditions, Selection, Strategy } from './shipping-rules.schemas.js';
 
 /**
- * Choosing a service by the shipping rules (DESIGN.md §9.5), pure: no I/O, no clock. The
+ * Choosing a service by the shipping rules, pure: no I/O, no clock. The
  * service module rates the order and loads the rules; this decides and explains.
  */
 

@@ -15,7 +15,7 @@ const orNull = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()
 /** Text we store: no NUL (PostgreSQL text cannot hold it) nor other control characters. */
 const NO_CONTROL = '^[^\\u0000-\\u001f\\u007f]*$';
 
-/** Event types an endpoint can subscribe to (DESIGN.md §5); `*` = every one, present and future. */
+/** Event types an endpoint can subscribe to; `*` = every one, present and future. */
 export const WEBHOOK_EVENT_TYPES = [
   'shipment.label_purchased',
   'tracking.updated',
@@ -32,7 +32,7 @@ export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'dead'] as c
 
 const EventTypeSchema = Type.Union([...WEBHOOK_EVENT_TYPES.map((t) => Type.Literal(t)), Type.Literal('*')], {
   description:
-    'An event type, or `*` for every type. shipment.refund_updated (DESIGN.md §9.3): each change of a voided label\'s refund, data `{refund: {id, shipment_id, tracking_number, carrier, status, amount, requested_at, decided_at, reason}, shipment_id, order_id, tracking_number, carrier}`.',
+    'An event type, or `*` for every type. shipment.refund_updated: each change of a voided label\'s refund, data `{refund: {id, shipment_id, tracking_number, carrier, status, amount, requested_at, decided_at, reason}, shipment_id, order_id, tracking_number, carrier}`.',
 });
 const EventsSchema = Type.Array(EventTypeSchema, { minItems: 1, maxItems: 20, uniqueItems: true });
 const UrlSchema = Type.String({

@@ -4,7 +4,7 @@ import { openTestDatabase } from '../../../test/helpers/db.js';
 import type { DatabaseHandle } from './database.js';
 
 /**
- * DESIGN.md §2: the third-party kysely-pglite dialect let a concurrent query join another
+ * The third-party kysely-pglite dialect let a concurrent query join another
  * caller's open transaction, so a rollback removed a row inserted outside it. Kysely's built-in
  * PGliteDialect must serialise them instead (and PostgreSQL isolates them anyway).
  */

@@ -36,7 +36,7 @@ export interface OpenDatabaseOptions {
 /**
  * SQL texts sent as named prepared statements (registered by `precompiled`): each pooled
  * PostgreSQL connection, and the embedded engine (pglite-statements.ts), parses and plans them
- * once, then only binds and executes, instead of a parse and plan per call (issue 25: the
+ * once, then only binds and executes, instead of a parse and plan per call (the
  * planner's time on the shared cores of the order read). Only registered texts are named, so
  * the server keeps a bounded set per connection.
  */
@@ -70,7 +70,7 @@ function useNamedStatements(client: pg.PoolClient): void {
 export const CONNECT_TIMEOUT_MS = 5_000;
 
 /**
- * A lost connection must never crash the process (issue 29: a PostgreSQL blip killed every
+ * A lost connection must never crash the process (a PostgreSQL blip killed every
  * process with "Unhandled 'error' event" on a pg Client). pg-pool listens for errors only on
  * idle clients; a client checked out between two queries (a Kysely transaction, the queue's
  * multi-statement scripts) emits its connection error with no listener. Every client gets one

@@ -22,7 +22,7 @@ interface Prepared {
 
 /**
  * Named prepared statements on the embedded engine, for the SQL texts registered with
- * nameStatement (issue 25). PGlite's query() makes six calls into the WASM engine (Parse,
+ * nameStatement. PGlite's query() makes six calls into the WASM engine (Parse,
  * Describe, Bind, Describe, Execute, Sync) and plans the statement every time; the planner's
  * relation-size lookups are lseek + fstat calls through the emulated file system. This
  * prepares each registered text once per instance and then sends Bind + Execute + Sync as one

@@ -4,7 +4,7 @@ import { nameStatement } from './database.js';
 
 /**
  * A query whose shape never changes, compiled to SQL once. Kysely builds and compiles a query
- * tree on every call, which was ~10% of the order read's CPU (issue 25); this keeps the SQL
+ * tree on every call, which was ~10% of the order read's CPU; this keeps the SQL
  * text of the first compilation and only binds the values on each call. It still runs
  * through the executor it is given (root handle or transaction), so PGlite's single
  * connection and open transactions are respected.

@@ -108,7 +108,7 @@ function withBodyChecks(request: FastifyRequest, schemaDetails: ErrorDetail[], c
 }
 
 export function sendError(reply: FastifyReply, request: FastifyRequest, code: ErrorCode, message: string, details?: unknown) {
-  // `details` is always a list (DESIGN.md §9): empty when the error has nothing to add.
+  // `details` is always a list: empty when the error has nothing to add.
   const body = { code, message, details: details ?? [], request_id: request.id };
   // Serialised here, not by the route's response schema for that status (GET /health's 503 is
   // its own health document, and an error body must never fail a schema meant for another).

@@ -61,7 +61,7 @@ function fingerprint(request: FastifyRequest): string {
 }
 
 /**
- * Idempotency for POST (DESIGN.md §4): the first request with a key runs and its response is
+ * Idempotency for POST (docs/api-conventions.md): the first request with a key runs and its response is
  * kept 24 h; a repeat with the same body gets that response with `Idempotent-Replayed: true`;
  * a different body is 422; a repeat while the first still runs is 409. Server errors (5xx) are
  * not kept, so the client can retry them.
@@ -73,7 +73,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db, now: () => Dat
   const heldName = (workspaceId: string, environment: string, key: string) => `${workspaceId}\u0000${environment}\u0000${key}`;
 
   // Attached to the POST routes of the scope only: a GET (the order read) then runs no
-  // idempotency hook at all instead of two that return at once (issue 25). Prepended, so they
+  // idempotency hook at all instead of two that return at once. Prepended, so they
   // still run before any hook of the route's own, as scope-level hooks would.
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -83,7 +83,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db, now: () => Dat
   });
 
   // Callback-style wrappers: a POST without an Idempotency-Key (most of them) passes through
-  // without a promise or a microtask turn (issue 25).
+  // without a promise or a microtask turn.
   function claimKeyHook(request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) {
     const header = request.headers['idempotency-key'];
     if (request.method !== 'POST' || header === undefined) return done();

@@ -59,7 +59,7 @@ interface LatencyTally {
 /**
  * Request counts and latencies, tallied per request in plain maps under one string key per label
  * set and handed to prom-client when /metrics is read. prom-client's own inc/observe hash and
- * validate the label object on every call, a few µs on every request (issue 25); the exposition
+ * validate the label object on every call, a few µs on every request; the exposition
  * (names, labels, cumulative buckets, _sum, _count) is the same.
  */
 class RequestTally {
@@ -108,7 +108,7 @@ class RequestTally {
 
 /**
  * carrier_requests_total{carrier,operation,outcome} and carrier_request_duration_seconds
- * {carrier,operation} (DESIGN.md §9.1), fed by the carrier HTTP client's metrics hook.
+ * {carrier,operation}, fed by the carrier HTTP client's metrics hook.
  */
 export function carrierRequestMetrics(registry: Registry) {
   const total = new Counter({ name: 'carrier_requests_total', help: 'Calls to carrier APIs by outcome', labelNames: ['carrier', 'operation', 'outcome'], registers: [registry] });

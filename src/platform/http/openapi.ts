@@ -198,7 +198,7 @@ function groupSecurity(path: string, security: Array<Record<string, string[]>>):
 
 /**
  * The route groups a rate limit guards, and whether it answers the RateLimit headers: /v1 by the
- * workspace's burst (DESIGN.md §4: every /v1 response carries them; identity/guards.ts), the
+ * workspace's burst (every /v1 response carries them: docs/api-conventions.md; identity/guards.ts), the
  * others per client IP (a 429 with Retry-After, no RateLimit headers). /api/admin and
  * /api/super-admin (the dashboard's session routes) and the root descriptors have no limit.
  */

@@ -104,7 +104,7 @@ export function errorResponses(...statuses: number[]): Record<number, TSchema> {
  */
 export const SAFE_INTEGER = { minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER } as const;
 
-/** `?limit=`: out-of-range values are clamped to 1..100, not refused (DESIGN.md §4). */
+/** `?limit=`: out-of-range values are clamped to 1..100, not refused (docs/api-conventions.md). */
 export const PageLimitSchema = Type.Integer({ ...SAFE_INTEGER, description: 'Page size, default 20, clamped to 1..100.' });
 
 export const MoneySchema = Type.Object(

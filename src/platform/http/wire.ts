@@ -1,7 +1,7 @@
 import { validationError } from '../errors.js';
 import { DATE_FORMAT_MESSAGES, parseDateValue } from './dates.js';
 
-/** A timestamp on the wire (DESIGN.md §4: ISO-8601 UTC), from a row's Date or text; null stays null. */
+/** A timestamp on the wire (ISO-8601 UTC: docs/api-conventions.md), from a row's Date or text; null stays null. */
 export const iso = (d: Date | string | null | undefined): string | null => (d == null ? null : new Date(d).toISOString());
 
 /**

@@ -1,7 +1,7 @@
 import type { Executor } from '../db/types.js';
 
 /**
- * The durable job queue (DESIGN.md §2 "Jobs", STYLE.md §6 "Jobs"): an interface, a real
+ * The durable job queue (docs/architecture.md, Jobs): an interface, a real
  * driver over pg-boss 10 in the application database (`pg-boss-queue.ts`, both engines) and an
  * in-memory driver for unit tests (`memory-queue.ts`). Wired once in `app.ts`.
  *

@@ -60,7 +60,7 @@ interface StoredJob {
 }
 
 /**
- * The in-memory driver for unit tests of other modules (STYLE.md §5): nothing runs by itself;
+ * The in-memory driver for unit tests of other modules (docs/architecture.md, Jobs): nothing runs by itself;
  * the test calls `runDue()` or `drain()`, and handlers run as direct calls, one at a time, in
  * due order. Same validation, payload round trip (JSON), retry, singleton and schedule rules as
  * the pg-boss driver, with these differences:

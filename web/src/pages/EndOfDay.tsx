@@ -25,7 +25,7 @@ export function withOffset(local: string): string {
   return `${local.length === 16 ? `${local}:00` : local}${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
 }
 
-/** End of day (DESIGN.md §9.4): close the day's labels on a manifest, book and cancel pickups. */
+/** End of day: close the day's labels on a manifest, book and cancel pickups. */
 export function EndOfDay() {
   const { environment } = useSession();
   return (

@@ -7,7 +7,7 @@ import { HealthBadge } from './Integrations';
 import { ConnectionBadge, healthReason, RETRYABLE, WriteBacksTable, type Integration, type SyncRun, type WriteBack } from './integrations-common';
 
 /**
- * A store connection (docs/channels.md–§10.4): its connection and health, how far behind the
+ * A store connection (docs/channels.md): its connection and health, how far behind the
  * store it is, its settings as a form, Test connection and Sync now, the sync runs and the
  * write-backs that need a hand.
  */

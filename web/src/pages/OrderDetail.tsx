@@ -213,7 +213,7 @@ function NeedsReviewBanner({ review }: { review: NonNullable<Order['needs_review
   );
 }
 
-/** The order's customs declaration (DESIGN.md §9.2), or what happens without one. */
+/** The order's customs declaration, or what happens without one. */
 function CustomsCard({ order }: { order: Order }) {
   const c = customsOf(order);
   return (

@@ -5,7 +5,7 @@ import { Badge, Empty, ErrorBox, Loading, money, Pager, useAsync, useCursorPages
 
 const STATUSES = ['submitted', 'refunded', 'rejected'] as const;
 
-/** Refunds of voided labels (DESIGN.md §9.3): submitted, then refunded or rejected by the carrier. */
+/** Refunds of voided labels: submitted, then refunded or rejected by the carrier. */
 export function Refunds() {
   const [status, setStatus] = useState('');
   const pages = useCursorPages(status);

@@ -193,7 +193,7 @@ function LabelPreview({ shipmentId, voided }: { shipmentId: string; voided: bool
 const loadShipment = (id: string) => call(api.GET('/api/admin/shipments/{id}', { params: { path: { id } } }));
 type Shipment = Awaited<ReturnType<typeof loadShipment>>;
 
-/** What makes a return label a return (DESIGN.md §9.3). */
+/** What makes a return label a return. */
 function ReturnFacts({ shipment: s }: { shipment: Shipment }) {
   return (
     <dl className="facts" data-testid="return-facts">
@@ -315,7 +315,7 @@ function Returns({ shipment: s, onCreated }: { shipment: Shipment; onCreated: ()
 }
 type ShipmentAddressCheck = NonNullable<Awaited<ReturnType<typeof loadShipment>>['address_validation']>;
 
-/** How the destination was checked before purchase (DESIGN.md §9.7), and the address as given when it was cleaned. */
+/** How the destination was checked before purchase, and the address as given when it was cleaned. */
 function AddressCheck({ check, original }: { check: ShipmentAddressCheck | null; original: unknown }) {
   if (!check) return null;
   const by = check.source?.type === 'carrier' ? `${check.source.carrier} (carrier)` : check.source ? 'built-in validator' : null;

@@ -4,7 +4,7 @@ import type { PageProps } from '../page-props';
 import { navigate } from '../router';
 import { Badge, ErrorBox, Loading, day, useAsync, when } from '../ui';
 
-/** DESIGN §8 "Public tracking": no name, street, email or phone. */
+/** Public tracking shows no name, street, email or phone. */
 export type PublicTracking = Operations['publicTrack']['responses'][200]['content']['application/json'];
 
 const MILESTONE: Record<string, string> = {

@@ -1,5 +1,5 @@
 /**
- * The customs declaration as the dashboard edits and shows it (DESIGN.md §9.2). The order's
+ * The customs declaration as the dashboard edits and shows it. The order's
  * `customs` on the wire; typed here until the generated client knows the field.
  */
 export interface CustomsItemWire {

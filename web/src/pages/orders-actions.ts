@@ -2,7 +2,7 @@ import { api, call, type Order } from '../api/client';
 
 export type OrderAction = 'process' | 'generate' | 'cancel' | 'archive' | 'unarchive';
 
-/** The state moves the API allows from an order's current state (DESIGN §5 Order). */
+/** The state moves the API allows from an order's current state (the order state machine). */
 export function allowedActions(order: Pick<Order, 'status' | 'archived'>): OrderAction[] {
   const out: OrderAction[] = [];
   if (order.status === 'awaiting_fulfillment') out.push('process');

@@ -119,7 +119,7 @@ export class DhlExpressApiDriver implements CarrierApiDriver {
   }
 
   async rates(ctx: ApiCallContext, request: ApiRateRequest) {
-    // DHL Express stays international-only inside the US, as the simulated carrier is (issue 32):
+    // DHL Express stays international-only inside the US, as the simulated carrier is:
     // no call, every service unavailable.
     if (usDomestic(request)) {
       const codes = request.service_codes ?? DHL_PRODUCTS.map((p) => p.ours);

@@ -88,7 +88,7 @@ export function mapDhlEvent(typeCode: string | null | undefined): Mapped {
 /**
  * The image we ask DHL for, per image the platform wants. MyDHL's `encodingFormat` is one of
  * pdf, zpl, lp2, epl: it issues no raster image, so PNG and GIF requests get DHL's PDF (the
- * platform converts where lossless, else answers `label_format_unavailable`, §9.1).
+ * platform converts where lossless, else answers `label_format_unavailable`).
  */
 export const DHL_ENCODING: Readonly<Record<CarrierLabelImage, { encoding: 'pdf' | 'zpl'; image: CarrierLabelImage }>> = {
   PDF: { encoding: 'pdf', image: 'PDF' },

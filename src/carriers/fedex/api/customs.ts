@@ -92,7 +92,7 @@ export function buildCustomsClearanceDetail(req: ApiPurchaseRequest, customs: Cu
   return detail;
 }
 
-/** The commercial invoice asked for beside the label (none for documents, DESIGN.md §9.2). */
+/** The commercial invoice asked for beside the label (none for documents). */
 export function buildShippingDocumentSpecification(customs: CustomsDeclaration): Json | null {
   if (customs.contents_type === 'documents') return null;
   return {

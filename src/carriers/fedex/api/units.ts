@@ -134,7 +134,7 @@ export function mapFedexStatus(derived: string | null | undefined, code: string 
 
 /**
  * Our label_format → the image FedEx issues (imageType ZPLII, EPL2, PDF, PNG). FedEx has no
- * GIF: gif_4x6 gets PNG, which the platform converts losslessly (§9.1). Always 4x6.
+ * GIF: gif_4x6 gets PNG, which the platform converts losslessly. Always 4x6.
  */
 export const FEDEX_LABEL_IMAGES: Readonly<Record<string, CarrierLabelImage>> = {
   pdf_4x6: 'PDF',

@@ -99,7 +99,7 @@ export function customsShipmentFields(req: ApiPurchaseRequest, accountNumber: st
   const origin = req.ship_from.country.toUpperCase();
   const dest = req.ship_to.country.toUpperCase();
   if (customs.contents_type === 'documents') {
-    // Documents of no commercial value travel without an invoice (DESIGN.md §9.2). UPS takes
+    // Documents of no commercial value travel without an invoice. UPS takes
     // DocumentsOnlyIndicator only from a non-US origin to a destination other than CA, PR, MX.
     if (origin !== 'US' && !['CA', 'PR', 'MX'].includes(dest)) shipment.DocumentsOnlyIndicator = '';
     return { shipment, serviceOptions: {}, extraCharges: [] };

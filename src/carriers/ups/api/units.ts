@@ -100,7 +100,7 @@ export function mapUpsStatus(type: string | null | undefined, code: string | nul
 /**
  * Our label_format → the image UPS issues. UPS ships labels as GIF, PNG, ZPL (also EPL/SPL);
  * it has no PDF label, so the PDF formats get UPS's GIF, which the platform places losslessly on
- * a PDF page (§9.1). Always 4x6 stock.
+ * a PDF page. Always 4x6 stock.
  */
 export const UPS_LABEL_IMAGES: Readonly<Record<string, CarrierLabelImage>> = {
   pdf_4x6: 'GIF',
