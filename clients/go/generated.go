@@ -1050,7 +1050,8 @@ type Integration struct {
 	LastIntakeAt    *string           `json:"last_intake_at"`
 	// The last four characters of the current ingest key.
 	IngestKeyLast4 string `json:"ingest_key_last4"`
-	// Shopify: the shop domain (name.myshopify.com). Null for custom.
+	// Shopify: the shop domain (name.myshopify.com); WooCommerce: the site URL; BigCommerce: the store
+	// hash. Null for custom.
 	StoreRef *string `json:"store_ref"`
 	// Replaces the platform's origin (only with CHANNEL_ALLOW_BASE_URL_OVERRIDE=1 outside production).
 	BaseURL *string `json:"base_url"`

@@ -5160,7 +5160,7 @@ export interface components {
                 scopes: string[];
             } | null;
             settings: {
-                /** @description The platform's order statuses that are imported. Shopify: `<financial status>:<fulfillment status>` pairs, lower case (default: paid and partially_paid with unfulfilled and partial). */
+                /** @description The platform's order statuses that are imported. Shopify: `<financial status>:<fulfillment status>` pairs, lower case (default: paid and partially_paid with unfulfilled and partial); WooCommerce: order statuses (default `processing`); BigCommerce: status ids as strings (default `11` Awaiting Fulfillment and `9` Awaiting Shipment). */
                 import_statuses: string[];
                 /** @description Send tracking back to the store when a label is bought (default true). */
                 write_back: boolean;
@@ -24040,29 +24040,15 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "name": "Shopify store",
-                 *       "platform": "shopify",
-                 *       "store_ref": "acme.myshopify.com",
-                 *       "credentials": {
-                 *         "access_token": "shpat_example_custom_app_token",
-                 *         "client_secret": "shpss_example_client_secret"
-                 *       },
-                 *       "settings": {
-                 *         "notify_customer": true
-                 *       }
-                 *     }
-                 */
                 "application/json": {
                     name: string;
                     platform: "shopify" | "woocommerce" | "bigcommerce" | "custom";
-                    /** @description Required for shopify: the shop domain name.myshopify.com. */
+                    /** @description Required for shopify (the shop domain name.myshopify.com), woocommerce (the site URL, https) and bigcommerce (the store hash). */
                     store_ref?: string;
                     /** @description Replaces the platform's origin (a test double or egress proxy); only with CHANNEL_ALLOW_BASE_URL_OVERRIDE=1 outside production. */
                     base_url?: string;
                     settings?: {
-                        /** @description The platform's order statuses that are imported. Shopify: `<financial status>:<fulfillment status>` pairs, lower case (default: paid and partially_paid with unfulfilled and partial). */
+                        /** @description The platform's order statuses that are imported. Shopify: `<financial status>:<fulfillment status>` pairs, lower case (default: paid and partially_paid with unfulfilled and partial); WooCommerce: order statuses (default `processing`); BigCommerce: status ids as strings (default `11` Awaiting Fulfillment and `9` Awaiting Shipment). */
                         import_statuses?: string[];
                         /** @description Send tracking back to the store when a label is bought (default true). */
                         write_back?: boolean;
@@ -24083,7 +24069,7 @@ export interface operations {
                     config?: {
                         [key: string]: unknown;
                     };
-                    /** @description Secrets of the connection (tokens, API keys). Write-only: encrypted at rest, never returned. */
+                    /** @description Secrets of the connection. Shopify: {access_token, client_secret} (custom app) or {client_id, client_secret} (OAuth); WooCommerce: {consumer_key, consumer_secret}; BigCommerce: {access_token} of a store API account. Write-only: encrypted at rest, returned masked. */
                     credentials?: {
                         [key: string]: unknown;
                     } | null;
@@ -24188,7 +24174,7 @@ export interface operations {
                             scopes: string[];
                         } | null;
                         settings: {
-                            /** @description The platform's order statuses that are imported. Shopify: `<financial status>:<fulfillment status>` pairs, lower case (default: paid and partially_paid with unfulfilled and partial). */
+                            /** @description The platform's order statuses that are imported. Shopify: `<financial status>:<fulfillment status>` pairs, lower case (default: paid and partially_paid with unfulfilled and partial); WooCommerce: order statuses (default `processing`); BigCommerce: status ids as strings (default `11` Awaiting Fulfillment and `9` Awaiting Shipment). */
                             import_statuses: string[];
                             /** @description Send tracking back to the store when a label is bought (default true). */
                             write_back: boolean;
@@ -24506,7 +24492,7 @@ export interface operations {
                     platform?: "shopify" | "woocommerce" | "bigcommerce" | "custom";
                     base_url?: string | null;
                     settings?: {
-                        /** @description The platform's order statuses that are imported. Shopify: `<financial status>:<fulfillment status>` pairs, lower case (default: paid and partially_paid with unfulfilled and partial). */
+                        /** @description The platform's order statuses that are imported. Shopify: `<financial status>:<fulfillment status>` pairs, lower case (default: paid and partially_paid with unfulfilled and partial); WooCommerce: order statuses (default `processing`); BigCommerce: status ids as strings (default `11` Awaiting Fulfillment and `9` Awaiting Shipment). */
                         import_statuses?: string[];
                         /** @description Send tracking back to the store when a label is bought (default true). */
                         write_back?: boolean;
@@ -24527,7 +24513,7 @@ export interface operations {
                     config?: {
                         [key: string]: unknown;
                     };
-                    /** @description Secrets of the connection (tokens, API keys). Write-only: encrypted at rest, never returned. */
+                    /** @description Secrets of the connection. Shopify: {access_token, client_secret} (custom app) or {client_id, client_secret} (OAuth); WooCommerce: {consumer_key, consumer_secret}; BigCommerce: {access_token} of a store API account. Write-only: encrypted at rest, returned masked. */
                     credentials?: {
                         [key: string]: unknown;
                     } | null;
@@ -24631,7 +24617,7 @@ export interface operations {
                             scopes: string[];
                         } | null;
                         settings: {
-                            /** @description The platform's order statuses that are imported. Shopify: `<financial status>:<fulfillment status>` pairs, lower case (default: paid and partially_paid with unfulfilled and partial). */
+                            /** @description The platform's order statuses that are imported. Shopify: `<financial status>:<fulfillment status>` pairs, lower case (default: paid and partially_paid with unfulfilled and partial); WooCommerce: order statuses (default `processing`); BigCommerce: status ids as strings (default `11` Awaiting Fulfillment and `9` Awaiting Shipment). */
                             import_statuses: string[];
                             /** @description Send tracking back to the store when a label is bought (default true). */
                             write_back: boolean;

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createTenant, type Tenant } from '../../../test/helpers/app.js';
 
-// "Nothing written on a 4xx", intake's exception (issue 29): a refused store push is recorded,
+// "Nothing written on a 4xx", intake's exception: a refused store push is recorded,
 // because it drives the integration's health. That record (and a health change's event) is
 // committed before the 400 is sent (the route's onError hook runs before the error handler
 // answers), never after: a client, or the fuzz walk's row count, that looks right after the

@@ -112,6 +112,25 @@ describe('connecting a Shopify store', () => {
     expect(custom.json().details).toEqual([expect.objectContaining({ field: 'settings' })]);
   });
 
+  it('a WooCommerce site on a loopback or private address only with CHANNEL_ALLOW_BASE_URL_OVERRIDE; a BigCommerce store hash is checked', async () => {
+    const tenant = await createTenant(strict);
+    const woo = { consumer_key: 'ck_0123456789abcdef', consumer_secret: 'cs_0123456789abcdef' };
+    for (const site of ['https://127.0.0.1', 'https://10.1.2.3/shop', 'https://localhost:8443', 'https://[::1]']) {
+      const res = await create({ platform: 'woocommerce', store_ref: site, credentials: woo }, strict, tenant.adminHeaders);
+      expect(res.statusCode, site).toBe(400);
+      expect(res.json().details, site).toEqual([{ field: 'store_ref', message: expect.stringContaining('private, loopback or link-local') }]);
+    }
+    const allowed = await create({ platform: 'woocommerce', store_ref: 'https://127.0.0.1', credentials: woo });
+    expect(allowed.statusCode, allowed.body).toBe(201);
+    const publicSite = await create({ platform: 'woocommerce', store_ref: 'shop.example.com/', credentials: woo }, strict, tenant.adminHeaders);
+    expect(publicSite.statusCode, publicSite.body).toBe(201);
+    expect(publicSite.json()).toMatchObject({ store_ref: 'https://shop.example.com', credentials: { consumer_key: expect.stringMatching(/^••••/), consumer_secret: expect.stringMatching(/^••••/) } });
+    expect(publicSite.body).not.toContain('webhook_secret');
+    const badHash = await create({ platform: 'bigcommerce', store_ref: 'not a hash!', credentials: { access_token: 'bc_token_0123456789' } }, strict, tenant.adminHeaders);
+    expect(badHash.statusCode).toBe(400);
+    expect(badHash.json().details.map((d: { field: string }) => d.field)).toEqual(['store_ref']);
+  });
+
   it('base_url only with CHANNEL_ALLOW_BASE_URL_OVERRIDE', async () => {
     const tenant = await createTenant(strict);
     const res = await create({ credentials: CUSTOM_APP, base_url: 'http://127.0.0.1:9' }, strict, tenant.adminHeaders);

@@ -1,5 +1,5 @@
 /**
- * Integration health (DESIGN.md §5 "Integration"), as pure rules over the current state:
+ * Integration health (docs/channels.md), as pure rules over the current state:
  *
  * - `token_expired`: the store token's `token_expires_at` has passed (periodic check). Only a
  *   token update (new `token_expires_at` or new credentials) leaves it; intake results do not,

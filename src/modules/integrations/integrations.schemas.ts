@@ -27,7 +27,8 @@ export const HealthSchema = Type.Union(
 
 const ConfigSchema = Type.Record(Type.String(), Type.Any(), { description: 'Non-secret settings of the connection (shop domain, options…).' });
 const CredentialsSchema = Type.Record(Type.String(), Type.Any(), {
-  description: 'Secrets of the connection (tokens, API keys). Write-only: encrypted at rest, never returned.',
+  description:
+    'Secrets of the connection. Shopify: {access_token, client_secret} (custom app) or {client_id, client_secret} (OAuth); WooCommerce: {consumer_key, consumer_secret}; BigCommerce: {access_token} of a store API account. Write-only: encrypted at rest, returned masked.',
 });
 
 export const CONNECTION_STATES = ['pending_authorization', 'active', 'paused', 'disconnected'] as const;
@@ -46,7 +47,7 @@ const SETTINGS_PROPERTIES = {
   import_statuses: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
     maxItems: 20,
     description:
-      "The platform's order statuses that are imported. Shopify: `<financial status>:<fulfillment status>` pairs, lower case (default: paid and partially_paid with unfulfilled and partial).",
+      "The platform's order statuses that are imported. Shopify: `<financial status>:<fulfillment status>` pairs, lower case (default: paid and partially_paid with unfulfilled and partial); WooCommerce: order statuses (default `processing`); BigCommerce: status ids as strings (default `11` Awaiting Fulfillment and `9` Awaiting Shipment).",
   }),
   write_back: Type.Boolean({ description: 'Send tracking back to the store when a label is bought (default true).' }),
   notify_customer: Type.Boolean({ description: 'Let the platform tell the buyer about the fulfillment (default false).' }),
@@ -77,7 +78,7 @@ export const IntegrationSchema = Type.Object(
     health_checked_at: NullableTimestamp,
     last_intake_at: NullableTimestamp,
     ingest_key_last4: Type.String({ description: 'The last four characters of the current ingest key.' }),
-    store_ref: orNull(Type.String({ description: 'Shopify: the shop domain (name.myshopify.com). Null for custom.' })),
+    store_ref: orNull(Type.String({ description: 'Shopify: the shop domain (name.myshopify.com); WooCommerce: the site URL; BigCommerce: the store hash. Null for custom.' })),
     base_url: orNull(Type.String({ description: "Replaces the platform's origin (only with CHANNEL_ALLOW_BASE_URL_OVERRIDE=1 outside production)." })),
     credentials: orNull(Type.Record(Type.String(), Type.Any(), { description: 'Masked: every secret as •••• plus its last four characters. Null for custom integrations.' })),
     connection: orNull(ConnectionSchema),
@@ -106,14 +107,21 @@ export const CreateIntegrationBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 200 }),
     platform: PlatformSchema,
-    store_ref: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Required for shopify: the shop domain name.myshopify.com.' })),
+    store_ref: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Required for shopify (the shop domain name.myshopify.com), woocommerce (the site URL, https) and bigcommerce (the store hash).' })),
     base_url: Type.Optional(Type.String({ maxLength: 2048, description: "Replaces the platform's origin (a test double or egress proxy); only with CHANNEL_ALLOW_BASE_URL_OVERRIDE=1 outside production." })),
     settings: Type.Optional(SettingsInput),
     config: Type.Optional(ConfigSchema),
     credentials: Type.Optional(nullable(CredentialsSchema)),
     token_expires_at: Type.Optional(nullable({ ...DateTimeSchema, description: 'When the store token stops working (health turns token_expired).' })),
   },
-  { additionalProperties: false, examples: [CREATE_INTEGRATION_BODY_EXAMPLE] },
+  {
+    additionalProperties: false,
+    examples: [
+      CREATE_INTEGRATION_BODY_EXAMPLE,
+      { name: 'Acme WooCommerce', platform: 'woocommerce', store_ref: 'https://shop.acme.example', credentials: { consumer_key: 'ck_example_consumer_key', consumer_secret: 'cs_example_consumer_secret' } },
+      { name: 'Acme BigCommerce', platform: 'bigcommerce', store_ref: 'abc123def', credentials: { access_token: 'example_store_api_token' } },
+    ],
+  },
 );
 export type CreateIntegrationInput = Static<typeof CreateIntegrationBody>;
 

@@ -11,6 +11,13 @@ import { ConnectionBadge, healthReason, RETRYABLE, WriteBacksTable, type Integra
  * store it is, its settings as a form, Test connection and Sync now, the sync runs and the
  * write-backs that need a hand.
  */
+/** What `import_statuses` holds on each platform (docs/channels.md). */
+const STATUS_HINTS: Record<string, string> = {
+  shopify: 'financial:fulfillment pairs, comma separated (paid:unfulfilled, paid:partial)',
+  woocommerce: 'order statuses, comma separated (processing, on-hold)',
+  bigcommerce: 'status ids, comma separated (11 Awaiting Fulfillment, 9 Awaiting Shipment)',
+};
+
 export function IntegrationStore({ integration: i, onChange }: { integration: Integration; onChange: (i: Integration) => void }) {
   const action = useAction();
   const [notice, setNotice] = useState<string | null>(null);
@@ -219,7 +226,7 @@ function StoreSettings({ integration, onSaved }: { integration: Integration; onS
           value={form.import_statuses}
           onChange={(e) => setForm({ ...form, import_statuses: e.target.value })}
           error={err('settings.import_statuses') ?? fieldError(save.error?.details, 'settings.import_statuses[0]')}
-          hint={integration.platform === 'shopify' ? 'financial:fulfillment pairs, comma separated (paid:unfulfilled, paid:partial)' : 'the store’s status names, comma separated'}
+          hint={STATUS_HINTS[integration.platform] ?? 'the store’s status names, comma separated'}
         />
         <Field label="Backfill (days)" type="number" min={0} value={form.backfill_days} onChange={(e) => setForm({ ...form, backfill_days: e.target.value })} error={err('settings.backfill_days')} />
         <Field

@@ -19,11 +19,13 @@ export function Integrations() {
   const pages = useCursorPages('');
   const list = useAsync(() => call(api.GET('/api/admin/integrations', { params: { query: { cursor: pages.cursor, limit: 25 } } })), [pages.cursor]);
   const [creating, setCreating] = useState(false);
-  const blank = { name: '', platform: 'shopify', shop: '', token_expires_at: '', access_token: '', client_secret: '', client_id: '' };
+  const blank = { name: '', platform: 'shopify', shop: '', token_expires_at: '', access_token: '', client_secret: '', client_id: '', consumer_key: '', consumer_secret: '' };
   const [form, setForm] = useState(blank);
   const [created, setCreated] = useState<{ name: string; key: string; authorizeUrl: string | null } | null>(null);
   const create = useAction();
   const shopify = form.platform === 'shopify';
+  const woocommerce = form.platform === 'woocommerce';
+  const bigcommerce = form.platform === 'bigcommerce';
 
   /** Shopify: a custom app's token (active at once), or a Partner app's client id (the OAuth install). */
   function shopifyCredentials() {
@@ -37,7 +39,11 @@ export function Integrations() {
     const platform = form.platform as (typeof PLATFORMS)[number];
     const body = shopify
       ? { name, platform, store_ref: form.shop.trim(), credentials: shopifyCredentials() }
-      : {
+      : woocommerce
+        ? { name, platform, store_ref: form.shop.trim(), credentials: { consumer_key: form.consumer_key.trim(), consumer_secret: form.consumer_secret.trim() } }
+        : bigcommerce
+          ? { name, platform, store_ref: form.shop.trim(), credentials: { access_token: form.access_token.trim() } }
+          : {
           name,
           platform,
           config: form.shop.trim() ? { shop_domain: form.shop.trim() } : {},
@@ -89,6 +95,17 @@ export function Integrations() {
                 <Field label="Admin API access token (custom app)" type="password" autoComplete="off" value={form.access_token} maxLength={512} onChange={(e) => setForm({ ...form, access_token: e.target.value })} error={fieldError(create.error?.details, 'credentials.access_token')} />
                 <Field label="Client ID (Partner app, for the OAuth install)" value={form.client_id} maxLength={512} disabled={Boolean(form.access_token)} onChange={(e) => setForm({ ...form, client_id: e.target.value })} error={fieldError(create.error?.details, 'credentials.client_id')} />
                 <Field label="Client secret (API secret key)" required type="password" autoComplete="off" value={form.client_secret} maxLength={512} onChange={(e) => setForm({ ...form, client_secret: e.target.value })} error={fieldError(create.error?.details, 'credentials.client_secret')} />
+              </>
+            ) : woocommerce ? (
+              <>
+                <Field label="Site URL (https://shop.example.com)" required value={form.shop} maxLength={255} onChange={(e) => setForm({ ...form, shop: e.target.value })} error={fieldError(create.error?.details, 'store_ref')} />
+                <Field label="Consumer key (ck_…)" required type="password" autoComplete="off" value={form.consumer_key} maxLength={512} onChange={(e) => setForm({ ...form, consumer_key: e.target.value })} error={fieldError(create.error?.details, 'credentials.consumer_key')} />
+                <Field label="Consumer secret (cs_…)" required type="password" autoComplete="off" value={form.consumer_secret} maxLength={512} onChange={(e) => setForm({ ...form, consumer_secret: e.target.value })} error={fieldError(create.error?.details, 'credentials.consumer_secret')} />
+              </>
+            ) : bigcommerce ? (
+              <>
+                <Field label="Store hash (from the API path stores/…/v3)" required value={form.shop} maxLength={255} onChange={(e) => setForm({ ...form, shop: e.target.value })} error={fieldError(create.error?.details, 'store_ref')} />
+                <Field label="Access token (store API account)" required type="password" autoComplete="off" value={form.access_token} maxLength={512} onChange={(e) => setForm({ ...form, access_token: e.target.value })} error={fieldError(create.error?.details, 'credentials.access_token')} />
               </>
             ) : (
               <>
