@@ -71,6 +71,7 @@ export function composeServices(deps: Deps, apiDrivers: ApiDriverCatalogue, chan
   const channelCredentials = new ChannelCredentials(deps, channelHub, integrationsService(deps));
   const channelDeliveries = new ChannelDeliveries(deps, channelHub, integrationsService(deps), channelApply, channelCredentials);
   const channelWriteBacks = new ChannelWriteBacks(deps, integrationsService(deps), channelCredentials);
+  shipments.extend({ writeBacks: (executor, scope, ids) => channelWriteBacks.summariesFor(executor, scope, ids) });
   const channelSync = new ChannelSync(deps, channelHub, integrationsService(deps), channelApply, channelWriteBacks, channelCredentials);
 
   return { settings, identity, orders, officeRedeem, shipments, batches, carrierAccounts, carrierGateway, shippingRules, manifests, pickups, channelApply, channelDeliveries, channelSync, channelWriteBacks, channelCredentials };

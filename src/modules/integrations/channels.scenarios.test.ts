@@ -79,7 +79,7 @@ describe.each(PLATFORMS)('a $name store', ({ name: platform, start }) => {
     const buy = await app.inject({ method: 'POST', url: '/v1/shipments', headers: t.headers, payload: { order_id: order.id, service_code: 'ups_ground' } });
     expect(buy.statusCode, buy.body).toBe(201);
     const wb = await app.deps.db.selectFrom('write_backs').selectAll().where('shipment_id', '=', buy.json().id).executeTakeFirstOrThrow();
-    return { shipment: buy.json() as { id: string; tracking_number: string }, wb };
+    return { shipment: buy.json() as { id: string; order_id: string; tracking_number: string }, wb };
   }
 
   it('connects: subscriptions at our URL for every topic, and the backfill imports what the defaults import', async () => {
@@ -136,16 +136,21 @@ describe.each(PLATFORMS)('a $name store', ({ name: platform, start }) => {
     await store.emit(id, 'created');
     await applyDeliveries();
     const { shipment, wb } = await buyLabel(id);
+    expect(shipment).toMatchObject({ write_back: { id: wb.id, action: 'fulfill', status: 'pending', attempts: 0 } });
     store.dropNextWriteAnswer();
     expect(await attempt(wb.id)).toMatchObject({ status: 'retrying', attempts: 1 });
     expect(await attempt(wb.id)).toMatchObject({ status: 'succeeded', attempts: 2 });
     expect(store.shippedTracking(id)).toEqual([shipment.tracking_number]);
+    const read = (await app.inject({ method: 'GET', url: `/v1/shipments/${shipment.id}`, headers: t.headers })).json();
+    expect(read.write_back).toMatchObject({ id: wb.id, status: 'succeeded', attempts: 2, external_ref: expect.any(String), last_error: null });
 
     const voided = await app.inject({ method: 'POST', url: `/v1/shipments/${shipment.id}/void`, headers: t.headers });
     expect(voided.statusCode, voided.body).toBe(200);
     const cancel = await app.deps.db.selectFrom('write_backs').selectAll().where('shipment_id', '=', shipment.id).where('action', '=', 'cancel_fulfillment').executeTakeFirstOrThrow();
     expect(await attempt(cancel.id)).toMatchObject({ status: 'succeeded' });
     expect(store.shippedTracking(id)).toEqual([]);
+    const listed = (await app.inject({ method: 'GET', url: `/v1/shipments?order_id=${shipment.order_id}`, headers: t.headers })).json().data;
+    expect(listed.map((s: { write_back: unknown }) => s.write_back)).toEqual([expect.objectContaining({ id: cancel.id, action: 'cancel_fulfillment', status: 'succeeded' })]);
   });
 
   it('revoked credentials: the write-back waits and the health expires once; new credentials drain it', async () => {

@@ -70,6 +70,25 @@ export class ChannelWriteBacks {
     private readonly credentials: ChannelCredentials,
   ) {}
 
+  /**
+   * What a shipment's read shows of the tracking sent back (shipments' `write_back`): its latest
+   * write-back (a void's cancel after the fulfil), one query for a page of shipments.
+   */
+  async summariesFor(executor: Executor, scope: Scope, shipmentIds: readonly string[]) {
+    const rows = await executor
+      .selectFrom('write_backs')
+      .selectAll()
+      .where('workspace_id', '=', scope.workspaceId)
+      .where('environment', '=', scope.environment)
+      .where('shipment_id', 'in', shipmentIds)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    const latest = new Map<string, { id: string; action: WriteBackAction; status: WriteBackRow['status']; external_ref: string | null; attempts: number; last_error: WriteBackError | null }>();
+    for (const r of rows) latest.set(r.shipment_id, { id: r.id, action: r.action, status: r.status, external_ref: r.external_ref, attempts: r.attempts, last_error: r.last_error ?? null });
+    return latest;
+  }
+
   /** Listens for label purchases and voids; returns the unregister function. */
   register(): () => void {
     return registerEventHook('integrations.write_backs', (executor, event) => this.onEvent(executor, event));

@@ -1,5 +1,5 @@
 /** The shipments module's import surface (labels bought for orders, and their tracking). */
-export { ShipmentsService, type LabelFile } from './shipments.service.js';
+export { ShipmentsService, type LabelFile, type ShipmentExtension } from './shipments.service.js';
 export { ShipmentSchema, TrackingSchema, PublicTrackingSchema, LabelFormatSchema, AddressValidationModeSchema, ReturnChargeSchema, LABEL_FORMAT_CODES, type Shipment, type Tracking, type LabelFormatCode } from './shipments.schemas.js';
 export { SHIPMENT_EXAMPLE } from './shipments.examples.js';
 export { SHIPMENT_STATUSES, type ShipmentStatus } from './shipments.states.js';

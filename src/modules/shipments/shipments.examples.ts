@@ -93,6 +93,7 @@ export const SHIPMENT_EXAMPLE = {
   reason: null,
   billing_status: 'charged',
   returns: [{ id: 'shp_01m856a2k7ep8t1v6w0d3c9h4b', tracking_number: '9300155747967004100159', status: 'label_purchased', billing_status: 'pending' }],
+  write_back: { id: 'wbk_01m856a2k7ep8t1v6w0d3c9h4c', action: 'fulfill', status: 'succeeded', external_ref: 'gid://shopify/Fulfillment/5123456789', attempts: 1, last_error: null },
   refund: null,
 };
 

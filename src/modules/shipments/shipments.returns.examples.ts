@@ -27,6 +27,7 @@ export const RETURN_SHIPMENT_EXAMPLE = {
   billing_status: 'pending',
   returns: [],
   refund: null,
+  write_back: null,
 };
 
 /** One item of GET /v1/refunds. */

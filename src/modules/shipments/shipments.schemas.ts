@@ -188,6 +188,19 @@ export const ShipmentRateSchema = Type.Object({
   residential: Type.Boolean(),
 });
 
+/** The tracking sent back to the store the order came from (docs/channels.md): its latest write-back. */
+export const ShipmentWriteBackSchema = Type.Object(
+  {
+    id: Type.String({ description: 'The write-back (wbk_), as GET /api/admin/write-backs lists it.' }),
+    action: Type.Union(['fulfill', 'update_tracking', 'cancel_fulfillment'].map((a) => Type.Literal(a))),
+    status: Type.Union(['pending', 'succeeded', 'retrying', 'dead', 'skipped'].map((a) => Type.Literal(a))),
+    external_ref: orNull(Type.String({ description: 'What the store made of it: a Shopify fulfillment gid, a WooCommerce note id, a BigCommerce shipment.' })),
+    attempts: Type.Integer({ minimum: 0 }),
+    last_error: orNull(Type.Object({ code: Type.String(), message: Type.String(), platform_status: orNull(Type.Integer()) })),
+  },
+  { description: 'Null for a shipment whose order did not come from a connected store (or with write_back off).' },
+);
+
 export const ShipmentSchema = Type.Object(
   {
     id: Type.String({ examples: ['shp_01jx0000000000000000000000'] }),
@@ -248,6 +261,7 @@ export const ShipmentSchema = Type.Object(
       { description: 'The return labels made for this shipment, oldest first.' },
     ),
     refund: orNull({ ...RefundSchema }),
+    write_back: orNull(ShipmentWriteBackSchema),
   },
   { $id: 'Shipment', title: 'Shipment', examples: [SHIPMENT_EXAMPLE, INTERNATIONAL_SHIPMENT_EXAMPLE, RETURN_SHIPMENT_EXAMPLE] },
 );

@@ -26,7 +26,7 @@ import { checkDestination, type AddressValidationMode, type CheckedDestination }
 import { FINAL_STATUSES, SHIPMENT_STATUSES, shipmentStateError, type ShipmentStatus } from './shipments.states.js';
 import type { ShipmentAddress, ShipmentRow, StoredRate, TrackingEventRow } from './shipments.tables.js';
 import { deliverOrder, isDue, scopeOf, TrackingSync } from './shipments.tracking.js';
-import { labelUrl, toPublicTracking, toShipment, toTracking, toTrackingEventListItem, type ReturnSummary } from './shipments.wire.js';
+import { labelUrl, toPublicTracking, toShipment, toTracking, toTrackingEventListItem, type ReturnSummary, type ShipmentWriteBack } from './shipments.wire.js';
 import { resolveReturnCharge, returnServiceOf, returnColumns, returnExpiry, returnOrderView, returnBillingOnSync, toReturnSummary, type ReturnInput, type ReturnSpec } from './shipments.returns.js';
 import { assertVoidWindowOpen, DECIDE_REFUND_JOB, recordRefundUpdated, refundOnVoid, Refunds } from './shipments.refunds.js';
 import { assertNotManifested } from './shipments.end-of-day.js';
@@ -93,12 +93,18 @@ const REFRESH_SPACING_MS = 60_000;
 
 const fileExtension: Record<LabelFormatCode, string> = { pdf_4x6: 'pdf', pdf_letter: 'pdf', png_4x6: 'png', zpl_4x6: 'zpl' };
 
+/** What a module that builds on shipments adds to their reads: the latest write-back of each shipment. */
+export interface ShipmentExtension {
+  writeBacks(executor: Executor, scope: Scope, shipmentIds: readonly string[]): Promise<Map<string, ShipmentWriteBack>>;
+}
+
 export class ShipmentsService {
   readonly tracking: TrackingSync;
   /** Refund decisions and GET /v1/refunds (shipments.refunds.ts). */
   readonly refunds: Refunds;
   private readonly carriers: Promise<CarrierRegistry>;
   private readonly customsDocuments: ShipmentDocuments;
+  private readonly writeBackProviders: ShipmentExtension['writeBacks'][] = [];
 
   constructor(
     private readonly deps: Deps,
@@ -130,6 +136,21 @@ export class ShipmentsService {
       decode: (rows) => ({ shipments: (rows as ShipmentSummaryRow[]).map(toShipmentSummary) }),
     },
   };
+
+  /**
+   * A module that builds on shipments (integrations: the tracking sent back to the store)
+   * registers here once, when the app is composed (src/compose.ts).
+   */
+  extend(extension: ShipmentExtension): void {
+    this.writeBackProviders.push(extension.writeBacks);
+  }
+
+  private async writeBacksOf(scope: Scope, ids: readonly string[]): Promise<Map<string, ShipmentWriteBack>> {
+    const merged = new Map<string, ShipmentWriteBack>();
+    if (ids.length === 0) return merged;
+    for (const provider of this.writeBackProviders) for (const [id, wb] of await provider(this.deps.db, scope, ids)) merged.set(id, wb);
+    return merged;
+  }
 
   private get baseUrl(): string {
     return this.deps.config.publicBaseUrl;
@@ -165,7 +186,8 @@ export class ShipmentsService {
       ? { carrier, serviceCode: input.service_code, account: await this.gateway.accountForPurchase(ctx, carrier.slug, input.carrier_account_id) }
       : await this.chooseService(ctx, order, AUTO);
     const row = await this.buy(ctx, order, choice, { format: input.label_format ?? 'pdf_4x6', addressValidation: input.address_validation, customs: input.customs });
-    return toShipment(row, this.baseUrl);
+    // The write-back (for a store's order) was created in the purchase's transaction.
+    return toShipment(row, this.baseUrl, [], (await this.writeBacksOf(ctx, [row.id])).get(row.id) ?? null);
   }
 
   /**
@@ -259,7 +281,7 @@ export class ShipmentsService {
     return carrier;
   }
 
-  /** Wire shipments with their return labels listed (one query for the page). */
+  /** Wire shipments with their return labels listed and their write-backs (one query each for the page). */
   private async withReturns(scope: Scope, rows: readonly ShipmentRow[]): Promise<Shipment[]> {
     const byOutbound = new Map<string, ReturnSummary[]>();
     for (const r of await repo.returnsOf(this.deps.db, scope, rows.filter((row) => !row.is_return).map((row) => row.id))) {
@@ -267,7 +289,8 @@ export class ShipmentsService {
       list.push(toReturnSummary(r));
       byOutbound.set(r.return_of!, list);
     }
-    return rows.map((row) => toShipment(row, this.baseUrl, byOutbound.get(row.id) ?? []));
+    const writeBacks = await this.writeBacksOf(scope, rows.map((row) => row.id));
+    return rows.map((row) => toShipment(row, this.baseUrl, byOutbound.get(row.id) ?? [], writeBacks.get(row.id) ?? null));
   }
 
   /**

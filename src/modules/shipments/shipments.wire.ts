@@ -21,8 +21,14 @@ export function publicTrackingUrl(baseUrl: string, trackingNumber: string): stri
   return `${baseUrl}/track/${encodeURIComponent(trackingNumber)}`;
 }
 
-/** The wire shipment; `returns` are its return labels (loaded by the caller; none for a new label). */
-export function toShipment(row: ShipmentRow, baseUrl: string, returns: readonly ReturnSummary[] = []): Shipment {
+/** A shipment's write-back as its read shows it (the integrations module provides it). */
+export type ShipmentWriteBack = Shipment['write_back'];
+
+/**
+ * The wire shipment; `returns` are its return labels and `writeBack` its tracking sent back to
+ * the store (both loaded by the caller; none for a new label).
+ */
+export function toShipment(row: ShipmentRow, baseUrl: string, returns: readonly ReturnSummary[] = [], writeBack: ShipmentWriteBack = null): Shipment {
   return {
     id: row.id,
     order_id: row.order_id,
@@ -61,6 +67,7 @@ export function toShipment(row: ShipmentRow, baseUrl: string, returns: readonly 
     billing_status: row.billing_status ?? 'charged',
     returns: returns.map((r) => ({ ...r })),
     refund: toRefund(row),
+    write_back: writeBack,
   };
 }
 
