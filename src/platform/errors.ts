@@ -71,12 +71,13 @@ export class AppError extends Error {
   constructor(
     code: ErrorCode,
     message?: string,
-    options: { details?: readonly object[]; cause?: unknown; retryable?: boolean; retryAfterSeconds?: number } = {},
+    options: { details?: readonly object[]; cause?: unknown; retryable?: boolean; retryAfterSeconds?: number; status?: number } = {},
   ) {
     super(message ?? errorCatalogue[code].message, { cause: options.cause });
     this.name = 'AppError';
     this.code = code;
-    this.status = errorCatalogue[code].status;
+    // A code's own status, unless the case is pinned otherwise (a purchase refused for an order without a parcel weight is 422).
+    this.status = options.status ?? errorCatalogue[code].status;
     this.details = options.details;
     this.retryable = options.retryable ?? false;
     this.retryAfterSeconds = options.retryAfterSeconds;

@@ -54,7 +54,7 @@ describe.each(PLATFORMS)('a $name store', ({ name: platform, start }) => {
     await app.close();
   });
 
-  const admin = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) => app.inject({ method, url, headers: t.adminHeaders, payload: payload as never });
+  const admin = (method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, payload?: unknown) => app.inject({ method, url, headers: t.adminHeaders, payload: payload as never });
   const scope = () => ({ workspace_id: t.workspaceId, environment: 'test' as const });
   const integration = () => app.deps.db.selectFrom('integrations').selectAll().where('id', '=', integrationId).executeTakeFirstOrThrow();
 
@@ -70,12 +70,14 @@ describe.each(PLATFORMS)('a $name store', ({ name: platform, start }) => {
   }
 
   const ordersOf = async () =>
-    (await app.inject({ method: 'GET', url: `/v1/orders?source=${integrationId}&limit=100`, headers: t.headers })).json().data as { id: string; external_id: string; status: string; ship_to: { street1: string } }[];
+    (await app.inject({ method: 'GET', url: `/v1/orders?source=${integrationId}&limit=100`, headers: t.headers })).json().data as { id: string; external_id: string; status: string; ship_to: { street1: string }; parcel: { weight_oz: number } }[];
   const orderOf = async (externalId: string) => (await ordersOf()).filter((o) => o.external_id === externalId);
   const attempt = (id: string) => app.services.channelWriteBacks.attempt({ ...scope(), write_back_id: id });
 
   async function buyLabel(externalId: string) {
     const [order] = await orderOf(externalId);
+    // WooCommerce and BigCommerce orders carry no line weights: the packer weighs the parcel.
+    if (!(order.parcel.weight_oz > 0)) await admin('PATCH', `/api/admin/orders/${order.id}`, { parcel: { weight_oz: 24 } });
     const buy = await app.inject({ method: 'POST', url: '/v1/shipments', headers: t.headers, payload: { order_id: order.id, service_code: 'ups_ground' } });
     expect(buy.statusCode, buy.body).toBe(201);
     const wb = await app.deps.db.selectFrom('write_backs').selectAll().where('shipment_id', '=', buy.json().id).executeTakeFirstOrThrow();
@@ -151,6 +153,21 @@ describe.each(PLATFORMS)('a $name store', ({ name: platform, start }) => {
     expect(store.shippedTracking(id)).toEqual([]);
     const listed = (await app.inject({ method: 'GET', url: `/v1/shipments?order_id=${shipment.order_id}`, headers: t.headers })).json().data;
     expect(listed.map((s: { write_back: unknown }) => s.write_back)).toEqual([expect.objectContaining({ id: cancel.id, action: 'cancel_fulfillment', status: 'succeeded' })]);
+  });
+
+  it('an order whose lines carry no weight: a purchase is 422 naming parcel until the parcel is set', async () => {
+    const id = store.seedOrder({ grams: null });
+    await store.emit(id, 'created');
+    await applyDeliveries();
+    const [order] = await orderOf(id);
+    expect(order.parcel.weight_oz).toBe(0);
+    const refused = await app.inject({ method: 'POST', url: '/v1/shipments', headers: t.headers, payload: { order_id: order.id, service_code: 'ups_ground' } });
+    expect(refused.statusCode, refused.body).toBe(422);
+    expect(refused.json()).toMatchObject({ code: 'validation_failed', details: [{ field: 'parcel' }] });
+    expect((await admin('PATCH', `/api/admin/orders/${order.id}`, { parcel: { weight_oz: 20 } })).statusCode).toBe(200);
+    const bought = await app.inject({ method: 'POST', url: '/v1/shipments', headers: t.headers, payload: { order_id: order.id, service_code: 'ups_ground' } });
+    expect(bought.statusCode, bought.body).toBe(201);
+    expect(bought.json().parcel.weight_oz).toBe(20);
   });
 
   it('revoked credentials: the write-back waits and the health expires once; new credentials drain it', async () => {

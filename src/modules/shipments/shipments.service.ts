@@ -367,6 +367,14 @@ export class ShipmentsService {
     const { carrier, serviceCode, account } = choice;
     const { format } = options;
     if (!options.returning) nextStatus(order.status, 'purchase_label'); // 409 naming the state before any carrier call
+    // No weight known (a store's lines without weights, no parcel given): a label would be bought
+    // for an empty box. The parcel must be set first (docs/channels.md).
+    if (!(order.parcel.weight_oz > 0)) {
+      throw new AppError('validation_failed', 'The order has no parcel weight to buy a label for.', {
+        status: 422,
+        details: [{ field: 'parcel', message: 'has no weight: set the parcel first (PATCH /api/admin/orders/{id} {parcel}, or parcel.weight_oz on the order)' }],
+      });
+    }
     const shipFrom = await this.shipFromOf(ctx, order);
     const sells = account.driver === 'api' ? this.gateway.driverOf(account) !== undefined : carrier.adapter.purchase !== undefined;
     if (!sells || !carrier.capabilities.purchase) throw new AppError('unprocessable', `${carrier.name} does not sell labels.`);

@@ -107,12 +107,12 @@ function withBodyChecks(request: FastifyRequest, schemaDetails: ErrorDetail[], c
   return [...schemaDetails, ...more.filter((d) => !schemaDetails.some((s) => related(d.field, s.field) || related(s.field, d.field)))];
 }
 
-export function sendError(reply: FastifyReply, request: FastifyRequest, code: ErrorCode, message: string, details?: unknown) {
+export function sendError(reply: FastifyReply, request: FastifyRequest, code: ErrorCode, message: string, details?: unknown, status: number = errorCatalogue[code].status) {
   // `details` is always a list: empty when the error has nothing to add.
   const body = { code, message, details: details ?? [], request_id: request.id };
   // Serialised here, not by the route's response schema for that status (GET /health's 503 is
   // its own health document, and an error body must never fail a schema meant for another).
-  return reply.code(errorCatalogue[code].status).type('application/json; charset=utf-8').send(JSON.stringify(body));
+  return reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify(body));
 }
 
 /** Map Fastify's own errors (parsers, limits) to catalogue codes; undefined = unexpected. */
@@ -212,7 +212,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (err instanceof AppError) {
       if (err.status >= 500) request.log.error({ err }, 'request failed');
       if (err.retryAfterSeconds !== undefined) reply.header('retry-after', String(Math.min(RETRY_AFTER_MAX_SECONDS, Math.ceil(err.retryAfterSeconds))));
-      return sendError(reply, request, err.code, err.message, err.details);
+      return sendError(reply, request, err.code, err.message, err.details, err.status);
     }
     if (err.validation) {
       return sendError(reply, request, 'validation_failed', 'The request is invalid.', schemaFailureDetails(request, err));
