@@ -19,6 +19,9 @@ export interface ApplyDeliveryJob {
   delivery_id: string;
 }
 
+/** Bad signatures within the health window that degrade a connection (a misconfigured secret, or someone probing). */
+export const BAD_SIGNATURES_DEGRADE = 5;
+
 const scopeOf = (row: IntegrationRow): Scope => ({ workspaceId: row.workspace_id, environment: row.environment });
 
 function parseJson(raw: Buffer): unknown {
@@ -55,6 +58,11 @@ export class ChannelDeliveries {
     const verified = channel.verifyWebhook({ headers, rawBody, secret, storeRef: row.store_ref });
     if (!verified.ok) {
       this.deps.log.warn({ integration_id: row.id, reason: verified.reason }, 'store webhook refused');
+      await this.integrations.recordTrouble(row, {
+        code: 'invalid_signature',
+        after: BAD_SIGNATURES_DEGRADE,
+        reason: (n) => `${n} webhook deliveries with a missing or bad signature within 10 minutes`,
+      });
       throw refused;
     }
     // A platform's test delivery (WooCommerce's ping on a new webhook) only checks that we answer.

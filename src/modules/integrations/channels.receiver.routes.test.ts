@@ -113,4 +113,22 @@ describe('the webhook receiver', () => {
     const events = await app.deps.db.selectFrom('events').select('data').where('type', '=', 'integration.health_changed').where('workspace_id', '=', t.workspaceId).execute();
     expect(events.map((e) => (e.data as { reason: string }).reason)).toEqual(['app_uninstalled']);
   });
+
+  it('five bad signatures within ten minutes degrade a healthy connection, announced once', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/admin/integrations',
+      headers: t.adminHeaders,
+      payload: { name: 'Probed', platform: 'shopify', store_ref: 'acme.myshopify.com', base_url: fake.url, credentials: { access_token: fake.accessToken, client_secret: fake.clientSecret } },
+    });
+    const probed = res.json().id as string;
+    const body = fake.restOrder(fake.shop.seedOrder());
+    for (let i = 0; i < 4; i++) expect((await fake.sendWebhook(`${base}/api/integrations/${probed}/webhooks`, 'orders/create', body, { secret: `wrong-${i}` })).status).toBe(401);
+    const read = async () => (await app.inject({ method: 'GET', url: `/api/admin/integrations/${probed}`, headers: t.adminHeaders })).json();
+    expect((await read()).health).toBe('healthy');
+    for (let i = 4; i < 7; i++) await fake.sendWebhook(`${base}/api/integrations/${probed}/webhooks`, 'orders/create', body, { secret: `wrong-${i}` });
+    expect(await read()).toMatchObject({ health: 'degraded', health_reason: '5 webhook deliveries with a missing or bad signature within 10 minutes' });
+    const events = await app.deps.db.selectFrom('events').select('data').where('type', '=', 'integration.health_changed').where('workspace_id', '=', t.workspaceId).execute();
+    expect(events.filter((e) => (e.data as { integration_id: string }).integration_id === probed).map((e) => (e.data as { health: string }).health)).toEqual(['degraded']);
+  });
 });

@@ -131,6 +131,23 @@ describe('reading a Shopify store', () => {
     expect((await admin('POST', `/api/admin/integrations/${id}/test`)).json().health).toBe('healthy');
   });
 
+  it('sustained throttling degrades: three calls given up for the platform’s limits within ten minutes', async () => {
+    const res = await admin('POST', '/api/admin/integrations', {
+      name: 'Busy',
+      platform: 'shopify',
+      store_ref: 'acme.myshopify.com',
+      base_url: fake.url,
+      credentials: { access_token: await exchangeFreshToken(), client_secret: fake.clientSecret },
+    });
+    const id = res.json().id;
+    // A wait longer than any call's deadline: the client gives up at once with `throttled`.
+    fake.fail('shop', ...Array.from({ length: 3 }, () => ({ kind: 'status' as const, status: 429, headers: { 'retry-after': '3600' } })));
+    const healths = [];
+    for (let i = 0; i < 3; i++) healths.push((await admin('POST', `/api/admin/integrations/${id}/test`)).json().health);
+    expect(healths).toEqual(['healthy', 'healthy', 'degraded']);
+    expect((await admin('GET', `/api/admin/integrations/${id}`)).json().health_reason).toBe('the platform throttled 3 calls within 10 minutes');
+  });
+
   it('push-intake integrations have nothing to test or sync; another workspace sees 404', async () => {
     const custom = (await admin('POST', '/api/admin/integrations', { name: 'Pushed', platform: 'custom' })).json();
     for (const path of ['test', 'sync']) {

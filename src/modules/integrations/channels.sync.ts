@@ -29,6 +29,8 @@ export const RECONCILE_OVERLAP_MS = 10 * 60 * 1000;
 const PAGE_SIZE = 250;
 const UNREACHABLE = 'unreachable';
 const DOWN_AFTER_UNREACHABLE = 3;
+/** Calls given up for throttling within the health window that degrade a connection. */
+const THROTTLED_DEGRADE = 3;
 
 const scopeOf = (row: IntegrationRow): Scope => ({ workspaceId: row.workspace_id, environment: row.environment });
 const emptyCounts = (): SyncCounts => ({ seen: 0, created: 0, updated: 0, unchanged: 0, skipped: 0, failed: 0 });
@@ -102,6 +104,11 @@ export class ChannelSync {
     if (err.kind === 'unauthorized') {
       const change = { health: 'token_expired' as const, reason: `the platform refused the credentials (${err.platformStatus ?? 'unauthorized'})` };
       return this.deps.db.transaction().execute(async (trx) => (await this.integrations.changeHealth(trx, row, change)) ?? row);
+    }
+    if (err.kind === 'throttled') {
+      // A call given up for the platform's limits (a test, a sync run): sustained throttling degrades.
+      await this.integrations.recordTrouble(row, { code: 'throttled', after: THROTTLED_DEGRADE, reason: (n) => `the platform throttled ${n} calls within 10 minutes` });
+      return (await integrationsRepo.findIntegration(this.deps.db, scopeOf(row), row.id)) ?? row;
     }
     if (err.kind !== 'network' && err.kind !== 'timeout' && err.kind !== 'server_error') return row;
     // Down once the store was unreachable three times within ten minutes (docs/channels.md): one

@@ -88,8 +88,8 @@ export async function countIntakeFailures(db: Executor, integrationId: string, s
     .where('integration_id', '=', integrationId)
     .where('at', '>', since)
     .where('at', '<=', until);
-  // Without a code: the intake's own failures (a store that could not be reached counts apart).
-  q = code ? q.where('code', '=', code) : q.where('code', '<>', 'unreachable');
+  // Without a code: the intake's own failures (a connection's troubles count apart, each under its code).
+  q = code ? q.where('code', '=', code) : q.where('code', 'not in', ['unreachable', 'invalid_signature', 'throttled']);
   const row = await q.executeTakeFirstOrThrow();
   return Number(row.n);
 }

@@ -471,6 +471,21 @@ export class IntegrationsService {
     });
   }
 
+  /**
+   * A store connection's trouble that is not an outage (docs/channels.md): deliveries with a bad
+   * signature, sustained throttling. Each is recorded under its code; `after` of one code within
+   * the health window degrade a healthy connection, with `reason` (the count filled in).
+   */
+  async recordTrouble(row: IntegrationRow, trouble: { code: 'invalid_signature' | 'throttled'; after: number; reason: (count: number) => string }): Promise<void> {
+    const now = this.deps.now();
+    await this.deps.db.transaction().execute(async (trx) => {
+      await repo.insertIntakeFailure(trx, { integration_id: row.id, workspace_id: row.workspace_id, environment: row.environment, at: now, code: trouble.code, details: undefined });
+      const count = await repo.countIntakeFailures(trx, row.id, new Date(now.getTime() - HEALTH_WINDOW_MS), now, trouble.code);
+      const current = await repo.findIntegration(trx, { workspaceId: row.workspace_id, environment: row.environment }, row.id, { forUpdate: true });
+      if (count >= trouble.after && current?.health === 'healthy') await this.changeHealth(trx, current, { health: 'degraded', reason: trouble.reason(count) });
+    });
+  }
+
   // ---- periodic ----
 
   /**
