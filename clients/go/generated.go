@@ -798,6 +798,8 @@ type Shipment struct {
 	// The refund a void asked for: submitted, then refunded or rejected (a label the carrier scanned
 	// after the void is rejected).
 	Refund map[string]any `json:"refund"`
+	// Null for a shipment whose order did not come from a connected store (or with write_back off).
+	WriteBack map[string]any `json:"write_back"`
 }
 
 // Tracking is the Tracking object of the API.

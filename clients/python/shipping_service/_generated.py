@@ -402,6 +402,7 @@ class Shipment(TypedDict, total=False):
     billing_status: str  # ShipmentBillingStatus
     returns: list[dict[str, Any]]
     refund: dict[str, Any] | None
+    write_back: dict[str, Any] | None
 
 
 class Tracking(TypedDict, total=False):

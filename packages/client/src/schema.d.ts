@@ -3723,6 +3723,14 @@ export interface components {
          *           "billing_status": "pending"
          *         }
          *       ],
+         *       "write_back": {
+         *         "id": "wbk_01m856a2k7ep8t1v6w0d3c9h4c",
+         *         "action": "fulfill",
+         *         "status": "succeeded",
+         *         "external_ref": "gid://shopify/Fulfillment/5123456789",
+         *         "attempts": 1,
+         *         "last_error": null
+         *       },
          *       "refund": null
          *     }
          * @example {
@@ -3867,6 +3875,14 @@ export interface components {
          *           "billing_status": "pending"
          *         }
          *       ],
+         *       "write_back": {
+         *         "id": "wbk_01m856a2k7ep8t1v6w0d3c9h4c",
+         *         "action": "fulfill",
+         *         "status": "succeeded",
+         *         "external_ref": "gid://shopify/Fulfillment/5123456789",
+         *         "attempts": 1,
+         *         "last_error": null
+         *       },
          *       "refund": null
          *     }
          * @example {
@@ -3959,6 +3975,7 @@ export interface components {
          *       "reason": "Wrong size",
          *       "billing_status": "pending",
          *       "returns": [],
+         *       "write_back": null,
          *       "refund": null
          *     }
          */
@@ -4208,6 +4225,20 @@ export interface components {
                 requested_at: string;
                 decided_at: string | null;
                 reason: string | null;
+            } | null;
+            write_back: {
+                /** @description The write-back (wbk_), as GET /api/admin/write-backs lists it. */
+                id: string;
+                action: "fulfill" | "update_tracking" | "cancel_fulfillment";
+                status: "pending" | "succeeded" | "retrying" | "dead" | "skipped";
+                external_ref: string | null;
+                /** Format: int64 */
+                attempts: number;
+                last_error: {
+                    code: string;
+                    message: string;
+                    platform_status: number | null;
+                } | null;
             } | null;
         };
         /**
@@ -4499,6 +4530,14 @@ export interface components {
          *               "billing_status": "pending"
          *             }
          *           ],
+         *           "write_back": {
+         *             "id": "wbk_01m856a2k7ep8t1v6w0d3c9h4c",
+         *             "action": "fulfill",
+         *             "status": "succeeded",
+         *             "external_ref": "gid://shopify/Fulfillment/5123456789",
+         *             "attempts": 1,
+         *             "last_error": null
+         *           },
          *           "refund": null
          *         }
          *       },
@@ -8338,6 +8377,14 @@ export interface operations {
                      *               "billing_status": "pending"
                      *             }
                      *           ],
+                     *           "write_back": {
+                     *             "id": "wbk_01m856a2k7ep8t1v6w0d3c9h4c",
+                     *             "action": "fulfill",
+                     *             "status": "succeeded",
+                     *             "external_ref": "gid://shopify/Fulfillment/5123456789",
+                     *             "attempts": 1,
+                     *             "last_error": null
+                     *           },
                      *           "refund": null
                      *         }
                      *       ],
@@ -8770,6 +8817,14 @@ export interface operations {
                      *           "billing_status": "pending"
                      *         }
                      *       ],
+                     *       "write_back": {
+                     *         "id": "wbk_01m856a2k7ep8t1v6w0d3c9h4c",
+                     *         "action": "fulfill",
+                     *         "status": "succeeded",
+                     *         "external_ref": "gid://shopify/Fulfillment/5123456789",
+                     *         "attempts": 1,
+                     *         "last_error": null
+                     *       },
                      *       "refund": null
                      *     }
                      */
@@ -9144,6 +9199,14 @@ export interface operations {
                      *           "billing_status": "pending"
                      *         }
                      *       ],
+                     *       "write_back": {
+                     *         "id": "wbk_01m856a2k7ep8t1v6w0d3c9h4c",
+                     *         "action": "fulfill",
+                     *         "status": "succeeded",
+                     *         "external_ref": "gid://shopify/Fulfillment/5123456789",
+                     *         "attempts": 1,
+                     *         "last_error": null
+                     *       },
                      *       "refund": null
                      *     }
                      */
@@ -9458,6 +9521,14 @@ export interface operations {
                      *           "billing_status": "pending"
                      *         }
                      *       ],
+                     *       "write_back": {
+                     *         "id": "wbk_01m856a2k7ep8t1v6w0d3c9h4c",
+                     *         "action": "fulfill",
+                     *         "status": "succeeded",
+                     *         "external_ref": "gid://shopify/Fulfillment/5123456789",
+                     *         "attempts": 1,
+                     *         "last_error": null
+                     *       },
                      *       "refund": null
                      *     }
                      */
@@ -9830,6 +9901,14 @@ export interface operations {
                      *           "billing_status": "pending"
                      *         }
                      *       ],
+                     *       "write_back": {
+                     *         "id": "wbk_01m856a2k7ep8t1v6w0d3c9h4c",
+                     *         "action": "fulfill",
+                     *         "status": "succeeded",
+                     *         "external_ref": "gid://shopify/Fulfillment/5123456789",
+                     *         "attempts": 1,
+                     *         "last_error": null
+                     *       },
                      *       "refund": null
                      *     }
                      */
@@ -12244,6 +12323,14 @@ export interface operations {
                      *                   "billing_status": "pending"
                      *                 }
                      *               ],
+                     *               "write_back": {
+                     *                 "id": "wbk_01m856a2k7ep8t1v6w0d3c9h4c",
+                     *                 "action": "fulfill",
+                     *                 "status": "succeeded",
+                     *                 "external_ref": "gid://shopify/Fulfillment/5123456789",
+                     *                 "attempts": 1,
+                     *                 "last_error": null
+                     *               },
                      *               "refund": null
                      *             }
                      *           },
@@ -26176,6 +26263,14 @@ export interface operations {
                      *               "billing_status": "pending"
                      *             }
                      *           ],
+                     *           "write_back": {
+                     *             "id": "wbk_01m856a2k7ep8t1v6w0d3c9h4c",
+                     *             "action": "fulfill",
+                     *             "status": "succeeded",
+                     *             "external_ref": "gid://shopify/Fulfillment/5123456789",
+                     *             "attempts": 1,
+                     *             "last_error": null
+                     *           },
                      *           "refund": null
                      *         }
                      *       ],
@@ -26571,6 +26666,14 @@ export interface operations {
                      *           "billing_status": "pending"
                      *         }
                      *       ],
+                     *       "write_back": {
+                     *         "id": "wbk_01m856a2k7ep8t1v6w0d3c9h4c",
+                     *         "action": "fulfill",
+                     *         "status": "succeeded",
+                     *         "external_ref": "gid://shopify/Fulfillment/5123456789",
+                     *         "attempts": 1,
+                     *         "last_error": null
+                     *       },
                      *       "refund": null
                      *     }
                      */
@@ -26880,6 +26983,14 @@ export interface operations {
                      *           "billing_status": "pending"
                      *         }
                      *       ],
+                     *       "write_back": {
+                     *         "id": "wbk_01m856a2k7ep8t1v6w0d3c9h4c",
+                     *         "action": "fulfill",
+                     *         "status": "succeeded",
+                     *         "external_ref": "gid://shopify/Fulfillment/5123456789",
+                     *         "attempts": 1,
+                     *         "last_error": null
+                     *       },
                      *       "refund": null
                      *     }
                      */
@@ -27283,6 +27394,14 @@ export interface operations {
                      *           "billing_status": "pending"
                      *         }
                      *       ],
+                     *       "write_back": {
+                     *         "id": "wbk_01m856a2k7ep8t1v6w0d3c9h4c",
+                     *         "action": "fulfill",
+                     *         "status": "succeeded",
+                     *         "external_ref": "gid://shopify/Fulfillment/5123456789",
+                     *         "attempts": 1,
+                     *         "last_error": null
+                     *       },
                      *       "refund": null
                      *     }
                      */
@@ -27972,6 +28091,14 @@ export interface operations {
                      *           "billing_status": "pending"
                      *         }
                      *       ],
+                     *       "write_back": {
+                     *         "id": "wbk_01m856a2k7ep8t1v6w0d3c9h4c",
+                     *         "action": "fulfill",
+                     *         "status": "succeeded",
+                     *         "external_ref": "gid://shopify/Fulfillment/5123456789",
+                     *         "attempts": 1,
+                     *         "last_error": null
+                     *       },
                      *       "refund": null
                      *     }
                      */
@@ -28255,6 +28382,14 @@ export interface operations {
                      *           "billing_status": "pending"
                      *         }
                      *       ],
+                     *       "write_back": {
+                     *         "id": "wbk_01m856a2k7ep8t1v6w0d3c9h4c",
+                     *         "action": "fulfill",
+                     *         "status": "succeeded",
+                     *         "external_ref": "gid://shopify/Fulfillment/5123456789",
+                     *         "attempts": 1,
+                     *         "last_error": null
+                     *       },
                      *       "refund": null
                      *     }
                      */
@@ -29411,6 +29546,14 @@ export interface operations {
                      *                   "billing_status": "pending"
                      *                 }
                      *               ],
+                     *               "write_back": {
+                     *                 "id": "wbk_01m856a2k7ep8t1v6w0d3c9h4c",
+                     *                 "action": "fulfill",
+                     *                 "status": "succeeded",
+                     *                 "external_ref": "gid://shopify/Fulfillment/5123456789",
+                     *                 "attempts": 1,
+                     *                 "last_error": null
+                     *               },
                      *               "refund": null
                      *             }
                      *           },
