@@ -101,7 +101,7 @@ export class BigcommerceChannel implements Channel {
   }
 
   private deadline(ctx?: ChannelCallContext): number {
-    return this.http.now() + (ctx?.timeoutMs ?? this.http.defaultTimeoutMs);
+    return this.http.deadlineFor(ctx);
   }
 
   /** One call within the operation's deadline; the answer whatever its status (4xx included). */

@@ -91,30 +91,7 @@ export function dateFilter(iso: string): string | null {
   return Number.isNaN(t) ? null : new Date(t).toISOString().replace('Z', '+00:00');
 }
 
-/** Digits after the decimal point of a currency (JPY 0, USD 2, KWD 3), 2 when unknown. */
-function fractionDigits(currency: string): number {
-  try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    return 2;
-  }
-}
-
-/**
- * A BigCommerce amount (`"55.9900"`: four decimals as a string, sometimes a number) in minor
- * units of `currency`, by string arithmetic rounding half up on the first dropped digit, so
- * `"0.2900"` is 29 and never 28.999…; null when it is not a decimal.
- */
-export function toMinorUnits(amount: unknown, currency: string): number | null {
-  const text = typeof amount === 'number' ? (Number.isFinite(amount) ? String(amount) : '') : typeof amount === 'string' ? amount.trim() : '';
-  const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
-  if (!m) return null;
-  const digits = fractionDigits(currency);
-  const frac = (m[3] ?? '').padEnd(digits + 1, '0');
-  let minor = Number(m[2]) * 10 ** digits + Number(frac.slice(0, digits) || '0');
-  if (Number(frac[digits]) >= 5) minor += 1;
-  return m[1] === '-' ? -minor : minor;
-}
+export { toMinorUnits } from '../money.js';
 
 /**
  * Orders V2 addresses carry the state's name (`Texas`), not its code; carriers want the code

@@ -7,17 +7,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { obj, str } from '../../carriers/http/json-read.js';
 import type { WebhookVerifyInput, WebhookVerifyResult } from '../types.js';
+import { header } from '../webhook-input.js';
 import { SECRET_HEADER } from './units.js';
 
-function header(headers: WebhookVerifyInput['headers'], name: string): string | null {
-  const wanted = name.toLowerCase();
-  for (const [k, v] of Object.entries(headers)) {
-    if (k.toLowerCase() !== wanted || v === undefined) continue;
-    const value = Array.isArray(v) ? v[0] : v;
-    return value?.trim() ? value.trim() : null;
-  }
-  return null;
-}
 
 /** Equal in constant time: both sides hashed first, so their lengths leak nothing either. */
 function sameSecret(given: string, expected: string): boolean {

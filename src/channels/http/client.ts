@@ -126,6 +126,11 @@ export class ChannelHttpClient {
     });
   }
 
+  /** When an operation must be over: the caller's deadline, else the client's default. */
+  deadlineFor(ctx?: { timeoutMs?: number }): number {
+    return this.now() + (ctx?.timeoutMs ?? this.defaultTimeoutMs);
+  }
+
   async close(): Promise<void> {
     await this.transport.close();
   }

@@ -115,7 +115,7 @@ export class ShopifyChannel implements Channel {
   }
 
   private deadline(ctx?: ChannelCallContext): number {
-    return this.http.now() + (ctx?.timeoutMs ?? this.http.defaultTimeoutMs);
+    return this.http.deadlineFor(ctx);
   }
 
   /** One Admin API call within the operation's deadline; `data` or a ChannelError. */

@@ -84,27 +84,4 @@ export function toOunces(value: unknown, unit: string): number | null {
   return Math.round(n * factor * 1000) / 1000;
 }
 
-/** Digits after the decimal point of a currency (JPY 0, USD 2, KWD 3), 2 when unknown. */
-function fractionDigits(currency: string): number {
-  try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    return 2;
-  }
-}
-
-/**
- * A decimal amount as Shopify sends it (`"19.99"`, or a number) in minor units, by string
- * arithmetic so `"0.29"` is 29 and never 28.999…; null when it is not a decimal.
- */
-export function toMinorUnits(amount: unknown, currency: string): number | null {
-  const text = typeof amount === 'number' ? (Number.isFinite(amount) ? String(amount) : '') : typeof amount === 'string' ? amount.trim() : '';
-  const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
-  if (!m) return null;
-  const digits = fractionDigits(currency);
-  const frac = (m[3] ?? '').padEnd(digits + 1, '0');
-  let minor = Number(m[2]) * 10 ** digits + Number(frac.slice(0, digits) || '0');
-  // Round half up on the first dropped digit (Shopify sends no more digits than the currency has).
-  if (Number(frac[digits]) >= 5) minor += 1;
-  return m[1] === '-' ? -minor : minor;
-}
+export { toMinorUnits } from '../money.js';

@@ -4,28 +4,13 @@
  * `X-Shopify-Shop-Domain` must be the integration's shop; `X-Shopify-Webhook-Id` is the
  * delivery id (the same across Shopify's retries of one delivery).
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { WebhookVerifyInput, WebhookVerifyResult } from '../types.js';
+import { hmacBase64, header, safeEqual } from '../webhook-input.js';
 
-function header(headers: WebhookVerifyInput['headers'], name: string): string | null {
-  const wanted = name.toLowerCase();
-  for (const [k, v] of Object.entries(headers)) {
-    if (k.toLowerCase() !== wanted || v === undefined) continue;
-    const value = Array.isArray(v) ? v[0] : v;
-    return value?.trim() ? value.trim() : null;
-  }
-  return null;
-}
 
-/** base64 HMAC-SHA256 of `body` keyed with `secret`: what Shopify puts in `X-Shopify-Hmac-Sha256`. */
-export function signShopifyWebhook(body: Buffer | string, secret: string): string {
-  return createHmac('sha256', secret).update(body).digest('base64');
-}
-
-/** Equal in constant time (for equal lengths; the length of a digest is no secret). */
-export function safeEqual(a: Buffer, b: Buffer): boolean {
-  return a.length === b.length && timingSafeEqual(a, b);
-}
+/** What Shopify puts in `X-Shopify-Hmac-Sha256`. */
+export const signShopifyWebhook = hmacBase64;
+export { safeEqual };
 
 /** Shop domains compare case-insensitively (`Name.myshopify.com` is the same shop). */
 export function sameShop(a: string, b: string): boolean {

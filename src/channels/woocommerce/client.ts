@@ -77,7 +77,7 @@ export class WooCommerceChannel implements Channel {
   }
 
   private deadline(ctx?: ChannelCallContext): number {
-    return this.http.now() + (ctx?.timeoutMs ?? this.http.defaultTimeoutMs);
+    return this.http.deadlineFor(ctx);
   }
 
   /** One REST call within the operation's deadline: every answer the platform gave (2xx, 4xx), or a ChannelError. */

@@ -42,36 +42,8 @@ export function trackingCompany(carrierSlug: string): string | null {
   return TRACKING_COMPANY[carrierSlug] ?? null;
 }
 
-/** Digits after the decimal point of a currency (JPY 0, USD 2, KWD 3), 2 when unknown. */
-export function fractionDigits(currency: string): number {
-  try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    return 2;
-  }
-}
+export { toMinorUnits } from '../money.js';
 
-/**
- * A decimal amount in minor units by string arithmetic, so `"0.29"` is 29 and never 28.999….
- * WooCommerce's line `price` is a JSON number computed as total ÷ quantity (`3.3333333333333335`):
- * rounded half up on the first digit past the currency's. Null when it is not a decimal.
- */
-export function toMinorUnits(amount: unknown, currency: string): number | null {
-  const text = typeof amount === 'number' ? (Number.isFinite(amount) ? plainDecimal(amount) : '') : typeof amount === 'string' ? amount.trim() : '';
-  const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
-  if (!m) return null;
-  const digits = fractionDigits(currency);
-  const frac = (m[3] ?? '').padEnd(digits + 1, '0');
-  let minor = Number(m[2]) * 10 ** digits + Number(frac.slice(0, digits) || '0');
-  if (Number(frac[digits]) >= 5) minor += 1;
-  return m[1] === '-' ? -minor : minor;
-}
-
-/** A number as plain decimal digits (`1e-7` would not read as one). */
-function plainDecimal(n: number): string {
-  const s = String(n);
-  return /e/i.test(s) ? n.toFixed(20).replace(/\.?0+$/, '') : s;
-}
 
 /**
  * WooCommerce's `_gmt` dates (`2017-03-22T16:28:08`) carry no zone: read as UTC and written as

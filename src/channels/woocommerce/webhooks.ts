@@ -8,24 +8,13 @@
  * The ping WooCommerce sends when a webhook is created is a bare form body `webhook_id=<n>`
  * with none of those headers and no signature: it is answered (`ping: true`) and never applied.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { WebhookVerifyInput, WebhookVerifyResult } from '../types.js';
+import { hmacBase64, header, safeEqual } from '../webhook-input.js';
 import { normaliseSiteUrl } from './credentials.js';
 
-function header(headers: WebhookVerifyInput['headers'], name: string): string | null {
-  const wanted = name.toLowerCase();
-  for (const [k, v] of Object.entries(headers)) {
-    if (k.toLowerCase() !== wanted || v === undefined) continue;
-    const value = Array.isArray(v) ? v[0] : v;
-    return value?.trim() ? value.trim() : null;
-  }
-  return null;
-}
 
-/** base64 HMAC-SHA256 of `body` keyed with `secret`: what WooCommerce puts in `X-WC-Webhook-Signature`. */
-export function signWooWebhook(body: Buffer | string, secret: string): string {
-  return createHmac('sha256', secret).update(body).digest('base64');
-}
+/** What WooCommerce puts in `X-WC-Webhook-Signature`. */
+export const signWooWebhook = hmacBase64;
 
 const PING = /^webhook_id=(\d+)$/;
 
@@ -51,7 +40,7 @@ export function verifyWooWebhook(input: WebhookVerifyInput): WebhookVerifyResult
   }
   const expected = Buffer.from(signWooWebhook(input.rawBody, input.secret), 'base64');
   const given = Buffer.from(signature, 'base64');
-  if (!(expected.length === given.length && timingSafeEqual(expected, given))) return { ok: false, reason: 'bad_signature' };
+  if (!safeEqual(expected, given)) return { ok: false, reason: 'bad_signature' };
   const source = header(input.headers, 'x-wc-webhook-source');
   if (!source || !sameSite(source, input.storeRef)) return { ok: false, reason: 'wrong_store' };
   const storeRef = normaliseSiteUrl(source)!;
