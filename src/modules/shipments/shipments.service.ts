@@ -367,9 +367,9 @@ export class ShipmentsService {
     const { carrier, serviceCode, account } = choice;
     const { format } = options;
     if (!options.returning) nextStatus(order.status, 'purchase_label'); // 409 naming the state before any carrier call
-    // No weight known (a store's lines without weights, no parcel given): a label would be bought
-    // for an empty box. The parcel must be set first (docs/channels.md).
-    if (!(order.parcel.weight_oz > 0)) {
+    // A store's order whose lines carry no weight (WooCommerce and BigCommerce never send one):
+    // a label would be bought for an empty box. The parcel must be set first (docs/channels.md).
+    if (order.source.startsWith('int_') && !(order.parcel.weight_oz > 0)) {
       throw new AppError('validation_failed', 'The order has no parcel weight to buy a label for.', {
         status: 422,
         details: [{ field: 'parcel', message: 'has no weight: set the parcel first (PATCH /api/admin/orders/{id} {parcel}, or parcel.weight_oz on the order)' }],
