@@ -203,7 +203,8 @@ export class ChannelHttpClient {
         outcome,
         duration_ms: e.duration_ms,
         attempt: e.attempt,
-        request_id: req.requestId ?? e.request_id.replace(/#\d+$/, ''),
+        // Our request's id when a request caused the call; a job's call has none (the transport's own key is not ours to show).
+        request_id: req.requestId ?? '',
         request_headers: e.request_headers,
         request_body: mask(req.logBody !== undefined ? redactValue(req.logBody) : e.request_body),
         response_body: mask(e.response_body),
