@@ -763,6 +763,9 @@ type Shipment struct {
 	Label             map[string]any `json:"label"`
 	// The carrier account that sold the label (null for labels bought before carrier accounts existed).
 	CarrierAccountID *string `json:"carrier_account_id"`
+	// Sold by a simulated carrier account (in any environment): no carrier will take the parcel, and
+	// the label prints SAMPLE - DO NOT MAIL.
+	Simulated bool `json:"simulated"`
 	// How the service was chosen when none was named (`auto`, `cheapest`, or no service to generate or
 	// a batch): the rule, its strategy and every option considered; null when the service was named.
 	Selection map[string]any `json:"selection"`

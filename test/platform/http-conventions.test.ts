@@ -96,6 +96,18 @@ describe('system endpoints', () => {
     }
   });
 
+  it('GET / sends a browser to the dashboard (302); an API client asking for JSON or anything gets the descriptor', async () => {
+    const browser = await app.inject({ method: 'GET', url: '/', headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } });
+    expect(browser.statusCode).toBe(302);
+    expect(browser.headers.location).toBe('/dashboard');
+    for (const accept of ['application/json', '*/*']) {
+      const res = await app.inject({ method: 'GET', url: '/', headers: { accept } });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().status).toBe('running');
+    }
+    expect((await app.inject({ method: 'GET', url: '/api', headers: { accept: 'text/html' } })).statusCode).toBe(200);
+  });
+
   it('GET /health checks the database', async () => {
     const res = await app.inject({ method: 'GET', url: '/health' });
     expect(res.statusCode).toBe(200);

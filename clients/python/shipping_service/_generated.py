@@ -386,6 +386,7 @@ class Shipment(TypedDict, total=False):
     parcel: dict[str, Any]
     label: dict[str, Any]
     carrier_account_id: str | None
+    simulated: bool
     selection: dict[str, Any] | None
     customs: dict[str, Any] | None
     manifest_id: str | None

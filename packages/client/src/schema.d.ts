@@ -9,9 +9,7 @@ export interface paths {
         };
         /**
          * Service descriptor
-         * @description Service descriptor.
-         *
-         *     Public: no credentials needed. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         * @description A browser (`Accept` naming `text/html`) is sent to the dashboard with a 302; any other client gets the JSON descriptor.
          */
         get: operations["getRoot"];
         put?: never;
@@ -3651,6 +3649,7 @@ export interface components {
          *         "created_at": "2026-11-23T21:44:19.734Z"
          *       },
          *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+         *       "simulated": true,
          *       "address_validation": {
          *         "mode": "validate",
          *         "status": "verified",
@@ -3799,6 +3798,7 @@ export interface components {
          *         "created_at": "2026-11-23T21:44:19.734Z"
          *       },
          *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+         *       "simulated": true,
          *       "address_validation": {
          *         "mode": "validate",
          *         "status": "verified",
@@ -3953,6 +3953,7 @@ export interface components {
          *         "created_at": "2026-11-25T10:02:11.120Z"
          *       },
          *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+         *       "simulated": true,
          *       "address_validation": {
          *         "mode": "none",
          *         "status": null,
@@ -4106,6 +4107,8 @@ export interface components {
                 created_at: string;
             };
             carrier_account_id: string | null;
+            /** @description Sold by a simulated carrier account (in any environment): no carrier will take the parcel, and the label prints SAMPLE - DO NOT MAIL. */
+            simulated: boolean;
             selection: {
                 /** @description The rule that applied; null when none matched (then the cheapest option). */
                 rule_id: string | null;
@@ -4458,6 +4461,7 @@ export interface components {
          *             "created_at": "2026-11-23T21:44:19.734Z"
          *           },
          *           "carrier_account_id": "ca_01m855vx0usps0000000000001",
+         *           "simulated": true,
          *           "address_validation": {
          *             "mode": "validate",
          *             "status": "verified",
@@ -5626,6 +5630,13 @@ export interface operations {
                         documentation: string;
                     };
                 };
+            };
+            /** @description To the dashboard (`Location: /dashboard`), for a browser. */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid request (validation_failed, invalid_json) */
             400: {
@@ -8305,6 +8316,7 @@ export interface operations {
                      *             "created_at": "2026-11-23T21:44:19.734Z"
                      *           },
                      *           "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *           "simulated": true,
                      *           "address_validation": {
                      *             "mode": "validate",
                      *             "status": "verified",
@@ -8745,6 +8757,7 @@ export interface operations {
                      *         "created_at": "2026-11-23T21:44:19.734Z"
                      *       },
                      *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *       "simulated": true,
                      *       "address_validation": {
                      *         "mode": "validate",
                      *         "status": "verified",
@@ -9127,6 +9140,7 @@ export interface operations {
                      *         "created_at": "2026-11-23T21:44:19.734Z"
                      *       },
                      *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *       "simulated": true,
                      *       "address_validation": {
                      *         "mode": "validate",
                      *         "status": "verified",
@@ -9449,6 +9463,7 @@ export interface operations {
                      *         "created_at": "2026-11-23T21:44:19.734Z"
                      *       },
                      *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *       "simulated": true,
                      *       "address_validation": {
                      *         "mode": "validate",
                      *         "status": "verified",
@@ -9829,6 +9844,7 @@ export interface operations {
                      *         "created_at": "2026-11-23T21:44:19.734Z"
                      *       },
                      *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *       "simulated": true,
                      *       "address_validation": {
                      *         "mode": "validate",
                      *         "status": "verified",
@@ -12251,6 +12267,7 @@ export interface operations {
                      *                 "created_at": "2026-11-23T21:44:19.734Z"
                      *               },
                      *               "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *               "simulated": true,
                      *               "address_validation": {
                      *                 "mode": "validate",
                      *                 "status": "verified",
@@ -26191,6 +26208,7 @@ export interface operations {
                      *             "created_at": "2026-11-23T21:44:19.734Z"
                      *           },
                      *           "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *           "simulated": true,
                      *           "address_validation": {
                      *             "mode": "validate",
                      *             "status": "verified",
@@ -26594,6 +26612,7 @@ export interface operations {
                      *         "created_at": "2026-11-23T21:44:19.734Z"
                      *       },
                      *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *       "simulated": true,
                      *       "address_validation": {
                      *         "mode": "validate",
                      *         "status": "verified",
@@ -26911,6 +26930,7 @@ export interface operations {
                      *         "created_at": "2026-11-23T21:44:19.734Z"
                      *       },
                      *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *       "simulated": true,
                      *       "address_validation": {
                      *         "mode": "validate",
                      *         "status": "verified",
@@ -27322,6 +27342,7 @@ export interface operations {
                      *         "created_at": "2026-11-23T21:44:19.734Z"
                      *       },
                      *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *       "simulated": true,
                      *       "address_validation": {
                      *         "mode": "validate",
                      *         "status": "verified",
@@ -28019,6 +28040,7 @@ export interface operations {
                      *         "created_at": "2026-11-23T21:44:19.734Z"
                      *       },
                      *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *       "simulated": true,
                      *       "address_validation": {
                      *         "mode": "validate",
                      *         "status": "verified",
@@ -28310,6 +28332,7 @@ export interface operations {
                      *         "created_at": "2026-11-23T21:44:19.734Z"
                      *       },
                      *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *       "simulated": true,
                      *       "address_validation": {
                      *         "mode": "validate",
                      *         "status": "verified",
@@ -29474,6 +29497,7 @@ export interface operations {
                      *                 "created_at": "2026-11-23T21:44:19.734Z"
                      *               },
                      *               "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *               "simulated": true,
                      *               "address_validation": {
                      *                 "mode": "validate",
                      *                 "status": "verified",

@@ -20,3 +20,4 @@ export { createLabelRenderPool, type LabelRenderPool, type LabelRenderPoolOption
 export { convertCarrierLabel, issuedLabelFormat, type CarrierLabelImage } from './labels.convert.js';
 export { mergeLabelFiles } from './labels.merge.js';
 export { renderManifestDocument, type ManifestDocumentData } from './labels.manifest.js';
+export { stampVoid } from './labels.stamp.js';

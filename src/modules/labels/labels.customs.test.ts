@@ -5,7 +5,7 @@ import path from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DECLARATION, documentData } from '../../../test/helpers/customs.js';
-import { CUSTOMS_DOCUMENT_TYPES, renderCustomsDocument, renderLabel, type LabelData } from './index.js';
+import { CUSTOMS_DOCUMENT_TYPES, renderCustomsDocument, renderLabel, stampVoid, type LabelData } from './index.js';
 import { createLabelRenderPool } from './labels.pool.js';
 
 // pdftotext reads the text back as a customs officer's software would (apt-get install
@@ -102,7 +102,7 @@ describe.runIf(poppler)('customs documents read back (pdftotext)', () => {
     expect(text).toContain('AES ITN');
     expect(text).toContain('X20260305123456');
     expect(text).toContain('Other: Replacement parts under warranty');
-    expect(text).toContain('SAMPLE — NOT FOR SHIPPING');
+    expect(text).toContain('SAMPLE - DO NOT MAIL');
   });
 
   it('a label prints a Japanese or Cyrillic address as it is (PDF), not as ? or missing glyphs', async () => {
@@ -125,6 +125,22 @@ describe.runIf(poppler && zbar)('the tracking number scans (zbarimg)', () => {
   it.each(CUSTOMS_DOCUMENT_TYPES)('%s', async (type) => {
     const data = documentData(type);
     expect(scanPdf((await renderCustomsDocument(data)).body)).toEqual([data.tracking_number]);
+  });
+
+  it('a voided sample PDF label says both marks and still scans; a carrier\'s PDF stamped VOID too', async () => {
+    const label: LabelData = {
+      shipment_id: 'shp_1', tracking_number: '1Z999AA10123456784', carrier: 'ups', carrier_name: 'UPS', service_code: 'ups_ground', service_name: 'UPS Ground',
+      zone: '5', weight_oz: 30, ship_date: '2026-03-05', sample: true, voided: true,
+      ship_from: { name: 'Sender', street1: '1 Main St', city: 'Austin', state: 'TX', postal_code: '78701', country: 'US' },
+      ship_to: { name: 'Buyer', street1: '2 Elm St', city: 'Denver', state: 'CO', postal_code: '80202', country: 'US' },
+      carrier_parts: { heading: 'UPS TRACKING #', routing_code: 'CO 802', tracking_text: '1Z 999 AA1 01 2345 6784', barcode: { symbology: 'code128', text: '1Z999AA10123456784' } },
+    };
+    const ours = (await renderLabel(label, 'pdf_4x6')).body;
+    expect(pdfText(ours)).toMatch(/VOID[\s\S]*SAMPLE - DO NOT MAIL/);
+    expect(scanPdf(ours)).toEqual([label.tracking_number]);
+    const stamped = await stampVoid((await renderLabel({ ...label, sample: false, voided: false }, 'pdf_letter')).body, 'application/pdf');
+    expect(pdfText(stamped).match(/VOID/g)).toHaveLength(2);
+    expect(scanPdf(stamped)).toEqual([label.tracking_number]);
   });
 });
 

@@ -24,7 +24,10 @@ export type Primitive =
   | { kind: 'box'; x: number; y: number; w: number; h: number; fill: boolean; line: number }
   | { kind: 'barcode'; x: number; y: number; h: number; moduleDots: number; barcode: LabelBarcode };
 
-export const SAMPLE_TEXT = 'SAMPLE — NOT FOR SHIPPING';
+/** A label no carrier will accept: a simulated carrier's (any environment) or the test environment's. */
+export const SAMPLE_TEXT = 'SAMPLE - DO NOT MAIL';
+/** A voided label, still downloadable, so it cannot be mistaken for a live one. */
+export const VOID_TEXT = 'VOID';
 /** The recipient's heading on a return label. */
 export const RETURN_TO_TEXT = 'RETURN TO:';
 const M = 10; // margin
@@ -51,12 +54,15 @@ export function layoutLabel(data: LabelData, options: { latin?: boolean } = {}):
   const rule = (y: number, line = 1) => box(M, y, W, line, true, line);
 
   let y = 6;
-  const banner = (at: number) => {
+  // Marks print as black bands at the top and the bottom, clear of the barcode: with both, VOID
+  // on top and SAMPLE below; with one, the same mark at both ends.
+  const marks = labelMarks(data);
+  const banner = (at: number, mark: string) => {
     box(0, at, LABEL_WIDTH_PT, 18, true);
-    text(M, at + 4, W, 11, true, SAMPLE_TEXT, 'center', true);
+    text(M, at + 4, W, 11, true, mark, 'center', true);
   };
-  if (data.sample) {
-    banner(0);
+  if (marks.length > 0) {
+    banner(0, marks[0]);
     y = 24;
   }
 
@@ -80,7 +86,7 @@ export function layoutLabel(data: LabelData, options: { latin?: boolean } = {}):
   const maxDots = Math.floor((W * DPI) / 72) - 2 * quietDots;
   const moduleDots = Math.max(1, Math.min(MAX_MODULE_DOTS, Math.floor(maxDots / barcode.modules)));
   const barcodeW = (barcode.modules * moduleDots * 72) / DPI;
-  let bottom = LABEL_HEIGHT_PT - (data.sample ? 24 : 6);
+  let bottom = LABEL_HEIGHT_PT - (marks.length > 0 ? 24 : 6);
   const footer = [`SHP ${labelText(data.shipment_id)}`, data.reference ? `REF ${labelText(data.reference)}` : ''].filter(Boolean).join('   ');
   bottom -= 9;
   text(M, bottom, W, 7, false, footer);
@@ -126,6 +132,11 @@ export function layoutLabel(data: LabelData, options: { latin?: boolean } = {}):
     y += step;
   }
 
-  if (data.sample) banner(LABEL_HEIGHT_PT - 18);
+  if (marks.length > 0) banner(LABEL_HEIGHT_PT - 18, marks[marks.length - 1]);
   return out;
+}
+
+/** What the label must say it is not: VOID once voided, SAMPLE when no carrier will take it. */
+export function labelMarks(data: Pick<LabelData, 'sample' | 'voided'>): string[] {
+  return [data.voided ? VOID_TEXT : null, data.sample ? SAMPLE_TEXT : null].filter((m): m is string => m !== null);
 }

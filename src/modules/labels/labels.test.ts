@@ -10,7 +10,7 @@ import { carrier as fedexCarrier, fedexTrackingNumber } from '../../carriers/fed
 import { carrier as upsCarrier, upsTrackingNumber } from '../../carriers/ups/index.js';
 import { carrier as uspsCarrier, uspsTrackingNumber } from '../../carriers/usps/index.js';
 import type { CarrierDefinition } from '../../carriers/types.js';
-import { LABEL_FORMATS, labelCarrierParts, labelContentType, renderLabel, renderLabelSet, type LabelData } from './index.js';
+import { LABEL_FORMATS, labelCarrierParts, labelContentType, renderLabel, renderLabelSet, stampVoid, type LabelData } from './index.js';
 import { labelText, latinText } from './labels.text.js';
 
 const definitions: Record<string, CarrierDefinition> = { usps: uspsCarrier, ups: upsCarrier, fedex: fedexCarrier, dhl_express: dhlExpress };
@@ -168,11 +168,20 @@ describe('ZPL labels', () => {
     expect(zpl).toContain(`^FD>;>842010118>8${base.tracking_number}^FS`);
   });
 
-  it('says SAMPLE in test and escapes ^ ~ _ in data', async () => {
+  it('says SAMPLE - DO NOT MAIL on a sample and escapes ^ ~ _ in data', async () => {
     const zpl = (await renderLabel({ ...base, sample: true, reference: 'a^b~c_d' }, 'zpl_4x6')).body.toString('utf8');
-    expect(zpl).toContain('SAMPLE — NOT FOR SHIPPING');
+    expect(zpl.match(/\^FDSAMPLE - DO NOT MAIL\^FS/g)).toHaveLength(2);
     expect(zpl).toContain('a_5Eb_7Ec_5Fd');
     expect((await renderLabel(base, 'zpl_4x6')).body.toString('utf8')).not.toContain('SAMPLE');
+  });
+
+  it('says VOID on a voided label: VOID above and SAMPLE below when it is both', async () => {
+    const voided = (await renderLabel({ ...base, voided: true }, 'zpl_4x6')).body.toString('utf8');
+    expect(voided.match(/\^FDVOID\^FS/g)).toHaveLength(2);
+    const both = (await renderLabel({ ...base, voided: true, sample: true }, 'zpl_4x6')).body.toString('utf8');
+    expect(both.indexOf('^FDVOID^FS')).toBeGreaterThan(-1);
+    expect(both.indexOf('^FDVOID^FS')).toBeLessThan(both.indexOf('^FDSAMPLE - DO NOT MAIL^FS'));
+    expect(both.match(/\^FDVOID\^FS/g)).toHaveLength(1);
   });
 
   it('heads the recipient RETURN TO: on a return label, SHIP TO: otherwise', async () => {
@@ -292,6 +301,23 @@ describe.runIf(zbar)('a scanner reads the tracking number back (zbarimg)', () =>
       .filter((line) => /^\^(XA|XZ|PW|LL|LH|CI)|\^BC/.test(line))
       .join('\n');
     expect(await printZpl(zpl)).toEqual(labels.map((l) => l.tracking_number));
+  });
+
+  it.each(['png_4x6', 'zpl_4x6'] as const)('a voided sample label (both bands) still scans: %s', async (format) => {
+    const body = (await renderLabel({ ...base, sample: true, voided: true }, format)).body;
+    const decoded = format === 'png_4x6' ? [scan(body)] : await printZpl(body.toString('utf8'));
+    expect(decoded).toEqual([carriers[0]!.decodes]);
+  });
+
+  it('a carrier-issued label stamped VOID still scans (PNG and ZPL)', async () => {
+    const png = (await renderLabel(base, 'png_4x6')).body;
+    const stamped = await stampVoid(png, 'image/png');
+    const image = PNG.sync.read(stamped);
+    expect(image.data[(5 * image.width + 5) * 4]).toBe(0); // the band's black corner
+    expect(scan(stamped)).toBe(carriers[0]!.decodes);
+    const zpl = (await stampVoid((await renderLabel(base, 'zpl_4x6')).body, 'application/x-zpl')).toString('utf8');
+    expect(zpl.match(/\^FR\^FDVOID\^FS/g)).toHaveLength(2);
+    expect(await printZpl(zpl)).toEqual([carriers[0]!.decodes]);
   });
 
   it('a ZPL set (test labels: the banners move the barcode up) prints every label, each with its own barcode', async () => {

@@ -69,8 +69,10 @@ export interface LabelData {
   ship_to: LabelAddress;
   /** Order id / external id. */
   reference?: string | null;
-  /** Test environment: the label says "SAMPLE — NOT FOR SHIPPING". */
+  /** A simulated carrier's label (any environment) or a test one: it says "SAMPLE - DO NOT MAIL". */
   sample: boolean;
+  /** A voided label: it says "VOID". */
+  voided?: boolean;
   /** A return label: the recipient block is headed RETURN TO:. */
   is_return?: boolean;
   /** Heading, routing code, barcode and printed tracking number, as the carrier presents them. */
@@ -129,7 +131,7 @@ export interface CustomsDocumentData {
   postage?: Money | null;
   /** Order reference (external id or order id). */
   reference?: string | null;
-  /** Test environment: the document says "SAMPLE — NOT FOR SHIPPING". */
+  /** A simulated carrier's or a test shipment: the document says "SAMPLE - DO NOT MAIL". */
   sample: boolean;
   customs: CustomsDeclaration;
 }

@@ -5,7 +5,7 @@ import { AppError } from '../../platform/errors.js';
 import type { Scope } from '../../platform/context.js';
 import type { Executor } from '../../platform/db/types.js';
 import { isCustomsDocumentType, mergeLabelFiles, type CustomsDocumentData, type CustomsDocumentType, type RenderedLabel } from '../labels/index.js';
-import { labelAddress } from './shipments.labels.js';
+import { isSampleShipment, labelAddress } from './shipments.labels.js';
 import * as repo from './shipments.repo.js';
 import type { ShipmentAddress, ShipmentRow } from './shipments.tables.js';
 
@@ -48,7 +48,7 @@ export function customsDocumentTypes(carrier: string, customs: CustomsDeclaratio
   return customs.contents_type === 'documents' ? [] : ['commercial_invoice'];
 }
 
-type DocumentRow = Pick<ShipmentRow, 'id' | 'order_id' | 'tracking_number' | 'carrier' | 'service_name' | 'rate' | 'parcel' | 'ship_from' | 'ship_to' | 'environment' | 'price_amount' | 'price_currency' | 'customs'>;
+type DocumentRow = Pick<ShipmentRow, 'id' | 'order_id' | 'tracking_number' | 'carrier' | 'service_name' | 'rate' | 'parcel' | 'ship_from' | 'ship_to' | 'environment' | 'carrier_driver' | 'price_amount' | 'price_currency' | 'customs'>;
 
 /** A party of a customs document: the label's address, with the email a document also prints. */
 function party(a: ShipmentAddress) {
@@ -69,7 +69,7 @@ export function customsDocumentDataOf(row: DocumentRow & { customs: CustomsDecla
     weight_oz: row.parcel.weight_oz,
     postage: { amount: row.price_amount, currency: row.price_currency },
     reference: row.order_id,
-    sample: row.environment === 'test',
+    sample: isSampleShipment(row),
     customs: row.customs,
   };
 }

@@ -65,6 +65,7 @@ export const SHIPMENT_EXAMPLE = {
     created_at: '2026-11-23T21:44:19.734Z',
   },
   carrier_account_id: 'ca_01m855vx0usps0000000000001',
+  simulated: true,
   address_validation: { mode: 'validate', status: 'verified', messages: [], source: { type: 'built_in' } },
   ship_to_original: null,
   selection: {

@@ -52,7 +52,15 @@ export function labelAddress(a: ShipmentAddress) {
  * its carrier's definition, which says how the carrier's labels look. A shipment whose carrier is
  * no longer registered still renders, with a plain presentation under its slug.
  */
-export function labelDataOf(row: Pick<ShipmentRow, 'id' | 'tracking_number' | 'carrier' | 'service_code' | 'service_name' | 'rate' | 'parcel' | 'ship_from' | 'ship_to' | 'environment'> & { is_return?: boolean }, carrier: CarrierDefinition | undefined, reference: string | null): LabelData {
+/**
+ * No carrier will take it: a simulated carrier's label in any environment, or a test one. Such
+ * labels and documents print SAMPLE (docs/carriers.md, "Labels that cannot be mistaken"), and shipments say `simulated: true`.
+ */
+export function isSampleShipment(row: Pick<ShipmentRow, 'environment' | 'carrier_driver'>): boolean {
+  return row.environment === 'test' || row.carrier_driver === 'simulated';
+}
+
+export function labelDataOf(row: Pick<ShipmentRow, 'id' | 'tracking_number' | 'carrier' | 'service_code' | 'service_name' | 'rate' | 'parcel' | 'ship_from' | 'ship_to' | 'environment' | 'carrier_driver' | 'status'> & { is_return?: boolean }, carrier: CarrierDefinition | undefined, reference: string | null): LabelData {
   const shipTo = labelAddress(row.ship_to);
   return {
     shipment_id: row.id,
@@ -67,7 +75,8 @@ export function labelDataOf(row: Pick<ShipmentRow, 'id' | 'tracking_number' | 'c
     ship_from: labelAddress(row.ship_from),
     ship_to: shipTo,
     reference,
-    sample: row.environment === 'test',
+    sample: isSampleShipment(row),
+    voided: row.status === 'voided',
     is_return: row.is_return === true,
     carrier_parts: labelCarrierParts((carrier ?? fallback).label, row.tracking_number, shipTo),
   };

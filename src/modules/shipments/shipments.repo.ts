@@ -195,6 +195,11 @@ export async function insertLabel(db: Executor, row: { shipment_id: string; form
   await db.insertInto('shipment_labels').values(row).onConflict((oc) => oc.columns(['shipment_id', 'format']).doNothing()).execute();
 }
 
+/** Forgets a shipment's rendered labels (a voided one renders again, marked VOID). */
+export async function deleteLabels(db: Executor, shipmentId: string): Promise<void> {
+  await db.deleteFrom('shipment_labels').where('shipment_id', '=', shipmentId).execute();
+}
+
 /** Several shipments of the scope by id (any order; missing and foreign ids are simply absent). */
 export async function findShipmentsByIds(db: Executor, scope: Scope, ids: readonly string[]): Promise<ShipmentRow[]> {
   if (ids.length === 0) return [];

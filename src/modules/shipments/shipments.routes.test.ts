@@ -286,6 +286,27 @@ describe('POST /v1/shipments/:id/void', () => {
     expect((await app.inject({ method: 'GET', url: `/v1/shipments/${shipment.id}`, headers: t.headers })).json().status).toBe('in_transit');
   });
 
+  it('a simulated carrier\'s label says SAMPLE even in live, and once voided it still downloads, marked VOID', async () => {
+    setClock('2026-03-02T15:00:00.000Z');
+    const { shipment } = await bought(t.liveHeaders, {}, { label_format: 'zpl_4x6' });
+    expect(shipment).toMatchObject({ environment: 'live', simulated: true });
+    const label = async () => (await app.inject({ method: 'GET', url: `/v1/shipments/${shipment.id}/label`, headers: t.liveHeaders })).body;
+    const before = await label();
+    expect(before.match(/\^FDSAMPLE - DO NOT MAIL\^FS/g)).toHaveLength(2);
+    expect(before).not.toContain('^FDVOID^FS');
+    // A second format rendered before the void must be marked too once voided.
+    expect((await app.inject({ method: 'GET', url: `/v1/shipments/${shipment.id}/label?format=png_4x6`, headers: t.liveHeaders })).statusCode).toBe(200);
+    setClock('2026-03-02T15:05:00.000Z');
+    const voided = await app.inject({ method: 'POST', url: `/v1/shipments/${shipment.id}/void`, headers: t.liveHeaders });
+    expect(voided.statusCode, voided.body).toBe(200);
+    const after = await label();
+    expect(after).toContain('^FDVOID^FS');
+    expect(after).toContain('^FDSAMPLE - DO NOT MAIL^FS');
+    const png = await app.inject({ method: 'GET', url: `/v1/shipments/${shipment.id}/label?format=png_4x6`, headers: t.liveHeaders });
+    expect(png.statusCode).toBe(200);
+    expect(png.rawPayload.equals((await app.inject({ method: 'GET', url: `/v1/shipments/${shipment.id}/label?format=png_4x6`, headers: t.liveHeaders })).rawPayload)).toBe(true);
+  });
+
   it('is 404 for an unknown shipment', async () => {
     const res = await app.inject({ method: 'POST', url: '/v1/shipments/shp_01jx0000000000000000000000/void', headers: t.headers });
     expect(res.statusCode).toBe(404);

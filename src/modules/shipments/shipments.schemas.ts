@@ -242,6 +242,7 @@ export const ShipmentSchema = Type.Object(
     parcel: Type.Object({ weight_oz: Type.Number(), length_in: Type.Number(), width_in: Type.Number(), height_in: Type.Number() }),
     label: Type.Object({ format: Type.String(), url: Type.String(), created_at: Timestamp }),
     carrier_account_id: orNull(Type.String({ description: 'The carrier account that sold the label (null for labels bought before carrier accounts existed).' })),
+    simulated: Type.Boolean({ description: 'Sold by a simulated carrier account (in any environment): no carrier will take the parcel, and the label prints SAMPLE - DO NOT MAIL.' }),
     selection: orNull({ ...SelectionObjectSchema, description: 'How the service was chosen when none was named (`auto`, `cheapest`, or no service to generate or a batch): the rule, its strategy and every option considered; null when the service was named.' }),
     customs: orNull(ShipmentCustomsSchema),
     manifest_id: orNull(Type.String({ description: 'The end-of-day manifest the label is on (POST /v1/manifests); null until then. A manifested label cannot be voided.' })),

@@ -6,7 +6,7 @@ import type { Deps } from '../../platform/deps.js';
 import type { Scope, ServiceContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db/types.js';
 import { paginate, type Page } from '../../platform/http/pagination.js';
-import { convertCarrierLabel, issuedLabelFormat, type LabelData } from '../labels/index.js';
+import { convertCarrierLabel, issuedLabelFormat, stampVoid, type LabelData } from '../labels/index.js';
 import type { ApiPurchaseResult, CarrierLabelImage } from '../../carriers/api-driver.js';
 import type { CarrierAccountRow, CarrierGateway } from '../carrier-accounts/index.js';
 import { writeAudit } from '../audit/index.js';
@@ -514,7 +514,7 @@ export class ShipmentsService {
     // kept (carrier_labels), and GET …/label says 422 label_format_unavailable.
     const label = sale.driver === 'api'
       ? await convertCarrierLabel({ format: sale.issued.label.format, bytes: sale.issued.label.bytes }, format)
-      : await this.renderer.renderLabel(labelDataOf(draft, carrier, order.external_id ?? order.id), format);
+      : await this.renderer.renderLabel(labelDataOf({ ...draft, carrier_driver: 'simulated', status: 'label_purchased' }, carrier, order.external_id ?? order.id), format);
     const api = sale.driver === 'api';
     // A real carrier is asked by the poll job, never on a read: first when a scan can be there.
     // (Settled before the transaction: with the embedded database, a read outside it would wait.)
@@ -678,6 +678,8 @@ export class ShipmentsService {
         // The refund the void asks for (shipments.refunds.ts), decided by the refunds job.
         ...refundOnVoid(current, now, { driver: current.carrier_driver, delaySeconds: refundDelaySeconds }),
       });
+      // Our own labels render again, marked VOID (a carrier's own is stamped on read).
+      if (current.carrier_driver === 'simulated') await repo.deleteLabels(trx, id);
       if (voided.refund_status === 'submitted') await this.deps.jobs.send(DECIDE_REFUND_JOB, { shipment_id: id }, { executor: trx, startAfterSeconds: refundDelaySeconds });
       await recordRefundUpdated(trx, voided);
       await repo.insertTrackingEvents(trx, [manualEvent(voided, now, { status: 'cancelled', status_detail: 'label_voided', code: 'VOID', description: 'Label voided; the shipment was cancelled', seq: 10_000 })]);
@@ -784,11 +786,20 @@ export class ShipmentsService {
 
   /** The label file alone: see label(). */
   private async labelOnly(scope: Scope, row: ShipmentRow, format?: LabelFormatCode): Promise<LabelFile> {
-    const id = row.id;
     const wanted = (format ?? row.label_format) as LabelFormatCode;
     const filename = `label-${row.tracking_number}.${fileExtension[wanted] ?? 'bin'}`;
-    const stored = await repo.findLabel(this.deps.db, scope, id, wanted);
-    if (stored) return { body: Buffer.from(stored.body.buffer, stored.body.byteOffset, stored.body.byteLength), content_type: stored.content_type, filename };
+    const stored = await repo.findLabel(this.deps.db, scope, row.id, wanted);
+    const file = stored
+      ? { body: Buffer.from(stored.body.buffer, stored.body.byteOffset, stored.body.byteLength), content_type: stored.content_type, filename }
+      : await this.renderLabelFile(scope, row, wanted, filename);
+    // A carrier's own label is never redrawn: once voided, it is stamped VOID on every read.
+    if (row.carrier_driver === 'api' && row.status === 'voided') return { ...file, body: await stampVoid(file.body, file.content_type) };
+    return file;
+  }
+
+  /** A format not stored yet: the carrier's own converted, or ours rendered; then kept. */
+  private async renderLabelFile(scope: Scope, row: ShipmentRow, wanted: LabelFormatCode, filename: string): Promise<LabelFile> {
+    const id = row.id;
     if (row.carrier_driver === 'api') {
       // The carrier's own label, never one of ours: converted where that is lossless, else 422.
       const issued = await repo.findKeptCarrierLabel(this.deps.db, scope, id);

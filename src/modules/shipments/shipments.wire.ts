@@ -51,6 +51,7 @@ export function toShipment(row: ShipmentRow, baseUrl: string, returns: readonly 
     parcel: row.parcel,
     label: { format: row.label_format, url: labelUrl(baseUrl, row.id), created_at: iso(row.label_created_at)! },
     carrier_account_id: row.carrier_account_id,
+    simulated: row.carrier_driver === 'simulated',
     selection: row.selection ?? null,
     customs: row.customs ? toShipmentCustoms(row.customs) : null,
     manifest_id: row.manifest_id ?? null,

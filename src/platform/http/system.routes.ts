@@ -74,9 +74,13 @@ export async function systemRoutes(app: App, opts: { deps: Deps; registry: Regis
         operationId: url === '/' ? 'getRoot' : 'getApiRoot',
         summary: 'Service descriptor',
         tags: ['system'],
-        response: { 200: Descriptor, ...errorResponses() },
+        description: url === '/' ? 'A browser (`Accept` naming `text/html`) is sent to the dashboard with a 302; any other client gets the JSON descriptor.' : undefined,
+        response: { 200: Descriptor, ...(url === '/' ? { 302: Type.Null({ description: 'To the dashboard (`Location: /dashboard`), for a browser.' }) } : {}), ...errorResponses() },
       },
-      handler: async (_request, reply) => reply.type('application/json; charset=utf-8').send(descriptorJson as never), // a pre-serialised string is sent as is
+      handler: async (request, reply) => {
+        if (url === '/' && request.headers.accept?.includes('text/html')) return reply.redirect('/dashboard', 302);
+        return reply.type('application/json; charset=utf-8').send(descriptorJson as never); // a pre-serialised string is sent as is
+      },
     });
   }
 

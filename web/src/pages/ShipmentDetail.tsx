@@ -31,7 +31,7 @@ export function ShipmentDetail({ params }: PageProps) {
       </p>
       <div className="page-head">
         <h1>
-          {s.is_return ? 'Return' : 'Shipment'} <span className="mono">{s.tracking_number}</span> <Badge value={s.status} />
+          {s.is_return ? 'Return' : 'Shipment'} <span className="mono">{s.tracking_number}</span> <Badge value={s.status} />{s.simulated && <Badge value="sample - do not mail" kind="sample" />}
         </h1>
         <div className="actions" role="group" aria-label="Shipment actions">
           {s.status === 'label_purchased' && <ConfirmButton label="Void label" confirmLabel="Void now" disabled={action.busy} onConfirm={() => act('cancel')} />}

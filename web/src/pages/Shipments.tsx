@@ -91,6 +91,7 @@ export function Shipments() {
                     </td>
                     <td>
                       <Badge value={s.status} />
+                      {s.simulated && <Badge value="sample" kind="sample" />}
                     </td>
                     <td className="num">{money(s.price)}</td>
                     <td className="hide-sm">{when(s.created_at)}</td>
