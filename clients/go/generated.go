@@ -1391,6 +1391,14 @@ func (c *Client) GetOrder(ctx context.Context, id string, opts ...RequestOption)
 	return out, nil
 }
 
+// GetOrderPackingSlip: Download the order's packing slip (PDF: order number, date, ship-to, every
+// line with its quantity). GET /v1/orders/{id}/packing-slip
+func (c *Client) GetOrderPackingSlip(ctx context.Context, id string, opts ...RequestOption) ([]byte, error) {
+	var out []byte
+	err := c.do(ctx, "GET", "/v1/orders/{id}/packing-slip", map[string]string{"id": id}, nil, nil, &out, opts)
+	return out, err
+}
+
 // QueryRates: Compare carrier rates for a parcel. POST /v1/rates/query
 func (c *Client) QueryRates(ctx context.Context, body any, opts ...RequestOption) (map[string]any, error) {
 	var out map[string]any
@@ -2655,6 +2663,14 @@ func (c *Client) AdminUnarchiveOrder(ctx context.Context, orderID string, opts .
 		return nil, err
 	}
 	return out, nil
+}
+
+// AdminGetOrderPackingSlip: Download the order's packing slip (PDF: order number, date, ship-to,
+// every line with its quantity). GET /api/admin/orders/{id}/packing-slip
+func (c *Client) AdminGetOrderPackingSlip(ctx context.Context, id string, opts ...RequestOption) ([]byte, error) {
+	var out []byte
+	err := c.do(ctx, "GET", "/api/admin/orders/{id}/packing-slip", map[string]string{"id": id}, nil, nil, &out, opts)
+	return out, err
 }
 
 // AdminListIntegrationsParams are the query parameters of AdminListIntegrations; zero values are left out.
@@ -4413,6 +4429,7 @@ var operations = map[string][2]string{
 	"listOrders":                      {"GET", "/v1/orders"},
 	"createOrder":                     {"POST", "/v1/orders"},
 	"getOrder":                        {"GET", "/v1/orders/{id}"},
+	"getOrderPackingSlip":             {"GET", "/v1/orders/{id}/packing-slip"},
 	"queryRates":                      {"POST", "/v1/rates/query"},
 	"validateAddress":                 {"POST", "/v1/addresses/validate"},
 	"createShipment":                  {"POST", "/v1/shipments"},
@@ -4486,6 +4503,7 @@ var operations = map[string][2]string{
 	"adminCancelOrder":                {"POST", "/api/admin/orders/{orderId}/cancel"},
 	"adminArchiveOrder":               {"POST", "/api/admin/orders/{orderId}/archive"},
 	"adminUnarchiveOrder":             {"POST", "/api/admin/orders/{orderId}/unarchive"},
+	"adminGetOrderPackingSlip":        {"GET", "/api/admin/orders/{id}/packing-slip"},
 	"adminListIntegrations":           {"GET", "/api/admin/integrations"},
 	"adminCreateIntegration":          {"POST", "/api/admin/integrations"},
 	"adminGetIntegration":             {"GET", "/api/admin/integrations/{id}"},

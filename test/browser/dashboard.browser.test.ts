@@ -154,6 +154,14 @@ describe.skipIf(!haveChromium)('dashboard in Chromium', () => {
       await visible(page.getByTestId('address-check').getByText(/Address check: validate/));
       await visible(page.getByTestId('address-check').getByText('built-in validator', { exact: false }));
       await shoot(page, 'page-shipment-detail');
+      // A simulated carrier's label cannot be mistaken for a real one: badged, and printable in one click.
+      await visible(page.getByRole('heading', { name: /Shipment/ }).getByText('sample - do not mail'));
+      for (const button of ['print-label', 'print-packing-slip']) {
+        const [tab] = await Promise.all([page.context().waitForEvent('page'), page.getByTestId(button).click()]);
+        expect(tab.url()).toMatch(/^blob:/);
+        await tab.close();
+      }
+      expect(await page.getByRole('alert').count()).toBe(0);
     });
 
     await step(page, '08-rates', async () => {

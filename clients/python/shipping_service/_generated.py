@@ -841,6 +841,13 @@ class Operations:
         """
         return self._request("GET", "/v1/orders/{id}", path_params={"id": id}, query={}, answer="json")
 
+    def get_order_packing_slip(self, id: str) -> bytes:
+        """Download the order's packing slip (PDF: order number, date, ship-to, every line with its quantity).
+
+        GET /v1/orders/{id}/packing-slip
+        """
+        return self._request("GET", "/v1/orders/{id}/packing-slip", path_params={"id": id}, query={}, answer="binary")
+
     def query_rates(self, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> dict[str, Any]:
         """Compare carrier rates for a parcel.
 
@@ -1472,6 +1479,13 @@ class Operations:
         POST /api/admin/orders/{orderId}/unarchive
         """
         return self._request("POST", "/api/admin/orders/{orderId}/unarchive", path_params={"orderId": order_id}, query={}, idempotency_key=idempotency_key, answer="json")
+
+    def admin_get_order_packing_slip(self, id: str) -> bytes:
+        """Download the order's packing slip (PDF: order number, date, ship-to, every line with its quantity).
+
+        GET /api/admin/orders/{id}/packing-slip
+        """
+        return self._request("GET", "/api/admin/orders/{id}/packing-slip", path_params={"id": id}, query={}, answer="binary")
 
     def admin_list_integrations(self, *, health: str | None = None, platform: str | None = None, limit: int | None = None, cursor: str | None = None) -> Page[Integration]:
         """List integrations (filter by health or platform).
@@ -2309,6 +2323,7 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "listOrders": ("GET", "/v1/orders"),
     "createOrder": ("POST", "/v1/orders"),
     "getOrder": ("GET", "/v1/orders/{id}"),
+    "getOrderPackingSlip": ("GET", "/v1/orders/{id}/packing-slip"),
     "queryRates": ("POST", "/v1/rates/query"),
     "validateAddress": ("POST", "/v1/addresses/validate"),
     "createShipment": ("POST", "/v1/shipments"),
@@ -2382,6 +2397,7 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "adminCancelOrder": ("POST", "/api/admin/orders/{orderId}/cancel"),
     "adminArchiveOrder": ("POST", "/api/admin/orders/{orderId}/archive"),
     "adminUnarchiveOrder": ("POST", "/api/admin/orders/{orderId}/unarchive"),
+    "adminGetOrderPackingSlip": ("GET", "/api/admin/orders/{id}/packing-slip"),
     "adminListIntegrations": ("GET", "/api/admin/integrations"),
     "adminCreateIntegration": ("POST", "/api/admin/integrations"),
     "adminGetIntegration": ("GET", "/api/admin/integrations/{id}"),

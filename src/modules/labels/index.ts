@@ -21,3 +21,4 @@ export { convertCarrierLabel, issuedLabelFormat, type CarrierLabelImage } from '
 export { mergeLabelFiles } from './labels.merge.js';
 export { renderManifestDocument, type ManifestDocumentData } from './labels.manifest.js';
 export { stampVoid } from './labels.stamp.js';
+export { renderPackingSlip, type PackingSlipData } from './labels.packing-slip.js';

@@ -3,6 +3,7 @@ import { errorResponses, listResponse, type App } from '../../platform/http/sche
 import { serviceContext } from '../../platform/http/request-context.js';
 import { OrderBody, OrderIdParams, OrderListQuery, OrderSchema, UpdateOrderBody } from './orders.schemas.js';
 import { API_SOURCE, checkOrderBody, type OrdersService } from './orders.service.js';
+import { packingSlipRoute } from './orders.packing-slip.js';
 
 /**
  * /api/admin/orders (session; the workspace and environment of X-Service-Workspace and
@@ -94,4 +95,6 @@ export async function adminOrdersRoutes(app: App, opts: { orders: OrdersService 
       handler: async (request) => action.run(serviceContext(request), request.params.orderId),
     });
   }
+
+  packingSlipRoute(app, orders, { operationId: 'adminGetOrderPackingSlip', security, tags });
 }

@@ -3,6 +3,7 @@ import { errorResponses, listResponse, type App } from '../../platform/http/sche
 import { serviceContext } from '../../platform/http/request-context.js';
 import { IdParams, OrderBody, OrderListQuery, OrderSchema } from './orders.schemas.js';
 import { API_SOURCE, checkOrderBody, type OrdersService } from './orders.service.js';
+import { packingSlipRoute } from './orders.packing-slip.js';
 
 /** /v1/orders: list, create or import (external_id upsert), read. */
 export async function ordersRoutes(app: App, opts: { orders: OrdersService }) {
@@ -59,4 +60,6 @@ export async function ordersRoutes(app: App, opts: { orders: OrdersService }) {
     },
     handler: async (request) => orders.getOrder(serviceContext(request), request.params.id),
   });
+
+  packingSlipRoute(app, orders, { operationId: 'getOrderPackingSlip', security, tags });
 }

@@ -6,6 +6,7 @@ import { REVIEW_REASONS } from './integrations-common';
 import { actionLabel, allowedActions, runOrderAction, type OrderAction } from './orders-actions';
 import { customsOf } from './customs';
 import { StoreSync } from './OrderStoreSync';
+import { fetchPackingSlip, printBlob } from './label-file';
 
 type Address = Order['ship_to'];
 
@@ -57,6 +58,9 @@ export function OrderDetail({ params }: PageProps) {
               Edit
             </Link>
           )}
+          <button type="button" className="btn" data-testid="print-packing-slip" disabled={action.busy} onClick={() => action.run(async () => printBlob(await fetchPackingSlip(o.id)))}>
+            Print packing slip
+          </button>
         </div>
       </div>
       {action.error && <ErrorBox error={action.error} />}

@@ -5,7 +5,7 @@ import { Link } from '../router';
 import { AddressBlock } from './OrderDetail';
 import { WriteBacksTable } from './integrations-common';
 import { Tracking } from './Track';
-import { documentName, downloadDocument, downloadLabel, fetchDocuments, fetchLabel, LABEL_FORMATS, previewDocument } from './label-file';
+import { documentName, downloadDocument, downloadLabel, fetchDocuments, fetchLabel, fetchPackingSlip, LABEL_FORMATS, previewDocument, printBlob } from './label-file';
 import { asApiError, Badge, ConfirmButton, ErrorBox, Field, fieldError, Loading, money, useAction, useAsync, when } from '../ui';
 
 export function ShipmentDetail({ params }: PageProps) {
@@ -85,6 +85,16 @@ export function ShipmentDetail({ params }: PageProps) {
         <div className="card">
           <h2>Label</h2>
           <LabelPreview shipmentId={s.id} voided={s.status === 'voided'} />
+          <div className="actions" role="group" aria-label="Print">
+            <button type="button" className="btn btn-primary" data-testid="print-label" onClick={() => action.run(async () => printBlob(await fetchLabel(s.id, 'pdf_4x6')))}>
+              Print label
+            </button>
+            {!s.is_return && (
+              <button type="button" className="btn" data-testid="print-packing-slip" onClick={() => action.run(async () => printBlob(await fetchPackingSlip(s.order_id)))}>
+                Print packing slip
+              </button>
+            )}
+          </div>
           <div className="actions" role="group" aria-label="Download label">
             {LABEL_FORMATS.map((f) => (
               <button key={f} type="button" className="btn btn-small" onClick={() => action.run(() => downloadLabel(s.id, s.tracking_number, f))}>

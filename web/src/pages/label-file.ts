@@ -42,6 +42,21 @@ export function saveBlob(blob: Blob, fileName: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
+/**
+ * Print a PDF (a label, a packing slip): opened in a tab of its own, where the browser's PDF
+ * viewer prints it (Ctrl+P). A hidden frame calling print() would save that keystroke, but it
+ * crashes browsers without a PDF viewer (headless ones), so the file is shown instead.
+ */
+export function printBlob(blob: Blob): void {
+  const url = URL.createObjectURL(blob);
+  window.open(url, '_blank', 'noopener');
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+export function fetchPackingSlip(orderId: string): Promise<Blob> {
+  return fetchAdminFile(`/api/admin/orders/${encodeURIComponent(orderId)}/packing-slip`);
+}
+
 export async function downloadLabel(shipmentId: string, trackingNumber: string, format: LabelFormat): Promise<void> {
   saveBlob(await fetchLabel(shipmentId, format), `label-${trackingNumber}-${format}.${LABEL_EXT[format]}`);
 }

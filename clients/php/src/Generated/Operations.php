@@ -23,6 +23,7 @@ trait Operations
         'listOrders' => ['GET', '/v1/orders'],
         'createOrder' => ['POST', '/v1/orders'],
         'getOrder' => ['GET', '/v1/orders/{id}'],
+        'getOrderPackingSlip' => ['GET', '/v1/orders/{id}/packing-slip'],
         'queryRates' => ['POST', '/v1/rates/query'],
         'validateAddress' => ['POST', '/v1/addresses/validate'],
         'createShipment' => ['POST', '/v1/shipments'],
@@ -96,6 +97,7 @@ trait Operations
         'adminCancelOrder' => ['POST', '/api/admin/orders/{orderId}/cancel'],
         'adminArchiveOrder' => ['POST', '/api/admin/orders/{orderId}/archive'],
         'adminUnarchiveOrder' => ['POST', '/api/admin/orders/{orderId}/unarchive'],
+        'adminGetOrderPackingSlip' => ['GET', '/api/admin/orders/{id}/packing-slip'],
         'adminListIntegrations' => ['GET', '/api/admin/integrations'],
         'adminCreateIntegration' => ['POST', '/api/admin/integrations'],
         'adminGetIntegration' => ['GET', '/api/admin/integrations/{id}'],
@@ -335,6 +337,17 @@ trait Operations
     public function getOrder(string $id): array
     {
         return $this->request('GET', '/v1/orders/{id}', ['id' => $id], [], null, null, 'json');
+    }
+
+    /**
+     * Download the order's packing slip (PDF: order number, date, ship-to, every line with its quantity).
+     *
+     * GET /v1/orders/{id}/packing-slip
+     * @return string the label bytes
+     */
+    public function getOrderPackingSlip(string $id): string
+    {
+        return $this->request('GET', '/v1/orders/{id}/packing-slip', ['id' => $id], [], null, null, 'binary');
     }
 
     /**
@@ -1357,6 +1370,17 @@ trait Operations
     public function adminUnarchiveOrder(string $orderId, ?string $idempotencyKey = null): array
     {
         return $this->request('POST', '/api/admin/orders/{orderId}/unarchive', ['orderId' => $orderId], [], null, $idempotencyKey, 'json');
+    }
+
+    /**
+     * Download the order's packing slip (PDF: order number, date, ship-to, every line with its quantity).
+     *
+     * GET /api/admin/orders/{id}/packing-slip
+     * @return string the label bytes
+     */
+    public function adminGetOrderPackingSlip(string $id): string
+    {
+        return $this->request('GET', '/api/admin/orders/{id}/packing-slip', ['id' => $id], [], null, null, 'binary');
     }
 
     /**
