@@ -3,6 +3,7 @@ import { Link, matchPath, navigate, useLocation } from './router';
 import { routes, type RouteEntry } from './routes';
 import { SessionProvider, useSession } from './session';
 import { Loading } from './ui';
+import { LiveCarrierWarning } from './pages/ShipFrom';
 
 export function App() {
   return (
@@ -153,6 +154,7 @@ function Shell({ children }: { children: React.ReactNode }) {
           Test mode: test data, sample labels only.
         </div>
       )}
+      {session.environment === 'live' && session.workspaceId && <LiveCarrierWarning key={session.workspaceId} />}
       <main id="main" ref={mainRef} tabIndex={-1}>
         {children}
       </main>

@@ -29,6 +29,7 @@ import { EndOfDay } from './pages/EndOfDay';
 import { WebhookDetail } from './pages/WebhookDetail';
 import { WebhookDeadLetters, WebhookDeliveries } from './pages/WebhookDeliveries';
 import { WebhookDeliveryDetail } from './pages/WebhookDeliveryDetail';
+import { ShipFrom } from './pages/ShipFrom';
 
 import type { PageProps } from './page-props';
 
@@ -57,6 +58,7 @@ export const routes: RouteEntry[] = [
   { path: '/dashboard/refunds', title: 'Refunds', page: Refunds, access: 'user', nav: 'Refunds' },
   { path: '/dashboard/batches', title: 'Batches', page: Batches, access: 'user', nav: 'Batches' },
   { path: '/dashboard/batches/:id', title: 'Batch', page: BatchDetail, access: 'user' },
+  { path: '/dashboard/ship-from', title: 'Ship from', page: ShipFrom, access: 'user', nav: 'Ship from' },
   { path: '/dashboard/end-of-day', title: 'End of day', page: EndOfDay, access: 'user', nav: 'End of day' },
   { path: '/dashboard/rates', title: 'Rate calculator', page: Rates, access: 'user', nav: 'Rates' },
   { path: '/dashboard/integrations', title: 'Integrations', page: Integrations, access: 'user', nav: 'Integrations' },

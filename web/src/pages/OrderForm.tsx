@@ -22,7 +22,7 @@ interface FormState {
   customs: CustomsFormState;
 }
 
-const ADDRESS_FIELDS = [
+export const ADDRESS_FIELDS = [
   ['name', 'Name'],
   ['company', 'Company'],
   ['street1', 'Street'],

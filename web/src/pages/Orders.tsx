@@ -4,6 +4,7 @@ import { Link, navigate } from '../router';
 import { Badge, Empty, ErrorBox, Loading, Pager, useAction, useAsync, useCursorPages, when } from '../ui';
 import { LABEL_FORMATS, type LabelFormat } from './label-file';
 import { actionLabel, runOrderAction, type OrderAction } from './orders-actions';
+import { ShipFromOnboarding } from './ShipFrom';
 
 const STATUSES = ['awaiting_fulfillment', 'processing', 'shipped', 'delivered', 'cancelled'] as const;
 
@@ -78,6 +79,7 @@ export function Orders() {
           New order
         </Link>
       </div>
+      <ShipFromOnboarding />
       <form className="filters" onSubmit={submitSearch} role="search">
         <label className="inline">
           Status
