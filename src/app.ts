@@ -50,6 +50,7 @@ import { pickupsRoutes } from './modules/pickups/index.js';
 import { CarrierHttpClient } from './carriers/http/client.js';
 import { ChannelHttpClient } from './channels/http/client.js';
 import { builtInApiDrivers } from './carriers/api-drivers.js';
+import { enforceRouteRoles } from './route-roles.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -295,6 +296,8 @@ async function registerRoutes(app: App, opts: { deps: Deps; services: Services; 
       done();
     });
     v1.addHook('onRequest', clientCertificateGuard({ config: opts.deps.config, workspaces: app.identity.workspaces, mtls: mtlsService(opts.deps) }));
+    // After the key's guard (which sets the key's role): every route's role from the one table.
+    enforceRouteRoles(v1, '/v1');
     registerIdempotency(v1, opts.deps.db, opts.deps.now, { engine: opts.deps.database.engine });
     await v1.register(apiKeysRoutes, { surface: 'v1' });
     await v1.register(ordersRoutes, { orders });
@@ -313,6 +316,7 @@ async function registerRoutes(app: App, opts: { deps: Deps; services: Services; 
 
   await app.register(async (admin: App) => {
     admin.addHook('onRequest', guards.admin);
+    enforceRouteRoles(admin, '/api/admin');
     await admin.register(apiKeysRoutes, { surface: 'admin' });
     await admin.register(adminWorkspaceRoutes);
     await admin.register(adminOrdersRoutes, { orders });

@@ -3,8 +3,9 @@ import { errorResponses, listResponse, type App } from '../../platform/http/sche
 import { serviceContext } from '../../platform/http/request-context.js';
 import { IdParams, OrderBody, OrderListQuery, OrderSchema } from './orders.schemas.js';
 import { API_SOURCE, checkOrderBody, type OrdersService } from './orders.service.js';
+import { orderChangeRoutes } from './admin-orders.routes.js';
 
-/** /v1/orders: list, create or import (external_id upsert), read. */
+/** /v1/orders: list, create or import (external_id upsert), read, and the dashboard's changes (orderChangeRoutes). */
 export async function ordersRoutes(app: App, opts: { orders: OrdersService }) {
   const { orders } = opts;
   app.addSchema(OrderSchema);
@@ -59,4 +60,6 @@ export async function ordersRoutes(app: App, opts: { orders: OrdersService }) {
     },
     handler: async (request) => orders.getOrder(serviceContext(request), request.params.id),
   });
+
+  orderChangeRoutes(app, orders, { surface: 'v1' });
 }
