@@ -28,7 +28,7 @@ import { getCarrierRegistry, type CarrierRegistry } from './carriers/registry.js
 import { composeServices, type Services } from './compose.js';
 import { guardedLookup } from './platform/ssrf.js';
 import { systemRoutes } from './platform/http/system.routes.js';
-import { AccountSchema, ApiKeySchema, WorkspaceSchema, adminWorkspaceRoutes, apiKeysRoutes, authRoutes, superAdminIdentityRoutes } from './modules/identity/index.js';
+import { AccountSchema, ApiKeySchema, WorkspaceSchema, adminWorkspaceRoutes, apiKeysRoutes, authRoutes, membersRoutes, superAdminIdentityRoutes } from './modules/identity/index.js';
 import { adminOrdersRoutes, ordersRoutes } from './modules/orders/index.js';
 import { ratesRoutes } from './modules/rates/index.js';
 import { addressesRoutes } from './modules/addresses/index.js';
@@ -319,6 +319,7 @@ async function registerRoutes(app: App, opts: { deps: Deps; services: Services; 
     enforceRouteRoles(admin, '/api/admin');
     await admin.register(apiKeysRoutes, { surface: 'admin' });
     await admin.register(adminWorkspaceRoutes);
+    await admin.register(membersRoutes);
     await admin.register(adminOrdersRoutes, { orders });
     await admin.register(adminIntegrationsRoutes, { sync: opts.services.channelSync, orders });
     await admin.register(writeBacksRoutes, { writeBacks: opts.services.channelWriteBacks });

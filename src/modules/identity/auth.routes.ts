@@ -5,6 +5,7 @@ import { AppError } from '../../platform/errors.js';
 import { CurrentSessionResponse, LoginBody, LoginResponse, MeResponse, RegisterBody, RegisterResponse, SessionResponse } from './workspaces.schemas.js';
 import { requestMeta } from '../../platform/http/request-context.js';
 import { sessionToken } from './guards.js';
+import { AcceptInvitationBody, AcceptInvitationResponse, TokenParams } from './members.schemas.js';
 import { checkSameOrigin, clearSessionCookie, setSessionCookie } from './session-cookie.js';
 
 /** /api/auth: register, login, logout, me; the dashboard's cookie session. */
@@ -105,6 +106,38 @@ export async function authRoutes(app: App, opts: { perIpPerMinute: number }) {
       if (found) await accounts.logout(found.token);
       clearSessionCookie(reply);
       return reply.code(204).send(null);
+    },
+  });
+
+  // The invited person's side: a new account sends {name, password}; a signed-in account sends
+  // {} with its session (a session that is sent must be valid: 401 otherwise, never a new account).
+  app.post('/invitations/:token/accept', {
+    schema: {
+      operationId: 'acceptInvitation',
+      summary: 'Accept an invitation to a workspace: registers (name, password) or uses the session, then joins',
+      description:
+        'Single-use: an unknown token is 404, a used, withdrawn or expired one 410 gone. A new account takes the invitation\'s email, is active at once and is signed in (`session`, shown once); ' +
+        'an email that already has an account is 409 conflict (sign in and accept with the session).',
+      tags: ['auth'],
+      params: TokenParams,
+      body: AcceptInvitationBody,
+      response: { 200: AcceptInvitationResponse, 201: AcceptInvitationResponse, ...errorResponses(401, 404, 409, 410, 429) },
+    },
+    preValidation: async (request) => {
+      request.body ??= {};
+    },
+    handler: async (request, reply) => {
+      const found = sessionToken(request);
+      let accountId: string | undefined;
+      if (found) {
+        if (found.via === 'cookie') checkSameOrigin(request, publicBaseUrl, { requirePresent: true });
+        const session = await accounts.verifySession(found.token);
+        if (!session) throw new AppError('unauthorized', 'The session is invalid or has expired.');
+        accountId = session.accountId;
+      }
+      const meta = { ...requestMeta(request), userAgent: request.headers['user-agent'] };
+      const answer = await app.identity.members.accept(request.params.token, { ...request.body, accountId }, meta);
+      return reply.code(accountId ? 200 : 201).send(answer);
     },
   });
 
