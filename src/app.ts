@@ -212,6 +212,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       webhooks.close();
       await carrierHttp.close();
       await channelHttp.close();
+      services.identity.mailer.close();
       unregisterWriteBacks();
       await exchangeLog.drain();
       await channelExchangeLog.drain();

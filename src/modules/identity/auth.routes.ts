@@ -5,7 +5,8 @@ import { AppError } from '../../platform/errors.js';
 import { CurrentSessionResponse, LoginBody, LoginResponse, MeResponse, RegisterBody, RegisterResponse, SessionResponse } from './workspaces.schemas.js';
 import { requestMeta } from '../../platform/http/request-context.js';
 import { sessionToken } from './guards.js';
-import { AcceptInvitationBody, AcceptInvitationResponse, TokenParams } from './members.schemas.js';
+import { AcceptInvitationBody, AcceptInvitationResponse, PasswordResetBody, PasswordResetRequestBody, TokenParams } from './members.schemas.js';
+import { sha256Hex } from '../../platform/crypto.js';
 import { checkSameOrigin, clearSessionCookie, setSessionCookie } from './session-cookie.js';
 
 /** /api/auth: register, login, logout, me; the dashboard's cookie session. */
@@ -138,6 +139,39 @@ export async function authRoutes(app: App, opts: { perIpPerMinute: number }) {
       const meta = { ...requestMeta(request), userAgent: request.headers['user-agent'] };
       const answer = await app.identity.members.accept(request.params.token, { ...request.body, accountId }, meta);
       return reply.code(accountId ? 200 : 201).send(answer);
+    },
+  });
+
+  app.post('/password-reset', {
+    schema: {
+      operationId: 'requestPasswordReset',
+      summary: 'Ask for a password-reset link: 202 whatever the email',
+      description:
+        'With SMTP_URL set, an account with this email is mailed a single-use link valid one hour. The answer is the same for every email (no account enumeration), and repeated asks for one address are dropped beyond three an hour. Without SMTP_URL nothing is sent: a super-admin issues the link (POST /api/super-admin/accounts/{userId}/password-reset).',
+      tags: ['auth'],
+      body: PasswordResetRequestBody,
+      response: { 202: Type.Null({ description: 'Accepted (whatever the email)' }), ...errorResponses(429) },
+    },
+    handler: async (request, reply) => {
+      await app.identity.passwordResets.request(request.body.email, requestMeta(request));
+      return reply.code(202).send(null);
+    },
+  });
+
+  app.post('/password-reset/:token', {
+    schema: {
+      operationId: 'resetPassword',
+      summary: 'Set a new password with a reset link; every other session of the account ends',
+      description: 'Single-use: an unknown token is 404, a used or expired one 410 gone. A password under 10 characters is 400.',
+      tags: ['auth'],
+      params: TokenParams,
+      body: PasswordResetBody,
+      response: { 204: Type.Null({ description: 'Password changed' }), ...errorResponses(404, 410, 429) },
+    },
+    handler: async (request, reply) => {
+      const found = sessionToken(request);
+      await app.identity.passwordResets.complete(request.params.token, request.body.password, { ...requestMeta(request), keepSessionHash: found ? sha256Hex(found.token) : undefined });
+      return reply.code(204).send(null);
     },
   });
 

@@ -4,6 +4,8 @@ import { AuthCache } from './auth-cache.js';
 import { createGuards, type Guards } from './guards.js';
 import { WorkspacesService } from './workspaces.service.js';
 import { MembersService } from './members.service.js';
+import { PasswordResetsService } from './password-resets.service.js';
+import { createMailer, type Mailer } from '../../platform/mail/mailer.js';
 import type { SettingsService } from '../settings/index.js';
 
 /** The identity module's import surface: accounts, sessions, workspaces, API keys and the guards. */
@@ -24,6 +26,8 @@ export interface Identity {
   guards: Guards;
   cache: AuthCache;
   members: MembersService;
+  passwordResets: PasswordResetsService;
+  mailer: Mailer;
 }
 
 declare module 'fastify' {
@@ -37,6 +41,8 @@ export function createIdentity(deps: Deps, settings: SettingsService): Identity 
   const cache = new AuthCache(deps.bus);
   const accounts = new AccountsService(deps, cache, settings);
   const workspaces = new WorkspacesService(deps, cache, settings);
-  const members = new MembersService(deps, settings, accounts);
-  return { accounts, workspaces, cache, members, guards: createGuards({ accounts, workspaces, counters: deps.counters, db: deps.db, publicBaseUrl: deps.config.publicBaseUrl }) };
+  const mailer = createMailer(deps.config);
+  const members = new MembersService(deps, settings, accounts, mailer);
+  const passwordResets = new PasswordResetsService(deps, mailer);
+  return { accounts, workspaces, cache, members, passwordResets, mailer, guards: createGuards({ accounts, workspaces, counters: deps.counters, db: deps.db, publicBaseUrl: deps.config.publicBaseUrl }) };
 }

@@ -103,3 +103,37 @@ export const AcceptInvitationResponse = Type.Object(
     ],
   },
 );
+
+export const PasswordResetRequestBody = Type.Object(
+  { email: Type.String({ minLength: 1, maxLength: 320 }) },
+  { additionalProperties: false, examples: [{ email: 'ada@example.com' }] },
+);
+
+export const PasswordResetBody = Type.Object(
+  { password: Type.String({ maxLength: 1024, description: 'The new password (at least 10 characters).' }) },
+  { additionalProperties: false, examples: [{ password: 'a new correct horse battery' }] },
+);
+
+export const IssuedPasswordResetSchema = Type.Object(
+  {
+    id: Type.String({ description: 'pwr_…' }),
+    account_id: Type.String(),
+    token: Type.String({ description: 'Shown in this response only (only its hash is kept).' }),
+    url: Type.String({ description: 'The reset link (the dashboard page), valid one hour, single-use. Shown in this response only.' }),
+    expires_at: Timestamp,
+    mailed: Type.Boolean({ description: 'Whether the link was also mailed to the account (SMTP_URL set).' }),
+  },
+  {
+    title: 'IssuedPasswordReset',
+    examples: [
+      {
+        id: 'pwr_01m855vrdteq4axpr0q548ye8a',
+        account_id: 'acct_01m855vr8rexe8pmhf6m9wwatm',
+        token: 'pwrtok_ExampleTokenShownOnceOnly0000000000000000000',
+        url: 'https://ship.example.com/dashboard/reset-password/pwrtok_ExampleTokenShownOnceOnly0000000000000000000',
+        expires_at: '2026-11-28T22:44:14.522Z',
+        mailed: false,
+      },
+    ],
+  },
+);

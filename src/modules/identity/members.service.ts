@@ -15,6 +15,7 @@ import { roleForbidden, type WorkspaceRole } from './roles.js';
 import { toAccount, toWorkspace } from './workspaces.wire.js';
 import type { AccountsService } from './accounts.service.js';
 import type { InvitationRow } from './workspaces.tables.js';
+import type { Mailer } from '../../platform/mail/mailer.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -43,6 +44,7 @@ export class MembersService {
     private readonly deps: Deps,
     private readonly settings: SettingsService,
     private readonly accounts: AccountsService,
+    private readonly mailer: Mailer,
   ) {}
 
   async listMembers(workspaceId: string, page: { limit?: number; cursor?: string }) {
@@ -74,7 +76,7 @@ export class MembersService {
     const ttlHours = await this.settings.get('members.invitation_ttl_hours');
     const token = `invtok_${randomBase62(43)}`;
     const now = this.deps.now();
-    return this.deps.db.transaction().execute(async (trx) => {
+    const created = await this.deps.db.transaction().execute(async (trx) => {
       const already = await trx
         .selectFrom('workspace_members as m')
         .innerJoin('accounts as a', 'a.id', 'm.account_id')
@@ -109,6 +111,18 @@ export class MembersService {
       });
       return { ...invitation, status: 'pending' as const, token, url: this.invitationUrl(token) };
     });
+    if (this.mailer.enabled) {
+      // Mailed after the answer; a failure goes to the log (the inviter also has the link).
+      const workspace = await repo.findWorkspace(this.deps.db, ctx.workspaceId);
+      void this.mailer
+        .send({
+          to: email,
+          subject: `You are invited to ${workspace?.name ?? 'a workspace'}`,
+          text: `You are invited to join ${workspace?.name ?? 'a workspace'} as ${input.role}. Open this link to accept (it works once, until ${created.expires_at}):\n\n${created.url}\n`,
+        })
+        .catch((err: unknown) => this.deps.log.error({ err }, 'invitation mail not sent'));
+    }
+    return created;
   }
 
   /** Where the invited person goes: the dashboard's accept page, with the token. */
