@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { ErrorResponseSchema, type App } from './platform/http/schemas.js';
-import { roleAtLeast, roleForbidden, type WorkspaceRole } from './modules/identity/roles.js';
+import { roleAtLeast, roleForbidden, type WorkspaceRole } from './modules/identity/index.js';
 
 /**
  * Who may do what, for every route of /v1 and /api/admin: the one table (docs/architecture.md,

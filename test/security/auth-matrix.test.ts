@@ -96,7 +96,7 @@ describe('every operation in /openapi.json', () => {
     expect(guarded.length).toBeGreaterThan(20);
     // Open routes are open on purpose: system, public, register/login.
     for (const o of operations.filter((o) => o.auth === 'none')) {
-      expect(o.path, `${o.method} ${o.path} has no security`).toMatch(/^\/($|api$|health$|metrics$|api\/public\/|api\/auth\/(login|register|session|invitations\/\{token\}\/accept|password-reset|password-reset\/\{token\})$|api\/integrations\/oauth\/shopify\/callback$)/);
+      expect(o.path, `${o.method} ${o.path} has no security`).toMatch(/^\/($|api$|health$|metrics$|api\/public\/|api\/auth\/(login|register|session|invitations\/\{code\}\/accept|password-reset|password-reset\/\{code\})$|api\/integrations\/oauth\/shopify\/callback$)/);
     }
   });
 

