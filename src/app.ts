@@ -28,7 +28,7 @@ import { getCarrierRegistry, type CarrierRegistry } from './carriers/registry.js
 import { composeServices, type Services } from './compose.js';
 import { guardedLookup } from './platform/ssrf.js';
 import { systemRoutes } from './platform/http/system.routes.js';
-import { AccountSchema, ApiKeySchema, WorkspaceSchema, adminWorkspaceRoutes, apiKeysRoutes, authRoutes, superAdminIdentityRoutes } from './modules/identity/index.js';
+import { AccountSchema, ApiKeySchema, WorkspaceSchema, adminWorkspaceRoutes, apiKeysRoutes, authRoutes, membersRoutes, superAdminIdentityRoutes } from './modules/identity/index.js';
 import { adminOrdersRoutes, ordersRoutes } from './modules/orders/index.js';
 import { ratesRoutes } from './modules/rates/index.js';
 import { addressesRoutes } from './modules/addresses/index.js';
@@ -50,6 +50,7 @@ import { pickupsRoutes } from './modules/pickups/index.js';
 import { CarrierHttpClient } from './carriers/http/client.js';
 import { ChannelHttpClient } from './channels/http/client.js';
 import { builtInApiDrivers } from './carriers/api-drivers.js';
+import { enforceRouteRoles } from './route-roles.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -211,6 +212,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       webhooks.close();
       await carrierHttp.close();
       await channelHttp.close();
+      services.identity.mailer.close();
       unregisterWriteBacks();
       await exchangeLog.drain();
       await channelExchangeLog.drain();
@@ -295,6 +297,8 @@ async function registerRoutes(app: App, opts: { deps: Deps; services: Services; 
       done();
     });
     v1.addHook('onRequest', clientCertificateGuard({ config: opts.deps.config, workspaces: app.identity.workspaces, mtls: mtlsService(opts.deps) }));
+    // After the key's guard (which sets the key's role): every route's role from the one table.
+    enforceRouteRoles(v1, '/v1');
     registerIdempotency(v1, opts.deps.db, opts.deps.now, { engine: opts.deps.database.engine });
     await v1.register(apiKeysRoutes, { surface: 'v1' });
     await v1.register(ordersRoutes, { orders });
@@ -313,8 +317,10 @@ async function registerRoutes(app: App, opts: { deps: Deps; services: Services; 
 
   await app.register(async (admin: App) => {
     admin.addHook('onRequest', guards.admin);
+    enforceRouteRoles(admin, '/api/admin');
     await admin.register(apiKeysRoutes, { surface: 'admin' });
     await admin.register(adminWorkspaceRoutes);
+    await admin.register(membersRoutes);
     await admin.register(adminOrdersRoutes, { orders });
     await admin.register(adminIntegrationsRoutes, { sync: opts.services.channelSync, orders });
     await admin.register(writeBacksRoutes, { writeBacks: opts.services.channelWriteBacks });

@@ -13,6 +13,10 @@ export interface Config {
   databaseUrl?: string;
   dataDir: string;
   redisUrl?: string;
+  /** SMTP_URL (smtp:// or smtps://): invitations and password resets are mailed through it. */
+  smtpUrl?: string;
+  /** MAIL_FROM: the sender of those mails. */
+  mailFrom: string;
   publicBaseUrl: string;
   superAdminEmail?: string;
   superAdminPassword?: string;
@@ -140,6 +144,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (env.REDIS_URL && !/^rediss?:\/\//.test(env.REDIS_URL)) {
     throw new ConfigError('REDIS_URL must be a redis:// URL');
   }
+  if (env.SMTP_URL && !/^smtps?:\/\//.test(env.SMTP_URL)) {
+    throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// URL');
+  }
   const shutdownGraceMs = Number(env.SHUTDOWN_GRACE_MS ?? 10_000);
   if (!Number.isInteger(shutdownGraceMs) || shutdownGraceMs < 0 || shutdownGraceMs > 25_000) {
     throw new ConfigError(`SHUTDOWN_GRACE_MS must be a whole number of milliseconds from 0 to 25000, got "${env.SHUTDOWN_GRACE_MS}"`);
@@ -171,6 +178,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: path.resolve(env.DATA_DIR ?? './data'),
     redisUrl: env.REDIS_URL || undefined,
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM || 'Shipping service <no-reply@localhost>',
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
     superAdminEmail: env.SUPER_ADMIN_EMAIL?.trim().toLowerCase() || undefined,
     superAdminPassword: env.SUPER_ADMIN_PASSWORD || undefined,

@@ -88,6 +88,27 @@ func (v ApiKeyEnvironment) IsKnown() bool {
 	return false
 }
 
+// ApiKeyRole: viewer (reads), operator (orders, rates, labels, returns, batches, manifests,
+// pickups, tracking), admin (everything but ownership), owner (everything).. Any other string the
+// service sends is kept as is (IsKnown reports false).
+type ApiKeyRole string
+
+const (
+	ApiKeyRoleViewer   ApiKeyRole = "viewer"
+	ApiKeyRoleOperator ApiKeyRole = "operator"
+	ApiKeyRoleAdmin    ApiKeyRole = "admin"
+	ApiKeyRoleOwner    ApiKeyRole = "owner"
+)
+
+// IsKnown reports whether v is one of the values this client was generated with.
+func (v ApiKeyRole) IsKnown() bool {
+	switch v {
+	case ApiKeyRoleViewer, ApiKeyRoleOperator, ApiKeyRoleAdmin, ApiKeyRoleOwner:
+		return true
+	}
+	return false
+}
+
 // OrderEnvironment: known values below. Any other string the service sends is kept as is (IsKnown
 // reports false).
 type OrderEnvironment string
@@ -446,6 +467,68 @@ func (v PickupStatus) IsKnown() bool {
 	return false
 }
 
+// MemberRole: viewer (reads), operator (orders, rates, labels, returns, batches, manifests,
+// pickups, tracking), admin (everything but ownership), owner (everything).. Any other string the
+// service sends is kept as is (IsKnown reports false).
+type MemberRole string
+
+const (
+	MemberRoleViewer   MemberRole = "viewer"
+	MemberRoleOperator MemberRole = "operator"
+	MemberRoleAdmin    MemberRole = "admin"
+	MemberRoleOwner    MemberRole = "owner"
+)
+
+// IsKnown reports whether v is one of the values this client was generated with.
+func (v MemberRole) IsKnown() bool {
+	switch v {
+	case MemberRoleViewer, MemberRoleOperator, MemberRoleAdmin, MemberRoleOwner:
+		return true
+	}
+	return false
+}
+
+// InvitationRole: viewer (reads), operator (orders, rates, labels, returns, batches, manifests,
+// pickups, tracking), admin (everything but ownership), owner (everything).. Any other string the
+// service sends is kept as is (IsKnown reports false).
+type InvitationRole string
+
+const (
+	InvitationRoleViewer   InvitationRole = "viewer"
+	InvitationRoleOperator InvitationRole = "operator"
+	InvitationRoleAdmin    InvitationRole = "admin"
+	InvitationRoleOwner    InvitationRole = "owner"
+)
+
+// IsKnown reports whether v is one of the values this client was generated with.
+func (v InvitationRole) IsKnown() bool {
+	switch v {
+	case InvitationRoleViewer, InvitationRoleOperator, InvitationRoleAdmin, InvitationRoleOwner:
+		return true
+	}
+	return false
+}
+
+// InvitationStatus: known values below. Any other string the service sends is kept as is (IsKnown
+// reports false).
+type InvitationStatus string
+
+const (
+	InvitationStatusPending  InvitationStatus = "pending"
+	InvitationStatusAccepted InvitationStatus = "accepted"
+	InvitationStatusRevoked  InvitationStatus = "revoked"
+	InvitationStatusExpired  InvitationStatus = "expired"
+)
+
+// IsKnown reports whether v is one of the values this client was generated with.
+func (v InvitationStatus) IsKnown() bool {
+	switch v {
+	case InvitationStatusPending, InvitationStatusAccepted, InvitationStatusRevoked, InvitationStatusExpired:
+		return true
+	}
+	return false
+}
+
 // IntegrationPlatform: known values below. Any other string the service sends is kept as is
 // (IsKnown reports false).
 type IntegrationPlatform string
@@ -685,11 +768,14 @@ type ApiKey struct {
 	Name        string            `json:"name"`
 	Environment ApiKeyEnvironment `json:"environment"`
 	// The first characters of the key, e.g. sk_test_Ab12
-	Prefix    string  `json:"prefix"`
-	Last4     string  `json:"last4"`
-	CreatedAt string  `json:"created_at"`
-	ExpiresAt *string `json:"expires_at"`
-	RevokedAt *string `json:"revoked_at"`
+	Prefix string `json:"prefix"`
+	Last4  string `json:"last4"`
+	// viewer (reads), operator (orders, rates, labels, returns, batches, manifests, pickups, tracking),
+	// admin (everything but ownership), owner (everything).
+	Role      ApiKeyRole `json:"role"`
+	CreatedAt string     `json:"created_at"`
+	ExpiresAt *string    `json:"expires_at"`
+	RevokedAt *string    `json:"revoked_at"`
 }
 
 // Order is the Order object of the API.
@@ -1033,6 +1119,32 @@ type Pickup struct {
 	CancelledAt  *string        `json:"cancelled_at"`
 	CompletedAt  *string        `json:"completed_at"`
 	CreatedAt    string         `json:"created_at"`
+}
+
+// Member is the Member object of the API.
+type Member struct {
+	// The member's account id (acct_…).
+	ID    string `json:"id"`
+	Email string `json:"email"`
+	Name  string `json:"name"`
+	// viewer (reads), operator (orders, rates, labels, returns, batches, manifests, pickups, tracking),
+	// admin (everything but ownership), owner (everything).
+	Role MemberRole `json:"role"`
+	// When the account joined the workspace.
+	CreatedAt string `json:"created_at"`
+}
+
+// Invitation is the Invitation object of the API.
+type Invitation struct {
+	// inv_…
+	ID    string `json:"id"`
+	Email string `json:"email"`
+	// viewer (reads), operator (orders, rates, labels, returns, batches, manifests, pickups, tracking),
+	// admin (everything but ownership), owner (everything).
+	Role      InvitationRole   `json:"role"`
+	Status    InvitationStatus `json:"status"`
+	CreatedAt string           `json:"created_at"`
+	ExpiresAt string           `json:"expires_at"`
 }
 
 // Integration is the Integration object of the API.
@@ -1391,12 +1503,58 @@ func (c *Client) GetOrder(ctx context.Context, id string, opts ...RequestOption)
 	return out, nil
 }
 
+// UpdateOrder: Update customer, addresses, line items, parcel, requested service, customs or notes
+// (409 once shipped). PATCH /v1/orders/{id}
+func (c *Client) UpdateOrder(ctx context.Context, id string, body any, opts ...RequestOption) (*Order, error) {
+	out := new(Order)
+	if err := c.do(ctx, "PATCH", "/v1/orders/{id}", map[string]string{"id": id}, nil, body, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // GetOrderPackingSlip: Download the order's packing slip (PDF: order number, date, ship-to, every
 // line with its quantity). GET /v1/orders/{id}/packing-slip
 func (c *Client) GetOrderPackingSlip(ctx context.Context, id string, opts ...RequestOption) ([]byte, error) {
 	var out []byte
 	err := c.do(ctx, "GET", "/v1/orders/{id}/packing-slip", map[string]string{"id": id}, nil, nil, &out, opts)
 	return out, err
+}
+
+// ProcessOrder: Process an order (awaiting_fulfillment → processing). POST /v1/orders/{id}/process
+func (c *Client) ProcessOrder(ctx context.Context, id string, opts ...RequestOption) (*Order, error) {
+	out := new(Order)
+	if err := c.do(ctx, "POST", "/v1/orders/{id}/process", map[string]string{"id": id}, nil, nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// CancelOrder: Cancel an order that has not shipped. POST /v1/orders/{id}/cancel
+func (c *Client) CancelOrder(ctx context.Context, id string, opts ...RequestOption) (*Order, error) {
+	out := new(Order)
+	if err := c.do(ctx, "POST", "/v1/orders/{id}/cancel", map[string]string{"id": id}, nil, nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ArchiveOrder: Archive an order (hidden from default lists). POST /v1/orders/{id}/archive
+func (c *Client) ArchiveOrder(ctx context.Context, id string, opts ...RequestOption) (*Order, error) {
+	out := new(Order)
+	if err := c.do(ctx, "POST", "/v1/orders/{id}/archive", map[string]string{"id": id}, nil, nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// UnarchiveOrder: Unarchive an order. POST /v1/orders/{id}/unarchive
+func (c *Client) UnarchiveOrder(ctx context.Context, id string, opts ...RequestOption) (*Order, error) {
+	out := new(Order)
+	if err := c.do(ctx, "POST", "/v1/orders/{id}/unarchive", map[string]string{"id": id}, nil, nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // QueryRates: Compare carrier rates for a parcel. POST /v1/rates/query
@@ -1683,6 +1841,26 @@ func (c *Client) GetTracking(ctx context.Context, id string, opts ...RequestOpti
 func (c *Client) RefreshTracking(ctx context.Context, id string, opts ...RequestOption) (*Tracking, error) {
 	out := new(Tracking)
 	if err := c.do(ctx, "POST", "/v1/tracking/{id}/refresh", map[string]string{"id": id}, nil, nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// CancelShipment: Cancel (void) a label: only label_purchased, else 409. POST
+// /v1/shipments/{id}/cancel
+func (c *Client) CancelShipment(ctx context.Context, id string, opts ...RequestOption) (*Shipment, error) {
+	out := new(Shipment)
+	if err := c.do(ctx, "POST", "/v1/shipments/{id}/cancel", map[string]string{"id": id}, nil, nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// GenerateOrderLabel: Rate-shop the order and buy its label (requested service, else the shipping
+// rules' choice). POST /v1/orders/{id}/generate
+func (c *Client) GenerateOrderLabel(ctx context.Context, id string, body any, opts ...RequestOption) (*Order, error) {
+	out := new(Order)
+	if err := c.do(ctx, "POST", "/v1/orders/{id}/generate", map[string]string{"id": id}, nil, body, out, opts); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -2433,6 +2611,26 @@ func (c *Client) DeleteSession(ctx context.Context, opts ...RequestOption) error
 	return c.do(ctx, "DELETE", "/api/auth/session", nil, nil, nil, nil, opts)
 }
 
+// AcceptInvitation: Accept an invitation to a workspace: registers (name, password) or uses the
+// session, then joins. POST /api/auth/invitations/{code}/accept
+func (c *Client) AcceptInvitation(ctx context.Context, code string, body any, opts ...RequestOption) (map[string]any, error) {
+	var out map[string]any
+	err := c.do(ctx, "POST", "/api/auth/invitations/{code}/accept", map[string]string{"code": code}, nil, body, &out, opts)
+	return out, err
+}
+
+// RequestPasswordReset: Ask for a password-reset link: 202 whatever the email. POST
+// /api/auth/password-reset
+func (c *Client) RequestPasswordReset(ctx context.Context, body any, opts ...RequestOption) error {
+	return c.do(ctx, "POST", "/api/auth/password-reset", nil, nil, body, nil, opts)
+}
+
+// ResetPassword: Set a new password with a reset link; every other session of the account ends.
+// POST /api/auth/password-reset/{code}
+func (c *Client) ResetPassword(ctx context.Context, code string, body any, opts ...RequestOption) error {
+	return c.do(ctx, "POST", "/api/auth/password-reset/{code}", map[string]string{"code": code}, nil, body, nil, opts)
+}
+
 // GetMe: The signed-in account and its workspaces. GET /api/auth/me
 func (c *Client) GetMe(ctx context.Context, opts ...RequestOption) (map[string]any, error) {
 	var out map[string]any
@@ -2518,6 +2716,121 @@ func (c *Client) AdminUpdateWorkspace(ctx context.Context, body any, opts ...Req
 		return nil, err
 	}
 	return out, nil
+}
+
+// AdminListMembersParams are the query parameters of AdminListMembers; zero values are left out.
+type AdminListMembersParams struct {
+	// Page size, default 20, clamped to 1..100.
+	Limit  int
+	Cursor string
+}
+
+func (p *AdminListMembersParams) values() url.Values {
+	q := url.Values{}
+	if p == nil {
+		return q
+	}
+	if p.Limit != 0 {
+		q.Set("limit", strconv.Itoa(p.Limit))
+	}
+	if p.Cursor != "" {
+		q.Set("cursor", p.Cursor)
+	}
+	return q
+}
+
+// AdminListMembers: List the members of the workspace and their roles. GET /api/admin/members
+func (c *Client) AdminListMembers(ctx context.Context, params *AdminListMembersParams, opts ...RequestOption) (*Page[Member], error) {
+	out := new(Page[Member])
+	if err := c.do(ctx, "GET", "/api/admin/members", nil, params.values(), nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AdminIterMembers walks every page of AdminListMembers with the same filters: for it.Next(ctx) { it.Item() }, then it.Err().
+func (c *Client) AdminIterMembers(params *AdminListMembersParams, opts ...RequestOption) *Pager[Member] {
+	var base AdminListMembersParams
+	if params != nil {
+		base = *params
+	}
+	return newPager(func(ctx context.Context, cursor string) (*Page[Member], error) {
+		p := base
+		p.Cursor = cursor
+		return c.AdminListMembers(ctx, &p, opts...)
+	})
+}
+
+// AdminInviteMember: Invite someone by email with a role: an invitation whose token and link are
+// shown once. POST /api/admin/members
+func (c *Client) AdminInviteMember(ctx context.Context, body any, opts ...RequestOption) (map[string]any, error) {
+	var out map[string]any
+	err := c.do(ctx, "POST", "/api/admin/members", nil, nil, body, &out, opts)
+	return out, err
+}
+
+// AdminUpdateMember: Change a member's role. PATCH /api/admin/members/{id}
+func (c *Client) AdminUpdateMember(ctx context.Context, id string, body any, opts ...RequestOption) (*Member, error) {
+	out := new(Member)
+	if err := c.do(ctx, "PATCH", "/api/admin/members/{id}", map[string]string{"id": id}, nil, body, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AdminRemoveMember: Remove a member from the workspace; that member's sessions end at once. DELETE
+// /api/admin/members/{id}
+func (c *Client) AdminRemoveMember(ctx context.Context, id string, opts ...RequestOption) error {
+	return c.do(ctx, "DELETE", "/api/admin/members/{id}", map[string]string{"id": id}, nil, nil, nil, opts)
+}
+
+// AdminListInvitationsParams are the query parameters of AdminListInvitations; zero values are left out.
+type AdminListInvitationsParams struct {
+	// Page size, default 20, clamped to 1..100.
+	Limit  int
+	Cursor string
+}
+
+func (p *AdminListInvitationsParams) values() url.Values {
+	q := url.Values{}
+	if p == nil {
+		return q
+	}
+	if p.Limit != 0 {
+		q.Set("limit", strconv.Itoa(p.Limit))
+	}
+	if p.Cursor != "" {
+		q.Set("cursor", p.Cursor)
+	}
+	return q
+}
+
+// AdminListInvitations: List pending invitations (never their tokens). GET /api/admin/invitations
+func (c *Client) AdminListInvitations(ctx context.Context, params *AdminListInvitationsParams, opts ...RequestOption) (*Page[Invitation], error) {
+	out := new(Page[Invitation])
+	if err := c.do(ctx, "GET", "/api/admin/invitations", nil, params.values(), nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AdminIterInvitations walks every page of AdminListInvitations with the same filters: for it.Next(ctx) { it.Item() }, then it.Err().
+func (c *Client) AdminIterInvitations(params *AdminListInvitationsParams, opts ...RequestOption) *Pager[Invitation] {
+	var base AdminListInvitationsParams
+	if params != nil {
+		base = *params
+	}
+	return newPager(func(ctx context.Context, cursor string) (*Page[Invitation], error) {
+		p := base
+		p.Cursor = cursor
+		return c.AdminListInvitations(ctx, &p, opts...)
+	})
+}
+
+// AdminRevokeInvitation: Withdraw a pending invitation: its link stops working at once. DELETE
+// /api/admin/invitations/{id}
+func (c *Client) AdminRevokeInvitation(ctx context.Context, id string, opts ...RequestOption) error {
+	return c.do(ctx, "DELETE", "/api/admin/invitations/{id}", map[string]string{"id": id}, nil, nil, nil, opts)
 }
 
 // AdminListOrdersParams are the query parameters of AdminListOrders; zero values are left out.
@@ -3097,21 +3410,21 @@ func (c *Client) AdminGetShipmentDocument(ctx context.Context, id string, type_ 
 	return out, err
 }
 
-// AdminCancelShipment: Cancel (void) a label: only label_purchased, else 409. POST
-// /api/admin/shipments/{id}/cancel
-func (c *Client) AdminCancelShipment(ctx context.Context, id string, opts ...RequestOption) (*Shipment, error) {
-	out := new(Shipment)
-	if err := c.do(ctx, "POST", "/api/admin/shipments/{id}/cancel", map[string]string{"id": id}, nil, nil, out, opts); err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
 // AdminForceDeliverShipment: Mark a shipment delivered (any state but voided), with a manual
 // tracking event. POST /api/admin/shipments/{id}/force-delivery
 func (c *Client) AdminForceDeliverShipment(ctx context.Context, id string, opts ...RequestOption) (*Shipment, error) {
 	out := new(Shipment)
 	if err := c.do(ctx, "POST", "/api/admin/shipments/{id}/force-delivery", map[string]string{"id": id}, nil, nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AdminCancelShipment: Cancel (void) a label: only label_purchased, else 409. POST
+// /api/admin/shipments/{id}/cancel
+func (c *Client) AdminCancelShipment(ctx context.Context, id string, opts ...RequestOption) (*Shipment, error) {
+	out := new(Shipment)
+	if err := c.do(ctx, "POST", "/api/admin/shipments/{id}/cancel", map[string]string{"id": id}, nil, nil, out, opts); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -3973,6 +4286,14 @@ func (c *Client) SuperAdminGetAccount(ctx context.Context, userID string, opts .
 	return out, nil
 }
 
+// SuperAdminIssuePasswordReset: Issue a password-reset link for an account (shown once; also mailed
+// with SMTP_URL). POST /api/super-admin/accounts/{userId}/password-reset
+func (c *Client) SuperAdminIssuePasswordReset(ctx context.Context, userID string, opts ...RequestOption) (map[string]any, error) {
+	var out map[string]any
+	err := c.do(ctx, "POST", "/api/super-admin/accounts/{userId}/password-reset", map[string]string{"userId": userID}, nil, nil, &out, opts)
+	return out, err
+}
+
 // SuperAdminApproveAccount: Approve a pending account. POST
 // /api/super-admin/accounts/{userId}/approve
 func (c *Client) SuperAdminApproveAccount(ctx context.Context, userID string, opts ...RequestOption) (*Account, error) {
@@ -4429,7 +4750,12 @@ var operations = map[string][2]string{
 	"listOrders":                      {"GET", "/v1/orders"},
 	"createOrder":                     {"POST", "/v1/orders"},
 	"getOrder":                        {"GET", "/v1/orders/{id}"},
+	"updateOrder":                     {"PATCH", "/v1/orders/{id}"},
 	"getOrderPackingSlip":             {"GET", "/v1/orders/{id}/packing-slip"},
+	"processOrder":                    {"POST", "/v1/orders/{id}/process"},
+	"cancelOrder":                     {"POST", "/v1/orders/{id}/cancel"},
+	"archiveOrder":                    {"POST", "/v1/orders/{id}/archive"},
+	"unarchiveOrder":                  {"POST", "/v1/orders/{id}/unarchive"},
 	"queryRates":                      {"POST", "/v1/rates/query"},
 	"validateAddress":                 {"POST", "/v1/addresses/validate"},
 	"createShipment":                  {"POST", "/v1/shipments"},
@@ -4444,6 +4770,8 @@ var operations = map[string][2]string{
 	"listTrackingEvents":              {"GET", "/v1/tracking/events"},
 	"getTracking":                     {"GET", "/v1/tracking/{id}"},
 	"refreshTracking":                 {"POST", "/v1/tracking/{id}/refresh"},
+	"cancelShipment":                  {"POST", "/v1/shipments/{id}/cancel"},
+	"generateOrderLabel":              {"POST", "/v1/orders/{id}/generate"},
 	"createBatch":                     {"POST", "/v1/batches"},
 	"listBatches":                     {"GET", "/v1/batches"},
 	"getBatch":                        {"GET", "/v1/batches/{id}"},
@@ -4489,12 +4817,21 @@ var operations = map[string][2]string{
 	"createSession":                   {"POST", "/api/auth/session"},
 	"getSession":                      {"GET", "/api/auth/session"},
 	"deleteSession":                   {"DELETE", "/api/auth/session"},
+	"acceptInvitation":                {"POST", "/api/auth/invitations/{code}/accept"},
+	"requestPasswordReset":            {"POST", "/api/auth/password-reset"},
+	"resetPassword":                   {"POST", "/api/auth/password-reset/{code}"},
 	"getMe":                           {"GET", "/api/auth/me"},
 	"adminListApiKeys":                {"GET", "/api/admin/api-keys"},
 	"adminCreateApiKey":               {"POST", "/api/admin/api-keys"},
 	"adminRevokeApiKey":               {"DELETE", "/api/admin/api-keys/{id}"},
 	"adminGetWorkspace":               {"GET", "/api/admin/workspace"},
 	"adminUpdateWorkspace":            {"PATCH", "/api/admin/workspace"},
+	"adminListMembers":                {"GET", "/api/admin/members"},
+	"adminInviteMember":               {"POST", "/api/admin/members"},
+	"adminUpdateMember":               {"PATCH", "/api/admin/members/{id}"},
+	"adminRemoveMember":               {"DELETE", "/api/admin/members/{id}"},
+	"adminListInvitations":            {"GET", "/api/admin/invitations"},
+	"adminRevokeInvitation":           {"DELETE", "/api/admin/invitations/{id}"},
 	"adminListOrders":                 {"GET", "/api/admin/orders"},
 	"adminCreateOrder":                {"POST", "/api/admin/orders"},
 	"adminGetOrder":                   {"GET", "/api/admin/orders/{orderId}"},
@@ -4524,8 +4861,8 @@ var operations = map[string][2]string{
 	"adminListRefunds":                {"GET", "/api/admin/refunds"},
 	"adminListShipmentDocuments":      {"GET", "/api/admin/shipments/{id}/documents"},
 	"adminGetShipmentDocument":        {"GET", "/api/admin/shipments/{id}/documents/{type}"},
-	"adminCancelShipment":             {"POST", "/api/admin/shipments/{id}/cancel"},
 	"adminForceDeliverShipment":       {"POST", "/api/admin/shipments/{id}/force-delivery"},
+	"adminCancelShipment":             {"POST", "/api/admin/shipments/{id}/cancel"},
 	"adminGenerateOrderLabel":         {"POST", "/api/admin/orders/{orderId}/generate"},
 	"adminBatchGenerate":              {"POST", "/api/admin/orders/batch-generate"},
 	"adminBatchProcess":               {"POST", "/api/admin/orders/batch-process"},
@@ -4573,6 +4910,7 @@ var operations = map[string][2]string{
 	"adminCancelPickup":               {"POST", "/api/admin/pickups/{id}/cancel"},
 	"superAdminListAccounts":          {"GET", "/api/super-admin/accounts"},
 	"superAdminGetAccount":            {"GET", "/api/super-admin/accounts/{userId}"},
+	"superAdminIssuePasswordReset":    {"POST", "/api/super-admin/accounts/{userId}/password-reset"},
 	"superAdminApproveAccount":        {"POST", "/api/super-admin/accounts/{userId}/approve"},
 	"superAdminSuspendAccount":        {"POST", "/api/super-admin/accounts/{userId}/suspend"},
 	"superAdminReactivateAccount":     {"POST", "/api/super-admin/accounts/{userId}/reactivate"},

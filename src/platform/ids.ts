@@ -35,6 +35,8 @@ export const idPrefixes = {
   syncRun: 'syn',
   writeBack: 'wbk',
   request: 'req',
+  invitation: 'inv',
+  passwordReset: 'pwr',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -6,6 +6,8 @@ import { buildTestApp, superAdminHeaders } from '../helpers/app.js';
 import { makePrincipal, resourceFactories, type Principal } from '../helpers/credentials.js';
 import { collectionOf, errorShapeProblem, fillPath, loadOperations, pathParams, validArbitrary, type AuthKind, type OpenApiDoc, type Operation } from '../helpers/openapi.js';
 import { businessRowCounts, changedTables } from '../helpers/rows.js';
+import { requiredRole } from '../../src/route-roles.js';
+import { roleAtLeast, WORKSPACE_ROLES, type WorkspaceRole } from '../../src/modules/identity/roles.js';
 
 // OWASP API1/API2/API5, black-box: every operation in /openapi.json is called without
 // credentials, with the wrong kind of credential, with another workspace's ids and with a test
@@ -18,6 +20,8 @@ let operations: Operation[];
 let root: Record<string, string>;
 let owner: Principal;
 let stranger: Principal;
+/** Per role: a member's session and an API key of that role, both in `owner`'s workspace (test). */
+const asRole = new Map<WorkspaceRole, { admin: Record<string, string>; apiKey: Record<string, string> }>();
 
 beforeAll(async () => {
   app = await buildTestApp({ config: { webhookAllowPrivateTargets: true, encryptionKey: randomBytes(32).toString('base64') } });
@@ -25,6 +29,19 @@ beforeAll(async () => {
   root = await superAdminHeaders(app);
   owner = await makePrincipal(app, root);
   stranger = await makePrincipal(app, root);
+  const system = { type: 'system' as const, id: null };
+  for (const role of WORKSPACE_ROLES) {
+    const email = `${role}-${randomBytes(4).toString('hex')}@example.com`;
+    const reg = await app.identity.accounts.register({ email, password: 'correct horse battery', name: role, workspace_name: `${role}'s own` }, {});
+    await app.identity.accounts.transition(reg.account.id, 'approve', system, {});
+    await app.deps.db.insertInto('workspace_members').values({ workspace_id: owner.tenant.workspaceId, account_id: reg.account.id, role }).execute();
+    const login = await app.identity.accounts.login({ email, password: 'correct horse battery' }, {});
+    const key = await app.identity.workspaces.createApiKey(owner.tenant.workspaceId, { name: role, environment: 'test', role }, system, {});
+    asRole.set(role, {
+      admin: { authorization: `Bearer ${login.token}`, 'x-service-workspace': owner.tenant.workspaceId, 'x-service-environment': 'test' },
+      apiKey: { authorization: `Bearer ${key.secret}`, 'x-service-workspace': owner.tenant.workspaceId },
+    });
+  }
 });
 
 const placeholder = (name: string) => `${name.replace(/Id$/, '')}_00000000000000000000000000`;
@@ -79,7 +96,7 @@ describe('every operation in /openapi.json', () => {
     expect(guarded.length).toBeGreaterThan(20);
     // Open routes are open on purpose: system, public, register/login.
     for (const o of operations.filter((o) => o.auth === 'none')) {
-      expect(o.path, `${o.method} ${o.path} has no security`).toMatch(/^\/($|api$|health$|metrics$|api\/public\/|api\/auth\/(login|register|session)$|api\/integrations\/oauth\/shopify\/callback$)/);
+      expect(o.path, `${o.method} ${o.path} has no security`).toMatch(/^\/($|api$|health$|metrics$|api\/public\/|api\/auth\/(login|register|session|invitations\/\{code\}\/accept|password-reset|password-reset\/\{code\})$|api\/integrations\/oauth\/shopify\/callback$)/);
     }
   });
 
@@ -161,6 +178,50 @@ describe('every operation in /openapi.json', () => {
         }
       }
     }
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('every role × every operation of /v1 and /api/admin', () => {
+  const surfaceOf = (op: Operation) => (op.auth === 'apiKey' ? '/v1' : '/api/admin');
+  const roleOf = (op: Operation) => requiredRole(op.method, op.path.slice(surfaceOf(op).length).replace(/\{([^}]+)\}/g, ':$1'));
+
+  it('every operation has a role in the one table, and its 403 names it in the document', () => {
+    const ops = operations.filter((o) => o.auth === 'apiKey' || o.auth === 'admin');
+    expect(ops.length).toBeGreaterThan(100);
+    const problems: string[] = [];
+    for (const op of ops) {
+      const role = roleOf(op);
+      const forbidden = (doc.paths[op.path][op.method.toLowerCase()] as { responses?: Record<string, { description?: string }> }).responses?.['403'];
+      if (!role) problems.push(`${op.method} ${op.path}: not in the role table`);
+      else if (!forbidden?.description?.includes(`Needs the ${role} role`)) problems.push(`${op.method} ${op.path}: 403 does not name ${role}`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('a role below the one the table names is 403 forbidden naming it; a role that reaches it is let through', async () => {
+    const problems: string[] = [];
+    let refused = 0;
+    let allowed = 0;
+    for (const op of operations.filter((o) => o.auth === 'apiKey' || o.auth === 'admin')) {
+      const required = roleOf(op)!;
+      for (const role of WORKSPACE_ROLES) {
+        const res = await call(op, asRole.get(role)![op.auth === 'apiKey' ? 'apiKey' : 'admin']);
+        const body = res.json() as { code?: string; details?: Array<{ field?: string; required_role?: string }> };
+        const roleRefusal = res.statusCode === 403 && body.details?.some((d) => d.field === 'role');
+        if (!roleAtLeast(role, required)) {
+          refused++;
+          if (res.statusCode !== 403 || body.code !== 'forbidden' || errorShapeProblem(res) || body.details?.[0]?.field !== 'role' || body.details?.[0]?.required_role !== required) {
+            problems.push(`${op.method} ${op.path} as ${role}: ${res.statusCode} ${res.body.slice(0, 120)} (want 403 naming ${required})`);
+          }
+        } else {
+          allowed++;
+          if (roleRefusal || res.statusCode === 401) problems.push(`${op.method} ${op.path} as ${role}: ${res.statusCode} ${res.body.slice(0, 120)} (${required} is enough)`);
+        }
+      }
+    }
+    expect(refused).toBeGreaterThan(100);
+    expect(allowed).toBeGreaterThan(300);
     expect(problems).toEqual([]);
   });
 });

@@ -98,7 +98,7 @@ function Shell({ children }: { children: React.ReactNode }) {
   useEffect(() => {
     mainRef.current?.focus({ preventScroll: true });
   }, [pathname]);
-  const nav = routes.filter((r) => r.nav && (r.access === 'user' || (r.access === 'super_admin' && isSuper)));
+  const nav = routes.filter((r) => r.nav && ((r.access === 'user' && (!r.role || session.can(r.role))) || (r.access === 'super_admin' && isSuper)));
   return (
     <div className={`shell env-${session.environment}`}>
       <a href="#main" className="skip">

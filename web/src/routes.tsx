@@ -8,6 +8,7 @@ import { Rates } from './pages/Rates';
 import { Integrations } from './pages/Integrations';
 import { IntegrationEdit } from './pages/IntegrationEdit';
 import { ApiKeys } from './pages/ApiKeys';
+import { Team } from './pages/Team';
 import { Carriers } from './pages/Carriers';
 import { CarrierAccountDetail } from './pages/CarrierAccountDetail';
 import { AdminAccounts } from './pages/AdminAccounts';
@@ -43,6 +44,8 @@ export interface RouteEntry {
   access: 'public' | 'guest' | 'user' | 'super_admin';
   /** Shown in the navigation under this label. */
   nav?: string;
+  /** The workspace role the page's work needs; below it the page is left out of the navigation. */
+  role?: 'operator' | 'admin';
 }
 
 /** Every page: one file under pages/ plus one line here. The first match wins. */
@@ -61,18 +64,19 @@ export const routes: RouteEntry[] = [
   { path: '/dashboard/ship-from', title: 'Ship from', page: ShipFrom, access: 'user', nav: 'Ship from' },
   { path: '/dashboard/end-of-day', title: 'End of day', page: EndOfDay, access: 'user', nav: 'End of day' },
   { path: '/dashboard/rates', title: 'Rate calculator', page: Rates, access: 'user', nav: 'Rates' },
-  { path: '/dashboard/integrations', title: 'Integrations', page: Integrations, access: 'user', nav: 'Integrations' },
+  { path: '/dashboard/integrations', title: 'Integrations', page: Integrations, access: 'user', nav: 'Integrations', role: 'admin' },
   { path: '/dashboard/integrations/:id', title: 'Integration', page: IntegrationEdit, access: 'user' },
-  { path: '/dashboard/webhooks', title: 'Webhooks', page: Webhooks, access: 'user', nav: 'Webhooks' },
+  { path: '/dashboard/webhooks', title: 'Webhooks', page: Webhooks, access: 'user', nav: 'Webhooks', role: 'admin' },
   // Before /dashboard/webhooks/:id, which would take "deliveries" and "dead-letters" for ids.
   { path: '/dashboard/webhooks/deliveries', title: 'Webhook deliveries', page: WebhookDeliveries, access: 'user' },
   { path: '/dashboard/webhooks/deliveries/:id', title: 'Webhook delivery', page: WebhookDeliveryDetail, access: 'user' },
   { path: '/dashboard/webhooks/dead-letters', title: 'Dead letters', page: WebhookDeadLetters, access: 'user' },
   { path: '/dashboard/webhooks/:id', title: 'Webhook endpoint', page: WebhookDetail, access: 'user' },
-  { path: '/dashboard/carriers', title: 'Carriers', page: Carriers, access: 'user', nav: 'Carriers' },
+  { path: '/dashboard/carriers', title: 'Carriers', page: Carriers, access: 'user', nav: 'Carriers', role: 'admin' },
   { path: '/dashboard/carriers/:id', title: 'Carrier account', page: CarrierAccountDetail, access: 'user' },
-  { path: '/dashboard/rules', title: 'Shipping rules', page: Rules, access: 'user', nav: 'Rules' },
-  { path: '/dashboard/api-keys', title: 'API keys', page: ApiKeys, access: 'user', nav: 'API keys' },
+  { path: '/dashboard/rules', title: 'Shipping rules', page: Rules, access: 'user', nav: 'Rules', role: 'admin' },
+  { path: '/dashboard/team', title: 'Team', page: Team, access: 'user', nav: 'Team' },
+  { path: '/dashboard/api-keys', title: 'API keys', page: ApiKeys, access: 'user', nav: 'API keys', role: 'admin' },
   { path: '/dashboard/admin/accounts', title: 'Accounts', page: AdminAccounts, access: 'super_admin', nav: 'Accounts' },
   { path: '/dashboard/admin/workspaces', title: 'Workspaces & plans', page: AdminWorkspaces, access: 'super_admin', nav: 'Workspaces' },
   { path: '/dashboard/admin/settings', title: 'Settings', page: AdminSettings, access: 'super_admin', nav: 'Settings' },

@@ -6,8 +6,15 @@ export interface Me {
   workspaces: { id: string; name: string; plan: string; role: string }[];
 }
 
+export type WorkspaceRole = 'viewer' | 'operator' | 'admin' | 'owner';
+const RANK: Record<WorkspaceRole, number> = { viewer: 0, operator: 1, admin: 2, owner: 3 };
+
 interface SessionState {
   status: 'loading' | 'signed_out' | 'signed_in';
+  /** The signed-in member's role in the current workspace (a super-admin outside it acts as owner). */
+  role: WorkspaceRole;
+  /** Whether that role reaches `required` (the API's role table: src/route-roles.ts). */
+  can(required: WorkspaceRole): boolean;
   me?: Me;
   workspaceId: string | null;
   environment: Environment;
@@ -59,8 +66,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     return () => sessionEnded.removeEventListener('ended', ended);
   }, [adopt]);
 
+  const member = me?.workspaces.find((w) => w.id === workspaceId)?.role as WorkspaceRole | undefined;
+  const role: WorkspaceRole = member ?? (me?.account.role === 'super_admin' ? 'owner' : 'viewer');
   const value: SessionState = {
     status,
+    role,
+    can: (required) => RANK[role] >= RANK[required],
     me,
     workspaceId,
     environment,

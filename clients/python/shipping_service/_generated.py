@@ -39,6 +39,15 @@ class ApiKeyEnvironment(OpenEnum):
     LIVE = "live"
 
 
+class ApiKeyRole(OpenEnum):
+    """viewer (reads), operator (orders, rates, labels, returns, batches, manifests, pickups, tracking), admin (everything but ownership), owner (everything).. Unknown values are kept: ApiKeyRole("new_value") does not raise."""
+
+    VIEWER = "viewer"
+    OPERATOR = "operator"
+    ADMIN = "admin"
+    OWNER = "owner"
+
+
 class OrderEnvironment(OpenEnum):
     """Known values of OrderEnvironment. Unknown values are kept: OrderEnvironment("new_value") does not raise."""
 
@@ -191,6 +200,33 @@ class PickupStatus(OpenEnum):
     FAILED = "failed"
 
 
+class MemberRole(OpenEnum):
+    """viewer (reads), operator (orders, rates, labels, returns, batches, manifests, pickups, tracking), admin (everything but ownership), owner (everything).. Unknown values are kept: MemberRole("new_value") does not raise."""
+
+    VIEWER = "viewer"
+    OPERATOR = "operator"
+    ADMIN = "admin"
+    OWNER = "owner"
+
+
+class InvitationRole(OpenEnum):
+    """viewer (reads), operator (orders, rates, labels, returns, batches, manifests, pickups, tracking), admin (everything but ownership), owner (everything).. Unknown values are kept: InvitationRole("new_value") does not raise."""
+
+    VIEWER = "viewer"
+    OPERATOR = "operator"
+    ADMIN = "admin"
+    OWNER = "owner"
+
+
+class InvitationStatus(OpenEnum):
+    """Known values of InvitationStatus. Unknown values are kept: InvitationStatus("new_value") does not raise."""
+
+    PENDING = "pending"
+    ACCEPTED = "accepted"
+    REVOKED = "revoked"
+    EXPIRED = "expired"
+
+
 class IntegrationPlatform(OpenEnum):
     """Known values of IntegrationPlatform. Unknown values are kept: IntegrationPlatform("new_value") does not raise."""
 
@@ -326,6 +362,7 @@ class ApiKey(TypedDict, total=False):
     environment: str  # ApiKeyEnvironment
     prefix: str
     last4: str
+    role: str  # ApiKeyRole
     created_at: str
     expires_at: str | None
     revoked_at: str | None
@@ -593,6 +630,27 @@ class Pickup(TypedDict, total=False):
     created_at: str
 
 
+class Member(TypedDict, total=False):
+    """The Member object. Fields the service adds later are kept in the dict."""
+
+    id: str
+    email: str
+    name: str
+    role: str  # MemberRole
+    created_at: str
+
+
+class Invitation(TypedDict, total=False):
+    """The Invitation object. Fields the service adds later are kept in the dict."""
+
+    id: str
+    email: str
+    role: str  # InvitationRole
+    status: str  # InvitationStatus
+    created_at: str
+    expires_at: str
+
+
 class Integration(TypedDict, total=False):
     """The Integration object. Fields the service adds later are kept in the dict."""
 
@@ -841,12 +899,47 @@ class Operations:
         """
         return self._request("GET", "/v1/orders/{id}", path_params={"id": id}, query={}, answer="json")
 
+    def update_order(self, id: str, body: Mapping[str, Any]) -> Order:
+        """Update customer, addresses, line items, parcel, requested service, customs or notes (409 once shipped).
+
+        PATCH /v1/orders/{id}
+        """
+        return self._request("PATCH", "/v1/orders/{id}", path_params={"id": id}, query={}, body=body, answer="json")
+
     def get_order_packing_slip(self, id: str) -> bytes:
         """Download the order's packing slip (PDF: order number, date, ship-to, every line with its quantity).
 
         GET /v1/orders/{id}/packing-slip
         """
         return self._request("GET", "/v1/orders/{id}/packing-slip", path_params={"id": id}, query={}, answer="binary")
+
+    def process_order(self, id: str, *, idempotency_key: str | None = None) -> Order:
+        """Process an order (awaiting_fulfillment → processing).
+
+        POST /v1/orders/{id}/process
+        """
+        return self._request("POST", "/v1/orders/{id}/process", path_params={"id": id}, query={}, idempotency_key=idempotency_key, answer="json")
+
+    def cancel_order(self, id: str, *, idempotency_key: str | None = None) -> Order:
+        """Cancel an order that has not shipped.
+
+        POST /v1/orders/{id}/cancel
+        """
+        return self._request("POST", "/v1/orders/{id}/cancel", path_params={"id": id}, query={}, idempotency_key=idempotency_key, answer="json")
+
+    def archive_order(self, id: str, *, idempotency_key: str | None = None) -> Order:
+        """Archive an order (hidden from default lists).
+
+        POST /v1/orders/{id}/archive
+        """
+        return self._request("POST", "/v1/orders/{id}/archive", path_params={"id": id}, query={}, idempotency_key=idempotency_key, answer="json")
+
+    def unarchive_order(self, id: str, *, idempotency_key: str | None = None) -> Order:
+        """Unarchive an order.
+
+        POST /v1/orders/{id}/unarchive
+        """
+        return self._request("POST", "/v1/orders/{id}/unarchive", path_params={"id": id}, query={}, idempotency_key=idempotency_key, answer="json")
 
     def query_rates(self, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> dict[str, Any]:
         """Compare carrier rates for a parcel.
@@ -976,6 +1069,20 @@ class Operations:
         POST /v1/tracking/{id}/refresh
         """
         return self._request("POST", "/v1/tracking/{id}/refresh", path_params={"id": id}, query={}, idempotency_key=idempotency_key, answer="json")
+
+    def cancel_shipment(self, id: str, *, idempotency_key: str | None = None) -> Shipment:
+        """Cancel (void) a label: only label_purchased, else 409.
+
+        POST /v1/shipments/{id}/cancel
+        """
+        return self._request("POST", "/v1/shipments/{id}/cancel", path_params={"id": id}, query={}, idempotency_key=idempotency_key, answer="json")
+
+    def generate_order_label(self, id: str, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> Order:
+        """Rate-shop the order and buy its label (requested service, else the shipping rules' choice).
+
+        POST /v1/orders/{id}/generate
+        """
+        return self._request("POST", "/v1/orders/{id}/generate", path_params={"id": id}, query={}, body=body, idempotency_key=idempotency_key, answer="json")
 
     def create_batch(self, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> Batch:
         """Start a batch job.
@@ -1361,6 +1468,27 @@ class Operations:
         """
         return self._request("DELETE", "/api/auth/session", path_params={}, query={}, answer="none")
 
+    def accept_invitation(self, code: str, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> dict[str, Any]:
+        """Accept an invitation to a workspace: registers (name, password) or uses the session, then joins.
+
+        POST /api/auth/invitations/{code}/accept
+        """
+        return self._request("POST", "/api/auth/invitations/{code}/accept", path_params={"code": code}, query={}, body=body, idempotency_key=idempotency_key, answer="json")
+
+    def request_password_reset(self, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> None:
+        """Ask for a password-reset link: 202 whatever the email.
+
+        POST /api/auth/password-reset
+        """
+        return self._request("POST", "/api/auth/password-reset", path_params={}, query={}, body=body, idempotency_key=idempotency_key, answer="none")
+
+    def reset_password(self, code: str, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> None:
+        """Set a new password with a reset link; every other session of the account ends.
+
+        POST /api/auth/password-reset/{code}
+        """
+        return self._request("POST", "/api/auth/password-reset/{code}", path_params={"code": code}, query={}, body=body, idempotency_key=idempotency_key, answer="none")
+
     def get_me(self) -> dict[str, Any]:
         """The signed-in account and its workspaces.
 
@@ -1410,6 +1538,62 @@ class Operations:
         PATCH /api/admin/workspace
         """
         return self._request("PATCH", "/api/admin/workspace", path_params={}, query={}, body=body, answer="json")
+
+    def admin_list_members(self, *, limit: int | None = None, cursor: str | None = None) -> Page[Member]:
+        """List the members of the workspace and their roles.
+
+        GET /api/admin/members
+
+        Query parameters:
+            limit: Page size, default 20, clamped to 1..100.
+        """
+        return self._request("GET", "/api/admin/members", path_params={}, query={"limit": limit, "cursor": cursor}, answer="page")
+
+    def admin_iter_members(self, *, limit: int | None = None) -> Iterator[Member]:
+        """Every item of `admin_list_members` across all pages, fetched as the loop asks, with the same filters."""
+        return self._paginate(self.admin_list_members, dict(limit=limit))
+
+    def admin_invite_member(self, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> dict[str, Any]:
+        """Invite someone by email with a role: an invitation whose token and link are shown once.
+
+        POST /api/admin/members
+        """
+        return self._request("POST", "/api/admin/members", path_params={}, query={}, body=body, idempotency_key=idempotency_key, answer="json")
+
+    def admin_update_member(self, id: str, body: Mapping[str, Any]) -> Member:
+        """Change a member's role.
+
+        PATCH /api/admin/members/{id}
+        """
+        return self._request("PATCH", "/api/admin/members/{id}", path_params={"id": id}, query={}, body=body, answer="json")
+
+    def admin_remove_member(self, id: str) -> None:
+        """Remove a member from the workspace; that member's sessions end at once.
+
+        DELETE /api/admin/members/{id}
+        """
+        return self._request("DELETE", "/api/admin/members/{id}", path_params={"id": id}, query={}, answer="none")
+
+    def admin_list_invitations(self, *, limit: int | None = None, cursor: str | None = None) -> Page[Invitation]:
+        """List pending invitations (never their tokens).
+
+        GET /api/admin/invitations
+
+        Query parameters:
+            limit: Page size, default 20, clamped to 1..100.
+        """
+        return self._request("GET", "/api/admin/invitations", path_params={}, query={"limit": limit, "cursor": cursor}, answer="page")
+
+    def admin_iter_invitations(self, *, limit: int | None = None) -> Iterator[Invitation]:
+        """Every item of `admin_list_invitations` across all pages, fetched as the loop asks, with the same filters."""
+        return self._paginate(self.admin_list_invitations, dict(limit=limit))
+
+    def admin_revoke_invitation(self, id: str) -> None:
+        """Withdraw a pending invitation: its link stops working at once.
+
+        DELETE /api/admin/invitations/{id}
+        """
+        return self._request("DELETE", "/api/admin/invitations/{id}", path_params={"id": id}, query={}, answer="none")
 
     def admin_list_orders(self, *, status: str | None = None, archived: str | None = None, created_after: str | None = None, created_before: str | None = None, external_id: str | None = None, source: str | None = None, q: str | None = None, limit: int | None = None, cursor: str | None = None) -> Page[Order]:
         """List orders, newest first (archived ones only with ?archived=true or all).
@@ -1673,19 +1857,19 @@ class Operations:
         """
         return self._request("GET", "/api/admin/shipments/{id}/documents/{type}", path_params={"id": id, "type": type}, query={}, answer="binary")
 
-    def admin_cancel_shipment(self, id: str, *, idempotency_key: str | None = None) -> Shipment:
-        """Cancel (void) a label: only label_purchased, else 409.
-
-        POST /api/admin/shipments/{id}/cancel
-        """
-        return self._request("POST", "/api/admin/shipments/{id}/cancel", path_params={"id": id}, query={}, idempotency_key=idempotency_key, answer="json")
-
     def admin_force_deliver_shipment(self, id: str, *, idempotency_key: str | None = None) -> Shipment:
         """Mark a shipment delivered (any state but voided), with a manual tracking event.
 
         POST /api/admin/shipments/{id}/force-delivery
         """
         return self._request("POST", "/api/admin/shipments/{id}/force-delivery", path_params={"id": id}, query={}, idempotency_key=idempotency_key, answer="json")
+
+    def admin_cancel_shipment(self, id: str, *, idempotency_key: str | None = None) -> Shipment:
+        """Cancel (void) a label: only label_purchased, else 409.
+
+        POST /api/admin/shipments/{id}/cancel
+        """
+        return self._request("POST", "/api/admin/shipments/{id}/cancel", path_params={"id": id}, query={}, idempotency_key=idempotency_key, answer="json")
 
     def admin_generate_order_label(self, order_id: str, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> Order:
         """Rate-shop the order and buy its label (requested service, else the shipping rules' choice).
@@ -2100,6 +2284,13 @@ class Operations:
         """
         return self._request("GET", "/api/super-admin/accounts/{userId}", path_params={"userId": user_id}, query={}, answer="json")
 
+    def super_admin_issue_password_reset(self, user_id: str, *, idempotency_key: str | None = None) -> dict[str, Any]:
+        """Issue a password-reset link for an account (shown once; also mailed with SMTP_URL).
+
+        POST /api/super-admin/accounts/{userId}/password-reset
+        """
+        return self._request("POST", "/api/super-admin/accounts/{userId}/password-reset", path_params={"userId": user_id}, query={}, idempotency_key=idempotency_key, answer="json")
+
     def super_admin_approve_account(self, user_id: str, *, idempotency_key: str | None = None) -> Account:
         """Approve a pending account.
 
@@ -2323,7 +2514,12 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "listOrders": ("GET", "/v1/orders"),
     "createOrder": ("POST", "/v1/orders"),
     "getOrder": ("GET", "/v1/orders/{id}"),
+    "updateOrder": ("PATCH", "/v1/orders/{id}"),
     "getOrderPackingSlip": ("GET", "/v1/orders/{id}/packing-slip"),
+    "processOrder": ("POST", "/v1/orders/{id}/process"),
+    "cancelOrder": ("POST", "/v1/orders/{id}/cancel"),
+    "archiveOrder": ("POST", "/v1/orders/{id}/archive"),
+    "unarchiveOrder": ("POST", "/v1/orders/{id}/unarchive"),
     "queryRates": ("POST", "/v1/rates/query"),
     "validateAddress": ("POST", "/v1/addresses/validate"),
     "createShipment": ("POST", "/v1/shipments"),
@@ -2338,6 +2534,8 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "listTrackingEvents": ("GET", "/v1/tracking/events"),
     "getTracking": ("GET", "/v1/tracking/{id}"),
     "refreshTracking": ("POST", "/v1/tracking/{id}/refresh"),
+    "cancelShipment": ("POST", "/v1/shipments/{id}/cancel"),
+    "generateOrderLabel": ("POST", "/v1/orders/{id}/generate"),
     "createBatch": ("POST", "/v1/batches"),
     "listBatches": ("GET", "/v1/batches"),
     "getBatch": ("GET", "/v1/batches/{id}"),
@@ -2383,12 +2581,21 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "createSession": ("POST", "/api/auth/session"),
     "getSession": ("GET", "/api/auth/session"),
     "deleteSession": ("DELETE", "/api/auth/session"),
+    "acceptInvitation": ("POST", "/api/auth/invitations/{code}/accept"),
+    "requestPasswordReset": ("POST", "/api/auth/password-reset"),
+    "resetPassword": ("POST", "/api/auth/password-reset/{code}"),
     "getMe": ("GET", "/api/auth/me"),
     "adminListApiKeys": ("GET", "/api/admin/api-keys"),
     "adminCreateApiKey": ("POST", "/api/admin/api-keys"),
     "adminRevokeApiKey": ("DELETE", "/api/admin/api-keys/{id}"),
     "adminGetWorkspace": ("GET", "/api/admin/workspace"),
     "adminUpdateWorkspace": ("PATCH", "/api/admin/workspace"),
+    "adminListMembers": ("GET", "/api/admin/members"),
+    "adminInviteMember": ("POST", "/api/admin/members"),
+    "adminUpdateMember": ("PATCH", "/api/admin/members/{id}"),
+    "adminRemoveMember": ("DELETE", "/api/admin/members/{id}"),
+    "adminListInvitations": ("GET", "/api/admin/invitations"),
+    "adminRevokeInvitation": ("DELETE", "/api/admin/invitations/{id}"),
     "adminListOrders": ("GET", "/api/admin/orders"),
     "adminCreateOrder": ("POST", "/api/admin/orders"),
     "adminGetOrder": ("GET", "/api/admin/orders/{orderId}"),
@@ -2418,8 +2625,8 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "adminListRefunds": ("GET", "/api/admin/refunds"),
     "adminListShipmentDocuments": ("GET", "/api/admin/shipments/{id}/documents"),
     "adminGetShipmentDocument": ("GET", "/api/admin/shipments/{id}/documents/{type}"),
-    "adminCancelShipment": ("POST", "/api/admin/shipments/{id}/cancel"),
     "adminForceDeliverShipment": ("POST", "/api/admin/shipments/{id}/force-delivery"),
+    "adminCancelShipment": ("POST", "/api/admin/shipments/{id}/cancel"),
     "adminGenerateOrderLabel": ("POST", "/api/admin/orders/{orderId}/generate"),
     "adminBatchGenerate": ("POST", "/api/admin/orders/batch-generate"),
     "adminBatchProcess": ("POST", "/api/admin/orders/batch-process"),
@@ -2467,6 +2674,7 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "adminCancelPickup": ("POST", "/api/admin/pickups/{id}/cancel"),
     "superAdminListAccounts": ("GET", "/api/super-admin/accounts"),
     "superAdminGetAccount": ("GET", "/api/super-admin/accounts/{userId}"),
+    "superAdminIssuePasswordReset": ("POST", "/api/super-admin/accounts/{userId}/password-reset"),
     "superAdminApproveAccount": ("POST", "/api/super-admin/accounts/{userId}/approve"),
     "superAdminSuspendAccount": ("POST", "/api/super-admin/accounts/{userId}/suspend"),
     "superAdminReactivateAccount": ("POST", "/api/super-admin/accounts/{userId}/reactivate"),
@@ -2494,4 +2702,4 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "integrationShopifyOauthCallback": ("GET", "/api/integrations/oauth/shopify/callback"),
 }
 
-ENUMS: dict[str, type[OpenEnum]] = {"AccountRole": AccountRole, "AccountStatus": AccountStatus, "WorkspacePlan": WorkspacePlan, "ApiKeyEnvironment": ApiKeyEnvironment, "OrderEnvironment": OrderEnvironment, "OrderStatus": OrderStatus, "ShipmentEnvironment": ShipmentEnvironment, "ShipmentStatus": ShipmentStatus, "ShipmentCharge": ShipmentCharge, "ShipmentBillingStatus": ShipmentBillingStatus, "BatchType": BatchType, "BatchStatus": BatchStatus, "BatchItemStatus": BatchItemStatus, "WebhookEndpointEnvironment": WebhookEndpointEnvironment, "WebhookDeliveryStatus": WebhookDeliveryStatus, "CarrierAccountDriver": CarrierAccountDriver, "CarrierAccountMode": CarrierAccountMode, "CarrierTypeDriversItem": CarrierTypeDriversItem, "CarrierTypeReturnChargesItem": CarrierTypeReturnChargesItem, "ShippingRuleSelectionStrategy": ShippingRuleSelectionStrategy, "ManifestStatus": ManifestStatus, "PickupStatus": PickupStatus, "IntegrationPlatform": IntegrationPlatform, "IntegrationEnvironment": IntegrationEnvironment, "IntegrationHealth": IntegrationHealth, "SyncRunKind": SyncRunKind, "SyncRunStatus": SyncRunStatus, "WriteBackAction": WriteBackAction, "WriteBackStatus": WriteBackStatus, "OfficePinProduct": OfficePinProduct, "OfficePinStatus": OfficePinStatus, "RefundStatus": RefundStatus}
+ENUMS: dict[str, type[OpenEnum]] = {"AccountRole": AccountRole, "AccountStatus": AccountStatus, "WorkspacePlan": WorkspacePlan, "ApiKeyEnvironment": ApiKeyEnvironment, "ApiKeyRole": ApiKeyRole, "OrderEnvironment": OrderEnvironment, "OrderStatus": OrderStatus, "ShipmentEnvironment": ShipmentEnvironment, "ShipmentStatus": ShipmentStatus, "ShipmentCharge": ShipmentCharge, "ShipmentBillingStatus": ShipmentBillingStatus, "BatchType": BatchType, "BatchStatus": BatchStatus, "BatchItemStatus": BatchItemStatus, "WebhookEndpointEnvironment": WebhookEndpointEnvironment, "WebhookDeliveryStatus": WebhookDeliveryStatus, "CarrierAccountDriver": CarrierAccountDriver, "CarrierAccountMode": CarrierAccountMode, "CarrierTypeDriversItem": CarrierTypeDriversItem, "CarrierTypeReturnChargesItem": CarrierTypeReturnChargesItem, "ShippingRuleSelectionStrategy": ShippingRuleSelectionStrategy, "ManifestStatus": ManifestStatus, "PickupStatus": PickupStatus, "MemberRole": MemberRole, "InvitationRole": InvitationRole, "InvitationStatus": InvitationStatus, "IntegrationPlatform": IntegrationPlatform, "IntegrationEnvironment": IntegrationEnvironment, "IntegrationHealth": IntegrationHealth, "SyncRunKind": SyncRunKind, "SyncRunStatus": SyncRunStatus, "WriteBackAction": WriteBackAction, "WriteBackStatus": WriteBackStatus, "OfficePinProduct": OfficePinProduct, "OfficePinStatus": OfficePinStatus, "RefundStatus": RefundStatus}

@@ -177,7 +177,13 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update customer, addresses, line items, parcel, requested service, customs or notes (409 once shipped)
+         * @description Update customer, addresses, line items, parcel, requested service, customs or notes (409 once shipped).
+         *
+         *     Authentication: an API key (`Authorization: Bearer sk_…`) and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        patch: operations["updateOrder"];
         trace?: never;
     };
     "/v1/orders/{id}/packing-slip": {
@@ -196,6 +202,94 @@ export interface paths {
         get: operations["getOrderPackingSlip"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orders/{id}/process": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Process an order (awaiting_fulfillment → processing)
+         * @description Process an order (awaiting_fulfillment → processing).
+         *
+         *     Authentication: an API key (`Authorization: Bearer sk_…`) and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        post: operations["processOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orders/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an order that has not shipped
+         * @description Cancel an order that has not shipped.
+         *
+         *     Authentication: an API key (`Authorization: Bearer sk_…`) and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        post: operations["cancelOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orders/{id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive an order (hidden from default lists)
+         * @description Archive an order (hidden from default lists).
+         *
+         *     Authentication: an API key (`Authorization: Bearer sk_…`) and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        post: operations["archiveOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orders/{id}/unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unarchive an order
+         * @description Unarchive an order.
+         *
+         *     Authentication: an API key (`Authorization: Bearer sk_…`) and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        post: operations["unarchiveOrder"];
         delete?: never;
         options?: never;
         head?: never;
@@ -468,6 +562,48 @@ export interface paths {
          * @description Asks the carrier now (for a shipment of an `api` carrier account, its tracking API; for a simulated one, the simulation brought up to date) and answers the updated tracking, as GET /v1/tracking/{id}. At most once a minute per shipment, else 429 `rate_limited` with Retry-After. A carrier that cannot be reached is 503 `carrier_unavailable` with Retry-After; refused credentials 422 `carrier_account_invalid`.
          */
         post: operations["refreshTracking"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/shipments/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel (void) a label: only label_purchased, else 409
+         * @description Cancel (void) a label: only label_purchased, else 409.
+         *
+         *     Authentication: an API key (`Authorization: Bearer sk_…`) and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        post: operations["cancelShipment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orders/{id}/generate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rate-shop the order and buy its label (requested service, else the shipping rules' choice)
+         * @description From awaiting_fulfillment or processing; the order becomes shipped and carries the tracking number in `shipments`.
+         */
+        post: operations["generateOrderLabel"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1212,6 +1348,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/invitations/{code}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation to a workspace: registers (name, password) or uses the session, then joins
+         * @description Single-use: an unknown token is 404, a used, withdrawn or expired one 410 gone. A new account takes the invitation's email, is active at once and is signed in (`session`, shown once); an email that already has an account is 409 conflict (sign in and accept with the session).
+         */
+        post: operations["acceptInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a password-reset link: 202 whatever the email
+         * @description With SMTP_URL set, an account with this email is mailed a single-use link valid one hour. The answer is the same for every email (no account enumeration), and repeated asks for one address are dropped beyond three an hour. Without SMTP_URL nothing is sent: a super-admin issues the link (POST /api/super-admin/accounts/{userId}/password-reset).
+         */
+        post: operations["requestPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/password-reset/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a new password with a reset link; every other session of the account ends
+         * @description Single-use: an unknown token is 404, a used or expired one 410 gone. A password under 10 characters is 400.
+         */
+        post: operations["resetPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/me": {
         parameters: {
             query?: never;
@@ -1306,6 +1502,100 @@ export interface paths {
          *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         patch: operations["adminUpdateWorkspace"];
+        trace?: never;
+    };
+    "/api/admin/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the members of the workspace and their roles
+         * @description List the members of the workspace and their roles.
+         *
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        get: operations["adminListMembers"];
+        put?: never;
+        /**
+         * Invite someone by email with a role: an invitation whose token and link are shown once
+         * @description The link is valid for the setting `members.invitation_ttl_hours` (168 by default) and works once; the event `member.invited` is recorded (without the token). Inviting an owner needs the owner role (403 forbidden naming it). Someone already a member is 409 conflict.
+         */
+        post: operations["adminInviteMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/members/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member from the workspace; that member's sessions end at once
+         * @description Removing an owner needs the owner role (403 forbidden naming it); removing the last owner is 409 conflict.
+         */
+        delete: operations["adminRemoveMember"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a member's role
+         * @description Making an owner, or changing an owner's role, needs the owner role (403 forbidden naming it). Demoting the last owner is 409 conflict.
+         */
+        patch: operations["adminUpdateMember"];
+        trace?: never;
+    };
+    "/api/admin/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List pending invitations (never their tokens)
+         * @description List pending invitations (never their tokens).
+         *
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        get: operations["adminListInvitations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/invitations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Withdraw a pending invitation: its link stops working at once
+         * @description Withdraw a pending invitation: its link stops working at once.
+         *
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        delete: operations["adminRevokeInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/admin/orders": {
@@ -1838,28 +2128,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/admin/shipments/{id}/cancel": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Cancel (void) a label: only label_purchased, else 409
-         * @description Cancel (void) a label: only label_purchased, else 409.
-         *
-         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
-         */
-        post: operations["adminCancelShipment"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/admin/shipments/{id}/force-delivery": {
         parameters: {
             query?: never;
@@ -1876,6 +2144,28 @@ export interface paths {
          *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         post: operations["adminForceDeliverShipment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/shipments/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel (void) a label: only label_purchased, else 409
+         * @description Cancel (void) a label: only label_purchased, else 409.
+         *
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        post: operations["adminCancelShipment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2694,6 +2984,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/super-admin/accounts/{userId}/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a password-reset link for an account (shown once; also mailed with SMTP_URL)
+         * @description Issue a password-reset link for an account (shown once; also mailed with SMTP_URL).
+         *
+         *     Authentication: a super-admin's session token from `POST /api/auth/login`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        post: operations["superAdminIssuePasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/super-admin/accounts/{userId}/approve": {
         parameters: {
             query?: never;
@@ -3298,6 +3610,7 @@ export interface components {
          *       "environment": "test",
          *       "prefix": "sk_test_Aut9",
          *       "last4": "hE2Y",
+         *       "role": "admin",
          *       "created_at": "2026-11-23T21:44:14.359Z",
          *       "expires_at": null,
          *       "revoked_at": null
@@ -3310,6 +3623,8 @@ export interface components {
             /** @description The first characters of the key, e.g. sk_test_Ab12 */
             prefix: string;
             last4: string;
+            /** @description viewer (reads), operator (orders, rates, labels, returns, batches, manifests, pickups, tracking), admin (everything but ownership), owner (everything). */
+            role: "viewer" | "operator" | "admin" | "owner";
             /** Format: date-time */
             created_at: string;
             expires_at: string | null;
@@ -5162,6 +5477,52 @@ export interface components {
             created_at: string;
         };
         /**
+         * Member
+         * @example {
+         *       "id": "acct_01m855vr8rexe8pmhf6m9wwatm",
+         *       "email": "grace@example.com",
+         *       "name": "Grace Hopper",
+         *       "role": "operator",
+         *       "created_at": "2026-11-28T21:44:14.359Z"
+         *     }
+         */
+        Member: {
+            /** @description The member's account id (acct_…). */
+            id: string;
+            email: string;
+            name: string;
+            /** @description viewer (reads), operator (orders, rates, labels, returns, batches, manifests, pickups, tracking), admin (everything but ownership), owner (everything). */
+            role: "viewer" | "operator" | "admin" | "owner";
+            /**
+             * Format: date-time
+             * @description When the account joined the workspace.
+             */
+            created_at: string;
+        };
+        /**
+         * Invitation
+         * @example {
+         *       "id": "inv_01m855vrdteq4axpr0q548ye8a",
+         *       "email": "grace@example.com",
+         *       "role": "operator",
+         *       "status": "pending",
+         *       "created_at": "2026-11-28T21:44:14.522Z",
+         *       "expires_at": "2026-12-05T21:44:14.522Z"
+         *     }
+         */
+        Invitation: {
+            /** @description inv_… */
+            id: string;
+            email: string;
+            /** @description viewer (reads), operator (orders, rates, labels, returns, batches, manifests, pickups, tracking), admin (everything but ownership), owner (everything). */
+            role: "viewer" | "operator" | "admin" | "owner";
+            status: "pending" | "accepted" | "revoked" | "expired";
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            expires_at: string;
+        };
+        /**
          * Integration
          * @example {
          *       "id": "int_01m855w6xses490s9118mbhj7y",
@@ -6091,6 +6452,7 @@ export interface operations {
                      *           "environment": "test",
                      *           "prefix": "sk_test_Aut9",
                      *           "last4": "hE2Y",
+                     *           "role": "admin",
                      *           "created_at": "2026-11-23T21:44:14.359Z",
                      *           "expires_at": null,
                      *           "revoked_at": null
@@ -6157,7 +6519,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -6246,6 +6608,8 @@ export interface operations {
                     name: string;
                     environment?: "test" | "live";
                     expires_at?: string | null;
+                    /** @description The key's role in the workspace, admin by default; never above its creator's (else 403 forbidden naming the role). */
+                    role?: "viewer" | "operator" | "admin" | "owner";
                 };
             };
         };
@@ -6266,6 +6630,8 @@ export interface operations {
                         environment: "test" | "live";
                         prefix: string;
                         last4: string;
+                        /** @description viewer (reads), operator (orders, rates, labels, returns, batches, manifests, pickups, tracking), admin (everything but ownership), owner (everything). */
+                        role: "viewer" | "operator" | "admin" | "owner";
                         /** Format: date-time */
                         created_at: string;
                         expires_at: string | null;
@@ -6325,7 +6691,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: the calling key may not create this key (another environment, or outliving the calling key); `details` names `environment` or `expires_at` */
+            /** @description Forbidden: the calling key may not create this key (another environment, or outliving the calling key); `details` names `environment` or `expires_at`. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -6496,7 +6862,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -6749,7 +7115,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -7222,7 +7588,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the operator role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -7480,7 +7846,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -7514,6 +7880,472 @@ export interface operations {
                      * @example {
                      *       "code": "not_found",
                      *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Fields given replace the current ones (customer is merged field by field); `parcel: null` derives it again; `customs: null` removes the declaration (derived from the line items at purchase). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ship_to": {
+                 *         "name": "Grace Hopper",
+                 *         "street1": "1 Market St",
+                 *         "city": "San Francisco",
+                 *         "state": "CA",
+                 *         "postal_code": "94105",
+                 *         "country": "US"
+                 *       },
+                 *       "notes": "Leave at the front desk."
+                 *     }
+                 */
+                "application/json": {
+                    customer?: {
+                        name?: string | null;
+                        email?: string | null;
+                        phone?: string | null;
+                    };
+                    /**
+                     * Address
+                     * @example {
+                     *       "name": "Grace Hopper",
+                     *       "street1": "350 fifth avenue",
+                     *       "city": "new york",
+                     *       "state": "ny",
+                     *       "postal_code": "10118",
+                     *       "country": "US"
+                     *     }
+                     */
+                    ship_to?: {
+                        name?: string | null;
+                        company?: string | null;
+                        street1?: string | null;
+                        street2?: string | null;
+                        city?: string | null;
+                        state?: string | null;
+                        postal_code?: string | null;
+                        /** @description ISO 3166-1 alpha-2 country code (upper or lower case). */
+                        country: string;
+                        phone?: string | null;
+                        email?: string | null;
+                    };
+                    /**
+                     * Address
+                     * @example {
+                     *       "name": "Grace Hopper",
+                     *       "street1": "350 fifth avenue",
+                     *       "city": "new york",
+                     *       "state": "ny",
+                     *       "postal_code": "10118",
+                     *       "country": "US"
+                     *     }
+                     */
+                    ship_from?: {
+                        name?: string | null;
+                        company?: string | null;
+                        street1?: string | null;
+                        street2?: string | null;
+                        city?: string | null;
+                        state?: string | null;
+                        postal_code?: string | null;
+                        /** @description ISO 3166-1 alpha-2 country code (upper or lower case). */
+                        country: string;
+                        phone?: string | null;
+                        email?: string | null;
+                    } | null;
+                    line_items?: {
+                        sku?: string | null;
+                        name?: string | null;
+                        /** Format: int32 */
+                        quantity: number;
+                        unit_price?: {
+                            /**
+                             * Format: int64
+                             * @description Integer minor units (cents).
+                             */
+                            amount: number;
+                            /** @description ISO 4217 code. */
+                            currency: string;
+                        } | null;
+                        /** @description Weight of one unit, in ounces. */
+                        weight_oz?: number | null;
+                        /**
+                         * @description HS tariff number of the item (6–10 digits, dots allowed): carried into a customs declaration derived from the lines.
+                         * @example 6912.00.48
+                         */
+                        hs_tariff_number?: string | null;
+                    }[];
+                    /** @description Missing fields are derived: the weight from the line items, the dimensions from the setting orders.default_box. */
+                    parcel?: {
+                        weight_oz?: number;
+                        length_in?: number;
+                        width_in?: number;
+                        height_in?: number;
+                    } | null;
+                    /** @description A service_code, e.g. usps_ground_advantage. */
+                    requested_service?: string | null;
+                    /**
+                     * CustomsInput
+                     * @description The customs declaration, needed when the parcel crosses a border or goes to a US military address (state AA, AE, AP). When absent, it is derived from the order's line items at purchase (name, unit_price, weight_oz; sku; origin the ship-from country); a line without a price or weight makes that 422 customs_required. The rules are checked at purchase: 422 customs_invalid, one detail per problem.
+                     * @example {
+                     *       "contents_type": "merchandise",
+                     *       "non_delivery": "return",
+                     *       "incoterm": "DDU",
+                     *       "signer": "Grace Hopper",
+                     *       "importer": {
+                     *         "eori": "GB123456789000"
+                     *       },
+                     *       "items": [
+                     *         {
+                     *           "description": "Ceramic coffee mug",
+                     *           "quantity": 2,
+                     *           "unit_value": {
+                     *             "amount": 1250,
+                     *             "currency": "USD"
+                     *           },
+                     *           "weight_oz": 12,
+                     *           "hs_tariff_number": "6912.00.48",
+                     *           "origin_country": "US",
+                     *           "sku": "MUG-BLUE"
+                     *         },
+                     *         {
+                     *           "description": "Cotton tea towel",
+                     *           "quantity": 1,
+                     *           "unit_value": {
+                     *             "amount": 900,
+                     *             "currency": "USD"
+                     *           },
+                     *           "weight_oz": 3,
+                     *           "hs_tariff_number": "6302.60",
+                     *           "origin_country": "PT",
+                     *           "sku": "TOWEL-1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    customs?: {
+                        /** @description What the parcel holds, as customs forms classify it. `other` needs contents_explanation. */
+                        contents_type: "merchandise" | "gift" | "documents" | "sample" | "return_merchandise" | "humanitarian_donation" | "other";
+                        /** @description Required when contents_type is other. */
+                        contents_explanation?: string | null;
+                        /** @description What the carrier does when the parcel cannot be delivered: return it to the sender (default) or abandon it. */
+                        non_delivery?: "return" | "abandon";
+                        /** @description Who pays duties and taxes: DDU (default, the recipient), DDP (the sender), DAP (delivered at place, the recipient). */
+                        incoterm?: "DDU" | "DDP" | "DAP";
+                        /** @description Exemption legend or proof of filing of US export information (`NOEEI 30.37(a)`, `NOEEI 30.36`, `AES X20260101234567`). Derived when absent: NOEEI 30.37(a) when every item line is worth at most 2,500 USD, NOEEI 30.36 to Canada, else from aes_itn (which is then required). */
+                        eel_pfc?: string | null;
+                        /**
+                         * @description AES Internal Transaction Number: X + 14 digits.
+                         * @example X20260101234567
+                         */
+                        aes_itn?: string | null;
+                        /** @description The name of the person certifying the declaration. */
+                        signer?: string | null;
+                        /** @description Numbers the destination's customs may ask for. */
+                        importer?: {
+                            /** @description The importer's tax id (e.g. a CPF in Brazil). */
+                            tax_id?: string | null;
+                            /**
+                             * @description EORI number (EU, GB).
+                             * @example GB123456789000
+                             */
+                            eori?: string | null;
+                            /** @description EU Import One-Stop Shop number (VAT collected at sale, parcels up to 150 EUR). */
+                            ioss?: string | null;
+                            /** @description VAT registration number. */
+                            vat?: string | null;
+                        } | null;
+                        items: {
+                            /**
+                             * @description What the item is, 3–50 characters and specific ("ceramic coffee mug"); a vague word alone (gift, merchandise, goods, items, stuff, misc, various, parts, sample) is refused at purchase (422 customs_invalid).
+                             * @example Ceramic coffee mug
+                             */
+                            description: string;
+                            /** Format: int32 */
+                            quantity: number;
+                            /** @description Value of one unit; every item of a declaration in one currency. */
+                            unit_value: {
+                                /**
+                                 * Format: int64
+                                 * @description Integer minor units (cents).
+                                 */
+                                amount: number;
+                                /** @description ISO 4217 code. */
+                                currency: string;
+                            };
+                            /** @description Weight of one unit, in ounces; the items together weigh no more than the parcel. */
+                            weight_oz: number;
+                            /**
+                             * @description Harmonized System tariff number, 6–10 digits; dots are ignored (kept without them).
+                             * @example 6912.00.48
+                             */
+                            hs_tariff_number?: string | null;
+                            /**
+                             * @description Country of manufacture, ISO 3166-1 alpha-2.
+                             * @example US
+                             */
+                            origin_country: string;
+                            sku?: string | null;
+                        }[];
+                    } | null;
+                    notes?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
+                     *       "external_id": "SHOP-1001",
+                     *       "external_number": null,
+                     *       "source": "api",
+                     *       "needs_review": null,
+                     *       "environment": "test",
+                     *       "status": "awaiting_fulfillment",
+                     *       "archived": false,
+                     *       "customer": {
+                     *         "name": "Grace Hopper",
+                     *         "email": "grace@example.com",
+                     *         "phone": "+1 212 555 0199"
+                     *       },
+                     *       "ship_to": {
+                     *         "name": "Grace Hopper",
+                     *         "street1": "350 5th Ave",
+                     *         "street2": "Suite 4500",
+                     *         "city": "New York",
+                     *         "state": "NY",
+                     *         "postal_code": "10118",
+                     *         "country": "US"
+                     *       },
+                     *       "ship_from": null,
+                     *       "line_items": [
+                     *         {
+                     *           "sku": "MUG-BLUE",
+                     *           "name": "Blue mug",
+                     *           "quantity": 2,
+                     *           "unit_price": {
+                     *             "amount": 1250,
+                     *             "currency": "USD"
+                     *           },
+                     *           "weight_oz": 12
+                     *         }
+                     *       ],
+                     *       "parcel": {
+                     *         "weight_oz": 24,
+                     *         "length_in": 10,
+                     *         "width_in": 8,
+                     *         "height_in": 4
+                     *       },
+                     *       "parcel_derived": true,
+                     *       "requested_service": "usps_ground_advantage",
+                     *       "customs": null,
+                     *       "shipments": [],
+                     *       "office_pins": [],
+                     *       "notes": "Gift wrap, please.",
+                     *       "processed_at": null,
+                     *       "shipped_at": null,
+                     *       "delivered_at": null,
+                     *       "cancelled_at": null,
+                     *       "archived_at": null,
+                     *       "created_at": "2026-11-23T21:44:17.263Z",
+                     *       "updated_at": "2026-11-23T21:44:17.263Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the operator role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict or illegal state move */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -7650,7 +8482,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -7684,6 +8516,1038 @@ export interface operations {
                      * @example {
                      *       "code": "not_found",
                      *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    processOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
+                     *       "external_id": "SHOP-1001",
+                     *       "external_number": null,
+                     *       "source": "api",
+                     *       "needs_review": null,
+                     *       "environment": "test",
+                     *       "status": "awaiting_fulfillment",
+                     *       "archived": false,
+                     *       "customer": {
+                     *         "name": "Grace Hopper",
+                     *         "email": "grace@example.com",
+                     *         "phone": "+1 212 555 0199"
+                     *       },
+                     *       "ship_to": {
+                     *         "name": "Grace Hopper",
+                     *         "street1": "350 5th Ave",
+                     *         "street2": "Suite 4500",
+                     *         "city": "New York",
+                     *         "state": "NY",
+                     *         "postal_code": "10118",
+                     *         "country": "US"
+                     *       },
+                     *       "ship_from": null,
+                     *       "line_items": [
+                     *         {
+                     *           "sku": "MUG-BLUE",
+                     *           "name": "Blue mug",
+                     *           "quantity": 2,
+                     *           "unit_price": {
+                     *             "amount": 1250,
+                     *             "currency": "USD"
+                     *           },
+                     *           "weight_oz": 12
+                     *         }
+                     *       ],
+                     *       "parcel": {
+                     *         "weight_oz": 24,
+                     *         "length_in": 10,
+                     *         "width_in": 8,
+                     *         "height_in": 4
+                     *       },
+                     *       "parcel_derived": true,
+                     *       "requested_service": "usps_ground_advantage",
+                     *       "customs": null,
+                     *       "shipments": [],
+                     *       "office_pins": [],
+                     *       "notes": "Gift wrap, please.",
+                     *       "processed_at": null,
+                     *       "shipped_at": null,
+                     *       "delivered_at": null,
+                     *       "cancelled_at": null,
+                     *       "archived_at": null,
+                     *       "created_at": "2026-11-23T21:44:17.263Z",
+                     *       "updated_at": "2026-11-23T21:44:17.263Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the operator role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict or illegal state move */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
+                     *       "external_id": "SHOP-1001",
+                     *       "external_number": null,
+                     *       "source": "api",
+                     *       "needs_review": null,
+                     *       "environment": "test",
+                     *       "status": "awaiting_fulfillment",
+                     *       "archived": false,
+                     *       "customer": {
+                     *         "name": "Grace Hopper",
+                     *         "email": "grace@example.com",
+                     *         "phone": "+1 212 555 0199"
+                     *       },
+                     *       "ship_to": {
+                     *         "name": "Grace Hopper",
+                     *         "street1": "350 5th Ave",
+                     *         "street2": "Suite 4500",
+                     *         "city": "New York",
+                     *         "state": "NY",
+                     *         "postal_code": "10118",
+                     *         "country": "US"
+                     *       },
+                     *       "ship_from": null,
+                     *       "line_items": [
+                     *         {
+                     *           "sku": "MUG-BLUE",
+                     *           "name": "Blue mug",
+                     *           "quantity": 2,
+                     *           "unit_price": {
+                     *             "amount": 1250,
+                     *             "currency": "USD"
+                     *           },
+                     *           "weight_oz": 12
+                     *         }
+                     *       ],
+                     *       "parcel": {
+                     *         "weight_oz": 24,
+                     *         "length_in": 10,
+                     *         "width_in": 8,
+                     *         "height_in": 4
+                     *       },
+                     *       "parcel_derived": true,
+                     *       "requested_service": "usps_ground_advantage",
+                     *       "customs": null,
+                     *       "shipments": [],
+                     *       "office_pins": [],
+                     *       "notes": "Gift wrap, please.",
+                     *       "processed_at": null,
+                     *       "shipped_at": null,
+                     *       "delivered_at": null,
+                     *       "cancelled_at": null,
+                     *       "archived_at": null,
+                     *       "created_at": "2026-11-23T21:44:17.263Z",
+                     *       "updated_at": "2026-11-23T21:44:17.263Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the operator role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict or illegal state move */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    archiveOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
+                     *       "external_id": "SHOP-1001",
+                     *       "external_number": null,
+                     *       "source": "api",
+                     *       "needs_review": null,
+                     *       "environment": "test",
+                     *       "status": "awaiting_fulfillment",
+                     *       "archived": false,
+                     *       "customer": {
+                     *         "name": "Grace Hopper",
+                     *         "email": "grace@example.com",
+                     *         "phone": "+1 212 555 0199"
+                     *       },
+                     *       "ship_to": {
+                     *         "name": "Grace Hopper",
+                     *         "street1": "350 5th Ave",
+                     *         "street2": "Suite 4500",
+                     *         "city": "New York",
+                     *         "state": "NY",
+                     *         "postal_code": "10118",
+                     *         "country": "US"
+                     *       },
+                     *       "ship_from": null,
+                     *       "line_items": [
+                     *         {
+                     *           "sku": "MUG-BLUE",
+                     *           "name": "Blue mug",
+                     *           "quantity": 2,
+                     *           "unit_price": {
+                     *             "amount": 1250,
+                     *             "currency": "USD"
+                     *           },
+                     *           "weight_oz": 12
+                     *         }
+                     *       ],
+                     *       "parcel": {
+                     *         "weight_oz": 24,
+                     *         "length_in": 10,
+                     *         "width_in": 8,
+                     *         "height_in": 4
+                     *       },
+                     *       "parcel_derived": true,
+                     *       "requested_service": "usps_ground_advantage",
+                     *       "customs": null,
+                     *       "shipments": [],
+                     *       "office_pins": [],
+                     *       "notes": "Gift wrap, please.",
+                     *       "processed_at": null,
+                     *       "shipped_at": null,
+                     *       "delivered_at": null,
+                     *       "cancelled_at": null,
+                     *       "archived_at": null,
+                     *       "created_at": "2026-11-23T21:44:17.263Z",
+                     *       "updated_at": "2026-11-23T21:44:17.263Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the operator role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict or illegal state move */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    unarchiveOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
+                     *       "external_id": "SHOP-1001",
+                     *       "external_number": null,
+                     *       "source": "api",
+                     *       "needs_review": null,
+                     *       "environment": "test",
+                     *       "status": "awaiting_fulfillment",
+                     *       "archived": false,
+                     *       "customer": {
+                     *         "name": "Grace Hopper",
+                     *         "email": "grace@example.com",
+                     *         "phone": "+1 212 555 0199"
+                     *       },
+                     *       "ship_to": {
+                     *         "name": "Grace Hopper",
+                     *         "street1": "350 5th Ave",
+                     *         "street2": "Suite 4500",
+                     *         "city": "New York",
+                     *         "state": "NY",
+                     *         "postal_code": "10118",
+                     *         "country": "US"
+                     *       },
+                     *       "ship_from": null,
+                     *       "line_items": [
+                     *         {
+                     *           "sku": "MUG-BLUE",
+                     *           "name": "Blue mug",
+                     *           "quantity": 2,
+                     *           "unit_price": {
+                     *             "amount": 1250,
+                     *             "currency": "USD"
+                     *           },
+                     *           "weight_oz": 12
+                     *         }
+                     *       ],
+                     *       "parcel": {
+                     *         "weight_oz": 24,
+                     *         "length_in": 10,
+                     *         "width_in": 8,
+                     *         "height_in": 4
+                     *       },
+                     *       "parcel_derived": true,
+                     *       "requested_service": "usps_ground_advantage",
+                     *       "customs": null,
+                     *       "shipments": [],
+                     *       "office_pins": [],
+                     *       "notes": "Gift wrap, please.",
+                     *       "processed_at": null,
+                     *       "shipped_at": null,
+                     *       "delivered_at": null,
+                     *       "cancelled_at": null,
+                     *       "archived_at": null,
+                     *       "created_at": "2026-11-23T21:44:17.263Z",
+                     *       "updated_at": "2026-11-23T21:44:17.263Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the operator role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict or illegal state move */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -8126,6 +9990,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. Needs the operator role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unprocessable */
             422: {
                 headers: {
@@ -8344,6 +10228,26 @@ export interface operations {
                      * @example {
                      *       "code": "unauthorized",
                      *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the operator role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -8675,7 +10579,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -9108,7 +11012,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the operator role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -9491,7 +11395,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -9814,7 +11718,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the operator role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -10195,7 +12099,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the operator role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -10445,7 +12349,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -10600,7 +12504,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -10802,7 +12706,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -10977,7 +12881,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -11203,7 +13107,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -11408,7 +13312,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -11633,7 +13537,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the operator role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -11691,6 +13595,664 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelShipment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "shp_01m855vxgqem0szrmwkjs6ghzy",
+                     *       "order_id": "ord_01m855vv3fet5smbvfy0vdetyk",
+                     *       "environment": "test",
+                     *       "carrier": "usps",
+                     *       "service_code": "usps_ground_advantage",
+                     *       "service_name": "USPS Ground Advantage",
+                     *       "tracking_number": "9300155747967004000157",
+                     *       "tracking_url": "http://localhost:3000/track/9300155747967004000157",
+                     *       "status": "label_purchased",
+                     *       "tracking_status": "pre_transit",
+                     *       "status_detail": "label_created",
+                     *       "estimated_delivery_date": "2026-12-01",
+                     *       "price": {
+                     *         "amount": 1380,
+                     *         "currency": "USD"
+                     *       },
+                     *       "rate": {
+                     *         "zone": 8,
+                     *         "base_price": {
+                     *           "amount": 1380,
+                     *           "currency": "USD"
+                     *         },
+                     *         "surcharges": [],
+                     *         "billable_weight_oz": 32,
+                     *         "dim_weight_oz": null,
+                     *         "dim_divisor": null,
+                     *         "dim_divisor_unit": null,
+                     *         "delivery": {
+                     *           "business_days": 5,
+                     *           "estimated_delivery_date": "2026-12-01",
+                     *           "guaranteed": false
+                     *         },
+                     *         "rate_table_version": "usps-2026-01",
+                     *         "ship_date": "2026-11-23",
+                     *         "residential": true
+                     *       },
+                     *       "ship_from": {
+                     *         "name": "Acme Fulfilment",
+                     *         "company": "Acme Inc.",
+                     *         "street1": "1 Main St",
+                     *         "city": "Palo Alto",
+                     *         "state": "CA",
+                     *         "postal_code": "94301",
+                     *         "country": "US",
+                     *         "phone": "+1 650 555 0100"
+                     *       },
+                     *       "ship_to": {
+                     *         "name": "Grace Hopper",
+                     *         "street1": "350 5th Ave",
+                     *         "street2": "Suite 4500",
+                     *         "city": "New York",
+                     *         "state": "NY",
+                     *         "postal_code": "10118",
+                     *         "country": "US"
+                     *       },
+                     *       "parcel": {
+                     *         "weight_oz": 24,
+                     *         "length_in": 10,
+                     *         "width_in": 8,
+                     *         "height_in": 4
+                     *       },
+                     *       "label": {
+                     *         "format": "pdf_4x6",
+                     *         "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
+                     *         "created_at": "2026-11-23T21:44:19.734Z"
+                     *       },
+                     *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *       "simulated": true,
+                     *       "address_validation": {
+                     *         "mode": "validate",
+                     *         "status": "verified",
+                     *         "messages": [],
+                     *         "source": {
+                     *           "type": "built_in"
+                     *         }
+                     *       },
+                     *       "ship_to_original": null,
+                     *       "selection": {
+                     *         "rule_id": "rule_01m855vt0000000000000000",
+                     *         "rule_name": "Domestic: no DHL",
+                     *         "strategy": "cheapest",
+                     *         "chosen": "usps_ground_advantage",
+                     *         "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *         "considered": [
+                     *           {
+                     *             "service_code": "usps_ground_advantage",
+                     *             "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *             "price": {
+                     *               "amount": 1380,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 5,
+                     *             "excluded": false,
+                     *             "reason": "cheapest"
+                     *           },
+                     *           {
+                     *             "service_code": "ups_ground",
+                     *             "carrier_account_id": "ca_01m855vx0ups00000000000001",
+                     *             "price": {
+                     *               "amount": 1622,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 4,
+                     *             "excluded": false,
+                     *             "reason": null
+                     *           },
+                     *           {
+                     *             "service_code": "dhl_express_domestic",
+                     *             "carrier_account_id": "ca_01m855vx0dhl00000000000001",
+                     *             "price": {
+                     *               "amount": 1290,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 2,
+                     *             "excluded": true,
+                     *             "reason": "carrier dhl_express is excluded"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "customs": null,
+                     *       "manifest_id": null,
+                     *       "created_at": "2026-11-23T21:44:19.734Z",
+                     *       "updated_at": "2026-11-23T21:44:19.734Z",
+                     *       "voided_at": null,
+                     *       "delivered_at": null,
+                     *       "is_return": false,
+                     *       "return_of": null,
+                     *       "charge": null,
+                     *       "expires_at": null,
+                     *       "rma_number": null,
+                     *       "reason": null,
+                     *       "billing_status": "charged",
+                     *       "returns": [
+                     *         {
+                     *           "id": "shp_01m856a2k7ep8t1v6w0d3c9h4b",
+                     *           "tracking_number": "9300155747967004100159",
+                     *           "status": "label_purchased",
+                     *           "billing_status": "pending"
+                     *         }
+                     *       ],
+                     *       "write_back": {
+                     *         "id": "wbk_01m856a2k7ep8t1v6w0d3c9h4c",
+                     *         "action": "fulfill",
+                     *         "status": "succeeded",
+                     *         "external_ref": "gid://shopify/Fulfillment/5123456789",
+                     *         "attempts": 1,
+                     *         "last_error": null
+                     *       },
+                     *       "refund": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Shipment"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the operator role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict or illegal state move */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    generateOrderLabel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "service_code": "cheapest",
+                 *       "label_format": "zpl_4x6"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description A service code, `auto` (the shipping rules choose) or `cheapest` (rules skipped). Default: the order's requested service, else the shipping rules (no rule matches: the cheapest). */
+                    service_code?: string;
+                    /** @description pdf_4x6 (default), pdf_letter, png_4x6 (203 dpi), zpl_4x6 (ZPL II). */
+                    label_format?: "pdf_4x6" | "pdf_letter" | "png_4x6" | "zpl_4x6";
+                    /** @description How the destination is checked before the label is bought. validate: an invalid address is 422 `address_undeliverable` (nothing bought), a corrected one is bought as given with the messages kept; validate_and_clean: the label and shipment use the normalised address (`ship_to_original` keeps the given one); none: no check. Through an api carrier account whose carrier validates addresses, the carrier's validator answers. Default: the setting `shipments.address_validation` (validate). */
+                    address_validation?: "none" | "validate" | "validate_and_clean";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "ord_01m855vv3fet5smbvfy0vdetyk",
+                     *       "external_id": "SHOP-1001",
+                     *       "external_number": null,
+                     *       "source": "api",
+                     *       "needs_review": null,
+                     *       "environment": "test",
+                     *       "status": "awaiting_fulfillment",
+                     *       "archived": false,
+                     *       "customer": {
+                     *         "name": "Grace Hopper",
+                     *         "email": "grace@example.com",
+                     *         "phone": "+1 212 555 0199"
+                     *       },
+                     *       "ship_to": {
+                     *         "name": "Grace Hopper",
+                     *         "street1": "350 5th Ave",
+                     *         "street2": "Suite 4500",
+                     *         "city": "New York",
+                     *         "state": "NY",
+                     *         "postal_code": "10118",
+                     *         "country": "US"
+                     *       },
+                     *       "ship_from": null,
+                     *       "line_items": [
+                     *         {
+                     *           "sku": "MUG-BLUE",
+                     *           "name": "Blue mug",
+                     *           "quantity": 2,
+                     *           "unit_price": {
+                     *             "amount": 1250,
+                     *             "currency": "USD"
+                     *           },
+                     *           "weight_oz": 12
+                     *         }
+                     *       ],
+                     *       "parcel": {
+                     *         "weight_oz": 24,
+                     *         "length_in": 10,
+                     *         "width_in": 8,
+                     *         "height_in": 4
+                     *       },
+                     *       "parcel_derived": true,
+                     *       "requested_service": "usps_ground_advantage",
+                     *       "customs": null,
+                     *       "shipments": [],
+                     *       "office_pins": [],
+                     *       "notes": "Gift wrap, please.",
+                     *       "processed_at": null,
+                     *       "shipped_at": null,
+                     *       "delivered_at": null,
+                     *       "cancelled_at": null,
+                     *       "archived_at": null,
+                     *       "created_at": "2026-11-23T21:44:17.263Z",
+                     *       "updated_at": "2026-11-23T21:44:17.263Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the operator role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict or illegal state move */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable: no_rates, missing_ship_from, address_undeliverable, carrier_rejected; customs_required (the parcel crosses a border or goes to a US military address, no customs was given and the order's line items cannot make one: one detail per missing line field); customs_invalid (the declaration breaks a customs rule: one detail per problem, e.g. customs.items[0].description). Nothing is bought. */
+            422: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code (see the catalogue in the docs). */
+                        code: string;
+                        message: string;
+                        /** @description Always a list, for every code: validation errors carry [{field, message}]; a 409 invalid_state carries [{field: "status", message, current_state, allowed_moves}]. */
+                        details?: ({
+                            /** @description The field (or header, or `status` for invalid_state) the entry is about. */
+                            field?: string;
+                            message?: string;
+                            /** @description invalid_state: the state the resource is in. */
+                            current_state?: string;
+                            /** @description invalid_state: the moves allowed from current_state (empty when none). */
+                            allowed_moves?: string[];
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        request_id: string;
+                    };
                 };
             };
             /** @description Rate limited */
@@ -11859,7 +14421,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -12059,7 +14621,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the operator role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -12283,7 +14845,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -12630,7 +15192,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -12824,7 +15386,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the operator role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -13026,7 +15588,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -13277,7 +15839,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -13395,7 +15957,7 @@ export interface operations {
                 "application/json": {
                     /** @description Where deliveries are POSTed. https is required in the live environment; private, loopback and link-local targets are refused. */
                     url: string;
-                    events: ("shipment.label_purchased" | "tracking.updated" | "integration.health_changed" | "batch.completed" | "shipment.refund_updated" | "manifest.ready" | "order.imported" | "order.needs_review" | "shipment.write_back_failed" | "*")[];
+                    events: ("shipment.label_purchased" | "tracking.updated" | "integration.health_changed" | "batch.completed" | "shipment.refund_updated" | "manifest.ready" | "order.imported" | "order.needs_review" | "shipment.write_back_failed" | "member.invited" | "*")[];
                     description?: string | null;
                 };
             };
@@ -13482,7 +16044,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -13671,7 +16233,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -13839,7 +16401,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -13955,7 +16517,7 @@ export interface operations {
                 "application/json": {
                     /** @description Where deliveries are POSTed. https is required in the live environment; private, loopback and link-local targets are refused. */
                     url?: string;
-                    events?: ("shipment.label_purchased" | "tracking.updated" | "integration.health_changed" | "batch.completed" | "shipment.refund_updated" | "manifest.ready" | "order.imported" | "order.needs_review" | "shipment.write_back_failed" | "*")[];
+                    events?: ("shipment.label_purchased" | "tracking.updated" | "integration.health_changed" | "batch.completed" | "shipment.refund_updated" | "manifest.ready" | "order.imported" | "order.needs_review" | "shipment.write_back_failed" | "member.invited" | "*")[];
                     description?: string | null;
                     /** @description false pauses deliveries; true re-enables a disabled endpoint (pending deliveries resume). */
                     enabled?: boolean;
@@ -14045,7 +16607,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -14233,7 +16795,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -14438,7 +17000,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -14688,7 +17250,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -14907,7 +17469,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -15112,7 +17674,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -15317,7 +17879,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -15578,7 +18140,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -15788,7 +18350,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -16015,7 +18577,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -16240,7 +18802,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -16408,7 +18970,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -16621,7 +19183,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -16846,7 +19408,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -17054,7 +19616,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -17262,7 +19824,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -17533,7 +20095,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -17828,7 +20390,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the operator role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -18043,7 +20605,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -18211,7 +20773,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -18483,7 +21045,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -18702,7 +21264,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -18903,7 +21465,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the operator role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -19138,7 +21700,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -19308,7 +21870,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -19557,7 +22119,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -19811,7 +22373,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the operator role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -20047,7 +22609,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -20253,7 +22815,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the operator role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -21231,6 +23793,524 @@ export interface operations {
             };
         };
     };
+    acceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token from the link. */
+                code: string;
+            };
+            cookie?: never;
+        };
+        /** @description A new account sends {name, password} (its email is the invitation's); a signed-in account sends {} with its session. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    password?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "account": {
+                     *         "id": "acct_01m855vr8rexe8pmhf6m9wwatm",
+                     *         "email": "grace@example.com",
+                     *         "name": "Grace Hopper",
+                     *         "role": "user",
+                     *         "status": "active",
+                     *         "created_at": "2026-11-28T21:44:14.359Z",
+                     *         "updated_at": "2026-11-28T21:44:14.359Z"
+                     *       },
+                     *       "workspace": {
+                     *         "id": "ws_01m855vr8rexe8pmhf6m9wwatn",
+                     *         "name": "Acme",
+                     *         "plan": "starter",
+                     *         "role": "operator"
+                     *       },
+                     *       "session": {
+                     *         "token": "sst_ExampleSessionTokenShownOnce000000000000000",
+                     *         "token_type": "Bearer",
+                     *         "expires_at": "2026-12-05T21:44:14.359Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        account: components["schemas"]["Account"];
+                        workspace: {
+                            id: string;
+                            name: string;
+                            plan: string;
+                            /** @description viewer (reads), operator (orders, rates, labels, returns, batches, manifests, pickups, tracking), admin (everything but ownership), owner (everything). */
+                            role: "viewer" | "operator" | "admin" | "owner";
+                        };
+                        /** @description A new account is signed in: its session token (shown once). Null when a signed-in account accepted. */
+                        session: {
+                            token: string;
+                            /** @enum {string} */
+                            token_type: "Bearer";
+                            /** Format: date-time */
+                            expires_at: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "account": {
+                     *         "id": "acct_01m855vr8rexe8pmhf6m9wwatm",
+                     *         "email": "grace@example.com",
+                     *         "name": "Grace Hopper",
+                     *         "role": "user",
+                     *         "status": "active",
+                     *         "created_at": "2026-11-28T21:44:14.359Z",
+                     *         "updated_at": "2026-11-28T21:44:14.359Z"
+                     *       },
+                     *       "workspace": {
+                     *         "id": "ws_01m855vr8rexe8pmhf6m9wwatn",
+                     *         "name": "Acme",
+                     *         "plan": "starter",
+                     *         "role": "operator"
+                     *       },
+                     *       "session": {
+                     *         "token": "sst_ExampleSessionTokenShownOnce000000000000000",
+                     *         "token_type": "Bearer",
+                     *         "expires_at": "2026-12-05T21:44:14.359Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        account: components["schemas"]["Account"];
+                        workspace: {
+                            id: string;
+                            name: string;
+                            plan: string;
+                            /** @description viewer (reads), operator (orders, rates, labels, returns, batches, manifests, pickups, tracking), admin (everything but ownership), owner (everything). */
+                            role: "viewer" | "operator" | "admin" | "owner";
+                        };
+                        /** @description A new account is signed in: its session token (shown once). Null when a signed-in account accepted. */
+                        session: {
+                            token: string;
+                            /** @enum {string} */
+                            token_type: "Bearer";
+                            /** Format: date-time */
+                            expires_at: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict or illegal state move */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "gone",
+                     *       "message": "The resource is no longer available.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    requestPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com"
+                 *     }
+                 */
+                "application/json": {
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted (whatever the email) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resetPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token from the link. */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "password": "a new correct horse battery"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The new password (at least 10 characters). */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Password changed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "gone",
+                     *       "message": "The resource is no longer available.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getMe: {
         parameters: {
             query?: never;
@@ -21401,6 +24481,7 @@ export interface operations {
                      *           "environment": "test",
                      *           "prefix": "sk_test_Aut9",
                      *           "last4": "hE2Y",
+                     *           "role": "admin",
                      *           "created_at": "2026-11-23T21:44:14.359Z",
                      *           "expires_at": null,
                      *           "revoked_at": null
@@ -21459,7 +24540,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21540,6 +24621,8 @@ export interface operations {
                     name: string;
                     environment?: "test" | "live";
                     expires_at?: string | null;
+                    /** @description The key's role in the workspace, admin by default; never above its creator's (else 403 forbidden naming the role). */
+                    role?: "viewer" | "operator" | "admin" | "owner";
                 };
             };
         };
@@ -21556,6 +24639,8 @@ export interface operations {
                         environment: "test" | "live";
                         prefix: string;
                         last4: string;
+                        /** @description viewer (reads), operator (orders, rates, labels, returns, batches, manifests, pickups, tracking), admin (everything but ownership), owner (everything). */
+                        role: "viewer" | "operator" | "admin" | "owner";
                         /** Format: date-time */
                         created_at: string;
                         expires_at: string | null;
@@ -21607,7 +24692,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21735,7 +24820,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21895,6 +24980,22 @@ export interface operations {
                      * @example {
                      *       "code": "unauthorized",
                      *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -22062,6 +25163,973 @@ export interface operations {
                      * @example {
                      *       "code": "unauthorized",
                      *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListMembers: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 20, clamped to 1..100. */
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "acct_01m855vr8rexe8pmhf6m9wwatm",
+                     *           "email": "grace@example.com",
+                     *           "name": "Grace Hopper",
+                     *           "role": "operator",
+                     *           "created_at": "2026-11-28T21:44:14.359Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Member"][];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminInviteMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "grace@example.com",
+                 *       "role": "operator"
+                 *     }
+                 */
+                "application/json": {
+                    email: string;
+                    /** @description viewer (reads), operator (orders, rates, labels, returns, batches, manifests, pickups, tracking), admin (everything but ownership), owner (everything). */
+                    role: "viewer" | "operator" | "admin" | "owner";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "inv_01m855vrdteq4axpr0q548ye8a",
+                     *       "email": "grace@example.com",
+                     *       "role": "operator",
+                     *       "status": "pending",
+                     *       "created_at": "2026-11-28T21:44:14.522Z",
+                     *       "expires_at": "2026-12-05T21:44:14.522Z",
+                     *       "token": "invtok_Aut9ExampleTokenShownOnceOnly000000000000hE2Y",
+                     *       "url": "https://ship.example.com/dashboard/invitations/invtok_Aut9ExampleTokenShownOnceOnly000000000000hE2Y"
+                     *     }
+                     */
+                    "application/json": {
+                        id: string;
+                        email: string;
+                        /** @description viewer (reads), operator (orders, rates, labels, returns, batches, manifests, pickups, tracking), admin (everything but ownership), owner (everything). */
+                        role: "viewer" | "operator" | "admin" | "owner";
+                        /** @enum {string} */
+                        status: "pending";
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        expires_at: string;
+                        /** @description The invitation token. Shown in this response only (only its hash is kept). */
+                        token: string;
+                        /** @description The link to send the invited person (the dashboard accept page). Shown in this response only. */
+                        url: string;
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict or illegal state move */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminRemoveMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict or illegal state move */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminUpdateMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "admin"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description viewer (reads), operator (orders, rates, labels, returns, batches, manifests, pickups, tracking), admin (everything but ownership), owner (everything). */
+                    role: "viewer" | "operator" | "admin" | "owner";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "acct_01m855vr8rexe8pmhf6m9wwatm",
+                     *       "email": "grace@example.com",
+                     *       "name": "Grace Hopper",
+                     *       "role": "operator",
+                     *       "created_at": "2026-11-28T21:44:14.359Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict or illegal state move */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListInvitations: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 20, clamped to 1..100. */
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "inv_01m855vrdteq4axpr0q548ye8a",
+                     *           "email": "grace@example.com",
+                     *           "role": "operator",
+                     *           "status": "pending",
+                     *           "created_at": "2026-11-28T21:44:14.522Z",
+                     *           "expires_at": "2026-12-05T21:44:14.522Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Invitation"][];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminRevokeInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Withdrawn */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -22258,6 +26326,22 @@ export interface operations {
                      * @example {
                      *       "code": "unauthorized",
                      *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -22696,7 +26780,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the operator role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22919,6 +27003,22 @@ export interface operations {
                      * @example {
                      *       "code": "unauthorized",
                      *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -23304,6 +27404,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. Needs the operator role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -23495,6 +27611,22 @@ export interface operations {
                      * @example {
                      *       "code": "unauthorized",
                      *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the operator role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -23698,6 +27830,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. Needs the operator role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -23889,6 +28037,22 @@ export interface operations {
                      * @example {
                      *       "code": "unauthorized",
                      *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the operator role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -24092,6 +28256,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. Needs the operator role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -24231,7 +28411,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -24438,6 +28618,22 @@ export interface operations {
                      * @example {
                      *       "code": "unauthorized",
                      *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -24712,6 +28908,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -24871,6 +29083,22 @@ export interface operations {
                      * @example {
                      *       "code": "unauthorized",
                      *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -25155,6 +29383,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -25260,6 +29504,22 @@ export interface operations {
                      * @example {
                      *       "code": "unauthorized",
                      *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -25425,6 +29685,22 @@ export interface operations {
                      * @example {
                      *       "code": "unauthorized",
                      *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -25605,6 +29881,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -25778,6 +30070,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -25945,6 +30253,22 @@ export interface operations {
                      * @example {
                      *       "code": "unauthorized",
                      *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -26128,6 +30452,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -26275,6 +30615,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error */
             500: {
                 headers: {
@@ -26385,6 +30741,22 @@ export interface operations {
                      * @example {
                      *       "code": "unauthorized",
                      *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -26699,6 +31071,22 @@ export interface operations {
                      * @example {
                      *       "code": "unauthorized",
                      *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -27101,6 +31489,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. Needs the operator role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -27419,6 +31823,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -27531,6 +31951,22 @@ export interface operations {
                      * @example {
                      *       "code": "unauthorized",
                      *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -27831,6 +32267,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. Needs the operator role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -28016,6 +32468,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error */
             500: {
                 headers: {
@@ -28145,6 +32613,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -28263,266 +32747,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "code": "not_found",
-                     *       "message": "The resource does not exist.",
-                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "internal_error",
-                     *       "message": "Something went wrong on our side.",
-                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "service_unavailable",
-                     *       "message": "The service is temporarily unavailable.",
-                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    adminCancelShipment: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "id": "shp_01m855vxgqem0szrmwkjs6ghzy",
-                     *       "order_id": "ord_01m855vv3fet5smbvfy0vdetyk",
-                     *       "environment": "test",
-                     *       "carrier": "usps",
-                     *       "service_code": "usps_ground_advantage",
-                     *       "service_name": "USPS Ground Advantage",
-                     *       "tracking_number": "9300155747967004000157",
-                     *       "tracking_url": "http://localhost:3000/track/9300155747967004000157",
-                     *       "status": "label_purchased",
-                     *       "tracking_status": "pre_transit",
-                     *       "status_detail": "label_created",
-                     *       "estimated_delivery_date": "2026-12-01",
-                     *       "price": {
-                     *         "amount": 1380,
-                     *         "currency": "USD"
-                     *       },
-                     *       "rate": {
-                     *         "zone": 8,
-                     *         "base_price": {
-                     *           "amount": 1380,
-                     *           "currency": "USD"
-                     *         },
-                     *         "surcharges": [],
-                     *         "billable_weight_oz": 32,
-                     *         "dim_weight_oz": null,
-                     *         "dim_divisor": null,
-                     *         "dim_divisor_unit": null,
-                     *         "delivery": {
-                     *           "business_days": 5,
-                     *           "estimated_delivery_date": "2026-12-01",
-                     *           "guaranteed": false
-                     *         },
-                     *         "rate_table_version": "usps-2026-01",
-                     *         "ship_date": "2026-11-23",
-                     *         "residential": true
-                     *       },
-                     *       "ship_from": {
-                     *         "name": "Acme Fulfilment",
-                     *         "company": "Acme Inc.",
-                     *         "street1": "1 Main St",
-                     *         "city": "Palo Alto",
-                     *         "state": "CA",
-                     *         "postal_code": "94301",
-                     *         "country": "US",
-                     *         "phone": "+1 650 555 0100"
-                     *       },
-                     *       "ship_to": {
-                     *         "name": "Grace Hopper",
-                     *         "street1": "350 5th Ave",
-                     *         "street2": "Suite 4500",
-                     *         "city": "New York",
-                     *         "state": "NY",
-                     *         "postal_code": "10118",
-                     *         "country": "US"
-                     *       },
-                     *       "parcel": {
-                     *         "weight_oz": 24,
-                     *         "length_in": 10,
-                     *         "width_in": 8,
-                     *         "height_in": 4
-                     *       },
-                     *       "label": {
-                     *         "format": "pdf_4x6",
-                     *         "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
-                     *         "created_at": "2026-11-23T21:44:19.734Z"
-                     *       },
-                     *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
-                     *       "simulated": true,
-                     *       "address_validation": {
-                     *         "mode": "validate",
-                     *         "status": "verified",
-                     *         "messages": [],
-                     *         "source": {
-                     *           "type": "built_in"
-                     *         }
-                     *       },
-                     *       "ship_to_original": null,
-                     *       "selection": {
-                     *         "rule_id": "rule_01m855vt0000000000000000",
-                     *         "rule_name": "Domestic: no DHL",
-                     *         "strategy": "cheapest",
-                     *         "chosen": "usps_ground_advantage",
-                     *         "carrier_account_id": "ca_01m855vx0usps0000000000001",
-                     *         "considered": [
-                     *           {
-                     *             "service_code": "usps_ground_advantage",
-                     *             "carrier_account_id": "ca_01m855vx0usps0000000000001",
-                     *             "price": {
-                     *               "amount": 1380,
-                     *               "currency": "USD"
-                     *             },
-                     *             "business_days": 5,
-                     *             "excluded": false,
-                     *             "reason": "cheapest"
-                     *           },
-                     *           {
-                     *             "service_code": "ups_ground",
-                     *             "carrier_account_id": "ca_01m855vx0ups00000000000001",
-                     *             "price": {
-                     *               "amount": 1622,
-                     *               "currency": "USD"
-                     *             },
-                     *             "business_days": 4,
-                     *             "excluded": false,
-                     *             "reason": null
-                     *           },
-                     *           {
-                     *             "service_code": "dhl_express_domestic",
-                     *             "carrier_account_id": "ca_01m855vx0dhl00000000000001",
-                     *             "price": {
-                     *               "amount": 1290,
-                     *               "currency": "USD"
-                     *             },
-                     *             "business_days": 2,
-                     *             "excluded": true,
-                     *             "reason": "carrier dhl_express is excluded"
-                     *           }
-                     *         ]
-                     *       },
-                     *       "customs": null,
-                     *       "manifest_id": null,
-                     *       "created_at": "2026-11-23T21:44:19.734Z",
-                     *       "updated_at": "2026-11-23T21:44:19.734Z",
-                     *       "voided_at": null,
-                     *       "delivered_at": null,
-                     *       "is_return": false,
-                     *       "return_of": null,
-                     *       "charge": null,
-                     *       "expires_at": null,
-                     *       "rma_number": null,
-                     *       "reason": null,
-                     *       "billing_status": "charged",
-                     *       "returns": [
-                     *         {
-                     *           "id": "shp_01m856a2k7ep8t1v6w0d3c9h4b",
-                     *           "tracking_number": "9300155747967004100159",
-                     *           "status": "label_purchased",
-                     *           "billing_status": "pending"
-                     *         }
-                     *       ],
-                     *       "write_back": {
-                     *         "id": "wbk_01m856a2k7ep8t1v6w0d3c9h4c",
-                     *         "action": "fulfill",
-                     *         "status": "succeeded",
-                     *         "external_ref": "gid://shopify/Fulfillment/5123456789",
-                     *         "attempts": 1,
-                     *         "last_error": null
-                     *       },
-                     *       "refund": null
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Shipment"];
-                };
-            };
-            /** @description Invalid request (validation_failed, invalid_json) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "validation_failed",
-                     *       "message": "The request is invalid.",
-                     *       "details": [
-                     *         {
-                     *           "field": "line_items",
-                     *           "message": "must NOT have fewer than 1 items"
-                     *         },
-                     *         {
-                     *           "field": "ship_to.postal_code",
-                     *           "message": "is required for US"
-                     *         }
-                     *       ],
-                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing or invalid credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "unauthorized",
-                     *       "message": "Authentication is required.",
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -28539,32 +32773,6 @@ export interface operations {
                      * @example {
                      *       "code": "not_found",
                      *       "message": "The resource does not exist.",
-                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflict or illegal state move */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "invalid_state",
-                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
-                     *       "details": [
-                     *         {
-                     *           "field": "status",
-                     *           "message": "is shipped; cannot cancel",
-                     *           "current_state": "shipped",
-                     *           "allowed_moves": [
-                     *             "deliver"
-                     *           ]
-                     *         }
-                     *       ],
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -28821,6 +33029,330 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict or illegal state move */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminCancelShipment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "shp_01m855vxgqem0szrmwkjs6ghzy",
+                     *       "order_id": "ord_01m855vv3fet5smbvfy0vdetyk",
+                     *       "environment": "test",
+                     *       "carrier": "usps",
+                     *       "service_code": "usps_ground_advantage",
+                     *       "service_name": "USPS Ground Advantage",
+                     *       "tracking_number": "9300155747967004000157",
+                     *       "tracking_url": "http://localhost:3000/track/9300155747967004000157",
+                     *       "status": "label_purchased",
+                     *       "tracking_status": "pre_transit",
+                     *       "status_detail": "label_created",
+                     *       "estimated_delivery_date": "2026-12-01",
+                     *       "price": {
+                     *         "amount": 1380,
+                     *         "currency": "USD"
+                     *       },
+                     *       "rate": {
+                     *         "zone": 8,
+                     *         "base_price": {
+                     *           "amount": 1380,
+                     *           "currency": "USD"
+                     *         },
+                     *         "surcharges": [],
+                     *         "billable_weight_oz": 32,
+                     *         "dim_weight_oz": null,
+                     *         "dim_divisor": null,
+                     *         "dim_divisor_unit": null,
+                     *         "delivery": {
+                     *           "business_days": 5,
+                     *           "estimated_delivery_date": "2026-12-01",
+                     *           "guaranteed": false
+                     *         },
+                     *         "rate_table_version": "usps-2026-01",
+                     *         "ship_date": "2026-11-23",
+                     *         "residential": true
+                     *       },
+                     *       "ship_from": {
+                     *         "name": "Acme Fulfilment",
+                     *         "company": "Acme Inc.",
+                     *         "street1": "1 Main St",
+                     *         "city": "Palo Alto",
+                     *         "state": "CA",
+                     *         "postal_code": "94301",
+                     *         "country": "US",
+                     *         "phone": "+1 650 555 0100"
+                     *       },
+                     *       "ship_to": {
+                     *         "name": "Grace Hopper",
+                     *         "street1": "350 5th Ave",
+                     *         "street2": "Suite 4500",
+                     *         "city": "New York",
+                     *         "state": "NY",
+                     *         "postal_code": "10118",
+                     *         "country": "US"
+                     *       },
+                     *       "parcel": {
+                     *         "weight_oz": 24,
+                     *         "length_in": 10,
+                     *         "width_in": 8,
+                     *         "height_in": 4
+                     *       },
+                     *       "label": {
+                     *         "format": "pdf_4x6",
+                     *         "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
+                     *         "created_at": "2026-11-23T21:44:19.734Z"
+                     *       },
+                     *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *       "simulated": true,
+                     *       "address_validation": {
+                     *         "mode": "validate",
+                     *         "status": "verified",
+                     *         "messages": [],
+                     *         "source": {
+                     *           "type": "built_in"
+                     *         }
+                     *       },
+                     *       "ship_to_original": null,
+                     *       "selection": {
+                     *         "rule_id": "rule_01m855vt0000000000000000",
+                     *         "rule_name": "Domestic: no DHL",
+                     *         "strategy": "cheapest",
+                     *         "chosen": "usps_ground_advantage",
+                     *         "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *         "considered": [
+                     *           {
+                     *             "service_code": "usps_ground_advantage",
+                     *             "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *             "price": {
+                     *               "amount": 1380,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 5,
+                     *             "excluded": false,
+                     *             "reason": "cheapest"
+                     *           },
+                     *           {
+                     *             "service_code": "ups_ground",
+                     *             "carrier_account_id": "ca_01m855vx0ups00000000000001",
+                     *             "price": {
+                     *               "amount": 1622,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 4,
+                     *             "excluded": false,
+                     *             "reason": null
+                     *           },
+                     *           {
+                     *             "service_code": "dhl_express_domestic",
+                     *             "carrier_account_id": "ca_01m855vx0dhl00000000000001",
+                     *             "price": {
+                     *               "amount": 1290,
+                     *               "currency": "USD"
+                     *             },
+                     *             "business_days": 2,
+                     *             "excluded": true,
+                     *             "reason": "carrier dhl_express is excluded"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "customs": null,
+                     *       "manifest_id": null,
+                     *       "created_at": "2026-11-23T21:44:19.734Z",
+                     *       "updated_at": "2026-11-23T21:44:19.734Z",
+                     *       "voided_at": null,
+                     *       "delivered_at": null,
+                     *       "is_return": false,
+                     *       "return_of": null,
+                     *       "charge": null,
+                     *       "expires_at": null,
+                     *       "rma_number": null,
+                     *       "reason": null,
+                     *       "billing_status": "charged",
+                     *       "returns": [
+                     *         {
+                     *           "id": "shp_01m856a2k7ep8t1v6w0d3c9h4b",
+                     *           "tracking_number": "9300155747967004100159",
+                     *           "status": "label_purchased",
+                     *           "billing_status": "pending"
+                     *         }
+                     *       ],
+                     *       "write_back": {
+                     *         "id": "wbk_01m856a2k7ep8t1v6w0d3c9h4c",
+                     *         "action": "fulfill",
+                     *         "status": "succeeded",
+                     *         "external_ref": "gid://shopify/Fulfillment/5123456789",
+                     *         "attempts": 1,
+                     *         "last_error": null
+                     *       },
+                     *       "refund": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Shipment"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the operator role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -29035,6 +33567,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. Needs the operator role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -29241,6 +33789,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. Needs the operator role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -29400,6 +33964,22 @@ export interface operations {
                      * @example {
                      *       "code": "unauthorized",
                      *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the operator role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -29571,6 +34151,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -29702,6 +34298,22 @@ export interface operations {
                      * @example {
                      *       "code": "unauthorized",
                      *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -29998,6 +34610,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -30129,6 +34757,22 @@ export interface operations {
                      * @example {
                      *       "code": "unauthorized",
                      *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the operator role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -30270,6 +34914,22 @@ export interface operations {
                      * @example {
                      *       "code": "unauthorized",
                      *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -30462,7 +35122,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -30568,7 +35228,7 @@ export interface operations {
                 "application/json": {
                     /** @description Where deliveries are POSTed. https is required in the live environment; private, loopback and link-local targets are refused. */
                     url: string;
-                    events: ("shipment.label_purchased" | "tracking.updated" | "integration.health_changed" | "batch.completed" | "shipment.refund_updated" | "manifest.ready" | "order.imported" | "order.needs_review" | "shipment.write_back_failed" | "*")[];
+                    events: ("shipment.label_purchased" | "tracking.updated" | "integration.health_changed" | "batch.completed" | "shipment.refund_updated" | "manifest.ready" | "order.imported" | "order.needs_review" | "shipment.write_back_failed" | "member.invited" | "*")[];
                     description?: string | null;
                 };
             };
@@ -30643,7 +35303,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -30808,7 +35468,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -30952,7 +35612,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -31056,7 +35716,7 @@ export interface operations {
                 "application/json": {
                     /** @description Where deliveries are POSTed. https is required in the live environment; private, loopback and link-local targets are refused. */
                     url?: string;
-                    events?: ("shipment.label_purchased" | "tracking.updated" | "integration.health_changed" | "batch.completed" | "shipment.refund_updated" | "manifest.ready" | "order.imported" | "order.needs_review" | "shipment.write_back_failed" | "*")[];
+                    events?: ("shipment.label_purchased" | "tracking.updated" | "integration.health_changed" | "batch.completed" | "shipment.refund_updated" | "manifest.ready" | "order.imported" | "order.needs_review" | "shipment.write_back_failed" | "member.invited" | "*")[];
                     description?: string | null;
                     /** @description false pauses deliveries; true re-enables a disabled endpoint (pending deliveries resume). */
                     enabled?: boolean;
@@ -31134,7 +35794,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -31298,7 +35958,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -31479,7 +36139,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -31701,7 +36361,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -31896,7 +36556,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -32077,7 +36737,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -32258,7 +36918,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -32452,6 +37112,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -32589,6 +37265,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -32720,6 +37412,22 @@ export interface operations {
                      * @example {
                      *       "code": "unauthorized",
                      *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -33145,6 +37853,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. Needs the operator role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unprocessable */
             422: {
                 headers: {
@@ -33336,7 +38060,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -33522,7 +38246,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -33725,7 +38449,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -33922,7 +38646,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -34066,7 +38790,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -34255,7 +38979,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -34452,7 +39176,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -34636,7 +39360,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -34820,7 +39544,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -35067,7 +39791,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -35338,7 +40062,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the operator role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -35525,7 +40249,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -35669,7 +40393,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -35917,7 +40641,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -36112,6 +40836,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -36270,6 +41010,22 @@ export interface operations {
                      * @example {
                      *       "code": "unauthorized",
                      *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the operator role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -36466,6 +41222,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -36573,6 +41345,22 @@ export interface operations {
                      * @example {
                      *       "code": "unauthorized",
                      *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -36761,6 +41549,22 @@ export interface operations {
                      * @example {
                      *       "code": "unauthorized",
                      *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -36984,6 +41788,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. Needs the operator role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -37175,6 +41995,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -37318,6 +42154,22 @@ export interface operations {
                      * @example {
                      *       "code": "unauthorized",
                      *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the operator role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -37584,6 +42436,157 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    superAdminIssuePasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "pwr_01m855vrdteq4axpr0q548ye8a",
+                     *       "account_id": "acct_01m855vr8rexe8pmhf6m9wwatm",
+                     *       "token": "pwrtok_ExampleTokenShownOnceOnly0000000000000000000",
+                     *       "url": "https://ship.example.com/dashboard/reset-password/pwrtok_ExampleTokenShownOnceOnly0000000000000000000",
+                     *       "expires_at": "2026-11-28T22:44:14.522Z",
+                     *       "mailed": false
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description pwr_… */
+                        id: string;
+                        account_id: string;
+                        /** @description Shown in this response only (only its hash is kept). */
+                        token: string;
+                        /** @description The reset link (the dashboard page), valid one hour, single-use. Shown in this response only. */
+                        url: string;
+                        /** Format: date-time */
+                        expires_at: string;
+                        /** @description Whether the link was also mailed to the account (SMTP_URL set). */
+                        mailed: boolean;
+                    };
                 };
             };
             /** @description Invalid request (validation_failed, invalid_json) */

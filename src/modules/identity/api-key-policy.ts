@@ -1,5 +1,7 @@
 import type { ErrorDetail } from '../../platform/errors.js';
 import type { Environment } from '../../platform/context.js';
+import { roleAtLeast, roleForbidden, type WorkspaceRole } from './roles.js';
+import type { AppError } from '../../platform/errors.js';
 
 /** The API key a /v1 request acts with, as far as it bounds the keys that request may create. */
 export interface IssuingKey {
@@ -7,6 +9,7 @@ export interface IssuingKey {
   prefix: string;
   environment: Environment;
   expiresAt: Date | null;
+  role: WorkspaceRole;
 }
 
 /** The key asked for, after its own validation. */
@@ -22,7 +25,7 @@ export interface RequestedKey {
  *   (a live key comes from the dashboard session or from another live key);
  * - never outliving it: a key with an expiry creates keys that expire no later, so a leaked
  *   short-lived key cannot be turned into a permanent one.
- * Keys carry no role yet; when they do, a role above the issuer's is refused here, beside these.
+ * A role above the issuer's is refused apart (keyRoleRefusal): it answers 403 naming the role.
  */
 export function keyCreationRefusals(issuer: IssuingKey, requested: RequestedKey): ErrorDetail[] {
   const refusals: ErrorDetail[] = [];
@@ -45,4 +48,13 @@ export function keyCreationRefusals(issuer: IssuingKey, requested: RequestedKey)
 export function keyEnvironmentRefusals(issuer: Pick<IssuingKey, 'environment'>, environment: Environment | undefined): ErrorDetail[] {
   if (environment === undefined || environment === issuer.environment) return [];
   return [{ field: 'environment', message: `a ${issuer.environment} key manages ${issuer.environment} keys only; use the dashboard (/api/admin/api-keys) for ${environment} keys` }];
+}
+
+/**
+ * A key never gets a role above its creator's (the member's role in the workspace, or the
+ * calling key's): else a 403 naming the role the key asked for. Null when it may.
+ */
+export function keyRoleRefusal(creator: WorkspaceRole | undefined, requested: WorkspaceRole): AppError | null {
+  if (creator === undefined || roleAtLeast(creator, requested)) return null;
+  return roleForbidden(requested, creator, `A key with the ${requested} role`);
 }

@@ -69,7 +69,7 @@ export async function apiKeysRoutes(app: App, opts: { surface: 'admin' | 'v1' })
     handler: async (request, reply) => {
       const ctx = serviceContext(request);
       const environment = request.body.environment ?? ctx.environment;
-      const created = await workspaces.createApiKey(ctx.workspaceId, { ...request.body, environment }, ctx.actor, ctx);
+      const created = await workspaces.createApiKey(ctx.workspaceId, { ...request.body, environment }, ctx.actor, { ...ctx, role: request.auth?.role });
       return reply.code(201).send(created);
     },
   });

@@ -1,12 +1,14 @@
 import { TtlCache } from '../../platform/cache/ttl-cache.js';
 import type { InvalidationBus } from '../../platform/cache/invalidation-bus.js';
 import type { Environment } from '../../platform/context.js';
+import type { WorkspaceRole } from './roles.js';
 
 export interface VerifiedKey {
   id: string;
   workspaceId: string;
   environment: Environment;
   expiresAt: number | null;
+  role: WorkspaceRole;
   /** The workspace's owner is suspended: the key is refused until reactivation. */
   suspended: boolean;
 }

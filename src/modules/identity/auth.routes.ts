@@ -5,6 +5,8 @@ import { AppError } from '../../platform/errors.js';
 import { CurrentSessionResponse, LoginBody, LoginResponse, MeResponse, RegisterBody, RegisterResponse, SessionResponse } from './workspaces.schemas.js';
 import { requestMeta } from '../../platform/http/request-context.js';
 import { sessionToken } from './guards.js';
+import { AcceptInvitationBody, AcceptInvitationResponse, PasswordResetBody, PasswordResetRequestBody, TokenParams } from './members.schemas.js';
+import { sha256Hex } from '../../platform/crypto.js';
 import { checkSameOrigin, clearSessionCookie, setSessionCookie } from './session-cookie.js';
 
 /** /api/auth: register, login, logout, me; the dashboard's cookie session. */
@@ -104,6 +106,71 @@ export async function authRoutes(app: App, opts: { perIpPerMinute: number }) {
       if (found?.via === 'cookie') checkSameOrigin(request, publicBaseUrl, { requirePresent: true });
       if (found) await accounts.logout(found.token);
       clearSessionCookie(reply);
+      return reply.code(204).send(null);
+    },
+  });
+
+  // The invited person's side: a new account sends {name, password}; a signed-in account sends
+  // {} with its session (a session that is sent must be valid: 401 otherwise, never a new account).
+  app.post('/invitations/:code/accept', {
+    schema: {
+      operationId: 'acceptInvitation',
+      summary: 'Accept an invitation to a workspace: registers (name, password) or uses the session, then joins',
+      description:
+        'Single-use: an unknown token is 404, a used, withdrawn or expired one 410 gone. A new account takes the invitation\'s email, is active at once and is signed in (`session`, shown once); ' +
+        'an email that already has an account is 409 conflict (sign in and accept with the session).',
+      tags: ['auth'],
+      params: TokenParams,
+      body: AcceptInvitationBody,
+      response: { 200: AcceptInvitationResponse, 201: AcceptInvitationResponse, ...errorResponses(401, 404, 409, 410, 429) },
+    },
+    preValidation: async (request) => {
+      request.body ??= {};
+    },
+    handler: async (request, reply) => {
+      const found = sessionToken(request);
+      let accountId: string | undefined;
+      if (found) {
+        if (found.via === 'cookie') checkSameOrigin(request, publicBaseUrl, { requirePresent: true });
+        const session = await accounts.verifySession(found.token);
+        if (!session) throw new AppError('unauthorized', 'The session is invalid or has expired.');
+        accountId = session.accountId;
+      }
+      const meta = { ...requestMeta(request), userAgent: request.headers['user-agent'] };
+      const answer = await app.identity.members.accept(request.params.code, { ...request.body, accountId }, meta);
+      return reply.code(accountId ? 200 : 201).send(answer);
+    },
+  });
+
+  app.post('/password-reset', {
+    schema: {
+      operationId: 'requestPasswordReset',
+      summary: 'Ask for a password-reset link: 202 whatever the email',
+      description:
+        'With SMTP_URL set, an account with this email is mailed a single-use link valid one hour. The answer is the same for every email (no account enumeration), and repeated asks for one address are dropped beyond three an hour. Without SMTP_URL nothing is sent: a super-admin issues the link (POST /api/super-admin/accounts/{userId}/password-reset).',
+      tags: ['auth'],
+      body: PasswordResetRequestBody,
+      response: { 202: Type.Null({ description: 'Accepted (whatever the email)' }), ...errorResponses(429) },
+    },
+    handler: async (request, reply) => {
+      await app.identity.passwordResets.request(request.body.email, requestMeta(request));
+      return reply.code(202).send(null);
+    },
+  });
+
+  app.post('/password-reset/:code', {
+    schema: {
+      operationId: 'resetPassword',
+      summary: 'Set a new password with a reset link; every other session of the account ends',
+      description: 'Single-use: an unknown token is 404, a used or expired one 410 gone. A password under 10 characters is 400.',
+      tags: ['auth'],
+      params: TokenParams,
+      body: PasswordResetBody,
+      response: { 204: Type.Null({ description: 'Password changed' }), ...errorResponses(404, 410, 429) },
+    },
+    handler: async (request, reply) => {
+      const found = sessionToken(request);
+      await app.identity.passwordResets.complete(request.params.code, request.body.password, { ...requestMeta(request), keepSessionHash: found ? sha256Hex(found.token) : undefined });
       return reply.code(204).send(null);
     },
   });

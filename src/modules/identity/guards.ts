@@ -82,6 +82,7 @@ export function createGuards(opts: {
       actor: { type: 'api_key', id: key.id },
       scope: { workspaceId: key.workspaceId, environment: key.environment },
       apiKeyId: key.id,
+      role: key.role,
     };
     // One request, one token: a batch is one POST whatever its item count.
     const limit = workspaces.cachedBurstLimit(key.workspaceId);
@@ -149,6 +150,8 @@ export function createGuards(opts: {
         if (!member) await workspaces.getWorkspace(header); // super-admin: must exist
         else refuseSuspended(member.suspended_at);
         workspaceId = header;
+        // A super-admin who is not a member acts with the owner's reach (the platform's operator).
+        auth.role = member?.role ?? 'owner';
       } else {
         const memberships = await repo.listMemberships(opts.db, auth.session!.accountId);
         if (memberships.length !== 1) {
@@ -158,6 +161,7 @@ export function createGuards(opts: {
         }
         refuseSuspended(memberships[0].suspended_at);
         workspaceId = memberships[0].id;
+        auth.role = memberships[0].role;
       }
       auth.scope = { workspaceId, environment };
     },

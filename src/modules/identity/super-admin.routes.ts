@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { errorResponses, listResponse, type App } from '../../platform/http/schemas.js';
 import { AccountListQuery, AccountSchema, IdParams, SuspendBody, UpdatePlanBody, UserIdParams, WorkspaceListQuery, WorkspaceSchema, WorkspaceSummarySchema } from './workspaces.schemas.js';
 import { requestMeta } from '../../platform/http/request-context.js';
+import { IssuedPasswordResetSchema } from './members.schemas.js';
 
 /** /api/super-admin: accounts (list, approve, suspend, reactivate) and workspace plans. */
 export async function superAdminIdentityRoutes(app: App) {
@@ -32,6 +33,22 @@ export async function superAdminIdentityRoutes(app: App) {
       response: { 200: Type.Ref(AccountSchema), ...errorResponses(401, 403, 404) },
     },
     handler: async (request) => accounts.getAccount(request.params.userId),
+  });
+
+  app.post('/accounts/:userId/password-reset', {
+    schema: {
+      operationId: 'superAdminIssuePasswordReset',
+      summary: 'Issue a password-reset link for an account (shown once; also mailed with SMTP_URL)',
+      tags,
+      security,
+      params: UserIdParams,
+      response: { 201: IssuedPasswordResetSchema, ...errorResponses(401, 403, 404) },
+    },
+    handler: async (request, reply) => {
+      const s = request.auth!.session!;
+      reply.code(201);
+      return app.identity.passwordResets.issueFor(request.params.userId, { type: 'account', id: s.accountId, email: s.email }, requestMeta(request));
+    },
   });
 
   for (const move of ['approve', 'suspend', 'reactivate'] as const) {

@@ -30,7 +30,7 @@ async function memberOf(owner: Tenant, opts: { only?: boolean } = {}) {
   const db = app.deps.db;
   // `only`: the member's one workspace is the owner's, so /api/admin needs no workspace header.
   if (opts.only) await db.deleteFrom('workspace_members').where('account_id', '=', member.accountId).execute();
-  await db.insertInto('workspace_members').values({ workspace_id: owner.workspaceId, account_id: member.accountId, role: 'member' }).execute();
+  await db.insertInto('workspace_members').values({ workspace_id: owner.workspaceId, account_id: member.accountId, role: 'operator' }).execute();
   return {
     member,
     inOwners: { authorization: `Bearer ${member.sessionToken}`, 'x-service-workspace': owner.workspaceId, 'x-service-environment': 'test' },

@@ -67,6 +67,7 @@ export const API_KEY_EXAMPLE = {
   environment: 'test',
   prefix: 'sk_test_Aut9',
   last4: 'hE2Y',
+  role: 'admin',
   created_at: '2026-11-23T21:44:14.359Z',
   expires_at: null,
   revoked_at: null,
@@ -82,6 +83,7 @@ export const CREATED_API_KEY_EXAMPLE = {
   environment: 'test',
   prefix: 'sk_test_Aut9',
   last4: 'hE2Y',
+  role: 'admin',
   created_at: '2026-11-23T21:44:14.359Z',
   expires_at: null,
   revoked_at: null,
@@ -89,7 +91,7 @@ export const CREATED_API_KEY_EXAMPLE = {
 };
 
 /** POST /v1/api-keys with an expiry (rotation). */
-export const CREATE_EXPIRING_API_KEY_BODY_EXAMPLE = { name: 'Rotation 2026-12', expires_at: '2027-01-31T00:00:00.000Z' };
+export const CREATE_EXPIRING_API_KEY_BODY_EXAMPLE = { name: 'Rotation 2026-12', expires_at: '2027-01-31T00:00:00.000Z', role: 'operator' };
 
 /** The created key of a rotation. */
 export const CREATED_EXPIRING_API_KEY_EXAMPLE = {
@@ -98,6 +100,7 @@ export const CREATED_EXPIRING_API_KEY_EXAMPLE = {
   environment: 'test',
   prefix: 'sk_test_oEbQ',
   last4: 'yD3P',
+  role: 'operator',
   created_at: '2026-11-23T21:44:14.522Z',
   expires_at: '2027-01-31T00:00:00.000Z',
   revoked_at: null,
@@ -210,5 +213,13 @@ export const API_KEY_FORBIDDEN_EXAMPLE = {
       message: 'a test key creates test keys only; create a live key from the dashboard (/api/admin/api-keys) or with a live key',
     },
   ],
+  request_id: 'req_0cebcef5141540549db804e2bb73cd2d',
+};
+
+/** A refusal for a role: 403 forbidden naming the role the action needs. */
+export const ROLE_FORBIDDEN_EXAMPLE = {
+  code: 'forbidden',
+  message: 'This action needs the operator role or above; this viewer may not.',
+  details: [{ field: 'role', message: 'must be operator or above', required_role: 'operator' }],
   request_id: 'req_0cebcef5141540549db804e2bb73cd2d',
 };

@@ -3,6 +3,7 @@ import type { Executor } from '../../platform/db/types.js';
 import type { Environment } from '../../platform/context.js';
 import type { AccountRow, ApiKeyRow, WorkspaceRow } from './workspaces.tables.js';
 import './workspaces.tables.js';
+import type { WorkspaceRole } from './roles.js';
 
 // ---- accounts ----
 export async function findAccountByEmail(db: Executor, email: string): Promise<AccountRow | undefined> {
@@ -46,7 +47,7 @@ export async function insertWorkspace(db: Executor, row: { id: string; name: str
   return db.insertInto('workspaces').values({ id: row.id, name: row.name, plan: row.plan ?? 'starter' }).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function addMember(db: Executor, workspaceId: string, accountId: string, role: 'owner' | 'admin' | 'member'): Promise<void> {
+export async function addMember(db: Executor, workspaceId: string, accountId: string, role: WorkspaceRole): Promise<void> {
   await db.insertInto('workspace_members').values({ workspace_id: workspaceId, account_id: accountId, role }).execute();
 }
 

@@ -1,6 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import { DateTimeSchema, PageLimitSchema } from '../../platform/http/schemas.js';
 import { AddressSchema } from '../addresses/index.js';
+import { WORKSPACE_ROLES } from './roles.js';
+
+/** A role in a workspace (roles.ts): viewer < operator < admin < owner. */
+export const WorkspaceRoleSchema = Type.Union(
+  WORKSPACE_ROLES.map((r) => Type.Literal(r)),
+  { description: 'viewer (reads), operator (orders, rates, labels, returns, batches, manifests, pickups, tracking), admin (everything but ownership), owner (everything).' },
+);
 import {
   ACCOUNT_EXAMPLE,
   API_KEY_EXAMPLE,
@@ -84,6 +91,7 @@ export const ApiKeySchema = Type.Object(
     environment: EnvironmentSchema,
     prefix: Type.String({ description: 'The first characters of the key, e.g. sk_test_Ab12' }),
     last4: Type.String(),
+    role: WorkspaceRoleSchema,
     created_at: Timestamp,
     expires_at: NullableTimestamp,
     revoked_at: NullableTimestamp,
@@ -98,6 +106,7 @@ export const CreatedApiKeySchema = Type.Object(
     environment: EnvironmentSchema,
     prefix: Type.String(),
     last4: Type.String(),
+    role: WorkspaceRoleSchema,
     created_at: Timestamp,
     expires_at: NullableTimestamp,
     revoked_at: NullableTimestamp,
@@ -155,6 +164,7 @@ export const CreateApiKeyBody = Type.Object(
     name: Type.String({ minLength: 1, maxLength: 100 }),
     environment: Type.Optional(EnvironmentSchema),
     expires_at: Type.Optional(Type.Union([DateTimeSchema, Type.Null()])),
+    role: Type.Optional({ ...WorkspaceRoleSchema, description: "The key's role in the workspace, admin by default; never above its creator's (else 403 forbidden naming the role)." }),
   },
   { additionalProperties: false, examples: [CREATE_API_KEY_BODY_EXAMPLE, CREATE_EXPIRING_API_KEY_BODY_EXAMPLE] },
 );

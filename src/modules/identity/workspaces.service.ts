@@ -11,12 +11,15 @@ import { checkShippingAddress } from '../addresses/index.js';
 import * as repo from './workspaces.repo.js';
 import type { AuthCache, VerifiedKey, WorkspaceLimits } from './auth-cache.js';
 import { toApiKey, toWorkspace } from './workspaces.wire.js';
-import { keyCreationRefusals, type IssuingKey } from './api-key-policy.js';
+import { keyCreationRefusals, keyRoleRefusal, type IssuingKey } from './api-key-policy.js';
+import type { WorkspaceRole } from './roles.js';
 
 export interface CreateApiKeyInput {
   name: string;
   environment: Environment;
   expires_at?: string | null;
+  /** The key's role in the workspace (admin by default). */
+  role?: WorkspaceRole;
 }
 
 /**
@@ -194,7 +197,8 @@ export class WorkspacesService {
    * later expiry (see api-key-policy.ts), else 403 forbidden with the reasons as details. The
    * audit entry names the creator (the account, or the key by id and prefix), never the secret.
    */
-  async createApiKey(workspaceId: string, input: CreateApiKeyInput, actor: Actor, meta: RequestMeta) {
+  async createApiKey(workspaceId: string, input: CreateApiKeyInput, actor: Actor, meta: RequestMeta & { role?: WorkspaceRole }) {
+    const role = input.role ?? 'admin';
     const name = input.name.trim();
     const details = [];
     if (!name) details.push({ field: 'name', message: 'must not be empty' });
@@ -213,6 +217,9 @@ export class WorkspacesService {
         const refusals = keyCreationRefusals(issuer, { environment: input.environment, expiresAt });
         if (refusals.length) throw new AppError('forbidden', 'This API key may not create that key.', { details: refusals });
       }
+      // The creator's role as stored now for a key; the member's role the guard read for a session.
+      const refusal = keyRoleRefusal(issuer?.role ?? meta.role, role);
+      if (refusal) throw refusal;
       const row = await repo.insertApiKey(trx, {
         id: newId('apiKey'),
         workspace_id: workspaceId,
@@ -222,6 +229,7 @@ export class WorkspacesService {
         prefix: secret.slice(0, secret.indexOf('_', 3) + 5),
         last4: secret.slice(-4),
         created_by: actor.id,
+        role,
         expires_at: expiresAt,
       });
       await writeAudit(trx, actor, meta, {
@@ -234,6 +242,7 @@ export class WorkspacesService {
           name,
           environment: input.environment,
           expires_at: expiresAt?.toISOString() ?? null,
+          role,
           prefix: row.prefix,
           last4: row.last4,
           created_by: issuer ? { type: 'api_key', id: issuer.id, prefix: issuer.prefix } : { type: actor.type, id: actor.id, email: actor.email ?? null },
@@ -253,7 +262,7 @@ export class WorkspacesService {
     if (!row || row.revoked_at || (expiresAt && expiresAt.getTime() <= this.deps.now().getTime())) {
       throw new AppError('unauthorized', 'The API key is invalid, revoked or expired.');
     }
-    return { id: row.id, prefix: row.prefix, environment: row.environment, expiresAt };
+    return { id: row.id, prefix: row.prefix, environment: row.environment, expiresAt, role: row.role };
   }
 
   async listApiKeys(workspaceId: string, filter: { environment?: Environment; limit?: number; cursor?: string }) {
@@ -298,6 +307,7 @@ export class WorkspacesService {
             workspaceId: row.workspace_id,
             environment: row.environment,
             expiresAt: row.expires_at ? new Date(row.expires_at).getTime() : null,
+            role: row.role,
             suspended: row.workspace_suspended_at !== null,
           }
         : null;

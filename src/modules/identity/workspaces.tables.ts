@@ -1,5 +1,6 @@
 import type { ColumnType, Selectable } from 'kysely';
 import type { Timestamp, NullableTimestamp, Json } from '../../platform/db/columns.js';
+import type { WorkspaceRole } from './roles.js';
 
 export interface AccountsTable {
   id: string;
@@ -29,7 +30,7 @@ export interface WorkspacesTable {
 export interface WorkspaceMembersTable {
   workspace_id: string;
   account_id: string;
-  role: 'owner' | 'admin' | 'member';
+  role: ColumnType<WorkspaceRole, WorkspaceRole | undefined, WorkspaceRole>;
   created_at: Timestamp;
 }
 
@@ -53,16 +54,42 @@ export interface ApiKeysTable {
   prefix: string;
   last4: string;
   created_by: string | null;
+  role: ColumnType<WorkspaceRole, WorkspaceRole | undefined, WorkspaceRole>;
   created_at: Timestamp;
   expires_at: NullableTimestamp;
   revoked_at: NullableTimestamp;
   last_used_at: NullableTimestamp;
 }
 
+export interface InvitationsTable {
+  id: string;
+  workspace_id: string;
+  email: string;
+  role: WorkspaceRole;
+  token_hash: string;
+  status: ColumnType<'pending' | 'accepted' | 'revoked', 'pending' | 'accepted' | 'revoked' | undefined, 'pending' | 'accepted' | 'revoked'>;
+  invited_by: string | null;
+  accepted_by: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  accepted_at: NullableTimestamp;
+}
+
+export interface PasswordResetsTable {
+  id: string;
+  account_id: string;
+  token_hash: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+}
+
 export type AccountRow = Selectable<AccountsTable>;
 export type WorkspaceRow = Selectable<WorkspacesTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type SessionRow = Selectable<SessionsTable>;
+export type InvitationRow = Selectable<InvitationsTable>;
+export type MemberRow = Selectable<WorkspaceMembersTable>;
 
 declare module '../../platform/db/types.js' {
   interface Tables {
@@ -71,6 +98,8 @@ declare module '../../platform/db/types.js' {
     workspace_members: WorkspaceMembersTable;
     sessions: SessionsTable;
     api_keys: ApiKeysTable;
+    invitations: InvitationsTable;
+    password_resets: PasswordResetsTable;
   }
 }
 

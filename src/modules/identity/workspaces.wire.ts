@@ -34,6 +34,7 @@ export function toApiKey(row: ApiKeyRow) {
     environment: row.environment,
     prefix: row.prefix,
     last4: row.last4,
+    role: row.role,
     created_at: iso(row.created_at)!,
     expires_at: iso(row.expires_at),
     revoked_at: iso(row.revoked_at),

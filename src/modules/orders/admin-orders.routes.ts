@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses, listResponse, type App } from '../../platform/http/schemas.js';
 import { serviceContext } from '../../platform/http/request-context.js';
-import { OrderBody, OrderIdParams, OrderListQuery, OrderSchema, UpdateOrderBody } from './orders.schemas.js';
+import { IdParams, OrderBody, OrderIdParams, OrderListQuery, OrderSchema, UpdateOrderBody } from './orders.schemas.js';
 import { API_SOURCE, checkOrderBody, type OrdersService } from './orders.service.js';
 import { packingSlipRoute } from './orders.packing-slip.js';
 
@@ -62,39 +62,58 @@ export async function adminOrdersRoutes(app: App, opts: { orders: OrdersService 
     handler: async (request) => orders.getOrder(serviceContext(request), request.params.orderId),
   });
 
-  app.patch('/orders/:orderId', {
+  orderChangeRoutes(app, orders, { surface: 'admin' });
+  packingSlipRoute(app, orders, { operationId: 'adminGetOrderPackingSlip', security, tags });
+}
+
+/**
+ * The changes of an order, one set of routes for both surfaces (the dashboard's session under
+ * /api/admin, an integration's key under /v1): the same bodies, answers, errors and service
+ * calls; only the path parameter's name, the operation ids, tags and credentials differ.
+ */
+export function orderChangeRoutes(app: App, orders: OrdersService, opts: { surface: 'admin' | 'v1' }) {
+  const v1 = opts.surface === 'v1';
+  const security = v1 ? [{ apiKey: [], workspace: [] }] : [{ session: [] }];
+  const tags = [v1 ? 'orders' : 'admin'];
+  const params = v1 ? IdParams : OrderIdParams;
+  const path = v1 ? '/orders/:id' : '/orders/:orderId';
+  const idOf = (request: { params: unknown }) => (request.params as { id?: string; orderId?: string })[v1 ? 'id' : 'orderId']!;
+  const op = (name: string) => (v1 ? name : `admin${name[0].toUpperCase()}${name.slice(1)}`);
+  // /v1 answers 403 for a key of another workspace and 429 past the plan's burst.
+  const errors = (...statuses: number[]) => errorResponses(401, 404, ...statuses, ...(v1 ? [403, 429] : []));
+
+  app.patch(path, {
     schema: {
-      operationId: 'adminUpdateOrder',
+      operationId: op('updateOrder'),
       summary: 'Update customer, addresses, line items, parcel, requested service, customs or notes (409 once shipped)',
       tags,
       security,
-      params: OrderIdParams,
+      params,
       body: UpdateOrderBody,
-      response: { 200: Type.Ref(OrderSchema), ...errorResponses(401, 404, 409) },
+      response: { 200: Type.Ref(OrderSchema), ...errors(409) },
     },
     config: { bodyChecks: checkOrderBody },
-    handler: async (request) => orders.updateOrder(serviceContext(request), request.params.orderId, request.body),
+    handler: async (request) => orders.updateOrder(serviceContext(request), idOf(request), request.body),
   });
 
+  type Ctx = Parameters<typeof orders.processOrder>[0];
   const actions = [
-    { path: 'process', operationId: 'adminProcessOrder', summary: 'Process an order (awaiting_fulfillment → processing)', run: orders.processOrder.bind(orders) },
-    { path: 'cancel', operationId: 'adminCancelOrder', summary: 'Cancel an order that has not shipped', run: orders.cancelOrder.bind(orders) },
-    { path: 'archive', operationId: 'adminArchiveOrder', summary: 'Archive an order (hidden from default lists)', run: (ctx: Parameters<typeof orders.processOrder>[0], id: string) => orders.setArchived(ctx, id, true) },
-    { path: 'unarchive', operationId: 'adminUnarchiveOrder', summary: 'Unarchive an order', run: (ctx: Parameters<typeof orders.processOrder>[0], id: string) => orders.setArchived(ctx, id, false) },
+    { path: 'process', operationId: 'processOrder', summary: 'Process an order (awaiting_fulfillment → processing)', run: (ctx: Ctx, id: string) => orders.processOrder(ctx, id) },
+    { path: 'cancel', operationId: 'cancelOrder', summary: 'Cancel an order that has not shipped', run: (ctx: Ctx, id: string) => orders.cancelOrder(ctx, id) },
+    { path: 'archive', operationId: 'archiveOrder', summary: 'Archive an order (hidden from default lists)', run: (ctx: Ctx, id: string) => orders.setArchived(ctx, id, true) },
+    { path: 'unarchive', operationId: 'unarchiveOrder', summary: 'Unarchive an order', run: (ctx: Ctx, id: string) => orders.setArchived(ctx, id, false) },
   ];
   for (const action of actions) {
-    app.post(`/orders/:orderId/${action.path}`, {
+    app.post(`${path}/${action.path}`, {
       schema: {
-        operationId: action.operationId,
+        operationId: op(action.operationId),
         summary: action.summary,
         tags,
         security,
-        params: OrderIdParams,
-        response: { 200: Type.Ref(OrderSchema), ...errorResponses(401, 404, 409) },
+        params,
+        response: { 200: Type.Ref(OrderSchema), ...errors(409) },
       },
-      handler: async (request) => action.run(serviceContext(request), request.params.orderId),
+      handler: async (request) => action.run(serviceContext(request), idOf(request)),
     });
   }
-
-  packingSlipRoute(app, orders, { operationId: 'adminGetOrderPackingSlip', security, tags });
 }

@@ -426,9 +426,6 @@ describe('GET /v1/orders', () => {
 });
 
 describe('admin orders', () => {
-  const auditOf = (targetId: string) =>
-    app.deps.db.selectFrom('audit_log').selectAll().where('target_id', '=', targetId).orderBy('at').orderBy('id').execute();
-
   it('needs a session and acts on the environment of X-Service-Environment', async () => {
     const order = await createOrder(t.headers);
     expect((await app.inject({ method: 'GET', url: `/api/admin/orders/${order.id}` })).statusCode).toBe(401);
@@ -440,24 +437,36 @@ describe('admin orders', () => {
     const list = await app.inject({ method: 'GET', url: '/api/admin/orders?limit=100', headers: t.adminHeaders });
     expect(list.json().data.map((o: { id: string }) => o.id)).toContain(order.id);
   });
+});
 
-  it("another workspace's order is 404 for every admin route", async () => {
+// The changes of an order answer the same through the dashboard's session and through an API
+// key (one set of routes, orderChangeRoutes): every test below runs on both surfaces.
+const surfaces = [
+  { name: 'admin', base: '/api/admin', headers: () => t.adminHeaders, of: (x: Tenant) => x.adminHeaders, actor: () => ({ actor_type: 'account', actor_id: t.accountId }) },
+  { name: 'v1', base: '/v1', headers: () => t.headers, of: (x: Tenant) => x.headers, actor: () => ({ actor_type: 'api_key', actor_id: t.apiKeyId }) },
+];
+
+describe.each(surfaces)('order changes through $base', (s) => {
+  const auditOf = (targetId: string) =>
+    app.deps.db.selectFrom('audit_log').selectAll().where('target_id', '=', targetId).orderBy('at').orderBy('id').execute();
+
+  it("another workspace's order is 404 for every route", async () => {
     const order = await createOrder(t.headers);
     const other = await createTenant(app);
     for (const [method, url] of [
-      ['GET', `/api/admin/orders/${order.id}`],
-      ['PATCH', `/api/admin/orders/${order.id}`],
-      ['POST', `/api/admin/orders/${order.id}/process`],
-      ['POST', `/api/admin/orders/${order.id}/cancel`],
-      ['POST', `/api/admin/orders/${order.id}/archive`],
-      ['POST', `/api/admin/orders/${order.id}/unarchive`],
+      ['GET', `${s.base}/orders/${order.id}`],
+      ['PATCH', `${s.base}/orders/${order.id}`],
+      ['POST', `${s.base}/orders/${order.id}/process`],
+      ['POST', `${s.base}/orders/${order.id}/cancel`],
+      ['POST', `${s.base}/orders/${order.id}/archive`],
+      ['POST', `${s.base}/orders/${order.id}/unarchive`],
     ] as const) {
-      const res = await app.inject({ method, url, headers: other.adminHeaders, ...(method === 'PATCH' ? { payload: { notes: 'x' } } : {}) });
+      const res = await app.inject({ method, url, headers: s.of(other), ...(method === 'PATCH' ? { payload: { notes: 'x' } } : {}) });
       expect(res.statusCode, `${method} ${url}`).toBe(404);
     }
-    // Naming a workspace the account is not a member of is a 404 too.
-    const foreign = await app.inject({ method: 'GET', url: '/api/admin/orders', headers: { ...other.adminHeaders, 'x-service-workspace': t.workspaceId } });
-    expect(foreign.statusCode).toBe(404);
+    // Naming a workspace the account is not a member of is a 404 too (a key of another workspace: 403).
+    const foreign = await app.inject({ method: 'GET', url: `${s.base}/orders`, headers: { ...s.of(other), 'x-service-workspace': t.workspaceId } });
+    expect(foreign.statusCode).toBe(s.base === '/v1' ? 403 : 404);
     // Nothing changed.
     expect((await app.inject({ method: 'GET', url: `/v1/orders/${order.id}`, headers: t.headers })).json()).toEqual(order);
   });
@@ -466,8 +475,8 @@ describe('admin orders', () => {
     const order = await createOrder(t.headers, orderBody({ notes: 'old' }));
     const res = await app.inject({
       method: 'PATCH',
-      url: `/api/admin/orders/${order.id}`,
-      headers: t.adminHeaders,
+      url: `${s.base}/orders/${order.id}`,
+      headers: s.headers(),
       payload: {
         customer: { email: 'new@example.com' },
         ship_from: { street1: '5 Warehouse Rd', city: 'Oakland', state: 'CA', postal_code: '94607', country: 'US' },
@@ -485,15 +494,15 @@ describe('admin orders', () => {
     expect(updated.notes).toBeNull();
     expect(Date.parse(updated.updated_at)).toBeGreaterThanOrEqual(Date.parse(order.updated_at));
 
-    const parcel = await app.inject({ method: 'PATCH', url: `/api/admin/orders/${order.id}`, headers: t.adminHeaders, payload: { parcel: { weight_oz: 50, length_in: 20, width_in: 10, height_in: 10 } } });
+    const parcel = await app.inject({ method: 'PATCH', url: `${s.base}/orders/${order.id}`, headers: s.headers(), payload: { parcel: { weight_oz: 50, length_in: 20, width_in: 10, height_in: 10 } } });
     expect(parcel.json()).toMatchObject({ parcel: { weight_oz: 50, length_in: 20, width_in: 10, height_in: 10 }, parcel_derived: false });
-    const rederived = await app.inject({ method: 'PATCH', url: `/api/admin/orders/${order.id}`, headers: t.adminHeaders, payload: { parcel: null } });
+    const rederived = await app.inject({ method: 'PATCH', url: `${s.base}/orders/${order.id}`, headers: s.headers(), payload: { parcel: null } });
     expect(rederived.json()).toMatchObject({ parcel: { weight_oz: 30, ...BOX }, parcel_derived: true });
 
     const audit = await auditOf(order.id);
     expect(audit.map((a) => a.action)).toEqual(['order.updated', 'order.updated', 'order.updated']);
     const first = audit.find((a) => Object.keys(a.changes as object).includes('customer'))!;
-    expect(first).toMatchObject({ actor_type: 'account', actor_id: t.accountId, target_type: 'order', workspace_id: t.workspaceId, environment: 'test' });
+    expect(first).toMatchObject({ ...s.actor(), target_type: 'order', workspace_id: t.workspaceId, environment: 'test' });
     const changes = first.changes as Record<string, { from: unknown; to: unknown }>;
     expect(Object.keys(changes).sort()).toEqual(['customer', 'line_items', 'notes', 'parcel', 'requested_service', 'ship_from'].sort());
     expect(changes.notes).toEqual({ from: 'old', to: null });
@@ -503,20 +512,20 @@ describe('admin orders', () => {
     const order = await createOrder(t.headers);
     const bad = await app.inject({
       method: 'PATCH',
-      url: `/api/admin/orders/${order.id}`,
-      headers: t.adminHeaders,
+      url: `${s.base}/orders/${order.id}`,
+      headers: s.headers(),
       payload: { ship_to: { ...shipTo, postal_code: 'ABCDE' }, line_items: [] },
     });
     expect(bad.statusCode).toBe(400);
     expect(fields(bad)).toContain('line_items');
-    const badAddress = await app.inject({ method: 'PATCH', url: `/api/admin/orders/${order.id}`, headers: t.adminHeaders, payload: { ship_to: { ...shipTo, postal_code: 'ABCDE' } } });
+    const badAddress = await app.inject({ method: 'PATCH', url: `${s.base}/orders/${order.id}`, headers: s.headers(), payload: { ship_to: { ...shipTo, postal_code: 'ABCDE' } } });
     expect(fields(badAddress)).toEqual(['ship_to.postal_code']);
 
     await app.deps.db.transaction().execute((trx) => moveOrder(trx, { workspaceId: t.workspaceId, environment: 'test' }, order.id, 'purchase_label', new Date()));
-    const shipped = await app.inject({ method: 'PATCH', url: `/api/admin/orders/${order.id}`, headers: t.adminHeaders, payload: { notes: 'too late' } });
+    const shipped = await app.inject({ method: 'PATCH', url: `${s.base}/orders/${order.id}`, headers: s.headers(), payload: { notes: 'too late' } });
     expect(shipped.statusCode).toBe(409);
     expect(shipped.json()).toMatchObject({ code: 'invalid_state', details: [{ field: 'status', current_state: 'shipped' }] });
-    const cancel = await app.inject({ method: 'POST', url: `/api/admin/orders/${order.id}/cancel`, headers: t.adminHeaders });
+    const cancel = await app.inject({ method: 'POST', url: `${s.base}/orders/${order.id}/cancel`, headers: s.headers() });
     expect(cancel.statusCode).toBe(409);
     expect(cancel.json().details[0].current_state).toBe('shipped');
     expect(cancel.json().details[0].allowed_moves).not.toContain('cancel');
@@ -524,28 +533,28 @@ describe('admin orders', () => {
 
   it('process, then illegal moves are 409 naming the state and the allowed moves; each move is audited', async () => {
     const order = await createOrder(t.headers);
-    const processed = await app.inject({ method: 'POST', url: `/api/admin/orders/${order.id}/process`, headers: t.adminHeaders });
+    const processed = await app.inject({ method: 'POST', url: `${s.base}/orders/${order.id}/process`, headers: s.headers() });
     expect(processed.statusCode).toBe(200);
     expect(processed.json()).toMatchObject({ id: order.id, status: 'processing' });
     expect(processed.json().processed_at).not.toBeNull();
 
-    const twice = await app.inject({ method: 'POST', url: `/api/admin/orders/${order.id}/process`, headers: t.adminHeaders });
+    const twice = await app.inject({ method: 'POST', url: `${s.base}/orders/${order.id}/process`, headers: s.headers() });
     expect(twice.statusCode).toBe(409);
     expect(twice.json()).toMatchObject({ code: 'invalid_state', details: [{ field: 'status', current_state: 'processing' }] });
     expect(twice.json().details).toHaveLength(1);
     expect(twice.json().details[0].allowed_moves).toEqual(expect.arrayContaining(['cancel']));
     expect(twice.json().details[0].allowed_moves).not.toContain('process');
 
-    const cancelled = await app.inject({ method: 'POST', url: `/api/admin/orders/${order.id}/cancel`, headers: t.adminHeaders });
+    const cancelled = await app.inject({ method: 'POST', url: `${s.base}/orders/${order.id}/cancel`, headers: s.headers() });
     expect(cancelled.statusCode).toBe(200);
     expect(cancelled.json()).toMatchObject({ status: 'cancelled' });
     expect(cancelled.json().cancelled_at).not.toBeNull();
     for (const action of ['process', 'cancel']) {
-      const res = await app.inject({ method: 'POST', url: `/api/admin/orders/${order.id}/${action}`, headers: t.adminHeaders });
+      const res = await app.inject({ method: 'POST', url: `${s.base}/orders/${order.id}/${action}`, headers: s.headers() });
       expect(res.statusCode).toBe(409);
       expect(res.json().details).toEqual([{ field: 'status', message: expect.any(String), current_state: 'cancelled', allowed_moves: [] }]);
     }
-    const patch = await app.inject({ method: 'PATCH', url: `/api/admin/orders/${order.id}`, headers: t.adminHeaders, payload: { notes: 'x' } });
+    const patch = await app.inject({ method: 'PATCH', url: `${s.base}/orders/${order.id}`, headers: s.headers(), payload: { notes: 'x' } });
     expect(patch.statusCode).toBe(409);
 
     const audit = await auditOf(order.id);
@@ -560,18 +569,18 @@ describe('admin orders', () => {
 
   it('cancels straight from awaiting_fulfillment; unknown orders are 404', async () => {
     const order = await createOrder(t.headers);
-    const res = await app.inject({ method: 'POST', url: `/api/admin/orders/${order.id}/cancel`, headers: t.adminHeaders });
+    const res = await app.inject({ method: 'POST', url: `${s.base}/orders/${order.id}/cancel`, headers: s.headers() });
     expect(res.json().status).toBe('cancelled');
-    const unknown = await app.inject({ method: 'POST', url: `/api/admin/orders/${newId('order')}/process`, headers: t.adminHeaders });
+    const unknown = await app.inject({ method: 'POST', url: `${s.base}/orders/${newId('order')}/process`, headers: s.headers() });
     expect(unknown.statusCode).toBe(404);
   });
 
   it('archive hides an order from default lists; ?archived=true and all show it; unarchive restores', async () => {
     const order = await createOrder(t.headers);
     const ids = async (qs: string) =>
-      (await app.inject({ method: 'GET', url: `/api/admin/orders?limit=100&${qs}`, headers: t.adminHeaders })).json().data.map((o: { id: string }) => o.id) as string[];
+      (await app.inject({ method: 'GET', url: `${s.base}/orders?limit=100&${qs}`, headers: s.headers() })).json().data.map((o: { id: string }) => o.id) as string[];
 
-    const archived = await app.inject({ method: 'POST', url: `/api/admin/orders/${order.id}/archive`, headers: t.adminHeaders });
+    const archived = await app.inject({ method: 'POST', url: `${s.base}/orders/${order.id}/archive`, headers: s.headers() });
     expect(archived.statusCode).toBe(200);
     expect(archived.json()).toMatchObject({ archived: true, status: 'awaiting_fulfillment' });
     expect(archived.json().archived_at).not.toBeNull();
@@ -585,12 +594,12 @@ describe('admin orders', () => {
     expect(v1).not.toContain(order.id);
 
     // Archived orders can still move (the flag is orthogonal to the state).
-    const processed = await app.inject({ method: 'POST', url: `/api/admin/orders/${order.id}/process`, headers: t.adminHeaders });
+    const processed = await app.inject({ method: 'POST', url: `${s.base}/orders/${order.id}/process`, headers: s.headers() });
     expect(processed.json()).toMatchObject({ archived: true, status: 'processing' });
 
-    const again = await app.inject({ method: 'POST', url: `/api/admin/orders/${order.id}/archive`, headers: t.adminHeaders });
+    const again = await app.inject({ method: 'POST', url: `${s.base}/orders/${order.id}/archive`, headers: s.headers() });
     expect(again.statusCode).toBe(200);
-    const unarchived = await app.inject({ method: 'POST', url: `/api/admin/orders/${order.id}/unarchive`, headers: t.adminHeaders });
+    const unarchived = await app.inject({ method: 'POST', url: `${s.base}/orders/${order.id}/unarchive`, headers: s.headers() });
     expect(unarchived.json()).toMatchObject({ archived: false, archived_at: null });
     expect(await ids('')).toContain(order.id);
 

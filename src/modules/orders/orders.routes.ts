@@ -4,8 +4,9 @@ import { serviceContext } from '../../platform/http/request-context.js';
 import { IdParams, OrderBody, OrderListQuery, OrderSchema } from './orders.schemas.js';
 import { API_SOURCE, checkOrderBody, type OrdersService } from './orders.service.js';
 import { packingSlipRoute } from './orders.packing-slip.js';
+import { orderChangeRoutes } from './admin-orders.routes.js';
 
-/** /v1/orders: list, create or import (external_id upsert), read. */
+/** /v1/orders: list, create or import (external_id upsert), read, and the dashboard's changes (orderChangeRoutes). */
 export async function ordersRoutes(app: App, opts: { orders: OrdersService }) {
   const { orders } = opts;
   app.addSchema(OrderSchema);
@@ -62,4 +63,5 @@ export async function ordersRoutes(app: App, opts: { orders: OrdersService }) {
   });
 
   packingSlipRoute(app, orders, { operationId: 'getOrderPackingSlip', security, tags });
+  orderChangeRoutes(app, orders, { surface: 'v1' });
 }

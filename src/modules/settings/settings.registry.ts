@@ -82,6 +82,11 @@ export const settingDefinitions = {
     default: { length_in: 10, width_in: 8, height_in: 4 },
     description: 'Box dimensions used when an order has no parcel dimensions.',
   },
+  'members.invitation_ttl_hours': {
+    schema: Type.Integer({ minimum: 1, maximum: 24 * 90 }),
+    default: 168,
+    description: 'Hours an invitation to a workspace stays valid (single-use).',
+  },
   'office_redeem.sku_map': {
     schema: Type.Record(Type.String({ minLength: 1, maxLength: 128 }), Type.Union([Type.Literal('office_2024'), Type.Literal('office_365')]), {
       maxProperties: 1000,

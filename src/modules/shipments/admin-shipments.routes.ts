@@ -1,16 +1,18 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses, listResponse, type App } from '../../platform/http/schemas.js';
 import { serviceContext } from '../../platform/http/request-context.js';
-import { OrderIdParams, OrderSchema } from '../orders/index.js';
+import { OrderSchema } from '../orders/index.js';
 import { purchaseUnprocessableResponse } from '../customs/index.js';
-import { CreateReturnBody, CreateShipmentBody, GenerateBody, LabelQuery, RefundListItemSchema, RefundListQuery, ShipmentIdParams, ShipmentListQuery, ShipmentSchema } from './shipments.schemas.js';
+import { CreateReturnBody, CreateShipmentBody, LabelQuery, RefundListItemSchema, RefundListQuery, ShipmentIdParams, ShipmentListQuery, ShipmentSchema } from './shipments.schemas.js';
 import type { ShipmentsService } from './shipments.service.js';
 import { labelResponse, sendLabel } from './shipments.routes.js';
 import { documentRoutes } from './shipments.documents.routes.js';
+import { shipmentChangeRoutes } from './shipments.changes.routes.js';
 
 /**
  * /api/admin/shipments and /api/admin/orders/:orderId/generate (session; the workspace and
  * environment of X-Service-Workspace and X-Service-Environment). Mutations are audit-logged.
+ * Cancel and generate are shared with /v1 (shipments.changes.routes.ts).
  */
 export async function adminShipmentsRoutes(app: App, opts: { shipments: ShipmentsService }) {
   const { shipments } = opts;
@@ -95,18 +97,6 @@ export async function adminShipmentsRoutes(app: App, opts: { shipments: Shipment
 
   documentRoutes(app, shipments, { security, tags, admin: true });
 
-  app.post('/shipments/:id/cancel', {
-    schema: {
-      operationId: 'adminCancelShipment',
-      summary: 'Cancel (void) a label: only label_purchased, else 409',
-      tags,
-      security,
-      params: ShipmentIdParams,
-      response: { 200: Type.Ref(ShipmentSchema), ...errorResponses(401, 404, 409) },
-    },
-    handler: async (request) => shipments.voidShipment(serviceContext(request), request.params.id, 'shipment.cancelled'),
-  });
-
   app.post('/shipments/:id/force-delivery', {
     schema: {
       operationId: 'adminForceDeliverShipment',
@@ -119,21 +109,6 @@ export async function adminShipmentsRoutes(app: App, opts: { shipments: Shipment
     handler: async (request) => shipments.forceDelivery(serviceContext(request), request.params.id),
   });
 
-  app.post('/orders/:orderId/generate', {
-    schema: {
-      operationId: 'adminGenerateOrderLabel',
-      summary: 'Rate-shop the order and buy its label (requested service, else the shipping rules\' choice)',
-      description: 'From awaiting_fulfillment or processing; the order becomes shipped and carries the tracking number in `shipments`.',
-      tags,
-      security,
-      params: OrderIdParams,
-      body: GenerateBody,
-      response: { 200: Type.Ref(OrderSchema), ...errorResponses(401, 404, 409, 422), 422: purchaseUnprocessableResponse('no_rates, missing_ship_from, address_undeliverable, carrier_rejected') },
-    },
-    // The body is optional: no body means the order's requested service, else the shipping rules' choice.
-    preValidation: async (request) => {
-      request.body ??= {};
-    },
-    handler: async (request) => shipments.generate(serviceContext(request), request.params.orderId, request.body),
-  });
+  shipmentChangeRoutes(app, shipments, { surface: 'admin' });
 }
+

@@ -540,3 +540,53 @@ describe('admin shipments', () => {
     }
   });
 });
+
+// The /v1 twins of the dashboard's cancel and generate (shipments.changes.routes.ts): the same
+// service calls, bodies and answers, with an API key.
+describe('/v1 cancel and generate', () => {
+  it('cancels a label (200 voided, then 409 naming the state) and returns the order to processing', async () => {
+    const { shipment } = await bought();
+    const cancel = await app.inject({ method: 'POST', url: `/v1/shipments/${shipment.id}/cancel`, headers: t.headers });
+    expect(cancel.statusCode, cancel.body).toBe(200);
+    expect(cancel.json()).toMatchObject({ id: shipment.id, status: 'voided' });
+    const twice = await app.inject({ method: 'POST', url: `/v1/shipments/${shipment.id}/cancel`, headers: t.headers });
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json()).toMatchObject({ code: 'invalid_state', details: [{ field: 'status', current_state: 'voided' }] });
+    // As the dashboard's cancel: the order is back in processing, its label voided.
+    expect((await app.inject({ method: 'GET', url: `/v1/orders/${shipment.order_id}`, headers: t.headers })).json().status).toBe('processing');
+  });
+
+  it("generates an order's label: requested service, else the cheapest; 409 twice, 404 unknown; replays its Idempotency-Key", async () => {
+    setClock('2026-03-02T15:00:00.000Z');
+    const requested = await createOrder(t.headers, { requested_service: 'ups_ground' });
+    const res = await app.inject({ method: 'POST', url: `/v1/orders/${requested.id}/generate`, headers: { ...t.headers, 'idempotency-key': `gen-${requested.id}` } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ id: requested.id, status: 'shipped', shipments: [{ carrier: 'ups', service_code: 'ups_ground', status: 'label_purchased' }] });
+    const replay = await app.inject({ method: 'POST', url: `/v1/orders/${requested.id}/generate`, headers: { ...t.headers, 'idempotency-key': `gen-${requested.id}` } });
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.json().shipments).toHaveLength(1);
+
+    const plain = await createOrder(t.headers);
+    const processed = await app.inject({ method: 'POST', url: `/v1/orders/${plain.id}/process`, headers: t.headers });
+    expect(processed.json().status).toBe('processing');
+    const quote = await app.inject({ method: 'POST', url: '/v1/rates/query', headers: t.headers, payload: { ship_from: shipFrom, ship_to: shipTo, parcel: plain.parcel } });
+    const gen = await app.inject({ method: 'POST', url: `/v1/orders/${plain.id}/generate`, headers: t.headers, payload: {} });
+    expect(gen.statusCode, gen.body).toBe(200);
+    expect(gen.json().shipments[0].service_code).toBe(quote.json().data[0].service_code);
+    expect((await app.inject({ method: 'POST', url: `/v1/orders/${plain.id}/generate`, headers: t.headers })).statusCode).toBe(409);
+    expect((await app.inject({ method: 'POST', url: '/v1/orders/ord_01jx0000000000000000000000/generate', headers: t.headers })).statusCode).toBe(404);
+    const bad = await app.inject({ method: 'POST', url: `/v1/orders/${plain.id}/generate`, headers: t.headers, payload: { service_code: 42 } });
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it("needs a key, and hides other workspaces' shipments and orders", async () => {
+    const { shipment, order } = await bought();
+    expect((await app.inject({ method: 'POST', url: `/v1/shipments/${shipment.id}/cancel` })).statusCode).toBe(401);
+    const other = await createTenant(app);
+    for (const url of [`/v1/shipments/${shipment.id}/cancel`, `/v1/orders/${order.id}/generate`]) {
+      const res = await app.inject({ method: 'POST', url, headers: other.headers });
+      expect(res.statusCode, url).toBe(404);
+    }
+    expect((await app.inject({ method: 'GET', url: `/v1/shipments/${shipment.id}`, headers: t.headers })).json().status).toBe('label_purchased');
+  });
+});

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { errorResponses, listResponse, type App } from '../../platform/http/schemas.js';
 import { serviceContext } from '../../platform/http/request-context.js';
 import { RefundListItemSchema } from './shipments.schemas.js';
+import { shipmentChangeRoutes } from './shipments.changes.routes.js';
 import {
   CreateReturnBody,
   CreateShipmentBody,
@@ -193,4 +194,5 @@ export async function shipmentsRoutes(app: App, opts: { shipments: ShipmentsServ
     },
     handler: async (request) => shipments.refreshTracking(serviceContext(request), request.params.id),
   });
+  shipmentChangeRoutes(app, shipments, { surface: 'v1' });
 }

@@ -26,6 +26,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'order.imported',
   'order.needs_review',
   'shipment.write_back_failed',
+  'member.invited',
 ] as const;
 export const TEST_EVENT_TYPE = 'webhook.test';
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'dead'] as const;

@@ -17,6 +17,8 @@ export interface RequestAuth {
   session?: RequestSession;
   apiKeyId?: string;
   integrationId?: string;
+  /** The workspace role the request acts with: the member's, or the API key's (identity's roles.ts). */
+  role?: 'owner' | 'admin' | 'operator' | 'viewer';
 }
 
 declare module 'fastify' {

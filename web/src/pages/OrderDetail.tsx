@@ -1,6 +1,7 @@
 import { api, call, type Order } from '../api/client';
 import type { PageProps } from '../page-props';
 import { Link } from '../router';
+import { useSession } from '../session';
 import { Badge, Empty, ErrorBox, Loading, money, useAction, useAsync, when } from '../ui';
 import { REVIEW_REASONS } from './integrations-common';
 import { actionLabel, allowedActions, runOrderAction, type OrderAction } from './orders-actions';
@@ -26,6 +27,8 @@ export function AddressBlock({ address }: { address: Address | null }) {
 export function OrderDetail({ params }: PageProps) {
   const order = useAsync(() => call(api.GET('/api/admin/orders/{orderId}', { params: { path: { orderId: params.id } } })), [params.id]);
   const action = useAction();
+  // A viewer reads the order; its moves are an operator's.
+  const canOperate = useSession().can('operator');
 
   async function act(a: OrderAction) {
     const updated = await action.run(() => runOrderAction(params.id, a));
@@ -48,12 +51,12 @@ export function OrderDetail({ params }: PageProps) {
           Order <span className="mono">{o.external_number ?? o.external_id ?? o.id}</span> <Badge value={o.status} /> {o.archived && <Badge value="archived" />} {o.needs_review && <Badge value="needs_review" kind="needs-review" />}
         </h1>
         <div className="actions" role="group" aria-label="Order actions">
-          {allowedActions(o).map((a) => (
+          {canOperate && allowedActions(o).map((a) => (
             <button key={a} type="button" className={`btn ${a === 'process' || a === 'generate' ? 'btn-primary' : a === 'cancel' ? 'btn-danger' : ''}`} disabled={action.busy} onClick={() => act(a)}>
               {actionLabel[a]}
             </button>
           ))}
-          {editable && (
+          {editable && canOperate && (
             <Link to={`/dashboard/orders/${o.id}/edit`} className="btn">
               Edit
             </Link>

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { api, call, type Order } from '../api/client';
 import { Link, navigate } from '../router';
+import { useSession } from '../session';
 import { Badge, Empty, ErrorBox, Loading, Pager, useAction, useAsync, useCursorPages, when } from '../ui';
 import { LABEL_FORMATS, type LabelFormat } from './label-file';
 import { actionLabel, runOrderAction, type OrderAction } from './orders-actions';
@@ -9,6 +10,8 @@ import { ShipFromOnboarding } from './ShipFrom';
 const STATUSES = ['awaiting_fulfillment', 'processing', 'shipped', 'delivered', 'cancelled'] as const;
 
 export function Orders() {
+  // A viewer reads the queue; the changes are an operator's (the API refuses them anyway).
+  const canOperate = useSession().can('operator');
   const [status, setStatus] = useState('');
   const [archived, setArchived] = useState<'false' | 'true' | 'all'>('false');
   const [q, setQ] = useState('');
@@ -75,9 +78,11 @@ export function Orders() {
     <section>
       <div className="page-head">
         <h1>Orders</h1>
-        <Link to="/dashboard/orders/new" className="btn btn-primary">
-          New order
-        </Link>
+        {canOperate && (
+          <Link to="/dashboard/orders/new" className="btn btn-primary">
+            New order
+          </Link>
+        )}
       </div>
       <ShipFromOnboarding />
       <form className="filters" onSubmit={submitSearch} role="search">
@@ -109,7 +114,7 @@ export function Orders() {
         </button>
       </form>
 
-      {selected.size > 0 && (
+      {selected.size > 0 && canOperate && (
         <div className="bulkbar" role="region" aria-label="Bulk actions">
           <strong>{selected.size} selected</strong>
           <button type="button" className="btn btn-small btn-primary" disabled={bulk.busy} onClick={() => runBatch('process')}>

@@ -23,7 +23,12 @@ trait Operations
         'listOrders' => ['GET', '/v1/orders'],
         'createOrder' => ['POST', '/v1/orders'],
         'getOrder' => ['GET', '/v1/orders/{id}'],
+        'updateOrder' => ['PATCH', '/v1/orders/{id}'],
         'getOrderPackingSlip' => ['GET', '/v1/orders/{id}/packing-slip'],
+        'processOrder' => ['POST', '/v1/orders/{id}/process'],
+        'cancelOrder' => ['POST', '/v1/orders/{id}/cancel'],
+        'archiveOrder' => ['POST', '/v1/orders/{id}/archive'],
+        'unarchiveOrder' => ['POST', '/v1/orders/{id}/unarchive'],
         'queryRates' => ['POST', '/v1/rates/query'],
         'validateAddress' => ['POST', '/v1/addresses/validate'],
         'createShipment' => ['POST', '/v1/shipments'],
@@ -38,6 +43,8 @@ trait Operations
         'listTrackingEvents' => ['GET', '/v1/tracking/events'],
         'getTracking' => ['GET', '/v1/tracking/{id}'],
         'refreshTracking' => ['POST', '/v1/tracking/{id}/refresh'],
+        'cancelShipment' => ['POST', '/v1/shipments/{id}/cancel'],
+        'generateOrderLabel' => ['POST', '/v1/orders/{id}/generate'],
         'createBatch' => ['POST', '/v1/batches'],
         'listBatches' => ['GET', '/v1/batches'],
         'getBatch' => ['GET', '/v1/batches/{id}'],
@@ -83,12 +90,21 @@ trait Operations
         'createSession' => ['POST', '/api/auth/session'],
         'getSession' => ['GET', '/api/auth/session'],
         'deleteSession' => ['DELETE', '/api/auth/session'],
+        'acceptInvitation' => ['POST', '/api/auth/invitations/{code}/accept'],
+        'requestPasswordReset' => ['POST', '/api/auth/password-reset'],
+        'resetPassword' => ['POST', '/api/auth/password-reset/{code}'],
         'getMe' => ['GET', '/api/auth/me'],
         'adminListApiKeys' => ['GET', '/api/admin/api-keys'],
         'adminCreateApiKey' => ['POST', '/api/admin/api-keys'],
         'adminRevokeApiKey' => ['DELETE', '/api/admin/api-keys/{id}'],
         'adminGetWorkspace' => ['GET', '/api/admin/workspace'],
         'adminUpdateWorkspace' => ['PATCH', '/api/admin/workspace'],
+        'adminListMembers' => ['GET', '/api/admin/members'],
+        'adminInviteMember' => ['POST', '/api/admin/members'],
+        'adminUpdateMember' => ['PATCH', '/api/admin/members/{id}'],
+        'adminRemoveMember' => ['DELETE', '/api/admin/members/{id}'],
+        'adminListInvitations' => ['GET', '/api/admin/invitations'],
+        'adminRevokeInvitation' => ['DELETE', '/api/admin/invitations/{id}'],
         'adminListOrders' => ['GET', '/api/admin/orders'],
         'adminCreateOrder' => ['POST', '/api/admin/orders'],
         'adminGetOrder' => ['GET', '/api/admin/orders/{orderId}'],
@@ -118,8 +134,8 @@ trait Operations
         'adminListRefunds' => ['GET', '/api/admin/refunds'],
         'adminListShipmentDocuments' => ['GET', '/api/admin/shipments/{id}/documents'],
         'adminGetShipmentDocument' => ['GET', '/api/admin/shipments/{id}/documents/{type}'],
-        'adminCancelShipment' => ['POST', '/api/admin/shipments/{id}/cancel'],
         'adminForceDeliverShipment' => ['POST', '/api/admin/shipments/{id}/force-delivery'],
+        'adminCancelShipment' => ['POST', '/api/admin/shipments/{id}/cancel'],
         'adminGenerateOrderLabel' => ['POST', '/api/admin/orders/{orderId}/generate'],
         'adminBatchGenerate' => ['POST', '/api/admin/orders/batch-generate'],
         'adminBatchProcess' => ['POST', '/api/admin/orders/batch-process'],
@@ -167,6 +183,7 @@ trait Operations
         'adminCancelPickup' => ['POST', '/api/admin/pickups/{id}/cancel'],
         'superAdminListAccounts' => ['GET', '/api/super-admin/accounts'],
         'superAdminGetAccount' => ['GET', '/api/super-admin/accounts/{userId}'],
+        'superAdminIssuePasswordReset' => ['POST', '/api/super-admin/accounts/{userId}/password-reset'],
         'superAdminApproveAccount' => ['POST', '/api/super-admin/accounts/{userId}/approve'],
         'superAdminSuspendAccount' => ['POST', '/api/super-admin/accounts/{userId}/suspend'],
         'superAdminReactivateAccount' => ['POST', '/api/super-admin/accounts/{userId}/reactivate'],
@@ -340,6 +357,17 @@ trait Operations
     }
 
     /**
+     * Update customer, addresses, line items, parcel, requested service, customs or notes (409 once shipped).
+     *
+     * PATCH /v1/orders/{id}
+     * @return array<string, mixed> the Order
+     */
+    public function updateOrder(string $id, array $body): array
+    {
+        return $this->request('PATCH', '/v1/orders/{id}', ['id' => $id], [], $body, null, 'json');
+    }
+
+    /**
      * Download the order's packing slip (PDF: order number, date, ship-to, every line with its quantity).
      *
      * GET /v1/orders/{id}/packing-slip
@@ -348,6 +376,50 @@ trait Operations
     public function getOrderPackingSlip(string $id): string
     {
         return $this->request('GET', '/v1/orders/{id}/packing-slip', ['id' => $id], [], null, null, 'binary');
+    }
+
+    /**
+     * Process an order (awaiting_fulfillment → processing).
+     *
+     * POST /v1/orders/{id}/process
+     * @return array<string, mixed> the Order
+     */
+    public function processOrder(string $id, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/v1/orders/{id}/process', ['id' => $id], [], null, $idempotencyKey, 'json');
+    }
+
+    /**
+     * Cancel an order that has not shipped.
+     *
+     * POST /v1/orders/{id}/cancel
+     * @return array<string, mixed> the Order
+     */
+    public function cancelOrder(string $id, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/v1/orders/{id}/cancel', ['id' => $id], [], null, $idempotencyKey, 'json');
+    }
+
+    /**
+     * Archive an order (hidden from default lists).
+     *
+     * POST /v1/orders/{id}/archive
+     * @return array<string, mixed> the Order
+     */
+    public function archiveOrder(string $id, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/v1/orders/{id}/archive', ['id' => $id], [], null, $idempotencyKey, 'json');
+    }
+
+    /**
+     * Unarchive an order.
+     *
+     * POST /v1/orders/{id}/unarchive
+     * @return array<string, mixed> the Order
+     */
+    public function unarchiveOrder(string $id, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/v1/orders/{id}/unarchive', ['id' => $id], [], null, $idempotencyKey, 'json');
     }
 
     /**
@@ -554,6 +626,28 @@ trait Operations
     public function refreshTracking(string $id, ?string $idempotencyKey = null): array
     {
         return $this->request('POST', '/v1/tracking/{id}/refresh', ['id' => $id], [], null, $idempotencyKey, 'json');
+    }
+
+    /**
+     * Cancel (void) a label: only label_purchased, else 409.
+     *
+     * POST /v1/shipments/{id}/cancel
+     * @return array<string, mixed> the Shipment
+     */
+    public function cancelShipment(string $id, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/v1/shipments/{id}/cancel', ['id' => $id], [], null, $idempotencyKey, 'json');
+    }
+
+    /**
+     * Rate-shop the order and buy its label (requested service, else the shipping rules' choice).
+     *
+     * POST /v1/orders/{id}/generate
+     * @return array<string, mixed> the Order
+     */
+    public function generateOrderLabel(string $id, array $body, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/v1/orders/{id}/generate', ['id' => $id], [], $body, $idempotencyKey, 'json');
     }
 
     /**
@@ -1184,6 +1278,39 @@ trait Operations
     }
 
     /**
+     * Accept an invitation to a workspace: registers (name, password) or uses the session, then joins.
+     *
+     * POST /api/auth/invitations/{code}/accept
+     * @return array<string, mixed> the answer
+     */
+    public function acceptInvitation(string $code, array $body, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/api/auth/invitations/{code}/accept', ['code' => $code], [], $body, $idempotencyKey, 'json');
+    }
+
+    /**
+     * Ask for a password-reset link: 202 whatever the email.
+     *
+     * POST /api/auth/password-reset
+     * @return void
+     */
+    public function requestPasswordReset(array $body, ?string $idempotencyKey = null): void
+    {
+        $this->request('POST', '/api/auth/password-reset', [], [], $body, $idempotencyKey, 'none');
+    }
+
+    /**
+     * Set a new password with a reset link; every other session of the account ends.
+     *
+     * POST /api/auth/password-reset/{code}
+     * @return void
+     */
+    public function resetPassword(string $code, array $body, ?string $idempotencyKey = null): void
+    {
+        $this->request('POST', '/api/auth/password-reset/{code}', ['code' => $code], [], $body, $idempotencyKey, 'none');
+    }
+
+    /**
      * The signed-in account and its workspaces.
      *
      * GET /api/auth/me
@@ -1262,6 +1389,100 @@ trait Operations
     public function adminUpdateWorkspace(array $body): array
     {
         return $this->request('PATCH', '/api/admin/workspace', [], [], $body, null, 'json');
+    }
+
+    /**
+     * List the members of the workspace and their roles.
+     *
+     * GET /api/admin/members
+     *
+     * @param array<string, mixed> $query limit, cursor
+     *   limit: Page size, default 20, clamped to 1..100.
+     * @return array{data: list<array<string, mixed>>, has_more: bool, next_cursor: ?string} a page of Member
+     */
+    public function adminListMembers(array $query = []): array
+    {
+        return $this->request('GET', '/api/admin/members', [], $query, null, null, 'page');
+    }
+
+    /**
+     * Every item of adminListMembers() across all pages, fetched as the loop asks, with the same filters.
+     *
+     * @param array<string, mixed> $query
+     * @return \Generator<int, array<string, mixed>>
+     */
+    public function adminIterMembers(array $query = []): \Generator
+    {
+        return $this->paginate(fn (array $q): array => $this->adminListMembers($q), $query);
+    }
+
+    /**
+     * Invite someone by email with a role: an invitation whose token and link are shown once.
+     *
+     * POST /api/admin/members
+     * @return array<string, mixed> the answer
+     */
+    public function adminInviteMember(array $body, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/api/admin/members', [], [], $body, $idempotencyKey, 'json');
+    }
+
+    /**
+     * Change a member's role.
+     *
+     * PATCH /api/admin/members/{id}
+     * @return array<string, mixed> the Member
+     */
+    public function adminUpdateMember(string $id, array $body): array
+    {
+        return $this->request('PATCH', '/api/admin/members/{id}', ['id' => $id], [], $body, null, 'json');
+    }
+
+    /**
+     * Remove a member from the workspace; that member's sessions end at once.
+     *
+     * DELETE /api/admin/members/{id}
+     * @return void
+     */
+    public function adminRemoveMember(string $id): void
+    {
+        $this->request('DELETE', '/api/admin/members/{id}', ['id' => $id], [], null, null, 'none');
+    }
+
+    /**
+     * List pending invitations (never their tokens).
+     *
+     * GET /api/admin/invitations
+     *
+     * @param array<string, mixed> $query limit, cursor
+     *   limit: Page size, default 20, clamped to 1..100.
+     * @return array{data: list<array<string, mixed>>, has_more: bool, next_cursor: ?string} a page of Invitation
+     */
+    public function adminListInvitations(array $query = []): array
+    {
+        return $this->request('GET', '/api/admin/invitations', [], $query, null, null, 'page');
+    }
+
+    /**
+     * Every item of adminListInvitations() across all pages, fetched as the loop asks, with the same filters.
+     *
+     * @param array<string, mixed> $query
+     * @return \Generator<int, array<string, mixed>>
+     */
+    public function adminIterInvitations(array $query = []): \Generator
+    {
+        return $this->paginate(fn (array $q): array => $this->adminListInvitations($q), $query);
+    }
+
+    /**
+     * Withdraw a pending invitation: its link stops working at once.
+     *
+     * DELETE /api/admin/invitations/{id}
+     * @return void
+     */
+    public function adminRevokeInvitation(string $id): void
+    {
+        $this->request('DELETE', '/api/admin/invitations/{id}', ['id' => $id], [], null, null, 'none');
     }
 
     /**
@@ -1685,17 +1906,6 @@ trait Operations
     }
 
     /**
-     * Cancel (void) a label: only label_purchased, else 409.
-     *
-     * POST /api/admin/shipments/{id}/cancel
-     * @return array<string, mixed> the Shipment
-     */
-    public function adminCancelShipment(string $id, ?string $idempotencyKey = null): array
-    {
-        return $this->request('POST', '/api/admin/shipments/{id}/cancel', ['id' => $id], [], null, $idempotencyKey, 'json');
-    }
-
-    /**
      * Mark a shipment delivered (any state but voided), with a manual tracking event.
      *
      * POST /api/admin/shipments/{id}/force-delivery
@@ -1704,6 +1914,17 @@ trait Operations
     public function adminForceDeliverShipment(string $id, ?string $idempotencyKey = null): array
     {
         return $this->request('POST', '/api/admin/shipments/{id}/force-delivery', ['id' => $id], [], null, $idempotencyKey, 'json');
+    }
+
+    /**
+     * Cancel (void) a label: only label_purchased, else 409.
+     *
+     * POST /api/admin/shipments/{id}/cancel
+     * @return array<string, mixed> the Shipment
+     */
+    public function adminCancelShipment(string $id, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/api/admin/shipments/{id}/cancel', ['id' => $id], [], null, $idempotencyKey, 'json');
     }
 
     /**
@@ -2382,6 +2603,17 @@ trait Operations
     public function superAdminGetAccount(string $userId): array
     {
         return $this->request('GET', '/api/super-admin/accounts/{userId}', ['userId' => $userId], [], null, null, 'json');
+    }
+
+    /**
+     * Issue a password-reset link for an account (shown once; also mailed with SMTP_URL).
+     *
+     * POST /api/super-admin/accounts/{userId}/password-reset
+     * @return array<string, mixed> the answer
+     */
+    public function superAdminIssuePasswordReset(string $userId, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/api/super-admin/accounts/{userId}/password-reset', ['userId' => $userId], [], null, $idempotencyKey, 'json');
     }
 
     /**

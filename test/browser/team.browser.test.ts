@@ -1,0 +1,68 @@
+import type { FastifyInstance } from 'fastify';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTenant, type Tenant } from '../helpers/app.js';
+import { haveChromium, openPage, settled, shoot, signIn, startDashboard, step, TEST_BACKSTOP_MS, visible } from './kit.js';
+
+// The Team page in Chromium against a real server: the owner invites someone (the link shown
+// once, the invitation listed as pending); a viewer, signed in, sees the team without the forms,
+// no navigation to the admin pages (API keys, webhooks, carriers, integrations, rules) and no
+// "New order" on the orders page.
+
+let app: FastifyInstance;
+let base: string;
+let browser: Browser;
+let t: Tenant;
+const problems: string[] = [];
+const viewer = { email: `viewer-${Date.now()}@example.com`, password: 'correct horse battery' };
+
+describe.skipIf(!haveChromium)('the team in Chromium', () => {
+  beforeAll(async () => {
+    ({ app, base, browser } = await startDashboard());
+    t = await createTenant(app);
+    const inv = await app.inject({ method: 'POST', url: '/api/admin/members', headers: t.adminHeaders, payload: { email: viewer.email, role: 'viewer' } });
+    const accepted = await app.inject({ method: 'POST', url: `/api/auth/invitations/${inv.json().token}/accept`, payload: { name: 'Vera Viewer', password: viewer.password } });
+    expect(accepted.statusCode, accepted.body).toBe(201);
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('the owner invites; a viewer sees the team read-only and no admin pages', { timeout: TEST_BACKSTOP_MS }, async () => {
+    const page = await openPage(browser, problems);
+    await signIn(page, base, t.email, t.password);
+    await step(page, 'team-01-owner', async () => {
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Team', exact: true }).click();
+      await page.waitForURL('**/dashboard/team');
+      await settled(page);
+      await visible(page.getByTestId('members').getByText(viewer.email));
+      const form = page.getByRole('form', { name: 'Invite a member' });
+      await form.getByLabel('Email').fill('grace@example.com');
+      await form.getByLabel('Role').selectOption('operator');
+      await form.getByRole('button', { name: 'Invite' }).click();
+      await visible(page.getByTestId('secret-once').getByText(/\/dashboard\/invitations\//));
+      await visible(page.getByTestId('invitations').getByText('grace@example.com'));
+      await shoot(page, 'page-team-owner');
+    });
+    await page.close();
+
+    const asViewer = await openPage(browser, problems);
+    await signIn(asViewer, base, viewer.email, viewer.password);
+    await step(asViewer, 'team-02-viewer', async () => {
+      await settled(asViewer);
+      expect(await asViewer.getByRole('link', { name: 'New order' }).count()).toBe(0);
+      const nav = asViewer.getByRole('navigation', { name: 'Main' });
+      for (const hidden of ['API keys', 'Webhooks', 'Carriers', 'Integrations', 'Rules']) expect(await nav.getByRole('link', { name: hidden, exact: true }).count(), hidden).toBe(0);
+      await nav.getByRole('link', { name: 'Team', exact: true }).click();
+      await asViewer.waitForURL('**/dashboard/team');
+      await settled(asViewer);
+      await visible(asViewer.getByTestId('my-role').getByText('viewer'));
+      await visible(asViewer.getByTestId('members').getByText(t.email));
+      expect(await asViewer.getByRole('form', { name: 'Invite a member' }).count()).toBe(0);
+      expect(await asViewer.getByRole('button', { name: 'Remove' }).count()).toBe(0);
+      await shoot(asViewer, 'page-team-viewer');
+    });
+    expect(problems).toEqual([]);
+  });
+});
