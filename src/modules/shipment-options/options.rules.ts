@@ -42,6 +42,11 @@ export function checkOptions(value: unknown, field = 'options'): ErrorDetail[] {
   return details;
 }
 
+/** `checkOptions` on a body's `options` (a route's body checks: any shape). */
+export function checkOptionsOfBody(body: unknown): ErrorDetail[] {
+  return isObject(body) ? checkOptions(body.options) : [];
+}
+
 /** Given options (any subset) over `base` (the order's, else the defaults), key by key. */
 export function resolveOptions(given: ShipmentOptionsInput | null | undefined, base: ShipmentOptions = DEFAULT_OPTIONS): ShipmentOptions {
   const out: ShipmentOptions = { ...base };
