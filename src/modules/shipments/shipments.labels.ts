@@ -1,6 +1,6 @@
 import { plainLabelPresentation } from '../../carriers/label-presentation.js';
 import type { CarrierDefinition } from '../../carriers/types.js';
-import { createLabelRenderPool, labelCarrierParts, type CustomsDocumentData, type LabelData, type LabelFormat, type RenderedLabel } from '../labels/index.js';
+import { createLabelRenderPool, labelCarrierParts, labelMarks, type CustomsDocumentData, type LabelData, type LabelFormat, type RenderedLabel } from '../labels/index.js';
 import type { ShipmentAddress, ShipmentRow } from './shipments.tables.js';
 
 /** What the shipments module needs from label rendering (the labels module's pool fits). */
@@ -52,7 +52,7 @@ export function labelAddress(a: ShipmentAddress) {
  * its carrier's definition, which says how the carrier's labels look. A shipment whose carrier is
  * no longer registered still renders, with a plain presentation under its slug.
  */
-export function labelDataOf(row: Pick<ShipmentRow, 'id' | 'tracking_number' | 'carrier' | 'service_code' | 'service_name' | 'rate' | 'parcel' | 'ship_from' | 'ship_to' | 'environment'> & { is_return?: boolean }, carrier: CarrierDefinition | undefined, reference: string | null): LabelData {
+export function labelDataOf(row: Pick<ShipmentRow, 'id' | 'tracking_number' | 'carrier' | 'service_code' | 'service_name' | 'rate' | 'parcel' | 'ship_from' | 'ship_to' | 'environment'> & { is_return?: boolean; options?: ShipmentRow['options'] }, carrier: CarrierDefinition | undefined, reference: string | null): LabelData {
   const shipTo = labelAddress(row.ship_to);
   return {
     shipment_id: row.id,
@@ -69,6 +69,8 @@ export function labelDataOf(row: Pick<ShipmentRow, 'id' | 'tracking_number' | 'c
     reference,
     sample: row.environment === 'test',
     is_return: row.is_return === true,
+    marks: labelMarks(row.options),
+    references: row.options?.references ?? [],
     carrier_parts: labelCarrierParts((carrier ?? fallback).label, row.tracking_number, shipTo),
   };
 }

@@ -74,6 +74,11 @@ describe('POST /v1/shipments with options', () => {
     // Read back the same.
     const read = await app.inject({ method: 'GET', url: `/v1/shipments/${shipment.id}`, headers: t.headers });
     expect(read.json().options).toEqual(shipment.options);
+    // The label (re-rendered in another format from the stored shipment) prints the mark and the references.
+    const zpl = await app.inject({ method: 'GET', url: `/v1/shipments/${shipment.id}/label?format=zpl_4x6`, headers: t.headers });
+    expect(zpl.statusCode).toBe(200);
+    expect(zpl.body).toContain('^FDADULT SIGNATURE REQUIRED^FS');
+    expect(zpl.body).toContain('REFERENCE: PO-1 / INV-9');
   });
 
   it('a service lacking an option: 422 option_unavailable naming it, nothing bought, the order untouched', async () => {

@@ -536,6 +536,7 @@ export class ShipmentsService {
       ship_to: destination.shipTo,
       environment: ctx.environment,
       is_return: plan.returning !== null,
+      options: plan.options,
     };
     // Rendered (or converted from the carrier's image) before the transaction: that work must not
     // hold a database connection. A carrier label that cannot become the asked format is still
