@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createTenant, type Tenant } from '../../../test/helpers/app.js';
 import { registerBatchJobs } from '../batches/index.js';
 import { upsOptions } from '../../carriers/ups/options.v2026-01.js';
+import { settingsService } from '../settings/index.js';
 
 // Monday 2 March 2026, 15:00 UTC.
 const NOW = Date.parse('2026-03-02T15:00:00.000Z');
@@ -160,5 +161,31 @@ describe('generate and batch items take options', () => {
     const items = (await app.inject({ method: 'GET', url: `/v1/batches/${id}/items`, headers: t.headers })).json().data;
     expect(items[0].result.shipment.options.saturday_delivery).toBe(true);
     expect(items[1].error.code).toBe('option_unavailable');
+  });
+});
+
+describe('insurance is refunded with the label on void', () => {
+  it('the refund names the premium in its breakdown and its reason', async () => {
+    await settingsService(app.deps).set('sandbox.refund_delay_seconds', 0, { type: 'system', id: null }, {});
+    const order = await createOrder();
+    const res = await buy(order.id, { service_code: 'ups_ground', options: { insurance: { amount: { amount: 80_000, currency: 'USD' } } } });
+    expect(res.statusCode, res.body).toBe(201);
+    const shipment = res.json();
+    const premium = shipment.rate.surcharges.find((s: { code: string }) => s.code === 'insurance').amount;
+    // 800 USD: eight started 100 USD at 1.55.
+    expect(premium).toEqual({ amount: 8 * upsOptions.tariff.insurance.per_100, currency: 'USD' });
+    const voided = await app.inject({ method: 'POST', url: `/v1/shipments/${shipment.id}/void`, headers: t.headers });
+    expect(voided.statusCode, voided.body).toBe(200);
+    const refund = voided.json().refund;
+    expect(refund.amount).toEqual(shipment.price);
+    expect(refund.breakdown).toEqual([
+      { code: 'label', amount: { amount: shipment.price.amount - premium.amount, currency: 'USD' } },
+      { code: 'insurance', amount: premium },
+    ]);
+    await app.services.shipments.refunds.decide(shipment.id);
+    const after = (await app.inject({ method: 'GET', url: `/v1/shipments/${shipment.id}`, headers: t.headers })).json().refund;
+    expect(after).toMatchObject({ status: 'refunded', reason: expect.stringContaining('insurance premium') });
+    const listed = (await app.inject({ method: 'GET', url: '/v1/refunds', headers: t.headers })).json().data.find((r: { shipment_id: string }) => r.shipment_id === shipment.id);
+    expect(listed.breakdown).toEqual(refund.breakdown);
   });
 });

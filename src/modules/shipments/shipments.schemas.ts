@@ -156,11 +156,16 @@ export type TrackingEventListFilter = Static<typeof TrackingEventListQuery>;
 const SurchargeSchema = Type.Object({ code: Type.String(), amount: MoneySchema });
 
 const RefundStatusSchema = Type.Union([Type.Literal('submitted'), Type.Literal('refunded'), Type.Literal('rejected')]);
+const RefundBreakdownSchema = Type.Array(
+  Type.Object({ code: Type.Union([Type.Literal('label'), Type.Literal('insurance')]), amount: MoneySchema }),
+  { description: 'What the amount refunds: `label` (postage and the other surcharges) and, for an insured label, `insurance` (the premium, refunded with it). The amounts add up to `amount`.' },
+);
 export const RefundSchema = Type.Object(
   {
     id: Type.String({ examples: ['rfd_01jx0000000000000000000000'] }),
     status: RefundStatusSchema,
     amount: MoneySchema,
+    breakdown: RefundBreakdownSchema,
     requested_at: Timestamp,
     decided_at: orNull(Timestamp),
     reason: orNull(Type.String()),
@@ -176,6 +181,7 @@ export const RefundListItemSchema = Type.Object(
     carrier: Type.String(),
     status: RefundStatusSchema,
     amount: MoneySchema,
+    breakdown: RefundBreakdownSchema,
     requested_at: Timestamp,
     decided_at: orNull(Timestamp),
     reason: orNull(Type.String()),
