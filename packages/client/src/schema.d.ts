@@ -239,7 +239,7 @@ export interface paths {
         put?: never;
         /**
          * Buy a label for an order
-         * @description Re-rates the service for the order's parcel, buys the label (tracking number with its carrier's check digit), stores the rendered label, moves the order to shipped and emits shipment.label_purchased, in one transaction. The order must be awaiting_fulfillment or processing (else 409 invalid_state); an unknown service_code is 400; a service that cannot carry the parcel 422 no_rates; no ship-from on the order or the workspace 422 missing_ship_from. A parcel that crosses a border (or goes to a US military address) ships with a customs declaration: `customs` given here, else the order's, else one derived from its line items (422 customs_required when a line lacks a price or weight); it is checked before anything is bought (422 customs_invalid, one detail per problem), and a carrier that refuses it answers 422 carrier_rejected. `service_code: "auto"` lets the shipping rules choose the service and account (the shipment's `selection` explains the choice; a rule that excludes every option is 422 no_rates naming it). Send an Idempotency-Key: one label per key, even for concurrent retries.
+         * @description Re-rates the service for the order's parcel, buys the label (tracking number with its carrier's check digit), stores the rendered label, moves the order to shipped and emits shipment.label_purchased, in one transaction. The order must be awaiting_fulfillment or processing (else 409 invalid_state); an unknown service_code is 400; a service that cannot carry the parcel 422 no_rates; no ship-from on the order or the workspace 422 missing_ship_from. A parcel that crosses a border (or goes to a US military address) ships with a customs declaration: `customs` given here, else the order's, else one derived from its line items (422 customs_required when a line lacks a price or weight); it is checked before anything is bought (422 customs_invalid, one detail per problem), and a carrier that refuses it answers 422 carrier_rejected. `service_code: "auto"` lets the shipping rules choose the service and account (the shipment's `selection` explains the choice; a rule that excludes every option is 422 no_rates naming it). `options` (signature, insurance, Saturday delivery, dangerous goods, references) override the order's key by key; a service that does not offer one is 422 option_unavailable, one detail per option, nothing bought. Send an Idempotency-Key: one label per key, even for concurrent retries.
          */
         post: operations["createShipment"];
         delete?: never;
@@ -3320,6 +3320,14 @@ export interface components {
          *       "parcel_derived": true,
          *       "requested_service": "usps_ground_advantage",
          *       "customs": null,
+         *       "options": {
+         *         "signature": "none",
+         *         "saturday_delivery": false,
+         *         "insurance": null,
+         *         "dangerous_goods": null,
+         *         "references": [],
+         *         "delivery_instructions": null
+         *       },
          *       "shipments": [],
          *       "office_pins": [],
          *       "notes": "Gift wrap, please.",
@@ -3423,6 +3431,14 @@ export interface components {
          *         "contents_explanation": null,
          *         "eel_pfc": null,
          *         "aes_itn": null
+         *       },
+         *       "options": {
+         *         "signature": "none",
+         *         "saturday_delivery": false,
+         *         "insurance": null,
+         *         "dangerous_goods": null,
+         *         "references": [],
+         *         "delivery_instructions": null
          *       },
          *       "shipments": [],
          *       "office_pins": [],
@@ -3547,6 +3563,32 @@ export interface components {
                     sku: string | null;
                 }[];
             } | null;
+            /**
+             * ShipmentOptions
+             * @description The shipment options labels for this order default to, every key present (defaults where none were given).
+             */
+            options: {
+                /** @description none, standard or adult. */
+                signature: "none" | "standard" | "adult";
+                saturday_delivery: boolean;
+                insurance: {
+                    amount: {
+                        /**
+                         * Format: int64
+                         * @description Integer minor units (cents).
+                         */
+                        amount: number;
+                        /** @description ISO 4217 code. */
+                        currency: string;
+                    };
+                } | null;
+                dangerous_goods: {
+                    category: string;
+                    dry_ice_weight_oz?: number;
+                } | null;
+                references: string[];
+                delivery_instructions: string | null;
+            };
             shipments: ({
                 id: string;
                 carrier: string;
@@ -3703,6 +3745,14 @@ export interface components {
          *         ]
          *       },
          *       "customs": null,
+         *       "options": {
+         *         "signature": "none",
+         *         "saturday_delivery": false,
+         *         "insurance": null,
+         *         "dangerous_goods": null,
+         *         "references": [],
+         *         "delivery_instructions": null
+         *       },
          *       "manifest_id": null,
          *       "created_at": "2026-11-23T21:44:19.734Z",
          *       "updated_at": "2026-11-23T21:44:19.734Z",
@@ -3855,6 +3905,14 @@ export interface components {
          *           "currency": "USD"
          *         }
          *       },
+         *       "options": {
+         *         "signature": "none",
+         *         "saturday_delivery": false,
+         *         "insurance": null,
+         *         "dangerous_goods": null,
+         *         "references": [],
+         *         "delivery_instructions": null
+         *       },
          *       "manifest_id": null,
          *       "created_at": "2026-11-23T21:44:19.734Z",
          *       "updated_at": "2026-11-23T21:44:19.734Z",
@@ -3962,6 +4020,14 @@ export interface components {
          *       "ship_to_original": null,
          *       "selection": null,
          *       "customs": null,
+         *       "options": {
+         *         "signature": "none",
+         *         "saturday_delivery": false,
+         *         "insurance": null,
+         *         "dangerous_goods": null,
+         *         "references": [],
+         *         "delivery_instructions": null
+         *       },
          *       "manifest_id": null,
          *       "created_at": "2026-11-25T10:02:11.120Z",
          *       "updated_at": "2026-11-25T10:02:11.120Z",
@@ -4184,6 +4250,32 @@ export interface components {
                     currency: string;
                 };
             } | null;
+            /**
+             * ShipmentOptions
+             * @description The shipment options the label was bought with (the order's, overridden key by key by the purchase's), every key present.
+             */
+            options: {
+                /** @description none, standard or adult. */
+                signature: "none" | "standard" | "adult";
+                saturday_delivery: boolean;
+                insurance: {
+                    amount: {
+                        /**
+                         * Format: int64
+                         * @description Integer minor units (cents).
+                         */
+                        amount: number;
+                        /** @description ISO 4217 code. */
+                        currency: string;
+                    };
+                } | null;
+                dangerous_goods: {
+                    category: string;
+                    dry_ice_weight_oz?: number;
+                } | null;
+                references: string[];
+                delivery_instructions: string | null;
+            };
             manifest_id: string | null;
             /** Format: date-time */
             created_at: string;
@@ -4221,6 +4313,19 @@ export interface components {
                     /** @description ISO 4217 code. */
                     currency: string;
                 };
+                /** @description What the amount refunds: `label` (postage and the other surcharges) and, for an insured label, `insurance` (the premium, refunded with it). The amounts add up to `amount`. */
+                breakdown: {
+                    code: "label" | "insurance";
+                    amount: {
+                        /**
+                         * Format: int64
+                         * @description Integer minor units (cents).
+                         */
+                        amount: number;
+                        /** @description ISO 4217 code. */
+                        currency: string;
+                    };
+                }[];
                 /** Format: date-time */
                 requested_at: string;
                 decided_at: string | null;
@@ -4510,6 +4615,14 @@ export interface components {
          *             ]
          *           },
          *           "customs": null,
+         *           "options": {
+         *             "signature": "none",
+         *             "saturday_delivery": false,
+         *             "insurance": null,
+         *             "dangerous_goods": null,
+         *             "references": [],
+         *             "delivery_instructions": null
+         *           },
          *           "manifest_id": null,
          *           "created_at": "2026-11-23T21:44:19.734Z",
          *           "updated_at": "2026-11-23T21:44:19.734Z",
@@ -4751,6 +4864,27 @@ export interface components {
                 name: string;
                 domestic: boolean;
                 international: boolean;
+                /**
+                 * ServiceOptions
+                 * @description The shipment options the service offers (rate queries and purchases are checked against this), for both drivers.
+                 */
+                options: {
+                    signature: boolean;
+                    adult_signature: boolean;
+                    saturday_delivery: boolean;
+                    insurance_max: {
+                        /** Format: int64 */
+                        amount: number;
+                        currency: string;
+                    } | null;
+                    /** @description Dangerous-goods categories the service carries. */
+                    dangerous_goods: string[];
+                    /**
+                     * Format: int64
+                     * @description Parcels in one shipment (1: no multi-piece).
+                     */
+                    max_parcels: number;
+                };
             }[];
             /** @description rates, labels, void and tracking hold for both drivers; address_validation is what the api driver adds; returns, pickups, manifests and customs documents are the carrier's offer, the same for both drivers. */
             capabilities: {
@@ -5472,9 +5606,18 @@ export interface components {
          *         "amount": 1380,
          *         "currency": "USD"
          *       },
+         *       "breakdown": [
+         *         {
+         *           "code": "label",
+         *           "amount": {
+         *             "amount": 1380,
+         *             "currency": "USD"
+         *           }
+         *         }
+         *       ],
          *       "requested_at": "2026-11-23T22:01:05.210Z",
          *       "decided_at": "2026-11-23T22:02:05.400Z",
-         *       "reason": "The label was not used; refunded."
+         *       "reason": "The label was not used; the label is refunded."
          *     }
          */
         Refund: {
@@ -5492,6 +5635,19 @@ export interface components {
                 /** @description ISO 4217 code. */
                 currency: string;
             };
+            /** @description What the amount refunds: `label` (postage and the other surcharges) and, for an insured label, `insurance` (the premium, refunded with it). The amounts add up to `amount`. */
+            breakdown: {
+                code: "label" | "insurance";
+                amount: {
+                    /**
+                     * Format: int64
+                     * @description Integer minor units (cents).
+                     */
+                    amount: number;
+                    /** @description ISO 4217 code. */
+                    currency: string;
+                };
+            }[];
             /** Format: date-time */
             requested_at: string;
             decided_at: string | null;
@@ -6621,6 +6777,14 @@ export interface operations {
                      *           "parcel_derived": true,
                      *           "requested_service": "usps_ground_advantage",
                      *           "customs": null,
+                     *           "options": {
+                     *             "signature": "none",
+                     *             "saturday_delivery": false,
+                     *             "insurance": null,
+                     *             "dangerous_goods": null,
+                     *             "references": [],
+                     *             "delivery_instructions": null
+                     *           },
                      *           "shipments": [],
                      *           "office_pins": [],
                      *           "notes": "Gift wrap, please.",
@@ -6970,6 +7134,34 @@ export interface operations {
                             sku?: string | null;
                         }[];
                     } | null;
+                    /** @description Shipment options, the default of every label bought for this order (a shipment's or generate's options override them key by key); null clears them. */
+                    options?: {
+                        /** @description none (default), standard or adult. */
+                        signature?: "none" | "standard" | "adult";
+                        /** @description Deliver on a Saturday (default false). */
+                        saturday_delivery?: boolean;
+                        insurance?: {
+                            /** @description The declared value to insure (> 0), in the currency of the service's insurance_max. */
+                            amount: {
+                                /**
+                                 * Format: int64
+                                 * @description Integer minor units (cents).
+                                 */
+                                amount: number;
+                                /** @description ISO 4217 code. */
+                                currency: string;
+                            };
+                        } | null;
+                        dangerous_goods?: {
+                            /** @description lithium_ion_in_equipment, lithium_ion_with_equipment, lithium_metal_in_equipment, limited_quantity_ground, dry_ice. */
+                            category: "lithium_ion_in_equipment" | "lithium_ion_with_equipment" | "lithium_metal_in_equipment" | "limited_quantity_ground" | "dry_ice";
+                            /** @description Weight of the dry ice in ounces: required with category dry_ice, refused otherwise. */
+                            dry_ice_weight_oz?: number;
+                        } | null;
+                        /** @description Up to two references printed on the label (a PO number, an invoice). */
+                        references?: string[];
+                        delivery_instructions?: string | null;
+                    } | null;
                     notes?: string | null;
                 };
             };
@@ -7031,6 +7223,14 @@ export interface operations {
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
@@ -7102,6 +7302,14 @@ export interface operations {
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
@@ -7360,6 +7568,14 @@ export interface operations {
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
@@ -7601,6 +7817,49 @@ export interface operations {
                     residential?: boolean;
                     /** @description Only these carrier accounts (`ca_…`, enabled ones of this workspace and environment); default: every enabled account. */
                     carrier_accounts?: string[];
+                    /**
+                     * ShipmentOptionsInput
+                     * @description Shipment options: only services that offer them are quoted, each option's cost a `surcharges` entry; a service dropped for lacking one is a `messages` entry (code option_unavailable).
+                     * @example {
+                     *       "signature": "adult",
+                     *       "insurance": {
+                     *         "amount": {
+                     *           "amount": 25000,
+                     *           "currency": "USD"
+                     *         }
+                     *       },
+                     *       "references": [
+                     *         "PO-1042"
+                     *       ]
+                     *     }
+                     */
+                    options?: {
+                        /** @description none (default), standard or adult. */
+                        signature?: "none" | "standard" | "adult";
+                        /** @description Deliver on a Saturday (default false). */
+                        saturday_delivery?: boolean;
+                        insurance?: {
+                            /** @description The declared value to insure (> 0), in the currency of the service's insurance_max. */
+                            amount: {
+                                /**
+                                 * Format: int64
+                                 * @description Integer minor units (cents).
+                                 */
+                                amount: number;
+                                /** @description ISO 4217 code. */
+                                currency: string;
+                            };
+                        } | null;
+                        dangerous_goods?: {
+                            /** @description lithium_ion_in_equipment, lithium_ion_with_equipment, lithium_metal_in_equipment, limited_quantity_ground, dry_ice. */
+                            category: "lithium_ion_in_equipment" | "lithium_ion_with_equipment" | "lithium_metal_in_equipment" | "limited_quantity_ground" | "dry_ice";
+                            /** @description Weight of the dry ice in ounces: required with category dry_ice, refused otherwise. */
+                            dry_ice_weight_oz?: number;
+                        } | null;
+                        /** @description Up to two references printed on the label (a PO number, an invoice). */
+                        references?: string[];
+                        delivery_instructions?: string | null;
+                    };
                 };
             };
         };
@@ -7808,7 +8067,7 @@ export interface operations {
                             /** @enum {string|null} */
                             dim_divisor_unit: "in3_per_lb" | "cm3_per_kg" | null;
                             surcharges: {
-                                /** @description fuel, residential, additional_handling, oversize, remote_area, nonstandard_length, nonstandard_volume. */
+                                /** @description fuel, residential, additional_handling, oversize, remote_area, nonstandard_length, nonstandard_volume; shipment options: signature, adult_signature, saturday_delivery, insurance, dangerous_goods. */
                                 code: string;
                                 amount: {
                                     /**
@@ -7837,15 +8096,19 @@ export interface operations {
                             service_code: string;
                             reason: string;
                         }[];
-                        /** @description One per carrier account that failed; its services are also listed under `unavailable`. */
+                        /** @description One per carrier account that failed (its services are also listed under `unavailable`), and one per service dropped for lacking a shipment option asked for (option_unavailable). */
                         messages: {
                             carrier_account_id: string | null;
                             carrier: string;
                             /**
-                             * @description carrier_unavailable: no answer within the deadline, 5xx, or its circuit is open; carrier_account_invalid: the carrier refused the credentials; carrier_rejected: the carrier refused the request.
+                             * @description carrier_unavailable: no answer within the deadline, 5xx, or its circuit is open; carrier_account_invalid: the carrier refused the credentials; carrier_rejected: the carrier refused the request; option_unavailable: the service (`service_code`) does not offer a shipment option asked for (`option`).
                              * @enum {string}
                              */
-                            code: "carrier_unavailable" | "carrier_account_invalid" | "carrier_rejected";
+                            code: "carrier_unavailable" | "carrier_account_invalid" | "carrier_rejected" | "option_unavailable";
+                            /** @description option_unavailable: the service dropped. */
+                            service_code?: string;
+                            /** @description option_unavailable: signature, adult_signature, saturday_delivery, insurance, dangerous_goods or parcels. */
+                            option?: string;
                             message: string;
                         }[];
                     };
@@ -8357,6 +8620,14 @@ export interface operations {
                      *             ]
                      *           },
                      *           "customs": null,
+                     *           "options": {
+                     *             "signature": "none",
+                     *             "saturday_delivery": false,
+                     *             "insurance": null,
+                     *             "dangerous_goods": null,
+                     *             "references": [],
+                     *             "delivery_instructions": null
+                     *           },
                      *           "manifest_id": null,
                      *           "created_at": "2026-11-23T21:44:19.734Z",
                      *           "updated_at": "2026-11-23T21:44:19.734Z",
@@ -8662,6 +8933,49 @@ export interface operations {
                             sku?: string | null;
                         }[];
                     };
+                    /**
+                     * ShipmentOptionsInput
+                     * @description Shipment options for this label: each key given overrides the order's (GET the order: options), the others are the order's. A service that does not offer one is 422 option_unavailable (nothing bought); with auto or cheapest only services that offer them are considered.
+                     * @example {
+                     *       "signature": "adult",
+                     *       "insurance": {
+                     *         "amount": {
+                     *           "amount": 25000,
+                     *           "currency": "USD"
+                     *         }
+                     *       },
+                     *       "references": [
+                     *         "PO-1042"
+                     *       ]
+                     *     }
+                     */
+                    options?: {
+                        /** @description none (default), standard or adult. */
+                        signature?: "none" | "standard" | "adult";
+                        /** @description Deliver on a Saturday (default false). */
+                        saturday_delivery?: boolean;
+                        insurance?: {
+                            /** @description The declared value to insure (> 0), in the currency of the service's insurance_max. */
+                            amount: {
+                                /**
+                                 * Format: int64
+                                 * @description Integer minor units (cents).
+                                 */
+                                amount: number;
+                                /** @description ISO 4217 code. */
+                                currency: string;
+                            };
+                        } | null;
+                        dangerous_goods?: {
+                            /** @description lithium_ion_in_equipment, lithium_ion_with_equipment, lithium_metal_in_equipment, limited_quantity_ground, dry_ice. */
+                            category: "lithium_ion_in_equipment" | "lithium_ion_with_equipment" | "lithium_metal_in_equipment" | "limited_quantity_ground" | "dry_ice";
+                            /** @description Weight of the dry ice in ounces: required with category dry_ice, refused otherwise. */
+                            dry_ice_weight_oz?: number;
+                        } | null;
+                        /** @description Up to two references printed on the label (a PO number, an invoice). */
+                        references?: string[];
+                        delivery_instructions?: string | null;
+                    };
                 };
             };
         };
@@ -8797,6 +9111,14 @@ export interface operations {
                      *         ]
                      *       },
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "manifest_id": null,
                      *       "created_at": "2026-11-23T21:44:19.734Z",
                      *       "updated_at": "2026-11-23T21:44:19.734Z",
@@ -8951,7 +9273,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unprocessable: no_rates, missing_ship_from, address_undeliverable, carrier_rejected; customs_required (the parcel crosses a border or goes to a US military address, no customs was given and the order's line items cannot make one: one detail per missing line field); customs_invalid (the declaration breaks a customs rule: one detail per problem, e.g. customs.items[0].description). Nothing is bought. */
+            /** @description Unprocessable: no_rates, missing_ship_from, address_undeliverable, carrier_rejected, option_unavailable; customs_required (the parcel crosses a border or goes to a US military address, no customs was given and the order's line items cannot make one: one detail per missing line field); customs_invalid (the declaration breaks a customs rule: one detail per problem, e.g. customs.items[0].description). Nothing is bought. */
             422: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -9179,6 +9501,14 @@ export interface operations {
                      *         ]
                      *       },
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "manifest_id": null,
                      *       "created_at": "2026-11-23T21:44:19.734Z",
                      *       "updated_at": "2026-11-23T21:44:19.734Z",
@@ -9501,6 +9831,14 @@ export interface operations {
                      *         ]
                      *       },
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "manifest_id": null,
                      *       "created_at": "2026-11-23T21:44:19.734Z",
                      *       "updated_at": "2026-11-23T21:44:19.734Z",
@@ -9881,6 +10219,14 @@ export interface operations {
                      *         ]
                      *       },
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "manifest_id": null,
                      *       "created_at": "2026-11-23T21:44:19.734Z",
                      *       "updated_at": "2026-11-23T21:44:19.734Z",
@@ -10149,9 +10495,18 @@ export interface operations {
                      *             "amount": 1380,
                      *             "currency": "USD"
                      *           },
+                     *           "breakdown": [
+                     *             {
+                     *               "code": "label",
+                     *               "amount": {
+                     *                 "amount": 1380,
+                     *                 "currency": "USD"
+                     *               }
+                     *             }
+                     *           ],
                      *           "requested_at": "2026-11-23T22:01:05.210Z",
                      *           "decided_at": "2026-11-23T22:02:05.400Z",
-                     *           "reason": "The label was not used; refunded."
+                     *           "reason": "The label was not used; the label is refunded."
                      *         }
                      *       ],
                      *       "has_more": false,
@@ -11728,7 +12083,7 @@ export interface operations {
                 "application/json": {
                     /** @description purchase_labels, import_orders, validate_addresses, process_orders or create_returns. */
                     type: "purchase_labels" | "import_orders" | "validate_addresses" | "process_orders" | "create_returns";
-                    /** @description purchase_labels: [{order_id, service_code?, label_format?, address_validation?}]; import_orders: order bodies of POST /v1/orders; validate_addresses: addresses of POST /v1/addresses/validate; create_returns: [{shipment_id, rma_number?, reason?, charge?, expires_in_days?, service_code?, label_format?}] (a return label per outbound shipment, as POST /v1/shipments/{id}/return). Up to 10,000 (more is 413). An item that does not validate becomes a failed item; it does not fail the batch. */
+                    /** @description purchase_labels: [{order_id, service_code?, label_format?, address_validation?, options?}] (options as on POST /v1/shipments: over the order's, key by key); import_orders: order bodies of POST /v1/orders; validate_addresses: addresses of POST /v1/addresses/validate; create_returns: [{shipment_id, rma_number?, reason?, charge?, expires_in_days?, service_code?, label_format?}] (a return label per outbound shipment, as POST /v1/shipments/{id}/return). Up to 10,000 (more is 413). An item that does not validate becomes a failed item; it does not fail the batch. */
                     items?: unknown[];
                     /** @description purchase_labels and process_orders: the orders (instead of items). */
                     order_ids?: string[];
@@ -12303,6 +12658,14 @@ export interface operations {
                      *                 ]
                      *               },
                      *               "customs": null,
+                     *               "options": {
+                     *                 "signature": "none",
+                     *                 "saturday_delivery": false,
+                     *                 "insurance": null,
+                     *                 "dangerous_goods": null,
+                     *                 "references": [],
+                     *                 "delivery_instructions": null
+                     *               },
                      *               "manifest_id": null,
                      *               "created_at": "2026-11-23T21:44:19.734Z",
                      *               "updated_at": "2026-11-23T21:44:19.734Z",
@@ -15246,7 +15609,22 @@ export interface operations {
                      *               "service_code": "ups_ground",
                      *               "name": "UPS Ground",
                      *               "domestic": true,
-                     *               "international": false
+                     *               "international": false,
+                     *               "options": {
+                     *                 "signature": true,
+                     *                 "adult_signature": true,
+                     *                 "saturday_delivery": false,
+                     *                 "insurance_max": {
+                     *                   "amount": 5000000,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "dangerous_goods": [
+                     *                   "lithium_ion_in_equipment",
+                     *                   "limited_quantity_ground",
+                     *                   "dry_ice"
+                     *                 ],
+                     *                 "max_parcels": 20
+                     *               }
                      *             }
                      *           ],
                      *           "capabilities": {
@@ -17463,6 +17841,49 @@ export interface operations {
                     residential?: boolean;
                     /** @description Only these carrier accounts (`ca_…`, enabled ones of this workspace and environment); default: every enabled account. */
                     carrier_accounts?: string[];
+                    /**
+                     * ShipmentOptionsInput
+                     * @description Shipment options: only services that offer them are quoted, each option's cost a `surcharges` entry; a service dropped for lacking one is a `messages` entry (code option_unavailable).
+                     * @example {
+                     *       "signature": "adult",
+                     *       "insurance": {
+                     *         "amount": {
+                     *           "amount": 25000,
+                     *           "currency": "USD"
+                     *         }
+                     *       },
+                     *       "references": [
+                     *         "PO-1042"
+                     *       ]
+                     *     }
+                     */
+                    options?: {
+                        /** @description none (default), standard or adult. */
+                        signature?: "none" | "standard" | "adult";
+                        /** @description Deliver on a Saturday (default false). */
+                        saturday_delivery?: boolean;
+                        insurance?: {
+                            /** @description The declared value to insure (> 0), in the currency of the service's insurance_max. */
+                            amount: {
+                                /**
+                                 * Format: int64
+                                 * @description Integer minor units (cents).
+                                 */
+                                amount: number;
+                                /** @description ISO 4217 code. */
+                                currency: string;
+                            };
+                        } | null;
+                        dangerous_goods?: {
+                            /** @description lithium_ion_in_equipment, lithium_ion_with_equipment, lithium_metal_in_equipment, limited_quantity_ground, dry_ice. */
+                            category: "lithium_ion_in_equipment" | "lithium_ion_with_equipment" | "lithium_metal_in_equipment" | "limited_quantity_ground" | "dry_ice";
+                            /** @description Weight of the dry ice in ounces: required with category dry_ice, refused otherwise. */
+                            dry_ice_weight_oz?: number;
+                        } | null;
+                        /** @description Up to two references printed on the label (a PO number, an invoice). */
+                        references?: string[];
+                        delivery_instructions?: string | null;
+                    };
                     /** @description With a rate query: the order value the rules see (default none: order_value conditions do not match). */
                     order_value?: {
                         /**
@@ -21968,6 +22389,14 @@ export interface operations {
                      *           "parcel_derived": true,
                      *           "requested_service": "usps_ground_advantage",
                      *           "customs": null,
+                     *           "options": {
+                     *             "signature": "none",
+                     *             "saturday_delivery": false,
+                     *             "insurance": null,
+                     *             "dangerous_goods": null,
+                     *             "references": [],
+                     *             "delivery_instructions": null
+                     *           },
                      *           "shipments": [],
                      *           "office_pins": [],
                      *           "notes": "Gift wrap, please.",
@@ -22284,6 +22713,34 @@ export interface operations {
                             sku?: string | null;
                         }[];
                     } | null;
+                    /** @description Shipment options, the default of every label bought for this order (a shipment's or generate's options override them key by key); null clears them. */
+                    options?: {
+                        /** @description none (default), standard or adult. */
+                        signature?: "none" | "standard" | "adult";
+                        /** @description Deliver on a Saturday (default false). */
+                        saturday_delivery?: boolean;
+                        insurance?: {
+                            /** @description The declared value to insure (> 0), in the currency of the service's insurance_max. */
+                            amount: {
+                                /**
+                                 * Format: int64
+                                 * @description Integer minor units (cents).
+                                 */
+                                amount: number;
+                                /** @description ISO 4217 code. */
+                                currency: string;
+                            };
+                        } | null;
+                        dangerous_goods?: {
+                            /** @description lithium_ion_in_equipment, lithium_ion_with_equipment, lithium_metal_in_equipment, limited_quantity_ground, dry_ice. */
+                            category: "lithium_ion_in_equipment" | "lithium_ion_with_equipment" | "lithium_metal_in_equipment" | "limited_quantity_ground" | "dry_ice";
+                            /** @description Weight of the dry ice in ounces: required with category dry_ice, refused otherwise. */
+                            dry_ice_weight_oz?: number;
+                        } | null;
+                        /** @description Up to two references printed on the label (a PO number, an invoice). */
+                        references?: string[];
+                        delivery_instructions?: string | null;
+                    } | null;
                     notes?: string | null;
                 };
             };
@@ -22341,6 +22798,14 @@ export interface operations {
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
@@ -22408,6 +22873,14 @@ export interface operations {
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
@@ -22637,6 +23110,14 @@ export interface operations {
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
@@ -22959,6 +23440,34 @@ export interface operations {
                             sku?: string | null;
                         }[];
                     } | null;
+                    /** @description Shipment options, the default of every label bought for this order (a shipment's or generate's options override them key by key); null clears them. */
+                    options?: {
+                        /** @description none (default), standard or adult. */
+                        signature?: "none" | "standard" | "adult";
+                        /** @description Deliver on a Saturday (default false). */
+                        saturday_delivery?: boolean;
+                        insurance?: {
+                            /** @description The declared value to insure (> 0), in the currency of the service's insurance_max. */
+                            amount: {
+                                /**
+                                 * Format: int64
+                                 * @description Integer minor units (cents).
+                                 */
+                                amount: number;
+                                /** @description ISO 4217 code. */
+                                currency: string;
+                            };
+                        } | null;
+                        dangerous_goods?: {
+                            /** @description lithium_ion_in_equipment, lithium_ion_with_equipment, lithium_metal_in_equipment, limited_quantity_ground, dry_ice. */
+                            category: "lithium_ion_in_equipment" | "lithium_ion_with_equipment" | "lithium_metal_in_equipment" | "limited_quantity_ground" | "dry_ice";
+                            /** @description Weight of the dry ice in ounces: required with category dry_ice, refused otherwise. */
+                            dry_ice_weight_oz?: number;
+                        } | null;
+                        /** @description Up to two references printed on the label (a PO number, an invoice). */
+                        references?: string[];
+                        delivery_instructions?: string | null;
+                    } | null;
                     notes?: string | null;
                 };
             };
@@ -23016,6 +23525,14 @@ export interface operations {
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
@@ -23213,6 +23730,14 @@ export interface operations {
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
@@ -23410,6 +23935,14 @@ export interface operations {
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
@@ -23607,6 +24140,14 @@ export interface operations {
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
@@ -23804,6 +24345,14 @@ export interface operations {
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
@@ -26243,6 +26792,14 @@ export interface operations {
                      *             ]
                      *           },
                      *           "customs": null,
+                     *           "options": {
+                     *             "signature": "none",
+                     *             "saturday_delivery": false,
+                     *             "insurance": null,
+                     *             "dangerous_goods": null,
+                     *             "references": [],
+                     *             "delivery_instructions": null
+                     *           },
                      *           "manifest_id": null,
                      *           "created_at": "2026-11-23T21:44:19.734Z",
                      *           "updated_at": "2026-11-23T21:44:19.734Z",
@@ -26515,6 +27072,49 @@ export interface operations {
                             sku?: string | null;
                         }[];
                     };
+                    /**
+                     * ShipmentOptionsInput
+                     * @description Shipment options for this label: each key given overrides the order's (GET the order: options), the others are the order's. A service that does not offer one is 422 option_unavailable (nothing bought); with auto or cheapest only services that offer them are considered.
+                     * @example {
+                     *       "signature": "adult",
+                     *       "insurance": {
+                     *         "amount": {
+                     *           "amount": 25000,
+                     *           "currency": "USD"
+                     *         }
+                     *       },
+                     *       "references": [
+                     *         "PO-1042"
+                     *       ]
+                     *     }
+                     */
+                    options?: {
+                        /** @description none (default), standard or adult. */
+                        signature?: "none" | "standard" | "adult";
+                        /** @description Deliver on a Saturday (default false). */
+                        saturday_delivery?: boolean;
+                        insurance?: {
+                            /** @description The declared value to insure (> 0), in the currency of the service's insurance_max. */
+                            amount: {
+                                /**
+                                 * Format: int64
+                                 * @description Integer minor units (cents).
+                                 */
+                                amount: number;
+                                /** @description ISO 4217 code. */
+                                currency: string;
+                            };
+                        } | null;
+                        dangerous_goods?: {
+                            /** @description lithium_ion_in_equipment, lithium_ion_with_equipment, lithium_metal_in_equipment, limited_quantity_ground, dry_ice. */
+                            category: "lithium_ion_in_equipment" | "lithium_ion_with_equipment" | "lithium_metal_in_equipment" | "limited_quantity_ground" | "dry_ice";
+                            /** @description Weight of the dry ice in ounces: required with category dry_ice, refused otherwise. */
+                            dry_ice_weight_oz?: number;
+                        } | null;
+                        /** @description Up to two references printed on the label (a PO number, an invoice). */
+                        references?: string[];
+                        delivery_instructions?: string | null;
+                    };
                 };
             };
         };
@@ -26646,6 +27246,14 @@ export interface operations {
                      *         ]
                      *       },
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "manifest_id": null,
                      *       "created_at": "2026-11-23T21:44:19.734Z",
                      *       "updated_at": "2026-11-23T21:44:19.734Z",
@@ -26764,7 +27372,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unprocessable: no_rates, missing_ship_from, address_undeliverable, carrier_rejected; customs_required (the parcel crosses a border or goes to a US military address, no customs was given and the order's line items cannot make one: one detail per missing line field); customs_invalid (the declaration breaks a customs rule: one detail per problem, e.g. customs.items[0].description). Nothing is bought. */
+            /** @description Unprocessable: no_rates, missing_ship_from, address_undeliverable, carrier_rejected, option_unavailable; customs_required (the parcel crosses a border or goes to a US military address, no customs was given and the order's line items cannot make one: one detail per missing line field); customs_invalid (the declaration breaks a customs rule: one detail per problem, e.g. customs.items[0].description). Nothing is bought. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -26963,6 +27571,14 @@ export interface operations {
                      *         ]
                      *       },
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "manifest_id": null,
                      *       "created_at": "2026-11-23T21:44:19.734Z",
                      *       "updated_at": "2026-11-23T21:44:19.734Z",
@@ -27374,6 +27990,14 @@ export interface operations {
                      *         ]
                      *       },
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "manifest_id": null,
                      *       "created_at": "2026-11-23T21:44:19.734Z",
                      *       "updated_at": "2026-11-23T21:44:19.734Z",
@@ -27577,9 +28201,18 @@ export interface operations {
                      *             "amount": 1380,
                      *             "currency": "USD"
                      *           },
+                     *           "breakdown": [
+                     *             {
+                     *               "code": "label",
+                     *               "amount": {
+                     *                 "amount": 1380,
+                     *                 "currency": "USD"
+                     *               }
+                     *             }
+                     *           ],
                      *           "requested_at": "2026-11-23T22:01:05.210Z",
                      *           "decided_at": "2026-11-23T22:02:05.400Z",
-                     *           "reason": "The label was not used; refunded."
+                     *           "reason": "The label was not used; the label is refunded."
                      *         }
                      *       ],
                      *       "has_more": false,
@@ -28071,6 +28704,14 @@ export interface operations {
                      *         ]
                      *       },
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "manifest_id": null,
                      *       "created_at": "2026-11-23T21:44:19.734Z",
                      *       "updated_at": "2026-11-23T21:44:19.734Z",
@@ -28362,6 +29003,14 @@ export interface operations {
                      *         ]
                      *       },
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "manifest_id": null,
                      *       "created_at": "2026-11-23T21:44:19.734Z",
                      *       "updated_at": "2026-11-23T21:44:19.734Z",
@@ -28539,6 +29188,49 @@ export interface operations {
                     label_format?: "pdf_4x6" | "pdf_letter" | "png_4x6" | "zpl_4x6";
                     /** @description How the destination is checked before the label is bought. validate: an invalid address is 422 `address_undeliverable` (nothing bought), a corrected one is bought as given with the messages kept; validate_and_clean: the label and shipment use the normalised address (`ship_to_original` keeps the given one); none: no check. Through an api carrier account whose carrier validates addresses, the carrier's validator answers. Default: the setting `shipments.address_validation` (validate). */
                     address_validation?: "none" | "validate" | "validate_and_clean";
+                    /**
+                     * ShipmentOptionsInput
+                     * @description Shipment options for this label: each key given overrides the order's (GET the order: options), the others are the order's. A service that does not offer one is 422 option_unavailable (nothing bought); with auto or cheapest only services that offer them are considered.
+                     * @example {
+                     *       "signature": "adult",
+                     *       "insurance": {
+                     *         "amount": {
+                     *           "amount": 25000,
+                     *           "currency": "USD"
+                     *         }
+                     *       },
+                     *       "references": [
+                     *         "PO-1042"
+                     *       ]
+                     *     }
+                     */
+                    options?: {
+                        /** @description none (default), standard or adult. */
+                        signature?: "none" | "standard" | "adult";
+                        /** @description Deliver on a Saturday (default false). */
+                        saturday_delivery?: boolean;
+                        insurance?: {
+                            /** @description The declared value to insure (> 0), in the currency of the service's insurance_max. */
+                            amount: {
+                                /**
+                                 * Format: int64
+                                 * @description Integer minor units (cents).
+                                 */
+                                amount: number;
+                                /** @description ISO 4217 code. */
+                                currency: string;
+                            };
+                        } | null;
+                        dangerous_goods?: {
+                            /** @description lithium_ion_in_equipment, lithium_ion_with_equipment, lithium_metal_in_equipment, limited_quantity_ground, dry_ice. */
+                            category: "lithium_ion_in_equipment" | "lithium_ion_with_equipment" | "lithium_metal_in_equipment" | "limited_quantity_ground" | "dry_ice";
+                            /** @description Weight of the dry ice in ounces: required with category dry_ice, refused otherwise. */
+                            dry_ice_weight_oz?: number;
+                        } | null;
+                        /** @description Up to two references printed on the label (a PO number, an invoice). */
+                        references?: string[];
+                        delivery_instructions?: string | null;
+                    };
                 };
             };
         };
@@ -28595,6 +29287,14 @@ export interface operations {
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
@@ -28694,7 +29394,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unprocessable: no_rates, missing_ship_from, address_undeliverable, carrier_rejected; customs_required (the parcel crosses a border or goes to a US military address, no customs was given and the order's line items cannot make one: one detail per missing line field); customs_invalid (the declaration breaks a customs rule: one detail per problem, e.g. customs.items[0].description). Nothing is bought. */
+            /** @description Unprocessable: no_rates, missing_ship_from, address_undeliverable, carrier_rejected, option_unavailable; customs_required (the parcel crosses a border or goes to a US military address, no customs was given and the order's line items cannot make one: one detail per missing line field); customs_invalid (the declaration breaks a customs rule: one detail per problem, e.g. customs.items[0].description). Nothing is bought. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -29526,6 +30226,14 @@ export interface operations {
                      *                 ]
                      *               },
                      *               "customs": null,
+                     *               "options": {
+                     *                 "signature": "none",
+                     *                 "saturday_delivery": false,
+                     *                 "insurance": null,
+                     *                 "dangerous_goods": null,
+                     *                 "references": [],
+                     *                 "delivery_instructions": null
+                     *               },
                      *               "manifest_id": null,
                      *               "created_at": "2026-11-23T21:44:19.734Z",
                      *               "updated_at": "2026-11-23T21:44:19.734Z",
@@ -32473,6 +33181,49 @@ export interface operations {
                     residential?: boolean;
                     /** @description Only these carrier accounts (`ca_…`, enabled ones of this workspace and environment); default: every enabled account. */
                     carrier_accounts?: string[];
+                    /**
+                     * ShipmentOptionsInput
+                     * @description Shipment options: only services that offer them are quoted, each option's cost a `surcharges` entry; a service dropped for lacking one is a `messages` entry (code option_unavailable).
+                     * @example {
+                     *       "signature": "adult",
+                     *       "insurance": {
+                     *         "amount": {
+                     *           "amount": 25000,
+                     *           "currency": "USD"
+                     *         }
+                     *       },
+                     *       "references": [
+                     *         "PO-1042"
+                     *       ]
+                     *     }
+                     */
+                    options?: {
+                        /** @description none (default), standard or adult. */
+                        signature?: "none" | "standard" | "adult";
+                        /** @description Deliver on a Saturday (default false). */
+                        saturday_delivery?: boolean;
+                        insurance?: {
+                            /** @description The declared value to insure (> 0), in the currency of the service's insurance_max. */
+                            amount: {
+                                /**
+                                 * Format: int64
+                                 * @description Integer minor units (cents).
+                                 */
+                                amount: number;
+                                /** @description ISO 4217 code. */
+                                currency: string;
+                            };
+                        } | null;
+                        dangerous_goods?: {
+                            /** @description lithium_ion_in_equipment, lithium_ion_with_equipment, lithium_metal_in_equipment, limited_quantity_ground, dry_ice. */
+                            category: "lithium_ion_in_equipment" | "lithium_ion_with_equipment" | "lithium_metal_in_equipment" | "limited_quantity_ground" | "dry_ice";
+                            /** @description Weight of the dry ice in ounces: required with category dry_ice, refused otherwise. */
+                            dry_ice_weight_oz?: number;
+                        } | null;
+                        /** @description Up to two references printed on the label (a PO number, an invoice). */
+                        references?: string[];
+                        delivery_instructions?: string | null;
+                    };
                 };
             };
         };
@@ -32676,7 +33427,7 @@ export interface operations {
                             /** @enum {string|null} */
                             dim_divisor_unit: "in3_per_lb" | "cm3_per_kg" | null;
                             surcharges: {
-                                /** @description fuel, residential, additional_handling, oversize, remote_area, nonstandard_length, nonstandard_volume. */
+                                /** @description fuel, residential, additional_handling, oversize, remote_area, nonstandard_length, nonstandard_volume; shipment options: signature, adult_signature, saturday_delivery, insurance, dangerous_goods. */
                                 code: string;
                                 amount: {
                                     /**
@@ -32705,15 +33456,19 @@ export interface operations {
                             service_code: string;
                             reason: string;
                         }[];
-                        /** @description One per carrier account that failed; its services are also listed under `unavailable`. */
+                        /** @description One per carrier account that failed (its services are also listed under `unavailable`), and one per service dropped for lacking a shipment option asked for (option_unavailable). */
                         messages: {
                             carrier_account_id: string | null;
                             carrier: string;
                             /**
-                             * @description carrier_unavailable: no answer within the deadline, 5xx, or its circuit is open; carrier_account_invalid: the carrier refused the credentials; carrier_rejected: the carrier refused the request.
+                             * @description carrier_unavailable: no answer within the deadline, 5xx, or its circuit is open; carrier_account_invalid: the carrier refused the credentials; carrier_rejected: the carrier refused the request; option_unavailable: the service (`service_code`) does not offer a shipment option asked for (`option`).
                              * @enum {string}
                              */
-                            code: "carrier_unavailable" | "carrier_account_invalid" | "carrier_rejected";
+                            code: "carrier_unavailable" | "carrier_account_invalid" | "carrier_rejected" | "option_unavailable";
+                            /** @description option_unavailable: the service dropped. */
+                            service_code?: string;
+                            /** @description option_unavailable: signature, adult_signature, saturday_delivery, insurance, dangerous_goods or parcels. */
+                            option?: string;
                             message: string;
                         }[];
                     };
@@ -32859,7 +33614,22 @@ export interface operations {
                      *               "service_code": "ups_ground",
                      *               "name": "UPS Ground",
                      *               "domestic": true,
-                     *               "international": false
+                     *               "international": false,
+                     *               "options": {
+                     *                 "signature": true,
+                     *                 "adult_signature": true,
+                     *                 "saturday_delivery": false,
+                     *                 "insurance_max": {
+                     *                   "amount": 5000000,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "dangerous_goods": [
+                     *                   "lithium_ion_in_equipment",
+                     *                   "limited_quantity_ground",
+                     *                   "dry_ice"
+                     *                 ],
+                     *                 "max_parcels": 20
+                     *               }
                      *             }
                      *           ],
                      *           "capabilities": {
@@ -34832,6 +35602,49 @@ export interface operations {
                     residential?: boolean;
                     /** @description Only these carrier accounts (`ca_…`, enabled ones of this workspace and environment); default: every enabled account. */
                     carrier_accounts?: string[];
+                    /**
+                     * ShipmentOptionsInput
+                     * @description Shipment options: only services that offer them are quoted, each option's cost a `surcharges` entry; a service dropped for lacking one is a `messages` entry (code option_unavailable).
+                     * @example {
+                     *       "signature": "adult",
+                     *       "insurance": {
+                     *         "amount": {
+                     *           "amount": 25000,
+                     *           "currency": "USD"
+                     *         }
+                     *       },
+                     *       "references": [
+                     *         "PO-1042"
+                     *       ]
+                     *     }
+                     */
+                    options?: {
+                        /** @description none (default), standard or adult. */
+                        signature?: "none" | "standard" | "adult";
+                        /** @description Deliver on a Saturday (default false). */
+                        saturday_delivery?: boolean;
+                        insurance?: {
+                            /** @description The declared value to insure (> 0), in the currency of the service's insurance_max. */
+                            amount: {
+                                /**
+                                 * Format: int64
+                                 * @description Integer minor units (cents).
+                                 */
+                                amount: number;
+                                /** @description ISO 4217 code. */
+                                currency: string;
+                            };
+                        } | null;
+                        dangerous_goods?: {
+                            /** @description lithium_ion_in_equipment, lithium_ion_with_equipment, lithium_metal_in_equipment, limited_quantity_ground, dry_ice. */
+                            category: "lithium_ion_in_equipment" | "lithium_ion_with_equipment" | "lithium_metal_in_equipment" | "limited_quantity_ground" | "dry_ice";
+                            /** @description Weight of the dry ice in ounces: required with category dry_ice, refused otherwise. */
+                            dry_ice_weight_oz?: number;
+                        } | null;
+                        /** @description Up to two references printed on the label (a PO number, an invoice). */
+                        references?: string[];
+                        delivery_instructions?: string | null;
+                    };
                     /** @description With a rate query: the order value the rules see (default none: order_value conditions do not match). */
                     order_value?: {
                         /**
@@ -41080,6 +41893,34 @@ export interface operations {
                             sku?: string | null;
                         }[];
                     } | null;
+                    /** @description Shipment options, the default of every label bought for this order (a shipment's or generate's options override them key by key); null clears them. */
+                    options?: {
+                        /** @description none (default), standard or adult. */
+                        signature?: "none" | "standard" | "adult";
+                        /** @description Deliver on a Saturday (default false). */
+                        saturday_delivery?: boolean;
+                        insurance?: {
+                            /** @description The declared value to insure (> 0), in the currency of the service's insurance_max. */
+                            amount: {
+                                /**
+                                 * Format: int64
+                                 * @description Integer minor units (cents).
+                                 */
+                                amount: number;
+                                /** @description ISO 4217 code. */
+                                currency: string;
+                            };
+                        } | null;
+                        dangerous_goods?: {
+                            /** @description lithium_ion_in_equipment, lithium_ion_with_equipment, lithium_metal_in_equipment, limited_quantity_ground, dry_ice. */
+                            category: "lithium_ion_in_equipment" | "lithium_ion_with_equipment" | "lithium_metal_in_equipment" | "limited_quantity_ground" | "dry_ice";
+                            /** @description Weight of the dry ice in ounces: required with category dry_ice, refused otherwise. */
+                            dry_ice_weight_oz?: number;
+                        } | null;
+                        /** @description Up to two references printed on the label (a PO number, an invoice). */
+                        references?: string[];
+                        delivery_instructions?: string | null;
+                    } | null;
                     notes?: string | null;
                 };
             };
@@ -41137,6 +41978,14 @@ export interface operations {
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
@@ -41204,6 +42053,14 @@ export interface operations {
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
@@ -41418,6 +42275,14 @@ export interface operations {
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
