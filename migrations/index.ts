@@ -16,6 +16,7 @@ import * as shipmentDocuments from './2026-11-28-0016-shipment-documents.js';
 import * as endOfDay from './2026-11-28-0014-end-of-day.js';
 import * as channels from './2026-11-28-0017-channels.js';
 import * as team from './2026-11-28-0018-team.js';
+import * as shipmentOptions from './2026-11-28-0019-shipment-options.js';
 
 /** Every migration, in order. Names are ISO-dated so they sort by creation. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28-0014-end-of-day': endOfDay,
   '2026-11-28-0017-channels': channels,
   '2026-11-28-0018-team': team,
+  '2026-11-28-0019-shipment-options': shipmentOptions,
 };

@@ -804,7 +804,10 @@ type Order struct {
 	RequestedService *string `json:"requested_service"`
 	// The customs declaration given with the order (defaults applied); its rules are checked when a
 	// label is bought. Null: derived from the line items at purchase when the parcel needs one.
-	Customs     map[string]any   `json:"customs"`
+	Customs map[string]any `json:"customs"`
+	// The shipment options labels for this order default to, every key present (defaults where none
+	// were given).
+	Options     map[string]any   `json:"options"`
 	Shipments   []map[string]any `json:"shipments"`
 	OfficePins  []map[string]any `json:"office_pins"`
 	Notes       *string          `json:"notes"`
@@ -858,6 +861,9 @@ type Shipment struct {
 	// The customs declaration the label was bought with (given, the order's, or derived), validated: HS
 	// numbers without dots, eel_pfc derived. Null for a domestic parcel.
 	Customs map[string]any `json:"customs"`
+	// The shipment options the label was bought with (the order's, overridden key by key by the
+	// purchase's), every key present.
+	Options map[string]any `json:"options"`
 	// The end-of-day manifest the label is on (POST /v1/manifests); null until then. A manifested label
 	// cannot be voided.
 	ManifestID  *string `json:"manifest_id"`
@@ -1297,9 +1303,12 @@ type Refund struct {
 	Carrier        string         `json:"carrier"`
 	Status         RefundStatus   `json:"status"`
 	Amount         map[string]any `json:"amount"`
-	RequestedAt    string         `json:"requested_at"`
-	DecidedAt      *string        `json:"decided_at"`
-	Reason         *string        `json:"reason"`
+	// What the amount refunds: `label` (postage and the other surcharges) and, for an insured label,
+	// `insurance` (the premium, refunded with it). The amounts add up to `amount`.
+	Breakdown   []map[string]any `json:"breakdown"`
+	RequestedAt string           `json:"requested_at"`
+	DecidedAt   *string          `json:"decided_at"`
+	Reason      *string          `json:"reason"`
 }
 
 // Setting is the Setting object of the API.

@@ -65,6 +65,53 @@ export interface RouteFacts {
   noncontiguous: boolean;
 }
 
+/** Who must sign for the parcel. */
+export type SignatureOption = 'none' | 'standard' | 'adult';
+
+/** Dangerous goods a parcel may carry, as the carriers' hazmat programmes class them. */
+export const DANGEROUS_GOODS_CATEGORIES = [
+  'lithium_ion_in_equipment',
+  'lithium_ion_with_equipment',
+  'lithium_metal_in_equipment',
+  'limited_quantity_ground',
+  'dry_ice',
+] as const;
+export type DangerousGoodsCategory = (typeof DANGEROUS_GOODS_CATEGORIES)[number];
+
+/**
+ * What a parcel needs on its way (docs/carriers.md, "Shipment options"), defaults applied:
+ * the platform checks them against the service's `ServiceOptions` before a carrier is asked.
+ */
+export interface ShipmentOptions {
+  signature: SignatureOption;
+  saturday_delivery: boolean;
+  /** Declared value the carrier insures; null: the carrier's own liability only. */
+  insurance: { amount: Money } | null;
+  dangerous_goods: { category: DangerousGoodsCategory; dry_ice_weight_oz?: number } | null;
+  /** Up to two, each ≤ 35 characters; printed on the label. */
+  references: string[];
+  /** ≤ 120 characters; null: none. */
+  delivery_instructions: string | null;
+}
+
+/** The option a service may lack (the `option` of an option_unavailable message). */
+export type OptionName = 'signature' | 'adult_signature' | 'saturday_delivery' | 'insurance' | 'dangerous_goods' | 'parcels';
+
+/**
+ * What one service offers, from its carrier's options table (one per carrier folder, the same
+ * table the platform checks requests against and GET /v1/carrier-types publishes).
+ */
+export interface ServiceOptions {
+  signature: boolean;
+  adult_signature: boolean;
+  saturday_delivery: boolean;
+  /** The largest declared value it insures; null: no insurance. */
+  insurance_max: Money | null;
+  dangerous_goods: readonly DangerousGoodsCategory[];
+  /** Pieces in one shipment (1: no multi-piece). */
+  max_parcels: number;
+}
+
 export interface RateRequest {
   ship_from: Address;
   ship_to: Address;
@@ -75,6 +122,8 @@ export interface RateRequest {
   /** Only these service codes; absent = all of the carrier's services. */
   service_codes?: readonly string[];
   route: RouteFacts;
+  /** What the parcel needs; absent = none. A carrier prices each option it offers as a surcharge. */
+  options?: ShipmentOptions;
 }
 
 export type SurchargeCode =
@@ -84,7 +133,11 @@ export type SurchargeCode =
   | 'oversize'
   | 'remote_area'
   | 'nonstandard_length'
-  | 'nonstandard_volume';
+  | 'nonstandard_volume'
+  | OptionSurchargeCode;
+
+/** A shipment option's cost in a rate's breakdown (a free option adds no entry). */
+export type OptionSurchargeCode = 'signature' | 'adult_signature' | 'saturday_delivery' | 'insurance' | 'dangerous_goods';
 
 export interface Surcharge {
   code: SurchargeCode;
@@ -211,6 +264,8 @@ export interface PurchaseRequest {
    * merchant's account); absent or false: an ordinary outbound label.
    */
   is_return?: boolean;
+  /** What the parcel needs (checked against the service's offer before the carrier is asked); absent = none. */
+  options?: ShipmentOptions;
 }
 
 export type PurchaseResult =
@@ -344,6 +399,8 @@ export interface ServiceInfo {
    * business, so it names the carrier's return-capable one.
    */
   return_service_code?: string;
+  /** The options the service offers (its carrier's options table); absent: none, one parcel. */
+  options?: ServiceOptions;
 }
 
 export interface CarrierCapabilities {

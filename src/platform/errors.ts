@@ -36,6 +36,7 @@ export const errorCatalogue = {
   return_charge_unavailable: { status: 422, message: 'The carrier does not offer this return label charge (see return_charges in GET /v1/carrier-types).' },
   no_eligible_shipments: { status: 422, message: 'None of the shipments can go on a manifest.' },
   pickup_unavailable: { status: 422, message: 'The carrier cannot pick up at this time.' },
+  option_unavailable: { status: 422, message: 'The service does not offer a shipment option asked for (see options in GET /v1/carrier-types).' },
   capability_unavailable: { status: 422, message: 'The carrier does not offer this.' },
   label_format_unavailable: { status: 422, message: 'The carrier did not issue the label in this format, and it cannot be converted losslessly.' },
   rate_limited: { status: 429, message: 'Too many requests.' },

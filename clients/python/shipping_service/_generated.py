@@ -387,6 +387,7 @@ class Order(TypedDict, total=False):
     parcel_derived: bool
     requested_service: str | None
     customs: dict[str, Any] | None
+    options: dict[str, Any]
     shipments: list[dict[str, Any]]
     office_pins: list[dict[str, Any]]
     notes: str | None
@@ -426,6 +427,7 @@ class Shipment(TypedDict, total=False):
     simulated: bool
     selection: dict[str, Any] | None
     customs: dict[str, Any] | None
+    options: dict[str, Any]
     manifest_id: str | None
     created_at: str
     updated_at: str
@@ -782,6 +784,7 @@ class Refund(TypedDict, total=False):
     carrier: str
     status: str  # RefundStatus
     amount: dict[str, Any]
+    breakdown: list[dict[str, Any]]
     requested_at: str
     decided_at: str | None
     reason: str | None

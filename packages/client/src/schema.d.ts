@@ -353,7 +353,7 @@ export interface paths {
         put?: never;
         /**
          * Buy a label for an order
-         * @description Re-rates the service for the order's parcel, buys the label (tracking number with its carrier's check digit), stores the rendered label, moves the order to shipped and emits shipment.label_purchased, in one transaction. The order must be awaiting_fulfillment or processing (else 409 invalid_state); an unknown service_code is 400; a service that cannot carry the parcel 422 no_rates; no ship-from on the order or the workspace 422 missing_ship_from. A parcel that crosses a border (or goes to a US military address) ships with a customs declaration: `customs` given here, else the order's, else one derived from its line items (422 customs_required when a line lacks a price or weight); it is checked before anything is bought (422 customs_invalid, one detail per problem), and a carrier that refuses it answers 422 carrier_rejected. `service_code: "auto"` lets the shipping rules choose the service and account (the shipment's `selection` explains the choice; a rule that excludes every option is 422 no_rates naming it). Send an Idempotency-Key: one label per key, even for concurrent retries.
+         * @description Re-rates the service for the order's parcel, buys the label (tracking number with its carrier's check digit), stores the rendered label, moves the order to shipped and emits shipment.label_purchased, in one transaction. The order must be awaiting_fulfillment or processing (else 409 invalid_state); an unknown service_code is 400; a service that cannot carry the parcel 422 no_rates; no ship-from on the order or the workspace 422 missing_ship_from. A parcel that crosses a border (or goes to a US military address) ships with a customs declaration: `customs` given here, else the order's, else one derived from its line items (422 customs_required when a line lacks a price or weight); it is checked before anything is bought (422 customs_invalid, one detail per problem), and a carrier that refuses it answers 422 carrier_rejected. `service_code: "auto"` lets the shipping rules choose the service and account (the shipment's `selection` explains the choice; a rule that excludes every option is 422 no_rates naming it). `options` (signature, insurance, Saturday delivery, dangerous goods, references) override the order's key by key; a service that does not offer one is 422 option_unavailable, one detail per option, nothing bought. Send an Idempotency-Key: one label per key, even for concurrent retries.
          */
         post: operations["createShipment"];
         delete?: never;
@@ -3677,6 +3677,14 @@ export interface components {
          *       "parcel_derived": true,
          *       "requested_service": "usps_ground_advantage",
          *       "customs": null,
+         *       "options": {
+         *         "signature": "none",
+         *         "saturday_delivery": false,
+         *         "insurance": null,
+         *         "dangerous_goods": null,
+         *         "references": [],
+         *         "delivery_instructions": null
+         *       },
          *       "shipments": [],
          *       "office_pins": [],
          *       "notes": "Gift wrap, please.",
@@ -3780,6 +3788,14 @@ export interface components {
          *         "contents_explanation": null,
          *         "eel_pfc": null,
          *         "aes_itn": null
+         *       },
+         *       "options": {
+         *         "signature": "none",
+         *         "saturday_delivery": false,
+         *         "insurance": null,
+         *         "dangerous_goods": null,
+         *         "references": [],
+         *         "delivery_instructions": null
          *       },
          *       "shipments": [],
          *       "office_pins": [],
@@ -3904,6 +3920,32 @@ export interface components {
                     sku: string | null;
                 }[];
             } | null;
+            /**
+             * ShipmentOptions
+             * @description The shipment options labels for this order default to, every key present (defaults where none were given).
+             */
+            options: {
+                /** @description none, standard or adult. */
+                signature: "none" | "standard" | "adult";
+                saturday_delivery: boolean;
+                insurance: {
+                    amount: {
+                        /**
+                         * Format: int64
+                         * @description Integer minor units (cents).
+                         */
+                        amount: number;
+                        /** @description ISO 4217 code. */
+                        currency: string;
+                    };
+                } | null;
+                dangerous_goods: {
+                    category: string;
+                    dry_ice_weight_oz?: number;
+                } | null;
+                references: string[];
+                delivery_instructions: string | null;
+            };
             shipments: ({
                 id: string;
                 carrier: string;
@@ -4061,6 +4103,14 @@ export interface components {
          *         ]
          *       },
          *       "customs": null,
+         *       "options": {
+         *         "signature": "none",
+         *         "saturday_delivery": false,
+         *         "insurance": null,
+         *         "dangerous_goods": null,
+         *         "references": [],
+         *         "delivery_instructions": null
+         *       },
          *       "manifest_id": null,
          *       "created_at": "2026-11-23T21:44:19.734Z",
          *       "updated_at": "2026-11-23T21:44:19.734Z",
@@ -4214,6 +4264,14 @@ export interface components {
          *           "currency": "USD"
          *         }
          *       },
+         *       "options": {
+         *         "signature": "none",
+         *         "saturday_delivery": false,
+         *         "insurance": null,
+         *         "dangerous_goods": null,
+         *         "references": [],
+         *         "delivery_instructions": null
+         *       },
          *       "manifest_id": null,
          *       "created_at": "2026-11-23T21:44:19.734Z",
          *       "updated_at": "2026-11-23T21:44:19.734Z",
@@ -4322,6 +4380,14 @@ export interface components {
          *       "ship_to_original": null,
          *       "selection": null,
          *       "customs": null,
+         *       "options": {
+         *         "signature": "none",
+         *         "saturday_delivery": false,
+         *         "insurance": null,
+         *         "dangerous_goods": null,
+         *         "references": [],
+         *         "delivery_instructions": null
+         *       },
          *       "manifest_id": null,
          *       "created_at": "2026-11-25T10:02:11.120Z",
          *       "updated_at": "2026-11-25T10:02:11.120Z",
@@ -4546,6 +4612,32 @@ export interface components {
                     currency: string;
                 };
             } | null;
+            /**
+             * ShipmentOptions
+             * @description The shipment options the label was bought with (the order's, overridden key by key by the purchase's), every key present.
+             */
+            options: {
+                /** @description none, standard or adult. */
+                signature: "none" | "standard" | "adult";
+                saturday_delivery: boolean;
+                insurance: {
+                    amount: {
+                        /**
+                         * Format: int64
+                         * @description Integer minor units (cents).
+                         */
+                        amount: number;
+                        /** @description ISO 4217 code. */
+                        currency: string;
+                    };
+                } | null;
+                dangerous_goods: {
+                    category: string;
+                    dry_ice_weight_oz?: number;
+                } | null;
+                references: string[];
+                delivery_instructions: string | null;
+            };
             manifest_id: string | null;
             /** Format: date-time */
             created_at: string;
@@ -4583,6 +4675,19 @@ export interface components {
                     /** @description ISO 4217 code. */
                     currency: string;
                 };
+                /** @description What the amount refunds: `label` (postage and the other surcharges) and, for an insured label, `insurance` (the premium, refunded with it). The amounts add up to `amount`. */
+                breakdown: {
+                    code: "label" | "insurance";
+                    amount: {
+                        /**
+                         * Format: int64
+                         * @description Integer minor units (cents).
+                         */
+                        amount: number;
+                        /** @description ISO 4217 code. */
+                        currency: string;
+                    };
+                }[];
                 /** Format: date-time */
                 requested_at: string;
                 decided_at: string | null;
@@ -4873,6 +4978,14 @@ export interface components {
          *             ]
          *           },
          *           "customs": null,
+         *           "options": {
+         *             "signature": "none",
+         *             "saturday_delivery": false,
+         *             "insurance": null,
+         *             "dangerous_goods": null,
+         *             "references": [],
+         *             "delivery_instructions": null
+         *           },
          *           "manifest_id": null,
          *           "created_at": "2026-11-23T21:44:19.734Z",
          *           "updated_at": "2026-11-23T21:44:19.734Z",
@@ -5114,6 +5227,27 @@ export interface components {
                 name: string;
                 domestic: boolean;
                 international: boolean;
+                /**
+                 * ServiceOptions
+                 * @description The shipment options the service offers (rate queries and purchases are checked against this), for both drivers.
+                 */
+                options: {
+                    signature: boolean;
+                    adult_signature: boolean;
+                    saturday_delivery: boolean;
+                    insurance_max: {
+                        /** Format: int64 */
+                        amount: number;
+                        currency: string;
+                    } | null;
+                    /** @description Dangerous-goods categories the service carries. */
+                    dangerous_goods: string[];
+                    /**
+                     * Format: int64
+                     * @description Parcels in one shipment (1: no multi-piece).
+                     */
+                    max_parcels: number;
+                };
             }[];
             /** @description rates, labels, void and tracking hold for both drivers; address_validation is what the api driver adds; returns, pickups, manifests and customs documents are the carrier's offer, the same for both drivers. */
             capabilities: {
@@ -5881,9 +6015,18 @@ export interface components {
          *         "amount": 1380,
          *         "currency": "USD"
          *       },
+         *       "breakdown": [
+         *         {
+         *           "code": "label",
+         *           "amount": {
+         *             "amount": 1380,
+         *             "currency": "USD"
+         *           }
+         *         }
+         *       ],
          *       "requested_at": "2026-11-23T22:01:05.210Z",
          *       "decided_at": "2026-11-23T22:02:05.400Z",
-         *       "reason": "The label was not used; refunded."
+         *       "reason": "The label was not used; the label is refunded."
          *     }
          */
         Refund: {
@@ -5901,6 +6044,19 @@ export interface components {
                 /** @description ISO 4217 code. */
                 currency: string;
             };
+            /** @description What the amount refunds: `label` (postage and the other surcharges) and, for an insured label, `insurance` (the premium, refunded with it). The amounts add up to `amount`. */
+            breakdown: {
+                code: "label" | "insurance";
+                amount: {
+                    /**
+                     * Format: int64
+                     * @description Integer minor units (cents).
+                     */
+                    amount: number;
+                    /** @description ISO 4217 code. */
+                    currency: string;
+                };
+            }[];
             /** Format: date-time */
             requested_at: string;
             decided_at: string | null;
@@ -7042,6 +7198,14 @@ export interface operations {
                      *           "parcel_derived": true,
                      *           "requested_service": "usps_ground_advantage",
                      *           "customs": null,
+                     *           "options": {
+                     *             "signature": "none",
+                     *             "saturday_delivery": false,
+                     *             "insurance": null,
+                     *             "dangerous_goods": null,
+                     *             "references": [],
+                     *             "delivery_instructions": null
+                     *           },
                      *           "shipments": [],
                      *           "office_pins": [],
                      *           "notes": "Gift wrap, please.",
@@ -7391,6 +7555,34 @@ export interface operations {
                             sku?: string | null;
                         }[];
                     } | null;
+                    /** @description Shipment options, the default of every label bought for this order (a shipment's or generate's options override them key by key); null clears them. */
+                    options?: {
+                        /** @description none (default), standard or adult. */
+                        signature?: "none" | "standard" | "adult";
+                        /** @description Deliver on a Saturday (default false). */
+                        saturday_delivery?: boolean;
+                        insurance?: {
+                            /** @description The declared value to insure (> 0), in the currency of the service's insurance_max. */
+                            amount: {
+                                /**
+                                 * Format: int64
+                                 * @description Integer minor units (cents).
+                                 */
+                                amount: number;
+                                /** @description ISO 4217 code. */
+                                currency: string;
+                            };
+                        } | null;
+                        dangerous_goods?: {
+                            /** @description lithium_ion_in_equipment, lithium_ion_with_equipment, lithium_metal_in_equipment, limited_quantity_ground, dry_ice. */
+                            category: "lithium_ion_in_equipment" | "lithium_ion_with_equipment" | "lithium_metal_in_equipment" | "limited_quantity_ground" | "dry_ice";
+                            /** @description Weight of the dry ice in ounces: required with category dry_ice, refused otherwise. */
+                            dry_ice_weight_oz?: number;
+                        } | null;
+                        /** @description Up to two references printed on the label (a PO number, an invoice). */
+                        references?: string[];
+                        delivery_instructions?: string | null;
+                    } | null;
                     notes?: string | null;
                 };
             };
@@ -7452,6 +7644,14 @@ export interface operations {
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
@@ -7523,6 +7723,14 @@ export interface operations {
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
@@ -7781,6 +7989,14 @@ export interface operations {
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
@@ -8156,6 +8372,34 @@ export interface operations {
                             sku?: string | null;
                         }[];
                     } | null;
+                    /** @description Shipment options, the default of every label bought for this order (a shipment's or generate's options override them key by key); null clears them. */
+                    options?: {
+                        /** @description none (default), standard or adult. */
+                        signature?: "none" | "standard" | "adult";
+                        /** @description Deliver on a Saturday (default false). */
+                        saturday_delivery?: boolean;
+                        insurance?: {
+                            /** @description The declared value to insure (> 0), in the currency of the service's insurance_max. */
+                            amount: {
+                                /**
+                                 * Format: int64
+                                 * @description Integer minor units (cents).
+                                 */
+                                amount: number;
+                                /** @description ISO 4217 code. */
+                                currency: string;
+                            };
+                        } | null;
+                        dangerous_goods?: {
+                            /** @description lithium_ion_in_equipment, lithium_ion_with_equipment, lithium_metal_in_equipment, limited_quantity_ground, dry_ice. */
+                            category: "lithium_ion_in_equipment" | "lithium_ion_with_equipment" | "lithium_metal_in_equipment" | "limited_quantity_ground" | "dry_ice";
+                            /** @description Weight of the dry ice in ounces: required with category dry_ice, refused otherwise. */
+                            dry_ice_weight_oz?: number;
+                        } | null;
+                        /** @description Up to two references printed on the label (a PO number, an invoice). */
+                        references?: string[];
+                        delivery_instructions?: string | null;
+                    } | null;
                     notes?: string | null;
                 };
             };
@@ -8217,6 +8461,14 @@ export interface operations {
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
@@ -8645,6 +8897,14 @@ export interface operations {
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
@@ -8903,6 +9163,14 @@ export interface operations {
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
@@ -9161,6 +9429,14 @@ export interface operations {
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
@@ -9419,6 +9695,14 @@ export interface operations {
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
@@ -9690,6 +9974,49 @@ export interface operations {
                     residential?: boolean;
                     /** @description Only these carrier accounts (`ca_…`, enabled ones of this workspace and environment); default: every enabled account. */
                     carrier_accounts?: string[];
+                    /**
+                     * ShipmentOptionsInput
+                     * @description Shipment options: only services that offer them are quoted, each option's cost a `surcharges` entry; a service dropped for lacking one is a `messages` entry (code option_unavailable).
+                     * @example {
+                     *       "signature": "adult",
+                     *       "insurance": {
+                     *         "amount": {
+                     *           "amount": 25000,
+                     *           "currency": "USD"
+                     *         }
+                     *       },
+                     *       "references": [
+                     *         "PO-1042"
+                     *       ]
+                     *     }
+                     */
+                    options?: {
+                        /** @description none (default), standard or adult. */
+                        signature?: "none" | "standard" | "adult";
+                        /** @description Deliver on a Saturday (default false). */
+                        saturday_delivery?: boolean;
+                        insurance?: {
+                            /** @description The declared value to insure (> 0), in the currency of the service's insurance_max. */
+                            amount: {
+                                /**
+                                 * Format: int64
+                                 * @description Integer minor units (cents).
+                                 */
+                                amount: number;
+                                /** @description ISO 4217 code. */
+                                currency: string;
+                            };
+                        } | null;
+                        dangerous_goods?: {
+                            /** @description lithium_ion_in_equipment, lithium_ion_with_equipment, lithium_metal_in_equipment, limited_quantity_ground, dry_ice. */
+                            category: "lithium_ion_in_equipment" | "lithium_ion_with_equipment" | "lithium_metal_in_equipment" | "limited_quantity_ground" | "dry_ice";
+                            /** @description Weight of the dry ice in ounces: required with category dry_ice, refused otherwise. */
+                            dry_ice_weight_oz?: number;
+                        } | null;
+                        /** @description Up to two references printed on the label (a PO number, an invoice). */
+                        references?: string[];
+                        delivery_instructions?: string | null;
+                    };
                 };
             };
         };
@@ -9897,7 +10224,7 @@ export interface operations {
                             /** @enum {string|null} */
                             dim_divisor_unit: "in3_per_lb" | "cm3_per_kg" | null;
                             surcharges: {
-                                /** @description fuel, residential, additional_handling, oversize, remote_area, nonstandard_length, nonstandard_volume. */
+                                /** @description fuel, residential, additional_handling, oversize, remote_area, nonstandard_length, nonstandard_volume; shipment options: signature, adult_signature, saturday_delivery, insurance, dangerous_goods. */
                                 code: string;
                                 amount: {
                                     /**
@@ -9926,15 +10253,19 @@ export interface operations {
                             service_code: string;
                             reason: string;
                         }[];
-                        /** @description One per carrier account that failed; its services are also listed under `unavailable`. */
+                        /** @description One per carrier account that failed (its services are also listed under `unavailable`), and one per service dropped for lacking a shipment option asked for (option_unavailable). */
                         messages: {
                             carrier_account_id: string | null;
                             carrier: string;
                             /**
-                             * @description carrier_unavailable: no answer within the deadline, 5xx, or its circuit is open; carrier_account_invalid: the carrier refused the credentials; carrier_rejected: the carrier refused the request.
+                             * @description carrier_unavailable: no answer within the deadline, 5xx, or its circuit is open; carrier_account_invalid: the carrier refused the credentials; carrier_rejected: the carrier refused the request; option_unavailable: the service (`service_code`) does not offer a shipment option asked for (`option`).
                              * @enum {string}
                              */
-                            code: "carrier_unavailable" | "carrier_account_invalid" | "carrier_rejected";
+                            code: "carrier_unavailable" | "carrier_account_invalid" | "carrier_rejected" | "option_unavailable";
+                            /** @description option_unavailable: the service dropped. */
+                            service_code?: string;
+                            /** @description option_unavailable: signature, adult_signature, saturday_delivery, insurance, dangerous_goods or parcels. */
+                            option?: string;
                             message: string;
                         }[];
                     };
@@ -10487,6 +10818,14 @@ export interface operations {
                      *             ]
                      *           },
                      *           "customs": null,
+                     *           "options": {
+                     *             "signature": "none",
+                     *             "saturday_delivery": false,
+                     *             "insurance": null,
+                     *             "dangerous_goods": null,
+                     *             "references": [],
+                     *             "delivery_instructions": null
+                     *           },
                      *           "manifest_id": null,
                      *           "created_at": "2026-11-23T21:44:19.734Z",
                      *           "updated_at": "2026-11-23T21:44:19.734Z",
@@ -10792,6 +11131,49 @@ export interface operations {
                             sku?: string | null;
                         }[];
                     };
+                    /**
+                     * ShipmentOptionsInput
+                     * @description Shipment options for this label: each key given overrides the order's (GET the order: options), the others are the order's. A service that does not offer one is 422 option_unavailable (nothing bought); with auto or cheapest only services that offer them are considered.
+                     * @example {
+                     *       "signature": "adult",
+                     *       "insurance": {
+                     *         "amount": {
+                     *           "amount": 25000,
+                     *           "currency": "USD"
+                     *         }
+                     *       },
+                     *       "references": [
+                     *         "PO-1042"
+                     *       ]
+                     *     }
+                     */
+                    options?: {
+                        /** @description none (default), standard or adult. */
+                        signature?: "none" | "standard" | "adult";
+                        /** @description Deliver on a Saturday (default false). */
+                        saturday_delivery?: boolean;
+                        insurance?: {
+                            /** @description The declared value to insure (> 0), in the currency of the service's insurance_max. */
+                            amount: {
+                                /**
+                                 * Format: int64
+                                 * @description Integer minor units (cents).
+                                 */
+                                amount: number;
+                                /** @description ISO 4217 code. */
+                                currency: string;
+                            };
+                        } | null;
+                        dangerous_goods?: {
+                            /** @description lithium_ion_in_equipment, lithium_ion_with_equipment, lithium_metal_in_equipment, limited_quantity_ground, dry_ice. */
+                            category: "lithium_ion_in_equipment" | "lithium_ion_with_equipment" | "lithium_metal_in_equipment" | "limited_quantity_ground" | "dry_ice";
+                            /** @description Weight of the dry ice in ounces: required with category dry_ice, refused otherwise. */
+                            dry_ice_weight_oz?: number;
+                        } | null;
+                        /** @description Up to two references printed on the label (a PO number, an invoice). */
+                        references?: string[];
+                        delivery_instructions?: string | null;
+                    };
                 };
             };
         };
@@ -10928,6 +11310,14 @@ export interface operations {
                      *         ]
                      *       },
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "manifest_id": null,
                      *       "created_at": "2026-11-23T21:44:19.734Z",
                      *       "updated_at": "2026-11-23T21:44:19.734Z",
@@ -11082,7 +11472,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unprocessable: no_rates, missing_ship_from, address_undeliverable, carrier_rejected; customs_required (the parcel crosses a border or goes to a US military address, no customs was given and the order's line items cannot make one: one detail per missing line field); customs_invalid (the declaration breaks a customs rule: one detail per problem, e.g. customs.items[0].description). Nothing is bought. */
+            /** @description Unprocessable: no_rates, missing_ship_from, address_undeliverable, carrier_rejected, option_unavailable; customs_required (the parcel crosses a border or goes to a US military address, no customs was given and the order's line items cannot make one: one detail per missing line field); customs_invalid (the declaration breaks a customs rule: one detail per problem, e.g. customs.items[0].description). Nothing is bought. */
             422: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -11311,6 +11701,14 @@ export interface operations {
                      *         ]
                      *       },
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "manifest_id": null,
                      *       "created_at": "2026-11-23T21:44:19.734Z",
                      *       "updated_at": "2026-11-23T21:44:19.734Z",
@@ -11634,6 +12032,14 @@ export interface operations {
                      *         ]
                      *       },
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "manifest_id": null,
                      *       "created_at": "2026-11-23T21:44:19.734Z",
                      *       "updated_at": "2026-11-23T21:44:19.734Z",
@@ -12015,6 +12421,14 @@ export interface operations {
                      *         ]
                      *       },
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "manifest_id": null,
                      *       "created_at": "2026-11-23T21:44:19.734Z",
                      *       "updated_at": "2026-11-23T21:44:19.734Z",
@@ -12283,9 +12697,18 @@ export interface operations {
                      *             "amount": 1380,
                      *             "currency": "USD"
                      *           },
+                     *           "breakdown": [
+                     *             {
+                     *               "code": "label",
+                     *               "amount": {
+                     *                 "amount": 1380,
+                     *                 "currency": "USD"
+                     *               }
+                     *             }
+                     *           ],
                      *           "requested_at": "2026-11-23T22:01:05.210Z",
                      *           "decided_at": "2026-11-23T22:02:05.400Z",
-                     *           "reason": "The label was not used; refunded."
+                     *           "reason": "The label was not used; the label is refunded."
                      *         }
                      *       ],
                      *       "has_more": false,
@@ -13796,6 +14219,14 @@ export interface operations {
                      *         ]
                      *       },
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "manifest_id": null,
                      *       "created_at": "2026-11-23T21:44:19.734Z",
                      *       "updated_at": "2026-11-23T21:44:19.734Z",
@@ -14030,6 +14461,49 @@ export interface operations {
                     label_format?: "pdf_4x6" | "pdf_letter" | "png_4x6" | "zpl_4x6";
                     /** @description How the destination is checked before the label is bought. validate: an invalid address is 422 `address_undeliverable` (nothing bought), a corrected one is bought as given with the messages kept; validate_and_clean: the label and shipment use the normalised address (`ship_to_original` keeps the given one); none: no check. Through an api carrier account whose carrier validates addresses, the carrier's validator answers. Default: the setting `shipments.address_validation` (validate). */
                     address_validation?: "none" | "validate" | "validate_and_clean";
+                    /**
+                     * ShipmentOptionsInput
+                     * @description Shipment options for this label: each key given overrides the order's (GET the order: options), the others are the order's. A service that does not offer one is 422 option_unavailable (nothing bought); with auto or cheapest only services that offer them are considered.
+                     * @example {
+                     *       "signature": "adult",
+                     *       "insurance": {
+                     *         "amount": {
+                     *           "amount": 25000,
+                     *           "currency": "USD"
+                     *         }
+                     *       },
+                     *       "references": [
+                     *         "PO-1042"
+                     *       ]
+                     *     }
+                     */
+                    options?: {
+                        /** @description none (default), standard or adult. */
+                        signature?: "none" | "standard" | "adult";
+                        /** @description Deliver on a Saturday (default false). */
+                        saturday_delivery?: boolean;
+                        insurance?: {
+                            /** @description The declared value to insure (> 0), in the currency of the service's insurance_max. */
+                            amount: {
+                                /**
+                                 * Format: int64
+                                 * @description Integer minor units (cents).
+                                 */
+                                amount: number;
+                                /** @description ISO 4217 code. */
+                                currency: string;
+                            };
+                        } | null;
+                        dangerous_goods?: {
+                            /** @description lithium_ion_in_equipment, lithium_ion_with_equipment, lithium_metal_in_equipment, limited_quantity_ground, dry_ice. */
+                            category: "lithium_ion_in_equipment" | "lithium_ion_with_equipment" | "lithium_metal_in_equipment" | "limited_quantity_ground" | "dry_ice";
+                            /** @description Weight of the dry ice in ounces: required with category dry_ice, refused otherwise. */
+                            dry_ice_weight_oz?: number;
+                        } | null;
+                        /** @description Up to two references printed on the label (a PO number, an invoice). */
+                        references?: string[];
+                        delivery_instructions?: string | null;
+                    };
                 };
             };
         };
@@ -14090,6 +14564,14 @@ export interface operations {
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
@@ -14225,7 +14707,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unprocessable: no_rates, missing_ship_from, address_undeliverable, carrier_rejected; customs_required (the parcel crosses a border or goes to a US military address, no customs was given and the order's line items cannot make one: one detail per missing line field); customs_invalid (the declaration breaks a customs rule: one detail per problem, e.g. customs.items[0].description). Nothing is bought. */
+            /** @description Unprocessable: no_rates, missing_ship_from, address_undeliverable, carrier_rejected, option_unavailable; customs_required (the parcel crosses a border or goes to a US military address, no customs was given and the order's line items cannot make one: one detail per missing line field); customs_invalid (the declaration breaks a customs rule: one detail per problem, e.g. customs.items[0].description). Nothing is bought. */
             422: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -14520,7 +15002,7 @@ export interface operations {
                 "application/json": {
                     /** @description purchase_labels, import_orders, validate_addresses, process_orders or create_returns. */
                     type: "purchase_labels" | "import_orders" | "validate_addresses" | "process_orders" | "create_returns";
-                    /** @description purchase_labels: [{order_id, service_code?, label_format?, address_validation?}]; import_orders: order bodies of POST /v1/orders; validate_addresses: addresses of POST /v1/addresses/validate; create_returns: [{shipment_id, rma_number?, reason?, charge?, expires_in_days?, service_code?, label_format?}] (a return label per outbound shipment, as POST /v1/shipments/{id}/return). Up to 10,000 (more is 413). An item that does not validate becomes a failed item; it does not fail the batch. */
+                    /** @description purchase_labels: [{order_id, service_code?, label_format?, address_validation?, options?}] (options as on POST /v1/shipments: over the order's, key by key); import_orders: order bodies of POST /v1/orders; validate_addresses: addresses of POST /v1/addresses/validate; create_returns: [{shipment_id, rma_number?, reason?, charge?, expires_in_days?, service_code?, label_format?}] (a return label per outbound shipment, as POST /v1/shipments/{id}/return). Up to 10,000 (more is 413). An item that does not validate becomes a failed item; it does not fail the batch. */
                     items?: unknown[];
                     /** @description purchase_labels and process_orders: the orders (instead of items). */
                     order_ids?: string[];
@@ -15096,6 +15578,14 @@ export interface operations {
                      *                 ]
                      *               },
                      *               "customs": null,
+                     *               "options": {
+                     *                 "signature": "none",
+                     *                 "saturday_delivery": false,
+                     *                 "insurance": null,
+                     *                 "dangerous_goods": null,
+                     *                 "references": [],
+                     *                 "delivery_instructions": null
+                     *               },
                      *               "manifest_id": null,
                      *               "created_at": "2026-11-23T21:44:19.734Z",
                      *               "updated_at": "2026-11-23T21:44:19.734Z",
@@ -18039,7 +18529,22 @@ export interface operations {
                      *               "service_code": "ups_ground",
                      *               "name": "UPS Ground",
                      *               "domestic": true,
-                     *               "international": false
+                     *               "international": false,
+                     *               "options": {
+                     *                 "signature": true,
+                     *                 "adult_signature": true,
+                     *                 "saturday_delivery": false,
+                     *                 "insurance_max": {
+                     *                   "amount": 5000000,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "dangerous_goods": [
+                     *                   "lithium_ion_in_equipment",
+                     *                   "limited_quantity_ground",
+                     *                   "dry_ice"
+                     *                 ],
+                     *                 "max_parcels": 20
+                     *               }
                      *             }
                      *           ],
                      *           "capabilities": {
@@ -20256,6 +20761,49 @@ export interface operations {
                     residential?: boolean;
                     /** @description Only these carrier accounts (`ca_…`, enabled ones of this workspace and environment); default: every enabled account. */
                     carrier_accounts?: string[];
+                    /**
+                     * ShipmentOptionsInput
+                     * @description Shipment options: only services that offer them are quoted, each option's cost a `surcharges` entry; a service dropped for lacking one is a `messages` entry (code option_unavailable).
+                     * @example {
+                     *       "signature": "adult",
+                     *       "insurance": {
+                     *         "amount": {
+                     *           "amount": 25000,
+                     *           "currency": "USD"
+                     *         }
+                     *       },
+                     *       "references": [
+                     *         "PO-1042"
+                     *       ]
+                     *     }
+                     */
+                    options?: {
+                        /** @description none (default), standard or adult. */
+                        signature?: "none" | "standard" | "adult";
+                        /** @description Deliver on a Saturday (default false). */
+                        saturday_delivery?: boolean;
+                        insurance?: {
+                            /** @description The declared value to insure (> 0), in the currency of the service's insurance_max. */
+                            amount: {
+                                /**
+                                 * Format: int64
+                                 * @description Integer minor units (cents).
+                                 */
+                                amount: number;
+                                /** @description ISO 4217 code. */
+                                currency: string;
+                            };
+                        } | null;
+                        dangerous_goods?: {
+                            /** @description lithium_ion_in_equipment, lithium_ion_with_equipment, lithium_metal_in_equipment, limited_quantity_ground, dry_ice. */
+                            category: "lithium_ion_in_equipment" | "lithium_ion_with_equipment" | "lithium_metal_in_equipment" | "limited_quantity_ground" | "dry_ice";
+                            /** @description Weight of the dry ice in ounces: required with category dry_ice, refused otherwise. */
+                            dry_ice_weight_oz?: number;
+                        } | null;
+                        /** @description Up to two references printed on the label (a PO number, an invoice). */
+                        references?: string[];
+                        delivery_instructions?: string | null;
+                    };
                     /** @description With a rate query: the order value the rules see (default none: order_value conditions do not match). */
                     order_value?: {
                         /**
@@ -26267,6 +26815,14 @@ export interface operations {
                      *           "parcel_derived": true,
                      *           "requested_service": "usps_ground_advantage",
                      *           "customs": null,
+                     *           "options": {
+                     *             "signature": "none",
+                     *             "saturday_delivery": false,
+                     *             "insurance": null,
+                     *             "dangerous_goods": null,
+                     *             "references": [],
+                     *             "delivery_instructions": null
+                     *           },
                      *           "shipments": [],
                      *           "office_pins": [],
                      *           "notes": "Gift wrap, please.",
@@ -26599,6 +27155,34 @@ export interface operations {
                             sku?: string | null;
                         }[];
                     } | null;
+                    /** @description Shipment options, the default of every label bought for this order (a shipment's or generate's options override them key by key); null clears them. */
+                    options?: {
+                        /** @description none (default), standard or adult. */
+                        signature?: "none" | "standard" | "adult";
+                        /** @description Deliver on a Saturday (default false). */
+                        saturday_delivery?: boolean;
+                        insurance?: {
+                            /** @description The declared value to insure (> 0), in the currency of the service's insurance_max. */
+                            amount: {
+                                /**
+                                 * Format: int64
+                                 * @description Integer minor units (cents).
+                                 */
+                                amount: number;
+                                /** @description ISO 4217 code. */
+                                currency: string;
+                            };
+                        } | null;
+                        dangerous_goods?: {
+                            /** @description lithium_ion_in_equipment, lithium_ion_with_equipment, lithium_metal_in_equipment, limited_quantity_ground, dry_ice. */
+                            category: "lithium_ion_in_equipment" | "lithium_ion_with_equipment" | "lithium_metal_in_equipment" | "limited_quantity_ground" | "dry_ice";
+                            /** @description Weight of the dry ice in ounces: required with category dry_ice, refused otherwise. */
+                            dry_ice_weight_oz?: number;
+                        } | null;
+                        /** @description Up to two references printed on the label (a PO number, an invoice). */
+                        references?: string[];
+                        delivery_instructions?: string | null;
+                    } | null;
                     notes?: string | null;
                 };
             };
@@ -26656,6 +27240,14 @@ export interface operations {
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
@@ -26723,6 +27315,14 @@ export interface operations {
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
@@ -26952,6 +27552,14 @@ export interface operations {
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
@@ -27290,6 +27898,34 @@ export interface operations {
                             sku?: string | null;
                         }[];
                     } | null;
+                    /** @description Shipment options, the default of every label bought for this order (a shipment's or generate's options override them key by key); null clears them. */
+                    options?: {
+                        /** @description none (default), standard or adult. */
+                        signature?: "none" | "standard" | "adult";
+                        /** @description Deliver on a Saturday (default false). */
+                        saturday_delivery?: boolean;
+                        insurance?: {
+                            /** @description The declared value to insure (> 0), in the currency of the service's insurance_max. */
+                            amount: {
+                                /**
+                                 * Format: int64
+                                 * @description Integer minor units (cents).
+                                 */
+                                amount: number;
+                                /** @description ISO 4217 code. */
+                                currency: string;
+                            };
+                        } | null;
+                        dangerous_goods?: {
+                            /** @description lithium_ion_in_equipment, lithium_ion_with_equipment, lithium_metal_in_equipment, limited_quantity_ground, dry_ice. */
+                            category: "lithium_ion_in_equipment" | "lithium_ion_with_equipment" | "lithium_metal_in_equipment" | "limited_quantity_ground" | "dry_ice";
+                            /** @description Weight of the dry ice in ounces: required with category dry_ice, refused otherwise. */
+                            dry_ice_weight_oz?: number;
+                        } | null;
+                        /** @description Up to two references printed on the label (a PO number, an invoice). */
+                        references?: string[];
+                        delivery_instructions?: string | null;
+                    } | null;
                     notes?: string | null;
                 };
             };
@@ -27347,6 +27983,14 @@ export interface operations {
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
@@ -27560,6 +28204,14 @@ export interface operations {
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
@@ -27773,6 +28425,14 @@ export interface operations {
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
@@ -27986,6 +28646,14 @@ export interface operations {
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
@@ -28199,6 +28867,14 @@ export interface operations {
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
@@ -30993,6 +31669,14 @@ export interface operations {
                      *             ]
                      *           },
                      *           "customs": null,
+                     *           "options": {
+                     *             "signature": "none",
+                     *             "saturday_delivery": false,
+                     *             "insurance": null,
+                     *             "dangerous_goods": null,
+                     *             "references": [],
+                     *             "delivery_instructions": null
+                     *           },
                      *           "manifest_id": null,
                      *           "created_at": "2026-11-23T21:44:19.734Z",
                      *           "updated_at": "2026-11-23T21:44:19.734Z",
@@ -31281,6 +31965,49 @@ export interface operations {
                             sku?: string | null;
                         }[];
                     };
+                    /**
+                     * ShipmentOptionsInput
+                     * @description Shipment options for this label: each key given overrides the order's (GET the order: options), the others are the order's. A service that does not offer one is 422 option_unavailable (nothing bought); with auto or cheapest only services that offer them are considered.
+                     * @example {
+                     *       "signature": "adult",
+                     *       "insurance": {
+                     *         "amount": {
+                     *           "amount": 25000,
+                     *           "currency": "USD"
+                     *         }
+                     *       },
+                     *       "references": [
+                     *         "PO-1042"
+                     *       ]
+                     *     }
+                     */
+                    options?: {
+                        /** @description none (default), standard or adult. */
+                        signature?: "none" | "standard" | "adult";
+                        /** @description Deliver on a Saturday (default false). */
+                        saturday_delivery?: boolean;
+                        insurance?: {
+                            /** @description The declared value to insure (> 0), in the currency of the service's insurance_max. */
+                            amount: {
+                                /**
+                                 * Format: int64
+                                 * @description Integer minor units (cents).
+                                 */
+                                amount: number;
+                                /** @description ISO 4217 code. */
+                                currency: string;
+                            };
+                        } | null;
+                        dangerous_goods?: {
+                            /** @description lithium_ion_in_equipment, lithium_ion_with_equipment, lithium_metal_in_equipment, limited_quantity_ground, dry_ice. */
+                            category: "lithium_ion_in_equipment" | "lithium_ion_with_equipment" | "lithium_metal_in_equipment" | "limited_quantity_ground" | "dry_ice";
+                            /** @description Weight of the dry ice in ounces: required with category dry_ice, refused otherwise. */
+                            dry_ice_weight_oz?: number;
+                        } | null;
+                        /** @description Up to two references printed on the label (a PO number, an invoice). */
+                        references?: string[];
+                        delivery_instructions?: string | null;
+                    };
                 };
             };
         };
@@ -31413,6 +32140,14 @@ export interface operations {
                      *         ]
                      *       },
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "manifest_id": null,
                      *       "created_at": "2026-11-23T21:44:19.734Z",
                      *       "updated_at": "2026-11-23T21:44:19.734Z",
@@ -31547,7 +32282,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unprocessable: no_rates, missing_ship_from, address_undeliverable, carrier_rejected; customs_required (the parcel crosses a border or goes to a US military address, no customs was given and the order's line items cannot make one: one detail per missing line field); customs_invalid (the declaration breaks a customs rule: one detail per problem, e.g. customs.items[0].description). Nothing is bought. */
+            /** @description Unprocessable: no_rates, missing_ship_from, address_undeliverable, carrier_rejected, option_unavailable; customs_required (the parcel crosses a border or goes to a US military address, no customs was given and the order's line items cannot make one: one detail per missing line field); customs_invalid (the declaration breaks a customs rule: one detail per problem, e.g. customs.items[0].description). Nothing is bought. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -31747,6 +32482,14 @@ export interface operations {
                      *         ]
                      *       },
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "manifest_id": null,
                      *       "created_at": "2026-11-23T21:44:19.734Z",
                      *       "updated_at": "2026-11-23T21:44:19.734Z",
@@ -32191,6 +32934,14 @@ export interface operations {
                      *         ]
                      *       },
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "manifest_id": null,
                      *       "created_at": "2026-11-23T21:44:19.734Z",
                      *       "updated_at": "2026-11-23T21:44:19.734Z",
@@ -32410,9 +33161,18 @@ export interface operations {
                      *             "amount": 1380,
                      *             "currency": "USD"
                      *           },
+                     *           "breakdown": [
+                     *             {
+                     *               "code": "label",
+                     *               "amount": {
+                     *                 "amount": 1380,
+                     *                 "currency": "USD"
+                     *               }
+                     *             }
+                     *           ],
                      *           "requested_at": "2026-11-23T22:01:05.210Z",
                      *           "decided_at": "2026-11-23T22:02:05.400Z",
-                     *           "reason": "The label was not used; refunded."
+                     *           "reason": "The label was not used; the label is refunded."
                      *         }
                      *       ],
                      *       "has_more": false,
@@ -32953,6 +33713,14 @@ export interface operations {
                      *         ]
                      *       },
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "manifest_id": null,
                      *       "created_at": "2026-11-23T21:44:19.734Z",
                      *       "updated_at": "2026-11-23T21:44:19.734Z",
@@ -33261,6 +34029,14 @@ export interface operations {
                      *         ]
                      *       },
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "manifest_id": null,
                      *       "created_at": "2026-11-23T21:44:19.734Z",
                      *       "updated_at": "2026-11-23T21:44:19.734Z",
@@ -33454,6 +34230,49 @@ export interface operations {
                     label_format?: "pdf_4x6" | "pdf_letter" | "png_4x6" | "zpl_4x6";
                     /** @description How the destination is checked before the label is bought. validate: an invalid address is 422 `address_undeliverable` (nothing bought), a corrected one is bought as given with the messages kept; validate_and_clean: the label and shipment use the normalised address (`ship_to_original` keeps the given one); none: no check. Through an api carrier account whose carrier validates addresses, the carrier's validator answers. Default: the setting `shipments.address_validation` (validate). */
                     address_validation?: "none" | "validate" | "validate_and_clean";
+                    /**
+                     * ShipmentOptionsInput
+                     * @description Shipment options for this label: each key given overrides the order's (GET the order: options), the others are the order's. A service that does not offer one is 422 option_unavailable (nothing bought); with auto or cheapest only services that offer them are considered.
+                     * @example {
+                     *       "signature": "adult",
+                     *       "insurance": {
+                     *         "amount": {
+                     *           "amount": 25000,
+                     *           "currency": "USD"
+                     *         }
+                     *       },
+                     *       "references": [
+                     *         "PO-1042"
+                     *       ]
+                     *     }
+                     */
+                    options?: {
+                        /** @description none (default), standard or adult. */
+                        signature?: "none" | "standard" | "adult";
+                        /** @description Deliver on a Saturday (default false). */
+                        saturday_delivery?: boolean;
+                        insurance?: {
+                            /** @description The declared value to insure (> 0), in the currency of the service's insurance_max. */
+                            amount: {
+                                /**
+                                 * Format: int64
+                                 * @description Integer minor units (cents).
+                                 */
+                                amount: number;
+                                /** @description ISO 4217 code. */
+                                currency: string;
+                            };
+                        } | null;
+                        dangerous_goods?: {
+                            /** @description lithium_ion_in_equipment, lithium_ion_with_equipment, lithium_metal_in_equipment, limited_quantity_ground, dry_ice. */
+                            category: "lithium_ion_in_equipment" | "lithium_ion_with_equipment" | "lithium_metal_in_equipment" | "limited_quantity_ground" | "dry_ice";
+                            /** @description Weight of the dry ice in ounces: required with category dry_ice, refused otherwise. */
+                            dry_ice_weight_oz?: number;
+                        } | null;
+                        /** @description Up to two references printed on the label (a PO number, an invoice). */
+                        references?: string[];
+                        delivery_instructions?: string | null;
+                    };
                 };
             };
         };
@@ -33510,6 +34329,14 @@ export interface operations {
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
@@ -33625,7 +34452,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unprocessable: no_rates, missing_ship_from, address_undeliverable, carrier_rejected; customs_required (the parcel crosses a border or goes to a US military address, no customs was given and the order's line items cannot make one: one detail per missing line field); customs_invalid (the declaration breaks a customs rule: one detail per problem, e.g. customs.items[0].description). Nothing is bought. */
+            /** @description Unprocessable: no_rates, missing_ship_from, address_undeliverable, carrier_rejected, option_unavailable; customs_required (the parcel crosses a border or goes to a US military address, no customs was given and the order's line items cannot make one: one detail per missing line field); customs_invalid (the declaration breaks a customs rule: one detail per problem, e.g. customs.items[0].description). Nothing is bought. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -34522,6 +35349,14 @@ export interface operations {
                      *                 ]
                      *               },
                      *               "customs": null,
+                     *               "options": {
+                     *                 "signature": "none",
+                     *                 "saturday_delivery": false,
+                     *                 "insurance": null,
+                     *                 "dangerous_goods": null,
+                     *                 "references": [],
+                     *                 "delivery_instructions": null
+                     *               },
                      *               "manifest_id": null,
                      *               "created_at": "2026-11-23T21:44:19.734Z",
                      *               "updated_at": "2026-11-23T21:44:19.734Z",
@@ -37565,6 +38400,49 @@ export interface operations {
                     residential?: boolean;
                     /** @description Only these carrier accounts (`ca_…`, enabled ones of this workspace and environment); default: every enabled account. */
                     carrier_accounts?: string[];
+                    /**
+                     * ShipmentOptionsInput
+                     * @description Shipment options: only services that offer them are quoted, each option's cost a `surcharges` entry; a service dropped for lacking one is a `messages` entry (code option_unavailable).
+                     * @example {
+                     *       "signature": "adult",
+                     *       "insurance": {
+                     *         "amount": {
+                     *           "amount": 25000,
+                     *           "currency": "USD"
+                     *         }
+                     *       },
+                     *       "references": [
+                     *         "PO-1042"
+                     *       ]
+                     *     }
+                     */
+                    options?: {
+                        /** @description none (default), standard or adult. */
+                        signature?: "none" | "standard" | "adult";
+                        /** @description Deliver on a Saturday (default false). */
+                        saturday_delivery?: boolean;
+                        insurance?: {
+                            /** @description The declared value to insure (> 0), in the currency of the service's insurance_max. */
+                            amount: {
+                                /**
+                                 * Format: int64
+                                 * @description Integer minor units (cents).
+                                 */
+                                amount: number;
+                                /** @description ISO 4217 code. */
+                                currency: string;
+                            };
+                        } | null;
+                        dangerous_goods?: {
+                            /** @description lithium_ion_in_equipment, lithium_ion_with_equipment, lithium_metal_in_equipment, limited_quantity_ground, dry_ice. */
+                            category: "lithium_ion_in_equipment" | "lithium_ion_with_equipment" | "lithium_metal_in_equipment" | "limited_quantity_ground" | "dry_ice";
+                            /** @description Weight of the dry ice in ounces: required with category dry_ice, refused otherwise. */
+                            dry_ice_weight_oz?: number;
+                        } | null;
+                        /** @description Up to two references printed on the label (a PO number, an invoice). */
+                        references?: string[];
+                        delivery_instructions?: string | null;
+                    };
                 };
             };
         };
@@ -37768,7 +38646,7 @@ export interface operations {
                             /** @enum {string|null} */
                             dim_divisor_unit: "in3_per_lb" | "cm3_per_kg" | null;
                             surcharges: {
-                                /** @description fuel, residential, additional_handling, oversize, remote_area, nonstandard_length, nonstandard_volume. */
+                                /** @description fuel, residential, additional_handling, oversize, remote_area, nonstandard_length, nonstandard_volume; shipment options: signature, adult_signature, saturday_delivery, insurance, dangerous_goods. */
                                 code: string;
                                 amount: {
                                     /**
@@ -37797,15 +38675,19 @@ export interface operations {
                             service_code: string;
                             reason: string;
                         }[];
-                        /** @description One per carrier account that failed; its services are also listed under `unavailable`. */
+                        /** @description One per carrier account that failed (its services are also listed under `unavailable`), and one per service dropped for lacking a shipment option asked for (option_unavailable). */
                         messages: {
                             carrier_account_id: string | null;
                             carrier: string;
                             /**
-                             * @description carrier_unavailable: no answer within the deadline, 5xx, or its circuit is open; carrier_account_invalid: the carrier refused the credentials; carrier_rejected: the carrier refused the request.
+                             * @description carrier_unavailable: no answer within the deadline, 5xx, or its circuit is open; carrier_account_invalid: the carrier refused the credentials; carrier_rejected: the carrier refused the request; option_unavailable: the service (`service_code`) does not offer a shipment option asked for (`option`).
                              * @enum {string}
                              */
-                            code: "carrier_unavailable" | "carrier_account_invalid" | "carrier_rejected";
+                            code: "carrier_unavailable" | "carrier_account_invalid" | "carrier_rejected" | "option_unavailable";
+                            /** @description option_unavailable: the service dropped. */
+                            service_code?: string;
+                            /** @description option_unavailable: signature, adult_signature, saturday_delivery, insurance, dangerous_goods or parcels. */
+                            option?: string;
                             message: string;
                         }[];
                     };
@@ -37967,7 +38849,22 @@ export interface operations {
                      *               "service_code": "ups_ground",
                      *               "name": "UPS Ground",
                      *               "domestic": true,
-                     *               "international": false
+                     *               "international": false,
+                     *               "options": {
+                     *                 "signature": true,
+                     *                 "adult_signature": true,
+                     *                 "saturday_delivery": false,
+                     *                 "insurance_max": {
+                     *                   "amount": 5000000,
+                     *                   "currency": "USD"
+                     *                 },
+                     *                 "dangerous_goods": [
+                     *                   "lithium_ion_in_equipment",
+                     *                   "limited_quantity_ground",
+                     *                   "dry_ice"
+                     *                 ],
+                     *                 "max_parcels": 20
+                     *               }
                      *             }
                      *           ],
                      *           "capabilities": {
@@ -39940,6 +40837,49 @@ export interface operations {
                     residential?: boolean;
                     /** @description Only these carrier accounts (`ca_…`, enabled ones of this workspace and environment); default: every enabled account. */
                     carrier_accounts?: string[];
+                    /**
+                     * ShipmentOptionsInput
+                     * @description Shipment options: only services that offer them are quoted, each option's cost a `surcharges` entry; a service dropped for lacking one is a `messages` entry (code option_unavailable).
+                     * @example {
+                     *       "signature": "adult",
+                     *       "insurance": {
+                     *         "amount": {
+                     *           "amount": 25000,
+                     *           "currency": "USD"
+                     *         }
+                     *       },
+                     *       "references": [
+                     *         "PO-1042"
+                     *       ]
+                     *     }
+                     */
+                    options?: {
+                        /** @description none (default), standard or adult. */
+                        signature?: "none" | "standard" | "adult";
+                        /** @description Deliver on a Saturday (default false). */
+                        saturday_delivery?: boolean;
+                        insurance?: {
+                            /** @description The declared value to insure (> 0), in the currency of the service's insurance_max. */
+                            amount: {
+                                /**
+                                 * Format: int64
+                                 * @description Integer minor units (cents).
+                                 */
+                                amount: number;
+                                /** @description ISO 4217 code. */
+                                currency: string;
+                            };
+                        } | null;
+                        dangerous_goods?: {
+                            /** @description lithium_ion_in_equipment, lithium_ion_with_equipment, lithium_metal_in_equipment, limited_quantity_ground, dry_ice. */
+                            category: "lithium_ion_in_equipment" | "lithium_ion_with_equipment" | "lithium_metal_in_equipment" | "limited_quantity_ground" | "dry_ice";
+                            /** @description Weight of the dry ice in ounces: required with category dry_ice, refused otherwise. */
+                            dry_ice_weight_oz?: number;
+                        } | null;
+                        /** @description Up to two references printed on the label (a PO number, an invoice). */
+                        references?: string[];
+                        delivery_instructions?: string | null;
+                    };
                     /** @description With a rate query: the order value the rules see (default none: order_value conditions do not match). */
                     order_value?: {
                         /**
@@ -46467,6 +47407,34 @@ export interface operations {
                             sku?: string | null;
                         }[];
                     } | null;
+                    /** @description Shipment options, the default of every label bought for this order (a shipment's or generate's options override them key by key); null clears them. */
+                    options?: {
+                        /** @description none (default), standard or adult. */
+                        signature?: "none" | "standard" | "adult";
+                        /** @description Deliver on a Saturday (default false). */
+                        saturday_delivery?: boolean;
+                        insurance?: {
+                            /** @description The declared value to insure (> 0), in the currency of the service's insurance_max. */
+                            amount: {
+                                /**
+                                 * Format: int64
+                                 * @description Integer minor units (cents).
+                                 */
+                                amount: number;
+                                /** @description ISO 4217 code. */
+                                currency: string;
+                            };
+                        } | null;
+                        dangerous_goods?: {
+                            /** @description lithium_ion_in_equipment, lithium_ion_with_equipment, lithium_metal_in_equipment, limited_quantity_ground, dry_ice. */
+                            category: "lithium_ion_in_equipment" | "lithium_ion_with_equipment" | "lithium_metal_in_equipment" | "limited_quantity_ground" | "dry_ice";
+                            /** @description Weight of the dry ice in ounces: required with category dry_ice, refused otherwise. */
+                            dry_ice_weight_oz?: number;
+                        } | null;
+                        /** @description Up to two references printed on the label (a PO number, an invoice). */
+                        references?: string[];
+                        delivery_instructions?: string | null;
+                    } | null;
                     notes?: string | null;
                 };
             };
@@ -46524,6 +47492,14 @@ export interface operations {
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
@@ -46591,6 +47567,14 @@ export interface operations {
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",
@@ -46805,6 +47789,14 @@ export interface operations {
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
+                     *       "options": {
+                     *         "signature": "none",
+                     *         "saturday_delivery": false,
+                     *         "insurance": null,
+                     *         "dangerous_goods": null,
+                     *         "references": [],
+                     *         "delivery_instructions": null
+                     *       },
                      *       "shipments": [],
                      *       "office_pins": [],
                      *       "notes": "Gift wrap, please.",

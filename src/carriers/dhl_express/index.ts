@@ -1,5 +1,6 @@
 import { groupInFours } from '../label-presentation.js';
 import { defineSimulatedCarrier } from '../simulation/define-carrier.js';
+import { dhlExpressOptions } from './options.v2026-01.js';
 import { PRIVATE_CARRIER_HOLIDAYS } from '../simulation/holidays.js';
 import { dhlExpressRateCard } from './rates.v2026-01.js';
 import { dhlTrackingNumber, isValidDhlTrackingNumber } from './tracking-numbers.js';
@@ -19,6 +20,7 @@ export const carrier = defineSimulatedCarrier({
   slug: 'dhl_express',
   name: 'DHL Express',
   card: dhlExpressRateCard,
+  options: dhlExpressOptions,
   observed_holidays: PRIVATE_CARRIER_HOLIDAYS,
   trackingNumber: dhlTrackingNumber,
   isValidTrackingNumber: isValidDhlTrackingNumber,

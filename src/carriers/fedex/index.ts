@@ -1,5 +1,6 @@
 import { plainLabelPresentation } from '../label-presentation.js';
 import { defineSimulatedCarrier } from '../simulation/define-carrier.js';
+import { fedexOptions } from './options.v2026-01.js';
 import { PRIVATE_CARRIER_HOLIDAYS } from '../simulation/holidays.js';
 import { fedexRateCard } from './rates.v2026-01.js';
 import { fedexTrackingNumber, isValidFedexTrackingNumber } from './tracking-numbers.js';
@@ -19,6 +20,7 @@ export const carrier = defineSimulatedCarrier({
   slug: 'fedex',
   name: 'FedEx',
   card: fedexRateCard,
+  options: fedexOptions,
   observed_holidays: PRIVATE_CARRIER_HOLIDAYS,
   trackingNumber: fedexTrackingNumber,
   isValidTrackingNumber: isValidFedexTrackingNumber,

@@ -1,11 +1,14 @@
 import type { CarrierDefinition, EndOfDayOffer, LabelPresentation, ServiceInfo, UsHoliday } from '../types.js';
 import type { RateCard } from './rate-card.js';
+import type { CarrierOptionsTable } from './options-table.js';
 import { simulatedAdapter } from './simulated-adapter.js';
 
 export interface SimulatedCarrierSpec {
   slug: string;
   name: string;
   card: RateCard;
+  /** What each service offers and the option tariff (the carrier's one options table). */
+  options: CarrierOptionsTable;
   observed_holidays: readonly UsHoliday[];
   trackingNumber(reference: string, serviceCode: string): string;
   isValidTrackingNumber(trackingNumber: string): boolean;
@@ -18,6 +21,10 @@ export interface SimulatedCarrierSpec {
 
 /** Builds the registry metadata of a built-in simulated carrier from its rate card. */
 export function defineSimulatedCarrier(spec: SimulatedCarrierSpec): CarrierDefinition {
+  // The options table must cover every service: a service missing from it would be published as
+  // offering nothing by accident.
+  const uncovered = spec.card.services.filter((s) => !spec.options.services[s.code]).map((s) => s.code);
+  if (uncovered.length > 0) throw new Error(`${spec.slug}: options table lacks ${uncovered.join(', ')}`);
   const services: ServiceInfo[] = spec.card.services.map((s) => ({
     code: s.code,
     name: s.name,
@@ -25,6 +32,7 @@ export function defineSimulatedCarrier(spec: SimulatedCarrierSpec): CarrierDefin
     international: s.lane === 'us_export' || s.lane === 'international',
     guaranteed: s.guaranteed,
     ...(s.return_service_code ? { return_service_code: s.return_service_code } : {}),
+    options: spec.options.services[s.code],
   }));
   return {
     slug: spec.slug,
@@ -40,6 +48,7 @@ export function defineSimulatedCarrier(spec: SimulatedCarrierSpec): CarrierDefin
     ...(spec.end_of_day ? { end_of_day: spec.end_of_day } : {}),
     adapter: simulatedAdapter({
       card: spec.card,
+      options: spec.options,
       trackingNumber: spec.trackingNumber,
       isValidTrackingNumber: spec.isValidTrackingNumber,
     }),

@@ -1,4 +1,5 @@
-import type { CarrierAdapter, PurchaseRequest, PurchaseResult, VoidResult } from '../types.js';
+import type { CarrierAdapter, CarrierRate, PurchaseRequest, PurchaseResult, ShipmentOptions, VoidResult } from '../types.js';
+import { optionSurcharges, type CarrierOptionsTable } from './options-table.js';
 import type { RateCard } from './rate-card.js';
 import { rateFromCard, rateService } from './rate-engine.js';
 import { firstScanAtScaled, trackAt } from './tracking-sim.js';
@@ -6,6 +7,8 @@ import { customsRefusal } from './customs-check.js';
 
 export interface SimulatedCarrierOptions {
   card: RateCard;
+  /** The carrier's options table: each option asked for is priced from its tariff. */
+  options?: CarrierOptionsTable;
   /** Deterministic tracking number for a purchase reference and service. */
   trackingNumber(reference: string, serviceCode: string): string;
   isValidTrackingNumber(trackingNumber: string): boolean;
@@ -36,7 +39,9 @@ export function simulatedAdapter(options: SimulatedCarrierOptions): CarrierAdapt
   const { card } = options;
   return {
     async rate(request) {
-      return rateFromCard(card, request);
+      const answer = rateFromCard(card, request);
+      if (!options.options || !request.options) return answer;
+      return { ...answer, rates: answer.rates.map((r) => withOptions(r, options.options!, request.options!)) };
     },
 
     async purchase(request): Promise<PurchaseResult> {
@@ -50,7 +55,7 @@ export function simulatedAdapter(options: SimulatedCarrierOptions): CarrierAdapt
       return {
         ok: true,
         tracking_number: options.trackingNumber(request.reference, request.service_code),
-        rate: quote,
+        rate: options.options && request.options ? withOptions(quote, options.options, request.options) : quote,
         purchased_at: request.purchased_at,
       };
     },
@@ -79,4 +84,15 @@ export function simulatedAdapter(options: SimulatedCarrierOptions): CarrierAdapt
       );
     },
   };
+}
+
+/**
+ * A rate with the options' surcharges added (after fuel: the card's fuel percentage applies to
+ * the transportation charge only, as this simulation keeps it) and its price raised by them.
+ */
+function withOptions(rate: CarrierRate, table: CarrierOptionsTable, requested: ShipmentOptions): CarrierRate {
+  const extra = optionSurcharges(table, requested);
+  if (extra.length === 0) return rate;
+  const added = extra.reduce((sum, s) => sum + s.amount.amount, 0);
+  return { ...rate, surcharges: [...rate.surcharges, ...extra], price: { ...rate.price, amount: rate.price.amount + added } };
 }

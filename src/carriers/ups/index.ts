@@ -1,5 +1,6 @@
 import { groupInFours, gs1PostalRouting } from '../label-presentation.js';
 import { defineSimulatedCarrier } from '../simulation/define-carrier.js';
+import { upsOptions } from './options.v2026-01.js';
 import { PRIVATE_CARRIER_HOLIDAYS } from '../simulation/holidays.js';
 import { upsRateCard } from './rates.v2026-01.js';
 import { isValidUpsTrackingNumber, upsTrackingNumber } from './tracking-numbers.js';
@@ -16,6 +17,7 @@ export const carrier = defineSimulatedCarrier({
   slug: 'ups',
   name: 'UPS',
   card: upsRateCard,
+  options: upsOptions,
   observed_holidays: PRIVATE_CARRIER_HOLIDAYS,
   trackingNumber: upsTrackingNumber,
   isValidTrackingNumber: isValidUpsTrackingNumber,

@@ -1,5 +1,6 @@
 import { groupInFours } from '../label-presentation.js';
 import { defineSimulatedCarrier } from '../simulation/define-carrier.js';
+import { uspsOptions } from './options.v2026-01.js';
 import type { Address } from '../types.js';
 import { FEDERAL_HOLIDAYS } from '../simulation/holidays.js';
 import { uspsRateCard } from './rates.v2026-01.js';
@@ -24,6 +25,7 @@ export const carrier = defineSimulatedCarrier({
   slug: 'usps',
   name: 'USPS',
   card: uspsRateCard,
+  options: uspsOptions,
   observed_holidays: FEDERAL_HOLIDAYS,
   trackingNumber: uspsTrackingNumber,
   isValidTrackingNumber: isValidUspsTrackingNumber,

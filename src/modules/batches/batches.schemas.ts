@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { ShipmentOptionsInputSchema } from '../shipment-options/index.js';
 import { PageLimitSchema } from '../../platform/http/schemas.js';
 import { AddressValidationModeSchema, LabelFormatSchema, ReturnChargeSchema } from '../shipments/index.js';
 import { BATCH_STATUSES, BATCH_TYPES, ITEM_STATUSES } from './batches.tables.js';
@@ -29,7 +30,7 @@ export const CreateBatchBody = Type.Object(
       Type.Array(Type.Unknown(), {
         maxItems: SCHEMA_ITEM_CAP,
         description:
-          'purchase_labels: [{order_id, service_code?, label_format?, address_validation?}]; import_orders: order bodies of POST /v1/orders; ' +
+          'purchase_labels: [{order_id, service_code?, label_format?, address_validation?, options?}] (options as on POST /v1/shipments: over the order\'s, key by key); import_orders: order bodies of POST /v1/orders; ' +
           'validate_addresses: addresses of POST /v1/addresses/validate; create_returns: [{shipment_id, rma_number?, reason?, charge?, expires_in_days?, service_code?, label_format?}] ' +
           '(a return label per outbound shipment, as POST /v1/shipments/{id}/return). Up to 10,000 (more is 413). An item that does not ' +
           'validate becomes a failed item; it does not fail the batch.',
@@ -60,6 +61,7 @@ export const PurchaseItemSchema = Type.Object(
     service_code: Type.Optional(text(100, { minLength: 1 })),
     label_format: Type.Optional(LabelFormatSchema),
     address_validation: Type.Optional(AddressValidationModeSchema),
+    options: Type.Optional(ShipmentOptionsInputSchema),
   },
   { additionalProperties: false },
 );

@@ -292,7 +292,7 @@ export class BatchesService {
           const input = item.input as PurchaseItem;
           await this.shipments.purchaseInBatch(
             ctx,
-            { order_id: input.order_id, service_code: input.service_code ?? batch.service_code ?? undefined, label_format: (input.label_format ?? batch.label_format ?? 'pdf_4x6') as never, address_validation: input.address_validation },
+            { order_id: input.order_id, service_code: input.service_code ?? batch.service_code ?? undefined, label_format: (input.label_format ?? batch.label_format ?? 'pdf_4x6') as never, address_validation: input.address_validation, options: input.options },
             async (trx, shipment) => {
               if (!(await repo.finishItem(trx, item.id, { status: 'succeeded', result: { shipment }, shipmentId: shipment.id }, now()))) throw new ItemAlreadyFinished();
             },

@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { PageLimitSchema } from '../../platform/http/schemas.js';
+import { ServiceOptionsSchema } from '../shipment-options/index.js';
 import { ACCOUNT_DRIVERS, ACCOUNT_MODES, HEALTH_STATUSES } from './carrier-accounts.tables.js';
 
 const Timestamp = Type.String({ format: 'date-time' });
@@ -147,7 +148,15 @@ export const CarrierTypeSchema = Type.Object(
     carrier: Type.String(),
     name: Type.String(),
     drivers: Type.Array(Driver()),
-    services: Type.Array(Type.Object({ service_code: Type.String(), name: Type.String(), domestic: Type.Boolean(), international: Type.Boolean() })),
+    services: Type.Array(
+      Type.Object({
+        service_code: Type.String(),
+        name: Type.String(),
+        domestic: Type.Boolean(),
+        international: Type.Boolean(),
+        options: { ...ServiceOptionsSchema, description: 'The shipment options the service offers (rate queries and purchases are checked against this), for both drivers.' },
+      }),
+    ),
     capabilities: Type.Object({
       rates: Type.Boolean(),
       labels: Type.Boolean(),
@@ -179,7 +188,15 @@ export const CarrierTypeListSchema = Type.Object(
             carrier: 'ups',
             name: 'UPS',
             drivers: ['simulated', 'api'],
-            services: [{ service_code: 'ups_ground', name: 'UPS Ground', domestic: true, international: false }],
+            services: [
+              {
+                service_code: 'ups_ground',
+                name: 'UPS Ground',
+                domestic: true,
+                international: false,
+                options: { signature: true, adult_signature: true, saturday_delivery: false, insurance_max: { amount: 5000000, currency: 'USD' }, dangerous_goods: ['lithium_ion_in_equipment', 'limited_quantity_ground', 'dry_ice'], max_parcels: 20 },
+              },
+            ],
             capabilities: { rates: true, labels: true, void: true, tracking: true, address_validation: true, returns: true, pickups: true, manifests: true, customs_documents: true },
             return_charges: ['on_scan', 'on_creation'],
             void_window_days: 90,

@@ -26,6 +26,7 @@ import {
   updateAccount,
 } from './carrier-accounts.repo.js';
 import type { CarrierAccount, CarrierType, CreateCarrierAccountInput, UpdateCarrierAccountInput } from './carrier-accounts.schemas.js';
+import type { ServiceOptions } from '../../carriers/types.js';
 import type { CarrierAccountRow } from './carrier-accounts.tables.js';
 import { toCarrierAccount, toExchange } from './carrier-accounts.wire.js';
 
@@ -63,7 +64,7 @@ export class CarrierAccountsService {
         carrier: c.slug,
         name: c.name,
         drivers: api ? ['simulated', 'api'] : ['simulated'],
-        services: c.services.map((s) => ({ service_code: s.code, name: s.name, domestic: s.domestic, international: s.international })),
+        services: c.services.map((s) => ({ service_code: s.code, name: s.name, domestic: s.domestic, international: s.international, options: publishedOptions(s.options) })),
         capabilities: {
           rates: c.capabilities.rate,
           labels: c.capabilities.purchase,
@@ -345,3 +346,15 @@ export class CarrierAccountsService {
   }
 }
 
+
+/** A service's offer as published (a service without an options table offers none, one parcel). */
+function publishedOptions(o: ServiceOptions | undefined): CarrierType['services'][number]['options'] {
+  return {
+    signature: o?.signature ?? false,
+    adult_signature: o?.adult_signature ?? false,
+    saturday_delivery: o?.saturday_delivery ?? false,
+    insurance_max: o?.insurance_max ? { ...o.insurance_max } : null,
+    dangerous_goods: [...(o?.dangerous_goods ?? [])],
+    max_parcels: o?.max_parcels ?? 1,
+  };
+}

@@ -79,6 +79,13 @@ export function layoutLabel(data: LabelData, options: { latin?: boolean } = {}):
   y += 12;
   rule(y, 2);
   y += 6;
+  // Handling marks (signature, Saturday, dangerous goods): white on black, full width.
+  for (const mark of data.marks ?? []) {
+    box(M, y, W, 14, true);
+    text(M, y + 3, W, 9, true, labelText(mark), 'center', true);
+    y += 17;
+  }
+  if ((data.marks ?? []).length > 0) y += 2;
 
   // The bottom block (routing, barcode, footer) is laid out upwards from the page end.
   const barcode = labelBarcode(data);
@@ -90,6 +97,11 @@ export function layoutLabel(data: LabelData, options: { latin?: boolean } = {}):
   const footer = [`SHP ${labelText(data.shipment_id)}`, data.reference ? `REF ${labelText(data.reference)}` : ''].filter(Boolean).join('   ');
   bottom -= 9;
   text(M, bottom, W, 7, false, footer);
+  const references = (data.references ?? []).map(labelText).filter(Boolean);
+  if (references.length > 0) {
+    bottom -= 9;
+    text(M, bottom, W, 7, true, `REFERENCE: ${references.join(' / ')}`);
+  }
   bottom -= 4;
   rule(bottom);
   bottom -= 16;

@@ -75,6 +75,10 @@ export interface LabelData {
   voided?: boolean;
   /** A return label: the recipient block is headed RETURN TO:. */
   is_return?: boolean;
+  /** What the handler must see (labels.marks.ts), each printed as a black band under the header. */
+  marks?: readonly string[];
+  /** The shipper's references (options.references, up to two), printed above the footer. */
+  references?: readonly string[];
   /** Heading, routing code, barcode and printed tracking number, as the carrier presents them. */
   carrier_parts: LabelCarrierParts;
 }

@@ -64,6 +64,7 @@ export const ORDER_EXAMPLE = {
   parcel_derived: true,
   requested_service: 'usps_ground_advantage',
   customs: null,
+  options: { signature: 'none', saturday_delivery: false, insurance: null, dangerous_goods: null, references: [], delivery_instructions: null },
   shipments: [],
   office_pins: [],
   notes: 'Gift wrap, please.',

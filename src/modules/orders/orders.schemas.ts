@@ -3,6 +3,7 @@ import { nullable } from '../../platform/http/nullable.js';
 import { DateOrDateTimeParam, MoneySchema, PageLimitSchema } from '../../platform/http/schemas.js';
 import { AddressOutputSchema, AddressSchema } from '../addresses/index.js';
 import { CustomsInputSchema, OrderCustomsSchema } from '../customs/index.js';
+import { ShipmentOptionsInputSchema, ShipmentOptionsSchema } from '../shipment-options/index.js';
 import { ORDER_STATUSES } from './orders.states.js';
 import { INTERNATIONAL_ORDER_BODY_EXAMPLE, INTERNATIONAL_ORDER_EXAMPLE, ORDER_BODY_EXAMPLE, ORDER_EXAMPLE, UPDATE_ORDER_BODY_EXAMPLE } from './orders.examples.js';
 
@@ -54,6 +55,13 @@ export const ParcelInputSchema = Type.Object(
   { additionalProperties: false, description: 'Missing fields are derived: the weight from the line items, the dimensions from the setting orders.default_box.' },
 );
 
+/** The order's shipment options: the default of every label bought for it (a shipment's own override them key by key). */
+function orderOptionsInput() {
+  return Type.Union([ShipmentOptionsInputSchema, Type.Null()], {
+    description: 'Shipment options, the default of every label bought for this order (a shipment\'s or generate\'s options override them key by key); null clears them.',
+  });
+}
+
 export const OrderBody = Type.Object(
   {
     external_id: Type.Optional(
@@ -66,6 +74,7 @@ export const OrderBody = Type.Object(
     parcel: Type.Optional(nullable(ParcelInputSchema)),
     requested_service: Type.Optional(nullable(ServiceCodeSchema)),
     customs: Type.Optional(nullable(CustomsInputSchema)),
+    options: Type.Optional(orderOptionsInput()),
     notes: Type.Optional(nullable(Type.String({ maxLength: 5000 }))),
   },
   { additionalProperties: false, title: 'OrderInput', examples: [ORDER_BODY_EXAMPLE, INTERNATIONAL_ORDER_BODY_EXAMPLE] },
@@ -81,6 +90,7 @@ export const UpdateOrderBody = Type.Object(
     parcel: Type.Optional(nullable(ParcelInputSchema)),
     requested_service: Type.Optional(nullable(ServiceCodeSchema)),
     customs: Type.Optional(nullable(CustomsInputSchema)),
+    options: Type.Optional(orderOptionsInput()),
     notes: Type.Optional(nullable(Type.String({ maxLength: 5000 }))),
   },
   {
@@ -180,6 +190,7 @@ export const OrderSchema = Type.Object(
     parcel_derived: Type.Boolean({ description: 'True when any parcel field was derived (weight from items, dimensions from the default box).' }),
     requested_service: orNull(Type.String()),
     customs: orNull(OrderCustomsSchema),
+    options: { ...ShipmentOptionsSchema, description: 'The shipment options labels for this order default to, every key present (defaults where none were given).' },
     shipments: Type.Array(ShipmentSummarySchema),
     office_pins: Type.Array(OfficePinSummarySchema),
     notes: orNull(Type.String()),

@@ -10,6 +10,7 @@ import { writeAudit } from '../audit/index.js';
 import type { SettingsService } from '../settings/index.js';
 import { checkShippingAddress, normalizeCountry, type AddressInput } from '../addresses/index.js';
 import { withDefaults } from '../customs/index.js';
+import { checkOptions } from '../shipment-options/index.js';
 import * as repo from './orders.repo.js';
 import type { Order, OrderInput, OrderListFilter, OrderPatch } from './orders.schemas.js';
 import { assertEditable, nextStatus, ORDER_STATUSES, type OrderMove, type OrderStatus } from './orders.states.js';
@@ -70,8 +71,8 @@ function toStoredLineItems(items: OrderInput['line_items']): StoredLineItem[] {
 const blank = (v: string | null | undefined) => v == null || v.trim() === '';
 
 /** Domain checks the schema cannot express, with one detail per field. */
-export function checkOrderContent(input: Partial<Pick<OrderInput, 'ship_to' | 'ship_from' | 'line_items' | 'external_id'>>): ErrorDetail[] {
-  const details: ErrorDetail[] = [];
+export function checkOrderContent(input: Partial<Pick<OrderInput, 'ship_to' | 'ship_from' | 'line_items' | 'external_id' | 'options'>>): ErrorDetail[] {
+  const details: ErrorDetail[] = checkOptions(input.options);
   if (input.external_id != null && blank(input.external_id)) details.push({ field: 'external_id', message: 'must not be blank' });
   if (input.ship_to) details.push(...checkShippingAddress(input.ship_to, 'ship_to'));
   if (input.ship_from) details.push(...checkShippingAddress(input.ship_from, 'ship_from'));
@@ -105,6 +106,7 @@ export function checkOrderBody(body: unknown): ErrorDetail[] {
   if (isObject(body.ship_to)) input.ship_to = body.ship_to as never;
   if (isObject(body.ship_from)) input.ship_from = body.ship_from as never;
   if (typeof body.external_id === 'string') input.external_id = body.external_id;
+  if (isObject(body.options)) input.options = body.options as never;
   if (Array.isArray(body.line_items)) {
     // Only items whose sku/name/unit_price have the right types (or are absent).
     const wellFormed = body.line_items.every(
@@ -282,6 +284,7 @@ export class OrdersService {
       parcel_input: parcelInput ? JSON.stringify(parcelInput) : null,
       requested_service: input.requested_service ?? null,
       customs: input.customs ? JSON.stringify(withDefaults(input.customs)) : null,
+      options: input.options ? JSON.stringify(input.options) : null,
       notes: input.notes ?? null,
       created_at: now,
       updated_at: now,
@@ -443,6 +446,10 @@ export class OrdersService {
       const customs = patch.customs ? withDefaults(patch.customs) : null;
       note('customs', before.customs, customs);
       set.customs = customs ? JSON.stringify(customs) : null;
+    }
+    if (patch.options !== undefined) {
+      note('options', row.options ?? null, patch.options ?? null);
+      set.options = patch.options ? JSON.stringify(patch.options) : null;
     }
     if (patch.notes !== undefined) {
       note('notes', row.notes, patch.notes);

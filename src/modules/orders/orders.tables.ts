@@ -1,3 +1,4 @@
+import type { ShipmentOptionsInput } from '../shipment-options/index.js';
 import type { ColumnType, Insertable, Selectable } from 'kysely';
 import type { Timestamp, NullableTimestamp, Json, NullableJson } from '../../platform/db/columns.js';
 import type { CustomsDeclaration } from '../../carriers/types.js';
@@ -66,6 +67,8 @@ export interface OrdersTable {
   /** The customs declaration the sender gave; null: derived from line items at purchase. */
   customs: NullableJson<CustomsDeclaration>;
   notes: string | null;
+  /** The shipment options given (the default of its labels); null: none. */
+  options: ColumnType<ShipmentOptionsInput | null, string | null | undefined, string | null>;
   /** The store's own order number (Shopify's `name`), on imported orders. */
   external_number: string | null;
   /** The platform version (its updated_at) last applied, so older or repeated ones change nothing. */

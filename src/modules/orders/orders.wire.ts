@@ -3,6 +3,7 @@ import type { OrderRow } from './orders.tables.js';
 import { isParcelDerived } from './orders.parcel.js';
 import { iso } from '../../platform/http/wire.js';
 import { toOrderCustoms } from '../customs/index.js';
+import { resolveOptions } from '../shipment-options/index.js';
 
 /** Summaries other modules attach to an order (shipments, office PINs); empty until they exist. */
 export interface OrderAttachments {
@@ -28,6 +29,7 @@ export function toOrder(row: OrderRow, attachments: OrderAttachments = {}): Orde
     parcel_derived: isParcelDerived(row.parcel_input),
     requested_service: row.requested_service,
     customs: row.customs ? toOrderCustoms(row.customs) : null,
+    options: resolveOptions(row.options ?? null),
     shipments: attachments.shipments ?? [],
     office_pins: attachments.office_pins ?? [],
     notes: row.notes,

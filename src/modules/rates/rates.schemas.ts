@@ -3,6 +3,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { DateSchema, MoneySchema } from '../../platform/http/schemas.js';
 import { AddressSchema } from '../addresses/index.js';
 import { RATE_QUERY_EXAMPLE, RATE_QUERY_RESPONSE_EXAMPLE } from './rates.examples.js';
+import { ShipmentOptionsInputSchema } from '../shipment-options/index.js';
 
 /** An address for rating: only country and postal code are required. */
 const RateAddressSchema = Type.Object(
@@ -52,13 +53,17 @@ export const RateQuerySchema = Type.Object(
         description: 'Only these carrier accounts (`ca_…`, enabled ones of this workspace and environment); default: every enabled account.',
       }),
     ),
+    options: Type.Optional({
+      ...ShipmentOptionsInputSchema,
+      description: 'Shipment options: only services that offer them are quoted, each option\'s cost a `surcharges` entry; a service dropped for lacking one is a `messages` entry (code option_unavailable).',
+    }),
   },
   { title: 'RateQuery', examples: [RATE_QUERY_EXAMPLE] },
 );
 export type RateQuery = Static<typeof RateQuerySchema>;
 
 export const SurchargeSchema = Type.Object({
-  code: Type.String({ description: 'fuel, residential, additional_handling, oversize, remote_area, nonstandard_length, nonstandard_volume.' }),
+  code: Type.String({ description: 'fuel, residential, additional_handling, oversize, remote_area, nonstandard_length, nonstandard_volume; shipment options: signature, adult_signature, saturday_delivery, insurance, dangerous_goods.' }),
   amount: MoneySchema,
 });
 
@@ -108,14 +113,16 @@ export const RateMessageSchema = Type.Object(
   {
     carrier_account_id: nullable(Type.String()),
     carrier: Type.String(),
-    code: Type.Unsafe<'carrier_unavailable' | 'carrier_account_invalid' | 'carrier_rejected'>({
+    code: Type.Unsafe<'carrier_unavailable' | 'carrier_account_invalid' | 'carrier_rejected' | 'option_unavailable'>({
       type: 'string',
-      enum: ['carrier_unavailable', 'carrier_account_invalid', 'carrier_rejected'],
-      description: 'carrier_unavailable: no answer within the deadline, 5xx, or its circuit is open; carrier_account_invalid: the carrier refused the credentials; carrier_rejected: the carrier refused the request.',
+      enum: ['carrier_unavailable', 'carrier_account_invalid', 'carrier_rejected', 'option_unavailable'],
+      description: 'carrier_unavailable: no answer within the deadline, 5xx, or its circuit is open; carrier_account_invalid: the carrier refused the credentials; carrier_rejected: the carrier refused the request; option_unavailable: the service (`service_code`) does not offer a shipment option asked for (`option`).',
     }),
+    service_code: Type.Optional(Type.String({ description: 'option_unavailable: the service dropped.' })),
+    option: Type.Optional(Type.String({ description: 'option_unavailable: signature, adult_signature, saturday_delivery, insurance, dangerous_goods or parcels.' })),
     message: Type.String(),
   },
-  { title: 'RateMessage', description: 'An account that gave no options, and why. It never fails the query.' },
+  { title: 'RateMessage', description: 'An account that gave no options, or a service dropped for lacking a shipment option, and why. It never fails the query.' },
 );
 
 export const RateQueryResponseSchema = Type.Object(
@@ -126,7 +133,7 @@ export const RateQueryResponseSchema = Type.Object(
     rate_table_versions: Type.Record(Type.String(), Type.String(), { description: 'Rate table version per carrier quoted.' }),
     data: Type.Array(RateOptionSchema, { description: 'Sorted by price, cheapest first.' }),
     unavailable: Type.Array(UnavailableServiceSchema),
-    messages: Type.Array(RateMessageSchema, { description: 'One per carrier account that failed; its services are also listed under `unavailable`.' }),
+    messages: Type.Array(RateMessageSchema, { description: 'One per carrier account that failed (its services are also listed under `unavailable`), and one per service dropped for lacking a shipment option asked for (option_unavailable).' }),
   },
   { title: 'RateQueryResponse', description: 'Rate options for the parcel, cheapest first.', examples: [RATE_QUERY_RESPONSE_EXAMPLE] },
 );

@@ -5,6 +5,7 @@ import { newId } from '../../platform/ids.js';
 import { TtlCache } from '../../platform/cache/ttl-cache.js';
 import { checkCountryAndPostalCode, type RatingAddressCheck } from '../addresses/index.js';
 import { requiresCustoms } from '../customs/index.js';
+import { apiOptionGaps, asksNothing, checkOptions, optionGaps, resolveOptions } from '../shipment-options/index.js';
 import { ALL_US_HOLIDAYS, estimateDeliveryDate, holidayDates, isValidDate, localClock, originTimeZone, type LocalClock } from './delivery-dates.js';
 import type { RateOption, RateQuery, RateQueryResponse, UnavailableService } from './rates.schemas.js';
 import { registrySources, type RateMessage, type RateSource, type SourcedRate } from './rates.sources.js';
@@ -125,8 +126,8 @@ const quoteCache = new TtlCache<CachedQuote>(60_000, 1_000);
 /** The country and postal-code checks of both ends, on a body of any shape (the schema refused it). */
 export function checkRateEnds(body: unknown): ErrorDetail[] {
   if (typeof body !== 'object' || body === null) return [];
-  const { ship_from, ship_to } = body as Record<string, unknown>;
-  const details: ErrorDetail[] = [];
+  const { ship_from, ship_to, options } = body as Record<string, unknown>;
+  const details: ErrorDetail[] = checkOptions(options);
   for (const [end, field] of [[ship_from, 'ship_from'], [ship_to, 'ship_to']] as const) {
     if (typeof end === 'object' && end !== null && !Array.isArray(end)) details.push(...checkCountryAndPostalCode(end, field).details);
   }
@@ -182,7 +183,10 @@ export function toRateOption(carrier: CarrierDefinition, rate: SourcedRate, lane
 async function computeQuote(query: RateQuery, ctx: QuoteRatesContext, now: Date): Promise<{ response: RateQueryResponse; cacheable: boolean }> {
   const serviceDetails: ErrorDetail[] = [];
   const wanted = resolveServiceFilter(query.services, ctx.carriers, serviceDetails);
-  const lane = prepareLane(query, now, serviceDetails);
+  const lane = prepareLane(query, now, [...serviceDetails, ...checkOptions(query.options)]);
+  const shipmentOptions = resolveOptions(query.options);
+  const plainParcel = asksNothing(shipmentOptions);
+  const dropped: RateMessage[] = [];
   const { ship_from: shipFrom, ship_to: shipTo, route, clock, ship_date: shipDate, residential } = lane;
   const needsCustoms = requiresCustoms(route, shipTo);
 
@@ -200,6 +204,7 @@ async function computeQuote(query: RateQuery, ctx: QuoteRatesContext, now: Date)
         residential,
         service_codes: codes,
         route,
+        ...(plainParcel && shipmentOptions.references.length === 0 && !shipmentOptions.delivery_instructions ? {} : { options: shipmentOptions }),
       };
       return { source, codes, answer: await source.quote(request, { requestId: ctx.requestId, startedAt: ctx.startedAt }) };
     }),
@@ -222,11 +227,25 @@ async function computeQuote(query: RateQuery, ctx: QuoteRatesContext, now: Date)
     }
     if (source.driver === 'simulated') versions[carrier.slug] = carrier.rate_table_version;
     for (const u of answer.unavailable) unavailable.push({ carrier: carrier.slug, service_code: u.service_code, reason: u.reason });
-    for (const rate of answer.rates) options.push(toOption(carrier, rate, shipDate, clock, source.accountId, needsCustoms));
+    for (const rate of answer.rates) {
+      if (!plainParcel) {
+        // A service that could carry the parcel but lacks an option asked for is dropped: one
+        // message per service and option (services that cannot carry it stay under `unavailable`).
+        const service = carrier.services.find((s) => s.code === rate.service_code);
+        // The api drivers do not send options to the carriers yet (docs/carriers.md): a quote
+        // from one would leave out what was asked for, so its services are dropped, said why.
+        const gaps = source.driver === 'api' ? apiOptionGaps(carrier.name, shipmentOptions) : optionGaps(rate.service_name, service?.options, shipmentOptions);
+        for (const gap of gaps) dropped.push({ carrier_account_id: source.accountId, carrier: carrier.slug, service_code: rate.service_code, code: 'option_unavailable', option: gap.option, message: gap.message });
+        if (gaps.length > 0) continue;
+      }
+      options.push(toOption(carrier, rate, shipDate, clock, source.accountId, needsCustoms));
+    }
   }
 
   // Nothing can carry the parcel: 422. When accounts failed, the query itself did not: 200 with
   // no options and the messages that say why.
+  const failures = messages.length;
+  messages.push(...dropped);
   if (options.length === 0 && messages.length === 0) {
     throw new AppError('no_rates', 'No carrier service can carry this parcel on this lane.', { details: unavailable });
   }
@@ -241,7 +260,8 @@ async function computeQuote(query: RateQuery, ctx: QuoteRatesContext, now: Date)
     messages,
   };
   // An account that failed this time may answer the next time: do not remember its absence.
-  return { response, cacheable: messages.length === 0 };
+  // (A service dropped for an option is a property of the request: that answer is remembered.)
+  return { response, cacheable: failures === 0 };
 }
 
 /** Service codes the caller asked for (carrier slugs expanded); null = all. */

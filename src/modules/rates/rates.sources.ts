@@ -6,7 +6,10 @@ export type RateMessageCode = 'carrier_unavailable' | 'carrier_account_invalid' 
 export interface RateMessage {
   carrier_account_id: string | null;
   carrier: string;
-  code: RateMessageCode;
+  code: RateMessageCode | 'option_unavailable';
+  /** option_unavailable: the service dropped and the option it lacks. */
+  service_code?: string;
+  option?: string;
   message: string;
 }
 

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { checkOptionsOfBody } from '../shipment-options/index.js';
 import { errorResponses, listResponse, type App } from '../../platform/http/schemas.js';
 import { serviceContext } from '../../platform/http/request-context.js';
 import { OrderSchema } from '../orders/index.js';
@@ -28,8 +29,9 @@ export async function adminShipmentsRoutes(app: App, opts: { shipments: Shipment
       tags,
       security,
       body: CreateShipmentBody,
-      response: { 201: Type.Ref(ShipmentSchema, { description: 'Created' }), ...errorResponses(401, 404, 409, 422), 422: purchaseUnprocessableResponse('no_rates, missing_ship_from, address_undeliverable, carrier_rejected') },
+      response: { 201: Type.Ref(ShipmentSchema, { description: 'Created' }), ...errorResponses(401, 404, 409, 422), 422: purchaseUnprocessableResponse('no_rates, missing_ship_from, address_undeliverable, carrier_rejected, option_unavailable') },
     },
+    config: { bodyChecks: checkOptionsOfBody },
     handler: async (request, reply) => reply.code(201).send(await shipments.purchase(serviceContext(request), request.body)),
   });
 

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { checkOptionsOfBody } from '../shipment-options/index.js';
 import { errorResponses, type App } from '../../platform/http/schemas.js';
 import { serviceContext } from '../../platform/http/request-context.js';
 import { OrderIdParams, OrderSchema } from '../orders/index.js';
@@ -43,8 +44,9 @@ export function shipmentChangeRoutes(app: App, shipments: ShipmentsService, opts
       security,
       params: v1 ? ShipmentIdParams : OrderIdParams,
       body: GenerateBody,
-      response: { 200: Type.Ref(OrderSchema), ...errors(409, 422), 422: purchaseUnprocessableResponse('no_rates, missing_ship_from, address_undeliverable, carrier_rejected') },
+      response: { 200: Type.Ref(OrderSchema), ...errors(409, 422), 422: purchaseUnprocessableResponse('no_rates, missing_ship_from, address_undeliverable, carrier_rejected, option_unavailable') },
     },
+    config: { bodyChecks: checkOptionsOfBody },
     // The body is optional: no body means the order's requested service, else the shipping rules' choice.
     preValidation: async (request) => {
       request.body ??= {};

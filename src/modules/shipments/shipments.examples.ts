@@ -81,6 +81,7 @@ export const SHIPMENT_EXAMPLE = {
     ],
   },
   customs: null,
+  options: { signature: 'none', saturday_delivery: false, insurance: null, dangerous_goods: null, references: [], delivery_instructions: null },
   manifest_id: null,
   created_at: '2026-11-23T21:44:19.734Z',
   updated_at: '2026-11-23T21:44:19.734Z',

@@ -1,6 +1,6 @@
 import { plainLabelPresentation } from '../../carriers/label-presentation.js';
 import type { CarrierDefinition } from '../../carriers/types.js';
-import { createLabelRenderPool, labelCarrierParts, type CustomsDocumentData, type LabelData, type LabelFormat, type RenderedLabel } from '../labels/index.js';
+import { createLabelRenderPool, labelCarrierParts, labelMarks, type CustomsDocumentData, type LabelData, type LabelFormat, type RenderedLabel } from '../labels/index.js';
 import type { ShipmentAddress, ShipmentRow } from './shipments.tables.js';
 
 /** What the shipments module needs from label rendering (the labels module's pool fits). */
@@ -60,7 +60,7 @@ export function isSampleShipment(row: Pick<ShipmentRow, 'environment' | 'carrier
   return row.environment === 'test' || row.carrier_driver === 'simulated';
 }
 
-export function labelDataOf(row: Pick<ShipmentRow, 'id' | 'tracking_number' | 'carrier' | 'service_code' | 'service_name' | 'rate' | 'parcel' | 'ship_from' | 'ship_to' | 'environment' | 'carrier_driver' | 'status'> & { is_return?: boolean }, carrier: CarrierDefinition | undefined, reference: string | null): LabelData {
+export function labelDataOf(row: Pick<ShipmentRow, 'id' | 'tracking_number' | 'carrier' | 'service_code' | 'service_name' | 'rate' | 'parcel' | 'ship_from' | 'ship_to' | 'environment' | 'carrier_driver' | 'status'> & { is_return?: boolean; options?: ShipmentRow['options'] }, carrier: CarrierDefinition | undefined, reference: string | null): LabelData {
   const shipTo = labelAddress(row.ship_to);
   return {
     shipment_id: row.id,
@@ -78,6 +78,8 @@ export function labelDataOf(row: Pick<ShipmentRow, 'id' | 'tracking_number' | 'c
     sample: isSampleShipment(row),
     voided: row.status === 'voided',
     is_return: row.is_return === true,
+    marks: labelMarks(row.options),
+    references: row.options?.references ?? [],
     carrier_parts: labelCarrierParts((carrier ?? fallback).label, row.tracking_number, shipTo),
   };
 }

@@ -53,17 +53,38 @@ export function refundOnVoid(row: ShipmentRow, now: Date, opts: { driver: 'simul
   if (row.billing_status === 'pending') return { billing_status: 'not_charged' };
   const base = { refund_id: newId('refund'), refund_amount: row.price_amount, refund_currency: row.price_currency, refund_requested_at: now };
   if (opts.driver === 'api') {
-    return { ...base, refund_status: 'refunded', refund_decided_at: now, refund_reason: 'The carrier accepted the void; the label is refunded.', refund_decide_after: null };
+    return { ...base, refund_status: 'refunded', refund_decided_at: now, refund_reason: `The carrier accepted the void; ${refundedWhat(row)}.`, refund_decide_after: null };
   }
   return { ...base, refund_status: 'submitted', refund_decided_at: null, refund_reason: null, refund_decide_after: new Date(now.getTime() + opts.delaySeconds * 1000) };
 }
 
+/**
+ * What a refund gives back, named: the insurance premium (the rate's `insurance` surcharge) is
+ * refunded with the label, so it is listed on its own; `label` is the rest.
+ */
+function refundBreakdown(row: ShipmentRow, amount: { amount: number; currency: string }): { code: 'label' | 'insurance'; amount: { amount: number; currency: string } }[] {
+  const premium = (row.rate?.surcharges ?? []).filter((s) => s.code === 'insurance').reduce((sum, s) => sum + s.amount.amount, 0);
+  if (premium <= 0 || premium > amount.amount) return [{ code: 'label', amount }];
+  return [
+    { code: 'label', amount: { amount: amount.amount - premium, currency: amount.currency } },
+    { code: 'insurance', amount: { amount: premium, currency: amount.currency } },
+  ];
+}
+
+/** "the label is refunded", naming the insurance premium when the label was insured. */
+function refundedWhat(row: ShipmentRow): string {
+  const insured = (row.rate?.surcharges ?? []).some((s) => s.code === 'insurance' && s.amount.amount > 0);
+  return insured ? 'the label and its insurance premium are refunded' : 'the label is refunded';
+}
+
 export function toRefund(row: ShipmentRow) {
   if (!row.refund_status) return null;
+  const amount = { amount: row.refund_amount ?? 0, currency: row.refund_currency ?? row.price_currency };
   return {
     id: row.refund_id!,
     status: row.refund_status,
-    amount: { amount: row.refund_amount ?? 0, currency: row.refund_currency ?? row.price_currency },
+    amount,
+    breakdown: refundBreakdown(row, amount),
     requested_at: iso(row.refund_requested_at)!,
     decided_at: iso(row.refund_decided_at),
     reason: row.refund_reason,
@@ -72,7 +93,7 @@ export function toRefund(row: ShipmentRow) {
 
 export function toRefundListItem(row: ShipmentRow) {
   const r = toRefund(row)!;
-  return { id: r.id, shipment_id: row.id, tracking_number: row.tracking_number, carrier: row.carrier, status: r.status, amount: r.amount, requested_at: r.requested_at, decided_at: r.decided_at, reason: r.reason };
+  return { id: r.id, shipment_id: row.id, tracking_number: row.tracking_number, carrier: row.carrier, status: r.status, amount: r.amount, breakdown: r.breakdown, requested_at: r.requested_at, decided_at: r.decided_at, reason: r.reason };
 }
 export type RefundListItem = ReturnType<typeof toRefundListItem>;
 
@@ -154,7 +175,8 @@ export class Refunds {
 
   /** The simulated carrier's decision: the label's tracking as of now; any carrier scan means it was used. */
   private async simulatedDecision(carrier: CarrierDefinition | undefined, row: ShipmentRow, now: Date): Promise<{ status: RefundStatus; reason: string }> {
-    if (!carrier?.adapter.track) return { status: 'refunded', reason: 'The label was not used; refunded.' };
+    const refunded = { status: 'refunded' as const, reason: `The label was not used; ${refundedWhat(row)}.` };
+    if (!carrier?.adapter.track) return refunded;
     const scans = await carrier.adapter.track({
       tracking_number: row.tracking_number,
       service_code: row.service_code,
@@ -167,6 +189,6 @@ export class Refunds {
     });
     const scan = scans.events.find((e) => e.status !== 'pre_transit');
     if (scan) return { status: 'rejected', reason: `The carrier scanned the label after the void (${scan.description}, ${scan.occurred_at}); a used label is not refunded.` };
-    return { status: 'refunded', reason: 'The label was not used; refunded.' };
+    return refunded;
   }
 }

@@ -38,7 +38,8 @@ export const REFUND_LIST_ITEM_EXAMPLE = {
   carrier: 'usps',
   status: 'refunded',
   amount: { amount: 1380, currency: 'USD' },
+  breakdown: [{ code: 'label', amount: { amount: 1380, currency: 'USD' } }],
   requested_at: '2026-11-23T22:01:05.210Z',
   decided_at: '2026-11-23T22:02:05.400Z',
-  reason: 'The label was not used; refunded.',
+  reason: 'The label was not used; the label is refunded.',
 };

@@ -311,7 +311,7 @@ describe('refunds', () => {
     const res = await voidIt(shipment.id);
     expect(res.statusCode, res.body).toBe(200);
     const refund = res.json().refund;
-    expect(refund).toEqual({ id: expect.stringMatching(/^rfd_/), status: 'submitted', amount: shipment.price, requested_at: '2026-03-02T15:30:00.000Z', decided_at: null, reason: null });
+    expect(refund).toEqual({ id: expect.stringMatching(/^rfd_/), status: 'submitted', amount: shipment.price, breakdown: [{ code: 'label', amount: shipment.price }], requested_at: '2026-03-02T15:30:00.000Z', decided_at: null, reason: null });
 
     setClock('2026-03-02T15:30:59.000Z');
     expect(await app.services.shipments.refunds.decide(shipment.id)).toBe(false);

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { checkOptionsOfBody } from '../shipment-options/index.js';
 import { errorResponses, listResponse, type App } from '../../platform/http/schemas.js';
 import { serviceContext } from '../../platform/http/request-context.js';
 import { RefundListItemSchema } from './shipments.schemas.js';
@@ -54,16 +55,18 @@ export async function shipmentsRoutes(app: App, opts: { shipments: ShipmentsServ
         '`customs` given here, else the order\'s, else one derived from its line items (422 customs_required when a line lacks a price or weight); ' +
         'it is checked before anything is bought (422 customs_invalid, one detail per problem), and a carrier that refuses it answers 422 carrier_rejected. ' +
         '`service_code: "auto"` lets the shipping rules choose the service and account (the shipment\'s `selection` ' +
-        'explains the choice; a rule that excludes every option is 422 no_rates naming it). Send an Idempotency-Key: one label per key, even for concurrent retries.',
+        'explains the choice; a rule that excludes every option is 422 no_rates naming it). `options` (signature, insurance, Saturday delivery, dangerous goods, references) override the order\'s key by key; ' +
+        'a service that does not offer one is 422 option_unavailable, one detail per option, nothing bought. Send an Idempotency-Key: one label per key, even for concurrent retries.',
       tags,
       security,
       body: CreateShipmentBody,
       response: {
         201: Type.Ref(ShipmentSchema, { description: 'Created' }),
         ...errorResponses(401, 403, 404, 409, 422, 429),
-        422: purchaseUnprocessableResponse('no_rates, missing_ship_from, address_undeliverable, carrier_rejected'),
+        422: purchaseUnprocessableResponse('no_rates, missing_ship_from, address_undeliverable, carrier_rejected, option_unavailable'),
       },
     },
+    config: { bodyChecks: checkOptionsOfBody },
     handler: async (request, reply) => reply.code(201).send(await shipments.purchase(serviceContext(request), request.body)),
   });
 

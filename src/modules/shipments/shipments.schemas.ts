@@ -3,6 +3,7 @@ import { DateOrDateTimeParam, MoneySchema, PageLimitSchema } from '../../platfor
 import { AddressOutputSchema } from '../addresses/index.js';
 import { SelectionObjectSchema } from '../shipping-rules/index.js';
 import { CustomsInputSchema, ShipmentCustomsSchema } from '../customs/index.js';
+import { ShipmentOptionsInputSchema, ShipmentOptionsSchema } from '../shipment-options/index.js';
 import { SHIPMENT_STATUSES } from './shipments.states.js';
 import {
   CREATE_SHIPMENT_BODY_EXAMPLE,
@@ -48,6 +49,16 @@ export const AddressValidationModeSchema = Type.Union(
   },
 );
 
+/** Options given with a purchase: over the order's, key by key. */
+export function shipmentOptionsInput() {
+  return {
+    ...ShipmentOptionsInputSchema,
+    description:
+      'Shipment options for this label: each key given overrides the order\'s (GET the order: options), the others are the order\'s. ' +
+      'A service that does not offer one is 422 option_unavailable (nothing bought); with auto or cheapest only services that offer them are considered.',
+  };
+}
+
 export const CreateShipmentBody = Type.Object(
   {
     order_id: text(64, { minLength: 1, description: 'The order to ship (awaiting_fulfillment or processing).' }),
@@ -68,6 +79,7 @@ export const CreateShipmentBody = Type.Object(
         'The customs declaration for this label; it replaces the order\'s. Absent: the order\'s, else derived from its line items. ' +
         'Used only when the parcel crosses a border or goes to a US military address (AA, AE, AP); ignored for a domestic parcel.',
     }),
+    options: Type.Optional(shipmentOptionsInput()),
   },
   { additionalProperties: false, title: 'ShipmentInput', examples: [CREATE_SHIPMENT_BODY_EXAMPLE, INTERNATIONAL_SHIPMENT_BODY_EXAMPLE, { order_id: 'ord_01jx0000000000000000000000', service_code: 'usps_ground_advantage', is_return: true, rma_number: 'RMA-1042', reason: 'Wrong size' }] },
 );
@@ -105,6 +117,7 @@ export const GenerateBody = Type.Object(
     service_code: Type.Optional(text(100, { minLength: 1, description: 'A service code, `auto` (the shipping rules choose) or `cheapest` (rules skipped). Default: the order\'s requested service, else the shipping rules (no rule matches: the cheapest).' })),
     label_format: Type.Optional(LabelFormatSchema),
     address_validation: Type.Optional(AddressValidationModeSchema),
+    options: Type.Optional(shipmentOptionsInput()),
   },
   { additionalProperties: false, examples: [GENERATE_BODY_EXAMPLE] },
 );
@@ -143,11 +156,16 @@ export type TrackingEventListFilter = Static<typeof TrackingEventListQuery>;
 const SurchargeSchema = Type.Object({ code: Type.String(), amount: MoneySchema });
 
 const RefundStatusSchema = Type.Union([Type.Literal('submitted'), Type.Literal('refunded'), Type.Literal('rejected')]);
+const RefundBreakdownSchema = Type.Array(
+  Type.Object({ code: Type.Union([Type.Literal('label'), Type.Literal('insurance')]), amount: MoneySchema }),
+  { description: 'What the amount refunds: `label` (postage and the other surcharges) and, for an insured label, `insurance` (the premium, refunded with it). The amounts add up to `amount`.' },
+);
 export const RefundSchema = Type.Object(
   {
     id: Type.String({ examples: ['rfd_01jx0000000000000000000000'] }),
     status: RefundStatusSchema,
     amount: MoneySchema,
+    breakdown: RefundBreakdownSchema,
     requested_at: Timestamp,
     decided_at: orNull(Timestamp),
     reason: orNull(Type.String()),
@@ -163,6 +181,7 @@ export const RefundListItemSchema = Type.Object(
     carrier: Type.String(),
     status: RefundStatusSchema,
     amount: MoneySchema,
+    breakdown: RefundBreakdownSchema,
     requested_at: Timestamp,
     decided_at: orNull(Timestamp),
     reason: orNull(Type.String()),
@@ -245,6 +264,7 @@ export const ShipmentSchema = Type.Object(
     simulated: Type.Boolean({ description: 'Sold by a simulated carrier account (in any environment): no carrier will take the parcel, and the label prints SAMPLE - DO NOT MAIL.' }),
     selection: orNull({ ...SelectionObjectSchema, description: 'How the service was chosen when none was named (`auto`, `cheapest`, or no service to generate or a batch): the rule, its strategy and every option considered; null when the service was named.' }),
     customs: orNull(ShipmentCustomsSchema),
+    options: { ...ShipmentOptionsSchema, description: 'The shipment options the label was bought with (the order\'s, overridden key by key by the purchase\'s), every key present.' },
     manifest_id: orNull(Type.String({ description: 'The end-of-day manifest the label is on (POST /v1/manifests); null until then. A manifested label cannot be voided.' })),
     created_at: Timestamp,
     updated_at: Timestamp,

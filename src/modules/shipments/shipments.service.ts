@@ -1,5 +1,7 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { CarrierRegistry } from '../../carriers/registry.js';
-import { CarrierError, type CarrierDefinition, type CustomsDeclaration } from '../../carriers/types.js';
+import { CarrierError, type CarrierDefinition, type CustomsDeclaration, type ShipmentOptions } from '../../carriers/types.js';
+import { assertOptionsOffered, checkOptions, DEFAULT_OPTIONS, resolveOptions, type ShipmentOptionsInput } from '../shipment-options/index.js';
 import { AppError, rateLimited, validationError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { Deps } from '../../platform/deps.js';
@@ -56,6 +58,8 @@ interface PurchasePlan {
   returning: ReturnSpec | null;
   /** The customs declaration, validated; null when the parcel stays in the country. */
   customs: CustomsDeclaration | null;
+  /** The options in force: the order's, overridden key by key by the purchase's. */
+  options: ShipmentOptions;
 }
 
 /** How the label is bought: its format, and how the destination is checked first (default: the setting). */
@@ -66,6 +70,8 @@ interface PurchaseOptions {
   returning?: ReturnSpec;
   /** The declaration given with the purchase; it replaces the order's. */
   customs?: CustomsInput;
+  /** Options given with the purchase: over the order's, key by key. */
+  options?: ShipmentOptionsInput;
 }
 
 /** What a purchase is for: the service, the account that sells it, and how the rules chose them (if they did). */
@@ -176,6 +182,8 @@ export class ShipmentsService {
     if (input.is_return) return this.createStandaloneReturn(ctx, input);
     const returnOnly = (['rma_number', 'reason', 'charge', 'expires_in_days'] as const).filter((f) => input[f] !== undefined);
     if (returnOnly.length > 0) throw validationError(returnOnly.map((field) => ({ field, message: 'only with is_return: true' })));
+    const optionDetails = checkOptions(input.options);
+    if (optionDetails.length > 0) throw validationError(optionDetails);
     const auto = input.service_code === AUTO;
     if (auto && input.carrier_account_id !== undefined) throw validationError([{ field: 'carrier_account_id', message: 'cannot be given with service_code auto: the shipping rules choose the account' }]);
     const carrier = auto ? undefined : (await this.carriers).byServiceCode(input.service_code);
@@ -184,8 +192,8 @@ export class ShipmentsService {
     if (auto) nextStatus(order.status, 'purchase_label'); // 409 before rating an order that cannot ship
     const choice = carrier
       ? { carrier, serviceCode: input.service_code, account: await this.gateway.accountForPurchase(ctx, carrier.slug, input.carrier_account_id) }
-      : await this.chooseService(ctx, order, AUTO);
-    const row = await this.buy(ctx, order, choice, { format: input.label_format ?? 'pdf_4x6', addressValidation: input.address_validation, customs: input.customs });
+      : await this.chooseService(ctx, order, AUTO, input.options);
+    const row = await this.buy(ctx, order, choice, { format: input.label_format ?? 'pdf_4x6', addressValidation: input.address_validation, customs: input.customs, options: input.options });
     // The write-back (for a store's order) was created in the purchase's transaction.
     return toShipment(row, this.baseUrl, [], (await this.writeBacksOf(ctx, [row.id])).get(row.id) ?? null);
   }
@@ -194,11 +202,13 @@ export class ShipmentsService {
    * Admin `generate`: rate-shop the order (the given service, else its requested service, else
    * the shipping rules' choice) and buy that label. Returns the order, now shipped with its tracking number.
    */
-  async generate(ctx: ServiceContext, orderId: string, input: { service_code?: string; label_format?: LabelFormatCode; address_validation?: AddressValidationMode }): Promise<Order> {
+  async generate(ctx: ServiceContext, orderId: string, input: { service_code?: string; label_format?: LabelFormatCode; address_validation?: AddressValidationMode; options?: ShipmentOptionsInput }): Promise<Order> {
+    const optionDetails = checkOptions(input.options);
+    if (optionDetails.length > 0) throw validationError(optionDetails);
     const order = await this.orders.getOrder(ctx, orderId, { attachments: false });
     nextStatus(order.status, 'purchase_label');
-    const choice = await this.chooseService(ctx, order, input.service_code);
-    await this.buy(ctx, order, choice, { format: input.label_format ?? 'pdf_4x6', addressValidation: input.address_validation });
+    const choice = await this.chooseService(ctx, order, input.service_code, input.options);
+    await this.buy(ctx, order, choice, { format: input.label_format ?? 'pdf_4x6', addressValidation: input.address_validation, options: input.options });
     return this.orders.getOrder(ctx, orderId);
   }
 
@@ -209,13 +219,15 @@ export class ShipmentsService {
    */
   async purchaseInBatch(
     ctx: ServiceContext,
-    input: { order_id: string; service_code?: string; label_format?: LabelFormatCode; address_validation?: AddressValidationMode },
+    input: { order_id: string; service_code?: string; label_format?: LabelFormatCode; address_validation?: AddressValidationMode; options?: ShipmentOptionsInput },
     inTransaction: (trx: Executor, shipment: Shipment) => Promise<void>,
   ): Promise<Shipment> {
+    const optionDetails = checkOptions(input.options);
+    if (optionDetails.length > 0) throw validationError(optionDetails);
     const order = await this.orders.getOrder(ctx, input.order_id, { attachments: false });
     nextStatus(order.status, 'purchase_label');
-    const choice = await this.chooseService(ctx, order, input.service_code);
-    const row = await this.buy(ctx, order, choice, { format: input.label_format ?? 'pdf_4x6', addressValidation: input.address_validation }, inTransaction);
+    const choice = await this.chooseService(ctx, order, input.service_code, input.options);
+    const row = await this.buy(ctx, order, choice, { format: input.label_format ?? 'pdf_4x6', addressValidation: input.address_validation, options: input.options }, inTransaction);
     return toShipment(row, this.baseUrl);
   }
 
@@ -298,7 +310,7 @@ export class ShipmentsService {
    * else (or for "auto") the shipping rules' choice among the options of every enabled account;
    * "cheapest" skips the rules. Rules and cheapest alike come with their `selection`.
    */
-  private async chooseService(ctx: ServiceContext, order: Order, requested: string | undefined): Promise<PurchaseChoice> {
+  private async chooseService(ctx: ServiceContext, order: Order, requested: string | undefined, options?: ShipmentOptionsInput): Promise<PurchaseChoice> {
     const carriers = await this.carriers;
     const code = requested ?? order.requested_service ?? AUTO;
     if (code !== AUTO && code !== CHEAPEST) {
@@ -306,17 +318,29 @@ export class ShipmentsService {
       if (!carrier) throw validationError([{ field: 'service_code', message: `unknown service code "${code}"` }]);
       return { carrier, serviceCode: code, account: await this.gateway.accountForPurchase(ctx, carrier.slug, undefined) };
     }
-    const quote = await this.quoteOrder(ctx, order);
+    // Only services that offer the options in force are candidates.
+    const quote = await this.quoteOrder(ctx, order, options);
+    if (quote.data.length === 0 && quote.messages.length > 0 && quote.messages.every((m) => m.code === 'option_unavailable')) {
+      throw new AppError('option_unavailable', 'No service that can carry this parcel offers the options asked for.', {
+        details: quote.messages.map((m) => ({ field: `options.${m.option === 'adult_signature' ? 'signature' : m.option}`, option: m.option, service_code: m.service_code, message: m.message })),
+      });
+    }
     const { selection, option } = await this.rules.select(ctx, factsOfOrder(order, quote.residential), quote, { rules: code === AUTO });
     const carrier = carriers.byServiceCode(option.service_code)!;
     return { carrier, serviceCode: option.service_code, account: await this.gateway.accountForPurchase(ctx, carrier.slug, option.carrier_account_id ?? undefined), selection };
   }
 
   /** An order rated as its purchase would be: every enabled account, its addresses and parcel. */
-  async quoteOrder(ctx: ServiceContext, order: Order): Promise<RateQueryResponse> {
+  async quoteOrder(ctx: ServiceContext, order: Order, options?: ShipmentOptionsInput): Promise<RateQueryResponse> {
     const shipFrom = await this.shipFromOf(ctx, order);
+    const inForce = resolveOptions(options, orderOptions(order));
     return quoteRates(
-      { ship_from: { ...shipFrom, postal_code: shipFrom.postal_code ?? '' }, ship_to: { ...order.ship_to, postal_code: order.ship_to.postal_code ?? '', country: order.ship_to.country ?? '' }, parcel: order.parcel },
+      {
+        ship_from: { ...shipFrom, postal_code: shipFrom.postal_code ?? '' },
+        ship_to: { ...order.ship_to, postal_code: order.ship_to.postal_code ?? '', country: order.ship_to.country ?? '' },
+        parcel: order.parcel,
+        ...(isDefault(inForce) ? {} : { options: inForce as ShipmentOptionsInput }),
+      },
       { carriers: await this.carriers, sources: await this.gateway.rateSources(ctx), now: this.deps.now(), requestId: ctx.requestId },
     ).catch((err: unknown) => {
       if (err instanceof AppError && err.code === 'validation_failed') throw new AppError('address_undeliverable', 'The order\'s addresses cannot be shipped to or from.', { details: err.details });
@@ -403,9 +427,12 @@ export class ShipmentsService {
       return declared ? returnCustoms(declared) : null;
     };
     const customs = options.returning ? (options.returning.customs ?? derivedReturn()) : resolveCustoms(order, options.customs, lane);
+    // A return label carries no options: what the outbound needed is not the customer's to buy.
+    const shipmentOptions = options.returning ? { ...DEFAULT_OPTIONS } : resolveOptions(options.options, orderOptions(order));
+    assertOptionsOffered(carrier, serviceCode, shipmentOptions, 1, account.driver);
     const scenario = sandboxScenario(order.ship_to.name, order.notes);
     const sandbox = sandboxOptions(ctx.environment, ctx.environment === 'test' ? await this.timeScale() : 1, scenario);
-    return { id: newId('shipment'), now, carrier, account, serviceCode, format, shipFrom, lane, sandbox, selection: choice.selection ?? null, destination, returning: options.returning ?? null, customs };
+    return { id: newId('shipment'), now, carrier, account, serviceCode, format, shipFrom, lane, sandbox, selection: choice.selection ?? null, destination, returning: options.returning ?? null, customs, options: shipmentOptions };
   }
 
   /** Step 2, the outside world: the carrier sells the label (undone by compensatePurchase). */
@@ -423,6 +450,7 @@ export class ShipmentsService {
       purchased_at: plan.now.toISOString(),
       customs: plan.customs,
       ...(plan.returning ? { is_return: true } : {}),
+      ...(isDefault(plan.options) ? {} : { options: plan.options }),
     };
     if (plan.account.driver === 'api') return this.purchaseFromApi(ctx, plan, request);
     let result;
@@ -508,6 +536,7 @@ export class ShipmentsService {
       ship_to: destination.shipTo,
       environment: ctx.environment,
       is_return: plan.returning !== null,
+      options: plan.options,
     };
     // Rendered (or converted from the carrier's image) before the transaction: that work must not
     // hold a database connection. A carrier label that cannot become the asked format is still
@@ -548,6 +577,7 @@ export class ShipmentsService {
         carrier_driver: account.driver,
         selection: selection ? JSON.stringify(selection) : null,
         customs: plan.customs ? JSON.stringify(plan.customs) : null,
+        options: isDefault(plan.options) ? null : JSON.stringify(plan.options),
         carrier_shipment_id: api ? sale.issued.carrier_shipment_id : null,
         carrier_label_format: api ? sale.issued.label.format : null,
         ...(plan.returning ? returnColumns(plan.returning) : {}),
@@ -991,4 +1021,14 @@ function unpricedRate(plan: PurchasePlan): SourcedRate {
     guaranteed: false,
     rate_table_version: `${plan.carrier.slug}_api_unpriced`,
   };
+}
+
+/** The order's options as the carriers see them (every key; defaults where none were given). */
+function orderOptions(order: Order): ShipmentOptions {
+  return (order.options as ShipmentOptions | undefined) ?? DEFAULT_OPTIONS;
+}
+
+/** Nothing asked beyond the defaults. */
+function isDefault(options: ShipmentOptions): boolean {
+  return isDeepStrictEqual(resolveOptions(null, options), DEFAULT_OPTIONS);
 }

@@ -1,6 +1,6 @@
 import type { ColumnType, Insertable, Selectable } from 'kysely';
 import type { Timestamp, NullableTimestamp, Json, NullableJson } from '../../platform/db/columns.js';
-import type { CustomsDeclaration, SandboxOptions, TrackingMilestone, TrackingStatus } from '../../carriers/types.js';
+import type { CustomsDeclaration, SandboxOptions, ShipmentOptions, TrackingMilestone, TrackingStatus } from '../../carriers/types.js';
 import type { ShipmentStatus } from './shipments.states.js';
 import type { AddressValidationResult } from '../addresses/index.js';
 import type { Selection } from '../shipping-rules/index.js';
@@ -85,6 +85,8 @@ export interface ShipmentsTable {
   ship_to_original: NullableJson<ShipmentAddress>;
   /** The customs declaration the label was bought with; null for a domestic parcel. */
   customs: NullableJson<CustomsDeclaration>;
+  /** The shipment options in force when the label was bought (the order's, overridden key by key); null: defaults. */
+  options: NullableJson<ShipmentOptions>;
   // ---- returns and refunds (see shipments.returns.ts, shipments.refunds.ts) ----
   is_return: ColumnType<boolean, boolean | undefined, boolean>;
   /** The outbound shipment this return label sends back (null: an outbound label, or a standalone return). */

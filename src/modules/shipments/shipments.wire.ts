@@ -1,6 +1,7 @@
 import { iso } from '../../platform/http/wire.js';
 import type { TrackingMilestone } from '../../carriers/types.js';
 import { toShipmentCustoms } from '../customs/index.js';
+import { resolveOptions } from '../shipment-options/index.js';
 import { MILESTONES, type PublicTracking, type Shipment, type Tracking } from './shipments.schemas.js';
 import type { ShipmentRow, TrackingEventRow } from './shipments.tables.js';
 import { toRefund } from './shipments.refunds.js';
@@ -54,6 +55,7 @@ export function toShipment(row: ShipmentRow, baseUrl: string, returns: readonly 
     simulated: row.carrier_driver === 'simulated',
     selection: row.selection ?? null,
     customs: row.customs ? toShipmentCustoms(row.customs) : null,
+    options: resolveOptions(null, row.options ?? undefined),
     manifest_id: row.manifest_id ?? null,
     created_at: iso(row.created_at)!,
     updated_at: iso(row.updated_at)!,

@@ -30,7 +30,10 @@ function collapseAnyOf(errors: AjvError[]): AjvError[] {
     if (branches.length === 0) continue;
     handled.add(any);
     for (const b of branches) handled.add(b);
-    if (branches.every((b) => b.keyword === 'type')) {
+    if (branches.every((b) => b.keyword === 'const')) {
+      // An enum written as a union of literals: name the values once.
+      out.push({ ...any, keyword: 'enum', message: `must be one of: ${branches.map((b) => String(b.params?.allowedValue)).join(', ')}` });
+    } else if (branches.every((b) => b.keyword === 'type')) {
       const types = branches.flatMap((b) => [b.params?.type ?? []].flat().map(String));
       out.push({ ...any, keyword: 'type', message: `must be ${[...new Set(types)].join(' or ')}` });
     } else {

@@ -1,5 +1,6 @@
 import { FormatRegistry, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler, ValueErrorType, type ValueError } from '@sinclair/typebox/compiler';
+import { Value } from '@sinclair/typebox/value';
 import { DATE_FORMAT_MESSAGES, DATE_FORMATS, type DateFormat } from './dates.js';
 
 // The same date formats as the app-wide Ajv (dates.ts); TypeBox refuses a format it does not know.
@@ -17,7 +18,7 @@ export function strictBodyValidator({ schema }: { schema: unknown }) {
     if (check.Check(value)) return { value };
     const errors: { instancePath: string; message: string }[] = [];
     const seen = new Set<string>();
-    for (const e of check.Errors(value)) {
+    for (const e of unfoldUnions(check.Errors(value))) {
       // The first error per field is the telling one ("is required" before "must be a string").
       if (seen.has(e.path)) continue;
       seen.add(e.path);
@@ -26,6 +27,20 @@ export function strictBodyValidator({ schema }: { schema: unknown }) {
     }
     return { error: errors };
   };
+}
+
+/**
+ * A value that fails `X | null` is reported inside X (`options.insurance.amount.currency`, not
+ * "Expected union value" on `options.insurance`), so the detail names the field that is wrong.
+ */
+function* unfoldUnions(errors: Iterable<ValueError>): Iterable<ValueError> {
+  for (const e of errors) {
+    const branches = (e.schema as { anyOf?: TSchema[] }).anyOf;
+    const other = branches?.length === 2 && e.value !== null ? branches.find((b) => b.type !== 'null') : undefined;
+    if (e.type === ValueErrorType.Union && other && branches!.some((b) => b.type === 'null')) {
+      for (const inner of Value.Errors(other, e.value)) yield { ...inner, path: e.path + inner.path };
+    } else yield e;
+  }
 }
 
 function describe(e: ValueError): string {
@@ -61,6 +76,12 @@ function describe(e: ValueError): string {
       return `must have at least ${String(s.minItems)} item(s)`;
     case ValueErrorType.ArrayMaxItems:
       return `must have at most ${String(s.maxItems)} items`;
+    case ValueErrorType.ObjectAdditionalProperties:
+      return 'is not an allowed field';
+    case ValueErrorType.Union: {
+      const consts = ((s.anyOf as { const?: unknown }[] | undefined) ?? []).map((b) => b.const);
+      return consts.length > 0 && consts.every((c) => typeof c === 'string') ? `must be one of: ${consts.join(', ')}` : e.message;
+    }
     default:
       return e.message;
   }

@@ -1,4 +1,5 @@
 import { api, call, type Order } from '../api/client';
+import type { OptionsBody } from './options-draft';
 
 export type OrderAction = 'process' | 'generate' | 'cancel' | 'archive' | 'unarchive';
 
@@ -14,14 +15,14 @@ export function allowedActions(order: Pick<Order, 'status' | 'archived'>): Order
 
 export const actionLabel: Record<OrderAction, string> = { process: 'Process', generate: 'Generate label', cancel: 'Cancel order', archive: 'Archive', unarchive: 'Unarchive' };
 
-export function runOrderAction(orderId: string, action: OrderAction): Promise<Order> {
+export function runOrderAction(orderId: string, action: OrderAction, options?: OptionsBody): Promise<Order> {
   const params = { params: { path: { orderId } } };
   switch (action) {
     case 'process':
       return call(api.POST('/api/admin/orders/{orderId}/process', params));
     case 'generate':
-      // The order's requested service, else the cheapest; the default label format.
-      return call(api.POST('/api/admin/orders/{orderId}/generate', { ...params, body: {} }));
+      // The order's requested service, else the cheapest; the default label format; the form's options.
+      return call(api.POST('/api/admin/orders/{orderId}/generate', { ...params, body: options ? { options } : {} }));
     case 'cancel':
       return call(api.POST('/api/admin/orders/{orderId}/cancel', params));
     case 'archive':

@@ -1,0 +1,125 @@
+import type { CarrierDefinition, OptionName, ServiceOptions, ShipmentOptions } from '../../carriers/types.js';
+import { AppError, type ErrorDetail } from '../../platform/errors.js';
+import type { ShipmentOptionsInput } from './options.schemas.js';
+
+/** The options of a parcel that asked for none. */
+export const DEFAULT_OPTIONS: ShipmentOptions = {
+  signature: 'none',
+  saturday_delivery: false,
+  insurance: null,
+  dangerous_goods: null,
+  references: [],
+  delivery_instructions: null,
+};
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The rules the schema cannot say, on a value of any shape (a route's body checks run them on
+ * bodies the schema refused too): insurance above zero, dry ice weighed, no dry-ice weight for
+ * other goods, references not blank. One detail per bad field, named under `field`.
+ */
+export function checkOptions(value: unknown, field = 'options'): ErrorDetail[] {
+  if (!isObject(value)) return [];
+  const details: ErrorDetail[] = [];
+  const insurance = value.insurance;
+  if (isObject(insurance) && isObject(insurance.amount) && typeof insurance.amount.amount === 'number' && insurance.amount.amount <= 0) {
+    details.push({ field: `${field}.insurance.amount.amount`, message: 'must be > 0 (leave insurance null for none)' });
+  }
+  const dg = value.dangerous_goods;
+  if (isObject(dg) && typeof dg.category === 'string') {
+    if (dg.category === 'dry_ice' && dg.dry_ice_weight_oz === undefined) {
+      details.push({ field: `${field}.dangerous_goods.dry_ice_weight_oz`, message: 'is required with category dry_ice' });
+    } else if (dg.category !== 'dry_ice' && dg.dry_ice_weight_oz !== undefined) {
+      details.push({ field: `${field}.dangerous_goods.dry_ice_weight_oz`, message: 'is only allowed with category dry_ice' });
+    }
+  }
+  if (Array.isArray(value.references)) {
+    value.references.forEach((r, i) => {
+      if (typeof r === 'string' && r.trim() === '') details.push({ field: `${field}.references[${i}]`, message: 'must not be blank' });
+    });
+  }
+  return details;
+}
+
+/** `checkOptions` on a body's `options` (a route's body checks: any shape). */
+export function checkOptionsOfBody(body: unknown): ErrorDetail[] {
+  return isObject(body) ? checkOptions(body.options) : [];
+}
+
+/** Given options (any subset) over `base` (the order's, else the defaults), key by key. */
+export function resolveOptions(given: ShipmentOptionsInput | null | undefined, base: ShipmentOptions = DEFAULT_OPTIONS): ShipmentOptions {
+  const out: ShipmentOptions = { ...base };
+  if (!given) return out;
+  if (given.signature !== undefined) out.signature = given.signature;
+  if (given.saturday_delivery !== undefined) out.saturday_delivery = given.saturday_delivery;
+  if (given.insurance !== undefined) out.insurance = given.insurance ? { amount: { ...given.insurance.amount } } : null;
+  if (given.dangerous_goods !== undefined) out.dangerous_goods = given.dangerous_goods ? { ...given.dangerous_goods } : null;
+  if (given.references !== undefined) out.references = given.references.map((r) => r.trim());
+  if (given.delivery_instructions !== undefined) out.delivery_instructions = given.delivery_instructions?.trim() || null;
+  return out;
+}
+
+/** True when nothing beyond the defaults is asked (the rate query then skips the option checks). */
+export function asksNothing(options: ShipmentOptions): boolean {
+  return options.signature === 'none' && !options.saturday_delivery && !options.insurance && !options.dangerous_goods;
+}
+
+export interface OptionGap {
+  option: OptionName;
+  message: string;
+}
+
+const money = (m: { amount: number; currency: string }) => `${(m.amount / 100).toFixed(2)} ${m.currency}`;
+
+/**
+ * The options (and parcel count) a service does not offer, each with why. References and
+ * delivery instructions every service takes.
+ */
+export function optionGaps(serviceName: string, offer: ServiceOptions | undefined, options: ShipmentOptions, parcels = 1): OptionGap[] {
+  const o = offer ?? { signature: false, adult_signature: false, saturday_delivery: false, insurance_max: null, dangerous_goods: [], max_parcels: 1 };
+  const gaps: OptionGap[] = [];
+  if (options.signature === 'standard' && !o.signature) gaps.push({ option: 'signature', message: `${serviceName} does not offer signature confirmation` });
+  if (options.signature === 'adult' && !o.adult_signature) gaps.push({ option: 'adult_signature', message: `${serviceName} does not offer adult signature` });
+  if (options.saturday_delivery && !o.saturday_delivery) gaps.push({ option: 'saturday_delivery', message: `${serviceName} does not deliver on Saturdays` });
+  if (options.insurance) {
+    const max = o.insurance_max;
+    const asked = options.insurance.amount;
+    if (!max) gaps.push({ option: 'insurance', message: `${serviceName} does not offer insurance` });
+    else if (max.currency !== asked.currency) gaps.push({ option: 'insurance', message: `${serviceName} insures in ${max.currency}, not ${asked.currency}` });
+    else if (asked.amount > max.amount) gaps.push({ option: 'insurance', message: `${serviceName} insures up to ${money(max)}; ${money(asked)} asked` });
+  }
+  if (options.dangerous_goods && !o.dangerous_goods.includes(options.dangerous_goods.category)) {
+    gaps.push({ option: 'dangerous_goods', message: `${serviceName} does not carry ${options.dangerous_goods.category}` });
+  }
+  if (parcels > o.max_parcels) {
+    gaps.push({ option: 'parcels', message: o.max_parcels === 1 ? `${serviceName} takes one parcel per shipment (no multi-piece)` : `${serviceName} takes at most ${o.max_parcels} parcels per shipment` });
+  }
+  return gaps;
+}
+
+/**
+ * Through an api carrier account: the drivers do not send options to the carriers yet, so every
+ * option that changes what the carrier does is unavailable there (references and instructions
+ * are kept by the platform and cost nothing).
+ */
+export function apiOptionGaps(carrierName: string, options: ShipmentOptions): OptionGap[] {
+  const asked: OptionName[] = [];
+  if (options.signature === 'standard') asked.push('signature');
+  if (options.signature === 'adult') asked.push('adult_signature');
+  if (options.saturday_delivery) asked.push('saturday_delivery');
+  if (options.insurance) asked.push('insurance');
+  if (options.dangerous_goods) asked.push('dangerous_goods');
+  return asked.map((option) => ({ option, message: `${option} is not yet sent to ${carrierName} through an api carrier account; use a simulated account or leave it out` }));
+}
+
+/** 422 option_unavailable when the service lacks any option asked for: one detail per option, nothing bought. */
+export function assertOptionsOffered(carrier: CarrierDefinition, serviceCode: string, options: ShipmentOptions, parcels = 1, driver: 'simulated' | 'api' = 'simulated'): void {
+  const service = carrier.services.find((s) => s.code === serviceCode);
+  const gaps = optionGaps(service?.name ?? serviceCode, service?.options, options, parcels);
+  if (gaps.length === 0 && driver === 'api') gaps.push(...apiOptionGaps(carrier.name, options));
+  if (gaps.length === 0) return;
+  throw new AppError('option_unavailable', `${service?.name ?? serviceCode} does not offer ${gaps.map((g) => g.option).join(', ')}.`, {
+    details: gaps.map((g) => ({ field: g.option === 'parcels' ? 'parcels' : `options.${g.option === 'adult_signature' ? 'signature' : g.option}`, option: g.option, message: g.message })),
+  });
+}
