@@ -15,6 +15,7 @@ import * as returnsRefunds from './2026-11-28-0013-returns-refunds.js';
 import * as shipmentDocuments from './2026-11-28-0016-shipment-documents.js';
 import * as endOfDay from './2026-11-28-0014-end-of-day.js';
 import * as channels from './2026-11-28-0017-channels.js';
+import * as locationsPackagesTrackers from './2026-11-28-0020-locations-packages-trackers.js';
 
 /** Every migration, in order. Names are ISO-dated so they sort by creation. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28-0016-shipment-documents': shipmentDocuments,
   '2026-11-28-0014-end-of-day': endOfDay,
   '2026-11-28-0017-channels': channels,
+  '2026-11-28-0020-locations-packages-trackers': locationsPackagesTrackers,
 };

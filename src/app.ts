@@ -47,6 +47,7 @@ import { carrierAccountsRoutes, exchangeLogSink, type ApiDriverCatalogue } from 
 import { shippingRulesRoutes } from './modules/shipping-rules/index.js';
 import { manifestsRoutes } from './modules/manifests/index.js';
 import { pickupsRoutes } from './modules/pickups/index.js';
+import { trackersRoutes } from './modules/trackers/index.js';
 import { CarrierHttpClient } from './carriers/http/client.js';
 import { ChannelHttpClient } from './channels/http/client.js';
 import { builtInApiDrivers } from './carriers/api-drivers.js';
@@ -279,7 +280,7 @@ function compilersFactory(compilation: DeferredCompilation) {
 
 /** Every route group, each in its own scope with its guard. */
 async function registerRoutes(app: App, opts: { deps: Deps; services: Services; perIpPerMinute: number }) {
-  const { orders, shipments, batches, officeRedeem, carrierAccounts, carrierGateway, shippingRules, manifests, pickups } = opts.services;
+  const { orders, shipments, batches, officeRedeem, carrierAccounts, carrierGateway, shippingRules, manifests, pickups, trackers } = opts.services;
   const { guards } = app.identity;
   const requests = apiRequestCounter(opts.deps);
   // Closed before the app's own onClose (which closes the database): the last counts are kept.
@@ -307,6 +308,7 @@ async function registerRoutes(app: App, opts: { deps: Deps; services: Services; 
     await v1.register(shippingRulesRoutes, { surface: 'v1', service: shippingRules });
     await v1.register(manifestsRoutes, { surface: 'v1', service: manifests });
     await v1.register(pickupsRoutes, { surface: 'v1', service: pickups });
+    await v1.register(trackersRoutes, { surface: 'v1', service: trackers });
   }, { prefix: '/v1' });
 
   await app.register(authRoutes, { prefix: '/api/auth', perIpPerMinute: opts.perIpPerMinute });
@@ -327,6 +329,7 @@ async function registerRoutes(app: App, opts: { deps: Deps; services: Services; 
     await admin.register(shippingRulesRoutes, { surface: 'admin', service: shippingRules });
     await admin.register(manifestsRoutes, { surface: 'admin', service: manifests });
     await admin.register(pickupsRoutes, { surface: 'admin', service: pickups });
+    await admin.register(trackersRoutes, { surface: 'admin', service: trackers });
   }, { prefix: '/api/admin' });
 
   await app.register(superAdminIdentityRoutes, { prefix: '/api/super-admin' });

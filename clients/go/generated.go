@@ -446,6 +446,31 @@ func (v PickupStatus) IsKnown() bool {
 	return false
 }
 
+// TrackerStatus: As a shipment's tracking status; never back from delivered.. Any other string the
+// service sends is kept as is (IsKnown reports false).
+type TrackerStatus string
+
+const (
+	TrackerStatusPreTransit         TrackerStatus = "pre_transit"
+	TrackerStatusInTransit          TrackerStatus = "in_transit"
+	TrackerStatusOutForDelivery     TrackerStatus = "out_for_delivery"
+	TrackerStatusDelivered          TrackerStatus = "delivered"
+	TrackerStatusAvailableForPickup TrackerStatus = "available_for_pickup"
+	TrackerStatusReturnToSender     TrackerStatus = "return_to_sender"
+	TrackerStatusFailure            TrackerStatus = "failure"
+	TrackerStatusCancelled          TrackerStatus = "cancelled"
+	TrackerStatusUnknown            TrackerStatus = "unknown"
+)
+
+// IsKnown reports whether v is one of the values this client was generated with.
+func (v TrackerStatus) IsKnown() bool {
+	switch v {
+	case TrackerStatusPreTransit, TrackerStatusInTransit, TrackerStatusOutForDelivery, TrackerStatusDelivered, TrackerStatusAvailableForPickup, TrackerStatusReturnToSender, TrackerStatusFailure, TrackerStatusCancelled, TrackerStatusUnknown:
+		return true
+	}
+	return false
+}
+
 // IntegrationPlatform: known values below. Any other string the service sends is kept as is
 // (IsKnown reports false).
 type IntegrationPlatform string
@@ -1030,6 +1055,24 @@ type Pickup struct {
 	CancelledAt  *string        `json:"cancelled_at"`
 	CompletedAt  *string        `json:"completed_at"`
 	CreatedAt    string         `json:"created_at"`
+}
+
+// Tracker is the Tracker object of the API.
+type Tracker struct {
+	ID             string `json:"id"`
+	Carrier        string `json:"carrier"`
+	TrackingNumber string `json:"tracking_number"`
+	// The api account that tracks it; null: the simulation.
+	CarrierAccountID *string `json:"carrier_account_id"`
+	// As a shipment's tracking status; never back from delivered.
+	Status TrackerStatus `json:"status"`
+	// The reason code of the latest event.
+	StatusDetail *string `json:"status_detail"`
+	// Newest first; a carrier event is kept once however often it is reported.
+	Events              []map[string]any `json:"events"`
+	EstimatedDeliveryAt *string          `json:"estimated_delivery_at"`
+	CreatedAt           string           `json:"created_at"`
+	UpdatedAt           string           `json:"updated_at"`
 }
 
 // Integration is the Integration object of the API.
@@ -2379,6 +2422,86 @@ func (c *Client) CancelPickup(ctx context.Context, id string, opts ...RequestOpt
 		return nil, err
 	}
 	return out, nil
+}
+
+// CreateTracker: Track a label bought elsewhere. POST /v1/trackers
+func (c *Client) CreateTracker(ctx context.Context, body any, opts ...RequestOption) (*Tracker, error) {
+	out := new(Tracker)
+	if err := c.do(ctx, "POST", "/v1/trackers", nil, nil, body, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ListTrackersParams are the query parameters of ListTrackers; zero values are left out.
+type ListTrackersParams struct {
+	// Page size, default 20, clamped to 1..100.
+	Limit  int
+	Cursor string
+	// One of pre_transit, in_transit, out_for_delivery, delivered, available_for_pickup,
+	// return_to_sender, failure, cancelled, unknown.
+	Status         string
+	Carrier        string
+	TrackingNumber string
+}
+
+func (p *ListTrackersParams) values() url.Values {
+	q := url.Values{}
+	if p == nil {
+		return q
+	}
+	if p.Limit != 0 {
+		q.Set("limit", strconv.Itoa(p.Limit))
+	}
+	if p.Cursor != "" {
+		q.Set("cursor", p.Cursor)
+	}
+	if p.Status != "" {
+		q.Set("status", p.Status)
+	}
+	if p.Carrier != "" {
+		q.Set("carrier", p.Carrier)
+	}
+	if p.TrackingNumber != "" {
+		q.Set("tracking_number", p.TrackingNumber)
+	}
+	return q
+}
+
+// ListTrackers: List trackers, newest first (?status=&carrier=&tracking_number=). GET /v1/trackers
+func (c *Client) ListTrackers(ctx context.Context, params *ListTrackersParams, opts ...RequestOption) (*Page[Tracker], error) {
+	out := new(Page[Tracker])
+	if err := c.do(ctx, "GET", "/v1/trackers", nil, params.values(), nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// IterTrackers walks every page of ListTrackers with the same filters: for it.Next(ctx) { it.Item() }, then it.Err().
+func (c *Client) IterTrackers(params *ListTrackersParams, opts ...RequestOption) *Pager[Tracker] {
+	var base ListTrackersParams
+	if params != nil {
+		base = *params
+	}
+	return newPager(func(ctx context.Context, cursor string) (*Page[Tracker], error) {
+		p := base
+		p.Cursor = cursor
+		return c.ListTrackers(ctx, &p, opts...)
+	})
+}
+
+// GetTracker: Read a tracker and its events. GET /v1/trackers/{id}
+func (c *Client) GetTracker(ctx context.Context, id string, opts ...RequestOption) (*Tracker, error) {
+	out := new(Tracker)
+	if err := c.do(ctx, "GET", "/v1/trackers/{id}", map[string]string{"id": id}, nil, nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// DeleteTracker: Stop tracking (204). DELETE /v1/trackers/{id}
+func (c *Client) DeleteTracker(ctx context.Context, id string, opts ...RequestOption) error {
+	return c.do(ctx, "DELETE", "/v1/trackers/{id}", map[string]string{"id": id}, nil, nil, nil, opts)
 }
 
 // Register: Register an account and its workspace (pending until approved). POST /api/auth/register
@@ -3892,6 +4015,87 @@ func (c *Client) AdminCancelPickup(ctx context.Context, id string, opts ...Reque
 	return out, nil
 }
 
+// AdminCreateTracker: Track a label bought elsewhere. POST /api/admin/trackers
+func (c *Client) AdminCreateTracker(ctx context.Context, body any, opts ...RequestOption) (*Tracker, error) {
+	out := new(Tracker)
+	if err := c.do(ctx, "POST", "/api/admin/trackers", nil, nil, body, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AdminListTrackersParams are the query parameters of AdminListTrackers; zero values are left out.
+type AdminListTrackersParams struct {
+	// Page size, default 20, clamped to 1..100.
+	Limit  int
+	Cursor string
+	// One of pre_transit, in_transit, out_for_delivery, delivered, available_for_pickup,
+	// return_to_sender, failure, cancelled, unknown.
+	Status         string
+	Carrier        string
+	TrackingNumber string
+}
+
+func (p *AdminListTrackersParams) values() url.Values {
+	q := url.Values{}
+	if p == nil {
+		return q
+	}
+	if p.Limit != 0 {
+		q.Set("limit", strconv.Itoa(p.Limit))
+	}
+	if p.Cursor != "" {
+		q.Set("cursor", p.Cursor)
+	}
+	if p.Status != "" {
+		q.Set("status", p.Status)
+	}
+	if p.Carrier != "" {
+		q.Set("carrier", p.Carrier)
+	}
+	if p.TrackingNumber != "" {
+		q.Set("tracking_number", p.TrackingNumber)
+	}
+	return q
+}
+
+// AdminListTrackers: List trackers, newest first (?status=&carrier=&tracking_number=). GET
+// /api/admin/trackers
+func (c *Client) AdminListTrackers(ctx context.Context, params *AdminListTrackersParams, opts ...RequestOption) (*Page[Tracker], error) {
+	out := new(Page[Tracker])
+	if err := c.do(ctx, "GET", "/api/admin/trackers", nil, params.values(), nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AdminIterTrackers walks every page of AdminListTrackers with the same filters: for it.Next(ctx) { it.Item() }, then it.Err().
+func (c *Client) AdminIterTrackers(params *AdminListTrackersParams, opts ...RequestOption) *Pager[Tracker] {
+	var base AdminListTrackersParams
+	if params != nil {
+		base = *params
+	}
+	return newPager(func(ctx context.Context, cursor string) (*Page[Tracker], error) {
+		p := base
+		p.Cursor = cursor
+		return c.AdminListTrackers(ctx, &p, opts...)
+	})
+}
+
+// AdminGetTracker: Read a tracker and its events. GET /api/admin/trackers/{id}
+func (c *Client) AdminGetTracker(ctx context.Context, id string, opts ...RequestOption) (*Tracker, error) {
+	out := new(Tracker)
+	if err := c.do(ctx, "GET", "/api/admin/trackers/{id}", map[string]string{"id": id}, nil, nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AdminDeleteTracker: Stop tracking (204). DELETE /api/admin/trackers/{id}
+func (c *Client) AdminDeleteTracker(ctx context.Context, id string, opts ...RequestOption) error {
+	return c.do(ctx, "DELETE", "/api/admin/trackers/{id}", map[string]string{"id": id}, nil, nil, nil, opts)
+}
+
 // SuperAdminListAccountsParams are the query parameters of SuperAdminListAccounts; zero values are left out.
 type SuperAdminListAccountsParams struct {
 	// One of pending, active, suspended.
@@ -4463,6 +4667,10 @@ var operations = map[string][2]string{
 	"listPickups":                     {"GET", "/v1/pickups"},
 	"getPickup":                       {"GET", "/v1/pickups/{id}"},
 	"cancelPickup":                    {"POST", "/v1/pickups/{id}/cancel"},
+	"createTracker":                   {"POST", "/v1/trackers"},
+	"listTrackers":                    {"GET", "/v1/trackers"},
+	"getTracker":                      {"GET", "/v1/trackers/{id}"},
+	"deleteTracker":                   {"DELETE", "/v1/trackers/{id}"},
 	"register":                        {"POST", "/api/auth/register"},
 	"login":                           {"POST", "/api/auth/login"},
 	"logout":                          {"POST", "/api/auth/logout"},
@@ -4550,6 +4758,10 @@ var operations = map[string][2]string{
 	"adminListPickups":                {"GET", "/api/admin/pickups"},
 	"adminGetPickup":                  {"GET", "/api/admin/pickups/{id}"},
 	"adminCancelPickup":               {"POST", "/api/admin/pickups/{id}/cancel"},
+	"adminCreateTracker":              {"POST", "/api/admin/trackers"},
+	"adminListTrackers":               {"GET", "/api/admin/trackers"},
+	"adminGetTracker":                 {"GET", "/api/admin/trackers/{id}"},
+	"adminDeleteTracker":              {"DELETE", "/api/admin/trackers/{id}"},
 	"superAdminListAccounts":          {"GET", "/api/super-admin/accounts"},
 	"superAdminGetAccount":            {"GET", "/api/super-admin/accounts/{userId}"},
 	"superAdminApproveAccount":        {"POST", "/api/super-admin/accounts/{userId}/approve"},

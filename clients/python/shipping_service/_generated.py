@@ -191,6 +191,20 @@ class PickupStatus(OpenEnum):
     FAILED = "failed"
 
 
+class TrackerStatus(OpenEnum):
+    """As a shipment's tracking status; never back from delivered.. Unknown values are kept: TrackerStatus("new_value") does not raise."""
+
+    PRE_TRANSIT = "pre_transit"
+    IN_TRANSIT = "in_transit"
+    OUT_FOR_DELIVERY = "out_for_delivery"
+    DELIVERED = "delivered"
+    AVAILABLE_FOR_PICKUP = "available_for_pickup"
+    RETURN_TO_SENDER = "return_to_sender"
+    FAILURE = "failure"
+    CANCELLED = "cancelled"
+    UNKNOWN = "unknown"
+
+
 class IntegrationPlatform(OpenEnum):
     """Known values of IntegrationPlatform. Unknown values are kept: IntegrationPlatform("new_value") does not raise."""
 
@@ -590,6 +604,21 @@ class Pickup(TypedDict, total=False):
     cancelled_at: str | None
     completed_at: str | None
     created_at: str
+
+
+class Tracker(TypedDict, total=False):
+    """The Tracker object. Fields the service adds later are kept in the dict."""
+
+    id: str
+    carrier: str
+    tracking_number: str
+    carrier_account_id: str | None
+    status: str  # TrackerStatus
+    status_detail: str | None
+    events: list[dict[str, Any]]
+    estimated_delivery_at: str | None
+    created_at: str
+    updated_at: str
 
 
 class Integration(TypedDict, total=False):
@@ -1310,6 +1339,42 @@ class Operations:
         POST /v1/pickups/{id}/cancel
         """
         return self._request("POST", "/v1/pickups/{id}/cancel", path_params={"id": id}, query={}, idempotency_key=idempotency_key, answer="json")
+
+    def create_tracker(self, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> Tracker:
+        """Track a label bought elsewhere.
+
+        POST /v1/trackers
+        """
+        return self._request("POST", "/v1/trackers", path_params={}, query={}, body=body, idempotency_key=idempotency_key, answer="json")
+
+    def list_trackers(self, *, limit: int | None = None, cursor: str | None = None, status: str | None = None, carrier: str | None = None, tracking_number: str | None = None) -> Page[Tracker]:
+        """List trackers, newest first (?status=&carrier=&tracking_number=).
+
+        GET /v1/trackers
+
+        Query parameters:
+            limit: Page size, default 20, clamped to 1..100.
+            status: one of pre_transit, in_transit, out_for_delivery, delivered, available_for_pickup, return_to_sender, failure, cancelled, unknown
+        """
+        return self._request("GET", "/v1/trackers", path_params={}, query={"limit": limit, "cursor": cursor, "status": status, "carrier": carrier, "tracking_number": tracking_number}, answer="page")
+
+    def iter_trackers(self, *, limit: int | None = None, status: str | None = None, carrier: str | None = None, tracking_number: str | None = None) -> Iterator[Tracker]:
+        """Every item of `list_trackers` across all pages, fetched as the loop asks, with the same filters."""
+        return self._paginate(self.list_trackers, dict(limit=limit, status=status, carrier=carrier, tracking_number=tracking_number))
+
+    def get_tracker(self, id: str) -> Tracker:
+        """Read a tracker and its events.
+
+        GET /v1/trackers/{id}
+        """
+        return self._request("GET", "/v1/trackers/{id}", path_params={"id": id}, query={}, answer="json")
+
+    def delete_tracker(self, id: str) -> None:
+        """Stop tracking (204).
+
+        DELETE /v1/trackers/{id}
+        """
+        return self._request("DELETE", "/v1/trackers/{id}", path_params={"id": id}, query={}, answer="none")
 
     def register(self, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> dict[str, Any]:
         """Register an account and its workspace (pending until approved).
@@ -2063,6 +2128,42 @@ class Operations:
         """
         return self._request("POST", "/api/admin/pickups/{id}/cancel", path_params={"id": id}, query={}, idempotency_key=idempotency_key, answer="json")
 
+    def admin_create_tracker(self, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> Tracker:
+        """Track a label bought elsewhere.
+
+        POST /api/admin/trackers
+        """
+        return self._request("POST", "/api/admin/trackers", path_params={}, query={}, body=body, idempotency_key=idempotency_key, answer="json")
+
+    def admin_list_trackers(self, *, limit: int | None = None, cursor: str | None = None, status: str | None = None, carrier: str | None = None, tracking_number: str | None = None) -> Page[Tracker]:
+        """List trackers, newest first (?status=&carrier=&tracking_number=).
+
+        GET /api/admin/trackers
+
+        Query parameters:
+            limit: Page size, default 20, clamped to 1..100.
+            status: one of pre_transit, in_transit, out_for_delivery, delivered, available_for_pickup, return_to_sender, failure, cancelled, unknown
+        """
+        return self._request("GET", "/api/admin/trackers", path_params={}, query={"limit": limit, "cursor": cursor, "status": status, "carrier": carrier, "tracking_number": tracking_number}, answer="page")
+
+    def admin_iter_trackers(self, *, limit: int | None = None, status: str | None = None, carrier: str | None = None, tracking_number: str | None = None) -> Iterator[Tracker]:
+        """Every item of `admin_list_trackers` across all pages, fetched as the loop asks, with the same filters."""
+        return self._paginate(self.admin_list_trackers, dict(limit=limit, status=status, carrier=carrier, tracking_number=tracking_number))
+
+    def admin_get_tracker(self, id: str) -> Tracker:
+        """Read a tracker and its events.
+
+        GET /api/admin/trackers/{id}
+        """
+        return self._request("GET", "/api/admin/trackers/{id}", path_params={"id": id}, query={}, answer="json")
+
+    def admin_delete_tracker(self, id: str) -> None:
+        """Stop tracking (204).
+
+        DELETE /api/admin/trackers/{id}
+        """
+        return self._request("DELETE", "/api/admin/trackers/{id}", path_params={"id": id}, query={}, answer="none")
+
     def super_admin_list_accounts(self, *, status: str | None = None, q: str | None = None, limit: int | None = None, cursor: str | None = None) -> Page[Account]:
         """List accounts (filter by status, search by email).
 
@@ -2361,6 +2462,10 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "listPickups": ("GET", "/v1/pickups"),
     "getPickup": ("GET", "/v1/pickups/{id}"),
     "cancelPickup": ("POST", "/v1/pickups/{id}/cancel"),
+    "createTracker": ("POST", "/v1/trackers"),
+    "listTrackers": ("GET", "/v1/trackers"),
+    "getTracker": ("GET", "/v1/trackers/{id}"),
+    "deleteTracker": ("DELETE", "/v1/trackers/{id}"),
     "register": ("POST", "/api/auth/register"),
     "login": ("POST", "/api/auth/login"),
     "logout": ("POST", "/api/auth/logout"),
@@ -2448,6 +2553,10 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "adminListPickups": ("GET", "/api/admin/pickups"),
     "adminGetPickup": ("GET", "/api/admin/pickups/{id}"),
     "adminCancelPickup": ("POST", "/api/admin/pickups/{id}/cancel"),
+    "adminCreateTracker": ("POST", "/api/admin/trackers"),
+    "adminListTrackers": ("GET", "/api/admin/trackers"),
+    "adminGetTracker": ("GET", "/api/admin/trackers/{id}"),
+    "adminDeleteTracker": ("DELETE", "/api/admin/trackers/{id}"),
     "superAdminListAccounts": ("GET", "/api/super-admin/accounts"),
     "superAdminGetAccount": ("GET", "/api/super-admin/accounts/{userId}"),
     "superAdminApproveAccount": ("POST", "/api/super-admin/accounts/{userId}/approve"),
@@ -2477,4 +2586,4 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "integrationShopifyOauthCallback": ("GET", "/api/integrations/oauth/shopify/callback"),
 }
 
-ENUMS: dict[str, type[OpenEnum]] = {"AccountRole": AccountRole, "AccountStatus": AccountStatus, "WorkspacePlan": WorkspacePlan, "ApiKeyEnvironment": ApiKeyEnvironment, "OrderEnvironment": OrderEnvironment, "OrderStatus": OrderStatus, "ShipmentEnvironment": ShipmentEnvironment, "ShipmentStatus": ShipmentStatus, "ShipmentCharge": ShipmentCharge, "ShipmentBillingStatus": ShipmentBillingStatus, "BatchType": BatchType, "BatchStatus": BatchStatus, "BatchItemStatus": BatchItemStatus, "WebhookEndpointEnvironment": WebhookEndpointEnvironment, "WebhookDeliveryStatus": WebhookDeliveryStatus, "CarrierAccountDriver": CarrierAccountDriver, "CarrierAccountMode": CarrierAccountMode, "CarrierTypeDriversItem": CarrierTypeDriversItem, "CarrierTypeReturnChargesItem": CarrierTypeReturnChargesItem, "ShippingRuleSelectionStrategy": ShippingRuleSelectionStrategy, "ManifestStatus": ManifestStatus, "PickupStatus": PickupStatus, "IntegrationPlatform": IntegrationPlatform, "IntegrationEnvironment": IntegrationEnvironment, "IntegrationHealth": IntegrationHealth, "SyncRunKind": SyncRunKind, "SyncRunStatus": SyncRunStatus, "WriteBackAction": WriteBackAction, "WriteBackStatus": WriteBackStatus, "OfficePinProduct": OfficePinProduct, "OfficePinStatus": OfficePinStatus, "RefundStatus": RefundStatus}
+ENUMS: dict[str, type[OpenEnum]] = {"AccountRole": AccountRole, "AccountStatus": AccountStatus, "WorkspacePlan": WorkspacePlan, "ApiKeyEnvironment": ApiKeyEnvironment, "OrderEnvironment": OrderEnvironment, "OrderStatus": OrderStatus, "ShipmentEnvironment": ShipmentEnvironment, "ShipmentStatus": ShipmentStatus, "ShipmentCharge": ShipmentCharge, "ShipmentBillingStatus": ShipmentBillingStatus, "BatchType": BatchType, "BatchStatus": BatchStatus, "BatchItemStatus": BatchItemStatus, "WebhookEndpointEnvironment": WebhookEndpointEnvironment, "WebhookDeliveryStatus": WebhookDeliveryStatus, "CarrierAccountDriver": CarrierAccountDriver, "CarrierAccountMode": CarrierAccountMode, "CarrierTypeDriversItem": CarrierTypeDriversItem, "CarrierTypeReturnChargesItem": CarrierTypeReturnChargesItem, "ShippingRuleSelectionStrategy": ShippingRuleSelectionStrategy, "ManifestStatus": ManifestStatus, "PickupStatus": PickupStatus, "TrackerStatus": TrackerStatus, "IntegrationPlatform": IntegrationPlatform, "IntegrationEnvironment": IntegrationEnvironment, "IntegrationHealth": IntegrationHealth, "SyncRunKind": SyncRunKind, "SyncRunStatus": SyncRunStatus, "WriteBackAction": WriteBackAction, "WriteBackStatus": WriteBackStatus, "OfficePinProduct": OfficePinProduct, "OfficePinStatus": OfficePinStatus, "RefundStatus": RefundStatus}

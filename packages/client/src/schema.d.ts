@@ -1094,6 +1094,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/trackers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List trackers, newest first (?status=&carrier=&tracking_number=)
+         * @description List trackers, newest first (?status=&carrier=&tracking_number=).
+         *
+         *     Authentication: an API key (`Authorization: Bearer sk_…`) and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        get: operations["listTrackers"];
+        put?: never;
+        /**
+         * Track a label bought elsewhere
+         * @description Follows a label bought elsewhere (201; the same carrier and number again answers the existing tracker, 200). The number must be valid for its carrier, check digit included (UPS `1Z…`, USPS IMpb 22 digits, FedEx 12 digits, DHL Express 10 digits), else 400 `validation_failed` on `tracking_number`. With `carrier_account_id` (an api account of the carrier) the carrier's tracking API answers; without it the carrier's simulation plays a journey from now. Each change of status sends `tracking.updated` with `tracker_id` and the tracker. Send an Idempotency-Key to make retries safe.
+         */
+        post: operations["createTracker"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/trackers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a tracker and its events
+         * @description Read a tracker and its events.
+         *
+         *     Authentication: an API key (`Authorization: Bearer sk_…`) and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        get: operations["getTracker"];
+        put?: never;
+        post?: never;
+        /**
+         * Stop tracking (204)
+         * @description Stop tracking (204).
+         *
+         *     Authentication: an API key (`Authorization: Bearer sk_…`) and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        delete: operations["deleteTracker"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/register": {
         parameters: {
             query?: never;
@@ -2603,6 +2657,60 @@ export interface paths {
          */
         post: operations["adminCancelPickup"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/trackers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List trackers, newest first (?status=&carrier=&tracking_number=)
+         * @description List trackers, newest first (?status=&carrier=&tracking_number=).
+         *
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        get: operations["adminListTrackers"];
+        put?: never;
+        /**
+         * Track a label bought elsewhere
+         * @description Follows a label bought elsewhere (201; the same carrier and number again answers the existing tracker, 200). The number must be valid for its carrier, check digit included (UPS `1Z…`, USPS IMpb 22 digits, FedEx 12 digits, DHL Express 10 digits), else 400 `validation_failed` on `tracking_number`. With `carrier_account_id` (an api account of the carrier) the carrier's tracking API answers; without it the carrier's simulation plays a journey from now. Each change of status sends `tracking.updated` with `tracker_id` and the tracker. Send an Idempotency-Key to make retries safe.
+         */
+        post: operations["adminCreateTracker"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/trackers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a tracker and its events
+         * @description Read a tracker and its events.
+         *
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        get: operations["adminGetTracker"];
+        put?: never;
+        post?: never;
+        /**
+         * Stop tracking (204)
+         * @description Stop tracking (204).
+         *
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        delete: operations["adminDeleteTracker"];
         options?: never;
         head?: never;
         patch?: never;
@@ -5112,6 +5220,80 @@ export interface components {
             completed_at: string | null;
             /** Format: date-time */
             created_at: string;
+        };
+        /**
+         * Tracker
+         * @example {
+         *       "id": "trk_01jdx3c2v5f0b6k8m9n1p2q3r4",
+         *       "carrier": "ups",
+         *       "tracking_number": "1Z999AA10123456784",
+         *       "carrier_account_id": null,
+         *       "status": "in_transit",
+         *       "status_detail": "departed_facility",
+         *       "events": [
+         *         {
+         *           "id": "tev_01jdx3c2v5f0b6k8m9n1p2q3r6",
+         *           "occurred_at": "2026-03-02T22:00:00.000Z",
+         *           "status": "in_transit",
+         *           "status_detail": "departed_facility",
+         *           "description": "Departed origin facility",
+         *           "location": {
+         *             "city": null,
+         *             "state": null,
+         *             "postal_code": null,
+         *             "country": "US"
+         *           },
+         *           "carrier_status_code": "DP"
+         *         },
+         *         {
+         *           "id": "tev_01jdx3c2v5f0b6k8m9n1p2q3r5",
+         *           "occurred_at": "2026-03-02T18:00:00.000Z",
+         *           "status": "in_transit",
+         *           "status_detail": "picked_up",
+         *           "description": "Picked up by UPS",
+         *           "location": {
+         *             "city": null,
+         *             "state": null,
+         *             "postal_code": null,
+         *             "country": "US"
+         *           },
+         *           "carrier_status_code": "PU"
+         *         }
+         *       ],
+         *       "estimated_delivery_at": "2026-03-05T14:00:00.000Z",
+         *       "created_at": "2026-03-02T15:04:05.000Z",
+         *       "updated_at": "2026-03-02T22:00:00.000Z"
+         *     }
+         */
+        Tracker: {
+            id: string;
+            carrier: string;
+            tracking_number: string;
+            carrier_account_id: string | null;
+            /** @description As a shipment's tracking status; never back from delivered. */
+            status: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "available_for_pickup" | "return_to_sender" | "failure" | "cancelled" | "unknown";
+            status_detail: string | null;
+            /** @description Newest first; a carrier event is kept once however often it is reported. */
+            events: {
+                id: string;
+                /** Format: date-time */
+                occurred_at: string;
+                status: string;
+                status_detail: string;
+                description: string;
+                location: {
+                    city: string | null;
+                    state: string | null;
+                    postal_code: string | null;
+                    country: string | null;
+                };
+                carrier_status_code: string;
+            }[];
+            estimated_delivery_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
         };
         /**
          * Integration
@@ -20106,6 +20288,879 @@ export interface operations {
                      * @example {
                      *       "code": "unprocessable",
                      *       "message": "The request cannot be processed.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTrackers: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 20, clamped to 1..100. */
+                limit?: number;
+                cursor?: string;
+                status?: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "available_for_pickup" | "return_to_sender" | "failure" | "cancelled" | "unknown";
+                carrier?: string;
+                tracking_number?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "trk_01jdx3c2v5f0b6k8m9n1p2q3r4",
+                     *           "carrier": "ups",
+                     *           "tracking_number": "1Z999AA10123456784",
+                     *           "carrier_account_id": null,
+                     *           "status": "in_transit",
+                     *           "status_detail": "departed_facility",
+                     *           "events": [
+                     *             {
+                     *               "id": "tev_01jdx3c2v5f0b6k8m9n1p2q3r6",
+                     *               "occurred_at": "2026-03-02T22:00:00.000Z",
+                     *               "status": "in_transit",
+                     *               "status_detail": "departed_facility",
+                     *               "description": "Departed origin facility",
+                     *               "location": {
+                     *                 "city": null,
+                     *                 "state": null,
+                     *                 "postal_code": null,
+                     *                 "country": "US"
+                     *               },
+                     *               "carrier_status_code": "DP"
+                     *             },
+                     *             {
+                     *               "id": "tev_01jdx3c2v5f0b6k8m9n1p2q3r5",
+                     *               "occurred_at": "2026-03-02T18:00:00.000Z",
+                     *               "status": "in_transit",
+                     *               "status_detail": "picked_up",
+                     *               "description": "Picked up by UPS",
+                     *               "location": {
+                     *                 "city": null,
+                     *                 "state": null,
+                     *                 "postal_code": null,
+                     *                 "country": "US"
+                     *               },
+                     *               "carrier_status_code": "PU"
+                     *             }
+                     *           ],
+                     *           "estimated_delivery_at": "2026-03-05T14:00:00.000Z",
+                     *           "created_at": "2026-03-02T15:04:05.000Z",
+                     *           "updated_at": "2026-03-02T22:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Tracker"][];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createTracker: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "carrier": "ups",
+                 *       "tracking_number": "1Z999AA10123456784"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description usps, ups, fedex or dhl_express. */
+                    carrier: string;
+                    /** @description The carrier's tracking number, with its check digit (spaces are ignored). */
+                    tracking_number: string;
+                    /** @description An api account of the carrier whose tracking API follows the parcel. Without it the carrier's simulation plays the journey. */
+                    carrier_account_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "trk_01jdx3c2v5f0b6k8m9n1p2q3r4",
+                     *       "carrier": "ups",
+                     *       "tracking_number": "1Z999AA10123456784",
+                     *       "carrier_account_id": null,
+                     *       "status": "in_transit",
+                     *       "status_detail": "departed_facility",
+                     *       "events": [
+                     *         {
+                     *           "id": "tev_01jdx3c2v5f0b6k8m9n1p2q3r6",
+                     *           "occurred_at": "2026-03-02T22:00:00.000Z",
+                     *           "status": "in_transit",
+                     *           "status_detail": "departed_facility",
+                     *           "description": "Departed origin facility",
+                     *           "location": {
+                     *             "city": null,
+                     *             "state": null,
+                     *             "postal_code": null,
+                     *             "country": "US"
+                     *           },
+                     *           "carrier_status_code": "DP"
+                     *         },
+                     *         {
+                     *           "id": "tev_01jdx3c2v5f0b6k8m9n1p2q3r5",
+                     *           "occurred_at": "2026-03-02T18:00:00.000Z",
+                     *           "status": "in_transit",
+                     *           "status_detail": "picked_up",
+                     *           "description": "Picked up by UPS",
+                     *           "location": {
+                     *             "city": null,
+                     *             "state": null,
+                     *             "postal_code": null,
+                     *             "country": "US"
+                     *           },
+                     *           "carrier_status_code": "PU"
+                     *         }
+                     *       ],
+                     *       "estimated_delivery_at": "2026-03-05T14:00:00.000Z",
+                     *       "created_at": "2026-03-02T15:04:05.000Z",
+                     *       "updated_at": "2026-03-02T22:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Tracker"];
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "trk_01jdx3c2v5f0b6k8m9n1p2q3r4",
+                     *       "carrier": "ups",
+                     *       "tracking_number": "1Z999AA10123456784",
+                     *       "carrier_account_id": null,
+                     *       "status": "in_transit",
+                     *       "status_detail": "departed_facility",
+                     *       "events": [
+                     *         {
+                     *           "id": "tev_01jdx3c2v5f0b6k8m9n1p2q3r6",
+                     *           "occurred_at": "2026-03-02T22:00:00.000Z",
+                     *           "status": "in_transit",
+                     *           "status_detail": "departed_facility",
+                     *           "description": "Departed origin facility",
+                     *           "location": {
+                     *             "city": null,
+                     *             "state": null,
+                     *             "postal_code": null,
+                     *             "country": "US"
+                     *           },
+                     *           "carrier_status_code": "DP"
+                     *         },
+                     *         {
+                     *           "id": "tev_01jdx3c2v5f0b6k8m9n1p2q3r5",
+                     *           "occurred_at": "2026-03-02T18:00:00.000Z",
+                     *           "status": "in_transit",
+                     *           "status_detail": "picked_up",
+                     *           "description": "Picked up by UPS",
+                     *           "location": {
+                     *             "city": null,
+                     *             "state": null,
+                     *             "postal_code": null,
+                     *             "country": "US"
+                     *           },
+                     *           "carrier_status_code": "PU"
+                     *         }
+                     *       ],
+                     *       "estimated_delivery_at": "2026-03-05T14:00:00.000Z",
+                     *       "created_at": "2026-03-02T15:04:05.000Z",
+                     *       "updated_at": "2026-03-02T22:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Tracker"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable */
+            422: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unprocessable",
+                     *       "message": "The request cannot be processed.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTracker: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "trk_01jdx3c2v5f0b6k8m9n1p2q3r4",
+                     *       "carrier": "ups",
+                     *       "tracking_number": "1Z999AA10123456784",
+                     *       "carrier_account_id": null,
+                     *       "status": "in_transit",
+                     *       "status_detail": "departed_facility",
+                     *       "events": [
+                     *         {
+                     *           "id": "tev_01jdx3c2v5f0b6k8m9n1p2q3r6",
+                     *           "occurred_at": "2026-03-02T22:00:00.000Z",
+                     *           "status": "in_transit",
+                     *           "status_detail": "departed_facility",
+                     *           "description": "Departed origin facility",
+                     *           "location": {
+                     *             "city": null,
+                     *             "state": null,
+                     *             "postal_code": null,
+                     *             "country": "US"
+                     *           },
+                     *           "carrier_status_code": "DP"
+                     *         },
+                     *         {
+                     *           "id": "tev_01jdx3c2v5f0b6k8m9n1p2q3r5",
+                     *           "occurred_at": "2026-03-02T18:00:00.000Z",
+                     *           "status": "in_transit",
+                     *           "status_detail": "picked_up",
+                     *           "description": "Picked up by UPS",
+                     *           "location": {
+                     *             "city": null,
+                     *             "state": null,
+                     *             "postal_code": null,
+                     *             "country": "US"
+                     *           },
+                     *           "carrier_status_code": "PU"
+                     *         }
+                     *       ],
+                     *       "estimated_delivery_at": "2026-03-05T14:00:00.000Z",
+                     *       "created_at": "2026-03-02T15:04:05.000Z",
+                     *       "updated_at": "2026-03-02T22:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Tracker"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteTracker: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -36992,6 +38047,683 @@ export interface operations {
                      * @example {
                      *       "code": "unprocessable",
                      *       "message": "The request cannot be processed.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListTrackers: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 20, clamped to 1..100. */
+                limit?: number;
+                cursor?: string;
+                status?: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "available_for_pickup" | "return_to_sender" | "failure" | "cancelled" | "unknown";
+                carrier?: string;
+                tracking_number?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "trk_01jdx3c2v5f0b6k8m9n1p2q3r4",
+                     *           "carrier": "ups",
+                     *           "tracking_number": "1Z999AA10123456784",
+                     *           "carrier_account_id": null,
+                     *           "status": "in_transit",
+                     *           "status_detail": "departed_facility",
+                     *           "events": [
+                     *             {
+                     *               "id": "tev_01jdx3c2v5f0b6k8m9n1p2q3r6",
+                     *               "occurred_at": "2026-03-02T22:00:00.000Z",
+                     *               "status": "in_transit",
+                     *               "status_detail": "departed_facility",
+                     *               "description": "Departed origin facility",
+                     *               "location": {
+                     *                 "city": null,
+                     *                 "state": null,
+                     *                 "postal_code": null,
+                     *                 "country": "US"
+                     *               },
+                     *               "carrier_status_code": "DP"
+                     *             },
+                     *             {
+                     *               "id": "tev_01jdx3c2v5f0b6k8m9n1p2q3r5",
+                     *               "occurred_at": "2026-03-02T18:00:00.000Z",
+                     *               "status": "in_transit",
+                     *               "status_detail": "picked_up",
+                     *               "description": "Picked up by UPS",
+                     *               "location": {
+                     *                 "city": null,
+                     *                 "state": null,
+                     *                 "postal_code": null,
+                     *                 "country": "US"
+                     *               },
+                     *               "carrier_status_code": "PU"
+                     *             }
+                     *           ],
+                     *           "estimated_delivery_at": "2026-03-05T14:00:00.000Z",
+                     *           "created_at": "2026-03-02T15:04:05.000Z",
+                     *           "updated_at": "2026-03-02T22:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Tracker"][];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminCreateTracker: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "carrier": "ups",
+                 *       "tracking_number": "1Z999AA10123456784"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description usps, ups, fedex or dhl_express. */
+                    carrier: string;
+                    /** @description The carrier's tracking number, with its check digit (spaces are ignored). */
+                    tracking_number: string;
+                    /** @description An api account of the carrier whose tracking API follows the parcel. Without it the carrier's simulation plays the journey. */
+                    carrier_account_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "trk_01jdx3c2v5f0b6k8m9n1p2q3r4",
+                     *       "carrier": "ups",
+                     *       "tracking_number": "1Z999AA10123456784",
+                     *       "carrier_account_id": null,
+                     *       "status": "in_transit",
+                     *       "status_detail": "departed_facility",
+                     *       "events": [
+                     *         {
+                     *           "id": "tev_01jdx3c2v5f0b6k8m9n1p2q3r6",
+                     *           "occurred_at": "2026-03-02T22:00:00.000Z",
+                     *           "status": "in_transit",
+                     *           "status_detail": "departed_facility",
+                     *           "description": "Departed origin facility",
+                     *           "location": {
+                     *             "city": null,
+                     *             "state": null,
+                     *             "postal_code": null,
+                     *             "country": "US"
+                     *           },
+                     *           "carrier_status_code": "DP"
+                     *         },
+                     *         {
+                     *           "id": "tev_01jdx3c2v5f0b6k8m9n1p2q3r5",
+                     *           "occurred_at": "2026-03-02T18:00:00.000Z",
+                     *           "status": "in_transit",
+                     *           "status_detail": "picked_up",
+                     *           "description": "Picked up by UPS",
+                     *           "location": {
+                     *             "city": null,
+                     *             "state": null,
+                     *             "postal_code": null,
+                     *             "country": "US"
+                     *           },
+                     *           "carrier_status_code": "PU"
+                     *         }
+                     *       ],
+                     *       "estimated_delivery_at": "2026-03-05T14:00:00.000Z",
+                     *       "created_at": "2026-03-02T15:04:05.000Z",
+                     *       "updated_at": "2026-03-02T22:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Tracker"];
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "trk_01jdx3c2v5f0b6k8m9n1p2q3r4",
+                     *       "carrier": "ups",
+                     *       "tracking_number": "1Z999AA10123456784",
+                     *       "carrier_account_id": null,
+                     *       "status": "in_transit",
+                     *       "status_detail": "departed_facility",
+                     *       "events": [
+                     *         {
+                     *           "id": "tev_01jdx3c2v5f0b6k8m9n1p2q3r6",
+                     *           "occurred_at": "2026-03-02T22:00:00.000Z",
+                     *           "status": "in_transit",
+                     *           "status_detail": "departed_facility",
+                     *           "description": "Departed origin facility",
+                     *           "location": {
+                     *             "city": null,
+                     *             "state": null,
+                     *             "postal_code": null,
+                     *             "country": "US"
+                     *           },
+                     *           "carrier_status_code": "DP"
+                     *         },
+                     *         {
+                     *           "id": "tev_01jdx3c2v5f0b6k8m9n1p2q3r5",
+                     *           "occurred_at": "2026-03-02T18:00:00.000Z",
+                     *           "status": "in_transit",
+                     *           "status_detail": "picked_up",
+                     *           "description": "Picked up by UPS",
+                     *           "location": {
+                     *             "city": null,
+                     *             "state": null,
+                     *             "postal_code": null,
+                     *             "country": "US"
+                     *           },
+                     *           "carrier_status_code": "PU"
+                     *         }
+                     *       ],
+                     *       "estimated_delivery_at": "2026-03-05T14:00:00.000Z",
+                     *       "created_at": "2026-03-02T15:04:05.000Z",
+                     *       "updated_at": "2026-03-02T22:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Tracker"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unprocessable",
+                     *       "message": "The request cannot be processed.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminGetTracker: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "trk_01jdx3c2v5f0b6k8m9n1p2q3r4",
+                     *       "carrier": "ups",
+                     *       "tracking_number": "1Z999AA10123456784",
+                     *       "carrier_account_id": null,
+                     *       "status": "in_transit",
+                     *       "status_detail": "departed_facility",
+                     *       "events": [
+                     *         {
+                     *           "id": "tev_01jdx3c2v5f0b6k8m9n1p2q3r6",
+                     *           "occurred_at": "2026-03-02T22:00:00.000Z",
+                     *           "status": "in_transit",
+                     *           "status_detail": "departed_facility",
+                     *           "description": "Departed origin facility",
+                     *           "location": {
+                     *             "city": null,
+                     *             "state": null,
+                     *             "postal_code": null,
+                     *             "country": "US"
+                     *           },
+                     *           "carrier_status_code": "DP"
+                     *         },
+                     *         {
+                     *           "id": "tev_01jdx3c2v5f0b6k8m9n1p2q3r5",
+                     *           "occurred_at": "2026-03-02T18:00:00.000Z",
+                     *           "status": "in_transit",
+                     *           "status_detail": "picked_up",
+                     *           "description": "Picked up by UPS",
+                     *           "location": {
+                     *             "city": null,
+                     *             "state": null,
+                     *             "postal_code": null,
+                     *             "country": "US"
+                     *           },
+                     *           "carrier_status_code": "PU"
+                     *         }
+                     *       ],
+                     *       "estimated_delivery_at": "2026-03-05T14:00:00.000Z",
+                     *       "created_at": "2026-03-02T15:04:05.000Z",
+                     *       "updated_at": "2026-03-02T22:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Tracker"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminDeleteTracker: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */

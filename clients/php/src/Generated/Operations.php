@@ -76,6 +76,10 @@ trait Operations
         'listPickups' => ['GET', '/v1/pickups'],
         'getPickup' => ['GET', '/v1/pickups/{id}'],
         'cancelPickup' => ['POST', '/v1/pickups/{id}/cancel'],
+        'createTracker' => ['POST', '/v1/trackers'],
+        'listTrackers' => ['GET', '/v1/trackers'],
+        'getTracker' => ['GET', '/v1/trackers/{id}'],
+        'deleteTracker' => ['DELETE', '/v1/trackers/{id}'],
         'register' => ['POST', '/api/auth/register'],
         'login' => ['POST', '/api/auth/login'],
         'logout' => ['POST', '/api/auth/logout'],
@@ -163,6 +167,10 @@ trait Operations
         'adminListPickups' => ['GET', '/api/admin/pickups'],
         'adminGetPickup' => ['GET', '/api/admin/pickups/{id}'],
         'adminCancelPickup' => ['POST', '/api/admin/pickups/{id}/cancel'],
+        'adminCreateTracker' => ['POST', '/api/admin/trackers'],
+        'adminListTrackers' => ['GET', '/api/admin/trackers'],
+        'adminGetTracker' => ['GET', '/api/admin/trackers/{id}'],
+        'adminDeleteTracker' => ['DELETE', '/api/admin/trackers/{id}'],
         'superAdminListAccounts' => ['GET', '/api/super-admin/accounts'],
         'superAdminGetAccount' => ['GET', '/api/super-admin/accounts/{userId}'],
         'superAdminApproveAccount' => ['POST', '/api/super-admin/accounts/{userId}/approve'],
@@ -1102,6 +1110,65 @@ trait Operations
     public function cancelPickup(string $id, ?string $idempotencyKey = null): array
     {
         return $this->request('POST', '/v1/pickups/{id}/cancel', ['id' => $id], [], null, $idempotencyKey, 'json');
+    }
+
+    /**
+     * Track a label bought elsewhere.
+     *
+     * POST /v1/trackers
+     * @return array<string, mixed> the Tracker
+     */
+    public function createTracker(array $body, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/v1/trackers', [], [], $body, $idempotencyKey, 'json');
+    }
+
+    /**
+     * List trackers, newest first (?status=&carrier=&tracking_number=).
+     *
+     * GET /v1/trackers
+     *
+     * @param array<string, mixed> $query limit, cursor, status, carrier, tracking_number
+     *   limit: Page size, default 20, clamped to 1..100.
+     *   status: one of pre_transit, in_transit, out_for_delivery, delivered, available_for_pickup, return_to_sender, failure, cancelled, unknown
+     * @return array{data: list<array<string, mixed>>, has_more: bool, next_cursor: ?string} a page of Tracker
+     */
+    public function listTrackers(array $query = []): array
+    {
+        return $this->request('GET', '/v1/trackers', [], $query, null, null, 'page');
+    }
+
+    /**
+     * Every item of listTrackers() across all pages, fetched as the loop asks, with the same filters.
+     *
+     * @param array<string, mixed> $query
+     * @return \Generator<int, array<string, mixed>>
+     */
+    public function iterTrackers(array $query = []): \Generator
+    {
+        return $this->paginate(fn (array $q): array => $this->listTrackers($q), $query);
+    }
+
+    /**
+     * Read a tracker and its events.
+     *
+     * GET /v1/trackers/{id}
+     * @return array<string, mixed> the Tracker
+     */
+    public function getTracker(string $id): array
+    {
+        return $this->request('GET', '/v1/trackers/{id}', ['id' => $id], [], null, null, 'json');
+    }
+
+    /**
+     * Stop tracking (204).
+     *
+     * DELETE /v1/trackers/{id}
+     * @return void
+     */
+    public function deleteTracker(string $id): void
+    {
+        $this->request('DELETE', '/v1/trackers/{id}', ['id' => $id], [], null, null, 'none');
     }
 
     /**
@@ -2321,6 +2388,65 @@ trait Operations
     public function adminCancelPickup(string $id, ?string $idempotencyKey = null): array
     {
         return $this->request('POST', '/api/admin/pickups/{id}/cancel', ['id' => $id], [], null, $idempotencyKey, 'json');
+    }
+
+    /**
+     * Track a label bought elsewhere.
+     *
+     * POST /api/admin/trackers
+     * @return array<string, mixed> the Tracker
+     */
+    public function adminCreateTracker(array $body, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/api/admin/trackers', [], [], $body, $idempotencyKey, 'json');
+    }
+
+    /**
+     * List trackers, newest first (?status=&carrier=&tracking_number=).
+     *
+     * GET /api/admin/trackers
+     *
+     * @param array<string, mixed> $query limit, cursor, status, carrier, tracking_number
+     *   limit: Page size, default 20, clamped to 1..100.
+     *   status: one of pre_transit, in_transit, out_for_delivery, delivered, available_for_pickup, return_to_sender, failure, cancelled, unknown
+     * @return array{data: list<array<string, mixed>>, has_more: bool, next_cursor: ?string} a page of Tracker
+     */
+    public function adminListTrackers(array $query = []): array
+    {
+        return $this->request('GET', '/api/admin/trackers', [], $query, null, null, 'page');
+    }
+
+    /**
+     * Every item of adminListTrackers() across all pages, fetched as the loop asks, with the same filters.
+     *
+     * @param array<string, mixed> $query
+     * @return \Generator<int, array<string, mixed>>
+     */
+    public function adminIterTrackers(array $query = []): \Generator
+    {
+        return $this->paginate(fn (array $q): array => $this->adminListTrackers($q), $query);
+    }
+
+    /**
+     * Read a tracker and its events.
+     *
+     * GET /api/admin/trackers/{id}
+     * @return array<string, mixed> the Tracker
+     */
+    public function adminGetTracker(string $id): array
+    {
+        return $this->request('GET', '/api/admin/trackers/{id}', ['id' => $id], [], null, null, 'json');
+    }
+
+    /**
+     * Stop tracking (204).
+     *
+     * DELETE /api/admin/trackers/{id}
+     * @return void
+     */
+    public function adminDeleteTracker(string $id): void
+    {
+        $this->request('DELETE', '/api/admin/trackers/{id}', ['id' => $id], [], null, null, 'none');
     }
 
     /**
