@@ -7,6 +7,7 @@ import { ShipmentsEndOfDay, ShipmentsService } from './modules/shipments/index.j
 import { ManifestsService } from './modules/manifests/index.js';
 import { PickupsService } from './modules/pickups/index.js';
 import { TrackersService } from './modules/trackers/index.js';
+import { PackagesService } from './modules/packages/index.js';
 import { BatchesService } from './modules/batches/index.js';
 import { CarrierAccountsService, CarrierGateway, type ApiDriverCatalogue } from './modules/carrier-accounts/index.js';
 import { ShippingRulesService } from './modules/shipping-rules/index.js';
@@ -29,6 +30,8 @@ export interface Services {
   pickups: PickupsService;
   /** Labels bought elsewhere, tracked like our own. */
   trackers: TrackersService;
+  /** Package presets, the carriers' packaging, packaged parcels resolved to dimensions. */
+  packages: PackagesService;
   /** The one apply step of store orders (webhooks, reconciliation, manual syncs). */
   channelApply: ChannelApply;
   /** Store webhook deliveries: verified, stored once, applied by a job. */
@@ -67,6 +70,8 @@ export function composeServices(deps: Deps, apiDrivers: ApiDriverCatalogue, chan
   const manifests = new ManifestsService(deps, carrierGateway, endOfDay);
   const pickups = new PickupsService(deps, carrierGateway, endOfDay);
   const trackers = new TrackersService(deps, carrierGateway, settings);
+  const packages = new PackagesService(deps);
+  orders.usePackages(packages);
 
   orders.extend(officeRedeem.orderExtension);
   orders.extend(shipments.orderExtension);
@@ -78,7 +83,7 @@ export function composeServices(deps: Deps, apiDrivers: ApiDriverCatalogue, chan
   shipments.extend({ writeBacks: (executor, scope, ids) => channelWriteBacks.summariesFor(executor, scope, ids) });
   const channelSync = new ChannelSync(deps, channelHub, integrationsService(deps), channelApply, channelWriteBacks, channelCredentials);
 
-  return { settings, identity, orders, officeRedeem, shipments, batches, carrierAccounts, carrierGateway, shippingRules, manifests, pickups, trackers, channelApply, channelDeliveries, channelSync, channelWriteBacks, channelCredentials };
+  return { settings, identity, orders, officeRedeem, shipments, batches, carrierAccounts, carrierGateway, shippingRules, manifests, pickups, trackers, packages, channelApply, channelDeliveries, channelSync, channelWriteBacks, channelCredentials };
 }
 
 declare module 'fastify' {

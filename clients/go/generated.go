@@ -1075,6 +1075,34 @@ type Tracker struct {
 	UpdatedAt           string           `json:"updated_at"`
 }
 
+// Package is the Package object of the API.
+type Package struct {
+	ID           string   `json:"id"`
+	Name         string   `json:"name"`
+	LengthIn     float64  `json:"length_in"`
+	WidthIn      float64  `json:"width_in"`
+	HeightIn     float64  `json:"height_in"`
+	TareWeightOz float64  `json:"tare_weight_oz"`
+	MaxWeightOz  *float64 `json:"max_weight_oz"`
+	CreatedAt    string   `json:"created_at"`
+	UpdatedAt    string   `json:"updated_at"`
+}
+
+// CarrierPackage is the CarrierPackage object of the API.
+type CarrierPackage struct {
+	// Use it as `parcel.package_id`.
+	ID          string  `json:"id"`
+	Carrier     string  `json:"carrier"`
+	Name        string  `json:"name"`
+	LengthIn    float64 `json:"length_in"`
+	WidthIn     float64 `json:"width_in"`
+	HeightIn    float64 `json:"height_in"`
+	MaxWeightOz float64 `json:"max_weight_oz"`
+	// Services that price it flat whatever its weight up to max_weight_oz; the carrier's other services
+	// rate it by weight and size.
+	FlatRateServices []string `json:"flat_rate_services"`
+}
+
 // Integration is the Integration object of the API.
 type Integration struct {
 	ID       string              `json:"id"`
@@ -2502,6 +2530,89 @@ func (c *Client) GetTracker(ctx context.Context, id string, opts ...RequestOptio
 // DeleteTracker: Stop tracking (204). DELETE /v1/trackers/{id}
 func (c *Client) DeleteTracker(ctx context.Context, id string, opts ...RequestOption) error {
 	return c.do(ctx, "DELETE", "/v1/trackers/{id}", map[string]string{"id": id}, nil, nil, nil, opts)
+}
+
+// CreatePackage: Create a package preset. POST /v1/packages
+func (c *Client) CreatePackage(ctx context.Context, body any, opts ...RequestOption) (*Package, error) {
+	out := new(Package)
+	if err := c.do(ctx, "POST", "/v1/packages", nil, nil, body, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ListPackagesParams are the query parameters of ListPackages; zero values are left out.
+type ListPackagesParams struct {
+	// Page size, default 20, clamped to 1..100.
+	Limit  int
+	Cursor string
+}
+
+func (p *ListPackagesParams) values() url.Values {
+	q := url.Values{}
+	if p == nil {
+		return q
+	}
+	if p.Limit != 0 {
+		q.Set("limit", strconv.Itoa(p.Limit))
+	}
+	if p.Cursor != "" {
+		q.Set("cursor", p.Cursor)
+	}
+	return q
+}
+
+// ListPackages: List package presets, newest first. GET /v1/packages
+func (c *Client) ListPackages(ctx context.Context, params *ListPackagesParams, opts ...RequestOption) (*Page[Package], error) {
+	out := new(Page[Package])
+	if err := c.do(ctx, "GET", "/v1/packages", nil, params.values(), nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// IterPackages walks every page of ListPackages with the same filters: for it.Next(ctx) { it.Item() }, then it.Err().
+func (c *Client) IterPackages(params *ListPackagesParams, opts ...RequestOption) *Pager[Package] {
+	var base ListPackagesParams
+	if params != nil {
+		base = *params
+	}
+	return newPager(func(ctx context.Context, cursor string) (*Page[Package], error) {
+		p := base
+		p.Cursor = cursor
+		return c.ListPackages(ctx, &p, opts...)
+	})
+}
+
+// GetPackage: Read a package preset. GET /v1/packages/{id}
+func (c *Client) GetPackage(ctx context.Context, id string, opts ...RequestOption) (*Package, error) {
+	out := new(Package)
+	if err := c.do(ctx, "GET", "/v1/packages/{id}", map[string]string{"id": id}, nil, nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// UpdatePackage: Change a package preset. PATCH /v1/packages/{id}
+func (c *Client) UpdatePackage(ctx context.Context, id string, body any, opts ...RequestOption) (*Package, error) {
+	out := new(Package)
+	if err := c.do(ctx, "PATCH", "/v1/packages/{id}", map[string]string{"id": id}, nil, body, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// DeletePackage: Delete a package preset (204). DELETE /v1/packages/{id}
+func (c *Client) DeletePackage(ctx context.Context, id string, opts ...RequestOption) error {
+	return c.do(ctx, "DELETE", "/v1/packages/{id}", map[string]string{"id": id}, nil, nil, nil, opts)
+}
+
+// ListCarrierPackages: The carriers' own packaging (flat-rate boxes and envelopes, letters, paks,
+// flyers). GET /v1/carrier-packages
+func (c *Client) ListCarrierPackages(ctx context.Context, opts ...RequestOption) (map[string]any, error) {
+	var out map[string]any
+	err := c.do(ctx, "GET", "/v1/carrier-packages", nil, nil, nil, &out, opts)
+	return out, err
 }
 
 // Register: Register an account and its workspace (pending until approved). POST /api/auth/register
@@ -4096,6 +4207,89 @@ func (c *Client) AdminDeleteTracker(ctx context.Context, id string, opts ...Requ
 	return c.do(ctx, "DELETE", "/api/admin/trackers/{id}", map[string]string{"id": id}, nil, nil, nil, opts)
 }
 
+// AdminCreatePackage: Create a package preset. POST /api/admin/packages
+func (c *Client) AdminCreatePackage(ctx context.Context, body any, opts ...RequestOption) (*Package, error) {
+	out := new(Package)
+	if err := c.do(ctx, "POST", "/api/admin/packages", nil, nil, body, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AdminListPackagesParams are the query parameters of AdminListPackages; zero values are left out.
+type AdminListPackagesParams struct {
+	// Page size, default 20, clamped to 1..100.
+	Limit  int
+	Cursor string
+}
+
+func (p *AdminListPackagesParams) values() url.Values {
+	q := url.Values{}
+	if p == nil {
+		return q
+	}
+	if p.Limit != 0 {
+		q.Set("limit", strconv.Itoa(p.Limit))
+	}
+	if p.Cursor != "" {
+		q.Set("cursor", p.Cursor)
+	}
+	return q
+}
+
+// AdminListPackages: List package presets, newest first. GET /api/admin/packages
+func (c *Client) AdminListPackages(ctx context.Context, params *AdminListPackagesParams, opts ...RequestOption) (*Page[Package], error) {
+	out := new(Page[Package])
+	if err := c.do(ctx, "GET", "/api/admin/packages", nil, params.values(), nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AdminIterPackages walks every page of AdminListPackages with the same filters: for it.Next(ctx) { it.Item() }, then it.Err().
+func (c *Client) AdminIterPackages(params *AdminListPackagesParams, opts ...RequestOption) *Pager[Package] {
+	var base AdminListPackagesParams
+	if params != nil {
+		base = *params
+	}
+	return newPager(func(ctx context.Context, cursor string) (*Page[Package], error) {
+		p := base
+		p.Cursor = cursor
+		return c.AdminListPackages(ctx, &p, opts...)
+	})
+}
+
+// AdminGetPackage: Read a package preset. GET /api/admin/packages/{id}
+func (c *Client) AdminGetPackage(ctx context.Context, id string, opts ...RequestOption) (*Package, error) {
+	out := new(Package)
+	if err := c.do(ctx, "GET", "/api/admin/packages/{id}", map[string]string{"id": id}, nil, nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AdminUpdatePackage: Change a package preset. PATCH /api/admin/packages/{id}
+func (c *Client) AdminUpdatePackage(ctx context.Context, id string, body any, opts ...RequestOption) (*Package, error) {
+	out := new(Package)
+	if err := c.do(ctx, "PATCH", "/api/admin/packages/{id}", map[string]string{"id": id}, nil, body, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AdminDeletePackage: Delete a package preset (204). DELETE /api/admin/packages/{id}
+func (c *Client) AdminDeletePackage(ctx context.Context, id string, opts ...RequestOption) error {
+	return c.do(ctx, "DELETE", "/api/admin/packages/{id}", map[string]string{"id": id}, nil, nil, nil, opts)
+}
+
+// AdminListCarrierPackages: The carriers' own packaging (flat-rate boxes and envelopes, letters,
+// paks, flyers). GET /api/admin/carrier-packages
+func (c *Client) AdminListCarrierPackages(ctx context.Context, opts ...RequestOption) (map[string]any, error) {
+	var out map[string]any
+	err := c.do(ctx, "GET", "/api/admin/carrier-packages", nil, nil, nil, &out, opts)
+	return out, err
+}
+
 // SuperAdminListAccountsParams are the query parameters of SuperAdminListAccounts; zero values are left out.
 type SuperAdminListAccountsParams struct {
 	// One of pending, active, suspended.
@@ -4671,6 +4865,12 @@ var operations = map[string][2]string{
 	"listTrackers":                    {"GET", "/v1/trackers"},
 	"getTracker":                      {"GET", "/v1/trackers/{id}"},
 	"deleteTracker":                   {"DELETE", "/v1/trackers/{id}"},
+	"createPackage":                   {"POST", "/v1/packages"},
+	"listPackages":                    {"GET", "/v1/packages"},
+	"getPackage":                      {"GET", "/v1/packages/{id}"},
+	"updatePackage":                   {"PATCH", "/v1/packages/{id}"},
+	"deletePackage":                   {"DELETE", "/v1/packages/{id}"},
+	"listCarrierPackages":             {"GET", "/v1/carrier-packages"},
 	"register":                        {"POST", "/api/auth/register"},
 	"login":                           {"POST", "/api/auth/login"},
 	"logout":                          {"POST", "/api/auth/logout"},
@@ -4762,6 +4962,12 @@ var operations = map[string][2]string{
 	"adminListTrackers":               {"GET", "/api/admin/trackers"},
 	"adminGetTracker":                 {"GET", "/api/admin/trackers/{id}"},
 	"adminDeleteTracker":              {"DELETE", "/api/admin/trackers/{id}"},
+	"adminCreatePackage":              {"POST", "/api/admin/packages"},
+	"adminListPackages":               {"GET", "/api/admin/packages"},
+	"adminGetPackage":                 {"GET", "/api/admin/packages/{id}"},
+	"adminUpdatePackage":              {"PATCH", "/api/admin/packages/{id}"},
+	"adminDeletePackage":              {"DELETE", "/api/admin/packages/{id}"},
+	"adminListCarrierPackages":        {"GET", "/api/admin/carrier-packages"},
 	"superAdminListAccounts":          {"GET", "/api/super-admin/accounts"},
 	"superAdminGetAccount":            {"GET", "/api/super-admin/accounts/{userId}"},
 	"superAdminApproveAccount":        {"POST", "/api/super-admin/accounts/{userId}/approve"},

@@ -30,6 +30,7 @@ export const idPrefixes = {
   refund: 'rfd',
   manifest: 'man',
   pickup: 'pck',
+  package: 'pkg',
   channelDelivery: 'chd',
   channelExchange: 'chx',
   syncRun: 'syn',

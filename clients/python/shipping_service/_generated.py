@@ -621,6 +621,33 @@ class Tracker(TypedDict, total=False):
     updated_at: str
 
 
+class Package(TypedDict, total=False):
+    """The Package object. Fields the service adds later are kept in the dict."""
+
+    id: str
+    name: str
+    length_in: float
+    width_in: float
+    height_in: float
+    tare_weight_oz: float
+    max_weight_oz: float | None
+    created_at: str
+    updated_at: str
+
+
+class CarrierPackage(TypedDict, total=False):
+    """The CarrierPackage object. Fields the service adds later are kept in the dict."""
+
+    id: str
+    carrier: str
+    name: str
+    length_in: float
+    width_in: float
+    height_in: float
+    max_weight_oz: float
+    flat_rate_services: list[str]
+
+
 class Integration(TypedDict, total=False):
     """The Integration object. Fields the service adds later are kept in the dict."""
 
@@ -1375,6 +1402,55 @@ class Operations:
         DELETE /v1/trackers/{id}
         """
         return self._request("DELETE", "/v1/trackers/{id}", path_params={"id": id}, query={}, answer="none")
+
+    def create_package(self, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> Package:
+        """Create a package preset.
+
+        POST /v1/packages
+        """
+        return self._request("POST", "/v1/packages", path_params={}, query={}, body=body, idempotency_key=idempotency_key, answer="json")
+
+    def list_packages(self, *, limit: int | None = None, cursor: str | None = None) -> Page[Package]:
+        """List package presets, newest first.
+
+        GET /v1/packages
+
+        Query parameters:
+            limit: Page size, default 20, clamped to 1..100.
+        """
+        return self._request("GET", "/v1/packages", path_params={}, query={"limit": limit, "cursor": cursor}, answer="page")
+
+    def iter_packages(self, *, limit: int | None = None) -> Iterator[Package]:
+        """Every item of `list_packages` across all pages, fetched as the loop asks, with the same filters."""
+        return self._paginate(self.list_packages, dict(limit=limit))
+
+    def get_package(self, id: str) -> Package:
+        """Read a package preset.
+
+        GET /v1/packages/{id}
+        """
+        return self._request("GET", "/v1/packages/{id}", path_params={"id": id}, query={}, answer="json")
+
+    def update_package(self, id: str, body: Mapping[str, Any]) -> Package:
+        """Change a package preset.
+
+        PATCH /v1/packages/{id}
+        """
+        return self._request("PATCH", "/v1/packages/{id}", path_params={"id": id}, query={}, body=body, answer="json")
+
+    def delete_package(self, id: str) -> None:
+        """Delete a package preset (204).
+
+        DELETE /v1/packages/{id}
+        """
+        return self._request("DELETE", "/v1/packages/{id}", path_params={"id": id}, query={}, answer="none")
+
+    def list_carrier_packages(self) -> dict[str, Any]:
+        """The carriers' own packaging (flat-rate boxes and envelopes, letters, paks, flyers).
+
+        GET /v1/carrier-packages
+        """
+        return self._request("GET", "/v1/carrier-packages", path_params={}, query={}, answer="json")
 
     def register(self, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> dict[str, Any]:
         """Register an account and its workspace (pending until approved).
@@ -2164,6 +2240,55 @@ class Operations:
         """
         return self._request("DELETE", "/api/admin/trackers/{id}", path_params={"id": id}, query={}, answer="none")
 
+    def admin_create_package(self, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> Package:
+        """Create a package preset.
+
+        POST /api/admin/packages
+        """
+        return self._request("POST", "/api/admin/packages", path_params={}, query={}, body=body, idempotency_key=idempotency_key, answer="json")
+
+    def admin_list_packages(self, *, limit: int | None = None, cursor: str | None = None) -> Page[Package]:
+        """List package presets, newest first.
+
+        GET /api/admin/packages
+
+        Query parameters:
+            limit: Page size, default 20, clamped to 1..100.
+        """
+        return self._request("GET", "/api/admin/packages", path_params={}, query={"limit": limit, "cursor": cursor}, answer="page")
+
+    def admin_iter_packages(self, *, limit: int | None = None) -> Iterator[Package]:
+        """Every item of `admin_list_packages` across all pages, fetched as the loop asks, with the same filters."""
+        return self._paginate(self.admin_list_packages, dict(limit=limit))
+
+    def admin_get_package(self, id: str) -> Package:
+        """Read a package preset.
+
+        GET /api/admin/packages/{id}
+        """
+        return self._request("GET", "/api/admin/packages/{id}", path_params={"id": id}, query={}, answer="json")
+
+    def admin_update_package(self, id: str, body: Mapping[str, Any]) -> Package:
+        """Change a package preset.
+
+        PATCH /api/admin/packages/{id}
+        """
+        return self._request("PATCH", "/api/admin/packages/{id}", path_params={"id": id}, query={}, body=body, answer="json")
+
+    def admin_delete_package(self, id: str) -> None:
+        """Delete a package preset (204).
+
+        DELETE /api/admin/packages/{id}
+        """
+        return self._request("DELETE", "/api/admin/packages/{id}", path_params={"id": id}, query={}, answer="none")
+
+    def admin_list_carrier_packages(self) -> dict[str, Any]:
+        """The carriers' own packaging (flat-rate boxes and envelopes, letters, paks, flyers).
+
+        GET /api/admin/carrier-packages
+        """
+        return self._request("GET", "/api/admin/carrier-packages", path_params={}, query={}, answer="json")
+
     def super_admin_list_accounts(self, *, status: str | None = None, q: str | None = None, limit: int | None = None, cursor: str | None = None) -> Page[Account]:
         """List accounts (filter by status, search by email).
 
@@ -2466,6 +2591,12 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "listTrackers": ("GET", "/v1/trackers"),
     "getTracker": ("GET", "/v1/trackers/{id}"),
     "deleteTracker": ("DELETE", "/v1/trackers/{id}"),
+    "createPackage": ("POST", "/v1/packages"),
+    "listPackages": ("GET", "/v1/packages"),
+    "getPackage": ("GET", "/v1/packages/{id}"),
+    "updatePackage": ("PATCH", "/v1/packages/{id}"),
+    "deletePackage": ("DELETE", "/v1/packages/{id}"),
+    "listCarrierPackages": ("GET", "/v1/carrier-packages"),
     "register": ("POST", "/api/auth/register"),
     "login": ("POST", "/api/auth/login"),
     "logout": ("POST", "/api/auth/logout"),
@@ -2557,6 +2688,12 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "adminListTrackers": ("GET", "/api/admin/trackers"),
     "adminGetTracker": ("GET", "/api/admin/trackers/{id}"),
     "adminDeleteTracker": ("DELETE", "/api/admin/trackers/{id}"),
+    "adminCreatePackage": ("POST", "/api/admin/packages"),
+    "adminListPackages": ("GET", "/api/admin/packages"),
+    "adminGetPackage": ("GET", "/api/admin/packages/{id}"),
+    "adminUpdatePackage": ("PATCH", "/api/admin/packages/{id}"),
+    "adminDeletePackage": ("DELETE", "/api/admin/packages/{id}"),
+    "adminListCarrierPackages": ("GET", "/api/admin/carrier-packages"),
     "superAdminListAccounts": ("GET", "/api/super-admin/accounts"),
     "superAdminGetAccount": ("GET", "/api/super-admin/accounts/{userId}"),
     "superAdminApproveAccount": ("POST", "/api/super-admin/accounts/{userId}/approve"),

@@ -80,6 +80,12 @@ trait Operations
         'listTrackers' => ['GET', '/v1/trackers'],
         'getTracker' => ['GET', '/v1/trackers/{id}'],
         'deleteTracker' => ['DELETE', '/v1/trackers/{id}'],
+        'createPackage' => ['POST', '/v1/packages'],
+        'listPackages' => ['GET', '/v1/packages'],
+        'getPackage' => ['GET', '/v1/packages/{id}'],
+        'updatePackage' => ['PATCH', '/v1/packages/{id}'],
+        'deletePackage' => ['DELETE', '/v1/packages/{id}'],
+        'listCarrierPackages' => ['GET', '/v1/carrier-packages'],
         'register' => ['POST', '/api/auth/register'],
         'login' => ['POST', '/api/auth/login'],
         'logout' => ['POST', '/api/auth/logout'],
@@ -171,6 +177,12 @@ trait Operations
         'adminListTrackers' => ['GET', '/api/admin/trackers'],
         'adminGetTracker' => ['GET', '/api/admin/trackers/{id}'],
         'adminDeleteTracker' => ['DELETE', '/api/admin/trackers/{id}'],
+        'adminCreatePackage' => ['POST', '/api/admin/packages'],
+        'adminListPackages' => ['GET', '/api/admin/packages'],
+        'adminGetPackage' => ['GET', '/api/admin/packages/{id}'],
+        'adminUpdatePackage' => ['PATCH', '/api/admin/packages/{id}'],
+        'adminDeletePackage' => ['DELETE', '/api/admin/packages/{id}'],
+        'adminListCarrierPackages' => ['GET', '/api/admin/carrier-packages'],
         'superAdminListAccounts' => ['GET', '/api/super-admin/accounts'],
         'superAdminGetAccount' => ['GET', '/api/super-admin/accounts/{userId}'],
         'superAdminApproveAccount' => ['POST', '/api/super-admin/accounts/{userId}/approve'],
@@ -1169,6 +1181,86 @@ trait Operations
     public function deleteTracker(string $id): void
     {
         $this->request('DELETE', '/v1/trackers/{id}', ['id' => $id], [], null, null, 'none');
+    }
+
+    /**
+     * Create a package preset.
+     *
+     * POST /v1/packages
+     * @return array<string, mixed> the Package
+     */
+    public function createPackage(array $body, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/v1/packages', [], [], $body, $idempotencyKey, 'json');
+    }
+
+    /**
+     * List package presets, newest first.
+     *
+     * GET /v1/packages
+     *
+     * @param array<string, mixed> $query limit, cursor
+     *   limit: Page size, default 20, clamped to 1..100.
+     * @return array{data: list<array<string, mixed>>, has_more: bool, next_cursor: ?string} a page of Package
+     */
+    public function listPackages(array $query = []): array
+    {
+        return $this->request('GET', '/v1/packages', [], $query, null, null, 'page');
+    }
+
+    /**
+     * Every item of listPackages() across all pages, fetched as the loop asks, with the same filters.
+     *
+     * @param array<string, mixed> $query
+     * @return \Generator<int, array<string, mixed>>
+     */
+    public function iterPackages(array $query = []): \Generator
+    {
+        return $this->paginate(fn (array $q): array => $this->listPackages($q), $query);
+    }
+
+    /**
+     * Read a package preset.
+     *
+     * GET /v1/packages/{id}
+     * @return array<string, mixed> the Package
+     */
+    public function getPackage(string $id): array
+    {
+        return $this->request('GET', '/v1/packages/{id}', ['id' => $id], [], null, null, 'json');
+    }
+
+    /**
+     * Change a package preset.
+     *
+     * PATCH /v1/packages/{id}
+     * @return array<string, mixed> the Package
+     */
+    public function updatePackage(string $id, array $body): array
+    {
+        return $this->request('PATCH', '/v1/packages/{id}', ['id' => $id], [], $body, null, 'json');
+    }
+
+    /**
+     * Delete a package preset (204).
+     *
+     * DELETE /v1/packages/{id}
+     * @return void
+     */
+    public function deletePackage(string $id): void
+    {
+        $this->request('DELETE', '/v1/packages/{id}', ['id' => $id], [], null, null, 'none');
+    }
+
+    /**
+     * The carriers' own packaging (flat-rate boxes and envelopes, letters, paks, flyers).
+     *
+     * GET /v1/carrier-packages
+     * @return array<string, mixed> the answer
+     */
+    public function listCarrierPackages(): array
+    {
+        return $this->request('GET', '/v1/carrier-packages', [], [], null, null, 'json');
     }
 
     /**
@@ -2447,6 +2539,86 @@ trait Operations
     public function adminDeleteTracker(string $id): void
     {
         $this->request('DELETE', '/api/admin/trackers/{id}', ['id' => $id], [], null, null, 'none');
+    }
+
+    /**
+     * Create a package preset.
+     *
+     * POST /api/admin/packages
+     * @return array<string, mixed> the Package
+     */
+    public function adminCreatePackage(array $body, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/api/admin/packages', [], [], $body, $idempotencyKey, 'json');
+    }
+
+    /**
+     * List package presets, newest first.
+     *
+     * GET /api/admin/packages
+     *
+     * @param array<string, mixed> $query limit, cursor
+     *   limit: Page size, default 20, clamped to 1..100.
+     * @return array{data: list<array<string, mixed>>, has_more: bool, next_cursor: ?string} a page of Package
+     */
+    public function adminListPackages(array $query = []): array
+    {
+        return $this->request('GET', '/api/admin/packages', [], $query, null, null, 'page');
+    }
+
+    /**
+     * Every item of adminListPackages() across all pages, fetched as the loop asks, with the same filters.
+     *
+     * @param array<string, mixed> $query
+     * @return \Generator<int, array<string, mixed>>
+     */
+    public function adminIterPackages(array $query = []): \Generator
+    {
+        return $this->paginate(fn (array $q): array => $this->adminListPackages($q), $query);
+    }
+
+    /**
+     * Read a package preset.
+     *
+     * GET /api/admin/packages/{id}
+     * @return array<string, mixed> the Package
+     */
+    public function adminGetPackage(string $id): array
+    {
+        return $this->request('GET', '/api/admin/packages/{id}', ['id' => $id], [], null, null, 'json');
+    }
+
+    /**
+     * Change a package preset.
+     *
+     * PATCH /api/admin/packages/{id}
+     * @return array<string, mixed> the Package
+     */
+    public function adminUpdatePackage(string $id, array $body): array
+    {
+        return $this->request('PATCH', '/api/admin/packages/{id}', ['id' => $id], [], $body, null, 'json');
+    }
+
+    /**
+     * Delete a package preset (204).
+     *
+     * DELETE /api/admin/packages/{id}
+     * @return void
+     */
+    public function adminDeletePackage(string $id): void
+    {
+        $this->request('DELETE', '/api/admin/packages/{id}', ['id' => $id], [], null, null, 'none');
+    }
+
+    /**
+     * The carriers' own packaging (flat-rate boxes and envelopes, letters, paks, flyers).
+     *
+     * GET /api/admin/carrier-packages
+     * @return array<string, mixed> the answer
+     */
+    public function adminListCarrierPackages(): array
+    {
+        return $this->request('GET', '/api/admin/carrier-packages', [], [], null, null, 'json');
     }
 
     /**
