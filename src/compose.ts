@@ -8,6 +8,7 @@ import { ManifestsService } from './modules/manifests/index.js';
 import { PickupsService } from './modules/pickups/index.js';
 import { TrackersService } from './modules/trackers/index.js';
 import { PackagesService } from './modules/packages/index.js';
+import { LocationsService } from './modules/locations/index.js';
 import { BatchesService } from './modules/batches/index.js';
 import { CarrierAccountsService, CarrierGateway, type ApiDriverCatalogue } from './modules/carrier-accounts/index.js';
 import { ShippingRulesService } from './modules/shipping-rules/index.js';
@@ -32,6 +33,8 @@ export interface Services {
   trackers: TrackersService;
   /** Package presets, the carriers' packaging, packaged parcels resolved to dimensions. */
   packages: PackagesService;
+  /** Where a workspace ships from. */
+  locations: LocationsService;
   /** The one apply step of store orders (webhooks, reconciliation, manual syncs). */
   channelApply: ChannelApply;
   /** Store webhook deliveries: verified, stored once, applied by a job. */
@@ -72,6 +75,7 @@ export function composeServices(deps: Deps, apiDrivers: ApiDriverCatalogue, chan
   const trackers = new TrackersService(deps, carrierGateway, settings);
   const packages = new PackagesService(deps);
   orders.usePackages(packages);
+  const locations = new LocationsService(deps);
 
   orders.extend(officeRedeem.orderExtension);
   orders.extend(shipments.orderExtension);
@@ -83,7 +87,7 @@ export function composeServices(deps: Deps, apiDrivers: ApiDriverCatalogue, chan
   shipments.extend({ writeBacks: (executor, scope, ids) => channelWriteBacks.summariesFor(executor, scope, ids) });
   const channelSync = new ChannelSync(deps, channelHub, integrationsService(deps), channelApply, channelWriteBacks, channelCredentials);
 
-  return { settings, identity, orders, officeRedeem, shipments, batches, carrierAccounts, carrierGateway, shippingRules, manifests, pickups, trackers, packages, channelApply, channelDeliveries, channelSync, channelWriteBacks, channelCredentials };
+  return { settings, identity, orders, officeRedeem, shipments, batches, carrierAccounts, carrierGateway, shippingRules, manifests, pickups, trackers, packages, locations, channelApply, channelDeliveries, channelSync, channelWriteBacks, channelCredentials };
 }
 
 declare module 'fastify' {

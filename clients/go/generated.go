@@ -1103,6 +1103,19 @@ type CarrierPackage struct {
 	FlatRateServices []string `json:"flat_rate_services"`
 }
 
+// Location is the Location object of the API.
+type Location struct {
+	ID            string         `json:"id"`
+	Name          string         `json:"name"`
+	Address       map[string]any `json:"address"`
+	ReturnAddress map[string]any `json:"return_address"`
+	Timezone      string         `json:"timezone"`
+	PickupCutoff  string         `json:"pickup_cutoff"`
+	IsDefault     bool           `json:"is_default"`
+	CreatedAt     string         `json:"created_at"`
+	UpdatedAt     string         `json:"updated_at"`
+}
+
 // Integration is the Integration object of the API.
 type Integration struct {
 	ID       string              `json:"id"`
@@ -2613,6 +2626,83 @@ func (c *Client) ListCarrierPackages(ctx context.Context, opts ...RequestOption)
 	var out map[string]any
 	err := c.do(ctx, "GET", "/v1/carrier-packages", nil, nil, nil, &out, opts)
 	return out, err
+}
+
+// CreateLocation: Create a location (where parcels ship from). POST /v1/locations
+func (c *Client) CreateLocation(ctx context.Context, body any, opts ...RequestOption) (*Location, error) {
+	out := new(Location)
+	if err := c.do(ctx, "POST", "/v1/locations", nil, nil, body, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ListLocationsParams are the query parameters of ListLocations; zero values are left out.
+type ListLocationsParams struct {
+	// Page size, default 20, clamped to 1..100.
+	Limit  int
+	Cursor string
+}
+
+func (p *ListLocationsParams) values() url.Values {
+	q := url.Values{}
+	if p == nil {
+		return q
+	}
+	if p.Limit != 0 {
+		q.Set("limit", strconv.Itoa(p.Limit))
+	}
+	if p.Cursor != "" {
+		q.Set("cursor", p.Cursor)
+	}
+	return q
+}
+
+// ListLocations: List locations, newest first. GET /v1/locations
+func (c *Client) ListLocations(ctx context.Context, params *ListLocationsParams, opts ...RequestOption) (*Page[Location], error) {
+	out := new(Page[Location])
+	if err := c.do(ctx, "GET", "/v1/locations", nil, params.values(), nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// IterLocations walks every page of ListLocations with the same filters: for it.Next(ctx) { it.Item() }, then it.Err().
+func (c *Client) IterLocations(params *ListLocationsParams, opts ...RequestOption) *Pager[Location] {
+	var base ListLocationsParams
+	if params != nil {
+		base = *params
+	}
+	return newPager(func(ctx context.Context, cursor string) (*Page[Location], error) {
+		p := base
+		p.Cursor = cursor
+		return c.ListLocations(ctx, &p, opts...)
+	})
+}
+
+// GetLocation: Read a location. GET /v1/locations/{id}
+func (c *Client) GetLocation(ctx context.Context, id string, opts ...RequestOption) (*Location, error) {
+	out := new(Location)
+	if err := c.do(ctx, "GET", "/v1/locations/{id}", map[string]string{"id": id}, nil, nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// UpdateLocation: Change a location (is_default: true makes it the default). PATCH
+// /v1/locations/{id}
+func (c *Client) UpdateLocation(ctx context.Context, id string, body any, opts ...RequestOption) (*Location, error) {
+	out := new(Location)
+	if err := c.do(ctx, "PATCH", "/v1/locations/{id}", map[string]string{"id": id}, nil, body, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// DeleteLocation: Delete a location (204; the default only when it is the last). DELETE
+// /v1/locations/{id}
+func (c *Client) DeleteLocation(ctx context.Context, id string, opts ...RequestOption) error {
+	return c.do(ctx, "DELETE", "/v1/locations/{id}", map[string]string{"id": id}, nil, nil, nil, opts)
 }
 
 // Register: Register an account and its workspace (pending until approved). POST /api/auth/register
@@ -4290,6 +4380,83 @@ func (c *Client) AdminListCarrierPackages(ctx context.Context, opts ...RequestOp
 	return out, err
 }
 
+// AdminCreateLocation: Create a location (where parcels ship from). POST /api/admin/locations
+func (c *Client) AdminCreateLocation(ctx context.Context, body any, opts ...RequestOption) (*Location, error) {
+	out := new(Location)
+	if err := c.do(ctx, "POST", "/api/admin/locations", nil, nil, body, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AdminListLocationsParams are the query parameters of AdminListLocations; zero values are left out.
+type AdminListLocationsParams struct {
+	// Page size, default 20, clamped to 1..100.
+	Limit  int
+	Cursor string
+}
+
+func (p *AdminListLocationsParams) values() url.Values {
+	q := url.Values{}
+	if p == nil {
+		return q
+	}
+	if p.Limit != 0 {
+		q.Set("limit", strconv.Itoa(p.Limit))
+	}
+	if p.Cursor != "" {
+		q.Set("cursor", p.Cursor)
+	}
+	return q
+}
+
+// AdminListLocations: List locations, newest first. GET /api/admin/locations
+func (c *Client) AdminListLocations(ctx context.Context, params *AdminListLocationsParams, opts ...RequestOption) (*Page[Location], error) {
+	out := new(Page[Location])
+	if err := c.do(ctx, "GET", "/api/admin/locations", nil, params.values(), nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AdminIterLocations walks every page of AdminListLocations with the same filters: for it.Next(ctx) { it.Item() }, then it.Err().
+func (c *Client) AdminIterLocations(params *AdminListLocationsParams, opts ...RequestOption) *Pager[Location] {
+	var base AdminListLocationsParams
+	if params != nil {
+		base = *params
+	}
+	return newPager(func(ctx context.Context, cursor string) (*Page[Location], error) {
+		p := base
+		p.Cursor = cursor
+		return c.AdminListLocations(ctx, &p, opts...)
+	})
+}
+
+// AdminGetLocation: Read a location. GET /api/admin/locations/{id}
+func (c *Client) AdminGetLocation(ctx context.Context, id string, opts ...RequestOption) (*Location, error) {
+	out := new(Location)
+	if err := c.do(ctx, "GET", "/api/admin/locations/{id}", map[string]string{"id": id}, nil, nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AdminUpdateLocation: Change a location (is_default: true makes it the default). PATCH
+// /api/admin/locations/{id}
+func (c *Client) AdminUpdateLocation(ctx context.Context, id string, body any, opts ...RequestOption) (*Location, error) {
+	out := new(Location)
+	if err := c.do(ctx, "PATCH", "/api/admin/locations/{id}", map[string]string{"id": id}, nil, body, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AdminDeleteLocation: Delete a location (204; the default only when it is the last). DELETE
+// /api/admin/locations/{id}
+func (c *Client) AdminDeleteLocation(ctx context.Context, id string, opts ...RequestOption) error {
+	return c.do(ctx, "DELETE", "/api/admin/locations/{id}", map[string]string{"id": id}, nil, nil, nil, opts)
+}
+
 // SuperAdminListAccountsParams are the query parameters of SuperAdminListAccounts; zero values are left out.
 type SuperAdminListAccountsParams struct {
 	// One of pending, active, suspended.
@@ -4871,6 +5038,11 @@ var operations = map[string][2]string{
 	"updatePackage":                   {"PATCH", "/v1/packages/{id}"},
 	"deletePackage":                   {"DELETE", "/v1/packages/{id}"},
 	"listCarrierPackages":             {"GET", "/v1/carrier-packages"},
+	"createLocation":                  {"POST", "/v1/locations"},
+	"listLocations":                   {"GET", "/v1/locations"},
+	"getLocation":                     {"GET", "/v1/locations/{id}"},
+	"updateLocation":                  {"PATCH", "/v1/locations/{id}"},
+	"deleteLocation":                  {"DELETE", "/v1/locations/{id}"},
 	"register":                        {"POST", "/api/auth/register"},
 	"login":                           {"POST", "/api/auth/login"},
 	"logout":                          {"POST", "/api/auth/logout"},
@@ -4968,6 +5140,11 @@ var operations = map[string][2]string{
 	"adminUpdatePackage":              {"PATCH", "/api/admin/packages/{id}"},
 	"adminDeletePackage":              {"DELETE", "/api/admin/packages/{id}"},
 	"adminListCarrierPackages":        {"GET", "/api/admin/carrier-packages"},
+	"adminCreateLocation":             {"POST", "/api/admin/locations"},
+	"adminListLocations":              {"GET", "/api/admin/locations"},
+	"adminGetLocation":                {"GET", "/api/admin/locations/{id}"},
+	"adminUpdateLocation":             {"PATCH", "/api/admin/locations/{id}"},
+	"adminDeleteLocation":             {"DELETE", "/api/admin/locations/{id}"},
 	"superAdminListAccounts":          {"GET", "/api/super-admin/accounts"},
 	"superAdminGetAccount":            {"GET", "/api/super-admin/accounts/{userId}"},
 	"superAdminApproveAccount":        {"POST", "/api/super-admin/accounts/{userId}/approve"},

@@ -31,6 +31,7 @@ export const idPrefixes = {
   manifest: 'man',
   pickup: 'pck',
   package: 'pkg',
+  location: 'loc',
   channelDelivery: 'chd',
   channelExchange: 'chx',
   syncRun: 'syn',

@@ -648,6 +648,20 @@ class CarrierPackage(TypedDict, total=False):
     flat_rate_services: list[str]
 
 
+class Location(TypedDict, total=False):
+    """The Location object. Fields the service adds later are kept in the dict."""
+
+    id: str
+    name: str
+    address: dict[str, Any]
+    return_address: dict[str, Any] | None
+    timezone: str
+    pickup_cutoff: str
+    is_default: bool
+    created_at: str
+    updated_at: str
+
+
 class Integration(TypedDict, total=False):
     """The Integration object. Fields the service adds later are kept in the dict."""
 
@@ -1451,6 +1465,48 @@ class Operations:
         GET /v1/carrier-packages
         """
         return self._request("GET", "/v1/carrier-packages", path_params={}, query={}, answer="json")
+
+    def create_location(self, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> Location:
+        """Create a location (where parcels ship from).
+
+        POST /v1/locations
+        """
+        return self._request("POST", "/v1/locations", path_params={}, query={}, body=body, idempotency_key=idempotency_key, answer="json")
+
+    def list_locations(self, *, limit: int | None = None, cursor: str | None = None) -> Page[Location]:
+        """List locations, newest first.
+
+        GET /v1/locations
+
+        Query parameters:
+            limit: Page size, default 20, clamped to 1..100.
+        """
+        return self._request("GET", "/v1/locations", path_params={}, query={"limit": limit, "cursor": cursor}, answer="page")
+
+    def iter_locations(self, *, limit: int | None = None) -> Iterator[Location]:
+        """Every item of `list_locations` across all pages, fetched as the loop asks, with the same filters."""
+        return self._paginate(self.list_locations, dict(limit=limit))
+
+    def get_location(self, id: str) -> Location:
+        """Read a location.
+
+        GET /v1/locations/{id}
+        """
+        return self._request("GET", "/v1/locations/{id}", path_params={"id": id}, query={}, answer="json")
+
+    def update_location(self, id: str, body: Mapping[str, Any]) -> Location:
+        """Change a location (is_default: true makes it the default).
+
+        PATCH /v1/locations/{id}
+        """
+        return self._request("PATCH", "/v1/locations/{id}", path_params={"id": id}, query={}, body=body, answer="json")
+
+    def delete_location(self, id: str) -> None:
+        """Delete a location (204; the default only when it is the last).
+
+        DELETE /v1/locations/{id}
+        """
+        return self._request("DELETE", "/v1/locations/{id}", path_params={"id": id}, query={}, answer="none")
 
     def register(self, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> dict[str, Any]:
         """Register an account and its workspace (pending until approved).
@@ -2289,6 +2345,48 @@ class Operations:
         """
         return self._request("GET", "/api/admin/carrier-packages", path_params={}, query={}, answer="json")
 
+    def admin_create_location(self, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> Location:
+        """Create a location (where parcels ship from).
+
+        POST /api/admin/locations
+        """
+        return self._request("POST", "/api/admin/locations", path_params={}, query={}, body=body, idempotency_key=idempotency_key, answer="json")
+
+    def admin_list_locations(self, *, limit: int | None = None, cursor: str | None = None) -> Page[Location]:
+        """List locations, newest first.
+
+        GET /api/admin/locations
+
+        Query parameters:
+            limit: Page size, default 20, clamped to 1..100.
+        """
+        return self._request("GET", "/api/admin/locations", path_params={}, query={"limit": limit, "cursor": cursor}, answer="page")
+
+    def admin_iter_locations(self, *, limit: int | None = None) -> Iterator[Location]:
+        """Every item of `admin_list_locations` across all pages, fetched as the loop asks, with the same filters."""
+        return self._paginate(self.admin_list_locations, dict(limit=limit))
+
+    def admin_get_location(self, id: str) -> Location:
+        """Read a location.
+
+        GET /api/admin/locations/{id}
+        """
+        return self._request("GET", "/api/admin/locations/{id}", path_params={"id": id}, query={}, answer="json")
+
+    def admin_update_location(self, id: str, body: Mapping[str, Any]) -> Location:
+        """Change a location (is_default: true makes it the default).
+
+        PATCH /api/admin/locations/{id}
+        """
+        return self._request("PATCH", "/api/admin/locations/{id}", path_params={"id": id}, query={}, body=body, answer="json")
+
+    def admin_delete_location(self, id: str) -> None:
+        """Delete a location (204; the default only when it is the last).
+
+        DELETE /api/admin/locations/{id}
+        """
+        return self._request("DELETE", "/api/admin/locations/{id}", path_params={"id": id}, query={}, answer="none")
+
     def super_admin_list_accounts(self, *, status: str | None = None, q: str | None = None, limit: int | None = None, cursor: str | None = None) -> Page[Account]:
         """List accounts (filter by status, search by email).
 
@@ -2597,6 +2695,11 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "updatePackage": ("PATCH", "/v1/packages/{id}"),
     "deletePackage": ("DELETE", "/v1/packages/{id}"),
     "listCarrierPackages": ("GET", "/v1/carrier-packages"),
+    "createLocation": ("POST", "/v1/locations"),
+    "listLocations": ("GET", "/v1/locations"),
+    "getLocation": ("GET", "/v1/locations/{id}"),
+    "updateLocation": ("PATCH", "/v1/locations/{id}"),
+    "deleteLocation": ("DELETE", "/v1/locations/{id}"),
     "register": ("POST", "/api/auth/register"),
     "login": ("POST", "/api/auth/login"),
     "logout": ("POST", "/api/auth/logout"),
@@ -2694,6 +2797,11 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "adminUpdatePackage": ("PATCH", "/api/admin/packages/{id}"),
     "adminDeletePackage": ("DELETE", "/api/admin/packages/{id}"),
     "adminListCarrierPackages": ("GET", "/api/admin/carrier-packages"),
+    "adminCreateLocation": ("POST", "/api/admin/locations"),
+    "adminListLocations": ("GET", "/api/admin/locations"),
+    "adminGetLocation": ("GET", "/api/admin/locations/{id}"),
+    "adminUpdateLocation": ("PATCH", "/api/admin/locations/{id}"),
+    "adminDeleteLocation": ("DELETE", "/api/admin/locations/{id}"),
     "superAdminListAccounts": ("GET", "/api/super-admin/accounts"),
     "superAdminGetAccount": ("GET", "/api/super-admin/accounts/{userId}"),
     "superAdminApproveAccount": ("POST", "/api/super-admin/accounts/{userId}/approve"),

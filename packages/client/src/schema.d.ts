@@ -1228,6 +1228,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/locations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List locations, newest first
+         * @description List locations, newest first.
+         *
+         *     Authentication: an API key (`Authorization: Bearer sk_…`) and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        get: operations["listLocations"];
+        put?: never;
+        /**
+         * Create a location (where parcels ship from)
+         * @description The first location of a workspace and environment is its default. Rate queries take `location_id` in place of `ship_from`: its address, its time zone for the ship date and its `pickup_cutoff` for the delivery promise.
+         */
+        post: operations["createLocation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/locations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a location
+         * @description Read a location.
+         *
+         *     Authentication: an API key (`Authorization: Bearer sk_…`) and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        get: operations["getLocation"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a location (204; the default only when it is the last)
+         * @description Delete a location (204; the default only when it is the last).
+         *
+         *     Authentication: an API key (`Authorization: Bearer sk_…`) and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        delete: operations["deleteLocation"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a location (is_default: true makes it the default)
+         * @description Change a location (is_default: true makes it the default).
+         *
+         *     Authentication: an API key (`Authorization: Bearer sk_…`) and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        patch: operations["updateLocation"];
+        trace?: never;
+    };
     "/api/auth/register": {
         parameters: {
             query?: never;
@@ -2874,6 +2934,66 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/admin/locations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List locations, newest first
+         * @description List locations, newest first.
+         *
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        get: operations["adminListLocations"];
+        put?: never;
+        /**
+         * Create a location (where parcels ship from)
+         * @description The first location of a workspace and environment is its default. Rate queries take `location_id` in place of `ship_from`: its address, its time zone for the ship date and its `pickup_cutoff` for the delivery promise.
+         */
+        post: operations["adminCreateLocation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/locations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a location
+         * @description Read a location.
+         *
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        get: operations["adminGetLocation"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a location (204; the default only when it is the last)
+         * @description Delete a location (204; the default only when it is the last).
+         *
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        delete: operations["adminDeleteLocation"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a location (is_default: true makes it the default)
+         * @description Change a location (is_default: true makes it the default).
+         *
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        patch: operations["adminUpdateLocation"];
         trace?: never;
     };
     "/api/super-admin/accounts": {
@@ -5512,6 +5632,44 @@ export interface components {
             flat_rate_services: string[];
         };
         /**
+         * Location
+         * @example {
+         *       "id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
+         *       "name": "Reno warehouse",
+         *       "address": {
+         *         "company": "Acme",
+         *         "street1": "1 Logistics Way",
+         *         "city": "Reno",
+         *         "state": "NV",
+         *         "postal_code": "89502",
+         *         "country": "US"
+         *       },
+         *       "timezone": "America/Los_Angeles",
+         *       "pickup_cutoff": "16:30",
+         *       "is_default": false,
+         *       "return_address": null,
+         *       "created_at": "2026-03-02T15:04:05.000Z",
+         *       "updated_at": "2026-03-02T15:04:05.000Z"
+         *     }
+         */
+        Location: {
+            id: string;
+            name: string;
+            address: {
+                [key: string]: unknown;
+            };
+            return_address: {
+                [key: string]: unknown;
+            } | null;
+            timezone: string;
+            pickup_cutoff: string;
+            is_default: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
          * Integration
          * @example {
          *       "id": "int_01m855w6xses490s9118mbhj7y",
@@ -7950,7 +8108,7 @@ export interface operations {
                  */
                 "application/json": {
                     /** RateAddress */
-                    ship_from: {
+                    ship_from?: {
                         name?: string | null;
                         company?: string | null;
                         street1?: string | null;
@@ -8006,6 +8164,8 @@ export interface operations {
                     residential?: boolean;
                     /** @description Only these carrier accounts (`ca_…`, enabled ones of this workspace and environment); default: every enabled account. */
                     carrier_accounts?: string[];
+                    /** @description In place of ship_from: a location (`loc_…`) ships from its address, on its time zone and cut-off. With neither, the default location (else ship_from is required). */
+                    location_id?: string;
                 };
             };
         };
@@ -22524,6 +22684,1050 @@ export interface operations {
             };
         };
     };
+    listLocations: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 20, clamped to 1..100. */
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
+                     *           "name": "Reno warehouse",
+                     *           "address": {
+                     *             "company": "Acme",
+                     *             "street1": "1 Logistics Way",
+                     *             "city": "Reno",
+                     *             "state": "NV",
+                     *             "postal_code": "89502",
+                     *             "country": "US"
+                     *           },
+                     *           "timezone": "America/Los_Angeles",
+                     *           "pickup_cutoff": "16:30",
+                     *           "is_default": false,
+                     *           "return_address": null,
+                     *           "created_at": "2026-03-02T15:04:05.000Z",
+                     *           "updated_at": "2026-03-02T15:04:05.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Location"][];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createLocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Reno warehouse",
+                 *       "address": {
+                 *         "company": "Acme",
+                 *         "street1": "1 Logistics Way",
+                 *         "city": "Reno",
+                 *         "state": "NV",
+                 *         "postal_code": "89502",
+                 *         "country": "US"
+                 *       },
+                 *       "timezone": "America/Los_Angeles",
+                 *       "pickup_cutoff": "16:30",
+                 *       "is_default": false
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    /**
+                     * Address
+                     * @description Where parcels leave from: the ship_from of what ships from here (street1, city, country required).
+                     * @example {
+                     *       "name": "Grace Hopper",
+                     *       "street1": "350 fifth avenue",
+                     *       "city": "new york",
+                     *       "state": "ny",
+                     *       "postal_code": "10118",
+                     *       "country": "US"
+                     *     }
+                     */
+                    address: {
+                        name?: string | null;
+                        company?: string | null;
+                        street1?: string | null;
+                        street2?: string | null;
+                        city?: string | null;
+                        state?: string | null;
+                        postal_code?: string | null;
+                        /** @description ISO 3166-1 alpha-2 country code (upper or lower case). */
+                        country: string;
+                        phone?: string | null;
+                        email?: string | null;
+                    };
+                    return_address?: {
+                        name?: string | null;
+                        company?: string | null;
+                        street1?: string | null;
+                        street2?: string | null;
+                        city?: string | null;
+                        state?: string | null;
+                        postal_code?: string | null;
+                        /** @description ISO 3166-1 alpha-2 country code (upper or lower case). */
+                        country: string;
+                        phone?: string | null;
+                        email?: string | null;
+                    } | null;
+                    /** @description IANA time zone (America/Los_Angeles): ship dates and the cut-off are read on its clock. */
+                    timezone: string;
+                    /** @description HH:MM local: parcels handed over later leave the next business day (default 17:00). */
+                    pickup_cutoff?: string;
+                    /** @description The location used when none is named; one per workspace and environment (making one default unmakes the other). */
+                    is_default?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
+                     *       "name": "Reno warehouse",
+                     *       "address": {
+                     *         "company": "Acme",
+                     *         "street1": "1 Logistics Way",
+                     *         "city": "Reno",
+                     *         "state": "NV",
+                     *         "postal_code": "89502",
+                     *         "country": "US"
+                     *       },
+                     *       "timezone": "America/Los_Angeles",
+                     *       "pickup_cutoff": "16:30",
+                     *       "is_default": false,
+                     *       "return_address": null,
+                     *       "created_at": "2026-03-02T15:04:05.000Z",
+                     *       "updated_at": "2026-03-02T15:04:05.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Location"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getLocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
+                     *       "name": "Reno warehouse",
+                     *       "address": {
+                     *         "company": "Acme",
+                     *         "street1": "1 Logistics Way",
+                     *         "city": "Reno",
+                     *         "state": "NV",
+                     *         "postal_code": "89502",
+                     *         "country": "US"
+                     *       },
+                     *       "timezone": "America/Los_Angeles",
+                     *       "pickup_cutoff": "16:30",
+                     *       "is_default": false,
+                     *       "return_address": null,
+                     *       "created_at": "2026-03-02T15:04:05.000Z",
+                     *       "updated_at": "2026-03-02T15:04:05.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Location"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteLocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict or illegal state move */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateLocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /**
+                     * Address
+                     * @description Where parcels leave from: the ship_from of what ships from here (street1, city, country required).
+                     * @example {
+                     *       "name": "Grace Hopper",
+                     *       "street1": "350 fifth avenue",
+                     *       "city": "new york",
+                     *       "state": "ny",
+                     *       "postal_code": "10118",
+                     *       "country": "US"
+                     *     }
+                     */
+                    address?: {
+                        name?: string | null;
+                        company?: string | null;
+                        street1?: string | null;
+                        street2?: string | null;
+                        city?: string | null;
+                        state?: string | null;
+                        postal_code?: string | null;
+                        /** @description ISO 3166-1 alpha-2 country code (upper or lower case). */
+                        country: string;
+                        phone?: string | null;
+                        email?: string | null;
+                    };
+                    return_address?: {
+                        name?: string | null;
+                        company?: string | null;
+                        street1?: string | null;
+                        street2?: string | null;
+                        city?: string | null;
+                        state?: string | null;
+                        postal_code?: string | null;
+                        /** @description ISO 3166-1 alpha-2 country code (upper or lower case). */
+                        country: string;
+                        phone?: string | null;
+                        email?: string | null;
+                    } | null;
+                    /** @description IANA time zone (America/Los_Angeles): ship dates and the cut-off are read on its clock. */
+                    timezone?: string;
+                    /** @description HH:MM local: parcels handed over later leave the next business day (default 17:00). */
+                    pickup_cutoff?: string;
+                    /** @description The location used when none is named; one per workspace and environment (making one default unmakes the other). */
+                    is_default?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
+                     *       "name": "Reno warehouse",
+                     *       "address": {
+                     *         "company": "Acme",
+                     *         "street1": "1 Logistics Way",
+                     *         "city": "Reno",
+                     *         "state": "NV",
+                     *         "postal_code": "89502",
+                     *         "country": "US"
+                     *       },
+                     *       "timezone": "America/Los_Angeles",
+                     *       "pickup_cutoff": "16:30",
+                     *       "is_default": false,
+                     *       "return_address": null,
+                     *       "created_at": "2026-03-02T15:04:05.000Z",
+                     *       "updated_at": "2026-03-02T15:04:05.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Location"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     register: {
         parameters: {
             query?: never;
@@ -34782,7 +35986,7 @@ export interface operations {
                  */
                 "application/json": {
                     /** RateAddress */
-                    ship_from: {
+                    ship_from?: {
                         name?: string | null;
                         company?: string | null;
                         street1?: string | null;
@@ -34838,6 +36042,8 @@ export interface operations {
                     residential?: boolean;
                     /** @description Only these carrier accounts (`ca_…`, enabled ones of this workspace and environment); default: every enabled account. */
                     carrier_accounts?: string[];
+                    /** @description In place of ship_from: a location (`loc_…`) ships from its address, on its time zone and cut-off. With neither, the default location (else ship_from is required). */
+                    location_id?: string;
                 };
             };
         };
@@ -40776,6 +41982,801 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["CarrierPackage"][];
                     };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListLocations: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 20, clamped to 1..100. */
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
+                     *           "name": "Reno warehouse",
+                     *           "address": {
+                     *             "company": "Acme",
+                     *             "street1": "1 Logistics Way",
+                     *             "city": "Reno",
+                     *             "state": "NV",
+                     *             "postal_code": "89502",
+                     *             "country": "US"
+                     *           },
+                     *           "timezone": "America/Los_Angeles",
+                     *           "pickup_cutoff": "16:30",
+                     *           "is_default": false,
+                     *           "return_address": null,
+                     *           "created_at": "2026-03-02T15:04:05.000Z",
+                     *           "updated_at": "2026-03-02T15:04:05.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Location"][];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminCreateLocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Reno warehouse",
+                 *       "address": {
+                 *         "company": "Acme",
+                 *         "street1": "1 Logistics Way",
+                 *         "city": "Reno",
+                 *         "state": "NV",
+                 *         "postal_code": "89502",
+                 *         "country": "US"
+                 *       },
+                 *       "timezone": "America/Los_Angeles",
+                 *       "pickup_cutoff": "16:30",
+                 *       "is_default": false
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    /**
+                     * Address
+                     * @description Where parcels leave from: the ship_from of what ships from here (street1, city, country required).
+                     * @example {
+                     *       "name": "Grace Hopper",
+                     *       "street1": "350 fifth avenue",
+                     *       "city": "new york",
+                     *       "state": "ny",
+                     *       "postal_code": "10118",
+                     *       "country": "US"
+                     *     }
+                     */
+                    address: {
+                        name?: string | null;
+                        company?: string | null;
+                        street1?: string | null;
+                        street2?: string | null;
+                        city?: string | null;
+                        state?: string | null;
+                        postal_code?: string | null;
+                        /** @description ISO 3166-1 alpha-2 country code (upper or lower case). */
+                        country: string;
+                        phone?: string | null;
+                        email?: string | null;
+                    };
+                    return_address?: {
+                        name?: string | null;
+                        company?: string | null;
+                        street1?: string | null;
+                        street2?: string | null;
+                        city?: string | null;
+                        state?: string | null;
+                        postal_code?: string | null;
+                        /** @description ISO 3166-1 alpha-2 country code (upper or lower case). */
+                        country: string;
+                        phone?: string | null;
+                        email?: string | null;
+                    } | null;
+                    /** @description IANA time zone (America/Los_Angeles): ship dates and the cut-off are read on its clock. */
+                    timezone: string;
+                    /** @description HH:MM local: parcels handed over later leave the next business day (default 17:00). */
+                    pickup_cutoff?: string;
+                    /** @description The location used when none is named; one per workspace and environment (making one default unmakes the other). */
+                    is_default?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
+                     *       "name": "Reno warehouse",
+                     *       "address": {
+                     *         "company": "Acme",
+                     *         "street1": "1 Logistics Way",
+                     *         "city": "Reno",
+                     *         "state": "NV",
+                     *         "postal_code": "89502",
+                     *         "country": "US"
+                     *       },
+                     *       "timezone": "America/Los_Angeles",
+                     *       "pickup_cutoff": "16:30",
+                     *       "is_default": false,
+                     *       "return_address": null,
+                     *       "created_at": "2026-03-02T15:04:05.000Z",
+                     *       "updated_at": "2026-03-02T15:04:05.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Location"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminGetLocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
+                     *       "name": "Reno warehouse",
+                     *       "address": {
+                     *         "company": "Acme",
+                     *         "street1": "1 Logistics Way",
+                     *         "city": "Reno",
+                     *         "state": "NV",
+                     *         "postal_code": "89502",
+                     *         "country": "US"
+                     *       },
+                     *       "timezone": "America/Los_Angeles",
+                     *       "pickup_cutoff": "16:30",
+                     *       "is_default": false,
+                     *       "return_address": null,
+                     *       "created_at": "2026-03-02T15:04:05.000Z",
+                     *       "updated_at": "2026-03-02T15:04:05.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Location"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminDeleteLocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict or illegal state move */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminUpdateLocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /**
+                     * Address
+                     * @description Where parcels leave from: the ship_from of what ships from here (street1, city, country required).
+                     * @example {
+                     *       "name": "Grace Hopper",
+                     *       "street1": "350 fifth avenue",
+                     *       "city": "new york",
+                     *       "state": "ny",
+                     *       "postal_code": "10118",
+                     *       "country": "US"
+                     *     }
+                     */
+                    address?: {
+                        name?: string | null;
+                        company?: string | null;
+                        street1?: string | null;
+                        street2?: string | null;
+                        city?: string | null;
+                        state?: string | null;
+                        postal_code?: string | null;
+                        /** @description ISO 3166-1 alpha-2 country code (upper or lower case). */
+                        country: string;
+                        phone?: string | null;
+                        email?: string | null;
+                    };
+                    return_address?: {
+                        name?: string | null;
+                        company?: string | null;
+                        street1?: string | null;
+                        street2?: string | null;
+                        city?: string | null;
+                        state?: string | null;
+                        postal_code?: string | null;
+                        /** @description ISO 3166-1 alpha-2 country code (upper or lower case). */
+                        country: string;
+                        phone?: string | null;
+                        email?: string | null;
+                    } | null;
+                    /** @description IANA time zone (America/Los_Angeles): ship dates and the cut-off are read on its clock. */
+                    timezone?: string;
+                    /** @description HH:MM local: parcels handed over later leave the next business day (default 17:00). */
+                    pickup_cutoff?: string;
+                    /** @description The location used when none is named; one per workspace and environment (making one default unmakes the other). */
+                    is_default?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
+                     *       "name": "Reno warehouse",
+                     *       "address": {
+                     *         "company": "Acme",
+                     *         "street1": "1 Logistics Way",
+                     *         "city": "Reno",
+                     *         "state": "NV",
+                     *         "postal_code": "89502",
+                     *         "country": "US"
+                     *       },
+                     *       "timezone": "America/Los_Angeles",
+                     *       "pickup_cutoff": "16:30",
+                     *       "is_default": false,
+                     *       "return_address": null,
+                     *       "created_at": "2026-03-02T15:04:05.000Z",
+                     *       "updated_at": "2026-03-02T15:04:05.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Location"];
                 };
             };
             /** @description Invalid request (validation_failed, invalid_json) */

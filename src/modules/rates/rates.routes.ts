@@ -20,7 +20,12 @@ export interface RateSourceProvider {
  * The body is checked without type coercion (strictBodyValidator instead of the app-wide Ajv,
  * which coerces "16" into 16): wrong types are a 400 naming the field.
  */
-export async function ratesRoutes(app: App, opts: { surface?: 'v1' | 'admin'; gateway: RateSourceProvider; packages: Pick<PackagesService, 'resolveParcel'> }): Promise<void> {
+/** Where a query's `location_id` (or the default location) is found. */
+export interface RateOriginProvider {
+  originFor(scope: Scope, id: string | undefined): Promise<{ address: RateQuery['ship_from']; timezone: string; cutoff_minutes: number } | null>;
+}
+
+export async function ratesRoutes(app: App, opts: { surface?: 'v1' | 'admin'; gateway: RateSourceProvider; packages: Pick<PackagesService, 'resolveParcel'>; locations: RateOriginProvider }): Promise<void> {
   const admin = opts.surface === 'admin';
   const { carriers } = app.deps;
   // Load the ZIP data, ZIP3 centroids and holiday calendars (~0.6 s of CPU) once the server
@@ -62,16 +67,30 @@ export async function ratesRoutes(app: App, opts: { surface?: 'v1' | 'admin'; ga
       }
       const scope = serviceContext(request);
       const sources = opts.gateway.rateSources(scope, request.body.carrier_accounts);
-      const { parcel } = request.body;
-      // A packaged parcel is priced from what its package resolves to (a preset can change, so
-      // the body's text is no quote-cache key for it).
-      const quote = (resolved: RateSource[], query: RateQuery, bodyText: string | undefined) =>
-        quoteRatesJson(query, { carriers, sources: resolved, now: app.deps.now(), bodyText, requestId: request.id, startedAt }, serialize);
-      const json = isPackagedParcel(parcel)
-        ? Promise.all([sources, opts.packages.resolveParcel(scope, parcel)]).then(([resolved, dims]) => quote(resolved, { ...request.body, parcel: dims }, undefined))
-        : Array.isArray(sources)
+      const { parcel, location_id: locationId, ship_from: shipFrom } = request.body;
+      if (locationId !== undefined && shipFrom !== undefined) {
+        reply.send(validationError([{ field: 'location_id', message: 'give location_id or ship_from, not both' }]) as never);
+        return;
+      }
+      // A packaged parcel is priced from what its package resolves to, and a location's query
+      // from its address and clock (either can change, so the body's text is no quote-cache key).
+      const quote = (resolved: RateSource[], query: RateQuery, bodyText: string | undefined, origin?: { timezone: string; cutoff_minutes: number }) =>
+        quoteRatesJson(query, { carriers, sources: resolved, now: app.deps.now(), bodyText, requestId: request.id, startedAt, ...(origin ? { origin } : {}) }, serialize);
+      const plain = shipFrom !== undefined && !isPackagedParcel(parcel);
+      const json = plain
+        ? Array.isArray(sources)
           ? quote(sources, request.body as RateQuery, request.bodyText)
-          : sources.then((resolved) => quote(resolved, request.body as RateQuery, request.bodyText));
+          : sources.then((resolved) => quote(resolved, request.body as RateQuery, request.bodyText))
+        : Promise.all([
+            sources,
+            isPackagedParcel(parcel) ? opts.packages.resolveParcel(scope, parcel) : parcel,
+            shipFrom === undefined ? opts.locations.originFor(scope, locationId) : null,
+          ]).then(([resolved, dims, origin]) => {
+            if (shipFrom === undefined && !origin) throw validationError([{ field: 'ship_from', message: 'is required (or give location_id, or make a default location)' }]);
+            const { location_id: _location, ...rest } = request.body;
+            const query = { ...rest, parcel: dims, ship_from: origin ? origin.address : shipFrom! } as RateQuery;
+            return quote(resolved, query, undefined, origin ? { timezone: origin.timezone, cutoff_minutes: origin.cutoff_minutes } : undefined);
+          });
       reply.type('application/json; charset=utf-8');
       // A remembered quote is answered synchronously; a new one when its carriers have priced it.
       // (reply.send of an error hands it to the error handler, as a thrown one would be.)

@@ -66,6 +66,8 @@ export type RateQuery = Static<typeof RateQuerySchema>;
 export const RateQueryBodySchema = Type.Object(
   {
     ...RateQuerySchema.properties,
+    ship_from: Type.Optional(RateQuerySchema.properties.ship_from),
+    location_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'In place of ship_from: a location (`loc_…`) ships from its address, on its time zone and cut-off. With neither, the default location (else ship_from is required).' })),
     parcel: Type.Object(
       {
         ...ParcelSchema.properties,

@@ -86,6 +86,11 @@ trait Operations
         'updatePackage' => ['PATCH', '/v1/packages/{id}'],
         'deletePackage' => ['DELETE', '/v1/packages/{id}'],
         'listCarrierPackages' => ['GET', '/v1/carrier-packages'],
+        'createLocation' => ['POST', '/v1/locations'],
+        'listLocations' => ['GET', '/v1/locations'],
+        'getLocation' => ['GET', '/v1/locations/{id}'],
+        'updateLocation' => ['PATCH', '/v1/locations/{id}'],
+        'deleteLocation' => ['DELETE', '/v1/locations/{id}'],
         'register' => ['POST', '/api/auth/register'],
         'login' => ['POST', '/api/auth/login'],
         'logout' => ['POST', '/api/auth/logout'],
@@ -183,6 +188,11 @@ trait Operations
         'adminUpdatePackage' => ['PATCH', '/api/admin/packages/{id}'],
         'adminDeletePackage' => ['DELETE', '/api/admin/packages/{id}'],
         'adminListCarrierPackages' => ['GET', '/api/admin/carrier-packages'],
+        'adminCreateLocation' => ['POST', '/api/admin/locations'],
+        'adminListLocations' => ['GET', '/api/admin/locations'],
+        'adminGetLocation' => ['GET', '/api/admin/locations/{id}'],
+        'adminUpdateLocation' => ['PATCH', '/api/admin/locations/{id}'],
+        'adminDeleteLocation' => ['DELETE', '/api/admin/locations/{id}'],
         'superAdminListAccounts' => ['GET', '/api/super-admin/accounts'],
         'superAdminGetAccount' => ['GET', '/api/super-admin/accounts/{userId}'],
         'superAdminApproveAccount' => ['POST', '/api/super-admin/accounts/{userId}/approve'],
@@ -1261,6 +1271,75 @@ trait Operations
     public function listCarrierPackages(): array
     {
         return $this->request('GET', '/v1/carrier-packages', [], [], null, null, 'json');
+    }
+
+    /**
+     * Create a location (where parcels ship from).
+     *
+     * POST /v1/locations
+     * @return array<string, mixed> the Location
+     */
+    public function createLocation(array $body, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/v1/locations', [], [], $body, $idempotencyKey, 'json');
+    }
+
+    /**
+     * List locations, newest first.
+     *
+     * GET /v1/locations
+     *
+     * @param array<string, mixed> $query limit, cursor
+     *   limit: Page size, default 20, clamped to 1..100.
+     * @return array{data: list<array<string, mixed>>, has_more: bool, next_cursor: ?string} a page of Location
+     */
+    public function listLocations(array $query = []): array
+    {
+        return $this->request('GET', '/v1/locations', [], $query, null, null, 'page');
+    }
+
+    /**
+     * Every item of listLocations() across all pages, fetched as the loop asks, with the same filters.
+     *
+     * @param array<string, mixed> $query
+     * @return \Generator<int, array<string, mixed>>
+     */
+    public function iterLocations(array $query = []): \Generator
+    {
+        return $this->paginate(fn (array $q): array => $this->listLocations($q), $query);
+    }
+
+    /**
+     * Read a location.
+     *
+     * GET /v1/locations/{id}
+     * @return array<string, mixed> the Location
+     */
+    public function getLocation(string $id): array
+    {
+        return $this->request('GET', '/v1/locations/{id}', ['id' => $id], [], null, null, 'json');
+    }
+
+    /**
+     * Change a location (is_default: true makes it the default).
+     *
+     * PATCH /v1/locations/{id}
+     * @return array<string, mixed> the Location
+     */
+    public function updateLocation(string $id, array $body): array
+    {
+        return $this->request('PATCH', '/v1/locations/{id}', ['id' => $id], [], $body, null, 'json');
+    }
+
+    /**
+     * Delete a location (204; the default only when it is the last).
+     *
+     * DELETE /v1/locations/{id}
+     * @return void
+     */
+    public function deleteLocation(string $id): void
+    {
+        $this->request('DELETE', '/v1/locations/{id}', ['id' => $id], [], null, null, 'none');
     }
 
     /**
@@ -2619,6 +2698,75 @@ trait Operations
     public function adminListCarrierPackages(): array
     {
         return $this->request('GET', '/api/admin/carrier-packages', [], [], null, null, 'json');
+    }
+
+    /**
+     * Create a location (where parcels ship from).
+     *
+     * POST /api/admin/locations
+     * @return array<string, mixed> the Location
+     */
+    public function adminCreateLocation(array $body, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/api/admin/locations', [], [], $body, $idempotencyKey, 'json');
+    }
+
+    /**
+     * List locations, newest first.
+     *
+     * GET /api/admin/locations
+     *
+     * @param array<string, mixed> $query limit, cursor
+     *   limit: Page size, default 20, clamped to 1..100.
+     * @return array{data: list<array<string, mixed>>, has_more: bool, next_cursor: ?string} a page of Location
+     */
+    public function adminListLocations(array $query = []): array
+    {
+        return $this->request('GET', '/api/admin/locations', [], $query, null, null, 'page');
+    }
+
+    /**
+     * Every item of adminListLocations() across all pages, fetched as the loop asks, with the same filters.
+     *
+     * @param array<string, mixed> $query
+     * @return \Generator<int, array<string, mixed>>
+     */
+    public function adminIterLocations(array $query = []): \Generator
+    {
+        return $this->paginate(fn (array $q): array => $this->adminListLocations($q), $query);
+    }
+
+    /**
+     * Read a location.
+     *
+     * GET /api/admin/locations/{id}
+     * @return array<string, mixed> the Location
+     */
+    public function adminGetLocation(string $id): array
+    {
+        return $this->request('GET', '/api/admin/locations/{id}', ['id' => $id], [], null, null, 'json');
+    }
+
+    /**
+     * Change a location (is_default: true makes it the default).
+     *
+     * PATCH /api/admin/locations/{id}
+     * @return array<string, mixed> the Location
+     */
+    public function adminUpdateLocation(string $id, array $body): array
+    {
+        return $this->request('PATCH', '/api/admin/locations/{id}', ['id' => $id], [], $body, null, 'json');
+    }
+
+    /**
+     * Delete a location (204; the default only when it is the last).
+     *
+     * DELETE /api/admin/locations/{id}
+     * @return void
+     */
+    public function adminDeleteLocation(string $id): void
+    {
+        $this->request('DELETE', '/api/admin/locations/{id}', ['id' => $id], [], null, null, 'none');
     }
 
     /**
