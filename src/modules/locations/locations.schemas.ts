@@ -12,7 +12,7 @@ const fields = {
   address: { ...AddressSchema, description: 'Where parcels leave from: the ship_from of what ships from here (street1, city, country required).' },
   return_address: orNull({ ...AddressSchema, description: 'Where returns come back to (null: the address).' }),
   timezone: text(64, { minLength: 1, description: 'IANA time zone (America/Los_Angeles): ship dates and the cut-off are read on its clock.' }),
-  pickup_cutoff: Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:MM local: parcels handed over later leave the next business day (default 17:00).' }),
+  pickup_cutoff: Type.String({ maxLength: 5, pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:MM local: parcels handed over later leave the next business day (default 17:00).' }),
   is_default: Type.Boolean({ description: 'The location used when none is named; one per workspace and environment (making one default unmakes the other).' }),
 };
 
