@@ -47,6 +47,9 @@ import { carrierAccountsRoutes, exchangeLogSink, type ApiDriverCatalogue } from 
 import { shippingRulesRoutes } from './modules/shipping-rules/index.js';
 import { manifestsRoutes } from './modules/manifests/index.js';
 import { pickupsRoutes } from './modules/pickups/index.js';
+import { trackersRoutes } from './modules/trackers/index.js';
+import { packagesRoutes } from './modules/packages/index.js';
+import { locationsRoutes } from './modules/locations/index.js';
 import { CarrierHttpClient } from './carriers/http/client.js';
 import { ChannelHttpClient } from './channels/http/client.js';
 import { builtInApiDrivers } from './carriers/api-drivers.js';
@@ -281,7 +284,7 @@ function compilersFactory(compilation: DeferredCompilation) {
 
 /** Every route group, each in its own scope with its guard. */
 async function registerRoutes(app: App, opts: { deps: Deps; services: Services; perIpPerMinute: number }) {
-  const { orders, shipments, batches, officeRedeem, carrierAccounts, carrierGateway, shippingRules, manifests, pickups } = opts.services;
+  const { orders, shipments, batches, officeRedeem, carrierAccounts, carrierGateway, shippingRules, manifests, pickups, trackers, packages, locations } = opts.services;
   const { guards } = app.identity;
   const requests = apiRequestCounter(opts.deps);
   // Closed before the app's own onClose (which closes the database): the last counts are kept.
@@ -302,7 +305,7 @@ async function registerRoutes(app: App, opts: { deps: Deps; services: Services; 
     registerIdempotency(v1, opts.deps.db, opts.deps.now, { engine: opts.deps.database.engine });
     await v1.register(apiKeysRoutes, { surface: 'v1' });
     await v1.register(ordersRoutes, { orders });
-    await v1.register(ratesRoutes, { gateway: carrierGateway });
+    await v1.register(ratesRoutes, { gateway: carrierGateway, packages, locations });
     await v1.register(addressesRoutes, { carriers: carrierGateway });
     await v1.register(shipmentsRoutes, { shipments });
     await v1.register(batchesRoutes, { batches });
@@ -311,6 +314,9 @@ async function registerRoutes(app: App, opts: { deps: Deps; services: Services; 
     await v1.register(shippingRulesRoutes, { surface: 'v1', service: shippingRules });
     await v1.register(manifestsRoutes, { surface: 'v1', service: manifests });
     await v1.register(pickupsRoutes, { surface: 'v1', service: pickups });
+    await v1.register(trackersRoutes, { surface: 'v1', service: trackers });
+    await v1.register(packagesRoutes, { surface: 'v1', service: packages });
+    await v1.register(locationsRoutes, { surface: 'v1', service: locations });
   }, { prefix: '/v1' });
 
   await app.register(authRoutes, { prefix: '/api/auth', perIpPerMinute: opts.perIpPerMinute });
@@ -328,11 +334,14 @@ async function registerRoutes(app: App, opts: { deps: Deps; services: Services; 
     await admin.register(adminBatchesRoutes, { batches });
     await admin.register(webhooksRoutes, { surface: 'admin' });
     await admin.register(adminMtlsRoutes);
-    await admin.register(ratesRoutes, { surface: 'admin', gateway: carrierGateway });
+    await admin.register(ratesRoutes, { surface: 'admin', gateway: carrierGateway, packages, locations });
     await admin.register(carrierAccountsRoutes, { surface: 'admin', service: carrierAccounts });
     await admin.register(shippingRulesRoutes, { surface: 'admin', service: shippingRules });
     await admin.register(manifestsRoutes, { surface: 'admin', service: manifests });
     await admin.register(pickupsRoutes, { surface: 'admin', service: pickups });
+    await admin.register(trackersRoutes, { surface: 'admin', service: trackers });
+    await admin.register(packagesRoutes, { surface: 'admin', service: packages });
+    await admin.register(locationsRoutes, { surface: 'admin', service: locations });
   }, { prefix: '/api/admin' });
 
   await app.register(superAdminIdentityRoutes, { prefix: '/api/super-admin' });

@@ -6,6 +6,9 @@ import { OfficeRedeemService } from './modules/office-redeem/index.js';
 import { ShipmentsEndOfDay, ShipmentsService } from './modules/shipments/index.js';
 import { ManifestsService } from './modules/manifests/index.js';
 import { PickupsService } from './modules/pickups/index.js';
+import { TrackersService } from './modules/trackers/index.js';
+import { PackagesService } from './modules/packages/index.js';
+import { LocationsService } from './modules/locations/index.js';
 import { BatchesService } from './modules/batches/index.js';
 import { CarrierAccountsService, CarrierGateway, type ApiDriverCatalogue } from './modules/carrier-accounts/index.js';
 import { ShippingRulesService } from './modules/shipping-rules/index.js';
@@ -26,6 +29,12 @@ export interface Services {
   shippingRules: ShippingRulesService;
   manifests: ManifestsService;
   pickups: PickupsService;
+  /** Labels bought elsewhere, tracked like our own. */
+  trackers: TrackersService;
+  /** Package presets, the carriers' packaging, packaged parcels resolved to dimensions. */
+  packages: PackagesService;
+  /** Where a workspace ships from. */
+  locations: LocationsService;
   /** The one apply step of store orders (webhooks, reconciliation, manual syncs). */
   channelApply: ChannelApply;
   /** Store webhook deliveries: verified, stored once, applied by a job. */
@@ -63,6 +72,10 @@ export function composeServices(deps: Deps, apiDrivers: ApiDriverCatalogue, chan
   const endOfDay = new ShipmentsEndOfDay(deps, shipments.tracking);
   const manifests = new ManifestsService(deps, carrierGateway, endOfDay);
   const pickups = new PickupsService(deps, carrierGateway, endOfDay);
+  const trackers = new TrackersService(deps, carrierGateway, settings);
+  const packages = new PackagesService(deps);
+  orders.usePackages(packages);
+  const locations = new LocationsService(deps);
 
   orders.extend(officeRedeem.orderExtension);
   orders.extend(shipments.orderExtension);
@@ -74,7 +87,7 @@ export function composeServices(deps: Deps, apiDrivers: ApiDriverCatalogue, chan
   shipments.extend({ writeBacks: (executor, scope, ids) => channelWriteBacks.summariesFor(executor, scope, ids) });
   const channelSync = new ChannelSync(deps, channelHub, integrationsService(deps), channelApply, channelWriteBacks, channelCredentials);
 
-  return { settings, identity, orders, officeRedeem, shipments, batches, carrierAccounts, carrierGateway, shippingRules, manifests, pickups, channelApply, channelDeliveries, channelSync, channelWriteBacks, channelCredentials };
+  return { settings, identity, orders, officeRedeem, shipments, batches, carrierAccounts, carrierGateway, shippingRules, manifests, pickups, trackers, packages, locations, channelApply, channelDeliveries, channelSync, channelWriteBacks, channelCredentials };
 }
 
 declare module 'fastify' {

@@ -467,6 +467,31 @@ func (v PickupStatus) IsKnown() bool {
 	return false
 }
 
+// TrackerStatus: As a shipment's tracking status; never back from delivered.. Any other string the
+// service sends is kept as is (IsKnown reports false).
+type TrackerStatus string
+
+const (
+	TrackerStatusPreTransit         TrackerStatus = "pre_transit"
+	TrackerStatusInTransit          TrackerStatus = "in_transit"
+	TrackerStatusOutForDelivery     TrackerStatus = "out_for_delivery"
+	TrackerStatusDelivered          TrackerStatus = "delivered"
+	TrackerStatusAvailableForPickup TrackerStatus = "available_for_pickup"
+	TrackerStatusReturnToSender     TrackerStatus = "return_to_sender"
+	TrackerStatusFailure            TrackerStatus = "failure"
+	TrackerStatusCancelled          TrackerStatus = "cancelled"
+	TrackerStatusUnknown            TrackerStatus = "unknown"
+)
+
+// IsKnown reports whether v is one of the values this client was generated with.
+func (v TrackerStatus) IsKnown() bool {
+	switch v {
+	case TrackerStatusPreTransit, TrackerStatusInTransit, TrackerStatusOutForDelivery, TrackerStatusDelivered, TrackerStatusAvailableForPickup, TrackerStatusReturnToSender, TrackerStatusFailure, TrackerStatusCancelled, TrackerStatusUnknown:
+		return true
+	}
+	return false
+}
+
 // MemberRole: viewer (reads), operator (orders, rates, labels, returns, batches, manifests,
 // pickups, tracking), admin (everything but ownership), owner (everything).. Any other string the
 // service sends is kept as is (IsKnown reports false).
@@ -1125,6 +1150,65 @@ type Pickup struct {
 	CancelledAt  *string        `json:"cancelled_at"`
 	CompletedAt  *string        `json:"completed_at"`
 	CreatedAt    string         `json:"created_at"`
+}
+
+// Tracker is the Tracker object of the API.
+type Tracker struct {
+	ID             string `json:"id"`
+	Carrier        string `json:"carrier"`
+	TrackingNumber string `json:"tracking_number"`
+	// The api account that tracks it; null: the simulation.
+	CarrierAccountID *string `json:"carrier_account_id"`
+	// As a shipment's tracking status; never back from delivered.
+	Status TrackerStatus `json:"status"`
+	// The reason code of the latest event.
+	StatusDetail *string `json:"status_detail"`
+	// Newest first; a carrier event is kept once however often it is reported.
+	Events              []map[string]any `json:"events"`
+	EstimatedDeliveryAt *string          `json:"estimated_delivery_at"`
+	CreatedAt           string           `json:"created_at"`
+	UpdatedAt           string           `json:"updated_at"`
+}
+
+// Package is the Package object of the API.
+type Package struct {
+	ID           string   `json:"id"`
+	Name         string   `json:"name"`
+	LengthIn     float64  `json:"length_in"`
+	WidthIn      float64  `json:"width_in"`
+	HeightIn     float64  `json:"height_in"`
+	TareWeightOz float64  `json:"tare_weight_oz"`
+	MaxWeightOz  *float64 `json:"max_weight_oz"`
+	CreatedAt    string   `json:"created_at"`
+	UpdatedAt    string   `json:"updated_at"`
+}
+
+// CarrierPackage is the CarrierPackage object of the API.
+type CarrierPackage struct {
+	// Use it as `parcel.package_id`.
+	ID          string  `json:"id"`
+	Carrier     string  `json:"carrier"`
+	Name        string  `json:"name"`
+	LengthIn    float64 `json:"length_in"`
+	WidthIn     float64 `json:"width_in"`
+	HeightIn    float64 `json:"height_in"`
+	MaxWeightOz float64 `json:"max_weight_oz"`
+	// Services that price it flat whatever its weight up to max_weight_oz; the carrier's other services
+	// rate it by weight and size.
+	FlatRateServices []string `json:"flat_rate_services"`
+}
+
+// Location is the Location object of the API.
+type Location struct {
+	ID            string         `json:"id"`
+	Name          string         `json:"name"`
+	Address       map[string]any `json:"address"`
+	ReturnAddress map[string]any `json:"return_address"`
+	Timezone      string         `json:"timezone"`
+	PickupCutoff  string         `json:"pickup_cutoff"`
+	IsDefault     bool           `json:"is_default"`
+	CreatedAt     string         `json:"created_at"`
+	UpdatedAt     string         `json:"updated_at"`
 }
 
 // Member is the Member object of the API.
@@ -2577,6 +2661,246 @@ func (c *Client) CancelPickup(ctx context.Context, id string, opts ...RequestOpt
 		return nil, err
 	}
 	return out, nil
+}
+
+// CreateTracker: Track a label bought elsewhere. POST /v1/trackers
+func (c *Client) CreateTracker(ctx context.Context, body any, opts ...RequestOption) (*Tracker, error) {
+	out := new(Tracker)
+	if err := c.do(ctx, "POST", "/v1/trackers", nil, nil, body, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ListTrackersParams are the query parameters of ListTrackers; zero values are left out.
+type ListTrackersParams struct {
+	// Page size, default 20, clamped to 1..100.
+	Limit  int
+	Cursor string
+	// One of pre_transit, in_transit, out_for_delivery, delivered, available_for_pickup,
+	// return_to_sender, failure, cancelled, unknown.
+	Status         string
+	Carrier        string
+	TrackingNumber string
+}
+
+func (p *ListTrackersParams) values() url.Values {
+	q := url.Values{}
+	if p == nil {
+		return q
+	}
+	if p.Limit != 0 {
+		q.Set("limit", strconv.Itoa(p.Limit))
+	}
+	if p.Cursor != "" {
+		q.Set("cursor", p.Cursor)
+	}
+	if p.Status != "" {
+		q.Set("status", p.Status)
+	}
+	if p.Carrier != "" {
+		q.Set("carrier", p.Carrier)
+	}
+	if p.TrackingNumber != "" {
+		q.Set("tracking_number", p.TrackingNumber)
+	}
+	return q
+}
+
+// ListTrackers: List trackers, newest first (?status=&carrier=&tracking_number=). GET /v1/trackers
+func (c *Client) ListTrackers(ctx context.Context, params *ListTrackersParams, opts ...RequestOption) (*Page[Tracker], error) {
+	out := new(Page[Tracker])
+	if err := c.do(ctx, "GET", "/v1/trackers", nil, params.values(), nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// IterTrackers walks every page of ListTrackers with the same filters: for it.Next(ctx) { it.Item() }, then it.Err().
+func (c *Client) IterTrackers(params *ListTrackersParams, opts ...RequestOption) *Pager[Tracker] {
+	var base ListTrackersParams
+	if params != nil {
+		base = *params
+	}
+	return newPager(func(ctx context.Context, cursor string) (*Page[Tracker], error) {
+		p := base
+		p.Cursor = cursor
+		return c.ListTrackers(ctx, &p, opts...)
+	})
+}
+
+// GetTracker: Read a tracker and its events. GET /v1/trackers/{id}
+func (c *Client) GetTracker(ctx context.Context, id string, opts ...RequestOption) (*Tracker, error) {
+	out := new(Tracker)
+	if err := c.do(ctx, "GET", "/v1/trackers/{id}", map[string]string{"id": id}, nil, nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// DeleteTracker: Stop tracking (204). DELETE /v1/trackers/{id}
+func (c *Client) DeleteTracker(ctx context.Context, id string, opts ...RequestOption) error {
+	return c.do(ctx, "DELETE", "/v1/trackers/{id}", map[string]string{"id": id}, nil, nil, nil, opts)
+}
+
+// CreatePackage: Create a package preset. POST /v1/packages
+func (c *Client) CreatePackage(ctx context.Context, body any, opts ...RequestOption) (*Package, error) {
+	out := new(Package)
+	if err := c.do(ctx, "POST", "/v1/packages", nil, nil, body, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ListPackagesParams are the query parameters of ListPackages; zero values are left out.
+type ListPackagesParams struct {
+	// Page size, default 20, clamped to 1..100.
+	Limit  int
+	Cursor string
+}
+
+func (p *ListPackagesParams) values() url.Values {
+	q := url.Values{}
+	if p == nil {
+		return q
+	}
+	if p.Limit != 0 {
+		q.Set("limit", strconv.Itoa(p.Limit))
+	}
+	if p.Cursor != "" {
+		q.Set("cursor", p.Cursor)
+	}
+	return q
+}
+
+// ListPackages: List package presets, newest first. GET /v1/packages
+func (c *Client) ListPackages(ctx context.Context, params *ListPackagesParams, opts ...RequestOption) (*Page[Package], error) {
+	out := new(Page[Package])
+	if err := c.do(ctx, "GET", "/v1/packages", nil, params.values(), nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// IterPackages walks every page of ListPackages with the same filters: for it.Next(ctx) { it.Item() }, then it.Err().
+func (c *Client) IterPackages(params *ListPackagesParams, opts ...RequestOption) *Pager[Package] {
+	var base ListPackagesParams
+	if params != nil {
+		base = *params
+	}
+	return newPager(func(ctx context.Context, cursor string) (*Page[Package], error) {
+		p := base
+		p.Cursor = cursor
+		return c.ListPackages(ctx, &p, opts...)
+	})
+}
+
+// GetPackage: Read a package preset. GET /v1/packages/{id}
+func (c *Client) GetPackage(ctx context.Context, id string, opts ...RequestOption) (*Package, error) {
+	out := new(Package)
+	if err := c.do(ctx, "GET", "/v1/packages/{id}", map[string]string{"id": id}, nil, nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// UpdatePackage: Change a package preset. PATCH /v1/packages/{id}
+func (c *Client) UpdatePackage(ctx context.Context, id string, body any, opts ...RequestOption) (*Package, error) {
+	out := new(Package)
+	if err := c.do(ctx, "PATCH", "/v1/packages/{id}", map[string]string{"id": id}, nil, body, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// DeletePackage: Delete a package preset (204). DELETE /v1/packages/{id}
+func (c *Client) DeletePackage(ctx context.Context, id string, opts ...RequestOption) error {
+	return c.do(ctx, "DELETE", "/v1/packages/{id}", map[string]string{"id": id}, nil, nil, nil, opts)
+}
+
+// ListCarrierPackages: The carriers' own packaging (flat-rate boxes and envelopes, letters, paks,
+// flyers). GET /v1/carrier-packages
+func (c *Client) ListCarrierPackages(ctx context.Context, opts ...RequestOption) (map[string]any, error) {
+	var out map[string]any
+	err := c.do(ctx, "GET", "/v1/carrier-packages", nil, nil, nil, &out, opts)
+	return out, err
+}
+
+// CreateLocation: Create a location (where parcels ship from). POST /v1/locations
+func (c *Client) CreateLocation(ctx context.Context, body any, opts ...RequestOption) (*Location, error) {
+	out := new(Location)
+	if err := c.do(ctx, "POST", "/v1/locations", nil, nil, body, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ListLocationsParams are the query parameters of ListLocations; zero values are left out.
+type ListLocationsParams struct {
+	// Page size, default 20, clamped to 1..100.
+	Limit  int
+	Cursor string
+}
+
+func (p *ListLocationsParams) values() url.Values {
+	q := url.Values{}
+	if p == nil {
+		return q
+	}
+	if p.Limit != 0 {
+		q.Set("limit", strconv.Itoa(p.Limit))
+	}
+	if p.Cursor != "" {
+		q.Set("cursor", p.Cursor)
+	}
+	return q
+}
+
+// ListLocations: List locations, newest first. GET /v1/locations
+func (c *Client) ListLocations(ctx context.Context, params *ListLocationsParams, opts ...RequestOption) (*Page[Location], error) {
+	out := new(Page[Location])
+	if err := c.do(ctx, "GET", "/v1/locations", nil, params.values(), nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// IterLocations walks every page of ListLocations with the same filters: for it.Next(ctx) { it.Item() }, then it.Err().
+func (c *Client) IterLocations(params *ListLocationsParams, opts ...RequestOption) *Pager[Location] {
+	var base ListLocationsParams
+	if params != nil {
+		base = *params
+	}
+	return newPager(func(ctx context.Context, cursor string) (*Page[Location], error) {
+		p := base
+		p.Cursor = cursor
+		return c.ListLocations(ctx, &p, opts...)
+	})
+}
+
+// GetLocation: Read a location. GET /v1/locations/{id}
+func (c *Client) GetLocation(ctx context.Context, id string, opts ...RequestOption) (*Location, error) {
+	out := new(Location)
+	if err := c.do(ctx, "GET", "/v1/locations/{id}", map[string]string{"id": id}, nil, nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// UpdateLocation: Change a location (is_default: true makes it the default). PATCH
+// /v1/locations/{id}
+func (c *Client) UpdateLocation(ctx context.Context, id string, body any, opts ...RequestOption) (*Location, error) {
+	out := new(Location)
+	if err := c.do(ctx, "PATCH", "/v1/locations/{id}", map[string]string{"id": id}, nil, body, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// DeleteLocation: Delete a location (204; the default only when it is the last). DELETE
+// /v1/locations/{id}
+func (c *Client) DeleteLocation(ctx context.Context, id string, opts ...RequestOption) error {
+	return c.do(ctx, "DELETE", "/v1/locations/{id}", map[string]string{"id": id}, nil, nil, nil, opts)
 }
 
 // Register: Register an account and its workspace (pending until approved). POST /api/auth/register
@@ -4233,6 +4557,247 @@ func (c *Client) AdminCancelPickup(ctx context.Context, id string, opts ...Reque
 	return out, nil
 }
 
+// AdminCreateTracker: Track a label bought elsewhere. POST /api/admin/trackers
+func (c *Client) AdminCreateTracker(ctx context.Context, body any, opts ...RequestOption) (*Tracker, error) {
+	out := new(Tracker)
+	if err := c.do(ctx, "POST", "/api/admin/trackers", nil, nil, body, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AdminListTrackersParams are the query parameters of AdminListTrackers; zero values are left out.
+type AdminListTrackersParams struct {
+	// Page size, default 20, clamped to 1..100.
+	Limit  int
+	Cursor string
+	// One of pre_transit, in_transit, out_for_delivery, delivered, available_for_pickup,
+	// return_to_sender, failure, cancelled, unknown.
+	Status         string
+	Carrier        string
+	TrackingNumber string
+}
+
+func (p *AdminListTrackersParams) values() url.Values {
+	q := url.Values{}
+	if p == nil {
+		return q
+	}
+	if p.Limit != 0 {
+		q.Set("limit", strconv.Itoa(p.Limit))
+	}
+	if p.Cursor != "" {
+		q.Set("cursor", p.Cursor)
+	}
+	if p.Status != "" {
+		q.Set("status", p.Status)
+	}
+	if p.Carrier != "" {
+		q.Set("carrier", p.Carrier)
+	}
+	if p.TrackingNumber != "" {
+		q.Set("tracking_number", p.TrackingNumber)
+	}
+	return q
+}
+
+// AdminListTrackers: List trackers, newest first (?status=&carrier=&tracking_number=). GET
+// /api/admin/trackers
+func (c *Client) AdminListTrackers(ctx context.Context, params *AdminListTrackersParams, opts ...RequestOption) (*Page[Tracker], error) {
+	out := new(Page[Tracker])
+	if err := c.do(ctx, "GET", "/api/admin/trackers", nil, params.values(), nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AdminIterTrackers walks every page of AdminListTrackers with the same filters: for it.Next(ctx) { it.Item() }, then it.Err().
+func (c *Client) AdminIterTrackers(params *AdminListTrackersParams, opts ...RequestOption) *Pager[Tracker] {
+	var base AdminListTrackersParams
+	if params != nil {
+		base = *params
+	}
+	return newPager(func(ctx context.Context, cursor string) (*Page[Tracker], error) {
+		p := base
+		p.Cursor = cursor
+		return c.AdminListTrackers(ctx, &p, opts...)
+	})
+}
+
+// AdminGetTracker: Read a tracker and its events. GET /api/admin/trackers/{id}
+func (c *Client) AdminGetTracker(ctx context.Context, id string, opts ...RequestOption) (*Tracker, error) {
+	out := new(Tracker)
+	if err := c.do(ctx, "GET", "/api/admin/trackers/{id}", map[string]string{"id": id}, nil, nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AdminDeleteTracker: Stop tracking (204). DELETE /api/admin/trackers/{id}
+func (c *Client) AdminDeleteTracker(ctx context.Context, id string, opts ...RequestOption) error {
+	return c.do(ctx, "DELETE", "/api/admin/trackers/{id}", map[string]string{"id": id}, nil, nil, nil, opts)
+}
+
+// AdminCreatePackage: Create a package preset. POST /api/admin/packages
+func (c *Client) AdminCreatePackage(ctx context.Context, body any, opts ...RequestOption) (*Package, error) {
+	out := new(Package)
+	if err := c.do(ctx, "POST", "/api/admin/packages", nil, nil, body, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AdminListPackagesParams are the query parameters of AdminListPackages; zero values are left out.
+type AdminListPackagesParams struct {
+	// Page size, default 20, clamped to 1..100.
+	Limit  int
+	Cursor string
+}
+
+func (p *AdminListPackagesParams) values() url.Values {
+	q := url.Values{}
+	if p == nil {
+		return q
+	}
+	if p.Limit != 0 {
+		q.Set("limit", strconv.Itoa(p.Limit))
+	}
+	if p.Cursor != "" {
+		q.Set("cursor", p.Cursor)
+	}
+	return q
+}
+
+// AdminListPackages: List package presets, newest first. GET /api/admin/packages
+func (c *Client) AdminListPackages(ctx context.Context, params *AdminListPackagesParams, opts ...RequestOption) (*Page[Package], error) {
+	out := new(Page[Package])
+	if err := c.do(ctx, "GET", "/api/admin/packages", nil, params.values(), nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AdminIterPackages walks every page of AdminListPackages with the same filters: for it.Next(ctx) { it.Item() }, then it.Err().
+func (c *Client) AdminIterPackages(params *AdminListPackagesParams, opts ...RequestOption) *Pager[Package] {
+	var base AdminListPackagesParams
+	if params != nil {
+		base = *params
+	}
+	return newPager(func(ctx context.Context, cursor string) (*Page[Package], error) {
+		p := base
+		p.Cursor = cursor
+		return c.AdminListPackages(ctx, &p, opts...)
+	})
+}
+
+// AdminGetPackage: Read a package preset. GET /api/admin/packages/{id}
+func (c *Client) AdminGetPackage(ctx context.Context, id string, opts ...RequestOption) (*Package, error) {
+	out := new(Package)
+	if err := c.do(ctx, "GET", "/api/admin/packages/{id}", map[string]string{"id": id}, nil, nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AdminUpdatePackage: Change a package preset. PATCH /api/admin/packages/{id}
+func (c *Client) AdminUpdatePackage(ctx context.Context, id string, body any, opts ...RequestOption) (*Package, error) {
+	out := new(Package)
+	if err := c.do(ctx, "PATCH", "/api/admin/packages/{id}", map[string]string{"id": id}, nil, body, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AdminDeletePackage: Delete a package preset (204). DELETE /api/admin/packages/{id}
+func (c *Client) AdminDeletePackage(ctx context.Context, id string, opts ...RequestOption) error {
+	return c.do(ctx, "DELETE", "/api/admin/packages/{id}", map[string]string{"id": id}, nil, nil, nil, opts)
+}
+
+// AdminListCarrierPackages: The carriers' own packaging (flat-rate boxes and envelopes, letters,
+// paks, flyers). GET /api/admin/carrier-packages
+func (c *Client) AdminListCarrierPackages(ctx context.Context, opts ...RequestOption) (map[string]any, error) {
+	var out map[string]any
+	err := c.do(ctx, "GET", "/api/admin/carrier-packages", nil, nil, nil, &out, opts)
+	return out, err
+}
+
+// AdminCreateLocation: Create a location (where parcels ship from). POST /api/admin/locations
+func (c *Client) AdminCreateLocation(ctx context.Context, body any, opts ...RequestOption) (*Location, error) {
+	out := new(Location)
+	if err := c.do(ctx, "POST", "/api/admin/locations", nil, nil, body, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AdminListLocationsParams are the query parameters of AdminListLocations; zero values are left out.
+type AdminListLocationsParams struct {
+	// Page size, default 20, clamped to 1..100.
+	Limit  int
+	Cursor string
+}
+
+func (p *AdminListLocationsParams) values() url.Values {
+	q := url.Values{}
+	if p == nil {
+		return q
+	}
+	if p.Limit != 0 {
+		q.Set("limit", strconv.Itoa(p.Limit))
+	}
+	if p.Cursor != "" {
+		q.Set("cursor", p.Cursor)
+	}
+	return q
+}
+
+// AdminListLocations: List locations, newest first. GET /api/admin/locations
+func (c *Client) AdminListLocations(ctx context.Context, params *AdminListLocationsParams, opts ...RequestOption) (*Page[Location], error) {
+	out := new(Page[Location])
+	if err := c.do(ctx, "GET", "/api/admin/locations", nil, params.values(), nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AdminIterLocations walks every page of AdminListLocations with the same filters: for it.Next(ctx) { it.Item() }, then it.Err().
+func (c *Client) AdminIterLocations(params *AdminListLocationsParams, opts ...RequestOption) *Pager[Location] {
+	var base AdminListLocationsParams
+	if params != nil {
+		base = *params
+	}
+	return newPager(func(ctx context.Context, cursor string) (*Page[Location], error) {
+		p := base
+		p.Cursor = cursor
+		return c.AdminListLocations(ctx, &p, opts...)
+	})
+}
+
+// AdminGetLocation: Read a location. GET /api/admin/locations/{id}
+func (c *Client) AdminGetLocation(ctx context.Context, id string, opts ...RequestOption) (*Location, error) {
+	out := new(Location)
+	if err := c.do(ctx, "GET", "/api/admin/locations/{id}", map[string]string{"id": id}, nil, nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AdminUpdateLocation: Change a location (is_default: true makes it the default). PATCH
+// /api/admin/locations/{id}
+func (c *Client) AdminUpdateLocation(ctx context.Context, id string, body any, opts ...RequestOption) (*Location, error) {
+	out := new(Location)
+	if err := c.do(ctx, "PATCH", "/api/admin/locations/{id}", map[string]string{"id": id}, nil, body, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AdminDeleteLocation: Delete a location (204; the default only when it is the last). DELETE
+// /api/admin/locations/{id}
+func (c *Client) AdminDeleteLocation(ctx context.Context, id string, opts ...RequestOption) error {
+	return c.do(ctx, "DELETE", "/api/admin/locations/{id}", map[string]string{"id": id}, nil, nil, nil, opts)
+}
+
 // SuperAdminListAccountsParams are the query parameters of SuperAdminListAccounts; zero values are left out.
 type SuperAdminListAccountsParams struct {
 	// One of pending, active, suspended.
@@ -4820,6 +5385,21 @@ var operations = map[string][2]string{
 	"listPickups":                     {"GET", "/v1/pickups"},
 	"getPickup":                       {"GET", "/v1/pickups/{id}"},
 	"cancelPickup":                    {"POST", "/v1/pickups/{id}/cancel"},
+	"createTracker":                   {"POST", "/v1/trackers"},
+	"listTrackers":                    {"GET", "/v1/trackers"},
+	"getTracker":                      {"GET", "/v1/trackers/{id}"},
+	"deleteTracker":                   {"DELETE", "/v1/trackers/{id}"},
+	"createPackage":                   {"POST", "/v1/packages"},
+	"listPackages":                    {"GET", "/v1/packages"},
+	"getPackage":                      {"GET", "/v1/packages/{id}"},
+	"updatePackage":                   {"PATCH", "/v1/packages/{id}"},
+	"deletePackage":                   {"DELETE", "/v1/packages/{id}"},
+	"listCarrierPackages":             {"GET", "/v1/carrier-packages"},
+	"createLocation":                  {"POST", "/v1/locations"},
+	"listLocations":                   {"GET", "/v1/locations"},
+	"getLocation":                     {"GET", "/v1/locations/{id}"},
+	"updateLocation":                  {"PATCH", "/v1/locations/{id}"},
+	"deleteLocation":                  {"DELETE", "/v1/locations/{id}"},
 	"register":                        {"POST", "/api/auth/register"},
 	"login":                           {"POST", "/api/auth/login"},
 	"logout":                          {"POST", "/api/auth/logout"},
@@ -4917,6 +5497,21 @@ var operations = map[string][2]string{
 	"adminListPickups":                {"GET", "/api/admin/pickups"},
 	"adminGetPickup":                  {"GET", "/api/admin/pickups/{id}"},
 	"adminCancelPickup":               {"POST", "/api/admin/pickups/{id}/cancel"},
+	"adminCreateTracker":              {"POST", "/api/admin/trackers"},
+	"adminListTrackers":               {"GET", "/api/admin/trackers"},
+	"adminGetTracker":                 {"GET", "/api/admin/trackers/{id}"},
+	"adminDeleteTracker":              {"DELETE", "/api/admin/trackers/{id}"},
+	"adminCreatePackage":              {"POST", "/api/admin/packages"},
+	"adminListPackages":               {"GET", "/api/admin/packages"},
+	"adminGetPackage":                 {"GET", "/api/admin/packages/{id}"},
+	"adminUpdatePackage":              {"PATCH", "/api/admin/packages/{id}"},
+	"adminDeletePackage":              {"DELETE", "/api/admin/packages/{id}"},
+	"adminListCarrierPackages":        {"GET", "/api/admin/carrier-packages"},
+	"adminCreateLocation":             {"POST", "/api/admin/locations"},
+	"adminListLocations":              {"GET", "/api/admin/locations"},
+	"adminGetLocation":                {"GET", "/api/admin/locations/{id}"},
+	"adminUpdateLocation":             {"PATCH", "/api/admin/locations/{id}"},
+	"adminDeleteLocation":             {"DELETE", "/api/admin/locations/{id}"},
 	"superAdminListAccounts":          {"GET", "/api/super-admin/accounts"},
 	"superAdminGetAccount":            {"GET", "/api/super-admin/accounts/{userId}"},
 	"superAdminIssuePasswordReset":    {"POST", "/api/super-admin/accounts/{userId}/password-reset"},

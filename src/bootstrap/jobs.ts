@@ -18,6 +18,7 @@ import { registerWebhookJobs } from '../modules/webhooks/index.js';
 import { purgeOldExchanges } from '../modules/carrier-accounts/index.js';
 import { registerManifestJobs } from '../modules/manifests/index.js';
 import { registerPickupJobs } from '../modules/pickups/index.js';
+import { registerTrackerJobs } from '../modules/trackers/index.js';
 
 /** Register every module's job handlers and schedules on the app's queue (not started). */
 export async function registerJobHandlers(app: FastifyInstance): Promise<void> {
@@ -62,4 +63,6 @@ export async function registerJobHandlers(app: FastifyInstance): Promise<void> {
   // End of day: manifest forms (made by a job, at the carrier where its API closes), and pickups completing at their window's end.
   await registerManifestJobs(app.deps, app.services.manifests);
   await registerPickupJobs(app.deps, app.services.pickups);
+  // Trackers of labels bought elsewhere: due scans asked of their carrier (tracking.updated on a change).
+  await registerTrackerJobs(app.deps, app.services.trackers);
 }

@@ -34,6 +34,31 @@ export interface Parcel {
   length_in: number;
   width_in: number;
   height_in: number;
+  /**
+   * The carrier's own packaging the parcel travels in (an id of `CarrierDefinition.packages`):
+   * its flat-rate services price it flat; another carrier cannot carry it. Absent: the
+   * shipper's own box.
+   */
+  package_id?: string;
+}
+
+/**
+ * A carrier's own packaging (flat-rate boxes, envelopes, paks), as data in its folder
+ * (`packages.ts`). Dimensions are what the carrier publishes (inside, inches); a flat-rate
+ * service charges `flat_rates[service_code]` whatever the weight up to `max_weight_oz`.
+ */
+export interface CarrierPackage {
+  /** `<carrier slug>_<name>`, e.g. `usps_medium_flat_rate_box`. */
+  id: string;
+  name: string;
+  length_in: number;
+  width_in: number;
+  height_in: number;
+  max_weight_oz: number;
+  /** Flat price per service (minor units, USD); services not listed price it by weight and size. */
+  flat_rates: Readonly<Record<string, number>>;
+  /** The carrier API's packaging code the api driver sends. */
+  carrier_code: string;
 }
 
 export type CountryGroup = 'ca_mx' | 'europe' | 'asia_pacific' | 'rest_of_world';
@@ -468,6 +493,8 @@ export interface CarrierDefinition {
   observed_holidays: readonly UsHoliday[];
   /** Manifests and pickups (absent: neither is offered). */
   end_of_day?: EndOfDayOffer;
+  /** The carrier's own packaging (absent: none). */
+  packages?: readonly CarrierPackage[];
   /** Checks a tracking number's format and check digit. */
   isValidTrackingNumber(trackingNumber: string): boolean;
   /** Heading, routing code, barcode and printed tracking number of its labels. */

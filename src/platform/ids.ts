@@ -30,6 +30,8 @@ export const idPrefixes = {
   refund: 'rfd',
   manifest: 'man',
   pickup: 'pck',
+  package: 'pkg',
+  location: 'loc',
   channelDelivery: 'chd',
   channelExchange: 'chx',
   syncRun: 'syn',

@@ -27,6 +27,9 @@ import { BatchDetail } from './pages/BatchDetail';
 import { Webhooks } from './pages/Webhooks';
 import { Rules } from './pages/Rules';
 import { EndOfDay } from './pages/EndOfDay';
+import { Trackers } from './pages/Trackers';
+import { Packages } from './pages/Packages';
+import { Locations } from './pages/Locations';
 import { WebhookDetail } from './pages/WebhookDetail';
 import { WebhookDeadLetters, WebhookDeliveries } from './pages/WebhookDeliveries';
 import { WebhookDeliveryDetail } from './pages/WebhookDeliveryDetail';
@@ -63,6 +66,9 @@ export const routes: RouteEntry[] = [
   { path: '/dashboard/batches/:id', title: 'Batch', page: BatchDetail, access: 'user' },
   { path: '/dashboard/ship-from', title: 'Ship from', page: ShipFrom, access: 'user', nav: 'Ship from' },
   { path: '/dashboard/end-of-day', title: 'End of day', page: EndOfDay, access: 'user', nav: 'End of day' },
+  { path: '/dashboard/trackers', title: 'Trackers', page: Trackers, access: 'user', nav: 'Trackers' },
+  { path: '/dashboard/packages', title: 'Packages', page: Packages, access: 'user', nav: 'Packages' },
+  { path: '/dashboard/locations', title: 'Locations', page: Locations, access: 'user', nav: 'Locations' },
   { path: '/dashboard/rates', title: 'Rate calculator', page: Rates, access: 'user', nav: 'Rates' },
   { path: '/dashboard/integrations', title: 'Integrations', page: Integrations, access: 'user', nav: 'Integrations', role: 'admin' },
   { path: '/dashboard/integrations/:id', title: 'Integration', page: IntegrationEdit, access: 'user' },

@@ -200,6 +200,20 @@ class PickupStatus(OpenEnum):
     FAILED = "failed"
 
 
+class TrackerStatus(OpenEnum):
+    """As a shipment's tracking status; never back from delivered.. Unknown values are kept: TrackerStatus("new_value") does not raise."""
+
+    PRE_TRANSIT = "pre_transit"
+    IN_TRANSIT = "in_transit"
+    OUT_FOR_DELIVERY = "out_for_delivery"
+    DELIVERED = "delivered"
+    AVAILABLE_FOR_PICKUP = "available_for_pickup"
+    RETURN_TO_SENDER = "return_to_sender"
+    FAILURE = "failure"
+    CANCELLED = "cancelled"
+    UNKNOWN = "unknown"
+
+
 class MemberRole(OpenEnum):
     """viewer (reads), operator (orders, rates, labels, returns, batches, manifests, pickups, tracking), admin (everything but ownership), owner (everything).. Unknown values are kept: MemberRole("new_value") does not raise."""
 
@@ -630,6 +644,62 @@ class Pickup(TypedDict, total=False):
     cancelled_at: str | None
     completed_at: str | None
     created_at: str
+
+
+class Tracker(TypedDict, total=False):
+    """The Tracker object. Fields the service adds later are kept in the dict."""
+
+    id: str
+    carrier: str
+    tracking_number: str
+    carrier_account_id: str | None
+    status: str  # TrackerStatus
+    status_detail: str | None
+    events: list[dict[str, Any]]
+    estimated_delivery_at: str | None
+    created_at: str
+    updated_at: str
+
+
+class Package(TypedDict, total=False):
+    """The Package object. Fields the service adds later are kept in the dict."""
+
+    id: str
+    name: str
+    length_in: float
+    width_in: float
+    height_in: float
+    tare_weight_oz: float
+    max_weight_oz: float | None
+    created_at: str
+    updated_at: str
+
+
+class CarrierPackage(TypedDict, total=False):
+    """The CarrierPackage object. Fields the service adds later are kept in the dict."""
+
+    id: str
+    carrier: str
+    name: str
+    length_in: float
+    width_in: float
+    height_in: float
+    max_weight_oz: float
+    flat_rate_services: list[str]
+
+
+class Location(TypedDict, total=False):
+    """The Location object. Fields the service adds later are kept in the dict."""
+
+    id: str
+    name: str
+    address: dict[str, Any]
+    return_address: dict[str, Any] | None
+    timezone: str
+    pickup_cutoff: str
+    is_default: bool
+    created_at: str
+    updated_at: str
 
 
 class Member(TypedDict, total=False):
@@ -1428,6 +1498,133 @@ class Operations:
         POST /v1/pickups/{id}/cancel
         """
         return self._request("POST", "/v1/pickups/{id}/cancel", path_params={"id": id}, query={}, idempotency_key=idempotency_key, answer="json")
+
+    def create_tracker(self, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> Tracker:
+        """Track a label bought elsewhere.
+
+        POST /v1/trackers
+        """
+        return self._request("POST", "/v1/trackers", path_params={}, query={}, body=body, idempotency_key=idempotency_key, answer="json")
+
+    def list_trackers(self, *, limit: int | None = None, cursor: str | None = None, status: str | None = None, carrier: str | None = None, tracking_number: str | None = None) -> Page[Tracker]:
+        """List trackers, newest first (?status=&carrier=&tracking_number=).
+
+        GET /v1/trackers
+
+        Query parameters:
+            limit: Page size, default 20, clamped to 1..100.
+            status: one of pre_transit, in_transit, out_for_delivery, delivered, available_for_pickup, return_to_sender, failure, cancelled, unknown
+        """
+        return self._request("GET", "/v1/trackers", path_params={}, query={"limit": limit, "cursor": cursor, "status": status, "carrier": carrier, "tracking_number": tracking_number}, answer="page")
+
+    def iter_trackers(self, *, limit: int | None = None, status: str | None = None, carrier: str | None = None, tracking_number: str | None = None) -> Iterator[Tracker]:
+        """Every item of `list_trackers` across all pages, fetched as the loop asks, with the same filters."""
+        return self._paginate(self.list_trackers, dict(limit=limit, status=status, carrier=carrier, tracking_number=tracking_number))
+
+    def get_tracker(self, id: str) -> Tracker:
+        """Read a tracker and its events.
+
+        GET /v1/trackers/{id}
+        """
+        return self._request("GET", "/v1/trackers/{id}", path_params={"id": id}, query={}, answer="json")
+
+    def delete_tracker(self, id: str) -> None:
+        """Stop tracking (204).
+
+        DELETE /v1/trackers/{id}
+        """
+        return self._request("DELETE", "/v1/trackers/{id}", path_params={"id": id}, query={}, answer="none")
+
+    def create_package(self, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> Package:
+        """Create a package preset.
+
+        POST /v1/packages
+        """
+        return self._request("POST", "/v1/packages", path_params={}, query={}, body=body, idempotency_key=idempotency_key, answer="json")
+
+    def list_packages(self, *, limit: int | None = None, cursor: str | None = None) -> Page[Package]:
+        """List package presets, newest first.
+
+        GET /v1/packages
+
+        Query parameters:
+            limit: Page size, default 20, clamped to 1..100.
+        """
+        return self._request("GET", "/v1/packages", path_params={}, query={"limit": limit, "cursor": cursor}, answer="page")
+
+    def iter_packages(self, *, limit: int | None = None) -> Iterator[Package]:
+        """Every item of `list_packages` across all pages, fetched as the loop asks, with the same filters."""
+        return self._paginate(self.list_packages, dict(limit=limit))
+
+    def get_package(self, id: str) -> Package:
+        """Read a package preset.
+
+        GET /v1/packages/{id}
+        """
+        return self._request("GET", "/v1/packages/{id}", path_params={"id": id}, query={}, answer="json")
+
+    def update_package(self, id: str, body: Mapping[str, Any]) -> Package:
+        """Change a package preset.
+
+        PATCH /v1/packages/{id}
+        """
+        return self._request("PATCH", "/v1/packages/{id}", path_params={"id": id}, query={}, body=body, answer="json")
+
+    def delete_package(self, id: str) -> None:
+        """Delete a package preset (204).
+
+        DELETE /v1/packages/{id}
+        """
+        return self._request("DELETE", "/v1/packages/{id}", path_params={"id": id}, query={}, answer="none")
+
+    def list_carrier_packages(self) -> dict[str, Any]:
+        """The carriers' own packaging (flat-rate boxes and envelopes, letters, paks, flyers).
+
+        GET /v1/carrier-packages
+        """
+        return self._request("GET", "/v1/carrier-packages", path_params={}, query={}, answer="json")
+
+    def create_location(self, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> Location:
+        """Create a location (where parcels ship from).
+
+        POST /v1/locations
+        """
+        return self._request("POST", "/v1/locations", path_params={}, query={}, body=body, idempotency_key=idempotency_key, answer="json")
+
+    def list_locations(self, *, limit: int | None = None, cursor: str | None = None) -> Page[Location]:
+        """List locations, newest first.
+
+        GET /v1/locations
+
+        Query parameters:
+            limit: Page size, default 20, clamped to 1..100.
+        """
+        return self._request("GET", "/v1/locations", path_params={}, query={"limit": limit, "cursor": cursor}, answer="page")
+
+    def iter_locations(self, *, limit: int | None = None) -> Iterator[Location]:
+        """Every item of `list_locations` across all pages, fetched as the loop asks, with the same filters."""
+        return self._paginate(self.list_locations, dict(limit=limit))
+
+    def get_location(self, id: str) -> Location:
+        """Read a location.
+
+        GET /v1/locations/{id}
+        """
+        return self._request("GET", "/v1/locations/{id}", path_params={"id": id}, query={}, answer="json")
+
+    def update_location(self, id: str, body: Mapping[str, Any]) -> Location:
+        """Change a location (is_default: true makes it the default).
+
+        PATCH /v1/locations/{id}
+        """
+        return self._request("PATCH", "/v1/locations/{id}", path_params={"id": id}, query={}, body=body, answer="json")
+
+    def delete_location(self, id: str) -> None:
+        """Delete a location (204; the default only when it is the last).
+
+        DELETE /v1/locations/{id}
+        """
+        return self._request("DELETE", "/v1/locations/{id}", path_params={"id": id}, query={}, answer="none")
 
     def register(self, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> dict[str, Any]:
         """Register an account and its workspace (pending until approved).
@@ -2265,6 +2462,133 @@ class Operations:
         """
         return self._request("POST", "/api/admin/pickups/{id}/cancel", path_params={"id": id}, query={}, idempotency_key=idempotency_key, answer="json")
 
+    def admin_create_tracker(self, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> Tracker:
+        """Track a label bought elsewhere.
+
+        POST /api/admin/trackers
+        """
+        return self._request("POST", "/api/admin/trackers", path_params={}, query={}, body=body, idempotency_key=idempotency_key, answer="json")
+
+    def admin_list_trackers(self, *, limit: int | None = None, cursor: str | None = None, status: str | None = None, carrier: str | None = None, tracking_number: str | None = None) -> Page[Tracker]:
+        """List trackers, newest first (?status=&carrier=&tracking_number=).
+
+        GET /api/admin/trackers
+
+        Query parameters:
+            limit: Page size, default 20, clamped to 1..100.
+            status: one of pre_transit, in_transit, out_for_delivery, delivered, available_for_pickup, return_to_sender, failure, cancelled, unknown
+        """
+        return self._request("GET", "/api/admin/trackers", path_params={}, query={"limit": limit, "cursor": cursor, "status": status, "carrier": carrier, "tracking_number": tracking_number}, answer="page")
+
+    def admin_iter_trackers(self, *, limit: int | None = None, status: str | None = None, carrier: str | None = None, tracking_number: str | None = None) -> Iterator[Tracker]:
+        """Every item of `admin_list_trackers` across all pages, fetched as the loop asks, with the same filters."""
+        return self._paginate(self.admin_list_trackers, dict(limit=limit, status=status, carrier=carrier, tracking_number=tracking_number))
+
+    def admin_get_tracker(self, id: str) -> Tracker:
+        """Read a tracker and its events.
+
+        GET /api/admin/trackers/{id}
+        """
+        return self._request("GET", "/api/admin/trackers/{id}", path_params={"id": id}, query={}, answer="json")
+
+    def admin_delete_tracker(self, id: str) -> None:
+        """Stop tracking (204).
+
+        DELETE /api/admin/trackers/{id}
+        """
+        return self._request("DELETE", "/api/admin/trackers/{id}", path_params={"id": id}, query={}, answer="none")
+
+    def admin_create_package(self, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> Package:
+        """Create a package preset.
+
+        POST /api/admin/packages
+        """
+        return self._request("POST", "/api/admin/packages", path_params={}, query={}, body=body, idempotency_key=idempotency_key, answer="json")
+
+    def admin_list_packages(self, *, limit: int | None = None, cursor: str | None = None) -> Page[Package]:
+        """List package presets, newest first.
+
+        GET /api/admin/packages
+
+        Query parameters:
+            limit: Page size, default 20, clamped to 1..100.
+        """
+        return self._request("GET", "/api/admin/packages", path_params={}, query={"limit": limit, "cursor": cursor}, answer="page")
+
+    def admin_iter_packages(self, *, limit: int | None = None) -> Iterator[Package]:
+        """Every item of `admin_list_packages` across all pages, fetched as the loop asks, with the same filters."""
+        return self._paginate(self.admin_list_packages, dict(limit=limit))
+
+    def admin_get_package(self, id: str) -> Package:
+        """Read a package preset.
+
+        GET /api/admin/packages/{id}
+        """
+        return self._request("GET", "/api/admin/packages/{id}", path_params={"id": id}, query={}, answer="json")
+
+    def admin_update_package(self, id: str, body: Mapping[str, Any]) -> Package:
+        """Change a package preset.
+
+        PATCH /api/admin/packages/{id}
+        """
+        return self._request("PATCH", "/api/admin/packages/{id}", path_params={"id": id}, query={}, body=body, answer="json")
+
+    def admin_delete_package(self, id: str) -> None:
+        """Delete a package preset (204).
+
+        DELETE /api/admin/packages/{id}
+        """
+        return self._request("DELETE", "/api/admin/packages/{id}", path_params={"id": id}, query={}, answer="none")
+
+    def admin_list_carrier_packages(self) -> dict[str, Any]:
+        """The carriers' own packaging (flat-rate boxes and envelopes, letters, paks, flyers).
+
+        GET /api/admin/carrier-packages
+        """
+        return self._request("GET", "/api/admin/carrier-packages", path_params={}, query={}, answer="json")
+
+    def admin_create_location(self, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> Location:
+        """Create a location (where parcels ship from).
+
+        POST /api/admin/locations
+        """
+        return self._request("POST", "/api/admin/locations", path_params={}, query={}, body=body, idempotency_key=idempotency_key, answer="json")
+
+    def admin_list_locations(self, *, limit: int | None = None, cursor: str | None = None) -> Page[Location]:
+        """List locations, newest first.
+
+        GET /api/admin/locations
+
+        Query parameters:
+            limit: Page size, default 20, clamped to 1..100.
+        """
+        return self._request("GET", "/api/admin/locations", path_params={}, query={"limit": limit, "cursor": cursor}, answer="page")
+
+    def admin_iter_locations(self, *, limit: int | None = None) -> Iterator[Location]:
+        """Every item of `admin_list_locations` across all pages, fetched as the loop asks, with the same filters."""
+        return self._paginate(self.admin_list_locations, dict(limit=limit))
+
+    def admin_get_location(self, id: str) -> Location:
+        """Read a location.
+
+        GET /api/admin/locations/{id}
+        """
+        return self._request("GET", "/api/admin/locations/{id}", path_params={"id": id}, query={}, answer="json")
+
+    def admin_update_location(self, id: str, body: Mapping[str, Any]) -> Location:
+        """Change a location (is_default: true makes it the default).
+
+        PATCH /api/admin/locations/{id}
+        """
+        return self._request("PATCH", "/api/admin/locations/{id}", path_params={"id": id}, query={}, body=body, answer="json")
+
+    def admin_delete_location(self, id: str) -> None:
+        """Delete a location (204; the default only when it is the last).
+
+        DELETE /api/admin/locations/{id}
+        """
+        return self._request("DELETE", "/api/admin/locations/{id}", path_params={"id": id}, query={}, answer="none")
+
     def super_admin_list_accounts(self, *, status: str | None = None, q: str | None = None, limit: int | None = None, cursor: str | None = None) -> Page[Account]:
         """List accounts (filter by status, search by email).
 
@@ -2578,6 +2902,21 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "listPickups": ("GET", "/v1/pickups"),
     "getPickup": ("GET", "/v1/pickups/{id}"),
     "cancelPickup": ("POST", "/v1/pickups/{id}/cancel"),
+    "createTracker": ("POST", "/v1/trackers"),
+    "listTrackers": ("GET", "/v1/trackers"),
+    "getTracker": ("GET", "/v1/trackers/{id}"),
+    "deleteTracker": ("DELETE", "/v1/trackers/{id}"),
+    "createPackage": ("POST", "/v1/packages"),
+    "listPackages": ("GET", "/v1/packages"),
+    "getPackage": ("GET", "/v1/packages/{id}"),
+    "updatePackage": ("PATCH", "/v1/packages/{id}"),
+    "deletePackage": ("DELETE", "/v1/packages/{id}"),
+    "listCarrierPackages": ("GET", "/v1/carrier-packages"),
+    "createLocation": ("POST", "/v1/locations"),
+    "listLocations": ("GET", "/v1/locations"),
+    "getLocation": ("GET", "/v1/locations/{id}"),
+    "updateLocation": ("PATCH", "/v1/locations/{id}"),
+    "deleteLocation": ("DELETE", "/v1/locations/{id}"),
     "register": ("POST", "/api/auth/register"),
     "login": ("POST", "/api/auth/login"),
     "logout": ("POST", "/api/auth/logout"),
@@ -2675,6 +3014,21 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "adminListPickups": ("GET", "/api/admin/pickups"),
     "adminGetPickup": ("GET", "/api/admin/pickups/{id}"),
     "adminCancelPickup": ("POST", "/api/admin/pickups/{id}/cancel"),
+    "adminCreateTracker": ("POST", "/api/admin/trackers"),
+    "adminListTrackers": ("GET", "/api/admin/trackers"),
+    "adminGetTracker": ("GET", "/api/admin/trackers/{id}"),
+    "adminDeleteTracker": ("DELETE", "/api/admin/trackers/{id}"),
+    "adminCreatePackage": ("POST", "/api/admin/packages"),
+    "adminListPackages": ("GET", "/api/admin/packages"),
+    "adminGetPackage": ("GET", "/api/admin/packages/{id}"),
+    "adminUpdatePackage": ("PATCH", "/api/admin/packages/{id}"),
+    "adminDeletePackage": ("DELETE", "/api/admin/packages/{id}"),
+    "adminListCarrierPackages": ("GET", "/api/admin/carrier-packages"),
+    "adminCreateLocation": ("POST", "/api/admin/locations"),
+    "adminListLocations": ("GET", "/api/admin/locations"),
+    "adminGetLocation": ("GET", "/api/admin/locations/{id}"),
+    "adminUpdateLocation": ("PATCH", "/api/admin/locations/{id}"),
+    "adminDeleteLocation": ("DELETE", "/api/admin/locations/{id}"),
     "superAdminListAccounts": ("GET", "/api/super-admin/accounts"),
     "superAdminGetAccount": ("GET", "/api/super-admin/accounts/{userId}"),
     "superAdminIssuePasswordReset": ("POST", "/api/super-admin/accounts/{userId}/password-reset"),
@@ -2705,4 +3059,4 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "integrationShopifyOauthCallback": ("GET", "/api/integrations/oauth/shopify/callback"),
 }
 
-ENUMS: dict[str, type[OpenEnum]] = {"AccountRole": AccountRole, "AccountStatus": AccountStatus, "WorkspacePlan": WorkspacePlan, "ApiKeyEnvironment": ApiKeyEnvironment, "ApiKeyRole": ApiKeyRole, "OrderEnvironment": OrderEnvironment, "OrderStatus": OrderStatus, "ShipmentEnvironment": ShipmentEnvironment, "ShipmentStatus": ShipmentStatus, "ShipmentCharge": ShipmentCharge, "ShipmentBillingStatus": ShipmentBillingStatus, "BatchType": BatchType, "BatchStatus": BatchStatus, "BatchItemStatus": BatchItemStatus, "WebhookEndpointEnvironment": WebhookEndpointEnvironment, "WebhookDeliveryStatus": WebhookDeliveryStatus, "CarrierAccountDriver": CarrierAccountDriver, "CarrierAccountMode": CarrierAccountMode, "CarrierTypeDriversItem": CarrierTypeDriversItem, "CarrierTypeReturnChargesItem": CarrierTypeReturnChargesItem, "ShippingRuleSelectionStrategy": ShippingRuleSelectionStrategy, "ManifestStatus": ManifestStatus, "PickupStatus": PickupStatus, "MemberRole": MemberRole, "InvitationRole": InvitationRole, "InvitationStatus": InvitationStatus, "IntegrationPlatform": IntegrationPlatform, "IntegrationEnvironment": IntegrationEnvironment, "IntegrationHealth": IntegrationHealth, "SyncRunKind": SyncRunKind, "SyncRunStatus": SyncRunStatus, "WriteBackAction": WriteBackAction, "WriteBackStatus": WriteBackStatus, "OfficePinProduct": OfficePinProduct, "OfficePinStatus": OfficePinStatus, "RefundStatus": RefundStatus}
+ENUMS: dict[str, type[OpenEnum]] = {"AccountRole": AccountRole, "AccountStatus": AccountStatus, "WorkspacePlan": WorkspacePlan, "ApiKeyEnvironment": ApiKeyEnvironment, "ApiKeyRole": ApiKeyRole, "OrderEnvironment": OrderEnvironment, "OrderStatus": OrderStatus, "ShipmentEnvironment": ShipmentEnvironment, "ShipmentStatus": ShipmentStatus, "ShipmentCharge": ShipmentCharge, "ShipmentBillingStatus": ShipmentBillingStatus, "BatchType": BatchType, "BatchStatus": BatchStatus, "BatchItemStatus": BatchItemStatus, "WebhookEndpointEnvironment": WebhookEndpointEnvironment, "WebhookDeliveryStatus": WebhookDeliveryStatus, "CarrierAccountDriver": CarrierAccountDriver, "CarrierAccountMode": CarrierAccountMode, "CarrierTypeDriversItem": CarrierTypeDriversItem, "CarrierTypeReturnChargesItem": CarrierTypeReturnChargesItem, "ShippingRuleSelectionStrategy": ShippingRuleSelectionStrategy, "ManifestStatus": ManifestStatus, "PickupStatus": PickupStatus, "TrackerStatus": TrackerStatus, "MemberRole": MemberRole, "InvitationRole": InvitationRole, "InvitationStatus": InvitationStatus, "IntegrationPlatform": IntegrationPlatform, "IntegrationEnvironment": IntegrationEnvironment, "IntegrationHealth": IntegrationHealth, "SyncRunKind": SyncRunKind, "SyncRunStatus": SyncRunStatus, "WriteBackAction": WriteBackAction, "WriteBackStatus": WriteBackStatus, "OfficePinProduct": OfficePinProduct, "OfficePinStatus": OfficePinStatus, "RefundStatus": RefundStatus}

@@ -1250,6 +1250,200 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/trackers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List trackers, newest first (?status=&carrier=&tracking_number=)
+         * @description List trackers, newest first (?status=&carrier=&tracking_number=).
+         *
+         *     Authentication: an API key (`Authorization: Bearer sk_…`) and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        get: operations["listTrackers"];
+        put?: never;
+        /**
+         * Track a label bought elsewhere
+         * @description Follows a label bought elsewhere (201; the same carrier and number again answers the existing tracker, 200). The number must be valid for its carrier, check digit included (UPS `1Z…`, USPS IMpb 22 digits, FedEx 12 digits, DHL Express 10 digits), else 400 `validation_failed` on `tracking_number`. With `carrier_account_id` (an api account of the carrier) the carrier's tracking API answers; without it the carrier's simulation plays a journey from now. Each change of status sends `tracking.updated` with `tracker_id` and the tracker. Send an Idempotency-Key to make retries safe.
+         */
+        post: operations["createTracker"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/trackers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a tracker and its events
+         * @description Read a tracker and its events.
+         *
+         *     Authentication: an API key (`Authorization: Bearer sk_…`) and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        get: operations["getTracker"];
+        put?: never;
+        post?: never;
+        /**
+         * Stop tracking (204)
+         * @description Stop tracking (204).
+         *
+         *     Authentication: an API key (`Authorization: Bearer sk_…`) and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        delete: operations["deleteTracker"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/packages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List package presets, newest first
+         * @description List package presets, newest first.
+         *
+         *     Authentication: an API key (`Authorization: Bearer sk_…`) and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        get: operations["listPackages"];
+        put?: never;
+        /**
+         * Create a package preset
+         * @description A box you ship in: its inside dimensions, what it weighs empty (added to the contents' weight) and the most it may weigh packed. Use it as `parcel: {package_id, weight_oz}` in rate queries.
+         */
+        post: operations["createPackage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/packages/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a package preset
+         * @description Read a package preset.
+         *
+         *     Authentication: an API key (`Authorization: Bearer sk_…`) and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        get: operations["getPackage"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a package preset (204)
+         * @description Delete a package preset (204).
+         *
+         *     Authentication: an API key (`Authorization: Bearer sk_…`) and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        delete: operations["deletePackage"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a package preset
+         * @description Change a package preset.
+         *
+         *     Authentication: an API key (`Authorization: Bearer sk_…`) and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        patch: operations["updatePackage"];
+        trace?: never;
+    };
+    "/v1/carrier-packages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The carriers' own packaging (flat-rate boxes and envelopes, letters, paks, flyers)
+         * @description Use an `id` as `parcel.package_id`: the carrier's `flat_rate_services` price it flat whatever its weight up to `max_weight_oz`; its other services rate it by weight and size; other carriers do not carry it.
+         */
+        get: operations["listCarrierPackages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/locations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List locations, newest first
+         * @description List locations, newest first.
+         *
+         *     Authentication: an API key (`Authorization: Bearer sk_…`) and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        get: operations["listLocations"];
+        put?: never;
+        /**
+         * Create a location (where parcels ship from)
+         * @description The first location of a workspace and environment is its default. Rate queries take `location_id` in place of `ship_from`: its address, its time zone for the ship date and its `pickup_cutoff` for the delivery promise.
+         */
+        post: operations["createLocation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/locations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a location
+         * @description Read a location.
+         *
+         *     Authentication: an API key (`Authorization: Bearer sk_…`) and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        get: operations["getLocation"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a location (204; the default only when it is the last)
+         * @description Delete a location (204; the default only when it is the last).
+         *
+         *     Authentication: an API key (`Authorization: Bearer sk_…`) and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        delete: operations["deleteLocation"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a location (is_default: true makes it the default)
+         * @description Change a location (is_default: true makes it the default).
+         *
+         *     Authentication: an API key (`Authorization: Bearer sk_…`) and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        patch: operations["updateLocation"];
+        trace?: never;
+    };
     "/api/auth/register": {
         parameters: {
             query?: never;
@@ -2940,6 +3134,200 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/trackers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List trackers, newest first (?status=&carrier=&tracking_number=)
+         * @description List trackers, newest first (?status=&carrier=&tracking_number=).
+         *
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        get: operations["adminListTrackers"];
+        put?: never;
+        /**
+         * Track a label bought elsewhere
+         * @description Follows a label bought elsewhere (201; the same carrier and number again answers the existing tracker, 200). The number must be valid for its carrier, check digit included (UPS `1Z…`, USPS IMpb 22 digits, FedEx 12 digits, DHL Express 10 digits), else 400 `validation_failed` on `tracking_number`. With `carrier_account_id` (an api account of the carrier) the carrier's tracking API answers; without it the carrier's simulation plays a journey from now. Each change of status sends `tracking.updated` with `tracker_id` and the tracker. Send an Idempotency-Key to make retries safe.
+         */
+        post: operations["adminCreateTracker"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/trackers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a tracker and its events
+         * @description Read a tracker and its events.
+         *
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        get: operations["adminGetTracker"];
+        put?: never;
+        post?: never;
+        /**
+         * Stop tracking (204)
+         * @description Stop tracking (204).
+         *
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        delete: operations["adminDeleteTracker"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/packages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List package presets, newest first
+         * @description List package presets, newest first.
+         *
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        get: operations["adminListPackages"];
+        put?: never;
+        /**
+         * Create a package preset
+         * @description A box you ship in: its inside dimensions, what it weighs empty (added to the contents' weight) and the most it may weigh packed. Use it as `parcel: {package_id, weight_oz}` in rate queries.
+         */
+        post: operations["adminCreatePackage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/packages/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a package preset
+         * @description Read a package preset.
+         *
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        get: operations["adminGetPackage"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a package preset (204)
+         * @description Delete a package preset (204).
+         *
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        delete: operations["adminDeletePackage"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a package preset
+         * @description Change a package preset.
+         *
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        patch: operations["adminUpdatePackage"];
+        trace?: never;
+    };
+    "/api/admin/carrier-packages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The carriers' own packaging (flat-rate boxes and envelopes, letters, paks, flyers)
+         * @description Use an `id` as `parcel.package_id`: the carrier's `flat_rate_services` price it flat whatever its weight up to `max_weight_oz`; its other services rate it by weight and size; other carriers do not carry it.
+         */
+        get: operations["adminListCarrierPackages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/locations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List locations, newest first
+         * @description List locations, newest first.
+         *
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        get: operations["adminListLocations"];
+        put?: never;
+        /**
+         * Create a location (where parcels ship from)
+         * @description The first location of a workspace and environment is its default. Rate queries take `location_id` in place of `ship_from`: its address, its time zone for the ship date and its `pickup_cutoff` for the delivery promise.
+         */
+        post: operations["adminCreateLocation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/locations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a location
+         * @description Read a location.
+         *
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        get: operations["adminGetLocation"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a location (204; the default only when it is the last)
+         * @description Delete a location (204; the default only when it is the last).
+         *
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        delete: operations["adminDeleteLocation"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a location (is_default: true makes it the default)
+         * @description Change a location (is_default: true makes it the default).
+         *
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        patch: operations["adminUpdateLocation"];
+        trace?: never;
+    };
     "/api/super-admin/accounts": {
         parameters: {
             query?: never;
@@ -3880,6 +4268,8 @@ export interface components {
                 length_in: number;
                 width_in: number;
                 height_in: number;
+                /** @description The package the parcel was given with (its dimensions are the package's). */
+                package_id?: string;
             };
             /** @description True when any parcel field was derived (weight from items, dimensions from the default box). */
             parcel_derived: boolean;
@@ -5609,6 +5999,172 @@ export interface components {
             completed_at: string | null;
             /** Format: date-time */
             created_at: string;
+        };
+        /**
+         * Tracker
+         * @example {
+         *       "id": "trk_01jdx3c2v5f0b6k8m9n1p2q3r4",
+         *       "carrier": "ups",
+         *       "tracking_number": "1Z999AA10123456784",
+         *       "carrier_account_id": null,
+         *       "status": "in_transit",
+         *       "status_detail": "departed_facility",
+         *       "events": [
+         *         {
+         *           "id": "tev_01jdx3c2v5f0b6k8m9n1p2q3r6",
+         *           "occurred_at": "2026-03-02T22:00:00.000Z",
+         *           "status": "in_transit",
+         *           "status_detail": "departed_facility",
+         *           "description": "Departed origin facility",
+         *           "location": {
+         *             "city": null,
+         *             "state": null,
+         *             "postal_code": null,
+         *             "country": "US"
+         *           },
+         *           "carrier_status_code": "DP"
+         *         },
+         *         {
+         *           "id": "tev_01jdx3c2v5f0b6k8m9n1p2q3r5",
+         *           "occurred_at": "2026-03-02T18:00:00.000Z",
+         *           "status": "in_transit",
+         *           "status_detail": "picked_up",
+         *           "description": "Picked up by UPS",
+         *           "location": {
+         *             "city": null,
+         *             "state": null,
+         *             "postal_code": null,
+         *             "country": "US"
+         *           },
+         *           "carrier_status_code": "PU"
+         *         }
+         *       ],
+         *       "estimated_delivery_at": "2026-03-05T14:00:00.000Z",
+         *       "created_at": "2026-03-02T15:04:05.000Z",
+         *       "updated_at": "2026-03-02T22:00:00.000Z"
+         *     }
+         */
+        Tracker: {
+            id: string;
+            carrier: string;
+            tracking_number: string;
+            carrier_account_id: string | null;
+            /** @description As a shipment's tracking status; never back from delivered. */
+            status: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "available_for_pickup" | "return_to_sender" | "failure" | "cancelled" | "unknown";
+            status_detail: string | null;
+            /** @description Newest first; a carrier event is kept once however often it is reported. */
+            events: {
+                id: string;
+                /** Format: date-time */
+                occurred_at: string;
+                status: string;
+                status_detail: string;
+                description: string;
+                location: {
+                    city: string | null;
+                    state: string | null;
+                    postal_code: string | null;
+                    country: string | null;
+                };
+                carrier_status_code: string;
+            }[];
+            estimated_delivery_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * Package
+         * @example {
+         *       "id": "pkg_01jdx3c2v5f0b6k8m9n1p2q3r4",
+         *       "name": "Mailer 10×8×4",
+         *       "length_in": 10,
+         *       "width_in": 8,
+         *       "height_in": 4,
+         *       "tare_weight_oz": 3.5,
+         *       "max_weight_oz": 320,
+         *       "created_at": "2026-03-02T15:04:05.000Z",
+         *       "updated_at": "2026-03-02T15:04:05.000Z"
+         *     }
+         */
+        Package: {
+            id: string;
+            name: string;
+            length_in: number;
+            width_in: number;
+            height_in: number;
+            tare_weight_oz: number;
+            max_weight_oz: number | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * CarrierPackage
+         * @example {
+         *       "id": "usps_medium_flat_rate_box",
+         *       "carrier": "usps",
+         *       "name": "Priority Mail Medium Flat Rate Box",
+         *       "length_in": 11,
+         *       "width_in": 8.5,
+         *       "height_in": 5.5,
+         *       "max_weight_oz": 1120,
+         *       "flat_rate_services": [
+         *         "usps_priority_mail"
+         *       ]
+         *     }
+         */
+        CarrierPackage: {
+            /** @description Use it as `parcel.package_id`. */
+            id: string;
+            carrier: string;
+            name: string;
+            length_in: number;
+            width_in: number;
+            height_in: number;
+            max_weight_oz: number;
+            /** @description Services that price it flat whatever its weight up to max_weight_oz; the carrier's other services rate it by weight and size. */
+            flat_rate_services: string[];
+        };
+        /**
+         * Location
+         * @example {
+         *       "id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
+         *       "name": "Reno warehouse",
+         *       "address": {
+         *         "company": "Acme",
+         *         "street1": "1 Logistics Way",
+         *         "city": "Reno",
+         *         "state": "NV",
+         *         "postal_code": "89502",
+         *         "country": "US"
+         *       },
+         *       "timezone": "America/Los_Angeles",
+         *       "pickup_cutoff": "16:30",
+         *       "is_default": false,
+         *       "return_address": null,
+         *       "created_at": "2026-03-02T15:04:05.000Z",
+         *       "updated_at": "2026-03-02T15:04:05.000Z"
+         *     }
+         */
+        Location: {
+            id: string;
+            name: string;
+            address: {
+                [key: string]: unknown;
+            };
+            return_address: {
+                [key: string]: unknown;
+            } | null;
+            timezone: string;
+            pickup_cutoff: string;
+            is_default: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
         };
         /**
          * Member
@@ -7442,12 +7998,14 @@ export interface operations {
                          */
                         hs_tariff_number?: string | null;
                     }[];
-                    /** @description Missing fields are derived: the weight from the line items, the dimensions from the setting orders.default_box. */
+                    /** @description Missing fields are derived: the weight from the line items, the dimensions from the setting orders.default_box (or from `package_id`). */
                     parcel?: {
                         weight_oz?: number;
                         length_in?: number;
                         width_in?: number;
                         height_in?: number;
+                        /** @description In place of the dimensions: a package preset (`pkg_…`, its tare is added to the weight) or a carrier's packaging (GET /v1/carrier-packages, which that carrier prices flat where it says). */
+                        package_id?: string;
                     } | null;
                     /** @description A service_code, e.g. usps_ground_advantage. */
                     requested_service?: string | null;
@@ -8259,12 +8817,14 @@ export interface operations {
                          */
                         hs_tariff_number?: string | null;
                     }[];
-                    /** @description Missing fields are derived: the weight from the line items, the dimensions from the setting orders.default_box. */
+                    /** @description Missing fields are derived: the weight from the line items, the dimensions from the setting orders.default_box (or from `package_id`). */
                     parcel?: {
                         weight_oz?: number;
                         length_in?: number;
                         width_in?: number;
                         height_in?: number;
+                        /** @description In place of the dimensions: a package preset (`pkg_…`, its tare is added to the weight) or a carrier's packaging (GET /v1/carrier-packages, which that carrier prices flat where it says). */
+                        package_id?: string;
                     } | null;
                     /** @description A service_code, e.g. usps_ground_advantage. */
                     requested_service?: string | null;
@@ -9923,7 +10483,7 @@ export interface operations {
                  */
                 "application/json": {
                     /** RateAddress */
-                    ship_from: {
+                    ship_from?: {
                         name?: string | null;
                         company?: string | null;
                         street1?: string | null;
@@ -9952,16 +10512,21 @@ export interface operations {
                         phone?: string | null;
                         email?: string | null;
                     };
-                    /** Parcel */
+                    /**
+                     * Parcel
+                     * @description Weight and dimensions, or weight and `package_id` (a `pkg_…` preset, whose tare is added, or a carrier's packaging from GET /v1/carrier-packages) in place of the dimensions.
+                     */
                     parcel: {
                         /** @description Actual weight in ounces, > 0. */
                         weight_oz: number;
                         /** @description Length in inches, > 0. */
-                        length_in: number;
+                        length_in?: number;
                         /** @description Width in inches, > 0. */
-                        width_in: number;
+                        width_in?: number;
                         /** @description Height in inches, > 0. */
-                        height_in: number;
+                        height_in?: number;
+                        /** @description A package preset (`pkg_…`, its tare weight is added) or a carrier's packaging (GET /v1/carrier-packages). */
+                        package_id?: string;
                     };
                     /** @description Only these service codes (`ups_ground`); a carrier slug (`ups`) selects all its services. */
                     services?: string[];
@@ -10017,6 +10582,8 @@ export interface operations {
                         references?: string[];
                         delivery_instructions?: string | null;
                     };
+                    /** @description In place of ship_from: a location (`loc_…`) ships from its address, on its time zone and cut-off. With neither, the default location (else ship_from is required). */
+                    location_id?: string;
                 };
             };
         };
@@ -23509,6 +24076,3001 @@ export interface operations {
             };
         };
     };
+    listTrackers: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 20, clamped to 1..100. */
+                limit?: number;
+                cursor?: string;
+                status?: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "available_for_pickup" | "return_to_sender" | "failure" | "cancelled" | "unknown";
+                carrier?: string;
+                tracking_number?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "trk_01jdx3c2v5f0b6k8m9n1p2q3r4",
+                     *           "carrier": "ups",
+                     *           "tracking_number": "1Z999AA10123456784",
+                     *           "carrier_account_id": null,
+                     *           "status": "in_transit",
+                     *           "status_detail": "departed_facility",
+                     *           "events": [
+                     *             {
+                     *               "id": "tev_01jdx3c2v5f0b6k8m9n1p2q3r6",
+                     *               "occurred_at": "2026-03-02T22:00:00.000Z",
+                     *               "status": "in_transit",
+                     *               "status_detail": "departed_facility",
+                     *               "description": "Departed origin facility",
+                     *               "location": {
+                     *                 "city": null,
+                     *                 "state": null,
+                     *                 "postal_code": null,
+                     *                 "country": "US"
+                     *               },
+                     *               "carrier_status_code": "DP"
+                     *             },
+                     *             {
+                     *               "id": "tev_01jdx3c2v5f0b6k8m9n1p2q3r5",
+                     *               "occurred_at": "2026-03-02T18:00:00.000Z",
+                     *               "status": "in_transit",
+                     *               "status_detail": "picked_up",
+                     *               "description": "Picked up by UPS",
+                     *               "location": {
+                     *                 "city": null,
+                     *                 "state": null,
+                     *                 "postal_code": null,
+                     *                 "country": "US"
+                     *               },
+                     *               "carrier_status_code": "PU"
+                     *             }
+                     *           ],
+                     *           "estimated_delivery_at": "2026-03-05T14:00:00.000Z",
+                     *           "created_at": "2026-03-02T15:04:05.000Z",
+                     *           "updated_at": "2026-03-02T22:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Tracker"][];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createTracker: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "carrier": "ups",
+                 *       "tracking_number": "1Z999AA10123456784"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description usps, ups, fedex or dhl_express. */
+                    carrier: string;
+                    /** @description The carrier's tracking number, with its check digit (spaces are ignored). */
+                    tracking_number: string;
+                    /** @description An api account of the carrier whose tracking API follows the parcel. Without it the carrier's simulation plays the journey. */
+                    carrier_account_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "trk_01jdx3c2v5f0b6k8m9n1p2q3r4",
+                     *       "carrier": "ups",
+                     *       "tracking_number": "1Z999AA10123456784",
+                     *       "carrier_account_id": null,
+                     *       "status": "in_transit",
+                     *       "status_detail": "departed_facility",
+                     *       "events": [
+                     *         {
+                     *           "id": "tev_01jdx3c2v5f0b6k8m9n1p2q3r6",
+                     *           "occurred_at": "2026-03-02T22:00:00.000Z",
+                     *           "status": "in_transit",
+                     *           "status_detail": "departed_facility",
+                     *           "description": "Departed origin facility",
+                     *           "location": {
+                     *             "city": null,
+                     *             "state": null,
+                     *             "postal_code": null,
+                     *             "country": "US"
+                     *           },
+                     *           "carrier_status_code": "DP"
+                     *         },
+                     *         {
+                     *           "id": "tev_01jdx3c2v5f0b6k8m9n1p2q3r5",
+                     *           "occurred_at": "2026-03-02T18:00:00.000Z",
+                     *           "status": "in_transit",
+                     *           "status_detail": "picked_up",
+                     *           "description": "Picked up by UPS",
+                     *           "location": {
+                     *             "city": null,
+                     *             "state": null,
+                     *             "postal_code": null,
+                     *             "country": "US"
+                     *           },
+                     *           "carrier_status_code": "PU"
+                     *         }
+                     *       ],
+                     *       "estimated_delivery_at": "2026-03-05T14:00:00.000Z",
+                     *       "created_at": "2026-03-02T15:04:05.000Z",
+                     *       "updated_at": "2026-03-02T22:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Tracker"];
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "trk_01jdx3c2v5f0b6k8m9n1p2q3r4",
+                     *       "carrier": "ups",
+                     *       "tracking_number": "1Z999AA10123456784",
+                     *       "carrier_account_id": null,
+                     *       "status": "in_transit",
+                     *       "status_detail": "departed_facility",
+                     *       "events": [
+                     *         {
+                     *           "id": "tev_01jdx3c2v5f0b6k8m9n1p2q3r6",
+                     *           "occurred_at": "2026-03-02T22:00:00.000Z",
+                     *           "status": "in_transit",
+                     *           "status_detail": "departed_facility",
+                     *           "description": "Departed origin facility",
+                     *           "location": {
+                     *             "city": null,
+                     *             "state": null,
+                     *             "postal_code": null,
+                     *             "country": "US"
+                     *           },
+                     *           "carrier_status_code": "DP"
+                     *         },
+                     *         {
+                     *           "id": "tev_01jdx3c2v5f0b6k8m9n1p2q3r5",
+                     *           "occurred_at": "2026-03-02T18:00:00.000Z",
+                     *           "status": "in_transit",
+                     *           "status_detail": "picked_up",
+                     *           "description": "Picked up by UPS",
+                     *           "location": {
+                     *             "city": null,
+                     *             "state": null,
+                     *             "postal_code": null,
+                     *             "country": "US"
+                     *           },
+                     *           "carrier_status_code": "PU"
+                     *         }
+                     *       ],
+                     *       "estimated_delivery_at": "2026-03-05T14:00:00.000Z",
+                     *       "created_at": "2026-03-02T15:04:05.000Z",
+                     *       "updated_at": "2026-03-02T22:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Tracker"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the operator role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable */
+            422: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unprocessable",
+                     *       "message": "The request cannot be processed.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTracker: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "trk_01jdx3c2v5f0b6k8m9n1p2q3r4",
+                     *       "carrier": "ups",
+                     *       "tracking_number": "1Z999AA10123456784",
+                     *       "carrier_account_id": null,
+                     *       "status": "in_transit",
+                     *       "status_detail": "departed_facility",
+                     *       "events": [
+                     *         {
+                     *           "id": "tev_01jdx3c2v5f0b6k8m9n1p2q3r6",
+                     *           "occurred_at": "2026-03-02T22:00:00.000Z",
+                     *           "status": "in_transit",
+                     *           "status_detail": "departed_facility",
+                     *           "description": "Departed origin facility",
+                     *           "location": {
+                     *             "city": null,
+                     *             "state": null,
+                     *             "postal_code": null,
+                     *             "country": "US"
+                     *           },
+                     *           "carrier_status_code": "DP"
+                     *         },
+                     *         {
+                     *           "id": "tev_01jdx3c2v5f0b6k8m9n1p2q3r5",
+                     *           "occurred_at": "2026-03-02T18:00:00.000Z",
+                     *           "status": "in_transit",
+                     *           "status_detail": "picked_up",
+                     *           "description": "Picked up by UPS",
+                     *           "location": {
+                     *             "city": null,
+                     *             "state": null,
+                     *             "postal_code": null,
+                     *             "country": "US"
+                     *           },
+                     *           "carrier_status_code": "PU"
+                     *         }
+                     *       ],
+                     *       "estimated_delivery_at": "2026-03-05T14:00:00.000Z",
+                     *       "created_at": "2026-03-02T15:04:05.000Z",
+                     *       "updated_at": "2026-03-02T22:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Tracker"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteTracker: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the operator role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPackages: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 20, clamped to 1..100. */
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "pkg_01jdx3c2v5f0b6k8m9n1p2q3r4",
+                     *           "name": "Mailer 10×8×4",
+                     *           "length_in": 10,
+                     *           "width_in": 8,
+                     *           "height_in": 4,
+                     *           "tare_weight_oz": 3.5,
+                     *           "max_weight_oz": 320,
+                     *           "created_at": "2026-03-02T15:04:05.000Z",
+                     *           "updated_at": "2026-03-02T15:04:05.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Package"][];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createPackage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Mailer 10×8×4",
+                 *       "length_in": 10,
+                 *       "width_in": 8,
+                 *       "height_in": 4,
+                 *       "tare_weight_oz": 3.5,
+                 *       "max_weight_oz": 320
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    /** @description Inside length, inches. */
+                    length_in: number;
+                    /** @description Inside width, inches. */
+                    width_in: number;
+                    /** @description Inside height, inches. */
+                    height_in: number;
+                    /** @description The empty box's weight, added to the contents' weight (default 0). */
+                    tare_weight_oz?: number;
+                    max_weight_oz?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "pkg_01jdx3c2v5f0b6k8m9n1p2q3r4",
+                     *       "name": "Mailer 10×8×4",
+                     *       "length_in": 10,
+                     *       "width_in": 8,
+                     *       "height_in": 4,
+                     *       "tare_weight_oz": 3.5,
+                     *       "max_weight_oz": 320,
+                     *       "created_at": "2026-03-02T15:04:05.000Z",
+                     *       "updated_at": "2026-03-02T15:04:05.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Package"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPackage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "pkg_01jdx3c2v5f0b6k8m9n1p2q3r4",
+                     *       "name": "Mailer 10×8×4",
+                     *       "length_in": 10,
+                     *       "width_in": 8,
+                     *       "height_in": 4,
+                     *       "tare_weight_oz": 3.5,
+                     *       "max_weight_oz": 320,
+                     *       "created_at": "2026-03-02T15:04:05.000Z",
+                     *       "updated_at": "2026-03-02T15:04:05.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Package"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deletePackage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updatePackage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description Inside length, inches. */
+                    length_in?: number;
+                    /** @description Inside width, inches. */
+                    width_in?: number;
+                    /** @description Inside height, inches. */
+                    height_in?: number;
+                    /** @description The empty box's weight, added to the contents' weight (default 0). */
+                    tare_weight_oz?: number;
+                    max_weight_oz?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "pkg_01jdx3c2v5f0b6k8m9n1p2q3r4",
+                     *       "name": "Mailer 10×8×4",
+                     *       "length_in": 10,
+                     *       "width_in": 8,
+                     *       "height_in": 4,
+                     *       "tare_weight_oz": 3.5,
+                     *       "max_weight_oz": 320,
+                     *       "created_at": "2026-03-02T15:04:05.000Z",
+                     *       "updated_at": "2026-03-02T15:04:05.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Package"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listCarrierPackages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "usps_medium_flat_rate_box",
+                     *           "carrier": "usps",
+                     *           "name": "Priority Mail Medium Flat Rate Box",
+                     *           "length_in": 11,
+                     *           "width_in": 8.5,
+                     *           "height_in": 5.5,
+                     *           "max_weight_oz": 1120,
+                     *           "flat_rate_services": [
+                     *             "usps_priority_mail"
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["CarrierPackage"][];
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listLocations: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 20, clamped to 1..100. */
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
+                     *           "name": "Reno warehouse",
+                     *           "address": {
+                     *             "company": "Acme",
+                     *             "street1": "1 Logistics Way",
+                     *             "city": "Reno",
+                     *             "state": "NV",
+                     *             "postal_code": "89502",
+                     *             "country": "US"
+                     *           },
+                     *           "timezone": "America/Los_Angeles",
+                     *           "pickup_cutoff": "16:30",
+                     *           "is_default": false,
+                     *           "return_address": null,
+                     *           "created_at": "2026-03-02T15:04:05.000Z",
+                     *           "updated_at": "2026-03-02T15:04:05.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Location"][];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createLocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Reno warehouse",
+                 *       "address": {
+                 *         "company": "Acme",
+                 *         "street1": "1 Logistics Way",
+                 *         "city": "Reno",
+                 *         "state": "NV",
+                 *         "postal_code": "89502",
+                 *         "country": "US"
+                 *       },
+                 *       "timezone": "America/Los_Angeles",
+                 *       "pickup_cutoff": "16:30",
+                 *       "is_default": false
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    /**
+                     * Address
+                     * @description Where parcels leave from: the ship_from of what ships from here (street1, city, country required).
+                     * @example {
+                     *       "name": "Grace Hopper",
+                     *       "street1": "350 fifth avenue",
+                     *       "city": "new york",
+                     *       "state": "ny",
+                     *       "postal_code": "10118",
+                     *       "country": "US"
+                     *     }
+                     */
+                    address: {
+                        name?: string | null;
+                        company?: string | null;
+                        street1?: string | null;
+                        street2?: string | null;
+                        city?: string | null;
+                        state?: string | null;
+                        postal_code?: string | null;
+                        /** @description ISO 3166-1 alpha-2 country code (upper or lower case). */
+                        country: string;
+                        phone?: string | null;
+                        email?: string | null;
+                    };
+                    return_address?: {
+                        name?: string | null;
+                        company?: string | null;
+                        street1?: string | null;
+                        street2?: string | null;
+                        city?: string | null;
+                        state?: string | null;
+                        postal_code?: string | null;
+                        /** @description ISO 3166-1 alpha-2 country code (upper or lower case). */
+                        country: string;
+                        phone?: string | null;
+                        email?: string | null;
+                    } | null;
+                    /** @description IANA time zone (America/Los_Angeles): ship dates and the cut-off are read on its clock. */
+                    timezone: string;
+                    /** @description HH:MM local: parcels handed over later leave the next business day (default 17:00). */
+                    pickup_cutoff?: string;
+                    /** @description The location used when none is named; one per workspace and environment (making one default unmakes the other). */
+                    is_default?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
+                     *       "name": "Reno warehouse",
+                     *       "address": {
+                     *         "company": "Acme",
+                     *         "street1": "1 Logistics Way",
+                     *         "city": "Reno",
+                     *         "state": "NV",
+                     *         "postal_code": "89502",
+                     *         "country": "US"
+                     *       },
+                     *       "timezone": "America/Los_Angeles",
+                     *       "pickup_cutoff": "16:30",
+                     *       "is_default": false,
+                     *       "return_address": null,
+                     *       "created_at": "2026-03-02T15:04:05.000Z",
+                     *       "updated_at": "2026-03-02T15:04:05.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Location"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getLocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
+                     *       "name": "Reno warehouse",
+                     *       "address": {
+                     *         "company": "Acme",
+                     *         "street1": "1 Logistics Way",
+                     *         "city": "Reno",
+                     *         "state": "NV",
+                     *         "postal_code": "89502",
+                     *         "country": "US"
+                     *       },
+                     *       "timezone": "America/Los_Angeles",
+                     *       "pickup_cutoff": "16:30",
+                     *       "is_default": false,
+                     *       "return_address": null,
+                     *       "created_at": "2026-03-02T15:04:05.000Z",
+                     *       "updated_at": "2026-03-02T15:04:05.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Location"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteLocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict or illegal state move */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateLocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /**
+                     * Address
+                     * @description Where parcels leave from: the ship_from of what ships from here (street1, city, country required).
+                     * @example {
+                     *       "name": "Grace Hopper",
+                     *       "street1": "350 fifth avenue",
+                     *       "city": "new york",
+                     *       "state": "ny",
+                     *       "postal_code": "10118",
+                     *       "country": "US"
+                     *     }
+                     */
+                    address?: {
+                        name?: string | null;
+                        company?: string | null;
+                        street1?: string | null;
+                        street2?: string | null;
+                        city?: string | null;
+                        state?: string | null;
+                        postal_code?: string | null;
+                        /** @description ISO 3166-1 alpha-2 country code (upper or lower case). */
+                        country: string;
+                        phone?: string | null;
+                        email?: string | null;
+                    };
+                    return_address?: {
+                        name?: string | null;
+                        company?: string | null;
+                        street1?: string | null;
+                        street2?: string | null;
+                        city?: string | null;
+                        state?: string | null;
+                        postal_code?: string | null;
+                        /** @description ISO 3166-1 alpha-2 country code (upper or lower case). */
+                        country: string;
+                        phone?: string | null;
+                        email?: string | null;
+                    } | null;
+                    /** @description IANA time zone (America/Los_Angeles): ship dates and the cut-off are read on its clock. */
+                    timezone?: string;
+                    /** @description HH:MM local: parcels handed over later leave the next business day (default 17:00). */
+                    pickup_cutoff?: string;
+                    /** @description The location used when none is named; one per workspace and environment (making one default unmakes the other). */
+                    is_default?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
+                     *       "name": "Reno warehouse",
+                     *       "address": {
+                     *         "company": "Acme",
+                     *         "street1": "1 Logistics Way",
+                     *         "city": "Reno",
+                     *         "state": "NV",
+                     *         "postal_code": "89502",
+                     *         "country": "US"
+                     *       },
+                     *       "timezone": "America/Los_Angeles",
+                     *       "pickup_cutoff": "16:30",
+                     *       "is_default": false,
+                     *       "return_address": null,
+                     *       "created_at": "2026-03-02T15:04:05.000Z",
+                     *       "updated_at": "2026-03-02T15:04:05.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Location"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     register: {
         parameters: {
             query?: never;
@@ -27042,12 +30604,14 @@ export interface operations {
                          */
                         hs_tariff_number?: string | null;
                     }[];
-                    /** @description Missing fields are derived: the weight from the line items, the dimensions from the setting orders.default_box. */
+                    /** @description Missing fields are derived: the weight from the line items, the dimensions from the setting orders.default_box (or from `package_id`). */
                     parcel?: {
                         weight_oz?: number;
                         length_in?: number;
                         width_in?: number;
                         height_in?: number;
+                        /** @description In place of the dimensions: a package preset (`pkg_…`, its tare is added to the weight) or a carrier's packaging (GET /v1/carrier-packages, which that carrier prices flat where it says). */
+                        package_id?: string;
                     } | null;
                     /** @description A service_code, e.g. usps_ground_advantage. */
                     requested_service?: string | null;
@@ -27785,12 +31349,14 @@ export interface operations {
                          */
                         hs_tariff_number?: string | null;
                     }[];
-                    /** @description Missing fields are derived: the weight from the line items, the dimensions from the setting orders.default_box. */
+                    /** @description Missing fields are derived: the weight from the line items, the dimensions from the setting orders.default_box (or from `package_id`). */
                     parcel?: {
                         weight_oz?: number;
                         length_in?: number;
                         width_in?: number;
                         height_in?: number;
+                        /** @description In place of the dimensions: a package preset (`pkg_…`, its tare is added to the weight) or a carrier's packaging (GET /v1/carrier-packages, which that carrier prices flat where it says). */
+                        package_id?: string;
                     } | null;
                     /** @description A service_code, e.g. usps_ground_advantage. */
                     requested_service?: string | null;
@@ -38349,7 +41915,7 @@ export interface operations {
                  */
                 "application/json": {
                     /** RateAddress */
-                    ship_from: {
+                    ship_from?: {
                         name?: string | null;
                         company?: string | null;
                         street1?: string | null;
@@ -38378,16 +41944,21 @@ export interface operations {
                         phone?: string | null;
                         email?: string | null;
                     };
-                    /** Parcel */
+                    /**
+                     * Parcel
+                     * @description Weight and dimensions, or weight and `package_id` (a `pkg_…` preset, whose tare is added, or a carrier's packaging from GET /v1/carrier-packages) in place of the dimensions.
+                     */
                     parcel: {
                         /** @description Actual weight in ounces, > 0. */
                         weight_oz: number;
                         /** @description Length in inches, > 0. */
-                        length_in: number;
+                        length_in?: number;
                         /** @description Width in inches, > 0. */
-                        width_in: number;
+                        width_in?: number;
                         /** @description Height in inches, > 0. */
-                        height_in: number;
+                        height_in?: number;
+                        /** @description A package preset (`pkg_…`, its tare weight is added) or a carrier's packaging (GET /v1/carrier-packages). */
+                        package_id?: string;
                     };
                     /** @description Only these service codes (`ups_ground`); a carrier slug (`ups`) selects all its services. */
                     services?: string[];
@@ -38443,6 +42014,8 @@ export interface operations {
                         references?: string[];
                         delivery_instructions?: string | null;
                     };
+                    /** @description In place of ship_from: a location (`loc_…`) ships from its address, on its time zone and cut-off. With neither, the default location (else ship_from is required). */
+                    location_id?: string;
                 };
             };
         };
@@ -43209,6 +46782,2514 @@ export interface operations {
             };
         };
     };
+    adminListTrackers: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 20, clamped to 1..100. */
+                limit?: number;
+                cursor?: string;
+                status?: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "available_for_pickup" | "return_to_sender" | "failure" | "cancelled" | "unknown";
+                carrier?: string;
+                tracking_number?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "trk_01jdx3c2v5f0b6k8m9n1p2q3r4",
+                     *           "carrier": "ups",
+                     *           "tracking_number": "1Z999AA10123456784",
+                     *           "carrier_account_id": null,
+                     *           "status": "in_transit",
+                     *           "status_detail": "departed_facility",
+                     *           "events": [
+                     *             {
+                     *               "id": "tev_01jdx3c2v5f0b6k8m9n1p2q3r6",
+                     *               "occurred_at": "2026-03-02T22:00:00.000Z",
+                     *               "status": "in_transit",
+                     *               "status_detail": "departed_facility",
+                     *               "description": "Departed origin facility",
+                     *               "location": {
+                     *                 "city": null,
+                     *                 "state": null,
+                     *                 "postal_code": null,
+                     *                 "country": "US"
+                     *               },
+                     *               "carrier_status_code": "DP"
+                     *             },
+                     *             {
+                     *               "id": "tev_01jdx3c2v5f0b6k8m9n1p2q3r5",
+                     *               "occurred_at": "2026-03-02T18:00:00.000Z",
+                     *               "status": "in_transit",
+                     *               "status_detail": "picked_up",
+                     *               "description": "Picked up by UPS",
+                     *               "location": {
+                     *                 "city": null,
+                     *                 "state": null,
+                     *                 "postal_code": null,
+                     *                 "country": "US"
+                     *               },
+                     *               "carrier_status_code": "PU"
+                     *             }
+                     *           ],
+                     *           "estimated_delivery_at": "2026-03-05T14:00:00.000Z",
+                     *           "created_at": "2026-03-02T15:04:05.000Z",
+                     *           "updated_at": "2026-03-02T22:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Tracker"][];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminCreateTracker: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "carrier": "ups",
+                 *       "tracking_number": "1Z999AA10123456784"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description usps, ups, fedex or dhl_express. */
+                    carrier: string;
+                    /** @description The carrier's tracking number, with its check digit (spaces are ignored). */
+                    tracking_number: string;
+                    /** @description An api account of the carrier whose tracking API follows the parcel. Without it the carrier's simulation plays the journey. */
+                    carrier_account_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "trk_01jdx3c2v5f0b6k8m9n1p2q3r4",
+                     *       "carrier": "ups",
+                     *       "tracking_number": "1Z999AA10123456784",
+                     *       "carrier_account_id": null,
+                     *       "status": "in_transit",
+                     *       "status_detail": "departed_facility",
+                     *       "events": [
+                     *         {
+                     *           "id": "tev_01jdx3c2v5f0b6k8m9n1p2q3r6",
+                     *           "occurred_at": "2026-03-02T22:00:00.000Z",
+                     *           "status": "in_transit",
+                     *           "status_detail": "departed_facility",
+                     *           "description": "Departed origin facility",
+                     *           "location": {
+                     *             "city": null,
+                     *             "state": null,
+                     *             "postal_code": null,
+                     *             "country": "US"
+                     *           },
+                     *           "carrier_status_code": "DP"
+                     *         },
+                     *         {
+                     *           "id": "tev_01jdx3c2v5f0b6k8m9n1p2q3r5",
+                     *           "occurred_at": "2026-03-02T18:00:00.000Z",
+                     *           "status": "in_transit",
+                     *           "status_detail": "picked_up",
+                     *           "description": "Picked up by UPS",
+                     *           "location": {
+                     *             "city": null,
+                     *             "state": null,
+                     *             "postal_code": null,
+                     *             "country": "US"
+                     *           },
+                     *           "carrier_status_code": "PU"
+                     *         }
+                     *       ],
+                     *       "estimated_delivery_at": "2026-03-05T14:00:00.000Z",
+                     *       "created_at": "2026-03-02T15:04:05.000Z",
+                     *       "updated_at": "2026-03-02T22:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Tracker"];
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "trk_01jdx3c2v5f0b6k8m9n1p2q3r4",
+                     *       "carrier": "ups",
+                     *       "tracking_number": "1Z999AA10123456784",
+                     *       "carrier_account_id": null,
+                     *       "status": "in_transit",
+                     *       "status_detail": "departed_facility",
+                     *       "events": [
+                     *         {
+                     *           "id": "tev_01jdx3c2v5f0b6k8m9n1p2q3r6",
+                     *           "occurred_at": "2026-03-02T22:00:00.000Z",
+                     *           "status": "in_transit",
+                     *           "status_detail": "departed_facility",
+                     *           "description": "Departed origin facility",
+                     *           "location": {
+                     *             "city": null,
+                     *             "state": null,
+                     *             "postal_code": null,
+                     *             "country": "US"
+                     *           },
+                     *           "carrier_status_code": "DP"
+                     *         },
+                     *         {
+                     *           "id": "tev_01jdx3c2v5f0b6k8m9n1p2q3r5",
+                     *           "occurred_at": "2026-03-02T18:00:00.000Z",
+                     *           "status": "in_transit",
+                     *           "status_detail": "picked_up",
+                     *           "description": "Picked up by UPS",
+                     *           "location": {
+                     *             "city": null,
+                     *             "state": null,
+                     *             "postal_code": null,
+                     *             "country": "US"
+                     *           },
+                     *           "carrier_status_code": "PU"
+                     *         }
+                     *       ],
+                     *       "estimated_delivery_at": "2026-03-05T14:00:00.000Z",
+                     *       "created_at": "2026-03-02T15:04:05.000Z",
+                     *       "updated_at": "2026-03-02T22:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Tracker"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the operator role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unprocessable",
+                     *       "message": "The request cannot be processed.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminGetTracker: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "trk_01jdx3c2v5f0b6k8m9n1p2q3r4",
+                     *       "carrier": "ups",
+                     *       "tracking_number": "1Z999AA10123456784",
+                     *       "carrier_account_id": null,
+                     *       "status": "in_transit",
+                     *       "status_detail": "departed_facility",
+                     *       "events": [
+                     *         {
+                     *           "id": "tev_01jdx3c2v5f0b6k8m9n1p2q3r6",
+                     *           "occurred_at": "2026-03-02T22:00:00.000Z",
+                     *           "status": "in_transit",
+                     *           "status_detail": "departed_facility",
+                     *           "description": "Departed origin facility",
+                     *           "location": {
+                     *             "city": null,
+                     *             "state": null,
+                     *             "postal_code": null,
+                     *             "country": "US"
+                     *           },
+                     *           "carrier_status_code": "DP"
+                     *         },
+                     *         {
+                     *           "id": "tev_01jdx3c2v5f0b6k8m9n1p2q3r5",
+                     *           "occurred_at": "2026-03-02T18:00:00.000Z",
+                     *           "status": "in_transit",
+                     *           "status_detail": "picked_up",
+                     *           "description": "Picked up by UPS",
+                     *           "location": {
+                     *             "city": null,
+                     *             "state": null,
+                     *             "postal_code": null,
+                     *             "country": "US"
+                     *           },
+                     *           "carrier_status_code": "PU"
+                     *         }
+                     *       ],
+                     *       "estimated_delivery_at": "2026-03-05T14:00:00.000Z",
+                     *       "created_at": "2026-03-02T15:04:05.000Z",
+                     *       "updated_at": "2026-03-02T22:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Tracker"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminDeleteTracker: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the operator role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListPackages: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 20, clamped to 1..100. */
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "pkg_01jdx3c2v5f0b6k8m9n1p2q3r4",
+                     *           "name": "Mailer 10×8×4",
+                     *           "length_in": 10,
+                     *           "width_in": 8,
+                     *           "height_in": 4,
+                     *           "tare_weight_oz": 3.5,
+                     *           "max_weight_oz": 320,
+                     *           "created_at": "2026-03-02T15:04:05.000Z",
+                     *           "updated_at": "2026-03-02T15:04:05.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Package"][];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminCreatePackage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Mailer 10×8×4",
+                 *       "length_in": 10,
+                 *       "width_in": 8,
+                 *       "height_in": 4,
+                 *       "tare_weight_oz": 3.5,
+                 *       "max_weight_oz": 320
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    /** @description Inside length, inches. */
+                    length_in: number;
+                    /** @description Inside width, inches. */
+                    width_in: number;
+                    /** @description Inside height, inches. */
+                    height_in: number;
+                    /** @description The empty box's weight, added to the contents' weight (default 0). */
+                    tare_weight_oz?: number;
+                    max_weight_oz?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "pkg_01jdx3c2v5f0b6k8m9n1p2q3r4",
+                     *       "name": "Mailer 10×8×4",
+                     *       "length_in": 10,
+                     *       "width_in": 8,
+                     *       "height_in": 4,
+                     *       "tare_weight_oz": 3.5,
+                     *       "max_weight_oz": 320,
+                     *       "created_at": "2026-03-02T15:04:05.000Z",
+                     *       "updated_at": "2026-03-02T15:04:05.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Package"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminGetPackage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "pkg_01jdx3c2v5f0b6k8m9n1p2q3r4",
+                     *       "name": "Mailer 10×8×4",
+                     *       "length_in": 10,
+                     *       "width_in": 8,
+                     *       "height_in": 4,
+                     *       "tare_weight_oz": 3.5,
+                     *       "max_weight_oz": 320,
+                     *       "created_at": "2026-03-02T15:04:05.000Z",
+                     *       "updated_at": "2026-03-02T15:04:05.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Package"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminDeletePackage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminUpdatePackage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description Inside length, inches. */
+                    length_in?: number;
+                    /** @description Inside width, inches. */
+                    width_in?: number;
+                    /** @description Inside height, inches. */
+                    height_in?: number;
+                    /** @description The empty box's weight, added to the contents' weight (default 0). */
+                    tare_weight_oz?: number;
+                    max_weight_oz?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "pkg_01jdx3c2v5f0b6k8m9n1p2q3r4",
+                     *       "name": "Mailer 10×8×4",
+                     *       "length_in": 10,
+                     *       "width_in": 8,
+                     *       "height_in": 4,
+                     *       "tare_weight_oz": 3.5,
+                     *       "max_weight_oz": 320,
+                     *       "created_at": "2026-03-02T15:04:05.000Z",
+                     *       "updated_at": "2026-03-02T15:04:05.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Package"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListCarrierPackages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "usps_medium_flat_rate_box",
+                     *           "carrier": "usps",
+                     *           "name": "Priority Mail Medium Flat Rate Box",
+                     *           "length_in": 11,
+                     *           "width_in": 8.5,
+                     *           "height_in": 5.5,
+                     *           "max_weight_oz": 1120,
+                     *           "flat_rate_services": [
+                     *             "usps_priority_mail"
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["CarrierPackage"][];
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListLocations: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 20, clamped to 1..100. */
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
+                     *           "name": "Reno warehouse",
+                     *           "address": {
+                     *             "company": "Acme",
+                     *             "street1": "1 Logistics Way",
+                     *             "city": "Reno",
+                     *             "state": "NV",
+                     *             "postal_code": "89502",
+                     *             "country": "US"
+                     *           },
+                     *           "timezone": "America/Los_Angeles",
+                     *           "pickup_cutoff": "16:30",
+                     *           "is_default": false,
+                     *           "return_address": null,
+                     *           "created_at": "2026-03-02T15:04:05.000Z",
+                     *           "updated_at": "2026-03-02T15:04:05.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Location"][];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminCreateLocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Reno warehouse",
+                 *       "address": {
+                 *         "company": "Acme",
+                 *         "street1": "1 Logistics Way",
+                 *         "city": "Reno",
+                 *         "state": "NV",
+                 *         "postal_code": "89502",
+                 *         "country": "US"
+                 *       },
+                 *       "timezone": "America/Los_Angeles",
+                 *       "pickup_cutoff": "16:30",
+                 *       "is_default": false
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    /**
+                     * Address
+                     * @description Where parcels leave from: the ship_from of what ships from here (street1, city, country required).
+                     * @example {
+                     *       "name": "Grace Hopper",
+                     *       "street1": "350 fifth avenue",
+                     *       "city": "new york",
+                     *       "state": "ny",
+                     *       "postal_code": "10118",
+                     *       "country": "US"
+                     *     }
+                     */
+                    address: {
+                        name?: string | null;
+                        company?: string | null;
+                        street1?: string | null;
+                        street2?: string | null;
+                        city?: string | null;
+                        state?: string | null;
+                        postal_code?: string | null;
+                        /** @description ISO 3166-1 alpha-2 country code (upper or lower case). */
+                        country: string;
+                        phone?: string | null;
+                        email?: string | null;
+                    };
+                    return_address?: {
+                        name?: string | null;
+                        company?: string | null;
+                        street1?: string | null;
+                        street2?: string | null;
+                        city?: string | null;
+                        state?: string | null;
+                        postal_code?: string | null;
+                        /** @description ISO 3166-1 alpha-2 country code (upper or lower case). */
+                        country: string;
+                        phone?: string | null;
+                        email?: string | null;
+                    } | null;
+                    /** @description IANA time zone (America/Los_Angeles): ship dates and the cut-off are read on its clock. */
+                    timezone: string;
+                    /** @description HH:MM local: parcels handed over later leave the next business day (default 17:00). */
+                    pickup_cutoff?: string;
+                    /** @description The location used when none is named; one per workspace and environment (making one default unmakes the other). */
+                    is_default?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
+                     *       "name": "Reno warehouse",
+                     *       "address": {
+                     *         "company": "Acme",
+                     *         "street1": "1 Logistics Way",
+                     *         "city": "Reno",
+                     *         "state": "NV",
+                     *         "postal_code": "89502",
+                     *         "country": "US"
+                     *       },
+                     *       "timezone": "America/Los_Angeles",
+                     *       "pickup_cutoff": "16:30",
+                     *       "is_default": false,
+                     *       "return_address": null,
+                     *       "created_at": "2026-03-02T15:04:05.000Z",
+                     *       "updated_at": "2026-03-02T15:04:05.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Location"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminGetLocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
+                     *       "name": "Reno warehouse",
+                     *       "address": {
+                     *         "company": "Acme",
+                     *         "street1": "1 Logistics Way",
+                     *         "city": "Reno",
+                     *         "state": "NV",
+                     *         "postal_code": "89502",
+                     *         "country": "US"
+                     *       },
+                     *       "timezone": "America/Los_Angeles",
+                     *       "pickup_cutoff": "16:30",
+                     *       "is_default": false,
+                     *       "return_address": null,
+                     *       "created_at": "2026-03-02T15:04:05.000Z",
+                     *       "updated_at": "2026-03-02T15:04:05.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Location"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminDeleteLocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict or illegal state move */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "The order is shipped; it cannot cancel. Allowed moves from shipped: deliver.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "is shipped; cannot cancel",
+                     *           "current_state": "shipped",
+                     *           "allowed_moves": [
+                     *             "deliver"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminUpdateLocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /**
+                     * Address
+                     * @description Where parcels leave from: the ship_from of what ships from here (street1, city, country required).
+                     * @example {
+                     *       "name": "Grace Hopper",
+                     *       "street1": "350 fifth avenue",
+                     *       "city": "new york",
+                     *       "state": "ny",
+                     *       "postal_code": "10118",
+                     *       "country": "US"
+                     *     }
+                     */
+                    address?: {
+                        name?: string | null;
+                        company?: string | null;
+                        street1?: string | null;
+                        street2?: string | null;
+                        city?: string | null;
+                        state?: string | null;
+                        postal_code?: string | null;
+                        /** @description ISO 3166-1 alpha-2 country code (upper or lower case). */
+                        country: string;
+                        phone?: string | null;
+                        email?: string | null;
+                    };
+                    return_address?: {
+                        name?: string | null;
+                        company?: string | null;
+                        street1?: string | null;
+                        street2?: string | null;
+                        city?: string | null;
+                        state?: string | null;
+                        postal_code?: string | null;
+                        /** @description ISO 3166-1 alpha-2 country code (upper or lower case). */
+                        country: string;
+                        phone?: string | null;
+                        email?: string | null;
+                    } | null;
+                    /** @description IANA time zone (America/Los_Angeles): ship dates and the cut-off are read on its clock. */
+                    timezone?: string;
+                    /** @description HH:MM local: parcels handed over later leave the next business day (default 17:00). */
+                    pickup_cutoff?: string;
+                    /** @description The location used when none is named; one per workspace and environment (making one default unmakes the other). */
+                    is_default?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
+                     *       "name": "Reno warehouse",
+                     *       "address": {
+                     *         "company": "Acme",
+                     *         "street1": "1 Logistics Way",
+                     *         "city": "Reno",
+                     *         "state": "NV",
+                     *         "postal_code": "89502",
+                     *         "country": "US"
+                     *       },
+                     *       "timezone": "America/Los_Angeles",
+                     *       "pickup_cutoff": "16:30",
+                     *       "is_default": false,
+                     *       "return_address": null,
+                     *       "created_at": "2026-03-02T15:04:05.000Z",
+                     *       "updated_at": "2026-03-02T15:04:05.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Location"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the admin role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     superAdminListAccounts: {
         parameters: {
             query?: {
@@ -47294,12 +53375,14 @@ export interface operations {
                          */
                         hs_tariff_number?: string | null;
                     }[];
-                    /** @description Missing fields are derived: the weight from the line items, the dimensions from the setting orders.default_box. */
+                    /** @description Missing fields are derived: the weight from the line items, the dimensions from the setting orders.default_box (or from `package_id`). */
                     parcel?: {
                         weight_oz?: number;
                         length_in?: number;
                         width_in?: number;
                         height_in?: number;
+                        /** @description In place of the dimensions: a package preset (`pkg_…`, its tare is added to the weight) or a carrier's packaging (GET /v1/carrier-packages, which that carrier prices flat where it says). */
+                        package_id?: string;
                     } | null;
                     /** @description A service_code, e.g. usps_ground_advantage. */
                     requested_service?: string | null;

@@ -5,6 +5,7 @@ import { PRIVATE_CARRIER_HOLIDAYS } from '../simulation/holidays.js';
 import { dhlExpressRateCard } from './rates.v2026-01.js';
 import { dhlTrackingNumber, isValidDhlTrackingNumber } from './tracking-numbers.js';
 import { dhlExpressEndOfDay } from './end-of-day.js';
+import { dhlExpressPackages } from './packages.js';
 
 export { dhlCheckDigit, dhlTrackingNumber, isValidDhlTrackingNumber } from './tracking-numbers.js';
 
@@ -17,6 +18,7 @@ export const carrier = defineSimulatedCarrier({
   return_charges: ['on_creation'],
   void_window_days: 14,
   end_of_day: dhlExpressEndOfDay,
+  packages: dhlExpressPackages,
   slug: 'dhl_express',
   name: 'DHL Express',
   card: dhlExpressRateCard,

@@ -5,6 +5,7 @@ import { PRIVATE_CARRIER_HOLIDAYS } from '../simulation/holidays.js';
 import { fedexRateCard } from './rates.v2026-01.js';
 import { fedexTrackingNumber, isValidFedexTrackingNumber } from './tracking-numbers.js';
 import { fedexEndOfDay } from './end-of-day.js';
+import { fedexPackages } from './packages.js';
 
 export { fedexCheckDigit, fedexTrackingNumber, isValidFedexTrackingNumber } from './tracking-numbers.js';
 
@@ -17,6 +18,7 @@ export const carrier = defineSimulatedCarrier({
   return_charges: ['on_scan', 'on_creation'],
   void_window_days: 90,
   end_of_day: fedexEndOfDay,
+  packages: fedexPackages,
   slug: 'fedex',
   name: 'FedEx',
   card: fedexRateCard,

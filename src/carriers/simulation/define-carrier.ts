@@ -1,4 +1,4 @@
-import type { CarrierDefinition, EndOfDayOffer, LabelPresentation, ServiceInfo, UsHoliday } from '../types.js';
+import type { CarrierDefinition, CarrierPackage, EndOfDayOffer, LabelPresentation, ServiceInfo, UsHoliday } from '../types.js';
 import type { RateCard } from './rate-card.js';
 import type { CarrierOptionsTable } from './options-table.js';
 import { simulatedAdapter } from './simulated-adapter.js';
@@ -17,6 +17,8 @@ export interface SimulatedCarrierSpec {
   return_charges?: CarrierDefinition['return_charges'];
   void_window_days?: number;
   end_of_day?: EndOfDayOffer;
+  /** The carrier's own packaging (its folder's packages.ts). */
+  packages?: readonly CarrierPackage[];
 }
 
 /** Builds the registry metadata of a built-in simulated carrier from its rate card. */
@@ -46,8 +48,9 @@ export function defineSimulatedCarrier(spec: SimulatedCarrierSpec): CarrierDefin
     ...(spec.return_charges ? { return_charges: spec.return_charges } : {}),
     ...(spec.void_window_days !== undefined ? { void_window_days: spec.void_window_days } : {}),
     ...(spec.end_of_day ? { end_of_day: spec.end_of_day } : {}),
+    ...(spec.packages ? { packages: spec.packages } : {}),
     adapter: simulatedAdapter({
-      card: spec.card,
+      card: spec.packages ? { ...spec.card, packages: spec.packages } : spec.card,
       options: spec.options,
       trackingNumber: spec.trackingNumber,
       isValidTrackingNumber: spec.isValidTrackingNumber,

@@ -1,4 +1,4 @@
-import type { CountryGroup, DimDivisorUnit, SurchargeCode } from '../types.js';
+import type { CarrierPackage, CountryGroup, DimDivisorUnit, SurchargeCode } from '../types.js';
 
 /**
  * The shape of a simulated carrier's published rate card. A card is DATA: one versioned file
@@ -148,4 +148,6 @@ export interface RateCard {
   services: readonly ServiceRateCard[];
   size_surcharges: readonly SizeSurchargeRule[];
   remote_area: RemoteAreaRule | null;
+  /** The carrier's own packaging, some priced flat (see CarrierPackage). */
+  packages?: readonly CarrierPackage[];
 }

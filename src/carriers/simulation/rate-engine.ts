@@ -1,4 +1,4 @@
-import type { CarrierRate, RateRequest, RateResponse, RateUnavailable, RouteFacts, Surcharge, SurchargeCode } from '../types.js';
+import type { CarrierPackage, CarrierRate, RateRequest, RateResponse, RateUnavailable, RouteFacts, Surcharge, SurchargeCode } from '../types.js';
 import { billableWeightOz, dimWeightOz, measureParcel, type ParcelMeasures } from './dim-weight.js';
 import type { Lane, RateCard, RemoteAreaRule, ServiceRateCard, SizeCondition, SizeSurchargeRule } from './rate-card.js';
 
@@ -14,7 +14,7 @@ export function rateFromCard(card: RateCard, request: RateRequest): RateResponse
 
   for (const service of card.services) {
     if (wanted && !wanted.has(service.code)) continue;
-    const outcome = rateService(card, service, request, measures);
+    const outcome = ratePiece(card, service, request, measures);
     if (typeof outcome === 'string') unavailable.push({ service_code: service.code, reason: outcome });
     else rates.push(outcome);
   }
@@ -80,6 +80,33 @@ export function rateService(
     guaranteed: service.guaranteed,
     rate_table_version: card.version,
   };
+}
+
+/**
+ * One service for the parcel as it travels: in the shipper's box (rateService), in this carrier's
+ * own packaging (ratePackaged), or in another carrier's, which it does not carry. Rating and
+ * purchase both price through here, so a label costs what its quote said.
+ */
+export function ratePiece(card: RateCard, service: ServiceRateCard, request: RateRequest, measures: ParcelMeasures = measureParcel(request.parcel)): CarrierRate | string {
+  const packaging = request.parcel.package_id;
+  if (packaging === undefined) return rateService(card, service, request, measures);
+  const own = card.packages?.find((p) => p.id === packaging);
+  if (!own) return `${card.carrier_name} does not carry another carrier's packaging (${packaging})`;
+  return ratePackaged(card, service, request, measures, own);
+}
+
+/**
+ * A parcel in the carrier's own packaging: its flat-rate services charge the flat price whatever
+ * the weight up to the packaging's limit (zone and transit as usual, no weight or size
+ * surcharges); its other services rate it by weight and size like any box.
+ */
+function ratePackaged(card: RateCard, service: ServiceRateCard, request: RateRequest, measures: ParcelMeasures, packaging: CarrierPackage): CarrierRate | string {
+  if (request.parcel.weight_oz > packaging.max_weight_oz) return `${formatLb(request.parcel.weight_oz)} exceeds the ${packaging.name}'s ${formatLb(packaging.max_weight_oz)} limit`;
+  const quote = rateService(card, service, request, measures);
+  const flat = packaging.flat_rates[service.code];
+  if (flat === undefined || typeof quote === 'string') return quote;
+  const price = { amount: flat, currency: card.currency };
+  return { ...quote, base_price: price, surcharges: [], price, billable_weight_oz: request.parcel.weight_oz, dim_weight_oz: null, dim_divisor: null, dim_divisor_unit: null };
 }
 
 /** The first row whose weight bracket holds `oz` (rows ascend by weight; binary search, tables run to ~150 rows). */

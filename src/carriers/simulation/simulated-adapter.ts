@@ -1,7 +1,7 @@
 import type { CarrierAdapter, CarrierRate, PurchaseRequest, PurchaseResult, ShipmentOptions, VoidResult } from '../types.js';
 import { optionSurcharges, type CarrierOptionsTable } from './options-table.js';
 import type { RateCard } from './rate-card.js';
-import { rateFromCard, rateService } from './rate-engine.js';
+import { rateFromCard, ratePiece } from './rate-engine.js';
 import { firstScanAtScaled, trackAt } from './tracking-sim.js';
 import { customsRefusal } from './customs-check.js';
 
@@ -47,7 +47,7 @@ export function simulatedAdapter(options: SimulatedCarrierOptions): CarrierAdapt
     async purchase(request): Promise<PurchaseResult> {
       const service = card.services.find((s) => s.code === request.service_code);
       if (!service) return { ok: false, reason: `${card.carrier_name} has no service ${request.service_code}` };
-      const quote = rateService(card, service, { ...pricedLane(request), service_codes: [request.service_code] });
+      const quote = ratePiece(card, service, { ...pricedLane(request), service_codes: [request.service_code] });
       if (typeof quote === 'string') return { ok: false, reason: quote };
       // Checked as the carrier's customs desk would, in test as in live.
       const refusal = customsRefusal(card.carrier_name, request);

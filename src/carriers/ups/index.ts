@@ -5,6 +5,7 @@ import { PRIVATE_CARRIER_HOLIDAYS } from '../simulation/holidays.js';
 import { upsRateCard } from './rates.v2026-01.js';
 import { isValidUpsTrackingNumber, upsTrackingNumber } from './tracking-numbers.js';
 import { upsEndOfDay } from './end-of-day.js';
+import { upsPackages } from './packages.js';
 
 export { isValidUpsTrackingNumber, upsCheckDigit, upsTrackingNumber } from './tracking-numbers.js';
 
@@ -14,6 +15,7 @@ export const carrier = defineSimulatedCarrier({
   return_charges: ['on_scan', 'on_creation'],
   void_window_days: 90,
   end_of_day: upsEndOfDay,
+  packages: upsPackages,
   slug: 'ups',
   name: 'UPS',
   card: upsRateCard,

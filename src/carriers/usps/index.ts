@@ -6,6 +6,7 @@ import { FEDERAL_HOLIDAYS } from '../simulation/holidays.js';
 import { uspsRateCard } from './rates.v2026-01.js';
 import { isValidUspsTrackingNumber, uspsTrackingNumber } from './tracking-numbers.js';
 import { uspsEndOfDay } from './end-of-day.js';
+import { uspsPackages } from './packages.js';
 
 export { isValidUspsTrackingNumber, uspsCheckDigit, uspsTrackingNumber } from './tracking-numbers.js';
 
@@ -22,6 +23,7 @@ export const carrier = defineSimulatedCarrier({
   return_charges: ['on_scan', 'on_creation'],
   void_window_days: 30,
   end_of_day: uspsEndOfDay,
+  packages: uspsPackages,
   slug: 'usps',
   name: 'USPS',
   card: uspsRateCard,

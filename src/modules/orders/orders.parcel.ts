@@ -33,6 +33,7 @@ export function deriveParcel(input: ParcelInput | null | undefined, items: reado
 
 /** True unless the client gave all four parcel fields. */
 export function isParcelDerived(input: ParcelInput | null | undefined): boolean {
+  if (input?.package_id !== undefined) return input.weight_oz === undefined;
   return !input || input.weight_oz === undefined || input.length_in === undefined || input.width_in === undefined || input.height_in === undefined;
 }
 

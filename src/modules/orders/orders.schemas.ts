@@ -51,8 +51,9 @@ export const ParcelInputSchema = Type.Object(
     length_in: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 10_000 })),
     width_in: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 10_000 })),
     height_in: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 10_000 })),
+    package_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'In place of the dimensions: a package preset (`pkg_…`, its tare is added to the weight) or a carrier\'s packaging (GET /v1/carrier-packages, which that carrier prices flat where it says).' })),
   },
-  { additionalProperties: false, description: 'Missing fields are derived: the weight from the line items, the dimensions from the setting orders.default_box.' },
+  { additionalProperties: false, description: 'Missing fields are derived: the weight from the line items, the dimensions from the setting orders.default_box (or from `package_id`).' },
 );
 
 /** The order's shipment options: the default of every label bought for it (a shipment's own override them key by key). */
@@ -161,6 +162,7 @@ export const ParcelSchema = Type.Object({
   length_in: Type.Number(),
   width_in: Type.Number(),
   height_in: Type.Number(),
+  package_id: Type.Optional(Type.String({ description: 'The package the parcel was given with (its dimensions are the package\'s).' })),
 });
 
 export const OrderSchema = Type.Object(

@@ -14,8 +14,13 @@ import { checkOptions } from '../shipment-options/index.js';
 import * as repo from './orders.repo.js';
 import type { Order, OrderInput, OrderListFilter, OrderPatch } from './orders.schemas.js';
 import { assertEditable, nextStatus, ORDER_STATUSES, type OrderMove, type OrderStatus } from './orders.states.js';
-import { FALLBACK_BOX, deriveParcel, isParcelDerived, needsBox, type Box } from './orders.parcel.js';
-import type { NeedsReview, OrderRow, OrdersTable, ParcelInput, StoredAddress, StoredLineItem } from './orders.tables.js';
+import { FALLBACK_BOX, deriveParcel, isParcelDerived, itemsWeightOz, needsBox, type Box } from './orders.parcel.js';
+
+/** Resolves `parcel: {package_id, weight_oz}` to the parcel it stands for (404 for an unknown package). */
+export interface PackageResolver {
+  resolveParcel(scope: Scope, parcel: { package_id: string; weight_oz: number }, field: string, executor: Executor): Promise<StoredParcel>;
+}
+import type { NeedsReview, OrderRow, OrdersTable, ParcelInput, StoredAddress, StoredLineItem, StoredParcel } from './orders.tables.js';
 
 /** One version of a store's order, mapped to our order fields (the integrations module maps it). */
 export interface ChannelOrderVersion {
@@ -245,7 +250,24 @@ export class OrdersService {
     return this.settings.get('orders.default_box', executor);
   }
 
-  private async parcelFor(executor: Executor, input: ParcelInput | null, items: StoredLineItem[]) {
+  /**
+   * Where `parcel.package_id` is resolved (the packages module, wired in compose.ts): orders are
+   * a leaf module and import none that builds on them.
+   */
+  usePackages(resolver: PackageResolver): void {
+    this.#packages = resolver;
+  }
+
+  #packages?: PackageResolver;
+
+  private async parcelFor(executor: Executor, input: ParcelInput | null, items: StoredLineItem[], scope?: Scope) {
+    if (input?.package_id !== undefined && scope && this.#packages) {
+      const given = (['length_in', 'width_in', 'height_in'] as const).filter((d) => input[d] !== undefined);
+      if (given.length) throw validationError(given.map((d) => ({ field: `parcel.${d}`, message: 'give package_id or the dimensions, not both' })));
+      const weight = input.weight_oz ?? itemsWeightOz(items);
+      if (!(weight > 0)) throw validationError([{ field: 'parcel.weight_oz', message: 'is required with package_id when the line items carry no weight' }]);
+      return this.#packages.resolveParcel(scope, { package_id: input.package_id, weight_oz: weight }, 'parcel', executor);
+    }
     return deriveParcel(input, items, needsBox(input) ? await this.defaultBox(executor) : FALLBACK_BOX).parcel;
   }
 
@@ -280,7 +302,7 @@ export class OrdersService {
       ship_to: JSON.stringify(toStoredAddress(input.ship_to)),
       ship_from: input.ship_from ? JSON.stringify(toStoredAddress(input.ship_from)) : null,
       line_items: JSON.stringify(lineItems),
-      parcel: JSON.stringify(await this.parcelFor(this.deps.db, parcelInput, lineItems)),
+      parcel: JSON.stringify(await this.parcelFor(this.deps.db, parcelInput, lineItems, scope)),
       parcel_input: parcelInput ? JSON.stringify(parcelInput) : null,
       requested_service: input.requested_service ?? null,
       customs: input.customs ? JSON.stringify(withDefaults(input.customs)) : null,
@@ -433,7 +455,7 @@ export class OrdersService {
       set.parcel_input = parcelInput ? JSON.stringify(parcelInput) : null;
     }
     if (patch.line_items || patch.parcel !== undefined) {
-      const parcel = await this.parcelFor(executor, parcelInput, lineItems);
+      const parcel = await this.parcelFor(executor, parcelInput, lineItems, { workspaceId: row.workspace_id, environment: row.environment });
       note('parcel', before.parcel, parcel);
       note('parcel_derived', before.parcel_derived, isParcelDerived(parcelInput));
       set.parcel = JSON.stringify(parcel);

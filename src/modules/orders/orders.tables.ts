@@ -41,6 +41,8 @@ export interface StoredParcel {
   length_in: number;
   width_in: number;
   height_in: number;
+  /** The package it ships in (a `pkg_…` preset, or a carrier's packaging, which that carrier prices). */
+  package_id?: string;
 }
 
 /** What the client sent for the parcel (each field optional); null = derive all of it. */

@@ -158,6 +158,8 @@ export function addBusinessDays(date: string, days: number, holidays: readonly U
 export interface LocalClock {
   date: string;
   hour: number;
+  /** Set when the origin keeps its own cut-off (a location's pickup_cutoff): whether it has passed today. */
+  past_cutoff?: boolean;
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -173,6 +175,13 @@ export function localClock(now: Date, timeZone: string): LocalClock {
   const from = Math.floor(t / QUARTER_HOUR_MS) * QUARTER_HOUR_MS;
   clocks.set(timeZone, { from, until: from + QUARTER_HOUR_MS, clock });
   return clock;
+}
+
+/** The clock of an origin with its own cut-off (minutes after local midnight). */
+export function cutoffClock(now: Date, timeZone: string, cutoffMinutes: number): LocalClock {
+  const clock = localClock(now, timeZone);
+  const minute = Number(new Intl.DateTimeFormat('en-US', { timeZone, minute: '2-digit' }).format(now));
+  return { ...clock, past_cutoff: clock.hour * 60 + minute >= cutoffMinutes };
 }
 
 function readLocalClock(now: Date, timeZone: string): LocalClock {
@@ -198,7 +207,7 @@ function readLocalClock(now: Date, timeZone: string): LocalClock {
  */
 export function tenderDate(shipDate: string, holidays: readonly UsHoliday[], clock: LocalClock): string {
   const day = toDay(shipDate);
-  const pastCutoff = shipDate === clock.date && clock.hour >= CUTOFF_HOUR;
+  const pastCutoff = shipDate === clock.date && (clock.past_cutoff ?? clock.hour >= CUTOFF_HOUR);
   if (pastCutoff || !isBusinessDayNumber(day, holidays)) return fromDay(nextBusinessDayNumber(day, holidays));
   return shipDate;
 }
@@ -214,7 +223,7 @@ export function estimateDeliveryDate(
   // arguments that repeat across lanes: remembered per holiday calendar.
   let dates = deliveryDates.get(holidays);
   if (!dates) deliveryDates.set(holidays, (dates = new Map()));
-  const key = `${shipDate}|${businessDays}|${clock.date}|${clock.hour}`;
+  const key = `${shipDate}|${businessDays}|${clock.date}|${clock.hour}|${clock.past_cutoff ?? ''}`;
   let date = dates.get(key);
   if (date === undefined) {
     if (dates.size >= 4096) dates.clear();

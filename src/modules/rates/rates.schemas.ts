@@ -2,6 +2,7 @@ import { nullable } from '../../platform/http/nullable.js';
 import { Type, type Static } from '@sinclair/typebox';
 import { DateSchema, MoneySchema } from '../../platform/http/schemas.js';
 import { AddressSchema } from '../addresses/index.js';
+import { PackagedParcelSchema } from '../packages/index.js';
 import { RATE_QUERY_EXAMPLE, RATE_QUERY_RESPONSE_EXAMPLE } from './rates.examples.js';
 import { ShipmentOptionsInputSchema } from '../shipment-options/index.js';
 
@@ -61,6 +62,31 @@ export const RateQuerySchema = Type.Object(
   { title: 'RateQuery', examples: [RATE_QUERY_EXAMPLE] },
 );
 export type RateQuery = Static<typeof RateQuerySchema>;
+
+/**
+ * The body of POST /rates/query: a rate query whose parcel may instead name a package
+ * (`{package_id, weight_oz}`), resolved to dimensions before carriers see it. One object rather
+ * than a union, so a bad field is named as such (the route checks the either-or).
+ */
+export const RateQueryBodySchema = Type.Object(
+  {
+    ...RateQuerySchema.properties,
+    ship_from: Type.Optional(RateQuerySchema.properties.ship_from),
+    location_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'In place of ship_from: a location (`loc_…`) ships from its address, on its time zone and cut-off. With neither, the default location (else ship_from is required).' })),
+    parcel: Type.Object(
+      {
+        ...ParcelSchema.properties,
+        length_in: Type.Optional(ParcelSchema.properties.length_in),
+        width_in: Type.Optional(ParcelSchema.properties.width_in),
+        height_in: Type.Optional(ParcelSchema.properties.height_in),
+        package_id: Type.Optional(PackagedParcelSchema.properties.package_id),
+      },
+      { title: 'Parcel', description: 'Weight and dimensions, or weight and `package_id` (a `pkg_…` preset, whose tare is added, or a carrier\'s packaging from GET /v1/carrier-packages) in place of the dimensions.' },
+    ),
+  },
+  { title: 'RateQuery', examples: [RATE_QUERY_EXAMPLE] },
+);
+export type RateQueryBody = Static<typeof RateQueryBodySchema>;
 
 export const SurchargeSchema = Type.Object({
   code: Type.String({ description: 'fuel, residential, additional_handling, oversize, remote_area, nonstandard_length, nonstandard_volume; shipment options: signature, adult_signature, saturday_delivery, insurance, dangerous_goods.' }),

@@ -6,13 +6,21 @@ import { TtlCache } from '../../platform/cache/ttl-cache.js';
 import { checkCountryAndPostalCode, type RatingAddressCheck } from '../addresses/index.js';
 import { requiresCustoms } from '../customs/index.js';
 import { apiOptionGaps, asksNothing, checkOptions, optionGaps, resolveOptions } from '../shipment-options/index.js';
-import { ALL_US_HOLIDAYS, estimateDeliveryDate, holidayDates, isValidDate, localClock, originTimeZone, type LocalClock } from './delivery-dates.js';
+import { ALL_US_HOLIDAYS, cutoffClock, estimateDeliveryDate, holidayDates, isValidDate, localClock, originTimeZone, type LocalClock } from './delivery-dates.js';
 import type { RateOption, RateQuery, RateQueryResponse, UnavailableService } from './rates.schemas.js';
 import { registrySources, type RateMessage, type RateSource, type SourcedRate } from './rates.sources.js';
 import { buildRoute, zip3Centroid } from './zones.js';
 
+/** A location's clock: its IANA zone and cut-off (minutes after local midnight). */
+export interface RateOriginClock {
+  timezone: string;
+  cutoff_minutes: number;
+}
+
 export interface QuoteRatesContext {
   carriers: CarrierRegistry;
+  /** Shipping from a location: its clock and cut-off instead of the origin state's zone and 17:00. */
+  origin?: RateOriginClock;
   /**
    * The carrier accounts to ask (every enabled one of the scope, or those the query names);
    * absent = the registry's simulated carriers without accounts.
@@ -85,7 +93,8 @@ async function computeAndRemember(query: RateQuery, ctx: QuoteRatesContext, now:
 // The accounts asked are part of the key: options name their account, and two workspaces (or a
 // changed account list) never share a quote.
 function quoteKey(query: RateQuery, ctx: QuoteRatesContext, now: Date): string {
-  return `${Math.floor(now.getTime() / 60_000)}|${ctx.carriers.version}|${sourcesKey(ctx.sources)}|${ctx.bodyText ?? JSON.stringify(query)}`;
+  const origin = ctx.origin ? `${ctx.origin.timezone}@${ctx.origin.cutoff_minutes}` : '-';
+  return `${Math.floor(now.getTime() / 60_000)}|${ctx.carriers.version}|${sourcesKey(ctx.sources)}|${origin}|${ctx.bodyText ?? JSON.stringify(query)}`;
 }
 
 const sourceKeys = new WeakMap<readonly RateSource[], string>();
@@ -150,7 +159,7 @@ export interface PreparedLane {
  * destination is residential. Shared by the rate-shop and by label purchase (which re-rates one
  * service through the carrier's purchase call).
  */
-export function prepareLane(query: Omit<RateQuery, 'parcel'>, now: Date, extraDetails: ErrorDetail[] = []): PreparedLane {
+export function prepareLane(query: Omit<RateQuery, 'parcel'>, now: Date, extraDetails: ErrorDetail[] = [], origin?: RateOriginClock): PreparedLane {
   const from = checkCountryAndPostalCode(query.ship_from, 'ship_from');
   const to = checkCountryAndPostalCode(query.ship_to, 'ship_to');
   const details: ErrorDetail[] = [...from.details, ...to.details, ...extraDetails];
@@ -164,7 +173,8 @@ export function prepareLane(query: Omit<RateQuery, 'parcel'>, now: Date, extraDe
     { country: from.country, postal_code: shipFrom.postal_code, state: from.zip?.state ?? null },
     { country: to.country, postal_code: shipTo.postal_code, state: to.zip?.state ?? null },
   );
-  const clock = localClock(now, originTimeZone(from.zip?.state ?? null));
+  // A location keeps its own clock and cut-off; else the origin state's zone and 17:00.
+  const clock = origin ? cutoffClock(now, origin.timezone, origin.cutoff_minutes) : localClock(now, originTimeZone(from.zip?.state ?? null));
   return {
     ship_from: shipFrom,
     ship_to: shipTo,
@@ -183,7 +193,7 @@ export function toRateOption(carrier: CarrierDefinition, rate: SourcedRate, lane
 async function computeQuote(query: RateQuery, ctx: QuoteRatesContext, now: Date): Promise<{ response: RateQueryResponse; cacheable: boolean }> {
   const serviceDetails: ErrorDetail[] = [];
   const wanted = resolveServiceFilter(query.services, ctx.carriers, serviceDetails);
-  const lane = prepareLane(query, now, [...serviceDetails, ...checkOptions(query.options)]);
+  const lane = prepareLane(query, now, [...serviceDetails, ...checkOptions(query.options)], ctx.origin);
   const shipmentOptions = resolveOptions(query.options);
   const plainParcel = asksNothing(shipmentOptions);
   const dropped: RateMessage[] = [];

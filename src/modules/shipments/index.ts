@@ -1,9 +1,10 @@
 /** The shipments module's import surface (labels bought for orders, and their tracking). */
 export { ShipmentsService, type LabelFile, type ShipmentExtension } from './shipments.service.js';
+export { TRACKING_STATUSES, TrackingEventSchema } from './shipments.schemas.js';
 export { ShipmentSchema, TrackingSchema, PublicTrackingSchema, LabelFormatSchema, AddressValidationModeSchema, ReturnChargeSchema, LABEL_FORMAT_CODES, type Shipment, type Tracking, type LabelFormatCode } from './shipments.schemas.js';
 export { SHIPMENT_EXAMPLE } from './shipments.examples.js';
 export { SHIPMENT_STATUSES, type ShipmentStatus } from './shipments.states.js';
-export { sandboxScenario, TIME_SCALE_SETTING } from './shipments.sandbox.js';
+export { sandboxScenario, parseTimeScale, TIME_SCALE_SETTING } from './shipments.sandbox.js';
 export { shipmentsRoutes, labelResponse, sendLabel } from './shipments.routes.js';
 export { adminShipmentsRoutes } from './admin-shipments.routes.js';
 export { publicTrackingRoutes } from './public-tracking.routes.js';

@@ -84,6 +84,21 @@ trait Operations
         'listPickups' => ['GET', '/v1/pickups'],
         'getPickup' => ['GET', '/v1/pickups/{id}'],
         'cancelPickup' => ['POST', '/v1/pickups/{id}/cancel'],
+        'createTracker' => ['POST', '/v1/trackers'],
+        'listTrackers' => ['GET', '/v1/trackers'],
+        'getTracker' => ['GET', '/v1/trackers/{id}'],
+        'deleteTracker' => ['DELETE', '/v1/trackers/{id}'],
+        'createPackage' => ['POST', '/v1/packages'],
+        'listPackages' => ['GET', '/v1/packages'],
+        'getPackage' => ['GET', '/v1/packages/{id}'],
+        'updatePackage' => ['PATCH', '/v1/packages/{id}'],
+        'deletePackage' => ['DELETE', '/v1/packages/{id}'],
+        'listCarrierPackages' => ['GET', '/v1/carrier-packages'],
+        'createLocation' => ['POST', '/v1/locations'],
+        'listLocations' => ['GET', '/v1/locations'],
+        'getLocation' => ['GET', '/v1/locations/{id}'],
+        'updateLocation' => ['PATCH', '/v1/locations/{id}'],
+        'deleteLocation' => ['DELETE', '/v1/locations/{id}'],
         'register' => ['POST', '/api/auth/register'],
         'login' => ['POST', '/api/auth/login'],
         'logout' => ['POST', '/api/auth/logout'],
@@ -181,6 +196,21 @@ trait Operations
         'adminListPickups' => ['GET', '/api/admin/pickups'],
         'adminGetPickup' => ['GET', '/api/admin/pickups/{id}'],
         'adminCancelPickup' => ['POST', '/api/admin/pickups/{id}/cancel'],
+        'adminCreateTracker' => ['POST', '/api/admin/trackers'],
+        'adminListTrackers' => ['GET', '/api/admin/trackers'],
+        'adminGetTracker' => ['GET', '/api/admin/trackers/{id}'],
+        'adminDeleteTracker' => ['DELETE', '/api/admin/trackers/{id}'],
+        'adminCreatePackage' => ['POST', '/api/admin/packages'],
+        'adminListPackages' => ['GET', '/api/admin/packages'],
+        'adminGetPackage' => ['GET', '/api/admin/packages/{id}'],
+        'adminUpdatePackage' => ['PATCH', '/api/admin/packages/{id}'],
+        'adminDeletePackage' => ['DELETE', '/api/admin/packages/{id}'],
+        'adminListCarrierPackages' => ['GET', '/api/admin/carrier-packages'],
+        'adminCreateLocation' => ['POST', '/api/admin/locations'],
+        'adminListLocations' => ['GET', '/api/admin/locations'],
+        'adminGetLocation' => ['GET', '/api/admin/locations/{id}'],
+        'adminUpdateLocation' => ['PATCH', '/api/admin/locations/{id}'],
+        'adminDeleteLocation' => ['DELETE', '/api/admin/locations/{id}'],
         'superAdminListAccounts' => ['GET', '/api/super-admin/accounts'],
         'superAdminGetAccount' => ['GET', '/api/super-admin/accounts/{userId}'],
         'superAdminIssuePasswordReset' => ['POST', '/api/super-admin/accounts/{userId}/password-reset'],
@@ -1209,6 +1239,214 @@ trait Operations
     public function cancelPickup(string $id, ?string $idempotencyKey = null): array
     {
         return $this->request('POST', '/v1/pickups/{id}/cancel', ['id' => $id], [], null, $idempotencyKey, 'json');
+    }
+
+    /**
+     * Track a label bought elsewhere.
+     *
+     * POST /v1/trackers
+     * @return array<string, mixed> the Tracker
+     */
+    public function createTracker(array $body, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/v1/trackers', [], [], $body, $idempotencyKey, 'json');
+    }
+
+    /**
+     * List trackers, newest first (?status=&carrier=&tracking_number=).
+     *
+     * GET /v1/trackers
+     *
+     * @param array<string, mixed> $query limit, cursor, status, carrier, tracking_number
+     *   limit: Page size, default 20, clamped to 1..100.
+     *   status: one of pre_transit, in_transit, out_for_delivery, delivered, available_for_pickup, return_to_sender, failure, cancelled, unknown
+     * @return array{data: list<array<string, mixed>>, has_more: bool, next_cursor: ?string} a page of Tracker
+     */
+    public function listTrackers(array $query = []): array
+    {
+        return $this->request('GET', '/v1/trackers', [], $query, null, null, 'page');
+    }
+
+    /**
+     * Every item of listTrackers() across all pages, fetched as the loop asks, with the same filters.
+     *
+     * @param array<string, mixed> $query
+     * @return \Generator<int, array<string, mixed>>
+     */
+    public function iterTrackers(array $query = []): \Generator
+    {
+        return $this->paginate(fn (array $q): array => $this->listTrackers($q), $query);
+    }
+
+    /**
+     * Read a tracker and its events.
+     *
+     * GET /v1/trackers/{id}
+     * @return array<string, mixed> the Tracker
+     */
+    public function getTracker(string $id): array
+    {
+        return $this->request('GET', '/v1/trackers/{id}', ['id' => $id], [], null, null, 'json');
+    }
+
+    /**
+     * Stop tracking (204).
+     *
+     * DELETE /v1/trackers/{id}
+     * @return void
+     */
+    public function deleteTracker(string $id): void
+    {
+        $this->request('DELETE', '/v1/trackers/{id}', ['id' => $id], [], null, null, 'none');
+    }
+
+    /**
+     * Create a package preset.
+     *
+     * POST /v1/packages
+     * @return array<string, mixed> the Package
+     */
+    public function createPackage(array $body, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/v1/packages', [], [], $body, $idempotencyKey, 'json');
+    }
+
+    /**
+     * List package presets, newest first.
+     *
+     * GET /v1/packages
+     *
+     * @param array<string, mixed> $query limit, cursor
+     *   limit: Page size, default 20, clamped to 1..100.
+     * @return array{data: list<array<string, mixed>>, has_more: bool, next_cursor: ?string} a page of Package
+     */
+    public function listPackages(array $query = []): array
+    {
+        return $this->request('GET', '/v1/packages', [], $query, null, null, 'page');
+    }
+
+    /**
+     * Every item of listPackages() across all pages, fetched as the loop asks, with the same filters.
+     *
+     * @param array<string, mixed> $query
+     * @return \Generator<int, array<string, mixed>>
+     */
+    public function iterPackages(array $query = []): \Generator
+    {
+        return $this->paginate(fn (array $q): array => $this->listPackages($q), $query);
+    }
+
+    /**
+     * Read a package preset.
+     *
+     * GET /v1/packages/{id}
+     * @return array<string, mixed> the Package
+     */
+    public function getPackage(string $id): array
+    {
+        return $this->request('GET', '/v1/packages/{id}', ['id' => $id], [], null, null, 'json');
+    }
+
+    /**
+     * Change a package preset.
+     *
+     * PATCH /v1/packages/{id}
+     * @return array<string, mixed> the Package
+     */
+    public function updatePackage(string $id, array $body): array
+    {
+        return $this->request('PATCH', '/v1/packages/{id}', ['id' => $id], [], $body, null, 'json');
+    }
+
+    /**
+     * Delete a package preset (204).
+     *
+     * DELETE /v1/packages/{id}
+     * @return void
+     */
+    public function deletePackage(string $id): void
+    {
+        $this->request('DELETE', '/v1/packages/{id}', ['id' => $id], [], null, null, 'none');
+    }
+
+    /**
+     * The carriers' own packaging (flat-rate boxes and envelopes, letters, paks, flyers).
+     *
+     * GET /v1/carrier-packages
+     * @return array<string, mixed> the answer
+     */
+    public function listCarrierPackages(): array
+    {
+        return $this->request('GET', '/v1/carrier-packages', [], [], null, null, 'json');
+    }
+
+    /**
+     * Create a location (where parcels ship from).
+     *
+     * POST /v1/locations
+     * @return array<string, mixed> the Location
+     */
+    public function createLocation(array $body, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/v1/locations', [], [], $body, $idempotencyKey, 'json');
+    }
+
+    /**
+     * List locations, newest first.
+     *
+     * GET /v1/locations
+     *
+     * @param array<string, mixed> $query limit, cursor
+     *   limit: Page size, default 20, clamped to 1..100.
+     * @return array{data: list<array<string, mixed>>, has_more: bool, next_cursor: ?string} a page of Location
+     */
+    public function listLocations(array $query = []): array
+    {
+        return $this->request('GET', '/v1/locations', [], $query, null, null, 'page');
+    }
+
+    /**
+     * Every item of listLocations() across all pages, fetched as the loop asks, with the same filters.
+     *
+     * @param array<string, mixed> $query
+     * @return \Generator<int, array<string, mixed>>
+     */
+    public function iterLocations(array $query = []): \Generator
+    {
+        return $this->paginate(fn (array $q): array => $this->listLocations($q), $query);
+    }
+
+    /**
+     * Read a location.
+     *
+     * GET /v1/locations/{id}
+     * @return array<string, mixed> the Location
+     */
+    public function getLocation(string $id): array
+    {
+        return $this->request('GET', '/v1/locations/{id}', ['id' => $id], [], null, null, 'json');
+    }
+
+    /**
+     * Change a location (is_default: true makes it the default).
+     *
+     * PATCH /v1/locations/{id}
+     * @return array<string, mixed> the Location
+     */
+    public function updateLocation(string $id, array $body): array
+    {
+        return $this->request('PATCH', '/v1/locations/{id}', ['id' => $id], [], $body, null, 'json');
+    }
+
+    /**
+     * Delete a location (204; the default only when it is the last).
+     *
+     * DELETE /v1/locations/{id}
+     * @return void
+     */
+    public function deleteLocation(string $id): void
+    {
+        $this->request('DELETE', '/v1/locations/{id}', ['id' => $id], [], null, null, 'none');
     }
 
     /**
@@ -2566,6 +2804,214 @@ trait Operations
     public function adminCancelPickup(string $id, ?string $idempotencyKey = null): array
     {
         return $this->request('POST', '/api/admin/pickups/{id}/cancel', ['id' => $id], [], null, $idempotencyKey, 'json');
+    }
+
+    /**
+     * Track a label bought elsewhere.
+     *
+     * POST /api/admin/trackers
+     * @return array<string, mixed> the Tracker
+     */
+    public function adminCreateTracker(array $body, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/api/admin/trackers', [], [], $body, $idempotencyKey, 'json');
+    }
+
+    /**
+     * List trackers, newest first (?status=&carrier=&tracking_number=).
+     *
+     * GET /api/admin/trackers
+     *
+     * @param array<string, mixed> $query limit, cursor, status, carrier, tracking_number
+     *   limit: Page size, default 20, clamped to 1..100.
+     *   status: one of pre_transit, in_transit, out_for_delivery, delivered, available_for_pickup, return_to_sender, failure, cancelled, unknown
+     * @return array{data: list<array<string, mixed>>, has_more: bool, next_cursor: ?string} a page of Tracker
+     */
+    public function adminListTrackers(array $query = []): array
+    {
+        return $this->request('GET', '/api/admin/trackers', [], $query, null, null, 'page');
+    }
+
+    /**
+     * Every item of adminListTrackers() across all pages, fetched as the loop asks, with the same filters.
+     *
+     * @param array<string, mixed> $query
+     * @return \Generator<int, array<string, mixed>>
+     */
+    public function adminIterTrackers(array $query = []): \Generator
+    {
+        return $this->paginate(fn (array $q): array => $this->adminListTrackers($q), $query);
+    }
+
+    /**
+     * Read a tracker and its events.
+     *
+     * GET /api/admin/trackers/{id}
+     * @return array<string, mixed> the Tracker
+     */
+    public function adminGetTracker(string $id): array
+    {
+        return $this->request('GET', '/api/admin/trackers/{id}', ['id' => $id], [], null, null, 'json');
+    }
+
+    /**
+     * Stop tracking (204).
+     *
+     * DELETE /api/admin/trackers/{id}
+     * @return void
+     */
+    public function adminDeleteTracker(string $id): void
+    {
+        $this->request('DELETE', '/api/admin/trackers/{id}', ['id' => $id], [], null, null, 'none');
+    }
+
+    /**
+     * Create a package preset.
+     *
+     * POST /api/admin/packages
+     * @return array<string, mixed> the Package
+     */
+    public function adminCreatePackage(array $body, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/api/admin/packages', [], [], $body, $idempotencyKey, 'json');
+    }
+
+    /**
+     * List package presets, newest first.
+     *
+     * GET /api/admin/packages
+     *
+     * @param array<string, mixed> $query limit, cursor
+     *   limit: Page size, default 20, clamped to 1..100.
+     * @return array{data: list<array<string, mixed>>, has_more: bool, next_cursor: ?string} a page of Package
+     */
+    public function adminListPackages(array $query = []): array
+    {
+        return $this->request('GET', '/api/admin/packages', [], $query, null, null, 'page');
+    }
+
+    /**
+     * Every item of adminListPackages() across all pages, fetched as the loop asks, with the same filters.
+     *
+     * @param array<string, mixed> $query
+     * @return \Generator<int, array<string, mixed>>
+     */
+    public function adminIterPackages(array $query = []): \Generator
+    {
+        return $this->paginate(fn (array $q): array => $this->adminListPackages($q), $query);
+    }
+
+    /**
+     * Read a package preset.
+     *
+     * GET /api/admin/packages/{id}
+     * @return array<string, mixed> the Package
+     */
+    public function adminGetPackage(string $id): array
+    {
+        return $this->request('GET', '/api/admin/packages/{id}', ['id' => $id], [], null, null, 'json');
+    }
+
+    /**
+     * Change a package preset.
+     *
+     * PATCH /api/admin/packages/{id}
+     * @return array<string, mixed> the Package
+     */
+    public function adminUpdatePackage(string $id, array $body): array
+    {
+        return $this->request('PATCH', '/api/admin/packages/{id}', ['id' => $id], [], $body, null, 'json');
+    }
+
+    /**
+     * Delete a package preset (204).
+     *
+     * DELETE /api/admin/packages/{id}
+     * @return void
+     */
+    public function adminDeletePackage(string $id): void
+    {
+        $this->request('DELETE', '/api/admin/packages/{id}', ['id' => $id], [], null, null, 'none');
+    }
+
+    /**
+     * The carriers' own packaging (flat-rate boxes and envelopes, letters, paks, flyers).
+     *
+     * GET /api/admin/carrier-packages
+     * @return array<string, mixed> the answer
+     */
+    public function adminListCarrierPackages(): array
+    {
+        return $this->request('GET', '/api/admin/carrier-packages', [], [], null, null, 'json');
+    }
+
+    /**
+     * Create a location (where parcels ship from).
+     *
+     * POST /api/admin/locations
+     * @return array<string, mixed> the Location
+     */
+    public function adminCreateLocation(array $body, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/api/admin/locations', [], [], $body, $idempotencyKey, 'json');
+    }
+
+    /**
+     * List locations, newest first.
+     *
+     * GET /api/admin/locations
+     *
+     * @param array<string, mixed> $query limit, cursor
+     *   limit: Page size, default 20, clamped to 1..100.
+     * @return array{data: list<array<string, mixed>>, has_more: bool, next_cursor: ?string} a page of Location
+     */
+    public function adminListLocations(array $query = []): array
+    {
+        return $this->request('GET', '/api/admin/locations', [], $query, null, null, 'page');
+    }
+
+    /**
+     * Every item of adminListLocations() across all pages, fetched as the loop asks, with the same filters.
+     *
+     * @param array<string, mixed> $query
+     * @return \Generator<int, array<string, mixed>>
+     */
+    public function adminIterLocations(array $query = []): \Generator
+    {
+        return $this->paginate(fn (array $q): array => $this->adminListLocations($q), $query);
+    }
+
+    /**
+     * Read a location.
+     *
+     * GET /api/admin/locations/{id}
+     * @return array<string, mixed> the Location
+     */
+    public function adminGetLocation(string $id): array
+    {
+        return $this->request('GET', '/api/admin/locations/{id}', ['id' => $id], [], null, null, 'json');
+    }
+
+    /**
+     * Change a location (is_default: true makes it the default).
+     *
+     * PATCH /api/admin/locations/{id}
+     * @return array<string, mixed> the Location
+     */
+    public function adminUpdateLocation(string $id, array $body): array
+    {
+        return $this->request('PATCH', '/api/admin/locations/{id}', ['id' => $id], [], $body, null, 'json');
+    }
+
+    /**
+     * Delete a location (204; the default only when it is the last).
+     *
+     * DELETE /api/admin/locations/{id}
+     * @return void
+     */
+    public function adminDeleteLocation(string $id): void
+    {
+        $this->request('DELETE', '/api/admin/locations/{id}', ['id' => $id], [], null, null, 'none');
     }
 
     /**
