@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus, onboardClient, uncalledRouteGroups, useBuiltService, type BuiltClient, type BuiltService } from '../helpers/built-service.js';
 import { startFakeUps } from '../helpers/fake-ups.js';
 import { startFakeShopify } from '../helpers/fake-shopify/index.js';
+import { uspsTrackingNumber } from '../../src/carriers/usps/index.js';
 
 // What users run is what is tested: the bundled tree, started as `npm start`
 // starts it, walked through the first minutes of a client (docs/api-conventions.md) and then every route
@@ -548,6 +549,59 @@ describe('the built tree (npm start)', () => {
       expect(list.body.data.map((p: { id: string }) => p.id), url).toContain(pickup!.body.id);
     }
     expectStatus(svc, await svc.request('POST', `/v1/pickups/${pickup!.body.id}/cancel`, { headers: c.v1 }), 200, 'cancel the pickup');
+  });
+
+  it('ships from a location in a flat-rate package with options, prints a packing slip, and tracks a label bought elsewhere', async () => {
+    const loc = await svc.request('POST', '/v1/locations', { headers: c.v1, json: { name: 'East', address: newYork, timezone: 'America/New_York', pickup_cutoff: '16:00' } });
+    expectStatus(svc, loc, 201, 'location');
+    expect((await svc.request('GET', '/v1/locations', { headers: c.v1 })).body.data.map((l: { id: string }) => l.id)).toContain(loc.body.id);
+    const catalogue = await svc.request('GET', '/v1/carrier-packages', { headers: c.v1 });
+    expectStatus(svc, catalogue, 200, 'carrier packages');
+    const flat = catalogue.body.data.find((p: { carrier: string; flat_rate_services: string[] }) => p.carrier === 'usps' && p.flat_rate_services.length > 0);
+    const quote = await svc.request('POST', '/v1/rates/query', { headers: c.v1, json: { location_id: loc.body.id, ship_to: sanFrancisco, parcel: { package_id: flat.id, weight_oz: 40 }, options: { signature: 'standard', references: ['PO-7'] } } });
+    expectStatus(svc, quote, 200, 'a flat-rate quote with options');
+    const signed = quote.body.data.find((r: { service_code: string }) => flat.flat_rate_services.includes(r.service_code));
+    expect(signed.surcharges.map((x: { code: string }) => x.code)).toContain('signature');
+    const pkg = await svc.request('POST', '/v1/packages', { headers: c.v1, json: { name: 'Small box', length_in: 8, width_in: 6, height_in: 4, tare_weight_oz: 3, max_weight_oz: 320 } });
+    expectStatus(svc, pkg, 201, 'package preset');
+    expect((await svc.request('GET', '/v1/packages', { headers: c.v1 })).body.data.map((p: { id: string }) => p.id)).toContain(pkg.body.id);
+
+    const order = await svc.request('POST', '/v1/orders', { headers: c.v1, json: { ship_to: tokyo, ship_from: sanFrancisco, line_items: [{ sku: 'MUG', name: 'Mug', quantity: 2, weight_oz: 12 }], parcel } });
+    expectStatus(svc, order, 201, 'order');
+    const slip = await svc.request('GET', `/v1/orders/${order.body.id}/packing-slip`, { headers: c.v1 });
+    expectStatus(svc, slip, 200, 'packing slip');
+    expect(slip.headers.get('content-type')).toBe('application/pdf');
+
+    const foreign = uspsTrackingNumber('bought-elsewhere', 'usps_priority_mail');
+    const tracker = await svc.request('POST', '/v1/trackers', { headers: c.v1, json: { carrier: 'usps', tracking_number: foreign } });
+    expectStatus(svc, tracker, 201, 'tracker');
+    expect(tracker.body).toMatchObject({ carrier: 'usps', tracking_number: foreign, status: expect.any(String) });
+    expectCommonError(await svc.request('POST', '/v1/trackers', { headers: c.v1, json: { carrier: 'usps', tracking_number: `${foreign.slice(0, -1)}${(Number(foreign.at(-1)) + 1) % 10}` } }), 400, 'validation_failed');
+    expectStatus(svc, await svc.request('GET', `/v1/trackers/${tracker.body.id}`, { headers: c.v1 }), 200, 'read tracker');
+    expectStatus(svc, await svc.request('DELETE', `/v1/trackers/${tracker.body.id}`, { headers: c.v1 }), 204, 'delete tracker');
+    // The dashboard's twins (session).
+    for (const url of ['/api/admin/locations', '/api/admin/packages', '/api/admin/carrier-packages', '/api/admin/trackers']) {
+      expectStatus(svc, await svc.request('GET', url, { headers: c.admin }), 200, url);
+    }
+  });
+
+  it('runs the team: invite a packer, who joins with a new account and acts as an operator; a password reset is asked for', async () => {
+    const invite = await svc.request('POST', '/api/admin/members', { headers: c.admin, json: { email: 'packer@built.test', role: 'operator' } });
+    expectStatus(svc, invite, 201, 'invite');
+    expect(invite.body).toMatchObject({ email: 'packer@built.test', role: 'operator', status: 'pending', token: expect.any(String) });
+    expect((await svc.request('GET', '/api/admin/invitations', { headers: c.admin })).body.data.map((i: { id: string }) => i.id)).toContain(invite.body.id);
+    const joined = await svc.request('POST', `/api/auth/invitations/${invite.body.token}/accept`, { json: { name: 'Packer', password: 'long enough pw' } });
+    expectStatus(svc, joined, 201, 'accept');
+    const members = await svc.request('GET', '/api/admin/members', { headers: c.admin });
+    expect(members.body.data.map((m: { role: string }) => m.role).sort()).toEqual(['operator', 'owner']);
+    const login = await svc.request('POST', '/api/auth/login', { json: { email: 'packer@built.test', password: 'long enough pw' } });
+    const packer = { ...c.admin, authorization: `Bearer ${login.body.token}` };
+    expectStatus(svc, await svc.request('GET', '/api/admin/orders', { headers: packer }), 200, 'an operator reads orders');
+    const refused = await svc.request('POST', '/api/admin/webhooks', { headers: packer, json: { url: 'https://example.com/hook', events: ['order.created'] } });
+    expectCommonError(refused, 403, 'forbidden');
+    expect(refused.body.details[0]).toMatchObject({ field: 'role', required_role: 'admin' });
+    expectStatus(svc, await svc.request('POST', '/api/auth/password-reset', { json: { email: 'packer@built.test' } }), 202, 'password reset asked');
+    expectStatus(svc, await svc.request('POST', '/api/auth/password-reset', { json: { email: 'nobody@built.test' } }), 202, 'no enumeration');
   });
 
   // Keep these two last: they judge everything above.
