@@ -31,6 +31,7 @@ describe.skipIf(!haveChromium)('the team in Chromium', () => {
 
   it('the owner invites; a viewer sees the team read-only and no admin pages', { timeout: TEST_BACKSTOP_MS }, async () => {
     const page = await openPage(browser, problems);
+    let link = '';
     await signIn(page, base, t.email, t.password);
     await step(page, 'team-01-owner', async () => {
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Team', exact: true }).click();
@@ -44,8 +45,23 @@ describe.skipIf(!haveChromium)('the team in Chromium', () => {
       await visible(page.getByTestId('secret-once').getByText(/\/dashboard\/invitations\//));
       await visible(page.getByTestId('invitations').getByText('grace@example.com'));
       await shoot(page, 'page-team-owner');
+      link = (await page.getByTestId('secret-once').innerText()).match(/https?:\/\/\S+\/dashboard\/invitations\/\S+/)![0];
     });
     await page.close();
+
+    // Grace follows the link signed out: a new account, then she signs in as an operator.
+    const grace = await openPage(browser, problems);
+    await step(grace, 'team-01b-accept', async () => {
+      await grace.goto(`${base}${new URL(link).pathname}`); // the link names PUBLIC_BASE_URL; the test server has its own port
+      await grace.getByLabel('Your name').fill('Grace');
+      await grace.getByLabel('Password').fill('grace long password');
+      await grace.getByRole('button', { name: 'Create account and join' }).click();
+      await visible(grace.getByRole('heading', { name: 'You have joined the workspace' }));
+    });
+    await signIn(grace, base, 'grace@example.com', 'grace long password');
+    await settled(grace);
+    await visible(grace.getByRole('link', { name: 'New order' }));
+    await grace.close();
 
     const asViewer = await openPage(browser, problems);
     await signIn(asViewer, base, viewer.email, viewer.password);

@@ -34,6 +34,7 @@ import { WebhookDetail } from './pages/WebhookDetail';
 import { WebhookDeadLetters, WebhookDeliveries } from './pages/WebhookDeliveries';
 import { WebhookDeliveryDetail } from './pages/WebhookDeliveryDetail';
 import { ShipFrom } from './pages/ShipFrom';
+import { AcceptInvitation, ForgotPassword, ResetPassword } from './pages/AccountLinks';
 
 import type { PageProps } from './page-props';
 
@@ -55,6 +56,9 @@ export interface RouteEntry {
 export const routes: RouteEntry[] = [
   { path: '/dashboard/login', title: 'Sign in', page: SignIn, access: 'guest' },
   { path: '/dashboard/register', title: 'Create an account', page: Register, access: 'guest' },
+  { path: '/dashboard/forgot-password', title: 'Reset your password', page: ForgotPassword, access: 'guest' },
+  { path: '/dashboard/reset-password/:code', title: 'Choose a new password', page: ResetPassword, access: 'guest' },
+  { path: '/dashboard/invitations/:code', title: 'Join a workspace', page: AcceptInvitation, access: 'guest' },
   { path: '/dashboard/orders', title: 'Orders', page: Orders, access: 'user', nav: 'Orders' },
   { path: '/dashboard/orders/new', title: 'New order', page: OrderForm, access: 'user' },
   { path: '/dashboard/orders/:id/edit', title: 'Edit order', page: OrderForm, access: 'user' },

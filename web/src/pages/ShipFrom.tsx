@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { api, call, type Workspace } from '../api/client';
 import type { PageProps } from '../page-props';
 import { Link } from '../router';
+import { useSession } from '../session';
 import { ErrorBox, Field, fieldError, Loading, useAction, useAsync } from '../ui';
 import { ADDRESS_FIELDS } from './OrderForm';
 
@@ -81,7 +82,9 @@ export function ShipFrom(_props: PageProps) {
 export function ShipFromOnboarding() {
   const workspace = useAsync(() => call(api.GET('/api/admin/workspace')), []);
   const [done, setDone] = useState(false);
-  if (!workspace.data || workspace.data.origin_address || done) return null;
+  // Setting it is an admin's (docs/architecture.md, "Roles"); others see the queue as it is.
+  const canSet = useSession().can('admin');
+  if (!canSet || !workspace.data || workspace.data.origin_address || done) return null;
   return (
     <div className="card onboarding" data-testid="ship-from-onboarding">
       <h2>First, where do your parcels ship from?</h2>

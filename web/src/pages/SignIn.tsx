@@ -36,6 +36,9 @@ export function SignIn() {
         {action.busy ? 'Signing in…' : 'Sign in'}
       </button>
       <p className="muted center">
+        <Link to="/dashboard/forgot-password">Forgot your password?</Link>
+      </p>
+      <p className="muted center">
         No account? <Link to="/dashboard/register">Create one</Link>
       </p>
     </form>
