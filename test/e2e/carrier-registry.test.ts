@@ -90,6 +90,7 @@ import { defineSimulatedCarrier } from '${SRC}/carriers/simulation/define-carrie
 import { PRIVATE_CARRIER_HOLIDAYS } from '${SRC}/carriers/simulation/holidays.js';
 import { seededDigits } from '${SRC}/carriers/simulation/seed.js';
 import { upsRateCard } from '${SRC}/carriers/ups/rates.v2026-01.js';
+import { upsOptions } from '${SRC}/carriers/ups/options.v2026-01.js';
 
 const rename = (code) => code.replace(/^ups_/, 'acme_express_');
 const card = {
@@ -98,11 +99,14 @@ const card = {
   services: upsRateCard.services.map((s) => ({ ...s, code: rename(s.code), name: s.name.replace('UPS', 'Acme') })),
   size_surcharges: (upsRateCard.size_surcharges ?? []).map((r) => (r.services ? { ...r, services: r.services.map(rename) } : r)),
 };
+// Its one options table (docs/carriers.md, "Shipment options"): UPS's offers under its own codes.
+const options = { ...upsOptions, version: 'acme_express-2026-01', services: Object.fromEntries(Object.entries(upsOptions.services).map(([code, o]) => [rename(code), o])) };
 
 export const carrier = defineSimulatedCarrier({
   slug: 'acme_express',
   name: 'Acme Express',
   card,
+  options,
   observed_holidays: PRIVATE_CARRIER_HOLIDAYS,
   trackingNumber: (reference) => 'AX' + seededDigits(reference, 10),
   isValidTrackingNumber: (value) => /^AX[0-9]{10}$/.test(value),

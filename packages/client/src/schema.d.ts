@@ -25672,6 +25672,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Small mailer box",
+                 *       "max_weight_oz": 480
+                 *     }
+                 */
                 "application/json": {
                     name?: string;
                     /** @description Inside length, inches. */
@@ -26842,6 +26848,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "pickup_cutoff": "16:30",
+                 *       "is_default": true
+                 *     }
+                 */
                 "application/json": {
                     name?: string;
                     /**
@@ -48122,6 +48134,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Small mailer box",
+                 *       "max_weight_oz": 480
+                 *     }
+                 */
                 "application/json": {
                     name?: string;
                     /** @description Inside length, inches. */
@@ -49102,6 +49120,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "pickup_cutoff": "16:30",
+                 *       "is_default": true
+                 *     }
+                 */
                 "application/json": {
                     name?: string;
                     /**

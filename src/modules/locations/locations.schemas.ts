@@ -22,7 +22,7 @@ export const CreateLocationBody = Type.Object(
 );
 export type CreateLocationInput = Static<typeof CreateLocationBody>;
 
-export const UpdateLocationBody = Type.Partial(Type.Object(fields), { additionalProperties: false, minProperties: 1 });
+export const UpdateLocationBody = Type.Partial(Type.Object(fields), { additionalProperties: false, minProperties: 1, examples: [{ pickup_cutoff: '16:30', is_default: true }] });
 export type UpdateLocationInput = Static<typeof UpdateLocationBody>;
 
 export const LocationIdParams = Type.Object({ id: text(64) });

@@ -22,7 +22,7 @@ export const CreatePackageBody = Type.Object(
 );
 export type CreatePackageInput = Static<typeof CreatePackageBody>;
 
-export const UpdatePackageBody = Type.Partial(Type.Object(fields), { additionalProperties: false, minProperties: 1 });
+export const UpdatePackageBody = Type.Partial(Type.Object(fields), { additionalProperties: false, minProperties: 1, examples: [{ name: 'Small mailer box', max_weight_oz: 480 }] });
 export type UpdatePackageInput = Static<typeof UpdatePackageBody>;
 
 export const PackageIdParams = Type.Object({ id: text(64) });
