@@ -50,6 +50,8 @@ describe('reading a Shopify store', () => {
     });
     expect(res.statusCode, res.body).toBe(201);
     integrationId = res.json().id;
+    // Until its activation has run, no reconciliation is due: one racing it would find no webhooks.
+    expect(await app.services.channelSync.reconcileDue()).toBe(0);
     await app.services.channelSync.activate({ workspace_id: t.workspaceId, environment: 'test', integration_id: integrationId });
 
     const subs = [...fake.shop.webhooks.values()];

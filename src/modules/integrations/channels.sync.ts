@@ -281,7 +281,10 @@ export class ChannelSync {
     let queued = 0;
     for (const row of rows) {
       const interval = effectiveSettings(row.platform, row.settings).reconcile_interval_minutes * 60_000;
-      if (row.last_reconciled_at && now.getTime() - new Date(row.last_reconciled_at).getTime() < interval) continue;
+      // A new connection's first interval starts when it connected: its activation registers the
+      // webhooks and backfills, and a reconciliation racing it would find the webhooks not yet there.
+      const since = row.last_reconciled_at ?? row.connected_at;
+      if (since && now.getTime() - new Date(since).getTime() < interval) continue;
       await this.queueRun(row, 'reconcile', null);
       queued++;
     }
