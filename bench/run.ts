@@ -6,11 +6,12 @@
  *
  * Per engine (PGlite on a fresh data dir; PostgreSQL on a database of its own, created in
  * BENCH_DATABASE_URL's server, default postgres://postgres@127.0.0.1:5432/test, dropped at the
- * end) the service runs as `npm start` runs it (`node scripts/start.mjs`: the built tree,
- * LOG_LEVEL=warn). The first start creates the demo workspace and the fixtures; then restarts on
+ * end) the service runs as `npm start` runs it (`node scripts/start.mjs`: the built tree, at
+ * its default log level, a line per request). The first start creates the demo workspace and the fixtures; then restarts on
  * the existing data are timed; then the rows, in this order (later rows grow tables):
  *   health, rates, rates-new, order   throughput beside anchors (bench/rows/hot-paths.ts)
  *   rss                               the service's memory over those load rows
+ *   logging                           the rate query at the default log level beside LOG_LEVEL=warn (bench/rows/logging.ts)
  *   purchase, tracking                label purchase latency, tracking reads (bench/rows/shipments.ts)
  *   webhooks                          deliveries/s to a local receiver (bench/rows/webhooks.ts)
  *   carriers                          the rate-shop across 4 `api` accounts on fake carriers (50 ms):
@@ -47,11 +48,12 @@ import { batchRows } from './rows/batch.js';
 import { carrierRows } from './rows/carriers.js';
 import { hotPathFixtures, hotPathRows } from './rows/hot-paths.js';
 import { listRows, listSizes } from './rows/lists.js';
+import { loggingRow } from './rows/logging.js';
 import { rulesBatchRow, rulesPurchaseRow } from './rows/rules.js';
 import { buyOneLabel, purchaseRow, trackingRow } from './rows/shipments.js';
 import { webhookRow } from './rows/webhooks.js';
 
-export const ROW_KEYS = ['health', 'rates', 'rates-new', 'order', 'rss', 'purchase', 'tracking', 'webhooks', 'carriers', 'purchase-auto', 'list', 'batch', 'batch-rules', 'restart'] as const;
+export const ROW_KEYS = ['health', 'rates', 'rates-new', 'order', 'rss', 'logging', 'purchase', 'tracking', 'webhooks', 'carriers', 'purchase-auto', 'list', 'batch', 'batch-rules', 'restart'] as const;
 
 const ENGINES = (process.env.BENCH_ENGINES ?? 'pglite,postgres').split(',').map((s) => s.trim()) as Engine[];
 const SELECTED = process.env.BENCH_ROWS ? new Set(process.env.BENCH_ROWS.split(',').map((s) => s.trim())) : null;
@@ -137,6 +139,8 @@ async function benchEngine(engine: Engine, work: string, report: Report): Promis
         met: mem && loadRows.length ? judge(mem.peak * 1.048576 < 300) : null,
       });
     }
+
+    if (want('logging')) await loggingRow(ctx);
 
     let trackingNumber: string | undefined;
     if (want('purchase')) trackingNumber = await purchaseRow(ctx);

@@ -13,6 +13,8 @@ import { createInvalidationBus } from './platform/cache/invalidation-bus.js';
 import { createCounterStore, type CounterStore } from './platform/cache/counter-store.js';
 import { createJobQueue, type JobQueue } from './platform/jobs/index.js';
 import { loggerOptions } from './platform/logger.js';
+import type { DestinationStream } from 'pino';
+import { registerAccessLog } from './platform/http/access-log.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './platform/http/error-handler.js';
 import { registerJsonParser } from './platform/http/json-parser.js';
 import { registerNulGuard } from './platform/http/nul-guard.js';
@@ -67,7 +69,7 @@ export interface BuildAppOptions {
   /** Requests per minute per IP on /api/auth and /api/public (≥ 60). */
   perIpPerMinute?: number;
   /** Where log lines go (tests capture them); stdout by default. */
-  logStream?: NodeJS.WritableStream;
+  logStream?: DestinationStream;
   /** The built dashboard (index.html + assets/); web/dist of this checkout by default. */
   webDir?: string;
   /** Run migrations at build (default). Tests start from an already migrated template. */
@@ -111,6 +113,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       : { http: slowRequests.server }),
     requestTimeout: slowRequests.requestTimeout,
     logger: options.logStream ? { ...loggerOptions(config.logLevel), stream: options.logStream } : loggerOptions(config.logLevel),
+    // One line per request instead, from registerAccessLog below.
+    disableRequestLogging: true,
     bodyLimit: 1024 * 1024,
     // Accept a sane incoming X-Request-Id; otherwise make one.
     genReqId: (req) => {
@@ -163,6 +167,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       done();
     });
     registerErrorHandling(app);
+    registerAccessLog(app);
     registerJsonParser(app);
     registerNulGuard(app);
     // Parses the dashboard's session cookie (read by the session guard); signs nothing.

@@ -1,5 +1,6 @@
 import { loadConfig, ConfigError } from './config.js';
 import { buildApp } from './app.js';
+import { serviceLogDestination } from './platform/logger.js';
 import { DataDirLockedError } from './platform/db/pglite-lock.js';
 import { limitHeapGrowth } from './platform/memory.js';
 import { seedDemoIfEmpty } from './bootstrap/seed.js';
@@ -11,7 +12,7 @@ async function main() {
   const started = performance.now();
   const config = loadConfig();
   limitHeapGrowth(config.heapGrowingPercent);
-  const app = await buildApp({ config });
+  const app = await buildApp({ config, logStream: serviceLogDestination() });
   if (config.runWorkers) {
     await registerJobHandlers(app);
     if (app.deps.database.engine === 'pglite') {

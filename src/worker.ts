@@ -1,5 +1,6 @@
 import { loadConfig, ConfigError } from './config.js';
 import { buildApp } from './app.js';
+import { serviceLogDestination } from './platform/logger.js';
 import { registerJobHandlers } from './bootstrap/jobs.js';
 import { limitHeapGrowth } from './platform/memory.js';
 
@@ -13,7 +14,7 @@ async function main() {
     throw new ConfigError('dist/src/worker.js needs DATABASE_URL: the embedded database serves one process (npm start runs workers).');
   }
   limitHeapGrowth(config.heapGrowingPercent);
-  const app = await buildApp({ config });
+  const app = await buildApp({ config, logStream: serviceLogDestination() });
   await registerJobHandlers(app);
   await app.deps.jobs.start();
   app.log.info('worker started');

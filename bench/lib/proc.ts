@@ -17,6 +17,8 @@ export interface Logged {
   output(): string;
 }
 
+const OUTPUT_KEEP = 4 * 1024 * 1024;
+
 export function spawnLogged(
   cmd: string,
   args: string[],
@@ -26,8 +28,14 @@ export function spawnLogged(
   let out = '';
   const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: opts.detached, cwd: opts.cwd });
   started.push({ child, group: Boolean(opts.detached) });
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
+  // A service at its default level logs every request: keep the start of the output (banners)
+  // and a bounded tail, not every line of a load row.
+  const append = (d: Buffer) => {
+    out += d;
+    if (out.length > OUTPUT_KEEP * 2) out = out.slice(0, OUTPUT_KEEP / 2) + '\n…\n' + out.slice(-OUTPUT_KEEP);
+  };
+  child.stdout!.on('data', append);
+  child.stderr!.on('data', append);
   return { child, output: () => out };
 }
 

@@ -52,7 +52,7 @@ export class Service {
   #proc?: Logged;
   #viaNpm = false;
   /** How the service was last started, so a restart around seeding starts it the same way. */
-  #lastStart: { viaNpm?: boolean; profile?: string } = {};
+  #lastStart: { viaNpm?: boolean; profile?: string; env?: Record<string, string> } = {};
 
   constructor(
     readonly engine: Engine,
@@ -68,7 +68,6 @@ export class Service {
       HOST: '127.0.0.1',
       DATA_DIR: this.dataDir,
       DATABASE_URL: '',
-      LOG_LEVEL: 'warn',
       SEED_DEMO: '1',
       SUPER_ADMIN_EMAIL: SUPER.email,
       SUPER_ADMIN_PASSWORD: SUPER.password,
@@ -108,13 +107,14 @@ export class Service {
    * Starts the service and resolves to the milliseconds until /health answered. `viaNpm` runs
    * `npm start` itself (a process group: npm, then node); `profile` writes a --cpu-prof there.
    */
-  async start(opts: { viaNpm?: boolean; profile?: string } = {}): Promise<number> {
+  async start(opts: { viaNpm?: boolean; profile?: string; env?: Record<string, string> } = {}): Promise<number> {
     if (this.#proc) throw new Error('the service is already running');
     const cwd = this.serviceDir;
-    if (opts.viaNpm) this.#proc = spawnLogged('npm', ['start', '--silent'], this.#env, { detached: true, cwd });
+    const env = { ...this.#env, ...opts.env };
+    if (opts.viaNpm) this.#proc = spawnLogged('npm', ['start', '--silent'], env, { detached: true, cwd });
     else {
       const flags = opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${opts.profile}`] : [];
-      this.#proc = spawnLogged(process.execPath, [...flags, 'scripts/start.mjs'], this.#env, { cwd });
+      this.#proc = spawnLogged(process.execPath, [...flags, 'scripts/start.mjs'], env, { cwd });
     }
     this.#viaNpm = Boolean(opts.viaNpm);
     this.#lastStart = opts;

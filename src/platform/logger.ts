@@ -1,4 +1,4 @@
-import type { LoggerOptions } from 'pino';
+import pino, { type DestinationStream, type LoggerOptions } from 'pino';
 
 /** Paths whose values never reach a log line (secrets in headers and bodies). */
 export const redactPaths = [
@@ -54,4 +54,14 @@ export function loggerOptions(level: string): LoggerOptions {
     base: { service: 'shipping-service' },
     timestamp: () => `,"time":"${new Date().toISOString()}"`,
   };
+}
+
+/**
+ * Where a running service writes its log (docs/architecture.md, "Logging"): standard output,
+ * asynchronously, so a request never waits for the terminal or the pipe. Lines written while a
+ * write is under way are gathered into the next one; pino flushes what is pending synchronously
+ * when the process exits, on a clean stop or a crash alike.
+ */
+export function serviceLogDestination(): DestinationStream {
+  return pino.destination({ dest: 1, sync: false });
 }

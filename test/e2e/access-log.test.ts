@@ -1,0 +1,67 @@
+import { spawn } from 'node:child_process';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startBuiltService, type BuiltService } from '../helpers/built-service.js';
+
+// The log as `npm start` writes it at its default level (docs/architecture.md, "Logging"): one
+// line per request, written asynchronously, and none lost when the process stops or crashes.
+
+interface Line {
+  msg?: string;
+  reqId?: string;
+  method?: string;
+  route?: string | null;
+  status?: number;
+  ms?: number;
+  workspace_id?: string | null;
+}
+const parse = (text: string): Line[] =>
+  text
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as Line);
+
+let service: BuiltService | undefined;
+afterAll(() => service?.stop());
+
+describe('the access log of the built service', () => {
+  it('holds one line per request, with route, status, duration and request id, all flushed by a clean stop', { timeout: 300_000 }, async () => {
+    service = await startBuiltService({ env: { LOG_LEVEL: 'info' } });
+    const sent: { id: string; status: number }[] = [];
+    for (let i = 0; i < 300; i++) {
+      const id = `req_access_${String(i).padStart(4, '0')}`;
+      const url = ['/health', '/v1/orders/ord_nothing', '/no/such/route'][i % 3];
+      const res = await service.request('GET', url, { headers: { 'x-request-id': id } });
+      sent.push({ id, status: res.status });
+    }
+    expect(await service.stop()).toBe(0);
+
+    const lines = parse(service.output());
+    expect(lines.filter((l) => l.msg === 'incoming request' || l.msg === 'request completed')).toEqual([]);
+    const access = new Map(lines.filter((l) => l.msg === 'request' && l.reqId?.startsWith('req_access_')).map((l) => [l.reqId!, l]));
+    expect(access.size).toBe(sent.length);
+    for (const { id, status } of sent) expect(access.get(id)).toMatchObject({ method: 'GET', status });
+    expect(access.get('req_access_0000')).toMatchObject({ route: '/health', status: 200 });
+    expect(access.get('req_access_0001')).toMatchObject({ route: '/v1/orders/:id', status: 401, workspace_id: null });
+    expect(typeof access.get('req_access_0002')?.ms).toBe('number');
+  });
+
+  it('a crash flushes the lines still waiting to be written', { timeout: 60_000 }, async () => {
+    // 20,000 lines written at once, then an uncaught exception: the asynchronous destination has
+    // most of them pending when the process dies.
+    const script = `
+      import pino from 'pino';
+      import { serviceLogDestination } from './src/platform/logger.ts';
+      const log = pino(serviceLogDestination());
+      for (let i = 0; i < 20000; i++) log.info({ i }, 'line');
+      setImmediate(() => { throw new Error('crash'); });
+    `;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).not.toBe(0);
+    const indices = parse(out).map((l) => (l as { i: number }).i);
+    expect(indices.length).toBe(20000);
+    expect(new Set(indices).size).toBe(20000);
+  });
+});
