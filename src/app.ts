@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { AjvCompiler } from '@fastify/ajv-compiler';
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import cookie from '@fastify/cookie';
@@ -113,8 +113,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       : { http: slowRequests.server }),
     requestTimeout: slowRequests.requestTimeout,
     logger: options.logStream ? { ...loggerOptions(config.logLevel), stream: options.logStream } : loggerOptions(config.logLevel),
-    // One line per request instead, from registerAccessLog below.
-    disableRequestLogging: true,
+    // One line per request instead, from registerAccessLog below (errors: the error handler's).
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
     // Accept a sane incoming X-Request-Id; otherwise make one.
     genReqId: (req) => {

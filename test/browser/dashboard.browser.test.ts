@@ -15,6 +15,8 @@ const EXPECTED_FAILURES: [string, RegExp][] = [
   ['404', /\/api\/public\/track\//],
   // The ship-from onboarding is first submitted empty, to see its field errors.
   ['400', /\/api\/admin\/workspace$/],
+  // The buy-label card first asks for rates with the order's weightless parcel.
+  ['400', /\/api\/admin\/rates\/query$/],
 ];
 
 let base: string;
@@ -141,8 +143,49 @@ describe.skipIf(!haveChromium)('dashboard in Chromium', () => {
       await onboarding.getByRole('button', { name: 'Save ship-from address' }).click();
       await onboarding.waitFor({ state: 'detached' });
       await page.getByRole('row', { name: /Ada Buyer/ }).getByRole('link').first().click();
-      await page.getByRole('button', { name: 'Generate label' }).click();
+      // Buying shows the rates first: price with its breakdown, delivery date, the rules' choice.
+      expect(await page.getByRole('button', { name: 'Generate label' }).count()).toBe(0);
+      const buy = page.getByTestId('buy-label');
+      // The order's lines carry no weight: rating it as it is names the field.
+      await buy.getByRole('button', { name: 'Get rates' }).click();
+      await visible(buy.getByText('must be > 0').first());
+      await buy.getByLabel('Weight (oz)').fill('24');
+      await buy.getByRole('button', { name: 'Get rates' }).click();
+      const rates = buy.getByTestId('buy-rates');
+      await rates.waitFor();
+      expect(await rates.locator('tbody tr').count()).toBeGreaterThan(3);
+      const first = rates.locator('tbody tr').first();
+      await visible(first.getByText("rules' choice")); // no rule: the cheapest, chosen by default
+      expect(await first.getByRole('radio').isChecked()).toBe(true);
+      expect(await first.innerText()).toMatch(/postage \$\d+\.\d\d/);
+      expect(await first.innerText()).toMatch(/business day/);
+      await visible(buy.getByTestId('rules-choice').getByText(/No shipping rule matches/));
+      await shoot(page, 'page-buy-label-rates');
+      // An edit after the rates were shown: nothing can be bought until they are asked again.
+      await buy.getByLabel('Weight (oz)').fill('40');
+      await visible(buy.getByText(/get the rates again/));
+      expect(await buy.getByTestId('buy-chosen').count()).toBe(0);
+      await buy.getByRole('button', { name: 'Get rates again' }).click();
+      await rates.waitFor();
+      // Keyboard: the second rate chosen with the arrow key, Enter asks to confirm; nothing bought yet.
+      const second = rates.locator('tbody tr').nth(1);
+      const secondPrice = (await second.locator('td.num').innerText()).trim();
+      await rates.locator('tbody tr').first().getByRole('radio').focus();
+      await page.keyboard.press('ArrowDown');
+      expect(await second.getByRole('radio').isChecked()).toBe(true);
+      await page.keyboard.press('Enter');
+      const confirm = buy.getByTestId('confirm-buy');
+      await visible(confirm);
+      expect(await confirm.innerText()).toContain(secondPrice);
+      await visible(page.getByRole('heading', { name: /Order/ }).getByText('processing'));
+      await shoot(page, 'page-buy-label-confirm');
+      await confirm.getByRole('button', { name: 'Confirm purchase' }).click();
+      await visible(page.getByTestId('label-bought'));
       await page.getByRole('heading', { name: /Order/ }).getByText('shipped').waitFor();
+      await visible(page.getByText(/Parcel: 40 oz/));
+      const [labelTab] = await Promise.all([page.context().waitForEvent('page'), page.getByTestId('print-bought-label').click()]);
+      expect(labelTab.url()).toMatch(/^blob:/);
+      await labelTab.close();
       await page.getByRole('link', { name: 'Shipments' }).click();
       const row = page.getByTestId('shipments').locator('tbody tr').first();
       await visible(row.getByText('label purchased'));

@@ -7,9 +7,9 @@ import { REVIEW_REASONS } from './integrations-common';
 import { actionLabel, allowedActions, runOrderAction, type OrderAction } from './orders-actions';
 import { customsOf } from './customs';
 import { StoreSync } from './OrderStoreSync';
-import { fetchPackingSlip, printBlob } from './label-file';
+import { fetchLabel, fetchPackingSlip, printBlob } from './label-file';
 import { useState } from 'react';
-import { bodyOf, DANGEROUS_GOODS, draftOf, SIGNATURES, type OptionsDraft } from './options-draft';
+import { BuyLabelCard } from './BuyLabel';
 
 type Address = Order['ship_to'];
 
@@ -31,12 +31,10 @@ export function OrderDetail({ params }: PageProps) {
   const action = useAction();
   // A viewer reads the order; its moves are an operator's.
   const canOperate = useSession().can('operator');
-  const [optionsDraft, setOptionsDraft] = useState<OptionsDraft | null>(null);
+  const [bought, setBought] = useState<{ id: string; tracking_number: string | null; service: string } | null>(null);
 
   async function act(a: OrderAction) {
-    // "Generate label" buys with the options form (the order's own options until changed).
-    const options = a === 'generate' ? bodyOf(optionsDraft ?? draftOf(order.data?.options)) : undefined;
-    const updated = await action.run(() => runOrderAction(params.id, a, options));
+    const updated = await action.run(() => runOrderAction(params.id, a));
     if (updated) order.setData(updated);
   }
 
@@ -56,8 +54,9 @@ export function OrderDetail({ params }: PageProps) {
           Order <span className="mono">{o.external_number ?? o.external_id ?? o.id}</span> <Badge value={o.status} /> {o.archived && <Badge value="archived" />} {o.needs_review && <Badge value="needs_review" kind="needs-review" />}
         </h1>
         <div className="actions" role="group" aria-label="Order actions">
-          {canOperate && allowedActions(o).map((a) => (
-            <button key={a} type="button" className={`btn ${a === 'process' || a === 'generate' ? 'btn-primary' : a === 'cancel' ? 'btn-danger' : ''}`} disabled={action.busy} onClick={() => act(a)}>
+          {/* A label is bought from the buy-label card below, after its rate is seen and confirmed. */}
+          {canOperate && allowedActions(o).filter((a) => a !== 'generate').map((a) => (
+            <button key={a} type="button" className={`btn ${a === 'process' ? 'btn-primary' : a === 'cancel' ? 'btn-danger' : ''}`} disabled={action.busy} onClick={() => act(a)}>
               {actionLabel[a]}
             </button>
           ))}
@@ -151,7 +150,24 @@ export function OrderDetail({ params }: PageProps) {
         </p>
       </div>
       <CustomsCard order={o} />
-      {allowedActions(o).includes('generate') && <LabelOptionsCard draft={optionsDraft ?? draftOf(o.options)} onChange={setOptionsDraft} />}
+      {bought && (
+        <div className="alert alert-success" role="status" data-testid="label-bought">
+          Label bought: <Link to={`/dashboard/shipments/${bought.id}`} className="mono">{bought.tracking_number ?? bought.id}</Link> ({bought.service}).{' '}
+          <button type="button" className="btn btn-small btn-primary" data-testid="print-bought-label" onClick={() => void action.run(async () => printBlob(await fetchLabel(bought.id, 'pdf_4x6')))}>
+            Print label
+          </button>
+        </div>
+      )}
+      {canOperate && allowedActions(o).includes('generate') && (
+        <BuyLabelCard
+          key={o.updated_at}
+          order={o}
+          onBought={(s) => {
+            setBought({ id: s.id, tracking_number: s.tracking_number, service: s.service_name ?? s.service_code });
+            order.reload();
+          }}
+        />
+      )}
       <div className="grid2">
         <div className="card">
           <h2>Shipments</h2>
@@ -285,65 +301,6 @@ function CustomsCard({ order }: { order: Order }) {
           </div>
         </>
       )}
-    </div>
-  );
-}
-
-/**
- * The options the next label is bought with ("Generate label"): the order's own until changed.
- * A service that does not offer one is refused (422 option_unavailable, shown above).
- */
-function LabelOptionsCard({ draft, onChange }: { draft: OptionsDraft; onChange: (d: OptionsDraft) => void }) {
-  const set = <K extends keyof OptionsDraft>(key: K, value: OptionsDraft[K]) => onChange({ ...draft, [key]: value });
-  return (
-    <div className="card" aria-label="Label options">
-      <h2>Label options</h2>
-      <div className="grid3">
-        <div className="field">
-          <label htmlFor="opt-signature">Signature</label>
-          <select id="opt-signature" value={draft.signature} onChange={(e) => set('signature', e.target.value as OptionsDraft['signature'])}>
-            {SIGNATURES.map((s) => (
-              <option key={s} value={s}>
-                {s === 'none' ? 'None' : s === 'standard' ? 'Signature required' : 'Adult signature'}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="opt-insurance">Insurance (USD declared value)</label>
-          <input id="opt-insurance" inputMode="decimal" placeholder="none" value={draft.insurance_usd} onChange={(e) => set('insurance_usd', e.target.value)} />
-        </div>
-        <div className="field">
-          <label className="check">
-            <input type="checkbox" checked={draft.saturday_delivery} onChange={(e) => set('saturday_delivery', e.target.checked)} /> Saturday delivery
-          </label>
-        </div>
-        <div className="field">
-          <label htmlFor="opt-dg">Dangerous goods</label>
-          <select id="opt-dg" value={draft.dangerous_goods} onChange={(e) => set('dangerous_goods', e.target.value as OptionsDraft['dangerous_goods'])}>
-            {DANGEROUS_GOODS.map((c) => (
-              <option key={c} value={c}>
-                {c === '' ? 'None' : c.replaceAll('_', ' ')}
-              </option>
-            ))}
-          </select>
-        </div>
-        {draft.dangerous_goods === 'dry_ice' && (
-          <div className="field">
-            <label htmlFor="opt-dry-ice">Dry ice (oz)</label>
-            <input id="opt-dry-ice" inputMode="decimal" value={draft.dry_ice_weight_oz} onChange={(e) => set('dry_ice_weight_oz', e.target.value)} />
-          </div>
-        )}
-        <div className="field">
-          <label htmlFor="opt-ref1">References (printed on the label)</label>
-          <input id="opt-ref1" maxLength={35} value={draft.reference1} onChange={(e) => set('reference1', e.target.value)} />
-          <input aria-label="Second reference" maxLength={35} value={draft.reference2} onChange={(e) => set('reference2', e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor="opt-instructions">Delivery instructions</label>
-          <input id="opt-instructions" maxLength={120} value={draft.delivery_instructions} onChange={(e) => set('delivery_instructions', e.target.value)} />
-        </div>
-      </div>
     </div>
   );
 }
