@@ -326,27 +326,22 @@ describe('when UPS refuses or does not answer a purchase', () => {
   });
 });
 
-describe('shipment options through an api account (not sent to the carrier yet)', () => {
-  it('a rate query drops the api account\'s services with option_unavailable; the simulated accounts still quote', async () => {
+describe('shipment options through an api account (sent to UPS in its own fields)', () => {
+  it("a rate query keeps the api account's services that offer the option, priced by UPS", async () => {
     const res = await rate({ options: { signature: 'adult' } });
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
-    expect(body.data.some((o: { carrier_account_id: string }) => o.carrier_account_id === upsAccount)).toBe(false);
-    expect(body.data.some((o: { carrier: string }) => o.carrier === 'ups')).toBe(true);
-    const msgs = body.messages.filter((m: { carrier_account_id: string }) => m.carrier_account_id === upsAccount);
-    expect(msgs.length).toBeGreaterThan(0);
-    for (const m of msgs) expect(m).toMatchObject({ code: 'option_unavailable', option: 'adult_signature', carrier: 'ups' });
-    // References alone are kept by the platform: nothing dropped.
-    const refs = (await rate({ options: { references: ['PO-1'] } })).json();
-    expect(refs.data.some((o: { carrier_account_id: string }) => o.carrier_account_id === upsAccount)).toBe(true);
+    const ours = body.data.filter((o: { carrier_account_id: string }) => o.carrier_account_id === upsAccount);
+    expect(ours.length).toBeGreaterThan(0);
+    for (const o of ours) expect(o.surcharges.map((c: { code: string }) => c.code)).toContain('adult_signature');
+    expect(body.messages.filter((m: { carrier_account_id: string; code: string }) => m.carrier_account_id === upsAccount && m.code === 'option_unavailable').every((m: { service_code: string }) => !ours.some((o: { service_code: string }) => o.service_code === m.service_code))).toBe(true);
   });
 
-  it('a purchase with an option through it is 422 option_unavailable, and the carrier is never asked', async () => {
+  it('a purchase with insurance through it sends DeclaredValue to UPS', async () => {
     const order = await createOrder();
-    const before = ups.requests.filter((r) => r.operation === 'ship').length;
     const res = await buy(order.id, { options: { insurance: { amount: { amount: 10_000, currency: 'USD' } } } });
-    expect(res.statusCode, res.body).toBe(422);
-    expect(res.json()).toMatchObject({ code: 'option_unavailable', details: [expect.objectContaining({ option: 'insurance' })] });
-    expect(ups.requests.filter((r) => r.operation === 'ship').length).toBe(before);
+    expect(res.statusCode, res.body).toBe(201);
+    const sent = JSON.parse(ups.requests.filter((r) => r.operation === 'ship').at(-1)!.body).ShipmentRequest.Shipment;
+    expect(sent.Package[0].PackageServiceOptions.DeclaredValue).toMatchObject({ CurrencyCode: 'USD', MonetaryValue: '100.00' });
   });
 });

@@ -97,8 +97,17 @@ export async function startFakeDhl(options: FakeDhlOptions = {}) {
 
   function defaultReply(op: FakeDhlOperation, url: URL, body: any): FakeReply {
     switch (op) {
-      case 'rates':
-        return { body: dhlFixture((body?.packages ?? []).length > 1 ? 'rates-multi' : 'rates') };
+      case 'rates': {
+        const reply = dhlFixture((body?.packages ?? []).length > 1 ? 'rates-multi' : 'rates');
+        const lines = dhlOptionLines(body?.valueAddedServices);
+        for (const product of lines.length ? reply.products : []) {
+          for (const block of product.detailedPriceBreakdown ?? []) {
+            if (block.currencyType === 'BILLC') block.breakdown.push(...lines.map((l) => ({ name: l.name, serviceCode: l.code, localServiceCode: l.code, serviceTypeCode: 'XCH', price: l.price, isCustomerAgreement: false, isMarketedService: true })));
+          }
+          for (const t of product.totalPrice ?? []) if (t.priceCurrency === 'USD') t.price = roundCents(t.price + lines.reduce((s, l) => s + l.price, 0));
+        }
+        return { body: reply };
+      }
       case 'shipments': {
         const awb = String(1_100_000_000 + ++seq);
         const packages: any[] = body?.content?.packages ?? [];
@@ -126,6 +135,11 @@ export async function startFakeDhl(options: FakeDhlOptions = {}) {
           pickup = `PRG26030${String(++seq).padStart(7, '0')}`;
           pickups.set(pickup, { cancelled: false });
           reply.dispatchConfirmationNumber = pickup;
+        }
+        const lines = dhlOptionLines(body?.valueAddedServices);
+        for (const charge of lines.length ? (reply.shipmentCharges ?? []) : []) {
+          if (charge.currencyType === 'BILLC') charge.serviceBreakdown = [...(charge.serviceBreakdown ?? []), ...lines.map((l) => ({ name: l.name, price: l.price, typeCode: l.code }))];
+          if (charge.priceCurrency === 'USD') charge.price = roundCents(charge.price + lines.reduce((s, l) => s + l.price, 0));
         }
         shipments.set(awb, { pieces, pickup });
         return { status: 201, body: reply };
@@ -254,3 +268,25 @@ function guessOperation(method: string, path: string): FakeDhlOperation | null {
   if (method === 'DELETE' && /^\/pickups\/[^/]+$/.test(path)) return 'pickup_cancel';
   return null;
 }
+
+/** What the fake charges (USD) for each option service a request names, under DHL's service codes. */
+export const FAKE_DHL_OPTION_CHARGES: Readonly<Record<string, { name: string; price: number }>> = {
+  II: { name: 'SHIPMENT INSURANCE', price: 17.5 },
+  AA: { name: 'SATURDAY DELIVERY', price: 25 },
+  SF: { name: 'DIRECT SIGNATURE', price: 8 },
+  SD: { name: 'ADULT SIGNATURE', price: 9 },
+  HC: { name: 'DRY ICE UN1845', price: 10 },
+  HV: { name: 'LITHIUM ION PI967-SECTION II', price: 0.5 },
+  HW: { name: 'LITHIUM METAL PI970-SECTION II', price: 0.5 },
+  HD: { name: 'LITHIUM ION PI966-SECTION II', price: 0.5 },
+};
+
+function dhlOptionLines(services: unknown): { code: string; name: string; price: number }[] {
+  if (!Array.isArray(services)) return [];
+  return services.flatMap((v: any) => {
+    const charge = FAKE_DHL_OPTION_CHARGES[v?.serviceCode];
+    return charge ? [{ code: v.serviceCode as string, ...charge }] : [];
+  });
+}
+
+const roundCents = (n: number) => Math.round(n * 100) / 100;

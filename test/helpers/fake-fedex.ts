@@ -122,7 +122,11 @@ export async function startFakeFedex(options: FakeFedexOptions = {}) {
       }
       case 'rates': {
         const packages = body?.requestedShipment?.requestedPackageLineItems ?? [];
-        return { body: fedexFixture(packages.length > 1 ? 'rate-quotes-multi' : 'rate-quotes') };
+        const reply = fedexFixture(packages.length > 1 ? 'rate-quotes-multi' : 'rate-quotes');
+        for (const r of reply.output.rateReplyDetails) {
+          for (const d of r.ratedShipmentDetails ?? []) if (d.shipmentRateDetail) priceFedexOptions(d, d.shipmentRateDetail, 'surCharges', 'type', body?.requestedShipment);
+        }
+        return { body: reply };
       }
       case 'ship': {
         const shipment = body?.requestedShipment ?? {};
@@ -145,6 +149,7 @@ export async function startFakeFedex(options: FakeFedexOptions = {}) {
           packageSequenceNumber: i + 1,
           packageDocuments: [{ contentType: 'LABEL', copiesToPrint: 1, docType: imageType, trackingNumber: n, encodedLabel: (FAKE_FEDEX_LABELS[imageType] ?? FAKE_FEDEX_LABELS.PDF).toString('base64') }],
         }));
+        for (const d of result.completedShipmentDetail?.shipmentRating?.shipmentRateDetails ?? []) priceFedexOptions(d, d, 'surcharges', 'surchargeType', shipment);
         shipments.set(numbers[0], { cancelled: false, trackingNumbers: numbers, serviceType: shipment.serviceType, shipDate: shipment.shipDatestamp });
         return { body: reply };
       }
@@ -284,4 +289,26 @@ function readBody(op: FakeFedexOperation, body: string): any {
   } catch {
     return null;
   }
+}
+
+/** What the fake charges for each option a request carries, per package, under FedEx's surcharge types. */
+export const FAKE_FEDEX_OPTION_CHARGES = { SIGNATURE_OPTION: 6.75, ADULT_SIGNATURE: 7.9, SATURDAY_DELIVERY: 16, DANGEROUS_GOODS: 42, DRY_ICE: 6.5, INSURED_VALUE: 4.2 } as const;
+
+function priceFedexOptions(totals: any, detail: any, listKey: 'surCharges' | 'surcharges', typeKey: 'type' | 'surchargeType', shipment: any) {
+  const lines: { type: string; amount: number }[] = [];
+  for (const p of shipment?.requestedPackageLineItems ?? []) {
+    const special = p.packageSpecialServices ?? {};
+    const types: string[] = special.specialServiceTypes ?? [];
+    if (types.includes('SIGNATURE_OPTION')) lines.push({ type: 'SIGNATURE_OPTION', amount: special.signatureOptionType === 'ADULT' ? FAKE_FEDEX_OPTION_CHARGES.ADULT_SIGNATURE : FAKE_FEDEX_OPTION_CHARGES.SIGNATURE_OPTION });
+    if (types.includes('DANGEROUS_GOODS')) lines.push({ type: 'DANGEROUS_GOODS', amount: FAKE_FEDEX_OPTION_CHARGES.DANGEROUS_GOODS });
+    if (types.includes('DRY_ICE')) lines.push({ type: 'DRY_ICE', amount: FAKE_FEDEX_OPTION_CHARGES.DRY_ICE });
+    if (p.declaredValue) lines.push({ type: 'INSURED_VALUE', amount: FAKE_FEDEX_OPTION_CHARGES.INSURED_VALUE });
+  }
+  if ((shipment?.shipmentSpecialServices?.specialServiceTypes ?? []).includes('SATURDAY_DELIVERY')) lines.push({ type: 'SATURDAY_DELIVERY', amount: FAKE_FEDEX_OPTION_CHARGES.SATURDAY_DELIVERY });
+  if (lines.length === 0) return;
+  const added = lines.reduce((s, l) => s + l.amount, 0);
+  const round = (n: number) => Math.round(n * 100) / 100;
+  detail[listKey] = [...(detail[listKey] ?? []), ...lines.map((l) => ({ [typeKey]: l.type, description: l.type.replace(/_/g, ' ').toLowerCase(), amount: l.amount }))];
+  if (typeof detail.totalSurcharges === 'number') detail.totalSurcharges = round(detail.totalSurcharges + added);
+  for (const k of ['totalNetCharge', 'totalNetFedExCharge', 'totalNetChargeWithDutiesAndTaxes']) if (typeof totals[k] === 'number') totals[k] = round(totals[k] + added);
 }

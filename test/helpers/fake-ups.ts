@@ -112,8 +112,11 @@ export async function startFakeUps(options: FakeUpsOptions = {}) {
         return { body: { ...upsFixture('token'), access_token: token, client_id: clientId, expires_in: String(tokenLifetimeS) } };
       }
       case 'rates': {
-        const packages = body?.RateRequest?.Shipment?.Package ?? [];
-        return { body: upsFixture(packages.length > 1 ? 'rate-shop-multi' : 'rate-shop') };
+        const shipment = body?.RateRequest?.Shipment ?? {};
+        const packages = shipment.Package ?? [];
+        const reply = upsFixture(packages.length > 1 ? 'rate-shop-multi' : 'rate-shop');
+        for (const rated of [reply.RateResponse.RatedShipment].flat()) priceOptions(rated, rated, rated.NegotiatedRateCharges, shipment);
+        return { body: reply };
       }
       case 'ship': {
         const shipment = body?.ShipmentRequest?.Shipment ?? {};
@@ -129,6 +132,7 @@ export async function startFakeUps(options: FakeUpsOptions = {}) {
           TrackingNumber: n,
           ShippingLabel: { ImageFormat: { Code: format, Description: format }, GraphicImage: (FAKE_LABELS[format] ?? FAKE_LABELS.GIF).toString('base64') },
         }));
+        priceOptions(results.ShipmentCharges, results.ShipmentCharges, results.NegotiatedRateCharges, shipment);
         shipments.set(numbers[0], { voided: false, trackingNumbers: numbers });
         return { body: reply };
       }
@@ -251,6 +255,38 @@ export async function startFakeUps(options: FakeUpsOptions = {}) {
 }
 
 export type FakeUps = Awaited<ReturnType<typeof startFakeUps>>;
+
+/**
+ * What the fake charges for the options a request carries, per package, as UPS itemises them
+ * (accessorial codes 120 delivery confirmation, 199 hazmat, 200 dry ice, 300 Saturday delivery);
+ * a declared value is charged in ServiceOptionsCharges only, without an itemised line.
+ */
+export const FAKE_UPS_OPTION_CHARGES = { signature: 715, adult_signature: 855, saturday_delivery: 1700, hazmat: 4150, dry_ice: 700, declared_value: 485 } as const;
+
+function priceOptions(charges: any, itemized: any, negotiated: any, shipment: any) {
+  if (!charges) return;
+  const lines: { Code: string; Description: string; cents: number }[] = [];
+  let unitemized = 0;
+  for (const p of [shipment.Package ?? []].flat()) {
+    const o = p?.PackageServiceOptions ?? {};
+    const dcis = o.DeliveryConfirmation?.DCISType;
+    if (dcis === '2') lines.push({ Code: '120', Description: 'Delivery Confirmation Signature', cents: FAKE_UPS_OPTION_CHARGES.signature });
+    if (dcis === '3') lines.push({ Code: '120', Description: 'Delivery Confirmation Adult Signature', cents: FAKE_UPS_OPTION_CHARGES.adult_signature });
+    if (o.HazMat) lines.push({ Code: '199', Description: 'Hazardous Materials', cents: FAKE_UPS_OPTION_CHARGES.hazmat });
+    if (o.DryIce) lines.push({ Code: '200', Description: 'Dry Ice', cents: FAKE_UPS_OPTION_CHARGES.dry_ice });
+    if (o.DeclaredValue) unitemized += FAKE_UPS_OPTION_CHARGES.declared_value;
+  }
+  if (shipment.ShipmentServiceOptions?.SaturdayDeliveryIndicator !== undefined) lines.push({ Code: '300', Description: 'Saturday Delivery', cents: FAKE_UPS_OPTION_CHARGES.saturday_delivery });
+  const added = lines.reduce((s, l) => s + l.cents, 0) + unitemized;
+  if (added === 0) return;
+  const bump = (m: any) => {
+    if (m?.MonetaryValue !== undefined) m.MonetaryValue = ((Math.round(Number(m.MonetaryValue) * 100) + added) / 100).toFixed(2);
+  };
+  itemized.ItemizedCharges = [...[itemized.ItemizedCharges ?? []].flat(), ...lines.map((l) => ({ Code: l.Code, Description: l.Description, CurrencyCode: 'USD', MonetaryValue: (l.cents / 100).toFixed(2) }))];
+  bump(charges.ServiceOptionsCharges);
+  bump(charges.TotalCharges);
+  bump(negotiated?.TotalCharge);
+}
 
 /** Without UPS's documents, route by path alone. */
 function guessOperation(method: string, path: string): FakeUpsOperation | null {

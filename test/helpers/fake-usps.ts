@@ -148,6 +148,11 @@ export async function startFakeUsps(options: FakeUspsOptions = {}) {
     const image = FAKE_LABELS[imageType] ?? FAKE_LABELS.PDF;
     const metadata = uspsFixture('label-metadata');
     metadata.trackingNumber = tn;
+    const extras = extraServiceLines(body?.packageDescription?.extraServices);
+    if (extras.length) {
+      metadata.extraServices = extras.map((e) => ({ name: e.name, price: e.price, SKU: e.sku }));
+      metadata.postage = Math.round((metadata.postage + extras.reduce((sum, e) => sum + e.price, 0)) * 100) / 100;
+    }
     metadata.links[0].href = `https://tools.usps.com/go/TrackConfirmAction_input?origTrackNum=${tn}`;
     if (isReturn) {
       // ReturnLabelMetadata: no construct code or commitment (a return's delivery is not promised).
@@ -242,7 +247,7 @@ export async function startFakeUsps(options: FakeUspsOptions = {}) {
       }
       case 'rates':
         if (body?.destinationZIPCode === '00000') return { status: 400, body: uspsFixture('error-invalid-zip') };
-        return { body: uspsFixture('total-rates') };
+        return { body: priceExtraServices(uspsFixture('total-rates'), body) };
       case 'label':
       case 'intl_label': {
         const key = (headers['x-idempotency-key'] as string | undefined) ?? null;
@@ -411,4 +416,30 @@ function guessOperation(method: string, path: string): FakeUspsOperation | null 
   if (path === '/scan-forms/v3/scan-form' && method === 'POST') return 'scan_form';
   if (/^\/pickup\/v3\/carrier-pickup\/[^/]+$/.test(path)) return method === 'DELETE' ? 'pickup_cancel' : method === 'GET' ? 'pickup_read' : null;
   return null;
+}
+
+/** What the fake charges (USD) for the extra services it prices, by code, with USPS's names. */
+export const FAKE_USPS_EXTRA_SERVICES: Readonly<Record<number, { name: string; price: number; sku: string }>> = {
+  921: { name: 'Signature Confirmation', price: 4.4, sku: 'DXSU0EXPXCX0000' },
+  922: { name: 'Adult Signature Required', price: 11.25, sku: 'DPXX0XXXXX07200' },
+  930: { name: 'Insurance <= $500', price: 2.9, sku: 'DXIX0XXXXCX0100' },
+  931: { name: 'Insurance > $500', price: 17.4, sku: 'DXIX0XXXXCX0600' },
+  819: { name: 'HAZMAT Class 9 - Dry Ice Package', price: 0, sku: 'NA' },
+  820: { name: 'HAZMAT Class 9 - Lithium batteries, unmarked package', price: 0, sku: 'NA' },
+};
+
+function extraServiceLines(codes: unknown): { code: number; name: string; price: number; sku: string }[] {
+  return Array.isArray(codes) ? codes.flatMap((c) => (FAKE_USPS_EXTRA_SERVICES[c] ? [{ code: c as number, ...FAKE_USPS_EXTRA_SERVICES[c] }] : [])) : [];
+}
+
+/** A total-rates answer for a query naming extra services: each option lists them priced, and its totalPrice. */
+function priceExtraServices(reply: any, query: any): any {
+  const extras = extraServiceLines(query?.extraServices);
+  if (extras.length === 0) return reply;
+  for (const o of reply.rateOptions ?? []) {
+    const priceType = o.rates?.[0]?.priceType ?? 'COMMERCIAL';
+    o.extraServices = extras.map((e) => ({ extraService: String(e.code), name: e.name, SKU: e.sku, priceType, price: e.price }));
+    o.totalPrice = Math.round((o.totalBasePrice + extras.reduce((sum, e) => sum + e.price, 0)) * 100) / 100;
+  }
+  return reply;
 }

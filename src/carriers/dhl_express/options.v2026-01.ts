@@ -18,7 +18,7 @@ export const dhlExpressOptions: CarrierOptionsTable = {
     insurance: { included_up_to: 0, per_100: 150, minimum: 1750 }, // "Shipment Insurance" (II): 1.5 % of the declared value, minimum 17.50 USD
     dangerous_goods: {
       lithium_ion_in_equipment: 0, // "Lithium ion PI967 Section II" (HV): no charge
-      lithium_metal_in_equipment: 0, // "Lithium metal PI970 Section II" (HM): no charge
+      lithium_metal_in_equipment: 0, // "Lithium metal PI970 Section II" (HW): no charge
       dry_ice: 1000, // "Dry Ice UN1845" (HC), per piece
     },
   },

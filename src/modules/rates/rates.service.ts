@@ -5,7 +5,7 @@ import { newId } from '../../platform/ids.js';
 import { TtlCache } from '../../platform/cache/ttl-cache.js';
 import { checkCountryAndPostalCode, type RatingAddressCheck } from '../addresses/index.js';
 import { requiresCustoms } from '../customs/index.js';
-import { apiOptionGaps, asksNothing, checkOptions, optionGaps, resolveOptions } from '../shipment-options/index.js';
+import { asksNothing, checkOptions, optionGaps, resolveOptions } from '../shipment-options/index.js';
 import { ALL_US_HOLIDAYS, cutoffClock, estimateDeliveryDate, holidayDates, isValidDate, localClock, originTimeZone, type LocalClock } from './delivery-dates.js';
 import type { RateOption, RateQuery, RateQueryResponse, UnavailableService } from './rates.schemas.js';
 import { registrySources, type RateMessage, type RateSource, type SourcedRate } from './rates.sources.js';
@@ -242,9 +242,9 @@ async function computeQuote(query: RateQuery, ctx: QuoteRatesContext, now: Date)
         // A service that could carry the parcel but lacks an option asked for is dropped: one
         // message per service and option (services that cannot carry it stay under `unavailable`).
         const service = carrier.services.find((s) => s.code === rate.service_code);
-        // The api drivers do not send options to the carriers yet (docs/carriers.md): a quote
-        // from one would leave out what was asked for, so its services are dropped, said why.
-        const gaps = source.driver === 'api' ? apiOptionGaps(carrier.name, shipmentOptions) : optionGaps(rate.service_name, service?.options, shipmentOptions);
+        // The same options table for both drivers: an api driver sends what is offered to the
+        // carrier, which prices it (docs/carriers.md, "Shipment options").
+        const gaps = optionGaps(rate.service_name, service?.options, shipmentOptions);
         for (const gap of gaps) dropped.push({ carrier_account_id: source.accountId, carrier: carrier.slug, service_code: rate.service_code, code: 'option_unavailable', option: gap.option, message: gap.message });
         if (gaps.length > 0) continue;
       }

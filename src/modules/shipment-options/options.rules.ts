@@ -99,25 +99,13 @@ export function optionGaps(serviceName: string, offer: ServiceOptions | undefine
 }
 
 /**
- * Through an api carrier account: the drivers do not send options to the carriers yet, so every
- * option that changes what the carrier does is unavailable there (references and instructions
- * are kept by the platform and cost nothing).
+ * 422 option_unavailable when the service lacks any option asked for: one detail per option,
+ * nothing bought. The same options table answers for the simulated and the api drivers (the api
+ * drivers send each option to the carrier in its own fields, docs/carriers.md "Shipment options").
  */
-export function apiOptionGaps(carrierName: string, options: ShipmentOptions): OptionGap[] {
-  const asked: OptionName[] = [];
-  if (options.signature === 'standard') asked.push('signature');
-  if (options.signature === 'adult') asked.push('adult_signature');
-  if (options.saturday_delivery) asked.push('saturday_delivery');
-  if (options.insurance) asked.push('insurance');
-  if (options.dangerous_goods) asked.push('dangerous_goods');
-  return asked.map((option) => ({ option, message: `${option} is not yet sent to ${carrierName} through an api carrier account; use a simulated account or leave it out` }));
-}
-
-/** 422 option_unavailable when the service lacks any option asked for: one detail per option, nothing bought. */
-export function assertOptionsOffered(carrier: CarrierDefinition, serviceCode: string, options: ShipmentOptions, parcels = 1, driver: 'simulated' | 'api' = 'simulated'): void {
+export function assertOptionsOffered(carrier: CarrierDefinition, serviceCode: string, options: ShipmentOptions, parcels = 1): void {
   const service = carrier.services.find((s) => s.code === serviceCode);
   const gaps = optionGaps(service?.name ?? serviceCode, service?.options, options, parcels);
-  if (gaps.length === 0 && driver === 'api') gaps.push(...apiOptionGaps(carrier.name, options));
   if (gaps.length === 0) return;
   throw new AppError('option_unavailable', `${service?.name ?? serviceCode} does not offer ${gaps.map((g) => g.option).join(', ')}.`, {
     details: gaps.map((g) => ({ field: g.option === 'parcels' ? 'parcels' : `options.${g.option === 'adult_signature' ? 'signature' : g.option}`, option: g.option, message: g.message })),

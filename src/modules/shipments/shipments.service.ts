@@ -429,7 +429,7 @@ export class ShipmentsService {
     const customs = options.returning ? (options.returning.customs ?? derivedReturn()) : resolveCustoms(order, options.customs, lane);
     // A return label carries no options: what the outbound needed is not the customer's to buy.
     const shipmentOptions = options.returning ? { ...DEFAULT_OPTIONS } : resolveOptions(options.options, orderOptions(order));
-    assertOptionsOffered(carrier, serviceCode, shipmentOptions, 1, account.driver);
+    assertOptionsOffered(carrier, serviceCode, shipmentOptions, 1);
     const scenario = sandboxScenario(order.ship_to.name, order.notes);
     const sandbox = sandboxOptions(ctx.environment, ctx.environment === 'test' ? await this.timeScale() : 1, scenario);
     return { id: newId('shipment'), now, carrier, account, serviceCode, format, shipFrom, lane, sandbox, selection: choice.selection ?? null, destination, returning: options.returning ?? null, customs, options: shipmentOptions };

@@ -7,6 +7,7 @@
 import type { ApiRate, ApiRateRequest, ApiRateResponse, CarrierCharge } from '../../api-driver.js';
 import { asList, num, obj, str, type Json } from '../../http/json-read.js';
 import type { Money, Surcharge } from '../../types.js';
+import { DHL_OPTION_SURCHARGES, optionValueAddedServices } from './options.js';
 import { DHL_SURCHARGES, dhlServiceName, ourServiceCode } from './units.js';
 import { isoDateOf, moneyOf, ozFrom, packagesOf, plannedShippingTime, rateAddress } from './wire.js';
 
@@ -30,6 +31,9 @@ export function buildRateRequest(req: ApiRateRequest, accountNumber: string | nu
     estimatedDeliveryDate: { isRequested: true, typeCode: 'QDDC' },
   };
   // The account's own prices; without one DHL quotes public rates for the payer's country.
+  // The options' services, so DHL prices them (and offers only the products that carry them).
+  const services = optionValueAddedServices(req.options, 'rates');
+  if (services.length) body.valueAddedServices = services;
   if (accountNumber) body.accounts = [{ typeCode: 'shipper', number: accountNumber }];
   else body.payerCountryCode = req.ship_from.country.toUpperCase();
   return body;
@@ -54,7 +58,7 @@ function chargesOf(product: Json, currencyType: string | null, currency: string)
       const amount = moneyOf(num(b.price), currency);
       // The first entry (no serviceCode) is the product's own price; unpriced entries are offers.
       if (!code || !amount || amount.amount === 0) continue;
-      const ours = DHL_SURCHARGES[code];
+      const ours = DHL_SURCHARGES[code] ?? DHL_OPTION_SURCHARGES[code];
       if (ours) {
         const prev = byCode.get(ours);
         byCode.set(ours, { code: ours, amount: { amount: (prev?.amount.amount ?? 0) + amount.amount, currency } });

@@ -8,6 +8,7 @@ import { asList, num, obj, str, type Json } from '../../http/json-read.js';
 import type { Money, Surcharge } from '../../types.js';
 import { customsContent, customsValueAddedServices, invoiceImageOptions, parseShipmentDocuments, receiverRegistrationNumbers } from './customs.js';
 import { isCustomsDeclarable } from './rates.js';
+import { DHL_OPTION_SURCHARGES, optionValueAddedServices, shipmentReferences } from './options.js';
 import { DHL_ENCODING, dhlServiceName, LABEL_MIME, ourServiceCode } from './units.js';
 import { isoDateOf, moneyOf, packagesOf, party, plannedShippingTime } from './wire.js';
 
@@ -27,7 +28,7 @@ export function buildShipmentRequest(req: ApiPurchaseRequest, accountNumber: str
   const registrations = customs ? receiverRegistrationNumbers(customs, req.ship_to.country) : [];
   if (registrations.length) receiver.registrationNumbers = registrations;
   const imageOptions = customs ? invoiceImageOptions(customs, req.is_return === true) : [];
-  const services = customs ? customsValueAddedServices(customs) : [];
+  const services = [...(customs ? customsValueAddedServices(customs) : []), ...optionValueAddedServices(req.options, 'shipments')];
   return {
     // The purchase's own timestamp is "now": the builder stays pure.
     plannedShippingDateAndTime: plannedShippingTime(req.ship_date, new Date(req.purchased_at)),
@@ -42,7 +43,7 @@ export function buildShipmentRequest(req: ApiPurchaseRequest, accountNumber: str
         ]
       : [{ typeCode: 'shipper', number: accountNumber }],
     outputImageProperties: { encodingFormat: DHL_ENCODING[req.label_image].encoding, ...(imageOptions.length ? { imageOptions } : {}) },
-    customerReferences: [{ value: reference, typeCode: 'CU' }],
+    customerReferences: shipmentReferences(req.options, req.reference),
     ...(services.length ? { valueAddedServices: services } : {}),
     customerDetails: { shipperDetails: party(req.ship_from, 'Shipper'), receiverDetails: receiver },
     content: {
@@ -111,7 +112,7 @@ function rateOf(body: Json, productCode: string): ApiRate | null {
     const name = str(b.name) ?? '';
     const amount = moneyOf(num(b.price), price.currency);
     if (!amount || amount.amount === 0) continue;
-    const code = SURCHARGE_BY_NAME.find(([re]) => re.test(name))?.[1];
+    const code = DHL_OPTION_SURCHARGES[str(b.typeCode) ?? ''] ?? SURCHARGE_BY_NAME.find(([re]) => re.test(name))?.[1];
     const prev = code ? surcharges.find((s) => s.code === code) : undefined;
     if (prev) prev.amount.amount += amount.amount;
     else if (code) surcharges.push({ code, amount });

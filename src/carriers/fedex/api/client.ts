@@ -138,7 +138,7 @@ export class FedexApiDriver implements CarrierApiDriver {
     const account = this.accountNumber(ctx);
     if (!account) return this.missingAccountNumber<never>();
     return this.run(ctx, { operation: 'rates', method: 'POST', path: RATE_PATH, json: buildRateRequest(request, account), idempotent: true }, (body, res) => {
-      const parsed = parseRateResponse(body, request.ship_date, request.service_codes);
+      const parsed = parseRateResponse(body, request.ship_date, request.service_codes, request.options);
       if (!parsed) throw malformed('rates', res, true);
       return { ok: true, value: parsed };
     });

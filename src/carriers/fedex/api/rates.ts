@@ -5,7 +5,9 @@
  */
 import type { ApiRate, ApiRateRequest, ApiRateResponse, CarrierCharge } from '../../api-driver.js';
 import { asList, num, obj, str, type Json } from '../../http/json-read.js';
-import type { Money, Parcel, Surcharge } from '../../types.js';
+import { addSurcharge } from '../../api-options.js';
+import type { Money, Parcel, ShipmentOptions, Surcharge } from '../../types.js';
+import { optionSurchargeOf, packageOptionFields, shipmentSpecialServiceTypes } from './options.js';
 import { FEDEX_SURCHARGES, fedexServiceName, fedexServiceType, ourServiceCode, transitDays } from './units.js';
 import { isoDay, money, ozFromWeight, packageDimensions, packageWeight, rateAddress, totalPounds } from './wire.js';
 
@@ -33,8 +35,11 @@ export function buildRateRequest(req: ApiRateRequest, accountNumber: string): Js
     packagingType: 'YOUR_PACKAGING',
     totalPackageCount: parcels.length,
     totalWeight: totalPounds(parcels),
-    requestedPackageLineItems: parcels.map((p) => ({ groupPackageCount: 1, weight: packageWeight(p), dimensions: packageDimensions(p) })),
+    requestedPackageLineItems: parcels.map((p) => ({ groupPackageCount: 1, weight: packageWeight(p), dimensions: packageDimensions(p), ...packageOptionFields(req.options, 'rates') })),
   };
+  // Asked for at the shipment level, so the quote prices it.
+  const special = shipmentSpecialServiceTypes(req.options);
+  if (special.length) shipment.shipmentSpecialServices = { specialServiceTypes: special };
   // One service asked for: FedEx filters by serviceType. Several: ask all, filter here.
   const only = req.service_codes?.length === 1 ? fedexServiceType(req.service_codes[0]) : null;
   if (only) shipment.serviceType = only;
@@ -45,7 +50,7 @@ export function buildRateRequest(req: ApiRateRequest, accountNumber: string): Js
   };
 }
 
-function surchargesOf(detail: Json, currency: string): { surcharges: Surcharge[]; other: CarrierCharge[] } {
+function surchargesOf(detail: Json, currency: string, options?: ShipmentOptions): { surcharges: Surcharge[]; other: CarrierCharge[] } {
   const shipmentLevel = asList(obj(detail.shipmentRateDetail).surCharges).map(obj);
   // Shipment-level surcharges are the packages' summed; read the packages only when it has none.
   const charges = shipmentLevel.length
@@ -58,10 +63,9 @@ function surchargesOf(detail: Json, currency: string): { surcharges: Surcharge[]
     const type = str(c.type) ?? str(c.surchargeType) ?? '';
     const amount = money(c.amount, currency);
     if (!amount || amount.amount === 0) continue;
-    const ours = FEDEX_SURCHARGES[type];
+    const ours = FEDEX_SURCHARGES[type] ?? optionSurchargeOf(type, options);
     if (ours) {
-      const prev = byCode.get(ours);
-      byCode.set(ours, { code: ours, amount: { amount: (prev?.amount.amount ?? 0) + amount.amount, currency } });
+      addSurcharge(byCode, ours, { amount: amount.amount, currency });
     } else {
       other.push({ carrier_code: type, description: str(c.description) ?? str(c.name), amount });
     }
@@ -91,7 +95,7 @@ function totalOf(detail: Json): Money | null {
  * One RateReplyDetail → our rate; null when it has no usable total. The ACCOUNT price is the
  * price when FedEx returned one; the LIST price is kept as `list_price`.
  */
-export function parseRateReplyDetail(reply: Json, shipDate: string): ApiRate | null {
+export function parseRateReplyDetail(reply: Json, shipDate: string, options?: ShipmentOptions): ApiRate | null {
   const fedexType = str(reply.serviceType);
   const details = asList(reply.ratedShipmentDetails).map(obj);
   const account = details.find((d) => d.rateType === 'ACCOUNT' && totalOf(d));
@@ -101,7 +105,7 @@ export function parseRateReplyDetail(reply: Json, shipDate: string): ApiRate | n
   const price = totalOf(chosen)!;
   const listPrice = list ? totalOf(list)! : price;
   const rateDetail = obj(chosen.shipmentRateDetail);
-  const { surcharges, other } = surchargesOf(chosen, price.currency);
+  const { surcharges, other } = surchargesOf(chosen, price.currency, options);
   const surchargeSum = surcharges.reduce((s, c) => s + c.amount.amount, 0);
   const commit = obj(reply.commit);
   const operational = obj(reply.operationalDetail);
@@ -142,10 +146,10 @@ export function parseRateReplyDetail(reply: Json, shipDate: string): ApiRate | n
 }
 
 /** Null when the body is not a rate answer (no `output.rateReplyDetails`). */
-export function parseRateResponse(body: unknown, shipDate: string, requested?: readonly string[]): ApiRateResponse | null {
+export function parseRateResponse(body: unknown, shipDate: string, requested?: readonly string[], options?: ShipmentOptions): ApiRateResponse | null {
   const output = obj(obj(body).output);
   if (!Array.isArray(output.rateReplyDetails)) return null;
-  const all = output.rateReplyDetails.map((r) => parseRateReplyDetail(obj(r), shipDate)).filter((r): r is ApiRate => r !== null);
+  const all = output.rateReplyDetails.map((r) => parseRateReplyDetail(obj(r), shipDate, options)).filter((r): r is ApiRate => r !== null);
   const rates = requested?.length ? all.filter((r) => requested.includes(r.service_code)) : all;
   const unavailable = (requested ?? [])
     .filter((code) => !rates.some((r) => r.service_code === code))

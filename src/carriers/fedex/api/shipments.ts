@@ -3,11 +3,13 @@
  * ship-v1-Shipment-Resource.json. Labels come back in the answer (`labelResponseOptions: LABEL`),
  * base64 in `packageDocuments[].encodedLabel`.
  */
+import type { ShipmentOptions } from '../../types.js';
 import type { ApiPurchaseRequest, ApiPurchaseResult, ApiRate, CarrierLabelImage, LabelArtifact } from '../../api-driver.js';
-import { asList, clip, LABEL_MIME, obj, str, type Json } from '../../http/json-read.js';
+import { asList, LABEL_MIME, obj, str, type Json } from '../../http/json-read.js';
 import { buildCustomsClearanceDetail, buildShippingDocumentSpecification, importerTins, parseShipmentDocuments } from './customs.js';
+import { customerReferences, packageOptionFields, shipmentSpecialServiceTypes } from './options.js';
 import { parcelsOf, parseRateReplyDetail, PICKUP_TYPE } from './rates.js';
-import { FEDEX_RETURN_SERVICE, fedexImageSpec, imageFromFedex } from './units.js';
+import { FEDEX_RETURN_SERVICE, FEDEX_SERVICES, fedexImageSpec, imageFromFedex } from './units.js';
 import { packageDimensions, packageWeight, partyAddress, partyContact, phoneDigits, totalPounds } from './wire.js';
 
 export const SHIP_PATH = '/ship/v1/shipments';
@@ -26,7 +28,9 @@ export function shipPhones(req: ApiPurchaseRequest): { shipper: string; recipien
 
 export function buildShipRequest(req: ApiPurchaseRequest, accountNumber: string, serviceType: string, phones: { shipper: string; recipient: string }): Json {
   const parcels = parcelsOf(req);
-  const reference = clip(req.reference, 40);
+  const ground = FEDEX_SERVICES.find((s) => s.fedex === serviceType)?.ground ?? false;
+  const references = customerReferences(req.options, req.reference, ground);
+  const special = [...(req.is_return ? [FEDEX_RETURN_SERVICE.specialServiceType] : []), ...shipmentSpecialServiceTypes(req.options)];
   const customs = req.customs?.items.length ? req.customs : null;
   const recipient: Json = { contact: partyContact(req.ship_to, phones.recipient), address: partyAddress(req.ship_to, req.residential) };
   const tins = customs ? importerTins(customs) : [];
@@ -48,11 +52,11 @@ export function buildShipRequest(req: ApiPurchaseRequest, accountNumber: string,
       labelSpecification: { labelFormatType: 'COMMON2D', ...fedexImageSpec(req.label_image) },
       ...(customs ? { customsClearanceDetail: buildCustomsClearanceDetail(req, customs, accountNumber) } : {}),
       ...(documents ? { shippingDocumentSpecification: documents } : {}),
-      ...(req.is_return
+      ...(special.length
         ? {
             shipmentSpecialServices: {
-              specialServiceTypes: [FEDEX_RETURN_SERVICE.specialServiceType],
-              returnShipmentDetail: { returnType: FEDEX_RETURN_SERVICE.returnType },
+              specialServiceTypes: special,
+              ...(req.is_return ? { returnShipmentDetail: { returnType: FEDEX_RETURN_SERVICE.returnType } } : {}),
             },
           }
         : {}),
@@ -61,7 +65,8 @@ export function buildShipRequest(req: ApiPurchaseRequest, accountNumber: string,
         sequenceNumber: i + 1,
         weight: packageWeight(p, customs ? 'KG' : 'LB'),
         dimensions: packageDimensions(p),
-        ...(reference ? { customerReferences: [{ customerReferenceType: 'CUSTOMER_REFERENCE', value: reference }] } : {}),
+        ...(references.length ? { customerReferences: references } : {}),
+        ...packageOptionFields(req.options, 'ship'),
       })),
     },
   };
@@ -77,7 +82,7 @@ function labelOf(piece: Json, requested: CarrierLabelImage): LabelArtifact | nul
 }
 
 /** The completed shipment's rating, read as a rate reply (Ship's rate types are PAYOR_ACCOUNT_* / PAYOR_LIST_*). */
-function rateOf(shipment: Json, serviceType: string, shipDate: string): ApiRate | null {
+function rateOf(shipment: Json, serviceType: string, shipDate: string, options?: ShipmentOptions): ApiRate | null {
   const details = asList(obj(obj(shipment.completedShipmentDetail).shipmentRating).shipmentRateDetails).map(obj);
   if (details.length === 0) return null;
   const ratedShipmentDetails = details.map((d) => {
@@ -89,7 +94,7 @@ function rateOf(shipment: Json, serviceType: string, shipDate: string): ApiRate 
       shipmentRateDetail: { surCharges: d.surcharges, totalBillingWeight: d.totalBillingWeight, totalDimWeight: d.totalDimWeight, dimDivisor: d.dimDivisor, rateZone: d.rateZone, currency: d.currency },
     };
   });
-  return parseRateReplyDetail({ serviceType, serviceName: shipment.serviceName, ratedShipmentDetails }, shipDate);
+  return parseRateReplyDetail({ serviceType, serviceName: shipment.serviceName, ratedShipmentDetails }, shipDate, options);
 }
 
 /** Null when the answer lacks a tracking number or a label (then nothing was bought that we can use). */
@@ -107,7 +112,7 @@ export function parseShipResponse(body: unknown, req: ApiPurchaseRequest, servic
     carrier_shipment_id: master,
     packages: pkgs,
     label: pkgs[0].label,
-    rate: rateOf(shipment, serviceType, req.ship_date),
+    rate: rateOf(shipment, serviceType, req.ship_date, req.options),
     ...(documents.length ? { documents } : {}),
   };
 }

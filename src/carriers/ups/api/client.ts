@@ -127,7 +127,7 @@ export class UpsApiDriver implements CarrierApiDriver {
         idempotent: true,
       },
       (body, res) => {
-        const parsed = parseRateResponse(body, request.service_codes);
+        const parsed = parseRateResponse(body, request.service_codes, request.options);
         if (!parsed) throw malformed('rates', res, true);
         return { ok: true, value: parsed };
       },

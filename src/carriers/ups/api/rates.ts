@@ -5,7 +5,9 @@
  * values the same parameter lists: we follow the listed value).
  */
 import type { ApiRate, ApiRateRequest, ApiRateResponse, CarrierCharge } from '../../api-driver.js';
-import type { Money, Surcharge } from '../../types.js';
+import { addSurcharge } from '../../api-options.js';
+import type { Money, ShipmentOptions, Surcharge } from '../../types.js';
+import { optionSurchargeOf, ratingPackageOptions, shipmentServiceOptions } from './options.js';
 import { ourServiceCode, upsServiceName, UPS_SURCHARGES } from './units.js';
 import {
   asList,
@@ -43,10 +45,12 @@ export function buildRateRequest(req: ApiRateRequest, accountNumber: string | nu
       UnitOfMeasurement: { Code: 'LBS', Description: 'Pounds' },
       Weight: poundsFromOz(totalOz),
     },
-    Package: upsPackages(parcels, 'PackagingType'),
+    Package: withPackageOptions(upsPackages(parcels, 'PackagingType'), ratingPackageOptions(req)),
     // Time in transit needs the bill type (03 = non-document) and the pickup date.
     DeliveryTimeInformation: { PackageBillType: '03', Pickup: { Date: yyyymmdd(req.ship_date) } },
   };
+  const serviceOptions = shipmentServiceOptions(req.options);
+  if (Object.keys(serviceOptions).length) shipment.ShipmentServiceOptions = serviceOptions;
   if (accountNumber) {
     shipment.PaymentDetails = { ShipmentCharge: [{ Type: '01', BillShipper: { AccountNumber: accountNumber } }] };
     // Negotiated (contract) rates come back only when asked for and the account has them.
@@ -59,7 +63,12 @@ export function buildRateRequest(req: ApiRateRequest, accountNumber: string | nu
   return { RateRequest: { Request: request, Shipment: shipment } };
 }
 
-function surchargesOf(rated: Json): { surcharges: Surcharge[]; other: CarrierCharge[] } {
+/** The same options on every package (a shipment's options are each package's). */
+export function withPackageOptions(packages: Json[], options: Json | null): Json[] {
+  return options ? packages.map((p) => ({ ...p, PackageServiceOptions: options })) : packages;
+}
+
+function surchargesOf(rated: Json, options?: ShipmentOptions): { surcharges: Surcharge[]; other: CarrierCharge[] } {
   const itemized = [
     ...asList(rated.ItemizedCharges),
     ...asList(rated.RatedPackage).flatMap((p) => asList(obj(p).ItemizedCharges)),
@@ -70,10 +79,9 @@ function surchargesOf(rated: Json): { surcharges: Surcharge[]; other: CarrierCha
     const code = str(c.Code) ?? '';
     const amount = money(c);
     if (!amount || amount.amount === 0) continue;
-    const ours = UPS_SURCHARGES[code];
+    const ours = UPS_SURCHARGES[code] ?? optionSurchargeOf(code, options);
     if (ours) {
-      const prev = byCode.get(ours);
-      byCode.set(ours, { code: ours, amount: { amount: (prev?.amount.amount ?? 0) + amount.amount, currency: amount.currency } });
+      addSurcharge(byCode, ours, amount);
     } else {
       other.push({ carrier_code: code, description: str(c.Description) ?? str(c.SubType), amount });
     }
@@ -82,14 +90,14 @@ function surchargesOf(rated: Json): { surcharges: Surcharge[]; other: CarrierCha
 }
 
 /** One RatedShipment → our rate; null when it has no usable total. */
-export function parseRatedShipment(rated: Json): ApiRate | null {
+export function parseRatedShipment(rated: Json, options?: ShipmentOptions): ApiRate | null {
   const service = obj(rated.Service);
   const upsCode = str(service.Code);
   const list = money(rated.TotalCharges);
   if (!upsCode || !list) return null;
   const negotiatedTotal = money(obj(rated.NegotiatedRateCharges).TotalCharge);
   const price: Money = negotiatedTotal ?? list;
-  const { surcharges, other } = surchargesOf(rated);
+  const { surcharges, other } = surchargesOf(rated, options);
   const surchargeSum = surcharges.reduce((s, c) => s + c.amount.amount, 0);
   const tit = obj(rated.TimeInTransit);
   const summary = obj(tit.ServiceSummary);
@@ -123,11 +131,11 @@ export function parseRatedShipment(rated: Json): ApiRate | null {
   };
 }
 
-export function parseRateResponse(body: unknown, requested?: readonly string[]): ApiRateResponse | null {
+export function parseRateResponse(body: unknown, requested?: readonly string[], options?: ShipmentOptions): ApiRateResponse | null {
   const response = obj(obj(body).RateResponse);
   if (!('RatedShipment' in response)) return null;
   const all = asList(response.RatedShipment)
-    .map((r) => parseRatedShipment(obj(r)))
+    .map((r) => parseRatedShipment(obj(r), options))
     .filter((r): r is ApiRate => r !== null);
   const rates = requested?.length ? all.filter((r) => requested.includes(r.service_code)) : all;
   const unavailable = (requested ?? [])

@@ -4,6 +4,7 @@
  */
 import type { ApiCarrierDocument, ApiPurchaseRequest, ApiPurchaseResult, LabelArtifact } from '../../api-driver.js';
 import { customsShipmentFields } from './customs.js';
+import { packageReferences, shipmentServiceOptions, shippingPackageOptions } from './options.js';
 import { parseRatedShipment } from './rates.js';
 import { LABEL_MIME, UPS_RETURN_SERVICE, upsServiceCode } from './units.js';
 import { asList, clip, obj, partyName, phoneDigits, str, upsAddress, upsPackages, type Json } from './wire.js';
@@ -24,11 +25,14 @@ export function buildShipRequest(req: ApiPurchaseRequest, accountNumber: string,
   const customs = customsShipmentFields(req, accountNumber);
   // A return service needs a merchandise description on every package (and on the shipment).
   const returnDescription = req.is_return ? (req.customs?.items.map((i) => i.description.trim()).join(', ') || 'Returned merchandise') : null;
+  const packageOptions = shippingPackageOptions(req.options, req.route.domestic, upsService);
   const packages = upsPackages(parcels, 'Packaging').map((p) => ({
     ...(returnDescription ? { Description: returnDescription.slice(0, 35) } : {}),
     ...p,
-    ReferenceNumber: [{ Value: req.reference.slice(0, 35) }],
+    ...(packageOptions ? { PackageServiceOptions: packageOptions } : {}),
+    ReferenceNumber: packageReferences(req.options, req.reference),
   }));
+  const serviceOptions = { ...customs.serviceOptions, ...shipmentServiceOptions(req.options) };
   // The account holder is the Shipper: for a return that is the merchant the parcel goes back to.
   const shipperParty = req.is_return ? req.ship_to : req.ship_from;
   return {
@@ -43,7 +47,7 @@ export function buildShipRequest(req: ApiPurchaseRequest, accountNumber: string,
         ShipFrom: { ...party(req.ship_from, 'Shipper'), Address: upsAddress(req.ship_from, 5) },
         PaymentInformation: { ShipmentCharge: [{ Type: '01', BillShipper: { AccountNumber: accountNumber } }, ...customs.extraCharges] },
         Service: { Code: upsService },
-        ...(Object.keys(customs.serviceOptions).length ? { ShipmentServiceOptions: customs.serviceOptions } : {}),
+        ...(Object.keys(serviceOptions).length ? { ShipmentServiceOptions: serviceOptions } : {}),
         ShipmentRatingOptions: { NegotiatedRatesIndicator: 'Y' },
         Package: packages,
       },
@@ -97,7 +101,7 @@ export function parseShipResponse(body: unknown, req: ApiPurchaseRequest, upsSer
           ItemizedCharges: charges.ItemizedCharges,
           NegotiatedRateCharges: results.NegotiatedRateCharges,
           BillingWeight: results.BillingWeight,
-        })
+        }, req.options)
       : null;
   const pkgs = parsed as { tracking_number: string; label: LabelArtifact }[];
   const documents = parseShipForms(results);

@@ -7,6 +7,7 @@
  * (customs.ts), or one passed to the driver. A purchase without either is refused before
  * calling USPS (`customs_required`), so no label is ever bought without customs data.
  */
+import { extraServiceCodes, insuredDollars, labelReferences } from './options.js';
 import { createRequire } from 'node:module';
 import type { ApiPurchaseRequest } from '../../api-driver.js';
 import { clip, type Json } from '../../http/json-read.js';
@@ -78,8 +79,24 @@ export function buildInternationalLabelRequest(req: ApiPurchaseRequest, mailClas
       width: inches(parcel.width_in),
       height: inches(parcel.height_in),
       mailingDate: req.ship_date.slice(0, 10),
-      ...(req.customs?.items.length ? internationalPackageCustoms(req.customs) : {}),
+      ...internationalOptions(req),
     },
     customsForm,
   };
+}
+
+/**
+ * The package's customs fields with the options international mail takes: insurance (930/931,
+ * `packageValue` the insured value) and the caller's references (two at most).
+ */
+function internationalOptions(req: ApiPurchaseRequest): Json {
+  const out: Json = req.customs?.items.length ? internationalPackageCustoms(req.customs) : {};
+  const insured = insuredDollars(req.options);
+  if (insured !== null) {
+    out.extraServices = extraServiceCodes({ ...req.options!, signature: 'none', dangerous_goods: null });
+    out.packageOptions = { ...((out.packageOptions as Json | undefined) ?? {}), packageValue: insured };
+  }
+  const refs = labelReferences(req.options, req.reference, true).filter((r) => r.printReferenceNumber);
+  if (refs.length) out.customerReference = refs.map((r) => ({ referenceNumber: r.referenceNumber }));
+  return out;
 }

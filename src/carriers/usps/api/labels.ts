@@ -4,10 +4,11 @@
  * Base64 `labelImage` part (and a receipt, which we ask USPS not to make).
  */
 import type { ApiPurchaseRequest, ApiPurchaseResult, ApiRate, CarrierLabelImage, LabelArtifact } from '../../api-driver.js';
-import { asList, clip, obj, str, type Json } from '../../http/json-read.js';
+import { asList, obj, str, type Json } from '../../http/json-read.js';
 import type { Surcharge } from '../../types.js';
 import { buildDomesticCustomsForm } from './customs.js';
 import { decodeBase64, parseMultipart, type MultipartPart } from './multipart.js';
+import { extraServiceCodes, insuredDollars, labelReferences, needsSignatureField, surchargeOfExtraServiceName } from './options.js';
 import { DOMESTIC_IMAGE_TYPES, LABEL_MIME, ourServiceCode, packageCharacteristics, surchargeOfFee, uspsServiceName } from './units.js';
 import { domesticAddress, inches, pounds, usd } from './wire.js';
 
@@ -28,6 +29,9 @@ export interface PackageCount {
 export function buildDomesticLabelRequest(req: ApiPurchaseRequest, mailClass: string, piece?: PackageCount): Json {
   const parcel = req.parcels?.length ? req.parcels[0] : req.parcel;
   const shape = packageCharacteristics(parcel);
+  const extras = extraServiceCodes(req.options);
+  const insured = insuredDollars(req.options);
+  const customsForm = req.customs?.items.length ? buildDomesticCustomsForm(req.customs) : null;
   return {
     imageInfo: {
       imageType: DOMESTIC_IMAGE_TYPES[req.label_image],
@@ -51,11 +55,14 @@ export function buildDomesticLabelRequest(req: ApiPurchaseRequest, mailClass: st
       width: inches(parcel.width_in),
       height: inches(parcel.height_in),
       mailingDate: req.ship_date.slice(0, 10),
-      // Our shipment id, so the label and USPS's records can be matched (30 characters max).
-      customerReference: [{ referenceNumber: clip(req.reference, 30) ?? req.reference.slice(0, 30), printReferenceNumber: false }],
+      // The caller's references (printed), then our shipment id, so the label and USPS's records can be matched.
+      customerReference: labelReferences(req.options, req.reference, customsForm !== null),
+      ...(extras.length ? { extraServices: extras } : {}),
+      ...(needsSignatureField(extras) ? { physicalSignatureRequired: true } : {}),
+      ...(insured !== null ? { packageOptions: { packageValue: insured } } : {}),
     },
     // Military (APO/FPO/DPO) and territory mail carries a customs form on the domestic label.
-    ...(req.customs?.items.length ? { customsForm: buildDomesticCustomsForm(req.customs) } : {}),
+    ...(customsForm ? { customsForm } : {}),
   };
 }
 
@@ -134,11 +141,13 @@ export function rateFromMetadata(m: Json, mailClass: string): ApiRate | null {
   if (!postage) return null;
   const surcharges = new Map<string, Surcharge>();
   const other: ApiRate['other_charges'] = [];
-  for (const fee of [...asList(m.fees), ...asList(m.extraServices)].map(obj)) {
+  const extraServices = new Set(asList(m.extraServices));
+  for (const raw of [...asList(m.fees), ...extraServices]) {
+    const fee = obj(raw);
     const amount = usd(fee.price);
     if (!amount || amount.amount === 0) continue;
     const name = str(fee.name) ?? '';
-    const ours = surchargeOfFee(name);
+    const ours = extraServices.has(raw) ? surchargeOfExtraServiceName(name) : surchargeOfFee(name);
     if (ours) surcharges.set(ours, { code: ours, amount: { amount: (surcharges.get(ours)?.amount.amount ?? 0) + amount.amount, currency: 'USD' } });
     else other.push({ carrier_code: str(fee.SKU) ?? name, description: name || null, amount });
   }

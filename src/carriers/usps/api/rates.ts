@@ -9,6 +9,7 @@
  */
 import type { ApiRate, ApiRateRequest, ApiRateResponse, CarrierCharge } from '../../api-driver.js';
 import { asList, obj, str, type Json } from '../../http/json-read.js';
+import { addSurcharge } from '../../api-options.js';
 import type { Surcharge } from '../../types.js';
 import type { UspsCredentials } from './credentials.js';
 import {
@@ -20,6 +21,7 @@ import {
   uspsMailClass,
   uspsServiceName,
 } from './units.js';
+import { extraServiceCodes, extraServicesOf, insuredDollars, surchargeOfExtraService } from './options.js';
 import { inches, pounds, usd, zipParts } from './wire.js';
 
 export const TOTAL_RATES_PATH = '/prices/v3/total-rates/search';
@@ -52,6 +54,11 @@ export function buildRateRequest(req: ApiRateRequest, credentials: UspsCredentia
     priceType: 'COMMERCIAL',
     mailingDate: req.ship_date.slice(0, 10),
   };
+  // The options' extra services, so USPS prices them (insurance on the value asked).
+  const extras = extraServiceCodes(req.options);
+  if (extras.length) body.extraServices = extras;
+  const insured = insuredDollars(req.options);
+  if (insured !== null) body.itemValue = insured;
   // The paying account, so USPS answers its contract price where it has one.
   if (credentials?.payment_account_number && credentials.payment_account_type) {
     body.accountType = credentials.payment_account_type;
@@ -63,13 +70,15 @@ export function buildRateRequest(req: ApiRateRequest, credentials: UspsCredentia
 interface Option {
   rate: Json;
   total: number;
+  /** The priced extra services (total-rates answers list them beside `rates`). */
+  extras: ReturnType<typeof extraServicesOf>;
 }
 
 function optionOf(o: Json): Option | null {
   const rate = obj(asList(o.rates)[0]);
   const total = typeof o.totalPrice === 'number' ? o.totalPrice : typeof o.totalBasePrice === 'number' ? o.totalBasePrice : null;
   if (!str(rate.mailClass) || total === null) return null;
-  return { rate, total };
+  return { rate, total, extras: extraServicesOf(o) };
 }
 
 /** One rate option → our rate. */
@@ -89,6 +98,13 @@ export function parseRateOption(o: Option): ApiRate {
     } else {
       other.push({ carrier_code: str(fee.SKU) ?? name, description: name || null, amount });
     }
+  }
+  for (const extra of o.extras) {
+    const amount = usd(extra.price);
+    if (!amount || amount.amount === 0) continue;
+    const ours = surchargeOfExtraService(extra.code);
+    if (ours) addSurcharge(surcharges, ours, amount);
+    else other.push({ carrier_code: extra.code, description: extra.name, amount });
   }
   const surchargeSum = [...surcharges.values()].reduce((s, c) => s + c.amount.amount, 0);
   const weightLb = typeof o.rate.weight === 'number' ? o.rate.weight : null;
