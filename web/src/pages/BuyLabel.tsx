@@ -6,7 +6,7 @@ import { bodyOf, draftOf, type OptionsDraft } from './options-draft';
 import { LabelOptionsFields } from './LabelOptions';
 
 const quoteRates = (body: unknown) => call(api.POST('/api/admin/rates/query', { body: body as never }));
-type RateAnswer = Awaited<ReturnType<typeof quoteRates>>;
+export type RateAnswer = Awaited<ReturnType<typeof quoteRates>>;
 type Rate = RateAnswer['data'][number];
 type Selection = Schemas['ShippingRuleSelection'];
 type Shipment = Schemas['Shipment'];
@@ -36,6 +36,9 @@ const ADDRESS_FIELDS = ['name', 'company', 'street1', 'street2', 'city', 'state'
 const addressBody = (a: Order['ship_to']) => Object.fromEntries(ADDRESS_FIELDS.filter((k) => a[k] != null && a[k] !== '').map((k) => [k, a[k]]));
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** "USPS Ground Advantage", not "USPS USPS Ground Advantage": most service names carry their carrier's. */
+const serviceLabel = (carrier: string, serviceName: string) => (serviceName.toLowerCase().startsWith(carrier.toLowerCase()) ? serviceName : `${carrier} ${serviceName}`);
 
 /** The order's value as a purchase's shipping rules see it: its priced lines, in one currency, else none. */
 function orderValue(order: Order): { amount: number; currency: string } | undefined {
@@ -199,7 +202,7 @@ export function BuyLabelCard({ order, onBought }: { order: Order; onBought: (shi
           {rate && !stale && confirming && (
             <div className="alert alert-info" role="alertdialog" aria-label="Confirm the purchase" data-testid="confirm-buy">
               <p>
-                Buy <strong>{carrierName(rate.carrier)} {rate.service_name}</strong> for <strong>{money(rate.price)}</strong>, delivery by {day(rate.delivery.estimated_delivery_date)}?
+                Buy <strong>{serviceLabel(carrierName(rate.carrier), rate.service_name)}</strong> for <strong>{money(rate.price)}</strong>, delivery by {day(rate.delivery.estimated_delivery_date)}?
                 {!same(parcel, saved.parcel) && <span className="muted small"> The order's parcel is updated to this one.</span>}
               </p>
               <button type="button" className="btn btn-primary" autoFocus disabled={buy.busy} onClick={() => void confirmPurchase()}>
@@ -252,12 +255,10 @@ function RateChoices({
               {answer.data.map((r) => (
                 <tr key={r.id} className={r.id === chosen ? 'row-selected' : undefined} onClick={() => onChoose(r.id)}>
                   <td>
-                    <input type="radio" name="buy-rate" aria-label={`${carrierName(r.carrier)} ${r.service_name}`} checked={r.id === chosen} onChange={() => onChoose(r.id)} />
+                    <input type="radio" name="buy-rate" aria-label={serviceLabel(carrierName(r.carrier), r.service_name)} checked={r.id === chosen} onChange={() => onChoose(r.id)} />
                   </td>
                   <td>
-                    <strong>
-                      {carrierName(r.carrier)} {r.service_name}
-                    </strong>{' '}
+                    <strong>{serviceLabel(carrierName(r.carrier), r.service_name)}</strong>{' '}
                     {isRulesChoice(r) && <Badge value="rules' choice" kind="rules-choice" />}
                     {r.tags.map((t) => (
                       <Badge key={t} value={t} kind="tag" />
@@ -287,7 +288,19 @@ function RateChoices({
           </table>
         </div>
       )}
-      {selection && <p className="muted small" data-testid="rules-choice">{selection.rule_name ? `Rule "${selection.rule_name}" (${selection.strategy.replaceAll('_', ' ')}) chooses ${selection.chosen}.` : 'No shipping rule matches this order: the cheapest is the default.'}</p>}
+      {selection && <p className="muted small" data-testid="rules-choice">{selection.rule_name ? `Rule "${selection.rule_name}" (${selection.strategy.replaceAll('_', ' ')}) chooses ${answer.data.find((r) => r.service_code === selection.chosen)?.service_name ?? selection.chosen}.` : 'No shipping rule matches this order: the cheapest is the default.'}</p>}
+      <RateProblems answer={answer} carrierName={carrierName} />
+    </div>
+  );
+}
+
+/**
+ * What a rate query could not quote, named: each carrier account that failed (which account, the
+ * carrier's message) and each service that cannot carry the parcel (and why).
+ */
+export function RateProblems({ answer, carrierName }: { answer: RateAnswer; carrierName: (slug: string) => string }) {
+  return (
+    <>
       {answer.messages.length > 0 && (
         <ul className="plain small" data-testid="rate-messages">
           {answer.messages.map((m, i) => (
@@ -312,6 +325,6 @@ function RateChoices({
           </ul>
         </details>
       )}
-    </div>
+    </>
   );
 }

@@ -191,11 +191,10 @@ export function OrderDetail({ params }: PageProps) {
             </ul>
           )}
         </div>
-        <div className="card">
-          <h2>Office PINs</h2>
-          {o.office_pins.length === 0 ? (
-            <Empty>No PINs for this order.</Empty>
-          ) : (
+        {/* Only where the order has PINs: most orders never do. */}
+        {o.office_pins.length > 0 && (
+          <div className="card">
+            <h2>Office PINs</h2>
             <ul className="plain">
               {o.office_pins.map((p) => (
                 <li key={p.id}>
@@ -203,8 +202,8 @@ export function OrderDetail({ params }: PageProps) {
                 </li>
               ))}
             </ul>
-          )}
-        </div>
+          </div>
+        )}
       </div>
       {o.notes && (
         <div className="card">

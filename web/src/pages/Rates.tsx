@@ -1,6 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { api, call, type FieldError } from '../api/client';
-import { Badge, Empty, ErrorBox, Field, fieldError, Loading, day, money, useAction } from '../ui';
+import { carrierTypes } from '../api/carriers';
+import { Badge, Empty, ErrorBox, Field, fieldError, Loading, day, money, useAction, useAsync } from '../ui';
+import { RateProblems } from './BuyLabel';
 
 type RateAnswer = Awaited<ReturnType<typeof quote>>;
 
@@ -79,6 +81,8 @@ export function Rates() {
 }
 
 function RateTable({ answer }: { answer: RateAnswer }) {
+  const names = useAsync(() => carrierTypes().catch(() => []), []);
+  const carrierName = (slug: string) => names.data?.find((c) => c.carrier === slug)?.name ?? slug;
   return (
     <div className="card" aria-live="polite">
       <h2>
@@ -145,18 +149,7 @@ function RateTable({ answer }: { answer: RateAnswer }) {
           </table>
         </div>
       )}
-      {answer.unavailable.length > 0 && (
-        <details>
-          <summary>{answer.unavailable.length} services unavailable</summary>
-          <ul className="plain small">
-            {answer.unavailable.map((u) => (
-              <li key={u.service_code}>
-                <span className="mono">{u.service_code}</span>: {u.reason}
-              </li>
-            ))}
-          </ul>
-        </details>
-      )}
+      <RateProblems answer={answer} carrierName={carrierName} />
     </div>
   );
 }
