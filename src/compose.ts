@@ -70,12 +70,12 @@ export function composeServices(deps: Deps, apiDrivers: ApiDriverCatalogue, chan
   const batches = new BatchesService(deps, orders, shipments);
   // End of day reaches shipments through what they expose for it (labels to list, the acceptance scan).
   const endOfDay = new ShipmentsEndOfDay(deps, shipments.tracking);
-  const manifests = new ManifestsService(deps, carrierGateway, endOfDay);
-  const pickups = new PickupsService(deps, carrierGateway, endOfDay);
+  const locations = new LocationsService(deps);
+  const manifests = new ManifestsService(deps, carrierGateway, endOfDay, locations);
+  const pickups = new PickupsService(deps, carrierGateway, endOfDay, locations);
   const trackers = new TrackersService(deps, carrierGateway, settings);
   const packages = new PackagesService(deps);
   orders.usePackages(packages);
-  const locations = new LocationsService(deps);
 
   orders.extend(officeRedeem.orderExtension);
   orders.extend(shipments.orderExtension);
