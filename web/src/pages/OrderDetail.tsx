@@ -8,6 +8,7 @@ import { actionLabel, allowedActions, runOrderAction, type OrderAction } from '.
 import { customsOf } from './customs';
 import { StoreSync } from './OrderStoreSync';
 import { fetchPackingSlip, printBlob } from './label-file';
+import { LocationSelect } from './location-select';
 import { useState } from 'react';
 import { bodyOf, DANGEROUS_GOODS, draftOf, SIGNATURES, type OptionsDraft } from './options-draft';
 
@@ -32,11 +33,13 @@ export function OrderDetail({ params }: PageProps) {
   // A viewer reads the order; its moves are an operator's.
   const canOperate = useSession().can('operator');
   const [optionsDraft, setOptionsDraft] = useState<OptionsDraft | null>(null);
+  // Where "Generate label" ships from ('' = the order's own location or address).
+  const [labelLocation, setLabelLocation] = useState('');
 
   async function act(a: OrderAction) {
     // "Generate label" buys with the options form (the order's own options until changed).
     const options = a === 'generate' ? bodyOf(optionsDraft ?? draftOf(order.data?.options)) : undefined;
-    const updated = await action.run(() => runOrderAction(params.id, a, options));
+    const updated = await action.run(() => runOrderAction(params.id, a, options, a === 'generate' ? labelLocation : undefined));
     if (updated) order.setData(updated);
   }
 
@@ -117,7 +120,13 @@ export function OrderDetail({ params }: PageProps) {
         </div>
         <div className="card">
           <h2>Ship from</h2>
-          <AddressBlock address={o.ship_from} />
+          {o.location_id && !o.ship_from ? (
+            <p>
+              Location <span className="mono">{o.location_id}</span>
+            </p>
+          ) : (
+            <AddressBlock address={o.ship_from} />
+          )}
         </div>
       </div>
       <div className="card">
@@ -152,6 +161,7 @@ export function OrderDetail({ params }: PageProps) {
       </div>
       <CustomsCard order={o} />
       {allowedActions(o).includes('generate') && <LabelOptionsCard draft={optionsDraft ?? draftOf(o.options)} onChange={setOptionsDraft} />}
+      {canOperate && allowedActions(o).includes('generate') && <LocationSelect label="Generate label from" emptyLabel="The order's location" value={labelLocation} onChange={setLabelLocation} />}
       <div className="grid2">
         <div className="card">
           <h2>Shipments</h2>
