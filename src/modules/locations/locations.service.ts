@@ -17,6 +17,7 @@ export interface ShippingOrigin {
   timezone: string;
   /** Minutes after local midnight. */
   cutoff_minutes: number;
+  is_default: boolean;
 }
 
 function toLocation(row: LocationRow): Location {
@@ -192,6 +193,6 @@ export class LocationsService {
     const row = await repo.findLocation(this.deps.db, scope, id);
     if (!row) throw new AppError('not_found', `No such location: ${id}.`, { details: [{ field, message: 'is not a location of this workspace and environment' }] });
     const [h, m] = row.pickup_cutoff.split(':').map(Number);
-    return { id: row.id, address: { ...row.address, postal_code: row.address.postal_code ?? '' }, timezone: row.timezone, cutoff_minutes: h! * 60 + m! };
+    return { id: row.id, address: { ...row.address, postal_code: row.address.postal_code ?? '' }, timezone: row.timezone, cutoff_minutes: h! * 60 + m!, is_default: row.is_default };
   }
 }

@@ -160,12 +160,15 @@ describe('end of day per location', () => {
     const e1 = await bought(t, { order_id: await orderId(t) });
     const e2 = await bought(t, { order_id: await orderId(t), location_id: east.id });
     const w1 = await bought(t, { order_id: await orderId(t, { location_id: west.id }) });
+    // An order with its own ship_from: no location; the default location's form takes it.
+    const own = await bought(t, { order_id: await orderId(t, { ship_from: { ...nyc, city: 'Brooklyn', postal_code: '11201' } }) });
+    expect(own.location_id).toBeNull();
     expect(new Set([e1.rate.ship_date, e2.rate.ship_date, w1.rate.ship_date])).toEqual(new Set(['2026-03-02']));
 
     const eastManifest = await app.inject({ method: 'POST', url: '/v1/manifests', headers: t.headers, payload: { carrier: 'usps', location_id: east.id } });
     expect(eastManifest.statusCode, eastManifest.body).toBe(202);
     expect(eastManifest.json()).toMatchObject({ location_id: east.id, ship_date: '2026-03-02' });
-    expect(new Set(eastManifest.json().shipment_ids)).toEqual(new Set([e1.id, e2.id]));
+    expect(new Set(eastManifest.json().shipment_ids)).toEqual(new Set([e1.id, e2.id, own.id]));
     expect((await app.inject({ method: 'GET', url: `/v1/shipments/${w1.id}`, headers: t.headers })).json().manifest_id).toBeNull();
 
     // Listed on another location's form, a label is rejected with its reason.

@@ -115,7 +115,9 @@ export class ManifestsService {
           else eligible.push(s!);
         }
       } else {
-        eligible = await this.shipments.unmanifested(trx, ctx, account.id, shipDate, location?.id ?? null);
+        // The default location's form also takes the labels of no location (an order's own
+        // ship_from, labels from before locations): every label lands on some location's form.
+        eligible = await this.shipments.unmanifested(trx, ctx, account.id, shipDate, location ? { id: location.id, withUnlocated: location.is_default } : null);
       }
       const claimed = new Set(await this.shipments.claimForManifest(trx, ctx, eligible.map((s) => s.id), id));
       // Taken by a manifest created at the same moment.

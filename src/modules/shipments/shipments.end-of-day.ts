@@ -82,8 +82,11 @@ export class ShipmentsEndOfDay {
     private readonly tracking: TrackingSync,
   ) {}
 
-  /** Live labels of an account for a ship date that are on no manifest yet, oldest first; of one location when given. */
-  async unmanifested(executor: Executor, scope: Scope, accountId: string, shipDate: string, locationId: string | null = null): Promise<EndOfDayShipment[]> {
+  /**
+   * Live labels of an account for a ship date that are on no manifest yet, oldest first; of one
+   * location when given (and those of no location too, for the default location's form).
+   */
+  async unmanifested(executor: Executor, scope: Scope, accountId: string, shipDate: string, location: { id: string; withUnlocated: boolean } | null = null): Promise<EndOfDayShipment[]> {
     let q = executor
       .selectFrom('shipments')
       .selectAll()
@@ -92,7 +95,7 @@ export class ShipmentsEndOfDay {
       .where('manifest_id', 'is', null)
       .where('status', '<>', 'voided')
       .where(sql<string>`rate->>'ship_date'`, '=', shipDate);
-    if (locationId) q = q.where('location_id', '=', locationId);
+    if (location) q = q.where((eb) => (location.withUnlocated ? eb.or([eb('location_id', '=', location.id), eb('location_id', 'is', null)]) : eb('location_id', '=', location.id)));
     const rows = await q.orderBy('created_at').orderBy('id').execute();
     return rows.map(toEndOfDay);
   }
