@@ -67,15 +67,18 @@ export function composeServices(deps: Deps, apiDrivers: ApiDriverCatalogue, chan
   // closure is called only once both exist.
   const shippingRules: ShippingRulesService = new ShippingRulesService(deps, carrierGateway, (ctx, orderId) => shipments.rateOrder(ctx, orderId));
   const shipments: ShipmentsService = new ShipmentsService(deps, orders, settings, carrierGateway, shippingRules);
-  const batches = new BatchesService(deps, orders, shipments);
+  const locations = new LocationsService(deps);
+  const batches = new BatchesService(deps, orders, shipments, locations);
   // End of day reaches shipments through what they expose for it (labels to list, the acceptance scan).
   const endOfDay = new ShipmentsEndOfDay(deps, shipments.tracking);
-  const manifests = new ManifestsService(deps, carrierGateway, endOfDay);
-  const pickups = new PickupsService(deps, carrierGateway, endOfDay);
+  const manifests = new ManifestsService(deps, carrierGateway, endOfDay, locations);
+  const pickups = new PickupsService(deps, carrierGateway, endOfDay, locations);
   const trackers = new TrackersService(deps, carrierGateway, settings);
   const packages = new PackagesService(deps);
   orders.usePackages(packages);
-  const locations = new LocationsService(deps);
+  orders.useLocations(locations);
+  shipments.useLocations(locations);
+  identity.workspaces.onOriginChanged((trx, workspaceId, origin) => locations.adoptOrigin(trx, workspaceId, origin));
 
   orders.extend(officeRedeem.orderExtension);
   orders.extend(shipments.orderExtension);

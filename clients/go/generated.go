@@ -817,13 +817,16 @@ type Order struct {
 	Environment OrderEnvironment `json:"environment"`
 	// awaiting_fulfillment → processing (process) → shipped (label bought) → delivered (tracking);
 	// cancelled from any state before shipped.
-	Status    OrderStatus      `json:"status"`
-	Archived  bool             `json:"archived"`
-	Customer  map[string]any   `json:"customer"`
-	ShipTo    map[string]any   `json:"ship_to"`
-	ShipFrom  map[string]any   `json:"ship_from"`
-	LineItems []map[string]any `json:"line_items"`
-	Parcel    map[string]any   `json:"parcel"`
+	Status   OrderStatus    `json:"status"`
+	Archived bool           `json:"archived"`
+	Customer map[string]any `json:"customer"`
+	ShipTo   map[string]any `json:"ship_to"`
+	ShipFrom map[string]any `json:"ship_from"`
+	// The location (`loc_…`) it ships from; null when ship_from is its own address (or the workspace
+	// has no location).
+	LocationID *string          `json:"location_id"`
+	LineItems  []map[string]any `json:"line_items"`
+	Parcel     map[string]any   `json:"parcel"`
 	// True when any parcel field was derived (weight from items, dimensions from the default box).
 	ParcelDerived    bool    `json:"parcel_derived"`
 	RequestedService *string `json:"requested_service"`
@@ -866,8 +869,11 @@ type Shipment struct {
 	EstimatedDeliveryDate *string        `json:"estimated_delivery_date"`
 	Price                 map[string]any `json:"price"`
 	Rate                  map[string]any `json:"rate"`
-	ShipFrom              map[string]any `json:"ship_from"`
-	ShipTo                map[string]any `json:"ship_to"`
+	// The location (`loc_…`) it ships from; null when it ships from an address of its own (or is a
+	// return label).
+	LocationID *string        `json:"location_id"`
+	ShipFrom   map[string]any `json:"ship_from"`
+	ShipTo     map[string]any `json:"ship_to"`
 	// The address as the order gave it, when validate_and_clean shipped to the normalised one; else
 	// null.
 	ShipToOriginal map[string]any `json:"ship_to_original"`
@@ -950,6 +956,8 @@ type Batch struct {
 	Progress    float64 `json:"progress"`
 	LabelFormat *string `json:"label_format"`
 	ServiceCode *string `json:"service_code"`
+	// purchase_labels: the location its labels ship from (null: each order's own).
+	LocationID *string `json:"location_id"`
 	// While running: remaining items at the rate so far.
 	ETASeconds *int64         `json:"eta_seconds"`
 	Label      map[string]any `json:"label"`
@@ -1106,6 +1114,8 @@ type Manifest struct {
 	ID               string `json:"id"`
 	Carrier          string `json:"carrier"`
 	CarrierAccountID string `json:"carrier_account_id"`
+	// The location whose labels the form closes (null: made before the workspace had locations).
+	LocationID *string `json:"location_id"`
 	// YYYY-MM-DD.
 	ShipDate string `json:"ship_date"`
 	// pending (the form is being made) → ready (documents available, `manifest.ready` sent) | failed
@@ -1137,6 +1147,8 @@ type Pickup struct {
 	Status PickupStatus `json:"status"`
 	// The carrier's confirmation (the simulated carrier makes one up).
 	ConfirmationNumber string `json:"confirmation_number"`
+	// The location the driver comes to (null: an address given in its place).
+	LocationID *string `json:"location_id"`
 	// Where the driver comes.
 	Address map[string]any `json:"address"`
 	// As requested, with its offset.
@@ -1512,6 +1524,8 @@ type ListOrdersParams struct {
 	ExternalID    string
 	// api or an integration id.
 	Source string
+	// Only the orders that ship from this location.
+	LocationID string
 	// Case-insensitive substring of the customer name or email, or of the external id.
 	Q string
 	// Page size, default 20, clamped to 1..100.
@@ -1541,6 +1555,9 @@ func (p *ListOrdersParams) values() url.Values {
 	}
 	if p.Source != "" {
 		q.Set("source", p.Source)
+	}
+	if p.LocationID != "" {
+		q.Set("location_id", p.LocationID)
 	}
 	if p.Q != "" {
 		q.Set("q", p.Q)
@@ -1682,6 +1699,8 @@ type ListShipmentsParams struct {
 	Carrier        string
 	OrderID        string
 	TrackingNumber string
+	// Only the labels that ship from this location.
+	LocationID string
 	// ISO date or date-time; created_at >= this.
 	CreatedAfter string
 	// ISO date or date-time; created_at < this.
@@ -1707,6 +1726,9 @@ func (p *ListShipmentsParams) values() url.Values {
 	}
 	if p.TrackingNumber != "" {
 		q.Set("tracking_number", p.TrackingNumber)
+	}
+	if p.LocationID != "" {
+		q.Set("location_id", p.LocationID)
 	}
 	if p.CreatedAfter != "" {
 		q.Set("created_after", p.CreatedAfter)
@@ -2526,6 +2548,8 @@ type ListManifestsParams struct {
 	// One of pending, ready, failed.
 	Status  string
 	Carrier string
+	// Only the manifests of this location.
+	LocationID string
 }
 
 func (p *ListManifestsParams) values() url.Values {
@@ -2544,6 +2568,9 @@ func (p *ListManifestsParams) values() url.Values {
 	}
 	if p.Carrier != "" {
 		q.Set("carrier", p.Carrier)
+	}
+	if p.LocationID != "" {
+		q.Set("location_id", p.LocationID)
 	}
 	return q
 }
@@ -2604,6 +2631,8 @@ type ListPickupsParams struct {
 	Cursor string
 	// One of scheduled, cancelled, completed, failed.
 	Status string
+	// Only the pickups of this location.
+	LocationID string
 }
 
 func (p *ListPickupsParams) values() url.Values {
@@ -2619,6 +2648,9 @@ func (p *ListPickupsParams) values() url.Values {
 	}
 	if p.Status != "" {
 		q.Set("status", p.Status)
+	}
+	if p.LocationID != "" {
+		q.Set("location_id", p.LocationID)
 	}
 	return q
 }
@@ -3179,6 +3211,8 @@ type AdminListOrdersParams struct {
 	ExternalID    string
 	// api or an integration id.
 	Source string
+	// Only the orders that ship from this location.
+	LocationID string
 	// Case-insensitive substring of the customer name or email, or of the external id.
 	Q string
 	// Page size, default 20, clamped to 1..100.
@@ -3208,6 +3242,9 @@ func (p *AdminListOrdersParams) values() url.Values {
 	}
 	if p.Source != "" {
 		q.Set("source", p.Source)
+	}
+	if p.LocationID != "" {
+		q.Set("location_id", p.LocationID)
 	}
 	if p.Q != "" {
 		q.Set("q", p.Q)
@@ -3571,6 +3608,8 @@ type AdminListShipmentsParams struct {
 	Carrier        string
 	OrderID        string
 	TrackingNumber string
+	// Only the labels that ship from this location.
+	LocationID string
 	// ISO date or date-time; created_at >= this.
 	CreatedAfter string
 	// ISO date or date-time; created_at < this.
@@ -3596,6 +3635,9 @@ func (p *AdminListShipmentsParams) values() url.Values {
 	}
 	if p.TrackingNumber != "" {
 		q.Set("tracking_number", p.TrackingNumber)
+	}
+	if p.LocationID != "" {
+		q.Set("location_id", p.LocationID)
 	}
 	if p.CreatedAfter != "" {
 		q.Set("created_after", p.CreatedAfter)
@@ -4420,6 +4462,8 @@ type AdminListManifestsParams struct {
 	// One of pending, ready, failed.
 	Status  string
 	Carrier string
+	// Only the manifests of this location.
+	LocationID string
 }
 
 func (p *AdminListManifestsParams) values() url.Values {
@@ -4438,6 +4482,9 @@ func (p *AdminListManifestsParams) values() url.Values {
 	}
 	if p.Carrier != "" {
 		q.Set("carrier", p.Carrier)
+	}
+	if p.LocationID != "" {
+		q.Set("location_id", p.LocationID)
 	}
 	return q
 }
@@ -4498,6 +4545,8 @@ type AdminListPickupsParams struct {
 	Cursor string
 	// One of scheduled, cancelled, completed, failed.
 	Status string
+	// Only the pickups of this location.
+	LocationID string
 }
 
 func (p *AdminListPickupsParams) values() url.Values {
@@ -4513,6 +4562,9 @@ func (p *AdminListPickupsParams) values() url.Values {
 	}
 	if p.Status != "" {
 		q.Set("status", p.Status)
+	}
+	if p.LocationID != "" {
+		q.Set("location_id", p.LocationID)
 	}
 	return q
 }

@@ -129,4 +129,30 @@ describe.skipIf(!haveChromium)('end of day in Chromium', () => {
     });
     expect(problems).toEqual([]);
   });
+
+  it('a second location: the page chooses it; its manifest lists its own label only', { timeout: TEST_BACKSTOP_MS }, async () => {
+    const reno = { company: 'Acme', street1: '1 Logistics Way', city: 'Reno', state: 'NV', postal_code: '89502', country: 'US' };
+    const west = await app.inject({ method: 'POST', url: '/v1/locations', headers: t.headers, payload: { name: 'West', address: reno, timezone: 'America/Los_Angeles' } });
+    expect(west.statusCode, west.body).toBe(201);
+    const westId = west.json().id as string;
+    const order = await app.inject({ method: 'POST', url: '/v1/orders', headers: t.headers, payload: { ship_to: shipTo, location_id: westId, line_items: [{ sku: 'A', quantity: 1, weight_oz: 8 }] } });
+    const bought = await app.inject({ method: 'POST', url: '/v1/shipments', headers: t.headers, payload: { order_id: order.json().id, service_code: 'usps_ground_advantage' } });
+    expect(bought.statusCode, bought.body).toBe(201);
+    await buy(); // the default location's (an order with its own ship_from), not West's
+
+    const page = await openPage(browser, problems);
+    await signIn(page, base, t.email, t.password);
+    await page.goto(`${base}/dashboard/end-of-day`);
+    await settled(page);
+    const manifests = page.getByTestId('manifests-section');
+    await page.getByTestId('location-select').selectOption(westId);
+    await visible(manifests.getByText('No manifests yet'));
+    await manifests.getByRole('button', { name: 'Create manifest' }).click();
+    const row = manifests.getByTestId('manifests').locator('tbody tr').first();
+    await visible(row.getByRole('button', { name: 'SCAN form' }));
+    expect(await row.locator('td.num').innerText()).toBe('1');
+    const listed = (await app.inject({ method: 'GET', url: `/api/admin/manifests?location_id=${westId}`, headers: t.adminHeaders })).json().data;
+    expect(listed.map((m: { location_id: string; shipment_ids: string[] }) => [m.location_id, m.shipment_ids])).toEqual([[westId, [bought.json().id]]]);
+    expect(problems).toEqual([]);
+  });
 });

@@ -396,6 +396,7 @@ class Order(TypedDict, total=False):
     customer: dict[str, Any]
     ship_to: dict[str, Any]
     ship_from: dict[str, Any] | None
+    location_id: str | None
     line_items: list[dict[str, Any]]
     parcel: dict[str, Any]
     parcel_derived: bool
@@ -431,6 +432,7 @@ class Shipment(TypedDict, total=False):
     estimated_delivery_date: str | None
     price: dict[str, Any]
     rate: dict[str, Any]
+    location_id: str | None
     ship_from: dict[str, Any]
     ship_to: dict[str, Any]
     ship_to_original: dict[str, Any] | None
@@ -483,6 +485,7 @@ class Batch(TypedDict, total=False):
     progress: float
     label_format: str | None
     service_code: str | None
+    location_id: str | None
     eta_seconds: int | None
     label: dict[str, Any] | None
     started_at: str | None
@@ -614,6 +617,7 @@ class Manifest(TypedDict, total=False):
     id: str
     carrier: str
     carrier_account_id: str
+    location_id: str | None
     ship_date: str
     status: str  # ManifestStatus
     shipment_ids: list[str]
@@ -634,6 +638,7 @@ class Pickup(TypedDict, total=False):
     carrier_account_id: str
     status: str  # PickupStatus
     confirmation_number: str
+    location_id: str | None
     address: dict[str, Any]
     window: dict[str, Any]
     price: dict[str, Any]
@@ -938,7 +943,7 @@ class Operations:
         """
         return self._request("DELETE", "/v1/api-keys/{id}", path_params={"id": id}, query={}, answer="none")
 
-    def list_orders(self, *, status: str | None = None, archived: str | None = None, created_after: str | None = None, created_before: str | None = None, external_id: str | None = None, source: str | None = None, q: str | None = None, limit: int | None = None, cursor: str | None = None) -> Page[Order]:
+    def list_orders(self, *, status: str | None = None, archived: str | None = None, created_after: str | None = None, created_before: str | None = None, external_id: str | None = None, source: str | None = None, location_id: str | None = None, q: str | None = None, limit: int | None = None, cursor: str | None = None) -> Page[Order]:
         """List orders, newest first (archived ones only with ?archived=true or all).
 
         GET /v1/orders
@@ -949,14 +954,15 @@ class Operations:
             created_after: ISO date or date-time; created_at >= this.
             created_before: ISO date or date-time; created_at < this.
             source: api or an integration id.
+            location_id: Only the orders that ship from this location.
             q: Case-insensitive substring of the customer name or email, or of the external id.
             limit: Page size, default 20, clamped to 1..100.
         """
-        return self._request("GET", "/v1/orders", path_params={}, query={"status": status, "archived": archived, "created_after": created_after, "created_before": created_before, "external_id": external_id, "source": source, "q": q, "limit": limit, "cursor": cursor}, answer="page")
+        return self._request("GET", "/v1/orders", path_params={}, query={"status": status, "archived": archived, "created_after": created_after, "created_before": created_before, "external_id": external_id, "source": source, "location_id": location_id, "q": q, "limit": limit, "cursor": cursor}, answer="page")
 
-    def iter_orders(self, *, status: str | None = None, archived: str | None = None, created_after: str | None = None, created_before: str | None = None, external_id: str | None = None, source: str | None = None, q: str | None = None, limit: int | None = None) -> Iterator[Order]:
+    def iter_orders(self, *, status: str | None = None, archived: str | None = None, created_after: str | None = None, created_before: str | None = None, external_id: str | None = None, source: str | None = None, location_id: str | None = None, q: str | None = None, limit: int | None = None) -> Iterator[Order]:
         """Every item of `list_orders` across all pages, fetched as the loop asks, with the same filters."""
-        return self._paginate(self.list_orders, dict(status=status, archived=archived, created_after=created_after, created_before=created_before, external_id=external_id, source=source, q=q, limit=limit))
+        return self._paginate(self.list_orders, dict(status=status, archived=archived, created_after=created_after, created_before=created_before, external_id=external_id, source=source, location_id=location_id, q=q, limit=limit))
 
     def create_order(self, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> Order:
         """Create or import an order; a known external_id updates the open order (200).
@@ -1035,7 +1041,7 @@ class Operations:
         """
         return self._request("POST", "/v1/shipments", path_params={}, query={}, body=body, idempotency_key=idempotency_key, answer="json")
 
-    def list_shipments(self, *, status: str | None = None, carrier: str | None = None, order_id: str | None = None, tracking_number: str | None = None, created_after: str | None = None, created_before: str | None = None, limit: int | None = None, cursor: str | None = None) -> Page[Shipment]:
+    def list_shipments(self, *, status: str | None = None, carrier: str | None = None, order_id: str | None = None, tracking_number: str | None = None, location_id: str | None = None, created_after: str | None = None, created_before: str | None = None, limit: int | None = None, cursor: str | None = None) -> Page[Shipment]:
         """List shipments, newest first.
 
         GET /v1/shipments
@@ -1043,15 +1049,16 @@ class Operations:
         Query parameters:
             status: A status, or several separated by commas: label_purchased, in_transit, out_for_delivery, delivered, exception, returned, voided, expired.
             carrier: A carrier slug (usps, ups, fedex, dhl_express).
+            location_id: Only the labels that ship from this location.
             created_after: ISO date or date-time; created_at >= this.
             created_before: ISO date or date-time; created_at < this.
             limit: Page size, default 20, clamped to 1..100.
         """
-        return self._request("GET", "/v1/shipments", path_params={}, query={"status": status, "carrier": carrier, "order_id": order_id, "tracking_number": tracking_number, "created_after": created_after, "created_before": created_before, "limit": limit, "cursor": cursor}, answer="page")
+        return self._request("GET", "/v1/shipments", path_params={}, query={"status": status, "carrier": carrier, "order_id": order_id, "tracking_number": tracking_number, "location_id": location_id, "created_after": created_after, "created_before": created_before, "limit": limit, "cursor": cursor}, answer="page")
 
-    def iter_shipments(self, *, status: str | None = None, carrier: str | None = None, order_id: str | None = None, tracking_number: str | None = None, created_after: str | None = None, created_before: str | None = None, limit: int | None = None) -> Iterator[Shipment]:
+    def iter_shipments(self, *, status: str | None = None, carrier: str | None = None, order_id: str | None = None, tracking_number: str | None = None, location_id: str | None = None, created_after: str | None = None, created_before: str | None = None, limit: int | None = None) -> Iterator[Shipment]:
         """Every item of `list_shipments` across all pages, fetched as the loop asks, with the same filters."""
-        return self._paginate(self.list_shipments, dict(status=status, carrier=carrier, order_id=order_id, tracking_number=tracking_number, created_after=created_after, created_before=created_before, limit=limit))
+        return self._paginate(self.list_shipments, dict(status=status, carrier=carrier, order_id=order_id, tracking_number=tracking_number, location_id=location_id, created_after=created_after, created_before=created_before, limit=limit))
 
     def get_shipment(self, id: str) -> Shipment:
         """Read a shipment (tracking brought up to date).
@@ -1434,7 +1441,7 @@ class Operations:
         """
         return self._request("POST", "/v1/manifests", path_params={}, query={}, body=body, idempotency_key=idempotency_key, answer="json")
 
-    def list_manifests(self, *, limit: int | None = None, cursor: str | None = None, status: str | None = None, carrier: str | None = None) -> Page[Manifest]:
+    def list_manifests(self, *, limit: int | None = None, cursor: str | None = None, status: str | None = None, carrier: str | None = None, location_id: str | None = None) -> Page[Manifest]:
         """List manifests, newest first (?status=, ?carrier=).
 
         GET /v1/manifests
@@ -1442,12 +1449,13 @@ class Operations:
         Query parameters:
             limit: Page size, default 20, clamped to 1..100.
             status: one of pending, ready, failed
+            location_id: Only the manifests of this location.
         """
-        return self._request("GET", "/v1/manifests", path_params={}, query={"limit": limit, "cursor": cursor, "status": status, "carrier": carrier}, answer="page")
+        return self._request("GET", "/v1/manifests", path_params={}, query={"limit": limit, "cursor": cursor, "status": status, "carrier": carrier, "location_id": location_id}, answer="page")
 
-    def iter_manifests(self, *, limit: int | None = None, status: str | None = None, carrier: str | None = None) -> Iterator[Manifest]:
+    def iter_manifests(self, *, limit: int | None = None, status: str | None = None, carrier: str | None = None, location_id: str | None = None) -> Iterator[Manifest]:
         """Every item of `list_manifests` across all pages, fetched as the loop asks, with the same filters."""
-        return self._paginate(self.list_manifests, dict(limit=limit, status=status, carrier=carrier))
+        return self._paginate(self.list_manifests, dict(limit=limit, status=status, carrier=carrier, location_id=location_id))
 
     def get_manifest(self, id: str) -> Manifest:
         """Read a manifest: its labels, rejections, status and documents.
@@ -1470,7 +1478,7 @@ class Operations:
         """
         return self._request("POST", "/v1/pickups", path_params={}, query={}, body=body, idempotency_key=idempotency_key, answer="json")
 
-    def list_pickups(self, *, limit: int | None = None, cursor: str | None = None, status: str | None = None) -> Page[Pickup]:
+    def list_pickups(self, *, limit: int | None = None, cursor: str | None = None, status: str | None = None, location_id: str | None = None) -> Page[Pickup]:
         """List pickups, newest first (?status=).
 
         GET /v1/pickups
@@ -1478,12 +1486,13 @@ class Operations:
         Query parameters:
             limit: Page size, default 20, clamped to 1..100.
             status: one of scheduled, cancelled, completed, failed
+            location_id: Only the pickups of this location.
         """
-        return self._request("GET", "/v1/pickups", path_params={}, query={"limit": limit, "cursor": cursor, "status": status}, answer="page")
+        return self._request("GET", "/v1/pickups", path_params={}, query={"limit": limit, "cursor": cursor, "status": status, "location_id": location_id}, answer="page")
 
-    def iter_pickups(self, *, limit: int | None = None, status: str | None = None) -> Iterator[Pickup]:
+    def iter_pickups(self, *, limit: int | None = None, status: str | None = None, location_id: str | None = None) -> Iterator[Pickup]:
         """Every item of `list_pickups` across all pages, fetched as the loop asks, with the same filters."""
-        return self._paginate(self.list_pickups, dict(limit=limit, status=status))
+        return self._paginate(self.list_pickups, dict(limit=limit, status=status, location_id=location_id))
 
     def get_pickup(self, id: str) -> Pickup:
         """Read a pickup.
@@ -1795,7 +1804,7 @@ class Operations:
         """
         return self._request("DELETE", "/api/admin/invitations/{id}", path_params={"id": id}, query={}, answer="none")
 
-    def admin_list_orders(self, *, status: str | None = None, archived: str | None = None, created_after: str | None = None, created_before: str | None = None, external_id: str | None = None, source: str | None = None, q: str | None = None, limit: int | None = None, cursor: str | None = None) -> Page[Order]:
+    def admin_list_orders(self, *, status: str | None = None, archived: str | None = None, created_after: str | None = None, created_before: str | None = None, external_id: str | None = None, source: str | None = None, location_id: str | None = None, q: str | None = None, limit: int | None = None, cursor: str | None = None) -> Page[Order]:
         """List orders, newest first (archived ones only with ?archived=true or all).
 
         GET /api/admin/orders
@@ -1806,14 +1815,15 @@ class Operations:
             created_after: ISO date or date-time; created_at >= this.
             created_before: ISO date or date-time; created_at < this.
             source: api or an integration id.
+            location_id: Only the orders that ship from this location.
             q: Case-insensitive substring of the customer name or email, or of the external id.
             limit: Page size, default 20, clamped to 1..100.
         """
-        return self._request("GET", "/api/admin/orders", path_params={}, query={"status": status, "archived": archived, "created_after": created_after, "created_before": created_before, "external_id": external_id, "source": source, "q": q, "limit": limit, "cursor": cursor}, answer="page")
+        return self._request("GET", "/api/admin/orders", path_params={}, query={"status": status, "archived": archived, "created_after": created_after, "created_before": created_before, "external_id": external_id, "source": source, "location_id": location_id, "q": q, "limit": limit, "cursor": cursor}, answer="page")
 
-    def admin_iter_orders(self, *, status: str | None = None, archived: str | None = None, created_after: str | None = None, created_before: str | None = None, external_id: str | None = None, source: str | None = None, q: str | None = None, limit: int | None = None) -> Iterator[Order]:
+    def admin_iter_orders(self, *, status: str | None = None, archived: str | None = None, created_after: str | None = None, created_before: str | None = None, external_id: str | None = None, source: str | None = None, location_id: str | None = None, q: str | None = None, limit: int | None = None) -> Iterator[Order]:
         """Every item of `admin_list_orders` across all pages, fetched as the loop asks, with the same filters."""
-        return self._paginate(self.admin_list_orders, dict(status=status, archived=archived, created_after=created_after, created_before=created_before, external_id=external_id, source=source, q=q, limit=limit))
+        return self._paginate(self.admin_list_orders, dict(status=status, archived=archived, created_after=created_after, created_before=created_before, external_id=external_id, source=source, location_id=location_id, q=q, limit=limit))
 
     def admin_create_order(self, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> Order:
         """Create an order (a known external_id updates the open order: 200).
@@ -1986,7 +1996,7 @@ class Operations:
         """
         return self._request("POST", "/api/admin/shipments", path_params={}, query={}, body=body, idempotency_key=idempotency_key, answer="json")
 
-    def admin_list_shipments(self, *, status: str | None = None, carrier: str | None = None, order_id: str | None = None, tracking_number: str | None = None, created_after: str | None = None, created_before: str | None = None, limit: int | None = None, cursor: str | None = None) -> Page[Shipment]:
+    def admin_list_shipments(self, *, status: str | None = None, carrier: str | None = None, order_id: str | None = None, tracking_number: str | None = None, location_id: str | None = None, created_after: str | None = None, created_before: str | None = None, limit: int | None = None, cursor: str | None = None) -> Page[Shipment]:
         """List shipments, newest first.
 
         GET /api/admin/shipments
@@ -1994,15 +2004,16 @@ class Operations:
         Query parameters:
             status: A status, or several separated by commas: label_purchased, in_transit, out_for_delivery, delivered, exception, returned, voided, expired.
             carrier: A carrier slug (usps, ups, fedex, dhl_express).
+            location_id: Only the labels that ship from this location.
             created_after: ISO date or date-time; created_at >= this.
             created_before: ISO date or date-time; created_at < this.
             limit: Page size, default 20, clamped to 1..100.
         """
-        return self._request("GET", "/api/admin/shipments", path_params={}, query={"status": status, "carrier": carrier, "order_id": order_id, "tracking_number": tracking_number, "created_after": created_after, "created_before": created_before, "limit": limit, "cursor": cursor}, answer="page")
+        return self._request("GET", "/api/admin/shipments", path_params={}, query={"status": status, "carrier": carrier, "order_id": order_id, "tracking_number": tracking_number, "location_id": location_id, "created_after": created_after, "created_before": created_before, "limit": limit, "cursor": cursor}, answer="page")
 
-    def admin_iter_shipments(self, *, status: str | None = None, carrier: str | None = None, order_id: str | None = None, tracking_number: str | None = None, created_after: str | None = None, created_before: str | None = None, limit: int | None = None) -> Iterator[Shipment]:
+    def admin_iter_shipments(self, *, status: str | None = None, carrier: str | None = None, order_id: str | None = None, tracking_number: str | None = None, location_id: str | None = None, created_after: str | None = None, created_before: str | None = None, limit: int | None = None) -> Iterator[Shipment]:
         """Every item of `admin_list_shipments` across all pages, fetched as the loop asks, with the same filters."""
-        return self._paginate(self.admin_list_shipments, dict(status=status, carrier=carrier, order_id=order_id, tracking_number=tracking_number, created_after=created_after, created_before=created_before, limit=limit))
+        return self._paginate(self.admin_list_shipments, dict(status=status, carrier=carrier, order_id=order_id, tracking_number=tracking_number, location_id=location_id, created_after=created_after, created_before=created_before, limit=limit))
 
     def admin_get_shipment(self, id: str) -> Shipment:
         """Read a shipment.
@@ -2397,7 +2408,7 @@ class Operations:
         """
         return self._request("POST", "/api/admin/manifests", path_params={}, query={}, body=body, idempotency_key=idempotency_key, answer="json")
 
-    def admin_list_manifests(self, *, limit: int | None = None, cursor: str | None = None, status: str | None = None, carrier: str | None = None) -> Page[Manifest]:
+    def admin_list_manifests(self, *, limit: int | None = None, cursor: str | None = None, status: str | None = None, carrier: str | None = None, location_id: str | None = None) -> Page[Manifest]:
         """List manifests, newest first (?status=, ?carrier=).
 
         GET /api/admin/manifests
@@ -2405,12 +2416,13 @@ class Operations:
         Query parameters:
             limit: Page size, default 20, clamped to 1..100.
             status: one of pending, ready, failed
+            location_id: Only the manifests of this location.
         """
-        return self._request("GET", "/api/admin/manifests", path_params={}, query={"limit": limit, "cursor": cursor, "status": status, "carrier": carrier}, answer="page")
+        return self._request("GET", "/api/admin/manifests", path_params={}, query={"limit": limit, "cursor": cursor, "status": status, "carrier": carrier, "location_id": location_id}, answer="page")
 
-    def admin_iter_manifests(self, *, limit: int | None = None, status: str | None = None, carrier: str | None = None) -> Iterator[Manifest]:
+    def admin_iter_manifests(self, *, limit: int | None = None, status: str | None = None, carrier: str | None = None, location_id: str | None = None) -> Iterator[Manifest]:
         """Every item of `admin_list_manifests` across all pages, fetched as the loop asks, with the same filters."""
-        return self._paginate(self.admin_list_manifests, dict(limit=limit, status=status, carrier=carrier))
+        return self._paginate(self.admin_list_manifests, dict(limit=limit, status=status, carrier=carrier, location_id=location_id))
 
     def admin_get_manifest(self, id: str) -> Manifest:
         """Read a manifest: its labels, rejections, status and documents.
@@ -2433,7 +2445,7 @@ class Operations:
         """
         return self._request("POST", "/api/admin/pickups", path_params={}, query={}, body=body, idempotency_key=idempotency_key, answer="json")
 
-    def admin_list_pickups(self, *, limit: int | None = None, cursor: str | None = None, status: str | None = None) -> Page[Pickup]:
+    def admin_list_pickups(self, *, limit: int | None = None, cursor: str | None = None, status: str | None = None, location_id: str | None = None) -> Page[Pickup]:
         """List pickups, newest first (?status=).
 
         GET /api/admin/pickups
@@ -2441,12 +2453,13 @@ class Operations:
         Query parameters:
             limit: Page size, default 20, clamped to 1..100.
             status: one of scheduled, cancelled, completed, failed
+            location_id: Only the pickups of this location.
         """
-        return self._request("GET", "/api/admin/pickups", path_params={}, query={"limit": limit, "cursor": cursor, "status": status}, answer="page")
+        return self._request("GET", "/api/admin/pickups", path_params={}, query={"limit": limit, "cursor": cursor, "status": status, "location_id": location_id}, answer="page")
 
-    def admin_iter_pickups(self, *, limit: int | None = None, status: str | None = None) -> Iterator[Pickup]:
+    def admin_iter_pickups(self, *, limit: int | None = None, status: str | None = None, location_id: str | None = None) -> Iterator[Pickup]:
         """Every item of `admin_list_pickups` across all pages, fetched as the loop asks, with the same filters."""
-        return self._paginate(self.admin_list_pickups, dict(limit=limit, status=status))
+        return self._paginate(self.admin_list_pickups, dict(limit=limit, status=status, location_id=location_id))
 
     def admin_get_pickup(self, id: str) -> Pickup:
         """Read a pickup.

@@ -4044,6 +4044,7 @@ export interface components {
          *         "country": "US"
          *       },
          *       "ship_from": null,
+         *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
          *       "line_items": [
          *         {
          *           "sku": "MUG-BLUE",
@@ -4106,6 +4107,7 @@ export interface components {
          *         "country": "GB"
          *       },
          *       "ship_from": null,
+         *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
          *       "line_items": [
          *         {
          *           "sku": "MUG-BLUE",
@@ -4244,6 +4246,7 @@ export interface components {
                 phone?: string;
                 email?: string;
             } | null;
+            location_id: string | null;
             line_items: {
                 sku: string | null;
                 name: string | null;
@@ -4409,6 +4412,7 @@ export interface components {
          *         "ship_date": "2026-11-23",
          *         "residential": true
          *       },
+         *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
          *       "ship_from": {
          *         "name": "Acme Fulfilment",
          *         "company": "Acme Inc.",
@@ -4568,6 +4572,7 @@ export interface components {
          *         "ship_date": "2026-11-23",
          *         "residential": true
          *       },
+         *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
          *       "ship_from": {
          *         "name": "Acme Fulfilment",
          *         "company": "Acme Inc.",
@@ -4729,6 +4734,7 @@ export interface components {
          *         "ship_date": "2026-11-23",
          *         "residential": true
          *       },
+         *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
          *       "ship_from": {
          *         "name": "Grace Hopper",
          *         "street1": "350 5th Ave",
@@ -4859,6 +4865,7 @@ export interface components {
                 ship_date: string;
                 residential: boolean;
             };
+            location_id: string | null;
             ship_from: {
                 name?: string;
                 company?: string;
@@ -5202,6 +5209,7 @@ export interface components {
          *       "progress": 1,
          *       "label_format": "zpl_4x6",
          *       "service_code": "cheapest",
+         *       "location_id": null,
          *       "eta_seconds": null,
          *       "label": {
          *         "url": "http://localhost:3000/v1/batches/bat_01m855w25ve189mjy106t2h0b9/label"
@@ -5231,6 +5239,7 @@ export interface components {
             progress: number;
             label_format: string | null;
             service_code: string | null;
+            location_id: string | null;
             eta_seconds: number | null;
             label: {
                 url: string;
@@ -5284,6 +5293,7 @@ export interface components {
          *             "ship_date": "2026-11-23",
          *             "residential": true
          *           },
+         *           "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
          *           "ship_from": {
          *             "name": "Acme Fulfilment",
          *             "company": "Acme Inc.",
@@ -5861,6 +5871,7 @@ export interface components {
          *       "id": "man_01m856a1r5fkq9xp4t3w8c2v7n",
          *       "carrier": "usps",
          *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+         *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
          *       "ship_date": "2026-03-02",
          *       "status": "ready",
          *       "shipment_ids": [
@@ -5895,6 +5906,7 @@ export interface components {
             id: string;
             carrier: string;
             carrier_account_id: string;
+            location_id: string | null;
             /** @description YYYY-MM-DD. */
             ship_date: string;
             /** @description pending (the form is being made) → ready (documents available, `manifest.ready` sent) | failed (`error` says why; its labels are free again). */
@@ -5904,8 +5916,8 @@ export interface components {
             /** @description Labels listed (or of the batch) that are not on the form, each with its reason. */
             rejected: {
                 shipment_id: string;
-                /** @description already_manifested, voided, carrier_mismatch (another carrier or account), ship_date_mismatch, not_found (no such label in this workspace and environment), carrier_rejected (the carrier left it off its form). */
-                code: "already_manifested" | "voided" | "carrier_mismatch" | "ship_date_mismatch" | "not_found" | "carrier_rejected";
+                /** @description already_manifested, voided, carrier_mismatch (another carrier or account), ship_date_mismatch, not_found (no such label in this workspace and environment), carrier_rejected (the carrier left it off its form), location_mismatch (the label ships from another location). */
+                code: "already_manifested" | "voided" | "carrier_mismatch" | "ship_date_mismatch" | "not_found" | "carrier_rejected" | "location_mismatch";
                 message: string;
             }[];
             /** @description Once ready: the form to print and hand to the driver (GET /v1/manifests/:id/document). */
@@ -5933,6 +5945,7 @@ export interface components {
          *       "carrier_account_id": "ca_01m855vx0ups00000000000001",
          *       "status": "scheduled",
          *       "confirmation_number": "UPS2929602917",
+         *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
          *       "address": {
          *         "name": "Warehouse",
          *         "company": "Acme",
@@ -5970,6 +5983,8 @@ export interface components {
             status: "scheduled" | "cancelled" | "completed" | "failed";
             /** @description The carrier's confirmation (the simulated carrier makes one up). */
             confirmation_number: string;
+            /** @description The location the driver comes to (null: an address given in its place). */
+            location_id: string | null;
             /** @description Where the driver comes. */
             address: {
                 [key: string]: unknown;
@@ -7684,6 +7699,8 @@ export interface operations {
                 external_id?: string;
                 /** @description api or an integration id. */
                 source?: string;
+                /** @description Only the orders that ship from this location. */
+                location_id?: string;
                 /** @description Case-insensitive substring of the customer name or email, or of the external id. */
                 q?: string;
                 /** @description Page size, default 20, clamped to 1..100. */
@@ -7733,6 +7750,7 @@ export interface operations {
                      *             "country": "US"
                      *           },
                      *           "ship_from": null,
+                     *           "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *           "line_items": [
                      *             {
                      *               "sku": "MUG-BLUE",
@@ -7976,6 +7994,8 @@ export interface operations {
                         phone?: string | null;
                         email?: string | null;
                     } | null;
+                    /** @description In place of ship_from: the location (`loc_…`) the order ships from (its address, time zone and cut-off at purchase). Neither given: the default location. A location of another workspace or environment is 404. */
+                    location_id?: string;
                     line_items: {
                         sku?: string | null;
                         name?: string | null;
@@ -8181,6 +8201,7 @@ export interface operations {
                      *         "country": "US"
                      *       },
                      *       "ship_from": null,
+                     *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *       "line_items": [
                      *         {
                      *           "sku": "MUG-BLUE",
@@ -8260,6 +8281,7 @@ export interface operations {
                      *         "country": "US"
                      *       },
                      *       "ship_from": null,
+                     *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *       "line_items": [
                      *         {
                      *           "sku": "MUG-BLUE",
@@ -8526,6 +8548,7 @@ export interface operations {
                      *         "country": "US"
                      *       },
                      *       "ship_from": null,
+                     *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *       "line_items": [
                      *         {
                      *           "sku": "MUG-BLUE",
@@ -8795,6 +8818,8 @@ export interface operations {
                         phone?: string | null;
                         email?: string | null;
                     } | null;
+                    /** @description Ship from this location (`loc_…`) instead: clears ship_from. `ship_from: null` goes back to the default location. */
+                    location_id?: string;
                     line_items?: {
                         sku?: string | null;
                         name?: string | null;
@@ -9000,6 +9025,7 @@ export interface operations {
                      *         "country": "US"
                      *       },
                      *       "ship_from": null,
+                     *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *       "line_items": [
                      *         {
                      *           "sku": "MUG-BLUE",
@@ -9436,6 +9462,7 @@ export interface operations {
                      *         "country": "US"
                      *       },
                      *       "ship_from": null,
+                     *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *       "line_items": [
                      *         {
                      *           "sku": "MUG-BLUE",
@@ -9702,6 +9729,7 @@ export interface operations {
                      *         "country": "US"
                      *       },
                      *       "ship_from": null,
+                     *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *       "line_items": [
                      *         {
                      *           "sku": "MUG-BLUE",
@@ -9968,6 +9996,7 @@ export interface operations {
                      *         "country": "US"
                      *       },
                      *       "ship_from": null,
+                     *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *       "line_items": [
                      *         {
                      *           "sku": "MUG-BLUE",
@@ -10234,6 +10263,7 @@ export interface operations {
                      *         "country": "US"
                      *       },
                      *       "ship_from": null,
+                     *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *       "line_items": [
                      *         {
                      *           "sku": "MUG-BLUE",
@@ -11237,6 +11267,8 @@ export interface operations {
                 carrier?: string;
                 order_id?: string;
                 tracking_number?: string;
+                /** @description Only the labels that ship from this location. */
+                location_id?: string;
                 /** @description ISO date or date-time; created_at >= this. */
                 created_after?: string;
                 /** @description ISO date or date-time; created_at < this. */
@@ -11301,6 +11333,7 @@ export interface operations {
                      *             "ship_date": "2026-11-23",
                      *             "residential": true
                      *           },
+                     *           "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *           "ship_from": {
                      *             "name": "Acme Fulfilment",
                      *             "company": "Acme Inc.",
@@ -11581,6 +11614,8 @@ export interface operations {
                     carrier_account_id?: string;
                     /** @description How the destination is checked before the label is bought. validate: an invalid address is 422 `address_undeliverable` (nothing bought), a corrected one is bought as given with the messages kept; validate_and_clean: the label and shipment use the normalised address (`ship_to_original` keeps the given one); none: no check. Through an api carrier account whose carrier validates addresses, the carrier's validator answers. Default: the setting `shipments.address_validation` (validate). */
                     address_validation?: "none" | "validate" | "validate_and_clean";
+                    /** @description Ship from this location (`loc_…`): its address, and its time zone and cut-off for the ship date and the delivery date. Default: the order's ship_from or location, else the default location. A location of another workspace or environment is 404. */
+                    location_id?: string;
                     /** @description A standalone return label for the order: ship_from and ship_to are the order's swapped; the order's status never moves. With it: rma_number, reason, charge, expires_in_days as on POST /v1/shipments/{id}/return. */
                     is_return?: boolean;
                     /** @description Your return merchandise authorisation number (printed in the shipment, not on the label). */
@@ -11793,6 +11828,7 @@ export interface operations {
                      *         "ship_date": "2026-11-23",
                      *         "residential": true
                      *       },
+                     *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *       "ship_from": {
                      *         "name": "Acme Fulfilment",
                      *         "company": "Acme Inc.",
@@ -12184,6 +12220,7 @@ export interface operations {
                      *         "ship_date": "2026-11-23",
                      *         "residential": true
                      *       },
+                     *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *       "ship_from": {
                      *         "name": "Acme Fulfilment",
                      *         "company": "Acme Inc.",
@@ -12515,6 +12552,7 @@ export interface operations {
                      *         "ship_date": "2026-11-23",
                      *         "residential": true
                      *       },
+                     *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *       "ship_from": {
                      *         "name": "Acme Fulfilment",
                      *         "company": "Acme Inc.",
@@ -12904,6 +12942,7 @@ export interface operations {
                      *         "ship_date": "2026-11-23",
                      *         "residential": true
                      *       },
+                     *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *       "ship_from": {
                      *         "name": "Acme Fulfilment",
                      *         "company": "Acme Inc.",
@@ -14702,6 +14741,7 @@ export interface operations {
                      *         "ship_date": "2026-11-23",
                      *         "residential": true
                      *       },
+                     *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *       "ship_from": {
                      *         "name": "Acme Fulfilment",
                      *         "company": "Acme Inc.",
@@ -15028,6 +15068,8 @@ export interface operations {
                     label_format?: "pdf_4x6" | "pdf_letter" | "png_4x6" | "zpl_4x6";
                     /** @description How the destination is checked before the label is bought. validate: an invalid address is 422 `address_undeliverable` (nothing bought), a corrected one is bought as given with the messages kept; validate_and_clean: the label and shipment use the normalised address (`ship_to_original` keeps the given one); none: no check. Through an api carrier account whose carrier validates addresses, the carrier's validator answers. Default: the setting `shipments.address_validation` (validate). */
                     address_validation?: "none" | "validate" | "validate_and_clean";
+                    /** @description Ship from this location (`loc_…`): its address, and its time zone and cut-off for the ship date and the delivery date. Default: the order's ship_from or location, else the default location. A location of another workspace or environment is 404. */
+                    location_id?: string;
                     /**
                      * ShipmentOptionsInput
                      * @description Shipment options for this label: each key given overrides the order's (GET the order: options), the others are the order's. A service that does not offer one is 422 option_unavailable (nothing bought); with auto or cheapest only services that offer them are considered.
@@ -15110,6 +15152,7 @@ export interface operations {
                      *         "country": "US"
                      *       },
                      *       "ship_from": null,
+                     *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *       "line_items": [
                      *         {
                      *           "sku": "MUG-BLUE",
@@ -15400,6 +15443,7 @@ export interface operations {
                      *           "progress": 1,
                      *           "label_format": "zpl_4x6",
                      *           "service_code": "cheapest",
+                     *           "location_id": null,
                      *           "eta_seconds": null,
                      *           "label": {
                      *             "url": "http://localhost:3000/v1/batches/bat_01m855w25ve189mjy106t2h0b9/label"
@@ -15569,7 +15613,7 @@ export interface operations {
                 "application/json": {
                     /** @description purchase_labels, import_orders, validate_addresses, process_orders or create_returns. */
                     type: "purchase_labels" | "import_orders" | "validate_addresses" | "process_orders" | "create_returns";
-                    /** @description purchase_labels: [{order_id, service_code?, label_format?, address_validation?, options?}] (options as on POST /v1/shipments: over the order's, key by key); import_orders: order bodies of POST /v1/orders; validate_addresses: addresses of POST /v1/addresses/validate; create_returns: [{shipment_id, rma_number?, reason?, charge?, expires_in_days?, service_code?, label_format?}] (a return label per outbound shipment, as POST /v1/shipments/{id}/return). Up to 10,000 (more is 413). An item that does not validate becomes a failed item; it does not fail the batch. */
+                    /** @description purchase_labels: [{order_id, service_code?, label_format?, address_validation?, location_id?, options?}] (options as on POST /v1/shipments: over the order's, key by key); import_orders: order bodies of POST /v1/orders; validate_addresses: addresses of POST /v1/addresses/validate; create_returns: [{shipment_id, rma_number?, reason?, charge?, expires_in_days?, service_code?, label_format?}] (a return label per outbound shipment, as POST /v1/shipments/{id}/return). Up to 10,000 (more is 413). An item that does not validate becomes a failed item; it does not fail the batch. */
                     items?: unknown[];
                     /** @description purchase_labels and process_orders: the orders (instead of items). */
                     order_ids?: string[];
@@ -15579,6 +15623,8 @@ export interface operations {
                     service_code?: string;
                     /** @description pdf_4x6 (default), pdf_letter, png_4x6 (203 dpi), zpl_4x6 (ZPL II). */
                     label_format?: "pdf_4x6" | "pdf_letter" | "png_4x6" | "zpl_4x6";
+                    /** @description purchase_labels: the location (`loc_…`) every label ships from (an item's own location_id wins). Default: each order's ship_from or location, else the default location. A location of another workspace or environment is 404. */
+                    location_id?: string;
                 };
             };
         };
@@ -15608,6 +15654,7 @@ export interface operations {
                      *       "progress": 1,
                      *       "label_format": "zpl_4x6",
                      *       "service_code": "cheapest",
+                     *       "location_id": null,
                      *       "eta_seconds": null,
                      *       "label": {
                      *         "url": "http://localhost:3000/v1/batches/bat_01m855w25ve189mjy106t2h0b9/label"
@@ -15832,6 +15879,7 @@ export interface operations {
                      *       "progress": 1,
                      *       "label_format": "zpl_4x6",
                      *       "service_code": "cheapest",
+                     *       "location_id": null,
                      *       "eta_seconds": null,
                      *       "label": {
                      *         "url": "http://localhost:3000/v1/batches/bat_01m855w25ve189mjy106t2h0b9/label"
@@ -16061,6 +16109,7 @@ export interface operations {
                      *                 "ship_date": "2026-11-23",
                      *                 "residential": true
                      *               },
+                     *               "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *               "ship_from": {
                      *                 "name": "Acme Fulfilment",
                      *                 "company": "Acme Inc.",
@@ -16381,6 +16430,7 @@ export interface operations {
                      *       "progress": 1,
                      *       "label_format": "zpl_4x6",
                      *       "service_code": "cheapest",
+                     *       "location_id": null,
                      *       "eta_seconds": null,
                      *       "label": {
                      *         "url": "http://localhost:3000/v1/batches/bat_01m855w25ve189mjy106t2h0b9/label"
@@ -22264,6 +22314,8 @@ export interface operations {
                 cursor?: string;
                 status?: "pending" | "ready" | "failed";
                 carrier?: string;
+                /** @description Only the manifests of this location. */
+                location_id?: string;
             };
             header?: never;
             path?: never;
@@ -22288,6 +22340,7 @@ export interface operations {
                      *           "id": "man_01m856a1r5fkq9xp4t3w8c2v7n",
                      *           "carrier": "usps",
                      *           "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *           "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *           "ship_date": "2026-03-02",
                      *           "status": "ready",
                      *           "shipment_ids": [
@@ -22469,12 +22522,14 @@ export interface operations {
                     carrier: string;
                     /** @description The account whose labels go on the form. Default: the carrier's default account. */
                     carrier_account_id?: string;
+                    /** @description The location (`loc_…`) whose labels go on the form: a manifest is per location and carrier. Default: the default location (without any location: every label of the account). */
+                    location_id?: string;
                     /**
                      * Format: date
-                     * @description YYYY-MM-DD. Default: today at the workspace origin (its state's time zone; UTC without one).
+                     * @description YYYY-MM-DD. Default: today in the location's time zone (without a location: at the workspace origin, its state's time zone; UTC without one).
                      */
                     ship_date?: string;
-                    /** @description The labels to list. Those that cannot go on the form are in `rejected`. Default: every live label of the account and ship date on no manifest yet. */
+                    /** @description The labels to list. Those that cannot go on the form are in `rejected`. Default: every live label of the location, account and ship date on no manifest yet. */
                     shipment_ids?: string[];
                     /** @description List the labels a batch bought (instead of shipment_ids). */
                     batch_id?: string;
@@ -22497,6 +22552,7 @@ export interface operations {
                      *       "id": "man_01m856a1r5fkq9xp4t3w8c2v7n",
                      *       "carrier": "usps",
                      *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *       "ship_date": "2026-03-02",
                      *       "status": "ready",
                      *       "shipment_ids": [
@@ -22732,6 +22788,7 @@ export interface operations {
                      *       "id": "man_01m856a1r5fkq9xp4t3w8c2v7n",
                      *       "carrier": "usps",
                      *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *       "ship_date": "2026-03-02",
                      *       "status": "ready",
                      *       "shipment_ids": [
@@ -23118,6 +23175,8 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
                 status?: "scheduled" | "cancelled" | "completed" | "failed";
+                /** @description Only the pickups of this location. */
+                location_id?: string;
             };
             header?: never;
             path?: never;
@@ -23144,6 +23203,7 @@ export interface operations {
                      *           "carrier_account_id": "ca_01m855vx0ups00000000000001",
                      *           "status": "scheduled",
                      *           "confirmation_number": "UPS2929602917",
+                     *           "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *           "address": {
                      *             "name": "Warehouse",
                      *             "company": "Acme",
@@ -23322,6 +23382,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "carrier": "ups",
+                 *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                  *       "window": {
                  *         "start": "2026-03-03T13:00:00-05:00",
                  *         "end": "2026-03-03T17:00:00-05:00"
@@ -23338,9 +23399,11 @@ export interface operations {
                     carrier: string;
                     /** @description Default: the carrier's default account. */
                     carrier_account_id?: string;
+                    /** @description In place of address: the location (`loc_…`) whose address the driver comes to, on its time zone. Default: the default location (without one: the workspace origin). */
+                    location_id?: string;
                     /**
                      * Address
-                     * @description Where to pick up. Default: the workspace origin.
+                     * @description Where to pick up, in place of location_id. Default: the default location's address.
                      * @example {
                      *       "name": "Grace Hopper",
                      *       "street1": "350 fifth avenue",
@@ -23406,6 +23469,7 @@ export interface operations {
                      *       "carrier_account_id": "ca_01m855vx0ups00000000000001",
                      *       "status": "scheduled",
                      *       "confirmation_number": "UPS2929602917",
+                     *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *       "address": {
                      *         "name": "Warehouse",
                      *         "company": "Acme",
@@ -23642,6 +23706,7 @@ export interface operations {
                      *       "carrier_account_id": "ca_01m855vx0ups00000000000001",
                      *       "status": "scheduled",
                      *       "confirmation_number": "UPS2929602917",
+                     *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *       "address": {
                      *         "name": "Warehouse",
                      *         "company": "Acme",
@@ -23848,6 +23913,7 @@ export interface operations {
                      *       "carrier_account_id": "ca_01m855vx0ups00000000000001",
                      *       "status": "scheduled",
                      *       "confirmation_number": "UPS2929602917",
+                     *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *       "address": {
                      *         "name": "Warehouse",
                      *         "company": "Acme",
@@ -30323,6 +30389,8 @@ export interface operations {
                 external_id?: string;
                 /** @description api or an integration id. */
                 source?: string;
+                /** @description Only the orders that ship from this location. */
+                location_id?: string;
                 /** @description Case-insensitive substring of the customer name or email, or of the external id. */
                 q?: string;
                 /** @description Page size, default 20, clamped to 1..100. */
@@ -30368,6 +30436,7 @@ export interface operations {
                      *             "country": "US"
                      *           },
                      *           "ship_from": null,
+                     *           "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *           "line_items": [
                      *             {
                      *               "sku": "MUG-BLUE",
@@ -30594,6 +30663,8 @@ export interface operations {
                         phone?: string | null;
                         email?: string | null;
                     } | null;
+                    /** @description In place of ship_from: the location (`loc_…`) the order ships from (its address, time zone and cut-off at purchase). Neither given: the default location. A location of another workspace or environment is 404. */
+                    location_id?: string;
                     line_items: {
                         sku?: string | null;
                         name?: string | null;
@@ -30795,6 +30866,7 @@ export interface operations {
                      *         "country": "US"
                      *       },
                      *       "ship_from": null,
+                     *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *       "line_items": [
                      *         {
                      *           "sku": "MUG-BLUE",
@@ -30870,6 +30942,7 @@ export interface operations {
                      *         "country": "US"
                      *       },
                      *       "ship_from": null,
+                     *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *       "line_items": [
                      *         {
                      *           "sku": "MUG-BLUE",
@@ -31107,6 +31180,7 @@ export interface operations {
                      *         "country": "US"
                      *       },
                      *       "ship_from": null,
+                     *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *       "line_items": [
                      *         {
                      *           "sku": "MUG-BLUE",
@@ -31339,6 +31413,8 @@ export interface operations {
                         phone?: string | null;
                         email?: string | null;
                     } | null;
+                    /** @description Ship from this location (`loc_…`) instead: clears ship_from. `ship_from: null` goes back to the default location. */
+                    location_id?: string;
                     line_items?: {
                         sku?: string | null;
                         name?: string | null;
@@ -31540,6 +31616,7 @@ export interface operations {
                      *         "country": "US"
                      *       },
                      *       "ship_from": null,
+                     *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *       "line_items": [
                      *         {
                      *           "sku": "MUG-BLUE",
@@ -31761,6 +31838,7 @@ export interface operations {
                      *         "country": "US"
                      *       },
                      *       "ship_from": null,
+                     *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *       "line_items": [
                      *         {
                      *           "sku": "MUG-BLUE",
@@ -31982,6 +32060,7 @@ export interface operations {
                      *         "country": "US"
                      *       },
                      *       "ship_from": null,
+                     *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *       "line_items": [
                      *         {
                      *           "sku": "MUG-BLUE",
@@ -32203,6 +32282,7 @@ export interface operations {
                      *         "country": "US"
                      *       },
                      *       "ship_from": null,
+                     *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *       "line_items": [
                      *         {
                      *           "sku": "MUG-BLUE",
@@ -32424,6 +32504,7 @@ export interface operations {
                      *         "country": "US"
                      *       },
                      *       "ship_from": null,
+                     *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *       "line_items": [
                      *         {
                      *           "sku": "MUG-BLUE",
@@ -35103,6 +35184,8 @@ export interface operations {
                 carrier?: string;
                 order_id?: string;
                 tracking_number?: string;
+                /** @description Only the labels that ship from this location. */
+                location_id?: string;
                 /** @description ISO date or date-time; created_at >= this. */
                 created_after?: string;
                 /** @description ISO date or date-time; created_at < this. */
@@ -35163,6 +35246,7 @@ export interface operations {
                      *             "ship_date": "2026-11-23",
                      *             "residential": true
                      *           },
+                     *           "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *           "ship_from": {
                      *             "name": "Acme Fulfilment",
                      *             "company": "Acme Inc.",
@@ -35426,6 +35510,8 @@ export interface operations {
                     carrier_account_id?: string;
                     /** @description How the destination is checked before the label is bought. validate: an invalid address is 422 `address_undeliverable` (nothing bought), a corrected one is bought as given with the messages kept; validate_and_clean: the label and shipment use the normalised address (`ship_to_original` keeps the given one); none: no check. Through an api carrier account whose carrier validates addresses, the carrier's validator answers. Default: the setting `shipments.address_validation` (validate). */
                     address_validation?: "none" | "validate" | "validate_and_clean";
+                    /** @description Ship from this location (`loc_…`): its address, and its time zone and cut-off for the ship date and the delivery date. Default: the order's ship_from or location, else the default location. A location of another workspace or environment is 404. */
+                    location_id?: string;
                     /** @description A standalone return label for the order: ship_from and ship_to are the order's swapped; the order's status never moves. With it: rma_number, reason, charge, expires_in_days as on POST /v1/shipments/{id}/return. */
                     is_return?: boolean;
                     /** @description Your return merchandise authorisation number (printed in the shipment, not on the label). */
@@ -35634,6 +35720,7 @@ export interface operations {
                      *         "ship_date": "2026-11-23",
                      *         "residential": true
                      *       },
+                     *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *       "ship_from": {
                      *         "name": "Acme Fulfilment",
                      *         "company": "Acme Inc.",
@@ -35976,6 +36063,7 @@ export interface operations {
                      *         "ship_date": "2026-11-23",
                      *         "residential": true
                      *       },
+                     *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *       "ship_from": {
                      *         "name": "Acme Fulfilment",
                      *         "company": "Acme Inc.",
@@ -36428,6 +36516,7 @@ export interface operations {
                      *         "ship_date": "2026-11-23",
                      *         "residential": true
                      *       },
+                     *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *       "ship_from": {
                      *         "name": "Acme Fulfilment",
                      *         "company": "Acme Inc.",
@@ -37207,6 +37296,7 @@ export interface operations {
                      *         "ship_date": "2026-11-23",
                      *         "residential": true
                      *       },
+                     *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *       "ship_from": {
                      *         "name": "Acme Fulfilment",
                      *         "company": "Acme Inc.",
@@ -37523,6 +37613,7 @@ export interface operations {
                      *         "ship_date": "2026-11-23",
                      *         "residential": true
                      *       },
+                     *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *       "ship_from": {
                      *         "name": "Acme Fulfilment",
                      *         "company": "Acme Inc.",
@@ -37808,6 +37899,8 @@ export interface operations {
                     label_format?: "pdf_4x6" | "pdf_letter" | "png_4x6" | "zpl_4x6";
                     /** @description How the destination is checked before the label is bought. validate: an invalid address is 422 `address_undeliverable` (nothing bought), a corrected one is bought as given with the messages kept; validate_and_clean: the label and shipment use the normalised address (`ship_to_original` keeps the given one); none: no check. Through an api carrier account whose carrier validates addresses, the carrier's validator answers. Default: the setting `shipments.address_validation` (validate). */
                     address_validation?: "none" | "validate" | "validate_and_clean";
+                    /** @description Ship from this location (`loc_…`): its address, and its time zone and cut-off for the ship date and the delivery date. Default: the order's ship_from or location, else the default location. A location of another workspace or environment is 404. */
+                    location_id?: string;
                     /**
                      * ShipmentOptionsInput
                      * @description Shipment options for this label: each key given overrides the order's (GET the order: options), the others are the order's. A service that does not offer one is 422 option_unavailable (nothing bought); with auto or cheapest only services that offer them are considered.
@@ -37886,6 +37979,7 @@ export interface operations {
                      *         "country": "US"
                      *       },
                      *       "ship_from": null,
+                     *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *       "line_items": [
                      *         {
                      *           "sku": "MUG-BLUE",
@@ -38115,6 +38209,8 @@ export interface operations {
                     service_code?: string;
                     /** @description pdf_4x6 (default), pdf_letter, png_4x6 (203 dpi), zpl_4x6 (ZPL II). */
                     label_format?: "pdf_4x6" | "pdf_letter" | "png_4x6" | "zpl_4x6";
+                    /** @description purchase_labels: the location (`loc_…`) every label ships from (an item's own location_id wins). Default: each order's ship_from or location, else the default location. A location of another workspace or environment is 404. */
+                    location_id?: string;
                 };
             };
         };
@@ -38140,6 +38236,7 @@ export interface operations {
                      *       "progress": 1,
                      *       "label_format": "zpl_4x6",
                      *       "service_code": "cheapest",
+                     *       "location_id": null,
                      *       "eta_seconds": null,
                      *       "label": {
                      *         "url": "http://localhost:3000/v1/batches/bat_01m855w25ve189mjy106t2h0b9/label"
@@ -38321,6 +38418,7 @@ export interface operations {
                      *       "progress": 1,
                      *       "label_format": "zpl_4x6",
                      *       "service_code": "cheapest",
+                     *       "location_id": null,
                      *       "eta_seconds": null,
                      *       "label": {
                      *         "url": "http://localhost:3000/v1/batches/bat_01m855w25ve189mjy106t2h0b9/label"
@@ -38494,6 +38592,7 @@ export interface operations {
                      *           "progress": 1,
                      *           "label_format": "zpl_4x6",
                      *           "service_code": "cheapest",
+                     *           "location_id": null,
                      *           "eta_seconds": null,
                      *           "label": {
                      *             "url": "http://localhost:3000/v1/batches/bat_01m855w25ve189mjy106t2h0b9/label"
@@ -38655,6 +38754,7 @@ export interface operations {
                      *       "progress": 1,
                      *       "label_format": "zpl_4x6",
                      *       "service_code": "cheapest",
+                     *       "location_id": null,
                      *       "eta_seconds": null,
                      *       "label": {
                      *         "url": "http://localhost:3000/v1/batches/bat_01m855w25ve189mjy106t2h0b9/label"
@@ -38843,6 +38943,7 @@ export interface operations {
                      *                 "ship_date": "2026-11-23",
                      *                 "residential": true
                      *               },
+                     *               "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *               "ship_from": {
                      *                 "name": "Acme Fulfilment",
                      *                 "company": "Acme Inc.",
@@ -39122,6 +39223,7 @@ export interface operations {
                      *       "progress": 1,
                      *       "label_format": "zpl_4x6",
                      *       "service_code": "cheapest",
+                     *       "location_id": null,
                      *       "eta_seconds": null,
                      *       "label": {
                      *         "url": "http://localhost:3000/v1/batches/bat_01m855w25ve189mjy106t2h0b9/label"
@@ -45258,6 +45360,8 @@ export interface operations {
                 cursor?: string;
                 status?: "pending" | "ready" | "failed";
                 carrier?: string;
+                /** @description Only the manifests of this location. */
+                location_id?: string;
             };
             header?: never;
             path?: never;
@@ -45278,6 +45382,7 @@ export interface operations {
                      *           "id": "man_01m856a1r5fkq9xp4t3w8c2v7n",
                      *           "carrier": "usps",
                      *           "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *           "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *           "ship_date": "2026-03-02",
                      *           "status": "ready",
                      *           "shipment_ids": [
@@ -45442,12 +45547,14 @@ export interface operations {
                     carrier: string;
                     /** @description The account whose labels go on the form. Default: the carrier's default account. */
                     carrier_account_id?: string;
+                    /** @description The location (`loc_…`) whose labels go on the form: a manifest is per location and carrier. Default: the default location (without any location: every label of the account). */
+                    location_id?: string;
                     /**
                      * Format: date
-                     * @description YYYY-MM-DD. Default: today at the workspace origin (its state's time zone; UTC without one).
+                     * @description YYYY-MM-DD. Default: today in the location's time zone (without a location: at the workspace origin, its state's time zone; UTC without one).
                      */
                     ship_date?: string;
-                    /** @description The labels to list. Those that cannot go on the form are in `rejected`. Default: every live label of the account and ship date on no manifest yet. */
+                    /** @description The labels to list. Those that cannot go on the form are in `rejected`. Default: every live label of the location, account and ship date on no manifest yet. */
                     shipment_ids?: string[];
                     /** @description List the labels a batch bought (instead of shipment_ids). */
                     batch_id?: string;
@@ -45466,6 +45573,7 @@ export interface operations {
                      *       "id": "man_01m856a1r5fkq9xp4t3w8c2v7n",
                      *       "carrier": "usps",
                      *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *       "ship_date": "2026-03-02",
                      *       "status": "ready",
                      *       "shipment_ids": [
@@ -45672,6 +45780,7 @@ export interface operations {
                      *       "id": "man_01m856a1r5fkq9xp4t3w8c2v7n",
                      *       "carrier": "usps",
                      *       "carrier_account_id": "ca_01m855vx0usps0000000000001",
+                     *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *       "ship_date": "2026-03-02",
                      *       "status": "ready",
                      *       "shipment_ids": [
@@ -45976,6 +46085,8 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
                 status?: "scheduled" | "cancelled" | "completed" | "failed";
+                /** @description Only the pickups of this location. */
+                location_id?: string;
             };
             header?: never;
             path?: never;
@@ -45998,6 +46109,7 @@ export interface operations {
                      *           "carrier_account_id": "ca_01m855vx0ups00000000000001",
                      *           "status": "scheduled",
                      *           "confirmation_number": "UPS2929602917",
+                     *           "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *           "address": {
                      *             "name": "Warehouse",
                      *             "company": "Acme",
@@ -46159,6 +46271,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "carrier": "ups",
+                 *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                  *       "window": {
                  *         "start": "2026-03-03T13:00:00-05:00",
                  *         "end": "2026-03-03T17:00:00-05:00"
@@ -46175,9 +46288,11 @@ export interface operations {
                     carrier: string;
                     /** @description Default: the carrier's default account. */
                     carrier_account_id?: string;
+                    /** @description In place of address: the location (`loc_…`) whose address the driver comes to, on its time zone. Default: the default location (without one: the workspace origin). */
+                    location_id?: string;
                     /**
                      * Address
-                     * @description Where to pick up. Default: the workspace origin.
+                     * @description Where to pick up, in place of location_id. Default: the default location's address.
                      * @example {
                      *       "name": "Grace Hopper",
                      *       "street1": "350 fifth avenue",
@@ -46239,6 +46354,7 @@ export interface operations {
                      *       "carrier_account_id": "ca_01m855vx0ups00000000000001",
                      *       "status": "scheduled",
                      *       "confirmation_number": "UPS2929602917",
+                     *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *       "address": {
                      *         "name": "Warehouse",
                      *         "company": "Acme",
@@ -46446,6 +46562,7 @@ export interface operations {
                      *       "carrier_account_id": "ca_01m855vx0ups00000000000001",
                      *       "status": "scheduled",
                      *       "confirmation_number": "UPS2929602917",
+                     *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *       "address": {
                      *         "name": "Warehouse",
                      *         "company": "Acme",
@@ -46611,6 +46728,7 @@ export interface operations {
                      *       "carrier_account_id": "ca_01m855vx0ups00000000000001",
                      *       "status": "scheduled",
                      *       "confirmation_number": "UPS2929602917",
+                     *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *       "address": {
                      *         "name": "Warehouse",
                      *         "company": "Acme",
@@ -53377,6 +53495,8 @@ export interface operations {
                         phone?: string | null;
                         email?: string | null;
                     } | null;
+                    /** @description In place of ship_from: the location (`loc_…`) the order ships from (its address, time zone and cut-off at purchase). Neither given: the default location. A location of another workspace or environment is 404. */
+                    location_id?: string;
                     line_items: {
                         sku?: string | null;
                         name?: string | null;
@@ -53578,6 +53698,7 @@ export interface operations {
                      *         "country": "US"
                      *       },
                      *       "ship_from": null,
+                     *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *       "line_items": [
                      *         {
                      *           "sku": "MUG-BLUE",
@@ -53653,6 +53774,7 @@ export interface operations {
                      *         "country": "US"
                      *       },
                      *       "ship_from": null,
+                     *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *       "line_items": [
                      *         {
                      *           "sku": "MUG-BLUE",
@@ -53875,6 +53997,7 @@ export interface operations {
                      *         "country": "US"
                      *       },
                      *       "ship_from": null,
+                     *       "location_id": "loc_01jdx3c2v5f0b6k8m9n1p2q3r4",
                      *       "line_items": [
                      *         {
                      *           "sku": "MUG-BLUE",

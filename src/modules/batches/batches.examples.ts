@@ -21,6 +21,7 @@ export const BATCH_EXAMPLE = {
   progress: 1,
   label_format: 'zpl_4x6',
   service_code: 'cheapest',
+  location_id: null,
   eta_seconds: null,
   label: { url: 'http://localhost:3000/v1/batches/bat_01m855w25ve189mjy106t2h0b9/label' },
   started_at: '2026-11-23T21:44:24.612Z',

@@ -109,7 +109,7 @@ export async function adminBatchesRoutes(app: App, opts: { batches: BatchesServi
       response: { 202: Type.Ref(BatchSchema, { description: 'Accepted' }), ...errorResponses(400, 401, 404, 413) },
     },
     handler: async (request, reply) =>
-      reply.code(202).send(await batches.create(serviceContext(request), { type: 'purchase_labels', order_ids: request.body.order_ids, service_code: request.body.service_code, label_format: request.body.label_format })),
+      reply.code(202).send(await batches.create(serviceContext(request), { type: 'purchase_labels', order_ids: request.body.order_ids, service_code: request.body.service_code, label_format: request.body.label_format, ...(request.body.location_id !== undefined ? { location_id: request.body.location_id } : {}) })),
   });
   app.post('/orders/batch-process', {
     bodyLimit: BATCH_BODY_LIMIT,

@@ -13,6 +13,7 @@ import { recordEvent } from '../events/index.js';
 import { AddressSchema, validateAddress } from '../addresses/index.js';
 import { API_SOURCE, checkOrderBody, OrderBody, type OrderInput, type OrdersService } from '../orders/index.js';
 import type { ShipmentsService } from '../shipments/index.js';
+import type { LocationsService } from '../locations/index.js';
 import { createLabelRenderPool, mergeLabelFiles, type LabelFormat, type LabelRenderPool } from '../labels/index.js';
 import * as repo from './batches.repo.js';
 import { MAX_BATCH_ITEMS, PurchaseItemSchema, ReturnItemSchema, type Batch, type BatchItem, type CreateBatchInput, type PurchaseItem, type ReturnItem } from './batches.schemas.js';
@@ -86,6 +87,7 @@ export class BatchesService {
     private readonly deps: Deps,
     private readonly orders: OrdersService,
     private readonly shipments: ShipmentsService,
+    private readonly locations: Pick<LocationsService, 'locationIdFor'>,
   ) {}
 
   private get baseUrl(): string {
@@ -108,6 +110,9 @@ export class BatchesService {
     if (raw.length > MAX_BATCH_ITEMS) {
       throw new AppError('payload_too_large', `A batch holds at most ${MAX_BATCH_ITEMS.toLocaleString('en-US')} items; this one has ${raw.length.toLocaleString('en-US')}. Split it into several batches.`);
     }
+    if (input.location_id !== undefined && input.type !== 'purchase_labels') throw validationError([{ field: 'location_id', message: 'only with type purchase_labels' }]);
+    // 404 now, not a failed item per label later.
+    const locationId = input.location_id !== undefined ? await this.locations.locationIdFor(ctx, input.location_id) : null;
     const now = this.deps.now();
     const id = newId('batch');
     const items = raw.map((value, idx) => {
@@ -135,6 +140,7 @@ export class BatchesService {
           status: 'queued',
           label_format: input.type === 'purchase_labels' ? (input.label_format ?? 'pdf_4x6') : input.type === 'create_returns' ? (input.label_format ?? null) : null,
           service_code: input.type === 'purchase_labels' ? (input.service_code ?? null) : null,
+          location_id: locationId,
           total: items.length,
           actor: JSON.stringify({ type: ctx.actor.type, id: ctx.actor.id, email: ctx.actor.email ?? null }),
           created_at: now,
@@ -292,7 +298,7 @@ export class BatchesService {
           const input = item.input as PurchaseItem;
           await this.shipments.purchaseInBatch(
             ctx,
-            { order_id: input.order_id, service_code: input.service_code ?? batch.service_code ?? undefined, label_format: (input.label_format ?? batch.label_format ?? 'pdf_4x6') as never, address_validation: input.address_validation, options: input.options },
+            { order_id: input.order_id, service_code: input.service_code ?? batch.service_code ?? undefined, label_format: (input.label_format ?? batch.label_format ?? 'pdf_4x6') as never, address_validation: input.address_validation, options: input.options, location_id: input.location_id ?? batch.location_id ?? undefined },
             async (trx, shipment) => {
               if (!(await repo.finishItem(trx, item.id, { status: 'succeeded', result: { shipment }, shipmentId: shipment.id }, now()))) throw new ItemAlreadyFinished();
             },

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { ColumnType, Insertable, Selectable } from 'kysely';
 import type { Timestamp, NullableTimestamp, Json, NullableJson } from '../../platform/db/columns.js';
 import type { Actor } from '../../platform/context.js';
 
@@ -23,6 +23,8 @@ export interface BatchesTable {
   status: BatchStatus;
   label_format: string | null;
   service_code: string | null;
+  /** The location (`loc_…`) it ships from; null: none (an address of its own, or from before locations). */
+  location_id: ColumnType<string | null, string | null | undefined, string | null>;
   total: number;
   actor: Json<Actor>;
   started_at: NullableTimestamp;

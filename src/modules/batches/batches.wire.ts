@@ -21,6 +21,7 @@ export function toBatch(row: BatchRow, counts: Counts, baseUrl: string, now: Dat
     progress: counts.total === 0 ? 1 : Math.round((done / counts.total) * 10_000) / 10_000,
     label_format: row.label_format,
     service_code: row.service_code,
+    location_id: row.location_id ?? null,
     eta_seconds: eta,
     label: finished && (row.type === 'purchase_labels' || row.type === 'create_returns') && counts.succeeded > 0 ? { url: `${baseUrl}/v1/batches/${row.id}/label` } : null,
     started_at: iso(row.started_at),

@@ -99,6 +99,17 @@ export class WorkspacesService {
     return this.settings.cached(burstSetting(limits.plan));
   }
 
+  /**
+   * Called in the update's transaction when an owner sets the origin address: the locations
+   * module keeps the default location at it (wired in compose.ts; identity imports no module
+   * that builds on it).
+   */
+  onOriginChanged(listener: (trx: Executor, workspaceId: string, origin: Record<string, unknown>) => Promise<void>): void {
+    this.originListeners.push(listener);
+  }
+
+  private readonly originListeners: ((trx: Executor, workspaceId: string, origin: Record<string, unknown>) => Promise<void>)[] = [];
+
   async updateWorkspace(
     workspaceId: string,
     patch: { name?: string; origin_address?: Record<string, unknown> | null },
@@ -119,6 +130,7 @@ export class WorkspacesService {
         name: patch.name?.trim() || undefined,
         origin_address: origin === undefined ? undefined : origin === null ? null : JSON.stringify(origin),
       }))!;
+      if (origin) for (const listener of this.originListeners) await listener(trx, workspaceId, origin);
       await writeAudit(trx, actor, meta, {
         action: 'workspace.updated',
         targetType: 'workspace',

@@ -1,9 +1,11 @@
 import { AppError, notFound, validationError, type ErrorDetail } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { Deps } from '../../platform/deps.js';
+import type { Executor } from '../../platform/db/types.js';
 import type { Scope, ServiceContext } from '../../platform/context.js';
 import { paginate, type Page } from '../../platform/http/pagination.js';
 import { iso } from '../../platform/http/wire.js';
+import { originTimeZone } from '../rates/index.js';
 import * as repo from './locations.repo.js';
 import type { CreateLocationInput, Location, LocationListFilter, UpdateLocationInput } from './locations.schemas.js';
 import type { LocationAddress, LocationRow } from './locations.tables.js';
@@ -15,6 +17,7 @@ export interface ShippingOrigin {
   timezone: string;
   /** Minutes after local midnight. */
   cutoff_minutes: number;
+  is_default: boolean;
 }
 
 function toLocation(row: LocationRow): Location {
@@ -132,6 +135,52 @@ export class LocationsService {
     });
   }
 
+  /**
+   * The location a row ships from: the named one (404 naming `field` when it is not this
+   * scope's), else the default one (null: the scope has none). Read through `executor` so a
+   * caller's open transaction can ask (PGlite has one connection).
+   */
+  async locationIdFor(scope: Scope, id: string | undefined, executor: Executor = this.deps.db, field = 'location_id'): Promise<string | null> {
+    const row = id !== undefined ? await repo.findLocation(executor, scope, id) : await repo.findDefaultLocation(executor, scope);
+    if (id !== undefined && !row) throw new AppError('not_found', `No such location: ${id}.`, { details: [{ field, message: 'is not a location of this workspace and environment' }] });
+    return row?.id ?? null;
+  }
+
+  /**
+   * The workspace origin was set (PATCH /api/admin/workspace): the default location of each
+   * environment moves to it, or is made there when the environment has none, so the origin and
+   * the default location never disagree (docs/api-conventions.md, "Locations"). A US address
+   * brings its state's time zone; elsewhere the location keeps its own (UTC when new).
+   */
+  async adoptOrigin(executor: Executor, workspaceId: string, origin: Record<string, unknown>): Promise<void> {
+    const address = normalised(origin as unknown as LocationAddress);
+    const state = typeof address.state === 'string' ? address.state.toUpperCase() : null;
+    const usZone = address.country === 'US' ? originTimeZone(state) : null;
+    const now = this.deps.now();
+    for (const environment of ['test', 'live'] as const) {
+      const scope: Scope = { workspaceId, environment };
+      const current = await repo.findDefaultLocation(executor, scope);
+      if (current) {
+        await repo.updateLocation(executor, scope, current.id, { address: JSON.stringify(address), ...(usZone ? { timezone: usZone } : {}), updated_at: now });
+        continue;
+      }
+      const name = [address.company, address.name].find((v) => typeof v === 'string' && v.trim() !== '') ?? 'Origin';
+      await repo.insertLocation(executor, {
+        id: newId('location'),
+        workspace_id: workspaceId,
+        environment,
+        name,
+        address: JSON.stringify(address),
+        return_address: null,
+        timezone: usZone ?? 'UTC',
+        pickup_cutoff: '17:00',
+        is_default: true,
+        created_at: now,
+        updated_at: now,
+      });
+    }
+  }
+
   /** The named location as an origin, else the scope's default location (null: none). */
   async originFor(scope: Scope, id: string | undefined): Promise<ShippingOrigin | null> {
     if (id !== undefined) return this.origin(scope, id);
@@ -144,6 +193,6 @@ export class LocationsService {
     const row = await repo.findLocation(this.deps.db, scope, id);
     if (!row) throw new AppError('not_found', `No such location: ${id}.`, { details: [{ field, message: 'is not a location of this workspace and environment' }] });
     const [h, m] = row.pickup_cutoff.split(':').map(Number);
-    return { id: row.id, address: { ...row.address, postal_code: row.address.postal_code ?? '' }, timezone: row.timezone, cutoff_minutes: h! * 60 + m! };
+    return { id: row.id, address: { ...row.address, postal_code: row.address.postal_code ?? '' }, timezone: row.timezone, cutoff_minutes: h! * 60 + m!, is_default: row.is_default };
   }
 }

@@ -2,7 +2,7 @@
 // test/platform/openapi-contract.test.ts validates each against its schema.
 
 /** POST /v1/manifests: the day's USPS labels of the default account (ship_date defaults to today). */
-export const CREATE_MANIFEST_BODY_EXAMPLE = { carrier: 'usps', ship_date: '2026-03-02' };
+export const CREATE_MANIFEST_BODY_EXAMPLE = { carrier: 'usps', location_id: 'loc_01jdx3c2v5f0b6k8m9n1p2q3r4', ship_date: '2026-03-02' };
 
 /** POST /v1/manifests with a list: one label voided, one of another carrier. */
 export const CREATE_MANIFEST_LIST_EXAMPLE = {
@@ -17,6 +17,7 @@ export const MANIFEST_EXAMPLE = {
   id: 'man_01m856a1r5fkq9xp4t3w8c2v7n',
   carrier: 'usps',
   carrier_account_id: 'ca_01m855vx0usps0000000000001',
+  location_id: 'loc_01jdx3c2v5f0b6k8m9n1p2q3r4',
   ship_date: '2026-03-02',
   status: 'ready',
   shipment_ids: ['shp_01m855vxgqem0szrmwkjs6ghzy'],

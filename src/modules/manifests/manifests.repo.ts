@@ -9,7 +9,7 @@ import './manifests.tables.js';
 
 /** Every column but the document bytes (lists and reads never carry them). */
 const COLUMNS = [
-  'id', 'workspace_id', 'environment', 'carrier', 'carrier_account_id', 'ship_date', 'status', 'shipment_ids', 'rejected', 'batch_id',
+  'id', 'workspace_id', 'environment', 'carrier', 'carrier_account_id', 'ship_date', 'status', 'shipment_ids', 'rejected', 'batch_id', 'location_id',
   'document_type', 'document_content_type', 'carrier_manifest_id', 'error', 'ready_at', 'created_at', 'updated_at',
 ] as const;
 export type ManifestSummaryRow = Omit<ManifestRow, 'document'>;
@@ -32,9 +32,10 @@ export async function updateManifest(executor: Executor, id: string, patch: Upda
   return executor.updateTable('manifests').set(patch).where('id', '=', id).returning(COLUMNS).executeTakeFirstOrThrow();
 }
 
-export function manifestsQuery(executor: Executor, scope: Scope, filter: { status?: ManifestStatus; carrier?: string }) {
+export function manifestsQuery(executor: Executor, scope: Scope, filter: { status?: ManifestStatus; carrier?: string; locationId?: string }) {
   let q = executor.selectFrom('manifests').select(COLUMNS).where(inScope(scope));
   if (filter.status) q = q.where('status', '=', filter.status);
   if (filter.carrier) q = q.where('carrier', '=', filter.carrier);
+  if (filter.locationId) q = q.where('location_id', '=', filter.locationId);
   return q;
 }

@@ -11,6 +11,7 @@ import { recordEvent } from '../events/index.js';
 import { writeAudit } from '../audit/index.js';
 import { findWorkspaceOrigin } from '../identity/index.js';
 import { isValidDate, localClock, originTimeZone } from '../rates/index.js';
+import type { LocationsService, ShippingOrigin } from '../locations/index.js';
 import { batchShipmentIds } from '../batches/index.js';
 import { renderManifestDocument } from '../labels/index.js';
 import type { CarrierAccountRow, CarrierGateway } from '../carrier-accounts/index.js';
@@ -75,6 +76,7 @@ export class ManifestsService {
     private readonly deps: Deps,
     private readonly gateway: CarrierGateway,
     private readonly shipments: ShipmentsEndOfDay,
+    private readonly locations: Pick<LocationsService, 'originFor' | 'origin'>,
   ) {}
 
   private get baseUrl(): string {
@@ -89,7 +91,9 @@ export class ManifestsService {
     if (input.shipment_ids && input.batch_id) throw validationError([{ field: 'batch_id', message: 'give shipment_ids or batch_id, not both' }]);
     if (input.ship_date !== undefined && !isValidDate(input.ship_date)) throw validationError([{ field: 'ship_date', message: 'must be a calendar date YYYY-MM-DD' }]);
     const account = await this.gateway.accountForPurchase(ctx, carrier.slug, input.carrier_account_id);
-    const shipDate = input.ship_date ?? (await this.today(ctx));
+    // Per location and carrier: the named location (404 when not this scope's), else the default one.
+    const location = await this.locations.originFor(ctx, input.location_id);
+    const shipDate = input.ship_date ?? (location ? localClock(this.deps.now(), location.timezone).date : await this.today(ctx));
     const now = this.deps.now();
     const id = newId('manifest');
 
@@ -106,18 +110,20 @@ export class ManifestsService {
         eligible = [];
         for (const shipmentId of listed) {
           const s = found.get(shipmentId);
-          const reason = rejectionOf(s, account, shipDate);
+          const reason = rejectionOf(s, account, shipDate, location);
           if (reason) rejected.push({ shipment_id: shipmentId, ...reason });
           else eligible.push(s!);
         }
       } else {
-        eligible = await this.shipments.unmanifested(trx, ctx, account.id, shipDate);
+        // The default location's form also takes the labels of no location (an order's own
+        // ship_from, labels from before locations): every label lands on some location's form.
+        eligible = await this.shipments.unmanifested(trx, ctx, account.id, shipDate, location ? { id: location.id, withUnlocated: location.is_default } : null);
       }
       const claimed = new Set(await this.shipments.claimForManifest(trx, ctx, eligible.map((s) => s.id), id));
       // Taken by a manifest created at the same moment.
       for (const s of eligible) if (!claimed.has(s.id)) rejected.push({ shipment_id: s.id, code: 'already_manifested', message: 'The label is already on another manifest.' });
       const included = eligible.filter((s) => claimed.has(s.id)).map((s) => s.id);
-      if (included.length === 0) throw noEligible(rejected, listed, account, shipDate, input.batch_id !== undefined);
+      if (included.length === 0) throw noEligible(rejected, listed, account, shipDate, input.batch_id !== undefined, location);
 
       const inserted = await repo.insertManifest(trx, {
         id,
@@ -130,12 +136,13 @@ export class ManifestsService {
         shipment_ids: JSON.stringify(included),
         rejected: JSON.stringify(rejected),
         batch_id: input.batch_id ?? null,
+        location_id: location?.id ?? null,
         created_at: now,
         updated_at: now,
       });
       await this.deps.jobs.send<BuildManifestJob>(BUILD_MANIFEST_JOB, { manifest_id: id, workspace_id: ctx.workspaceId, environment: ctx.environment }, { executor: trx, ...BUILD_JOB_OPTIONS });
       if (ctx.actor.type === 'account') {
-        await writeAudit(trx, ctx.actor, ctx, { action: 'manifest.created', targetType: 'manifest', targetId: id, workspaceId: ctx.workspaceId, environment: ctx.environment, changes: { carrier: carrier.slug, ship_date: shipDate, shipments: included.length } });
+        await writeAudit(trx, ctx.actor, ctx, { action: 'manifest.created', targetType: 'manifest', targetId: id, workspaceId: ctx.workspaceId, environment: ctx.environment, changes: { carrier: carrier.slug, location_id: location?.id ?? null, ship_date: shipDate, shipments: included.length } });
       }
       return inserted;
     });
@@ -149,7 +156,7 @@ export class ManifestsService {
   }
 
   async list(scope: Scope, filter: ManifestListFilter): Promise<Page<Manifest>> {
-    const page = await paginate(repo.manifestsQuery(this.deps.db, scope, { status: filter.status, carrier: filter.carrier }), { limit: filter.limit, cursor: filter.cursor });
+    const page = await paginate(repo.manifestsQuery(this.deps.db, scope, { status: filter.status, carrier: filter.carrier, locationId: filter.location_id }), { limit: filter.limit, cursor: filter.cursor });
     return { ...page, data: page.data.map((r) => toManifest(r, this.baseUrl)) };
   }
 
@@ -194,7 +201,9 @@ export class ManifestsService {
     const byId = new Map(shipments.map((s) => [s.id, s]));
     const listed = row.shipment_ids.flatMap((sid) => (byId.has(sid) ? [byId.get(sid)!] : []));
     const account = await this.gateway.accountOf(scope, row.carrier_account_id);
-    const origin = (await this.origin(scope)) ?? (listed[0]?.ship_from as Address | undefined) ?? null;
+    // The form names where the parcels are handed over: the manifest's location, else the origin.
+    const location = row.location_id ? await this.locations.origin(scope, row.location_id).catch(() => null) : null;
+    const origin = (location?.address as Address | undefined) ?? (await this.origin(scope)) ?? (listed[0]?.ship_from as Address | undefined) ?? null;
 
     let issued: ApiManifestResult | null = null;
     const driver = account ? this.gateway.driverOf(account) : undefined;
@@ -290,21 +299,23 @@ export class ManifestsService {
 }
 
 /** Why a listed label cannot go on this manifest (null: it can). */
-function rejectionOf(s: EndOfDayShipment | undefined, account: CarrierAccountRow, shipDate: string): Omit<Rejection, 'shipment_id'> | null {
+function rejectionOf(s: EndOfDayShipment | undefined, account: CarrierAccountRow, shipDate: string, location: ShippingOrigin | null): Omit<Rejection, 'shipment_id'> | null {
   if (!s) return { code: 'not_found', message: 'No such label in this workspace and environment.' };
   if (s.status === 'voided') return { code: 'voided', message: 'The label is voided.' };
   if (s.carrier !== account.carrier || s.carrier_account_id !== account.id) {
     return { code: 'carrier_mismatch', message: `The label is ${s.carrier}'s (account ${s.carrier_account_id ?? 'none'}), not this manifest's (${account.carrier}, account ${account.id}).` };
   }
+  // A label of no location (an order with an address of its own) may be listed on any location's form.
+  if (location && s.location_id && s.location_id !== location.id) return { code: 'location_mismatch', message: `The label ships from location ${s.location_id}, not this manifest's (${location.id}).` };
   if (s.ship_date !== shipDate) return { code: 'ship_date_mismatch', message: `The label ships on ${s.ship_date}, not ${shipDate}.` };
   if (s.manifest_id) return { code: 'already_manifested', message: `The label is already on manifest ${s.manifest_id}.` };
   return null;
 }
 
 /** 422 no_eligible_shipments: details list each rejection (or, for the implicit form, say there was nothing to list). */
-function noEligible(rejected: Rejection[], listed: string[] | null, account: CarrierAccountRow, shipDate: string, fromBatch: boolean): AppError {
+function noEligible(rejected: Rejection[], listed: string[] | null, account: CarrierAccountRow, shipDate: string, fromBatch: boolean, location: ShippingOrigin | null): AppError {
   const details = listed
     ? rejected.map((r) => ({ field: fromBatch ? 'batch_id' : `shipment_ids[${listed.indexOf(r.shipment_id)}]`, message: r.message, shipment_id: r.shipment_id, code: r.code }))
-    : [{ field: 'ship_date', message: `account ${account.id} has no live label for ${shipDate} that is on no manifest yet` }];
+    : [{ field: 'ship_date', message: `account ${account.id} has no live label for ${shipDate}${location ? ` from location ${location.id}` : ''} that is on no manifest yet` }];
   return new AppError('no_eligible_shipments', listed ? 'None of the labels listed can go on a manifest; details say why for each.' : `No live ${account.carrier} label of this account ships on ${shipDate} without a manifest already.`, { details });
 }

@@ -3,7 +3,7 @@ import type { Timestamp, NullableTimestamp, Json, NullableJson } from '../../pla
 
 export const MANIFEST_STATUSES = ['pending', 'ready', 'failed'] as const;
 export type ManifestStatus = (typeof MANIFEST_STATUSES)[number];
-export const REJECTION_CODES = ['already_manifested', 'voided', 'carrier_mismatch', 'ship_date_mismatch', 'not_found', 'carrier_rejected'] as const;
+export const REJECTION_CODES = ['already_manifested', 'voided', 'carrier_mismatch', 'ship_date_mismatch', 'not_found', 'carrier_rejected', 'location_mismatch'] as const;
 export type RejectionCode = (typeof REJECTION_CODES)[number];
 
 export interface Rejection {
@@ -29,6 +29,8 @@ export interface ManifestsTable {
   shipment_ids: Json<string[]>;
   rejected: Json<Rejection[]>;
   batch_id: string | null;
+  /** The location (`loc_…`) it ships from; null: none (an address of its own, or from before locations). */
+  location_id: ColumnType<string | null, string | null | undefined, string | null>;
   /** scan_form | close_report (or the carrier's own document type), once ready. */
   document_type: string | null;
   document_content_type: string | null;

@@ -11,6 +11,7 @@ export function toManifest(row: ManifestSummaryRow, baseUrl: string): Manifest {
     id: row.id,
     carrier: row.carrier,
     carrier_account_id: row.carrier_account_id,
+    location_id: row.location_id,
     ship_date: row.ship_date,
     status: row.status,
     shipment_ids: row.shipment_ids,

@@ -51,6 +51,7 @@ export const ORDER_EXAMPLE = {
     country: 'US',
   },
   ship_from: null,
+  location_id: 'loc_01jdx3c2v5f0b6k8m9n1p2q3r4',
   line_items: [
     {
       sku: 'MUG-BLUE',

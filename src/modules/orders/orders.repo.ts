@@ -147,6 +147,7 @@ export interface OrdersQueryFilter {
   createdBefore?: Date;
   externalId?: string;
   source?: string;
+  locationId?: string;
   q?: string;
 }
 
@@ -163,6 +164,7 @@ export function ordersQuery(db: Executor, scope: Scope, filter: OrdersQueryFilte
   if (filter.createdBefore) q = q.where('created_at', '<', filter.createdBefore);
   if (filter.externalId !== undefined) q = q.where('external_id', '=', filter.externalId);
   if (filter.source !== undefined) q = q.where('source', '=', filter.source);
+  if (filter.locationId !== undefined) q = q.where('location_id', '=', filter.locationId);
   if (filter.q) {
     const pattern = `%${escapeLike(filter.q.toLowerCase())}%`;
     q = q.where(

@@ -16,6 +16,11 @@ import type { Order, OrderInput, OrderListFilter, OrderPatch } from './orders.sc
 import { assertEditable, nextStatus, ORDER_STATUSES, type OrderMove, type OrderStatus } from './orders.states.js';
 import { FALLBACK_BOX, deriveParcel, isParcelDerived, itemsWeightOz, needsBox, type Box } from './orders.parcel.js';
 
+/** The location an order ships from: the named one (404 when not the scope's), else the default one (null: none). */
+export interface LocationResolver {
+  locationIdFor(scope: Scope, id: string | undefined, executor: Executor): Promise<string | null>;
+}
+
 /** Resolves `parcel: {package_id, weight_oz}` to the parcel it stands for (404 for an unknown package). */
 export interface PackageResolver {
   resolveParcel(scope: Scope, parcel: { package_id: string; weight_oz: number }, field: string, executor: Executor): Promise<StoredParcel>;
@@ -76,8 +81,9 @@ function toStoredLineItems(items: OrderInput['line_items']): StoredLineItem[] {
 const blank = (v: string | null | undefined) => v == null || v.trim() === '';
 
 /** Domain checks the schema cannot express, with one detail per field. */
-export function checkOrderContent(input: Partial<Pick<OrderInput, 'ship_to' | 'ship_from' | 'line_items' | 'external_id' | 'options'>>): ErrorDetail[] {
+export function checkOrderContent(input: Partial<Pick<OrderInput, 'ship_to' | 'ship_from' | 'location_id' | 'line_items' | 'external_id' | 'options'>>): ErrorDetail[] {
   const details: ErrorDetail[] = checkOptions(input.options);
+  if (input.location_id !== undefined && input.ship_from) details.push({ field: 'location_id', message: 'give location_id or ship_from, not both' });
   if (input.external_id != null && blank(input.external_id)) details.push({ field: 'external_id', message: 'must not be blank' });
   if (input.ship_to) details.push(...checkShippingAddress(input.ship_to, 'ship_to'));
   if (input.ship_from) details.push(...checkShippingAddress(input.ship_from, 'ship_from'));
@@ -110,6 +116,7 @@ export function checkOrderBody(body: unknown): ErrorDetail[] {
   const input: Parameters<typeof checkOrderContent>[0] = {};
   if (isObject(body.ship_to)) input.ship_to = body.ship_to as never;
   if (isObject(body.ship_from)) input.ship_from = body.ship_from as never;
+  if (typeof body.location_id === 'string') input.location_id = body.location_id;
   if (typeof body.external_id === 'string') input.external_id = body.external_id;
   if (isObject(body.options)) input.options = body.options as never;
   if (Array.isArray(body.line_items)) {
@@ -260,6 +267,18 @@ export class OrdersService {
 
   #packages?: PackageResolver;
 
+  /** Where `location_id` is resolved (the locations module, wired in compose.ts). */
+  useLocations(resolver: LocationResolver): void {
+    this.#locations = resolver;
+  }
+
+  #locations?: LocationResolver;
+
+  /** An order with no address of its own ships from the named location, else the default one. */
+  private async locationFor(executor: Executor, scope: Scope, id: string | undefined): Promise<string | null> {
+    return this.#locations ? this.#locations.locationIdFor(scope, id, executor) : null;
+  }
+
   private async parcelFor(executor: Executor, input: ParcelInput | null, items: StoredLineItem[], scope?: Scope) {
     if (input?.package_id !== undefined && scope && this.#packages) {
       const given = (['length_in', 'width_in', 'height_in'] as const).filter((d) => input[d] !== undefined);
@@ -301,6 +320,7 @@ export class OrdersService {
       customer_phone: input.customer?.phone ?? null,
       ship_to: JSON.stringify(toStoredAddress(input.ship_to)),
       ship_from: input.ship_from ? JSON.stringify(toStoredAddress(input.ship_from)) : null,
+      location_id: input.ship_from ? null : await this.locationFor(this.deps.db, scope, input.location_id),
       line_items: JSON.stringify(lineItems),
       parcel: JSON.stringify(await this.parcelFor(this.deps.db, parcelInput, lineItems, scope)),
       parcel_input: parcelInput ? JSON.stringify(parcelInput) : null,
@@ -367,6 +387,7 @@ export class OrdersService {
         customer_phone: incoming.order.customer?.phone ?? null,
         ship_to: JSON.stringify(toStoredAddress(incoming.order.ship_to)),
         ship_from: null,
+        location_id: await this.locationFor(executor, scope, undefined),
         line_items: JSON.stringify(lineItems),
         parcel: JSON.stringify(await this.parcelFor(executor, null, lineItems)),
         parcel_input: null,
@@ -442,6 +463,17 @@ export class OrdersService {
       const shipFrom = patch.ship_from ? toStoredAddress(patch.ship_from) : null;
       note('ship_from', before.ship_from, shipFrom);
       set.ship_from = shipFrom ? JSON.stringify(shipFrom) : null;
+    }
+    // location_id and ship_from stand for each other: a location clears the address, an address
+    // clears the location, and `ship_from: null` goes back to the default location.
+    if (patch.location_id !== undefined || patch.ship_from !== undefined) {
+      const locationId = patch.ship_from ? null : await this.locationFor(executor, { workspaceId: row.workspace_id, environment: row.environment }, patch.location_id);
+      note('location_id', row.location_id, locationId);
+      set.location_id = locationId;
+      if (patch.location_id !== undefined && row.ship_from) {
+        note('ship_from', before.ship_from, null);
+        set.ship_from = null;
+      }
     }
     let lineItems = row.line_items;
     if (patch.line_items) {
@@ -520,6 +552,7 @@ export class OrdersService {
       createdBefore: filter.created_before ? parseInstant(filter.created_before, 'created_before') : undefined,
       externalId: filter.external_id,
       source: filter.source,
+      locationId: filter.location_id,
       q: filter.q?.trim() || undefined,
     });
     const page = await paginate(query, { limit: filter.limit, cursor: filter.cursor });

@@ -62,6 +62,8 @@ export interface OrdersTable {
   customer_phone: string | null;
   ship_to: Json<StoredAddress>;
   ship_from: NullableJson<StoredAddress>;
+  /** The location (`loc_…`) it ships from; null: none (an address of its own, or from before locations). */
+  location_id: ColumnType<string | null, string | null | undefined, string | null>;
   line_items: Json<StoredLineItem[]>;
   parcel: Json<StoredParcel>;
   parcel_input: NullableJson<ParcelInput>;

@@ -24,6 +24,7 @@ export function toOrder(row: OrderRow, attachments: OrderAttachments = {}): Orde
     customer: { name: row.customer_name, email: row.customer_email, phone: row.customer_phone },
     ship_to: row.ship_to,
     ship_from: row.ship_from ?? null,
+    location_id: row.location_id ?? null,
     line_items: row.line_items,
     parcel: row.parcel,
     parcel_derived: isParcelDerived(row.parcel_input),

@@ -21,9 +21,10 @@ export async function updatePickup(executor: Executor, id: string, patch: Update
   return executor.updateTable('pickups').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
 
-export function pickupsQuery(executor: Executor, scope: Scope, filter: { status?: PickupStatus }) {
+export function pickupsQuery(executor: Executor, scope: Scope, filter: { status?: PickupStatus; locationId?: string }) {
   let q = executor.selectFrom('pickups').selectAll().where(inScope(scope));
   if (filter.status) q = q.where('status', '=', filter.status);
+  if (filter.locationId) q = q.where('location_id', '=', filter.locationId);
   return q;
 }
 

@@ -19,7 +19,8 @@ export const CreatePickupBody = Type.Object(
   {
     carrier: text(40, { minLength: 1, description: 'usps, ups, fedex or dhl_express (GET /v1/carrier-types: capabilities.pickups).' }),
     carrier_account_id: Type.Optional(text(100, { minLength: 1, description: 'Default: the carrier\'s default account.' })),
-    address: Type.Optional({ ...AddressSchema, description: 'Where to pick up. Default: the workspace origin.' }),
+    location_id: Type.Optional(text(64, { minLength: 1, description: 'In place of address: the location (`loc_…`) whose address the driver comes to, on its time zone. Default: the default location (without one: the workspace origin).' })),
+    address: Type.Optional({ ...AddressSchema, description: 'Where to pick up, in place of location_id. Default: the default location\'s address.' }),
     window: PickupWindowSchema,
     shipment_ids: Type.Optional(Type.Array(text(64, { minLength: 1 }), { minItems: 1, maxItems: 500, description: 'The labels to collect (live labels of this carrier); they get their acceptance scan when the pickup completes.' })),
     package_count: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, description: 'How many parcels, when no shipment_ids are given.' })),
@@ -34,6 +35,7 @@ export const PickupListQuery = Type.Object({
   limit: Type.Optional(PageLimitSchema),
   cursor: Type.Optional(text(512)),
   status: Type.Optional(Type.Union(PICKUP_STATUSES.map((s) => Type.Literal(s)))),
+  location_id: Type.Optional(text(64, { description: 'Only the pickups of this location.' })),
 });
 export type PickupListFilter = Static<typeof PickupListQuery>;
 
@@ -44,6 +46,7 @@ export const PickupSchema = Type.Object(
     carrier_account_id: Type.String(),
     status: Type.Union(PICKUP_STATUSES.map((s) => Type.Literal(s)), { description: 'scheduled → cancelled (before cancel_by) | completed (at the window\'s end; its labels get their acceptance scan) | failed.' }),
     confirmation_number: Type.String({ description: 'The carrier\'s confirmation (the simulated carrier makes one up).' }),
+    location_id: Type.Union([Type.String(), Type.Null()], { description: 'The location the driver comes to (null: an address given in its place).' }),
     address: Type.Object({}, { additionalProperties: true, description: 'Where the driver comes.' }),
     window: Type.Object({ start: Type.String(), end: Type.String() }, { description: 'As requested, with its offset.' }),
     price: { ...MoneySchema, description: 'What the carrier charges for the pickup (USPS: 0).' },

@@ -8,6 +8,7 @@ import { paginate, type Page } from '../../platform/http/pagination.js';
 import { writeAudit } from '../audit/index.js';
 import { findWorkspaceOrigin } from '../identity/index.js';
 import { originTimeZone } from '../rates/index.js';
+import type { LocationsService } from '../locations/index.js';
 import type { CarrierGateway } from '../carrier-accounts/index.js';
 import type { ShipmentsEndOfDay } from '../shipments/index.js';
 import * as repo from './pickups.repo.js';
@@ -45,6 +46,7 @@ export class PickupsService {
     private readonly deps: Deps,
     private readonly gateway: CarrierGateway,
     private readonly shipments: ShipmentsEndOfDay,
+    private readonly locations: Pick<LocationsService, 'originFor'>,
   ) {}
 
   async create(ctx: ServiceContext, input: CreatePickupInput): Promise<Pickup> {
@@ -54,11 +56,14 @@ export class PickupsService {
     if (!offer) throw capabilityUnavailable(carrier);
     if (input.shipment_ids && input.package_count !== undefined) throw validationError([{ field: 'package_count', message: 'give shipment_ids or package_count, not both' }]);
     if (!input.shipment_ids && input.package_count === undefined) throw validationError([{ field: 'package_count', message: 'give shipment_ids or package_count' }]);
+    if (input.location_id !== undefined && input.address !== undefined) throw validationError([{ field: 'location_id', message: 'give location_id or address, not both' }]);
+    // Per location: the named one (404 when not this scope's), else the default one unless an address is given.
+    const location = input.address === undefined ? await this.locations.originFor(ctx, input.location_id) : null;
     const account = await this.gateway.accountForPurchase(ctx, carrier.slug, input.carrier_account_id);
     const driver = this.gateway.driverOf(account);
     if (account.driver === 'api' && !driver?.schedulePickup) throw capabilityUnavailable(carrier);
 
-    const address = (input.address as PickupAddress | undefined) ?? ((await findWorkspaceOrigin(this.deps.db, ctx.workspaceId)) as PickupAddress | null);
+    const address = (input.address as PickupAddress | undefined) ?? (location ? ({ ...location.address } as PickupAddress) : null) ?? ((await findWorkspaceOrigin(this.deps.db, ctx.workspaceId)) as PickupAddress | null);
     if (!address) throw new AppError('missing_ship_from', 'No pickup address: send `address` or set the workspace origin.', { details: [{ field: 'address', message: 'is required when the workspace has no origin address' }] });
     const missing = (['street1', 'city', 'country'] as const).filter((f) => !address[f]);
     if (missing.length) throw validationError(missing.map((f) => ({ field: `address.${f}`, message: 'is required for a pickup' })));
@@ -66,7 +71,7 @@ export class PickupsService {
 
     const now = this.deps.now();
     const window = { start: new Date(input.window.start), end: new Date(input.window.end) };
-    const timeZone = originTimeZone(address.country === 'US' ? (address.state?.toUpperCase() ?? null) : null);
+    const timeZone = location?.timezone ?? originTimeZone(address.country === 'US' ? (address.state?.toUpperCase() ?? null) : null);
     const refusal = refuseWindow(window, now, timeZone, carrier.observed_holidays);
     if (refusal) {
       throw new AppError('pickup_unavailable', `${carrier.name} cannot pick up in this window: ${refusal.message}.`, { details: [{ field: refusal.field, message: refusal.message, reason: refusal.reason }] });
@@ -83,6 +88,7 @@ export class PickupsService {
         if (!s) return [{ field: `shipment_ids[${i}]`, message: 'is not a shipment of this workspace and environment' }];
         if (s.status === 'voided') return [{ field: `shipment_ids[${i}]`, message: 'is voided' }];
         if (s.carrier !== carrier.slug) return [{ field: `shipment_ids[${i}]`, message: `is a ${s.carrier} label, not ${carrier.slug}'s` }];
+        if (location && s.location_id && s.location_id !== location.id) return [{ field: `shipment_ids[${i}]`, message: `ships from location ${s.location_id}, not this pickup's (${location.id})` }];
         return [];
       });
       if (problems.length) throw validationError(problems);
@@ -139,6 +145,7 @@ export class PickupsService {
           status: 'scheduled',
           confirmation_number: confirmation,
           address: JSON.stringify(address),
+          location_id: location?.id ?? null,
           window_start: window.start,
           window_end: window.end,
           window_text: JSON.stringify({ start: input.window.start, end: input.window.end }),
@@ -152,7 +159,7 @@ export class PickupsService {
           updated_at: now,
         });
         if (ctx.actor.type === 'account') {
-          await writeAudit(trx, ctx.actor, ctx, { action: 'pickup.scheduled', targetType: 'pickup', targetId: id, workspaceId: ctx.workspaceId, environment: ctx.environment, changes: { carrier: carrier.slug, window: input.window, package_count: packageCount } });
+          await writeAudit(trx, ctx.actor, ctx, { action: 'pickup.scheduled', targetType: 'pickup', targetId: id, workspaceId: ctx.workspaceId, environment: ctx.environment, changes: { carrier: carrier.slug, location_id: location?.id ?? null, window: input.window, package_count: packageCount } });
         }
         return inserted;
       });
@@ -173,7 +180,7 @@ export class PickupsService {
   }
 
   async list(scope: Scope, filter: PickupListFilter): Promise<Page<Pickup>> {
-    const page = await paginate(repo.pickupsQuery(this.deps.db, scope, { status: filter.status }), { limit: filter.limit, cursor: filter.cursor });
+    const page = await paginate(repo.pickupsQuery(this.deps.db, scope, { status: filter.status, locationId: filter.location_id }), { limit: filter.limit, cursor: filter.cursor });
     return { ...page, data: page.data.map(toPickup) };
   }
 

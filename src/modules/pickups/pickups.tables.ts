@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { ColumnType, Insertable, Selectable } from 'kysely';
 import type { Timestamp, NullableTimestamp, Json } from '../../platform/db/columns.js';
 
 export const PICKUP_STATUSES = ['scheduled', 'cancelled', 'completed', 'failed'] as const;
@@ -27,6 +27,8 @@ export interface PickupsTable {
   status: PickupStatus;
   confirmation_number: string;
   address: Json<PickupAddress>;
+  /** The location (`loc_…`) it ships from; null: none (an address of its own, or from before locations). */
+  location_id: ColumnType<string | null, string | null | undefined, string | null>;
   window_start: Timestamp;
   window_end: Timestamp;
   /** The window as the client wrote it (ISO 8601 with its offset), answered back as given. */

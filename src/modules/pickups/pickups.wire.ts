@@ -9,6 +9,7 @@ export function toPickup(row: PickupRow): Pickup {
     carrier_account_id: row.carrier_account_id,
     status: row.status,
     confirmation_number: row.confirmation_number,
+    location_id: row.location_id,
     address: row.address as Pickup['address'],
     window: row.window_text,
     price: { amount: row.price_amount, currency: row.price_currency },

@@ -31,6 +31,8 @@ export interface EndOfDayShipment {
   status: ShipmentRow['status'];
   manifest_id: string | null;
   ship_from: ShipmentAddress;
+  /** The location it ships from (null: an address of its own). */
+  location_id: string | null;
   destination_country: string;
 }
 
@@ -49,6 +51,7 @@ function toEndOfDay(row: ShipmentRow): EndOfDayShipment {
     status: row.status,
     manifest_id: row.manifest_id,
     ship_from: row.ship_from,
+    location_id: row.location_id,
     destination_country: row.ship_to.country,
   };
 }
@@ -79,19 +82,21 @@ export class ShipmentsEndOfDay {
     private readonly tracking: TrackingSync,
   ) {}
 
-  /** Live labels of an account for a ship date that are on no manifest yet, oldest first. */
-  async unmanifested(executor: Executor, scope: Scope, accountId: string, shipDate: string): Promise<EndOfDayShipment[]> {
-    const rows = await executor
+  /**
+   * Live labels of an account for a ship date that are on no manifest yet, oldest first; of one
+   * location when given (and those of no location too, for the default location's form).
+   */
+  async unmanifested(executor: Executor, scope: Scope, accountId: string, shipDate: string, location: { id: string; withUnlocated: boolean } | null = null): Promise<EndOfDayShipment[]> {
+    let q = executor
       .selectFrom('shipments')
       .selectAll()
       .where(inScope(scope))
       .where('carrier_account_id', '=', accountId)
       .where('manifest_id', 'is', null)
       .where('status', '<>', 'voided')
-      .where(sql<string>`rate->>'ship_date'`, '=', shipDate)
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute();
+      .where(sql<string>`rate->>'ship_date'`, '=', shipDate);
+    if (location) q = q.where((eb) => (location.withUnlocated ? eb.or([eb('location_id', '=', location.id), eb('location_id', 'is', null)]) : eb('location_id', '=', location.id)));
+    const rows = await q.orderBy('created_at').orderBy('id').execute();
     return rows.map(toEndOfDay);
   }
 

@@ -39,6 +39,7 @@ export const SHIPMENT_EXAMPLE = {
     ship_date: '2026-11-23',
     residential: true,
   },
+  location_id: 'loc_01jdx3c2v5f0b6k8m9n1p2q3r4',
   ship_from: {
     name: 'Acme Fulfilment',
     company: 'Acme Inc.',

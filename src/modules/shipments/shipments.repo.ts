@@ -169,6 +169,7 @@ export interface ShipmentsQueryFilter {
   carrier?: string;
   orderId?: string;
   trackingNumber?: string;
+  locationId?: string;
   createdAfter?: Date;
   createdBefore?: Date;
 }
@@ -179,6 +180,7 @@ export function shipmentsQuery(db: Executor, scope: Scope, filter: ShipmentsQuer
   if (filter.carrier !== undefined) q = q.where('carrier', '=', filter.carrier);
   if (filter.orderId !== undefined) q = q.where('order_id', '=', filter.orderId);
   if (filter.trackingNumber !== undefined) q = q.where('tracking_number', '=', filter.trackingNumber);
+  if (filter.locationId !== undefined) q = q.where('location_id', '=', filter.locationId);
   if (filter.createdAfter) q = q.where('created_at', '>=', filter.createdAfter);
   if (filter.createdBefore) q = q.where('created_at', '<', filter.createdBefore);
   return q;

@@ -32,6 +32,7 @@ import { labelUrl, toPublicTracking, toShipment, toTracking, toTrackingEventList
 import { resolveReturnCharge, returnServiceOf, returnColumns, returnExpiry, returnOrderView, returnBillingOnSync, toReturnSummary, type ReturnInput, type ReturnSpec } from './shipments.returns.js';
 import { assertVoidWindowOpen, DECIDE_REFUND_JOB, recordRefundUpdated, refundOnVoid, Refunds } from './shipments.refunds.js';
 import { assertNotManifested } from './shipments.end-of-day.js';
+import { atLocation, type LocationOrigins, type ShipmentOrigin } from './shipments.origin.js';
 
 export interface LabelFile {
   body: Buffer;
@@ -49,6 +50,8 @@ interface PurchasePlan {
   serviceCode: string;
   format: LabelFormatCode;
   shipFrom: ShipmentAddress;
+  /** The location it ships from (null: an address of its own). */
+  locationId: string | null;
   lane: PreparedLane;
   sandbox: ReturnType<typeof sandboxOptions>;
   selection: Selection | null;
@@ -111,6 +114,7 @@ export class ShipmentsService {
   private readonly carriers: Promise<CarrierRegistry>;
   private readonly customsDocuments: ShipmentDocuments;
   private readonly writeBackProviders: ShipmentExtension['writeBacks'][] = [];
+  private locations?: LocationOrigins;
 
   constructor(
     private readonly deps: Deps,
@@ -151,6 +155,11 @@ export class ShipmentsService {
     this.writeBackProviders.push(extension.writeBacks);
   }
 
+  /** Where `location_id` is resolved (the locations module, wired in compose.ts). */
+  useLocations(locations: LocationOrigins): void {
+    this.locations = locations;
+  }
+
   private async writeBacksOf(scope: Scope, ids: readonly string[]): Promise<Map<string, ShipmentWriteBack>> {
     const merged = new Map<string, ShipmentWriteBack>();
     if (ids.length === 0) return merged;
@@ -188,7 +197,7 @@ export class ShipmentsService {
     if (auto && input.carrier_account_id !== undefined) throw validationError([{ field: 'carrier_account_id', message: 'cannot be given with service_code auto: the shipping rules choose the account' }]);
     const carrier = auto ? undefined : (await this.carriers).byServiceCode(input.service_code);
     if (!auto && !carrier) throw validationError([{ field: 'service_code', message: `unknown service code "${input.service_code}"` }]);
-    const order = await this.orders.getOrder(ctx, input.order_id, { attachments: false });
+    const order = await atLocation(ctx, this.locations, await this.orders.getOrder(ctx, input.order_id, { attachments: false }), input.location_id);
     if (auto) nextStatus(order.status, 'purchase_label'); // 409 before rating an order that cannot ship
     const choice = carrier
       ? { carrier, serviceCode: input.service_code, account: await this.gateway.accountForPurchase(ctx, carrier.slug, input.carrier_account_id) }
@@ -202,10 +211,10 @@ export class ShipmentsService {
    * Admin `generate`: rate-shop the order (the given service, else its requested service, else
    * the shipping rules' choice) and buy that label. Returns the order, now shipped with its tracking number.
    */
-  async generate(ctx: ServiceContext, orderId: string, input: { service_code?: string; label_format?: LabelFormatCode; address_validation?: AddressValidationMode; options?: ShipmentOptionsInput }): Promise<Order> {
+  async generate(ctx: ServiceContext, orderId: string, input: { service_code?: string; label_format?: LabelFormatCode; address_validation?: AddressValidationMode; options?: ShipmentOptionsInput; location_id?: string }): Promise<Order> {
     const optionDetails = checkOptions(input.options);
     if (optionDetails.length > 0) throw validationError(optionDetails);
-    const order = await this.orders.getOrder(ctx, orderId, { attachments: false });
+    const order = await atLocation(ctx, this.locations, await this.orders.getOrder(ctx, orderId, { attachments: false }), input.location_id);
     nextStatus(order.status, 'purchase_label');
     const choice = await this.chooseService(ctx, order, input.service_code, input.options);
     await this.buy(ctx, order, choice, { format: input.label_format ?? 'pdf_4x6', addressValidation: input.address_validation, options: input.options });
@@ -219,12 +228,12 @@ export class ShipmentsService {
    */
   async purchaseInBatch(
     ctx: ServiceContext,
-    input: { order_id: string; service_code?: string; label_format?: LabelFormatCode; address_validation?: AddressValidationMode; options?: ShipmentOptionsInput },
+    input: { order_id: string; service_code?: string; label_format?: LabelFormatCode; address_validation?: AddressValidationMode; options?: ShipmentOptionsInput; location_id?: string },
     inTransaction: (trx: Executor, shipment: Shipment) => Promise<void>,
   ): Promise<Shipment> {
     const optionDetails = checkOptions(input.options);
     if (optionDetails.length > 0) throw validationError(optionDetails);
-    const order = await this.orders.getOrder(ctx, input.order_id, { attachments: false });
+    const order = await atLocation(ctx, this.locations, await this.orders.getOrder(ctx, input.order_id, { attachments: false }), input.location_id);
     nextStatus(order.status, 'purchase_label');
     const choice = await this.chooseService(ctx, order, input.service_code, input.options);
     const row = await this.buy(ctx, order, choice, { format: input.label_format ?? 'pdf_4x6', addressValidation: input.address_validation, options: input.options }, inTransaction);
@@ -332,7 +341,7 @@ export class ShipmentsService {
 
   /** An order rated as its purchase would be: every enabled account, its addresses and parcel. */
   async quoteOrder(ctx: ServiceContext, order: Order, options?: ShipmentOptionsInput): Promise<RateQueryResponse> {
-    const shipFrom = await this.shipFromOf(ctx, order);
+    const { address: shipFrom, location } = await this.originOf(ctx, order);
     const inForce = resolveOptions(options, orderOptions(order));
     return quoteRates(
       {
@@ -341,7 +350,7 @@ export class ShipmentsService {
         parcel: order.parcel,
         ...(isDefault(inForce) ? {} : { options: inForce as ShipmentOptionsInput }),
       },
-      { carriers: await this.carriers, sources: await this.gateway.rateSources(ctx), now: this.deps.now(), requestId: ctx.requestId },
+      { carriers: await this.carriers, sources: await this.gateway.rateSources(ctx), now: this.deps.now(), requestId: ctx.requestId, ...(location ? { origin: location } : {}) },
     ).catch((err: unknown) => {
       if (err instanceof AppError && err.code === 'validation_failed') throw new AppError('address_undeliverable', 'The order\'s addresses cannot be shipped to or from.', { details: err.details });
       throw err;
@@ -355,11 +364,23 @@ export class ShipmentsService {
   }
 
   private async shipFromOf(scope: Scope, order: Order): Promise<ShipmentAddress> {
-    const from = order.ship_from ?? (await findWorkspaceOrigin(this.deps.db, scope.workspaceId));
+    return (await this.originOf(scope, order)).address;
+  }
+
+  /**
+   * Where an order ships from: its own address, else its location (or the default location),
+   * whose time zone and cut-off date the label; else the workspace origin (no location yet).
+   */
+  private async originOf(scope: Scope, order: Order): Promise<ShipmentOrigin> {
+    if (order.ship_from) return { address: order.ship_from as ShipmentAddress, location: null };
+    // A deleted location left its orders without one (the default location ships them).
+    const location = this.locations ? await this.locations.originFor(scope, order.location_id ?? undefined) : null;
+    if (location) return { address: location.address as unknown as ShipmentAddress, location };
+    const from = await findWorkspaceOrigin(this.deps.db, scope.workspaceId);
     if (!from || typeof from.country !== 'string') {
-      throw new AppError('missing_ship_from', 'The order has no ship_from and the workspace no origin address (PATCH /api/admin/workspace).');
+      throw new AppError('missing_ship_from', 'The order has no ship_from and the workspace no location or origin address (POST /v1/locations).');
     }
-    return from as ShipmentAddress;
+    return { address: from as unknown as ShipmentAddress, location: null };
   }
 
   /**
@@ -399,7 +420,7 @@ export class ShipmentsService {
         details: [{ field: 'parcel', message: 'has no weight: set the parcel first (PATCH /api/admin/orders/{id} {parcel}, or parcel.weight_oz on the order)' }],
       });
     }
-    const shipFrom = await this.shipFromOf(ctx, order);
+    const { address: shipFrom, location } = await this.originOf(ctx, order);
     const sells = account.driver === 'api' ? this.gateway.driverOf(account) !== undefined : carrier.adapter.purchase !== undefined;
     if (!sells || !carrier.capabilities.purchase) throw new AppError('unprocessable', `${carrier.name} does not sell labels.`);
     const destination = await checkDestination(options.addressValidation ?? (await this.settings.get('shipments.address_validation')), order.ship_to as ShipmentAddress, {
@@ -413,7 +434,8 @@ export class ShipmentsService {
     const now = this.deps.now();
     let lane: PreparedLane;
     try {
-      lane = prepareLane({ ship_from: { ...shipFrom, postal_code: shipFrom.postal_code ?? '' }, ship_to: { ...shipTo, postal_code: shipTo.postal_code ?? '', country: shipTo.country ?? '' } }, now);
+      // A location dates the label on its own clock and cut-off, as its rate queries do.
+      lane = prepareLane({ ship_from: { ...shipFrom, postal_code: shipFrom.postal_code ?? '' }, ship_to: { ...shipTo, postal_code: shipTo.postal_code ?? '', country: shipTo.country ?? '' } }, now, [], location ?? undefined);
     } catch (err) {
       if (err instanceof AppError && err.code === 'validation_failed') {
         throw new AppError('address_undeliverable', 'The order\'s addresses cannot be shipped to or from.', { details: err.details });
@@ -432,7 +454,7 @@ export class ShipmentsService {
     assertOptionsOffered(carrier, serviceCode, shipmentOptions, 1);
     const scenario = sandboxScenario(order.ship_to.name, order.notes);
     const sandbox = sandboxOptions(ctx.environment, ctx.environment === 'test' ? await this.timeScale() : 1, scenario);
-    return { id: newId('shipment'), now, carrier, account, serviceCode, format, shipFrom, lane, sandbox, selection: choice.selection ?? null, destination, returning: options.returning ?? null, customs, options: shipmentOptions };
+    return { id: newId('shipment'), now, carrier, account, serviceCode, format, shipFrom, locationId: location?.id ?? null, lane, sandbox, selection: choice.selection ?? null, destination, returning: options.returning ?? null, customs, options: shipmentOptions };
   }
 
   /** Step 2, the outside world: the carrier sells the label (undone by compensatePurchase). */
@@ -561,6 +583,7 @@ export class ShipmentsService {
         rate: JSON.stringify(rate),
         parcel: JSON.stringify(order.parcel),
         ship_from: JSON.stringify(shipFrom),
+        location_id: plan.locationId,
         ship_to: JSON.stringify(destination.shipTo),
         ship_to_original: destination.original ? JSON.stringify(destination.original) : null,
         address_validation: JSON.stringify(destination.record),
@@ -651,6 +674,7 @@ export class ShipmentsService {
       carrier: filter.carrier,
       orderId: filter.order_id,
       trackingNumber: filter.tracking_number,
+      locationId: filter.location_id,
       createdAfter: filter.created_after ? parseInstant(filter.created_after, 'created_after') : undefined,
       createdBefore: filter.created_before ? parseInstant(filter.created_before, 'created_before') : undefined,
     });

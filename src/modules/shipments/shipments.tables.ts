@@ -57,6 +57,8 @@ export interface ShipmentsTable {
   price_currency: string;
   rate: Json<StoredRate>;
   ship_from: Json<ShipmentAddress>;
+  /** The location (`loc_…`) it ships from; null: none (an address of its own, or from before locations). */
+  location_id: ColumnType<string | null, string | null | undefined, string | null>;
   ship_to: Json<ShipmentAddress>;
   parcel: Json<{ weight_oz: number; length_in: number; width_in: number; height_in: number }>;
   label_format: string;

@@ -45,6 +45,7 @@ export function toShipment(row: ShipmentRow, baseUrl: string, returns: readonly 
     estimated_delivery_date: row.estimated_delivery_date,
     price: { amount: row.price_amount, currency: row.price_currency },
     rate: row.rate,
+    location_id: row.location_id,
     ship_from: row.ship_from,
     ship_to: row.ship_to,
     ship_to_original: row.ship_to_original,

@@ -4,6 +4,7 @@ import { carrierTypes } from '../api/carriers';
 import { Badge, ErrorBox, Field, Loading, day, fieldError, money, useAction, useAsync } from '../ui';
 import { bodyOf, draftOf, type OptionsDraft } from './options-draft';
 import { LabelOptionsFields } from './LabelOptions';
+import { LocationSelect } from './location-select';
 
 const quoteRates = (body: unknown) => call(api.POST('/api/admin/rates/query', { body: body as never }));
 export type RateAnswer = Awaited<ReturnType<typeof quoteRates>>;
@@ -59,6 +60,8 @@ export function BuyLabelCard({ order, onBought }: { order: Order; onBought: (shi
   const saved = { parcel: parcelDraftOf(order.parcel), options: draftOf(order.options) };
   const [parcel, setParcel] = useState<ParcelDraft>(saved.parcel);
   const [options, setOptions] = useState<OptionsDraft>(saved.options);
+  // '' = where the order ships from (its own address or location, else the default location).
+  const [location, setLocation] = useState('');
   const [answer, setAnswer] = useState<{ rates: RateAnswer; selection: Selection | null; asked: string } | null>(null);
   const [chosen, setChosen] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
@@ -69,7 +72,7 @@ export function BuyLabelCard({ order, onBought }: { order: Order; onBought: (shi
   const carrierName = (slug: string) => names.data?.find((c) => c.carrier === slug)?.name ?? slug;
 
   // What the rates on screen were asked for: an edit after that asks for them again.
-  const asked = JSON.stringify({ parcel, options });
+  const asked = JSON.stringify({ parcel, options, location });
   useEffect(() => {
     if (answer && answer.asked !== asked) {
       setChosen(null);
@@ -80,11 +83,15 @@ export function BuyLabelCard({ order, onBought }: { order: Order; onBought: (shi
 
   async function getRates() {
     const result = await quote.run(async () => {
-      // Where the order ships from: its own ship_from, else the workspace's (as a purchase does).
-      const from = order.ship_from ?? (await call(api.GET('/api/admin/workspace'))).origin_address;
+      // Where the label ships from, as a purchase decides it (docs/api-conventions.md, "Locations"):
+      // the location chosen here, else the order's own address, else its location, else the default.
+      const locationId = location || (order.ship_from ? null : order.location_id);
+      const from = locationId
+        ? (await call(api.GET('/api/admin/locations/{id}', { params: { path: { id: locationId } } }))).address
+        : (order.ship_from ?? (await call(api.GET('/api/admin/workspace'))).origin_address);
       const body = {
         ship_to: addressBody(order.ship_to),
-        ...(from ? { ship_from: addressBody(from) } : {}),
+        ...(locationId ? { location_id: locationId } : from ? { ship_from: addressBody(from as Order['ship_to']) } : {}),
         parcel: parcelBody(parcel),
         options: bodyOf(options),
       };
@@ -96,7 +103,7 @@ export function BuyLabelCard({ order, onBought }: { order: Order; onBought: (shi
       const selection = from
         ? await call(
             api.POST('/api/admin/shipping-rules/evaluate', {
-              body: { ...body, parcel: dims, ...(value ? { order_value: value } : {}), skus: order.line_items.flatMap((l) => (l.sku ? [l.sku] : [])) } as never,
+              body: { ...body, location_id: undefined, ...(from ? { ship_from: addressBody(from as Order['ship_to']) } : {}), parcel: dims, ...(value ? { order_value: value } : {}), skus: order.line_items.flatMap((l) => (l.sku ? [l.sku] : [])) } as never,
             }),
           ).catch(() => null)
         : null;
@@ -119,7 +126,7 @@ export function BuyLabelCard({ order, onBought }: { order: Order; onBought: (shi
       }
       return call(
         api.POST('/api/admin/shipments', {
-          body: { order_id: order.id, service_code: rate.service_code, ...(rate.carrier_account_id ? { carrier_account_id: rate.carrier_account_id } : {}), options: bodyOf(options) } as never,
+          body: { order_id: order.id, service_code: rate.service_code, ...(rate.carrier_account_id ? { carrier_account_id: rate.carrier_account_id } : {}), ...(location ? { location_id: location } : {}), options: bodyOf(options) } as never,
         }),
       );
     });
@@ -145,6 +152,7 @@ export function BuyLabelCard({ order, onBought }: { order: Order; onBought: (shi
   return (
     <div className="card" aria-label="Buy a label" data-testid="buy-label">
       <h2>Buy a label</h2>
+      <LocationSelect label="Ship from" emptyLabel="The order's ship-from" value={location} onChange={setLocation} />
       <div className="row">
         <div className="field">
           <label htmlFor="buy-package">Package</label>

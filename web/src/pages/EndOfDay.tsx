@@ -4,6 +4,7 @@ import { Link } from '../router';
 import { useSession } from '../session';
 import { Badge, ConfirmButton, Empty, ErrorBox, Field, fieldError, Loading, money, Pager, Select, useAction, useAsync, useCursorPages, usePolling, when } from '../ui';
 import { fetchAdminFile, saveBlob } from './label-file';
+import { LocationSelect } from './location-select';
 
 type Manifest = Schemas['Manifest'];
 type Pickup = Schemas['Pickup'];
@@ -28,21 +29,24 @@ export function withOffset(local: string): string {
 /** End of day: close the day's labels on a manifest, book and cancel pickups. */
 export function EndOfDay() {
   const { environment } = useSession();
+  // Manifests and pickups are per location: the lists show, and new ones take, the chosen one.
+  const [locationId, setLocationId] = useState('');
   return (
     <section>
       <h1>End of day</h1>
       <p className="muted">
         Close the day in the {environment} environment: a manifest lists the day&apos;s labels on one form for the driver (USPS: a SCAN form; others: a close report). A label on a manifest can no longer be voided.
       </p>
-      <Manifests />
-      <Pickups />
+      <LocationSelect label="Location" value={locationId} onChange={setLocationId} />
+      <Manifests locationId={locationId} />
+      <Pickups locationId={locationId} />
     </section>
   );
 }
 
-function Manifests() {
-  const pages = useCursorPages('');
-  const list = useAsync(() => call(api.GET('/api/admin/manifests', { params: { query: { cursor: pages.cursor, limit: 25 } } })), [pages.cursor]);
+function Manifests({ locationId }: { locationId: string }) {
+  const pages = useCursorPages(locationId);
+  const list = useAsync(() => call(api.GET('/api/admin/manifests', { params: { query: { cursor: pages.cursor, limit: 25, ...(locationId ? { location_id: locationId } : {}) } } })), [pages.cursor, locationId]);
   const rows = list.data?.data ?? [];
   usePolling(list.reload, 1500, rows.some((m) => m.status === 'pending'));
   const [form, setForm] = useState({ carrier: 'usps', ship_date: '' });
@@ -51,7 +55,7 @@ function Manifests() {
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    const res = await create.run(() => call(api.POST('/api/admin/manifests', { body: { carrier: form.carrier, ...(form.ship_date ? { ship_date: form.ship_date } : {}) } })));
+    const res = await create.run(() => call(api.POST('/api/admin/manifests', { body: { carrier: form.carrier, ...(locationId ? { location_id: locationId } : {}), ...(form.ship_date ? { ship_date: form.ship_date } : {}) } })));
     if (res) list.reload();
   }
 
@@ -70,7 +74,7 @@ function Manifests() {
             </option>
           ))}
         </Select>
-        <Field label="Ship date" type="date" value={form.ship_date} hint="Empty: today at the workspace origin." error={fieldError(create.error?.details, 'ship_date')} onChange={(e) => setForm({ ...form, ship_date: e.target.value })} />
+        <Field label="Ship date" type="date" value={form.ship_date} hint="Empty: today in the location's time zone." error={fieldError(create.error?.details, 'ship_date')} onChange={(e) => setForm({ ...form, ship_date: e.target.value })} />
         <div className="actions">
           <button type="submit" className="btn btn-primary" disabled={create.busy}>
             {create.busy ? 'Creating…' : 'Create manifest'}
@@ -153,9 +157,9 @@ function Manifests() {
 
 const EMPTY_PICKUP = { carrier: 'usps', start: '', end: '', package_count: '1', instructions: '' };
 
-function Pickups() {
-  const pages = useCursorPages('');
-  const list = useAsync(() => call(api.GET('/api/admin/pickups', { params: { query: { cursor: pages.cursor, limit: 25 } } })), [pages.cursor]);
+function Pickups({ locationId }: { locationId: string }) {
+  const pages = useCursorPages(locationId);
+  const list = useAsync(() => call(api.GET('/api/admin/pickups', { params: { query: { cursor: pages.cursor, limit: 25, ...(locationId ? { location_id: locationId } : {}) } } })), [pages.cursor, locationId]);
   const rows = list.data?.data ?? [];
   const [form, setForm] = useState(EMPTY_PICKUP);
   const book = useAction();
@@ -168,6 +172,7 @@ function Pickups() {
         api.POST('/api/admin/pickups', {
           body: {
             carrier: form.carrier,
+            ...(locationId ? { location_id: locationId } : {}),
             window: { start: withOffset(form.start), end: withOffset(form.end) },
             package_count: Number(form.package_count),
             ...(form.instructions.trim() ? { instructions: form.instructions.trim() } : {}),

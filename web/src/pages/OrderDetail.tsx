@@ -116,7 +116,13 @@ export function OrderDetail({ params }: PageProps) {
         </div>
         <div className="card">
           <h2>Ship from</h2>
-          <AddressBlock address={o.ship_from} />
+          {o.location_id && !o.ship_from ? (
+            <p>
+              Location <span className="mono">{o.location_id}</span>
+            </p>
+          ) : (
+            <AddressBlock address={o.ship_from} />
+          )}
         </div>
       </div>
       <div className="card">

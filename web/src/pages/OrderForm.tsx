@@ -3,6 +3,7 @@ import { api, call, type FieldError, type Order } from '../api/client';
 import type { PageProps } from '../page-props';
 import { Link, navigate } from '../router';
 import { ErrorBox, Field, fieldError, Loading, Select, useAction, useAsync } from '../ui';
+import { LocationSelect } from './location-select';
 import { blankCustomsItem, CONTENTS_TYPES, customsBody, customsForm, customsLocalErrors, customsOf, INCOTERMS, NON_DELIVERY, type CustomsFormState, type CustomsItemRow } from './customs';
 
 interface ItemRow {
@@ -18,6 +19,8 @@ interface FormState {
   ship_to: Record<(typeof ADDRESS_FIELDS)[number][0], string>;
   items: ItemRow[];
   requested_service: string;
+  /** The location it ships from ('' = the default location, or the order's own address). */
+  location_id: string;
   notes: string;
   customs: CustomsFormState;
 }
@@ -54,6 +57,7 @@ function fromOrder(o?: Order): FormState {
         }))
       : [{ ...blankItem }],
     requested_service: o?.requested_service ?? '',
+    location_id: o?.location_id ?? '',
     notes: o?.notes ?? '',
     customs: customsForm(customsOf(o)),
   };
@@ -89,6 +93,7 @@ function toBody(f: FormState) {
       weight_oz: it.weight_oz ? Number(it.weight_oz) : null,
     })),
     requested_service: nz(f.requested_service) ?? null,
+    ...(f.location_id ? { location_id: f.location_id } : {}),
     notes: nz(f.notes) ?? null,
     customs: customsBody(f.customs),
   };
@@ -176,6 +181,7 @@ function OrderFormBody({ order }: { order?: Order }) {
             ))}
           </div>
         </fieldset>
+        <LocationSelect value={f.location_id} onChange={(location_id) => setF((s) => ({ ...s, location_id }))} error={err('location_id')} />
         <fieldset>
           <legend>Line items</legend>
           {err('line_items') && <p className="field-error">{err('line_items')}</p>}

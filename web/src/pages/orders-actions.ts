@@ -15,14 +15,14 @@ export function allowedActions(order: Pick<Order, 'status' | 'archived'>): Order
 
 export const actionLabel: Record<OrderAction, string> = { process: 'Process', generate: 'Generate label', cancel: 'Cancel order', archive: 'Archive', unarchive: 'Unarchive' };
 
-export function runOrderAction(orderId: string, action: OrderAction, options?: OptionsBody): Promise<Order> {
+export function runOrderAction(orderId: string, action: OrderAction, options?: OptionsBody, locationId?: string): Promise<Order> {
   const params = { params: { path: { orderId } } };
   switch (action) {
     case 'process':
       return call(api.POST('/api/admin/orders/{orderId}/process', params));
     case 'generate':
-      // The order's requested service, else the cheapest; the default label format; the form's options.
-      return call(api.POST('/api/admin/orders/{orderId}/generate', { ...params, body: options ? { options } : {} }));
+      // The order's requested service, else the cheapest; the default label format; the form's options and location.
+      return call(api.POST('/api/admin/orders/{orderId}/generate', { ...params, body: { ...(options ? { options } : {}), ...(locationId ? { location_id: locationId } : {}) } }));
     case 'cancel':
       return call(api.POST('/api/admin/orders/{orderId}/cancel', params));
     case 'archive':

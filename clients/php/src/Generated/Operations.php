@@ -338,12 +338,13 @@ trait Operations
      *
      * GET /v1/orders
      *
-     * @param array<string, mixed> $query status, archived, created_after, created_before, external_id, source, q, limit, cursor
+     * @param array<string, mixed> $query status, archived, created_after, created_before, external_id, source, location_id, q, limit, cursor
      *   status: A status, or several separated by commas.
      *   archived: false (default): unarchived orders only; true: archived only; all: both. one of false, true, all
      *   created_after: ISO date or date-time; created_at >= this.
      *   created_before: ISO date or date-time; created_at < this.
      *   source: api or an integration id.
+     *   location_id: Only the orders that ship from this location.
      *   q: Case-insensitive substring of the customer name or email, or of the external id.
      *   limit: Page size, default 20, clamped to 1..100.
      * @return array{data: list<array<string, mixed>>, has_more: bool, next_cursor: ?string} a page of Order
@@ -490,9 +491,10 @@ trait Operations
      *
      * GET /v1/shipments
      *
-     * @param array<string, mixed> $query status, carrier, order_id, tracking_number, created_after, created_before, limit, cursor
+     * @param array<string, mixed> $query status, carrier, order_id, tracking_number, location_id, created_after, created_before, limit, cursor
      *   status: A status, or several separated by commas: label_purchased, in_transit, out_for_delivery, delivered, exception, returned, voided, expired.
      *   carrier: A carrier slug (usps, ups, fedex, dhl_express).
+     *   location_id: Only the labels that ship from this location.
      *   created_after: ISO date or date-time; created_at >= this.
      *   created_before: ISO date or date-time; created_at < this.
      *   limit: Page size, default 20, clamped to 1..100.
@@ -1139,9 +1141,10 @@ trait Operations
      *
      * GET /v1/manifests
      *
-     * @param array<string, mixed> $query limit, cursor, status, carrier
+     * @param array<string, mixed> $query limit, cursor, status, carrier, location_id
      *   limit: Page size, default 20, clamped to 1..100.
      *   status: one of pending, ready, failed
+     *   location_id: Only the manifests of this location.
      * @return array{data: list<array<string, mixed>>, has_more: bool, next_cursor: ?string} a page of Manifest
      */
     public function listManifests(array $query = []): array
@@ -1198,9 +1201,10 @@ trait Operations
      *
      * GET /v1/pickups
      *
-     * @param array<string, mixed> $query limit, cursor, status
+     * @param array<string, mixed> $query limit, cursor, status, location_id
      *   limit: Page size, default 20, clamped to 1..100.
      *   status: one of scheduled, cancelled, completed, failed
+     *   location_id: Only the pickups of this location.
      * @return array{data: list<array<string, mixed>>, has_more: bool, next_cursor: ?string} a page of Pickup
      */
     public function listPickups(array $query = []): array
@@ -1728,12 +1732,13 @@ trait Operations
      *
      * GET /api/admin/orders
      *
-     * @param array<string, mixed> $query status, archived, created_after, created_before, external_id, source, q, limit, cursor
+     * @param array<string, mixed> $query status, archived, created_after, created_before, external_id, source, location_id, q, limit, cursor
      *   status: A status, or several separated by commas.
      *   archived: false (default): unarchived orders only; true: archived only; all: both. one of false, true, all
      *   created_after: ISO date or date-time; created_at >= this.
      *   created_before: ISO date or date-time; created_at < this.
      *   source: api or an integration id.
+     *   location_id: Only the orders that ship from this location.
      *   q: Case-insensitive substring of the customer name or email, or of the external id.
      *   limit: Page size, default 20, clamped to 1..100.
      * @return array{data: list<array<string, mixed>>, has_more: bool, next_cursor: ?string} a page of Order
@@ -2035,9 +2040,10 @@ trait Operations
      *
      * GET /api/admin/shipments
      *
-     * @param array<string, mixed> $query status, carrier, order_id, tracking_number, created_after, created_before, limit, cursor
+     * @param array<string, mixed> $query status, carrier, order_id, tracking_number, location_id, created_after, created_before, limit, cursor
      *   status: A status, or several separated by commas: label_purchased, in_transit, out_for_delivery, delivered, exception, returned, voided, expired.
      *   carrier: A carrier slug (usps, ups, fedex, dhl_express).
+     *   location_id: Only the labels that ship from this location.
      *   created_after: ISO date or date-time; created_at >= this.
      *   created_before: ISO date or date-time; created_at < this.
      *   limit: Page size, default 20, clamped to 1..100.
@@ -2704,9 +2710,10 @@ trait Operations
      *
      * GET /api/admin/manifests
      *
-     * @param array<string, mixed> $query limit, cursor, status, carrier
+     * @param array<string, mixed> $query limit, cursor, status, carrier, location_id
      *   limit: Page size, default 20, clamped to 1..100.
      *   status: one of pending, ready, failed
+     *   location_id: Only the manifests of this location.
      * @return array{data: list<array<string, mixed>>, has_more: bool, next_cursor: ?string} a page of Manifest
      */
     public function adminListManifests(array $query = []): array
@@ -2763,9 +2770,10 @@ trait Operations
      *
      * GET /api/admin/pickups
      *
-     * @param array<string, mixed> $query limit, cursor, status
+     * @param array<string, mixed> $query limit, cursor, status, location_id
      *   limit: Page size, default 20, clamped to 1..100.
      *   status: one of scheduled, cancelled, completed, failed
+     *   location_id: Only the pickups of this location.
      * @return array{data: list<array<string, mixed>>, has_more: bool, next_cursor: ?string} a page of Pickup
      */
     public function adminListPickups(array $query = []): array
