@@ -78,6 +78,19 @@ describe.skipIf(!haveChromium)('the team in Chromium', () => {
       expect(await asViewer.getByRole('form', { name: 'Invite a member' }).count()).toBe(0);
       expect(await asViewer.getByRole('button', { name: 'Remove' }).count()).toBe(0);
       await shoot(asViewer, 'page-team-viewer');
+      // Every page a viewer reaches shows what its role cannot do as a note, not as a form that answers 403.
+      for (const [path, form] of [
+        ['packages', 'New package'],
+        ['locations', 'New location'],
+        ['trackers', 'New tracker'],
+        ['end-of-day', 'New manifest'],
+      ]) {
+        await asViewer.goto(`${base}/dashboard/${path}`);
+        await settled(asViewer);
+        await visible(asViewer.getByTestId('role-note').first());
+        expect(await asViewer.getByTestId('role-note').first().innerText()).toMatch(/Your role \(viewer\) cannot/);
+        expect(await asViewer.getByRole('form', { name: form }).count(), path).toBe(0);
+      }
     });
     expect(problems).toEqual([]);
   });

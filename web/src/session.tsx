@@ -94,3 +94,17 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   };
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
+
+/**
+ * What only `role` and above may do (the API's role table, src/route-roles.ts): shown to them,
+ * and to anyone else a one-line note instead of a form that would answer 403.
+ */
+export function RoleGate({ role, what, children }: { role: WorkspaceRole; what: string; children: ReactNode }) {
+  const session = useSession();
+  if (session.can(role)) return <>{children}</>;
+  return (
+    <p className="muted small" data-testid="role-note">
+      Your role ({session.role}) cannot {what}: ask an {role === 'operator' ? 'operator' : role} of this workspace.
+    </p>
+  );
+}

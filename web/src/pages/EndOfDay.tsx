@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { api, call, type Schemas } from '../api/client';
 import { Link } from '../router';
-import { useSession } from '../session';
+import { RoleGate, useSession } from '../session';
 import { Badge, ConfirmButton, Empty, ErrorBox, Field, fieldError, Loading, money, Pager, Select, useAction, useAsync, useCursorPages, usePolling, when } from '../ui';
 import { fetchAdminFile, saveBlob } from './label-file';
 import { LocationSelect } from './location-select';
@@ -66,6 +66,7 @@ function Manifests({ locationId }: { locationId: string }) {
   return (
     <div className="card" data-testid="manifests-section">
       <h2>Manifests</h2>
+      <RoleGate role="operator" what="create manifests">
       <form onSubmit={submit} noValidate className="form" aria-label="New manifest">
         <Select label="Carrier" value={form.carrier} onChange={(e) => setForm({ ...form, carrier: e.target.value })}>
           {CARRIERS.map(([slug, name]) => (
@@ -81,6 +82,7 @@ function Manifests({ locationId }: { locationId: string }) {
           </button>
         </div>
       </form>
+      </RoleGate>
       {create.error && <ErrorBox error={create.error} />}
       {download.error && <ErrorBox error={download.error} />}
       {list.error ? (
@@ -158,6 +160,7 @@ function Manifests({ locationId }: { locationId: string }) {
 const EMPTY_PICKUP = { carrier: 'usps', start: '', end: '', package_count: '1', instructions: '' };
 
 function Pickups({ locationId }: { locationId: string }) {
+  const canOperate = useSession().can('operator');
   const pages = useCursorPages(locationId);
   const list = useAsync(() => call(api.GET('/api/admin/pickups', { params: { query: { cursor: pages.cursor, limit: 25, ...(locationId ? { location_id: locationId } : {}) } } })), [pages.cursor, locationId]);
   const rows = list.data?.data ?? [];
@@ -195,6 +198,7 @@ function Pickups({ locationId }: { locationId: string }) {
   return (
     <div className="card" data-testid="pickups-section">
       <h2>Pickups</h2>
+      <RoleGate role="operator" what="book or cancel pickups">
       <form onSubmit={submit} noValidate className="form" aria-label="Book a pickup">
         <Select label="Pickup carrier" value={form.carrier} onChange={(e) => setForm({ ...form, carrier: e.target.value })}>
           {CARRIERS.map(([slug, name]) => (
@@ -213,6 +217,7 @@ function Pickups({ locationId }: { locationId: string }) {
           </button>
         </div>
       </form>
+      </RoleGate>
       {book.error && <ErrorBox error={book.error} />}
       {cancel.error && <ErrorBox error={cancel.error} />}
       {list.error ? (
@@ -249,7 +254,7 @@ function Pickups({ locationId }: { locationId: string }) {
                     </td>
                     <td className="hide-sm num">{money(p.price)}</td>
                     <td className="hide-sm">{when(p.cancel_by)}</td>
-                    <td>{p.status === 'scheduled' && <ConfirmButton label="Cancel" confirmLabel="Cancel pickup" disabled={cancel.busy} onConfirm={() => void cancelPickup(p)} />}</td>
+                    <td>{canOperate && p.status === 'scheduled' && <ConfirmButton label="Cancel" confirmLabel="Cancel pickup" disabled={cancel.busy} onConfirm={() => void cancelPickup(p)} />}</td>
                   </tr>
                 ))}
               </tbody>

@@ -1,11 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { api, call } from '../api/client';
+import { RoleGate, useSession } from '../session';
 import { Badge, ConfirmButton, Empty, ErrorBox, Field, fieldError, Loading, Pager, useAction, useAsync, useCursorPages } from '../ui';
 
 const EMPTY = { name: '', street1: '', city: '', state: '', postal_code: '', country: 'US', timezone: 'America/New_York', pickup_cutoff: '17:00' };
 
 /** Where the workspace ships from: rates use a location's address, time zone and cut-off. */
 export function Locations() {
+  const canEdit = useSession().can('admin');
   const pages = useCursorPages('');
   const list = useAsync(() => call(api.GET('/api/admin/locations', { params: { query: { cursor: pages.cursor, limit: 25 } } })), [pages.cursor]);
   const [form, setForm] = useState(EMPTY);
@@ -28,6 +30,7 @@ export function Locations() {
     <section>
       <h1>Locations</h1>
       <p className="muted">Rate queries naming a location (or none: the default) ship from its address, on its clock, with its cut-off.</p>
+      <RoleGate role="admin" what="add or change locations">
       <form onSubmit={submit} noValidate className="form card" aria-label="New location">
         {create.error && !create.error.details.length && <ErrorBox error={create.error} />}
         <Field label="Name" value={form.name} maxLength={100} onChange={set('name')} error={err('name')} />
@@ -44,6 +47,7 @@ export function Locations() {
           </button>
         </div>
       </form>
+      </RoleGate>
       {change.error && <ErrorBox error={change.error} />}
       {list.error ? (
         <ErrorBox error={list.error} onRetry={list.reload} />
@@ -76,7 +80,7 @@ export function Locations() {
                       <td>{l.timezone}</td>
                       <td>{l.pickup_cutoff}</td>
                       <td>
-                        {!l.is_default && (
+                        {canEdit && !l.is_default && (
                           <>
                             <button type="button" className="btn btn-ghost" disabled={change.busy} onClick={() => void change.run(() => call(api.PATCH('/api/admin/locations/{id}', { params: { path: { id: l.id } }, body: { is_default: true } }))).then(() => list.reload())}>
                               Make default

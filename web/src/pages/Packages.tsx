@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { api, call } from '../api/client';
+import { RoleGate, useSession } from '../session';
 import { ConfirmButton, Empty, ErrorBox, Field, fieldError, Loading, Pager, useAction, useAsync, useCursorPages } from '../ui';
 
 const EMPTY = { name: '', length_in: '', width_in: '', height_in: '', tare_weight_oz: '', max_weight_oz: '' };
@@ -7,6 +8,7 @@ const num = (v: string) => (v.trim() === '' ? undefined : Number(v));
 
 /** Box presets of the workspace, and the carriers' own packaging (flat-rate boxes and envelopes). */
 export function Packages() {
+  const canEdit = useSession().can('admin');
   const pages = useCursorPages('');
   const list = useAsync(() => call(api.GET('/api/admin/packages', { params: { query: { cursor: pages.cursor, limit: 25 } } })), [pages.cursor]);
   const carrier = useAsync(() => call(api.GET('/api/admin/carrier-packages')), []);
@@ -30,6 +32,7 @@ export function Packages() {
     <section>
       <h1>Packages</h1>
       <p className="muted">Use a package as <code>parcel: {'{package_id, weight_oz}'}</code>: a preset adds its tare weight; a carrier's flat-rate packaging prices flat on its services.</p>
+      <RoleGate role="admin" what="add or delete packages">
       <form onSubmit={submit} noValidate className="form card" aria-label="New package">
         {create.error && !create.error.details.length && <ErrorBox error={create.error} />}
         <Field label="Name" value={form.name} maxLength={100} onChange={(e) => setForm({ ...form, name: e.target.value })} error={err('name')} />
@@ -42,6 +45,7 @@ export function Packages() {
           </button>
         </div>
       </form>
+      </RoleGate>
       {remove.error && <ErrorBox error={remove.error} />}
       {list.error ? (
         <ErrorBox error={list.error} onRetry={list.reload} />
@@ -72,7 +76,7 @@ export function Packages() {
                     <td className="num">{p.tare_weight_oz}</td>
                     <td className="num">{p.max_weight_oz ?? '—'}</td>
                     <td>
-                      <ConfirmButton label="Delete" confirmLabel="Delete package" disabled={remove.busy} onConfirm={() => void remove.run(() => call(api.DELETE('/api/admin/packages/{id}', { params: { path: { id: p.id } } }))).then(() => list.reload())} />
+                      {canEdit && <ConfirmButton label="Delete" confirmLabel="Delete package" disabled={remove.busy} onConfirm={() => void remove.run(() => call(api.DELETE('/api/admin/packages/{id}', { params: { path: { id: p.id } } }))).then(() => list.reload())} />}
                     </td>
                   </tr>
                 ))}

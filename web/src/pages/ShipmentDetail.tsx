@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { api, call } from '../api/client';
 import type { PageProps } from '../page-props';
 import { Link } from '../router';
+import { useSession } from '../session';
 import { AddressBlock } from './OrderDetail';
 import { WriteBacksTable } from './integrations-common';
 import { Tracking } from './Track';
@@ -11,6 +12,8 @@ import { asApiError, Badge, ConfirmButton, ErrorBox, Field, fieldError, Loading,
 export function ShipmentDetail({ params }: PageProps) {
   const shipment = useAsync(() => loadShipment(params.id), [params.id]);
   const action = useAction();
+  const session = useSession();
+  const [canOperate, canAdmin] = [session.can('operator'), session.can('admin')];
   const s = shipment.data;
   // The buyer's timeline is the public tracking answer: the same one the buyer sees.
   const tracking = useAsync(() => (s ? call(api.GET('/api/public/track/{trackingNumber}', { params: { path: { trackingNumber: s.tracking_number } } })) : new Promise<never>(() => {})), [s?.tracking_number, s?.status]);
@@ -34,8 +37,9 @@ export function ShipmentDetail({ params }: PageProps) {
           {s.is_return ? 'Return' : 'Shipment'} <span className="mono">{s.tracking_number}</span> <Badge value={s.status} />{s.simulated && <Badge value="sample - do not mail" kind="sample" />}
         </h1>
         <div className="actions" role="group" aria-label="Shipment actions">
-          {s.status === 'label_purchased' && <ConfirmButton label="Void label" confirmLabel="Void now" disabled={action.busy} onConfirm={() => act('cancel')} />}
-          {s.status !== 'voided' && s.status !== 'delivered' && s.status !== 'expired' && (
+          {canOperate && s.status === 'label_purchased' && <ConfirmButton label="Void label" confirmLabel="Void now" disabled={action.busy} onConfirm={() => act('cancel')} />}
+          {/* Overriding the carrier's tracking is an admin's call (src/route-roles.ts). */}
+          {canAdmin && s.status !== 'voided' && s.status !== 'delivered' && s.status !== 'expired' && (
             <button type="button" className="btn" disabled={action.busy} onClick={() => act('force-delivery')}>
               Mark delivered
             </button>
@@ -247,6 +251,7 @@ function RefundCard({ refund }: { refund: NonNullable<Shipment['refund']> }) {
 function Returns({ shipment: s, onCreated }: { shipment: Shipment; onCreated: () => void }) {
   const [form, setForm] = useState({ rma_number: '', reason: '', charge: '', expires_in_days: '' });
   const create = useAction();
+  const canOperate = useSession().can('operator');
   const [made, setMade] = useState<string | null>(null);
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -298,7 +303,7 @@ function Returns({ shipment: s, onCreated }: { shipment: Shipment; onCreated: ()
           </table>
         )}
       </div>
-      {s.status !== 'voided' && (
+      {s.status !== 'voided' && canOperate && (
         <form className="card form" onSubmit={submit} noValidate aria-label="Create a return label">
           <h2>Create a return label</h2>
           <Field label="RMA number" value={form.rma_number} maxLength={100} onChange={(e) => setForm({ ...form, rma_number: e.target.value })} error={err('rma_number')} />

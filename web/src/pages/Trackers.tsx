@@ -1,11 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { api, call } from '../api/client';
+import { RoleGate, useSession } from '../session';
 import { Badge, ConfirmButton, Empty, ErrorBox, Field, fieldError, Loading, Pager, Select, useAction, useAsync, useCursorPages, when } from '../ui';
 
 const CARRIERS = ['usps', 'ups', 'fedex', 'dhl_express'] as const;
 
 /** Labels bought elsewhere, followed like our own: add one by carrier and tracking number. */
 export function Trackers() {
+  const canEdit = useSession().can('operator');
   const pages = useCursorPages('');
   const list = useAsync(() => call(api.GET('/api/admin/trackers', { params: { query: { cursor: pages.cursor, limit: 25 } } })), [pages.cursor]);
   const [form, setForm] = useState({ carrier: 'usps', tracking_number: '' });
@@ -26,6 +28,7 @@ export function Trackers() {
     <section>
       <h1>Trackers</h1>
       <p className="muted">Follow a label bought elsewhere: its carrier's scans arrive here and as tracking.updated webhooks.</p>
+      <RoleGate role="operator" what="add or stop trackers">
       <form onSubmit={submit} noValidate className="form card" aria-label="New tracker">
         {create.error && !create.error.details.length && <ErrorBox error={create.error} />}
         <Select label="Carrier" value={form.carrier} onChange={(e) => setForm({ ...form, carrier: e.target.value })} error={err('carrier')}>
@@ -42,6 +45,7 @@ export function Trackers() {
           </button>
         </div>
       </form>
+      </RoleGate>
       {remove.error && <ErrorBox error={remove.error} />}
       {list.error ? (
         <ErrorBox error={list.error} onRetry={list.reload} />
@@ -74,12 +78,14 @@ export function Trackers() {
                     <td className="hide-sm">{t.events[0] ? `${t.events[0].description} (${when(t.events[0].occurred_at)})` : '—'}</td>
                     <td className="hide-sm">{t.estimated_delivery_at ? when(t.estimated_delivery_at) : '—'}</td>
                     <td>
-                      <ConfirmButton
-                        label="Stop"
-                        confirmLabel="Stop tracking"
-                        disabled={remove.busy}
-                        onConfirm={() => void remove.run(() => call(api.DELETE('/api/admin/trackers/{id}', { params: { path: { id: t.id } } }))).then(() => list.reload())}
-                      />
+                      {canEdit && (
+                        <ConfirmButton
+                          label="Stop"
+                          confirmLabel="Stop tracking"
+                          disabled={remove.busy}
+                          onConfirm={() => void remove.run(() => call(api.DELETE('/api/admin/trackers/{id}', { params: { path: { id: t.id } } }))).then(() => list.reload())}
+                        />
+                      )}
                     </td>
                   </tr>
                 ))}
