@@ -77,7 +77,7 @@ export async function webRoutes(app: App, opts: { webDir: string }) {
     immutable: true,
     maxAge: '365d',
     setHeaders: (res) => {
-      res.header('x-content-type-options', 'nosniff');
+      res.setHeader('x-content-type-options', 'nosniff');
     },
   });
 
