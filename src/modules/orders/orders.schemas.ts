@@ -56,6 +56,17 @@ export const ParcelInputSchema = Type.Object(
   { additionalProperties: false, description: 'Missing fields are derived: the weight from the line items, the dimensions from the setting orders.default_box (or from `package_id`).' },
 );
 
+/** A multi-piece order's pieces (each weighed: a piece's weight cannot be derived from the lines). */
+function parcelsInput() {
+  return nullable(
+    Type.Array(Type.Object({ ...ParcelInputSchema.properties, weight_oz: Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000 }) }, { additionalProperties: false }), {
+      minItems: 1,
+      maxItems: 100,
+      description: 'A multi-piece shipment, in place of `parcel`: every piece with its weight (dimensions from the setting orders.default_box or `package_id` when absent), 1 to the service\'s `max_parcels`. Its labels have one package (and one label page) per piece; null: the one `parcel`.',
+    }),
+  );
+}
+
 /** The order's shipment options: the default of every label bought for it (a shipment's own override them key by key). */
 function orderOptionsInput() {
   return Type.Union([ShipmentOptionsInputSchema, Type.Null()], {
@@ -73,6 +84,7 @@ export const OrderBody = Type.Object(
     ship_from: Type.Optional(nullable(AddressSchema)),
     line_items: Type.Array(LineItemInputSchema, { minItems: 1, maxItems: 1000 }),
     parcel: Type.Optional(nullable(ParcelInputSchema)),
+    parcels: Type.Optional(parcelsInput()),
     requested_service: Type.Optional(nullable(ServiceCodeSchema)),
     customs: Type.Optional(nullable(CustomsInputSchema)),
     options: Type.Optional(orderOptionsInput()),
@@ -89,6 +101,7 @@ export const UpdateOrderBody = Type.Object(
     ship_from: Type.Optional(nullable(AddressSchema)),
     line_items: Type.Optional(Type.Array(LineItemInputSchema, { minItems: 1, maxItems: 1000 })),
     parcel: Type.Optional(nullable(ParcelInputSchema)),
+    parcels: Type.Optional(parcelsInput()),
     requested_service: Type.Optional(nullable(ServiceCodeSchema)),
     customs: Type.Optional(nullable(CustomsInputSchema)),
     options: Type.Optional(orderOptionsInput()),
@@ -188,7 +201,8 @@ export const OrderSchema = Type.Object(
     ship_to: AddressOutputSchema,
     ship_from: orNull(AddressOutputSchema),
     line_items: Type.Array(LineItemSchema),
-    parcel: ParcelSchema,
+    parcel: { ...ParcelSchema, description: 'The parcel; of a multi-piece order, its first piece.' },
+    parcels: orNull(Type.Array(ParcelSchema, { description: 'A multi-piece order\'s pieces (the first is `parcel`); null: the one `parcel`.' })),
     parcel_derived: Type.Boolean({ description: 'True when any parcel field was derived (weight from items, dimensions from the default box).' }),
     requested_service: orNull(Type.String()),
     customs: orNull(OrderCustomsSchema),

@@ -76,8 +76,9 @@ function toStoredLineItems(items: OrderInput['line_items']): StoredLineItem[] {
 const blank = (v: string | null | undefined) => v == null || v.trim() === '';
 
 /** Domain checks the schema cannot express, with one detail per field. */
-export function checkOrderContent(input: Partial<Pick<OrderInput, 'ship_to' | 'ship_from' | 'line_items' | 'external_id' | 'options'>>): ErrorDetail[] {
+export function checkOrderContent(input: Partial<Pick<OrderInput, 'ship_to' | 'ship_from' | 'line_items' | 'external_id' | 'options' | 'parcel' | 'parcels'>>): ErrorDetail[] {
   const details: ErrorDetail[] = checkOptions(input.options);
+  if (input.parcel != null && input.parcels != null) details.push({ field: 'parcels', message: 'give parcel or parcels, not both' });
   if (input.external_id != null && blank(input.external_id)) details.push({ field: 'external_id', message: 'must not be blank' });
   if (input.ship_to) details.push(...checkShippingAddress(input.ship_to, 'ship_to'));
   if (input.ship_from) details.push(...checkShippingAddress(input.ship_from, 'ship_from'));
@@ -112,6 +113,8 @@ export function checkOrderBody(body: unknown): ErrorDetail[] {
   if (isObject(body.ship_from)) input.ship_from = body.ship_from as never;
   if (typeof body.external_id === 'string') input.external_id = body.external_id;
   if (isObject(body.options)) input.options = body.options as never;
+  if (body.parcel != null) input.parcel = body.parcel as never;
+  if (body.parcels != null) input.parcels = body.parcels as never;
   if (Array.isArray(body.line_items)) {
     // Only items whose sku/name/unit_price have the right types (or are absent).
     const wellFormed = body.line_items.every(
@@ -260,15 +263,22 @@ export class OrdersService {
 
   #packages?: PackageResolver;
 
-  private async parcelFor(executor: Executor, input: ParcelInput | null, items: StoredLineItem[], scope?: Scope) {
+  private async parcelFor(executor: Executor, input: ParcelInput | null, items: StoredLineItem[], scope?: Scope, field = 'parcel') {
     if (input?.package_id !== undefined && scope && this.#packages) {
       const given = (['length_in', 'width_in', 'height_in'] as const).filter((d) => input[d] !== undefined);
-      if (given.length) throw validationError(given.map((d) => ({ field: `parcel.${d}`, message: 'give package_id or the dimensions, not both' })));
+      if (given.length) throw validationError(given.map((d) => ({ field: `${field}.${d}`, message: 'give package_id or the dimensions, not both' })));
       const weight = input.weight_oz ?? itemsWeightOz(items);
-      if (!(weight > 0)) throw validationError([{ field: 'parcel.weight_oz', message: 'is required with package_id when the line items carry no weight' }]);
-      return this.#packages.resolveParcel(scope, { package_id: input.package_id, weight_oz: weight }, 'parcel', executor);
+      if (!(weight > 0)) throw validationError([{ field: `${field}.weight_oz`, message: 'is required with package_id when the line items carry no weight' }]);
+      return this.#packages.resolveParcel(scope, { package_id: input.package_id, weight_oz: weight }, field, executor);
     }
     return deriveParcel(input, items, needsBox(input) ? await this.defaultBox(executor) : FALLBACK_BOX).parcel;
+  }
+
+  /** A multi-piece order's pieces, each resolved as a parcel is (every piece carries its weight). */
+  private async parcelsFor(executor: Executor, inputs: readonly ParcelInput[], items: StoredLineItem[], scope?: Scope): Promise<StoredParcel[]> {
+    const out: StoredParcel[] = [];
+    for (const [i, input] of inputs.entries()) out.push(await this.parcelFor(executor, input, items, scope, `parcels[${i}]`));
+    return out;
   }
 
   /**
@@ -288,7 +298,8 @@ export class OrdersService {
     if (details.length) throw validationError(details);
     const now = this.deps.now();
     const lineItems = toStoredLineItems(input.line_items);
-    const parcelInput = input.parcel ?? null;
+    const pieces = input.parcels ? await this.parcelsFor(this.deps.db, input.parcels, lineItems, scope) : null;
+    const parcelInput = input.parcels?.[0] ?? input.parcel ?? null;
     const row = {
       id: newId('order'),
       workspace_id: scope.workspaceId,
@@ -302,8 +313,9 @@ export class OrdersService {
       ship_to: JSON.stringify(toStoredAddress(input.ship_to)),
       ship_from: input.ship_from ? JSON.stringify(toStoredAddress(input.ship_from)) : null,
       line_items: JSON.stringify(lineItems),
-      parcel: JSON.stringify(await this.parcelFor(this.deps.db, parcelInput, lineItems, scope)),
+      parcel: JSON.stringify(pieces ? pieces[0] : await this.parcelFor(this.deps.db, parcelInput, lineItems, scope)),
       parcel_input: parcelInput ? JSON.stringify(parcelInput) : null,
+      parcels: pieces ? JSON.stringify(pieces) : null,
       requested_service: input.requested_service ?? null,
       customs: input.customs ? JSON.stringify(withDefaults(input.customs)) : null,
       options: input.options ? JSON.stringify(input.options) : null,
@@ -454,8 +466,21 @@ export class OrdersService {
       parcelInput = patch.parcel ?? null;
       set.parcel_input = parcelInput ? JSON.stringify(parcelInput) : null;
     }
-    if (patch.line_items || patch.parcel !== undefined) {
-      const parcel = await this.parcelFor(executor, parcelInput, lineItems, { workspaceId: row.workspace_id, environment: row.environment });
+    // Pieces given replace the parcel (the first piece is `parcel`); a parcel given (or null)
+    // ends a multi-piece order; otherwise its pieces stay as they were.
+    const scope = { workspaceId: row.workspace_id, environment: row.environment };
+    if (patch.parcels) {
+      const pieces = await this.parcelsFor(executor, patch.parcels, lineItems, scope);
+      note('parcels', before.parcels, pieces);
+      note('parcel', before.parcel, pieces[0]);
+      parcelInput = patch.parcels[0]!;
+      Object.assign(set, { parcels: JSON.stringify(pieces), parcel: JSON.stringify(pieces[0]), parcel_input: JSON.stringify(parcelInput) });
+    } else if ((patch.parcels === null || patch.parcel !== undefined) && row.parcels) {
+      note('parcels', before.parcels, null);
+      set.parcels = null;
+    }
+    if (!patch.parcels && (patch.parcel !== undefined || ((patch.parcels === null || !row.parcels) && patch.line_items))) {
+      const parcel = await this.parcelFor(executor, parcelInput, lineItems, scope);
       note('parcel', before.parcel, parcel);
       note('parcel_derived', before.parcel_derived, isParcelDerived(parcelInput));
       set.parcel = JSON.stringify(parcel);
@@ -477,7 +502,7 @@ export class OrdersService {
       note('notes', row.notes, patch.notes);
       set.notes = patch.notes;
     }
-    if (Object.keys(changes).length === 0 && (patch.parcel === undefined || JSON.stringify(parcelInput) === JSON.stringify(row.parcel_input ?? null))) {
+    if (Object.keys(changes).length === 0 && (patch.parcel === undefined || JSON.stringify(parcelInput) === JSON.stringify(row.parcel_input ?? null)) && !patch.parcels) {
       return { set: null, changes };
     }
     set.updated_at = now;

@@ -195,7 +195,8 @@ async function computeQuote(query: RateQuery, ctx: QuoteRatesContext, now: Date)
   const wanted = resolveServiceFilter(query.services, ctx.carriers, serviceDetails);
   const lane = prepareLane(query, now, [...serviceDetails, ...checkOptions(query.options)], ctx.origin);
   const shipmentOptions = resolveOptions(query.options);
-  const plainParcel = asksNothing(shipmentOptions);
+  const pieces = query.parcels && query.parcels.length > 1 ? query.parcels : null;
+  const plainParcel = asksNothing(shipmentOptions) && !pieces;
   const dropped: RateMessage[] = [];
   const { ship_from: shipFrom, ship_to: shipTo, route, clock, ship_date: shipDate, residential } = lane;
   const needsCustoms = requiresCustoms(route, shipTo);
@@ -214,7 +215,9 @@ async function computeQuote(query: RateQuery, ctx: QuoteRatesContext, now: Date)
         residential,
         service_codes: codes,
         route,
-        ...(plainParcel && shipmentOptions.references.length === 0 && !shipmentOptions.delivery_instructions ? {} : { options: shipmentOptions }),
+        ...(asksNothing(shipmentOptions) && shipmentOptions.references.length === 0 && !shipmentOptions.delivery_instructions ? {} : { options: shipmentOptions }),
+        // Only a simulated carrier is asked for several pieces: the api drivers' multi-piece is refused below.
+        ...(pieces && source.driver === 'simulated' ? { parcels: pieces.map((p) => ({ ...p })) } : {}),
       };
       return { source, codes, answer: await source.quote(request, { requestId: ctx.requestId, startedAt: ctx.startedAt }) };
     }),
@@ -244,7 +247,7 @@ async function computeQuote(query: RateQuery, ctx: QuoteRatesContext, now: Date)
         const service = carrier.services.find((s) => s.code === rate.service_code);
         // The api drivers do not send options to the carriers yet (docs/carriers.md): a quote
         // from one would leave out what was asked for, so its services are dropped, said why.
-        const gaps = source.driver === 'api' ? apiOptionGaps(carrier.name, shipmentOptions) : optionGaps(rate.service_name, service?.options, shipmentOptions);
+        const gaps = source.driver === 'api' ? apiOptionGaps(carrier.name, shipmentOptions, pieces?.length) : optionGaps(rate.service_name, service?.options, shipmentOptions, pieces?.length);
         for (const gap of gaps) dropped.push({ carrier_account_id: source.accountId, carrier: carrier.slug, service_code: rate.service_code, code: 'option_unavailable', option: gap.option, message: gap.message });
         if (gaps.length > 0) continue;
       }
