@@ -4062,6 +4062,7 @@ export interface components {
          *         "width_in": 8,
          *         "height_in": 4
          *       },
+         *       "parcels": null,
          *       "parcel_derived": true,
          *       "requested_service": "usps_ground_advantage",
          *       "customs": null,
@@ -4134,6 +4135,7 @@ export interface components {
          *         "width_in": 8,
          *         "height_in": 6
          *       },
+         *       "parcels": null,
          *       "parcel_derived": false,
          *       "requested_service": "usps_priority_mail_international",
          *       "customs": {
@@ -4263,6 +4265,7 @@ export interface components {
                 /** @description The store platform's line id (orders a connector imported). */
                 external_line_id?: string;
             }[];
+            /** @description The parcel; of a multi-piece order, its first piece. */
             parcel: {
                 weight_oz: number;
                 length_in: number;
@@ -4271,6 +4274,14 @@ export interface components {
                 /** @description The package the parcel was given with (its dimensions are the package's). */
                 package_id?: string;
             };
+            parcels: {
+                weight_oz: number;
+                length_in: number;
+                width_in: number;
+                height_in: number;
+                /** @description The package the parcel was given with (its dimensions are the package's). */
+                package_id?: string;
+            }[] | null;
             /** @description True when any parcel field was derived (weight from items, dimensions from the default box). */
             parcel_derived: boolean;
             requested_service: string | null;
@@ -4434,6 +4445,19 @@ export interface components {
          *         "width_in": 8,
          *         "height_in": 4
          *       },
+         *       "parcels": null,
+         *       "packages": [
+         *         {
+         *           "tracking_number": "9300155747967004000157",
+         *           "parcel": {
+         *             "weight_oz": 24,
+         *             "length_in": 10,
+         *             "width_in": 8,
+         *             "height_in": 4
+         *           },
+         *           "tracking_status": "pre_transit"
+         *         }
+         *       ],
          *       "label": {
          *         "format": "pdf_4x6",
          *         "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
@@ -4591,6 +4615,19 @@ export interface components {
          *         "width_in": 8,
          *         "height_in": 6
          *       },
+         *       "parcels": null,
+         *       "packages": [
+         *         {
+         *           "tracking_number": "9400155747967004000164",
+         *           "parcel": {
+         *             "weight_oz": 32,
+         *             "length_in": 10,
+         *             "width_in": 8,
+         *             "height_in": 6
+         *           },
+         *           "tracking_status": "pre_transit"
+         *         }
+         *       ],
          *       "label": {
          *         "format": "pdf_4x6",
          *         "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6gj00/label",
@@ -4754,6 +4791,19 @@ export interface components {
          *         "width_in": 8,
          *         "height_in": 4
          *       },
+         *       "parcels": null,
+         *       "packages": [
+         *         {
+         *           "tracking_number": "9300155747967004100159",
+         *           "parcel": {
+         *             "weight_oz": 24,
+         *             "length_in": 10,
+         *             "width_in": 8,
+         *             "height_in": 4
+         *           },
+         *           "tracking_status": "pre_transit"
+         *         }
+         *       ],
          *       "label": {
          *         "format": "pdf_4x6",
          *         "url": "http://localhost:3000/v1/shipments/shp_01m856a2k7ep8t1v6w0d3c9h4b/label",
@@ -4909,12 +4959,32 @@ export interface components {
                     carrier_account_id?: string;
                 } | null;
             } | null;
+            /** @description The parcel; of a multi-piece shipment, the first package's. */
             parcel: {
                 weight_oz: number;
                 length_in: number;
                 width_in: number;
                 height_in: number;
             };
+            parcels: {
+                weight_oz: number;
+                length_in: number;
+                width_in: number;
+                height_in: number;
+            }[] | null;
+            /** @description One per piece, each with its own label page (a single-parcel shipment has one). Voiding the shipment voids them all. */
+            packages: {
+                /** @description The package's own; the first package's is the shipment's `tracking_number` (the master). */
+                tracking_number: string;
+                parcel: {
+                    weight_oz: number;
+                    length_in: number;
+                    width_in: number;
+                    height_in: number;
+                };
+                /** @description Where this package's journey stands; the shipment's `tracking_status` rolls them up (delivered when every package is). */
+                tracking_status: string;
+            }[];
             label: {
                 format: string;
                 url: string;
@@ -5309,6 +5379,19 @@ export interface components {
          *             "width_in": 8,
          *             "height_in": 4
          *           },
+         *           "parcels": null,
+         *           "packages": [
+         *             {
+         *               "tracking_number": "9300155747967004000157",
+         *               "parcel": {
+         *                 "weight_oz": 24,
+         *                 "length_in": 10,
+         *                 "width_in": 8,
+         *                 "height_in": 4
+         *               },
+         *               "tracking_status": "pre_transit"
+         *             }
+         *           ],
          *           "label": {
          *             "format": "pdf_4x6",
          *             "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
@@ -7751,6 +7834,7 @@ export interface operations {
                      *             "width_in": 8,
                      *             "height_in": 4
                      *           },
+                     *           "parcels": null,
                      *           "parcel_derived": true,
                      *           "requested_service": "usps_ground_advantage",
                      *           "customs": null,
@@ -8007,6 +8091,15 @@ export interface operations {
                         /** @description In place of the dimensions: a package preset (`pkg_…`, its tare is added to the weight) or a carrier's packaging (GET /v1/carrier-packages, which that carrier prices flat where it says). */
                         package_id?: string;
                     } | null;
+                    /** @description A multi-piece shipment, in place of `parcel`: every piece with its weight (dimensions from the setting orders.default_box or `package_id` when absent), 1 to the service's `max_parcels`. Its labels have one package (and one label page) per piece; null: the one `parcel`. */
+                    parcels?: {
+                        weight_oz: number;
+                        length_in?: number;
+                        width_in?: number;
+                        height_in?: number;
+                        /** @description In place of the dimensions: a package preset (`pkg_…`, its tare is added to the weight) or a carrier's packaging (GET /v1/carrier-packages, which that carrier prices flat where it says). */
+                        package_id?: string;
+                    }[] | null;
                     /** @description A service_code, e.g. usps_ground_advantage. */
                     requested_service?: string | null;
                     /**
@@ -8199,6 +8292,7 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
@@ -8278,6 +8372,7 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
@@ -8544,6 +8639,7 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
@@ -8826,6 +8922,15 @@ export interface operations {
                         /** @description In place of the dimensions: a package preset (`pkg_…`, its tare is added to the weight) or a carrier's packaging (GET /v1/carrier-packages, which that carrier prices flat where it says). */
                         package_id?: string;
                     } | null;
+                    /** @description A multi-piece shipment, in place of `parcel`: every piece with its weight (dimensions from the setting orders.default_box or `package_id` when absent), 1 to the service's `max_parcels`. Its labels have one package (and one label page) per piece; null: the one `parcel`. */
+                    parcels?: {
+                        weight_oz: number;
+                        length_in?: number;
+                        width_in?: number;
+                        height_in?: number;
+                        /** @description In place of the dimensions: a package preset (`pkg_…`, its tare is added to the weight) or a carrier's packaging (GET /v1/carrier-packages, which that carrier prices flat where it says). */
+                        package_id?: string;
+                    }[] | null;
                     /** @description A service_code, e.g. usps_ground_advantage. */
                     requested_service?: string | null;
                     /**
@@ -9018,6 +9123,7 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
@@ -9454,6 +9560,7 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
@@ -9720,6 +9827,7 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
@@ -9986,6 +10094,7 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
@@ -10252,6 +10361,7 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
@@ -10516,7 +10626,7 @@ export interface operations {
                      * Parcel
                      * @description Weight and dimensions, or weight and `package_id` (a `pkg_…` preset, whose tare is added, or a carrier's packaging from GET /v1/carrier-packages) in place of the dimensions.
                      */
-                    parcel: {
+                    parcel?: {
                         /** @description Actual weight in ounces, > 0. */
                         weight_oz: number;
                         /** @description Length in inches, > 0. */
@@ -10582,6 +10692,19 @@ export interface operations {
                         references?: string[];
                         delivery_instructions?: string | null;
                     };
+                    /** @description A multi-piece shipment, in place of `parcel`: every piece (1 to the service's `max_parcels`, GET /v1/carrier-types). Priced as one shipment; a service that takes fewer pieces is dropped with a `messages` entry (option_unavailable, option `parcels`). */
+                    parcels?: {
+                        /** @description Actual weight in ounces, > 0. */
+                        weight_oz: number;
+                        /** @description Length in inches, > 0. */
+                        length_in?: number;
+                        /** @description Width in inches, > 0. */
+                        width_in?: number;
+                        /** @description Height in inches, > 0. */
+                        height_in?: number;
+                        /** @description A package preset (`pkg_…`, its tare weight is added) or a carrier's packaging (GET /v1/carrier-packages). */
+                        package_id?: string;
+                    }[];
                     /** @description In place of ship_from: a location (`loc_…`) ships from its address, on its time zone and cut-off. With neither, the default location (else ship_from is required). */
                     location_id?: string;
                 };
@@ -11326,6 +11449,19 @@ export interface operations {
                      *             "width_in": 8,
                      *             "height_in": 4
                      *           },
+                     *           "parcels": null,
+                     *           "packages": [
+                     *             {
+                     *               "tracking_number": "9300155747967004000157",
+                     *               "parcel": {
+                     *                 "weight_oz": 24,
+                     *                 "length_in": 10,
+                     *                 "width_in": 8,
+                     *                 "height_in": 4
+                     *               },
+                     *               "tracking_status": "pre_transit"
+                     *             }
+                     *           ],
                      *           "label": {
                      *             "format": "pdf_4x6",
                      *             "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
@@ -11818,6 +11954,19 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
+                     *       "packages": [
+                     *         {
+                     *           "tracking_number": "9300155747967004000157",
+                     *           "parcel": {
+                     *             "weight_oz": 24,
+                     *             "length_in": 10,
+                     *             "width_in": 8,
+                     *             "height_in": 4
+                     *           },
+                     *           "tracking_status": "pre_transit"
+                     *         }
+                     *       ],
                      *       "label": {
                      *         "format": "pdf_4x6",
                      *         "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
@@ -12209,6 +12358,19 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
+                     *       "packages": [
+                     *         {
+                     *           "tracking_number": "9300155747967004000157",
+                     *           "parcel": {
+                     *             "weight_oz": 24,
+                     *             "length_in": 10,
+                     *             "width_in": 8,
+                     *             "height_in": 4
+                     *           },
+                     *           "tracking_status": "pre_transit"
+                     *         }
+                     *       ],
                      *       "label": {
                      *         "format": "pdf_4x6",
                      *         "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
@@ -12540,6 +12702,19 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
+                     *       "packages": [
+                     *         {
+                     *           "tracking_number": "9300155747967004000157",
+                     *           "parcel": {
+                     *             "weight_oz": 24,
+                     *             "length_in": 10,
+                     *             "width_in": 8,
+                     *             "height_in": 4
+                     *           },
+                     *           "tracking_status": "pre_transit"
+                     *         }
+                     *       ],
                      *       "label": {
                      *         "format": "pdf_4x6",
                      *         "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
@@ -12929,6 +13104,19 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
+                     *       "packages": [
+                     *         {
+                     *           "tracking_number": "9300155747967004000157",
+                     *           "parcel": {
+                     *             "weight_oz": 24,
+                     *             "length_in": 10,
+                     *             "width_in": 8,
+                     *             "height_in": 4
+                     *           },
+                     *           "tracking_status": "pre_transit"
+                     *         }
+                     *       ],
                      *       "label": {
                      *         "format": "pdf_4x6",
                      *         "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
@@ -14727,6 +14915,19 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
+                     *       "packages": [
+                     *         {
+                     *           "tracking_number": "9300155747967004000157",
+                     *           "parcel": {
+                     *             "weight_oz": 24,
+                     *             "length_in": 10,
+                     *             "width_in": 8,
+                     *             "height_in": 4
+                     *           },
+                     *           "tracking_status": "pre_transit"
+                     *         }
+                     *       ],
                      *       "label": {
                      *         "format": "pdf_4x6",
                      *         "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
@@ -15128,6 +15329,7 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
@@ -16086,6 +16288,19 @@ export interface operations {
                      *                 "width_in": 8,
                      *                 "height_in": 4
                      *               },
+                     *               "parcels": null,
+                     *               "packages": [
+                     *                 {
+                     *                   "tracking_number": "9300155747967004000157",
+                     *                   "parcel": {
+                     *                     "weight_oz": 24,
+                     *                     "length_in": 10,
+                     *                     "width_in": 8,
+                     *                     "height_in": 4
+                     *                   },
+                     *                   "tracking_status": "pre_transit"
+                     *                 }
+                     *               ],
                      *               "label": {
                      *                 "format": "pdf_4x6",
                      *                 "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
@@ -21371,6 +21586,16 @@ export interface operations {
                         references?: string[];
                         delivery_instructions?: string | null;
                     };
+                    parcels?: {
+                        /** @description Actual weight in ounces, > 0. */
+                        weight_oz: number;
+                        /** @description Length in inches, > 0. */
+                        length_in: number;
+                        /** @description Width in inches, > 0. */
+                        width_in: number;
+                        /** @description Height in inches, > 0. */
+                        height_in: number;
+                    }[];
                     /** @description With a rate query: the order value the rules see (default none: order_value conditions do not match). */
                     order_value?: {
                         /**
@@ -30386,6 +30611,7 @@ export interface operations {
                      *             "width_in": 8,
                      *             "height_in": 4
                      *           },
+                     *           "parcels": null,
                      *           "parcel_derived": true,
                      *           "requested_service": "usps_ground_advantage",
                      *           "customs": null,
@@ -30625,6 +30851,15 @@ export interface operations {
                         /** @description In place of the dimensions: a package preset (`pkg_…`, its tare is added to the weight) or a carrier's packaging (GET /v1/carrier-packages, which that carrier prices flat where it says). */
                         package_id?: string;
                     } | null;
+                    /** @description A multi-piece shipment, in place of `parcel`: every piece with its weight (dimensions from the setting orders.default_box or `package_id` when absent), 1 to the service's `max_parcels`. Its labels have one package (and one label page) per piece; null: the one `parcel`. */
+                    parcels?: {
+                        weight_oz: number;
+                        length_in?: number;
+                        width_in?: number;
+                        height_in?: number;
+                        /** @description In place of the dimensions: a package preset (`pkg_…`, its tare is added to the weight) or a carrier's packaging (GET /v1/carrier-packages, which that carrier prices flat where it says). */
+                        package_id?: string;
+                    }[] | null;
                     /** @description A service_code, e.g. usps_ground_advantage. */
                     requested_service?: string | null;
                     /**
@@ -30813,6 +31048,7 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
@@ -30888,6 +31124,7 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
@@ -31125,6 +31362,7 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
@@ -31370,6 +31608,15 @@ export interface operations {
                         /** @description In place of the dimensions: a package preset (`pkg_…`, its tare is added to the weight) or a carrier's packaging (GET /v1/carrier-packages, which that carrier prices flat where it says). */
                         package_id?: string;
                     } | null;
+                    /** @description A multi-piece shipment, in place of `parcel`: every piece with its weight (dimensions from the setting orders.default_box or `package_id` when absent), 1 to the service's `max_parcels`. Its labels have one package (and one label page) per piece; null: the one `parcel`. */
+                    parcels?: {
+                        weight_oz: number;
+                        length_in?: number;
+                        width_in?: number;
+                        height_in?: number;
+                        /** @description In place of the dimensions: a package preset (`pkg_…`, its tare is added to the weight) or a carrier's packaging (GET /v1/carrier-packages, which that carrier prices flat where it says). */
+                        package_id?: string;
+                    }[] | null;
                     /** @description A service_code, e.g. usps_ground_advantage. */
                     requested_service?: string | null;
                     /**
@@ -31558,6 +31805,7 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
@@ -31779,6 +32027,7 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
@@ -32000,6 +32249,7 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
@@ -32221,6 +32471,7 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
@@ -32442,6 +32693,7 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
@@ -35188,6 +35440,19 @@ export interface operations {
                      *             "width_in": 8,
                      *             "height_in": 4
                      *           },
+                     *           "parcels": null,
+                     *           "packages": [
+                     *             {
+                     *               "tracking_number": "9300155747967004000157",
+                     *               "parcel": {
+                     *                 "weight_oz": 24,
+                     *                 "length_in": 10,
+                     *                 "width_in": 8,
+                     *                 "height_in": 4
+                     *               },
+                     *               "tracking_status": "pre_transit"
+                     *             }
+                     *           ],
                      *           "label": {
                      *             "format": "pdf_4x6",
                      *             "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
@@ -35659,6 +35924,19 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
+                     *       "packages": [
+                     *         {
+                     *           "tracking_number": "9300155747967004000157",
+                     *           "parcel": {
+                     *             "weight_oz": 24,
+                     *             "length_in": 10,
+                     *             "width_in": 8,
+                     *             "height_in": 4
+                     *           },
+                     *           "tracking_status": "pre_transit"
+                     *         }
+                     *       ],
                      *       "label": {
                      *         "format": "pdf_4x6",
                      *         "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
@@ -36001,6 +36279,19 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
+                     *       "packages": [
+                     *         {
+                     *           "tracking_number": "9300155747967004000157",
+                     *           "parcel": {
+                     *             "weight_oz": 24,
+                     *             "length_in": 10,
+                     *             "width_in": 8,
+                     *             "height_in": 4
+                     *           },
+                     *           "tracking_status": "pre_transit"
+                     *         }
+                     *       ],
                      *       "label": {
                      *         "format": "pdf_4x6",
                      *         "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
@@ -36453,6 +36744,19 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
+                     *       "packages": [
+                     *         {
+                     *           "tracking_number": "9300155747967004000157",
+                     *           "parcel": {
+                     *             "weight_oz": 24,
+                     *             "length_in": 10,
+                     *             "width_in": 8,
+                     *             "height_in": 4
+                     *           },
+                     *           "tracking_status": "pre_transit"
+                     *         }
+                     *       ],
                      *       "label": {
                      *         "format": "pdf_4x6",
                      *         "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
@@ -37232,6 +37536,19 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
+                     *       "packages": [
+                     *         {
+                     *           "tracking_number": "9300155747967004000157",
+                     *           "parcel": {
+                     *             "weight_oz": 24,
+                     *             "length_in": 10,
+                     *             "width_in": 8,
+                     *             "height_in": 4
+                     *           },
+                     *           "tracking_status": "pre_transit"
+                     *         }
+                     *       ],
                      *       "label": {
                      *         "format": "pdf_4x6",
                      *         "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
@@ -37548,6 +37865,19 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
+                     *       "packages": [
+                     *         {
+                     *           "tracking_number": "9300155747967004000157",
+                     *           "parcel": {
+                     *             "weight_oz": 24,
+                     *             "length_in": 10,
+                     *             "width_in": 8,
+                     *             "height_in": 4
+                     *           },
+                     *           "tracking_status": "pre_transit"
+                     *         }
+                     *       ],
                      *       "label": {
                      *         "format": "pdf_4x6",
                      *         "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
@@ -37904,6 +38234,7 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
@@ -38868,6 +39199,19 @@ export interface operations {
                      *                 "width_in": 8,
                      *                 "height_in": 4
                      *               },
+                     *               "parcels": null,
+                     *               "packages": [
+                     *                 {
+                     *                   "tracking_number": "9300155747967004000157",
+                     *                   "parcel": {
+                     *                     "weight_oz": 24,
+                     *                     "length_in": 10,
+                     *                     "width_in": 8,
+                     *                     "height_in": 4
+                     *                   },
+                     *                   "tracking_status": "pre_transit"
+                     *                 }
+                     *               ],
                      *               "label": {
                      *                 "format": "pdf_4x6",
                      *                 "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
@@ -41960,7 +42304,7 @@ export interface operations {
                      * Parcel
                      * @description Weight and dimensions, or weight and `package_id` (a `pkg_…` preset, whose tare is added, or a carrier's packaging from GET /v1/carrier-packages) in place of the dimensions.
                      */
-                    parcel: {
+                    parcel?: {
                         /** @description Actual weight in ounces, > 0. */
                         weight_oz: number;
                         /** @description Length in inches, > 0. */
@@ -42026,6 +42370,19 @@ export interface operations {
                         references?: string[];
                         delivery_instructions?: string | null;
                     };
+                    /** @description A multi-piece shipment, in place of `parcel`: every piece (1 to the service's `max_parcels`, GET /v1/carrier-types). Priced as one shipment; a service that takes fewer pieces is dropped with a `messages` entry (option_unavailable, option `parcels`). */
+                    parcels?: {
+                        /** @description Actual weight in ounces, > 0. */
+                        weight_oz: number;
+                        /** @description Length in inches, > 0. */
+                        length_in?: number;
+                        /** @description Width in inches, > 0. */
+                        width_in?: number;
+                        /** @description Height in inches, > 0. */
+                        height_in?: number;
+                        /** @description A package preset (`pkg_…`, its tare weight is added) or a carrier's packaging (GET /v1/carrier-packages). */
+                        package_id?: string;
+                    }[];
                     /** @description In place of ship_from: a location (`loc_…`) ships from its address, on its time zone and cut-off. With neither, the default location (else ship_from is required). */
                     location_id?: string;
                 };
@@ -44465,6 +44822,16 @@ export interface operations {
                         references?: string[];
                         delivery_instructions?: string | null;
                     };
+                    parcels?: {
+                        /** @description Actual weight in ounces, > 0. */
+                        weight_oz: number;
+                        /** @description Length in inches, > 0. */
+                        length_in: number;
+                        /** @description Width in inches, > 0. */
+                        width_in: number;
+                        /** @description Height in inches, > 0. */
+                        height_in: number;
+                    }[];
                     /** @description With a rate query: the order value the rules see (default none: order_value conditions do not match). */
                     order_value?: {
                         /**
@@ -53408,6 +53775,15 @@ export interface operations {
                         /** @description In place of the dimensions: a package preset (`pkg_…`, its tare is added to the weight) or a carrier's packaging (GET /v1/carrier-packages, which that carrier prices flat where it says). */
                         package_id?: string;
                     } | null;
+                    /** @description A multi-piece shipment, in place of `parcel`: every piece with its weight (dimensions from the setting orders.default_box or `package_id` when absent), 1 to the service's `max_parcels`. Its labels have one package (and one label page) per piece; null: the one `parcel`. */
+                    parcels?: {
+                        weight_oz: number;
+                        length_in?: number;
+                        width_in?: number;
+                        height_in?: number;
+                        /** @description In place of the dimensions: a package preset (`pkg_…`, its tare is added to the weight) or a carrier's packaging (GET /v1/carrier-packages, which that carrier prices flat where it says). */
+                        package_id?: string;
+                    }[] | null;
                     /** @description A service_code, e.g. usps_ground_advantage. */
                     requested_service?: string | null;
                     /**
@@ -53596,6 +53972,7 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
@@ -53671,6 +54048,7 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
@@ -53893,6 +54271,7 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,

@@ -3,7 +3,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { DateSchema, MoneySchema } from '../../platform/http/schemas.js';
 import { AddressSchema } from '../addresses/index.js';
 import { PackagedParcelSchema } from '../packages/index.js';
-import { RATE_QUERY_EXAMPLE, RATE_QUERY_RESPONSE_EXAMPLE } from './rates.examples.js';
+import { MULTI_PIECE_RATE_QUERY_EXAMPLE, RATE_QUERY_EXAMPLE, RATE_QUERY_RESPONSE_EXAMPLE } from './rates.examples.js';
 import { ShipmentOptionsInputSchema } from '../shipment-options/index.js';
 
 /** An address for rating: only country and postal code are required. */
@@ -98,7 +98,7 @@ export const RateQueryBodySchema = Type.Object(
       }),
     ),
   },
-  { title: 'RateQuery', examples: [RATE_QUERY_EXAMPLE] },
+  { title: 'RateQuery', examples: [RATE_QUERY_EXAMPLE, MULTI_PIECE_RATE_QUERY_EXAMPLE] },
 );
 export type RateQueryBody = Static<typeof RateQueryBodySchema>;
 

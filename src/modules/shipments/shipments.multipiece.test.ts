@@ -220,4 +220,20 @@ describe.runIf(tools)('a scanner reads every package\'s barcode back', () => {
     writeFileSync(path.join(dir, 'label.png'), png.rawPayload);
     expect(scan(path.join(dir, 'label.png')).sort()).toEqual(bought.packages.map((p: { tracking_number: string }) => p.tracking_number).sort());
   });
+
+  it('ZPL: each format, printed at 203 dpi by an independent renderer, scans as its package', async () => {
+    const order = await createOrder({ parcels: [large, small] });
+    const bought = (await buy(order.id, { service_code: 'fedex_home_delivery' })).json();
+    const zpl = await app.inject({ method: 'GET', url: `/v1/shipments/${bought.id}/label?format=zpl_4x6`, headers: t.headers });
+    // ~9 MB of JavaScript and WebAssembly: loaded only where a scanner can read its output.
+    const { zplToBase64MultipleAsync } = await import('zpl-renderer-js');
+    const images = await zplToBase64MultipleAsync(zpl.body, 812 / 8, 1218 / 8, 8);
+    expect(images).toHaveLength(2);
+    const read = images.map((b64, i) => {
+      const file = path.join(dir, `zpl-${i}.png`);
+      writeFileSync(file, Buffer.from(b64, 'base64'));
+      return scan(file);
+    });
+    expect(read).toEqual(bought.packages.map((p: { tracking_number: string }) => [p.tracking_number]));
+  });
 });
