@@ -972,7 +972,8 @@ function resolveCustoms(order: Order, given: CustomsInput | undefined, lane: Pre
     if (!derived.ok) throw customsRequired(derived.details);
     declaration = derived.declaration;
   }
-  const checked = checkCustoms(declaration, { origin_country: lane.ship_from.country, destination_country: lane.ship_to.country, parcel_weight_oz: order.parcel.weight_oz });
+  // One declaration covers every piece of a multi-piece shipment: the items weigh against them all.
+  const checked = checkCustoms(declaration, { origin_country: lane.ship_from.country, destination_country: lane.ship_to.country, parcel_weight_oz: (order.parcels ?? [order.parcel]).reduce((sum, p) => sum + p.weight_oz, 0) });
   if (!checked.ok) throw customsInvalid(checked.details);
   return checked.declaration;
 }
