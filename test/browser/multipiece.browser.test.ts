@@ -5,8 +5,8 @@ import { createTenant, type Tenant } from '../helpers/app.js';
 import { haveChromium, horizontalOverflow, openPage, overflowingElements, PHONE, settled, shoot, signIn, startDashboard, step, TEST_BACKSTOP_MS, visible } from './kit.js';
 
 // A multi-piece shipment's page in Chromium against a real server: the Packages card lists each
-// package (its number, "i of N", weight, dimensions and status), the master first; no sideways
-// scroll at 375 px.
+// package (its number, "i of N", weight, dimensions and status), the master first; the order's
+// page lists its parcels; no sideways scroll at 375 px.
 
 let app: FastifyInstance;
 let base: string;
@@ -57,7 +57,15 @@ describe.skipIf(!haveChromium)('a multi-piece shipment in Chromium', () => {
       expect(await rows.first().textContent()).toContain('(master)');
     });
 
-    await step(page, 'multipiece-02-phone', async () => {
+    await step(page, 'multipiece-02-order', async () => {
+      await page.goto(`${base}/dashboard/orders/${order.json().id}`);
+      await settled(page);
+      const pieces = page.getByTestId('order-parcels');
+      await visible(pieces);
+      expect(await pieces.textContent()).toContain('3 parcels');
+    });
+
+    await step(page, 'multipiece-03-phone', async () => {
       const phone = await openPage(browser, problems, { viewport: PHONE });
       await signIn(phone, base, t.email, t.password);
       await phone.goto(`${base}/dashboard/shipments/${shipment.id}`);
