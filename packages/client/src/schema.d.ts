@@ -10573,24 +10573,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "ship_from": {
-                 *         "postal_code": "94301",
-                 *         "country": "US"
-                 *       },
-                 *       "ship_to": {
-                 *         "postal_code": "10118",
-                 *         "country": "US"
-                 *       },
-                 *       "parcel": {
-                 *         "weight_oz": 24,
-                 *         "length_in": 10,
-                 *         "width_in": 8,
-                 *         "height_in": 4
-                 *       }
-                 *     }
-                 */
                 "application/json": {
                     /** RateAddress */
                     ship_from?: {
@@ -42251,24 +42233,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "ship_from": {
-                 *         "postal_code": "94301",
-                 *         "country": "US"
-                 *       },
-                 *       "ship_to": {
-                 *         "postal_code": "10118",
-                 *         "country": "US"
-                 *       },
-                 *       "parcel": {
-                 *         "weight_oz": 24,
-                 *         "length_in": 10,
-                 *         "width_in": 8,
-                 *         "height_in": 4
-                 *       }
-                 *     }
-                 */
                 "application/json": {
                     /** RateAddress */
                     ship_from?: {
