@@ -10,6 +10,7 @@ import { ALL_US_HOLIDAYS, cutoffClock, estimateDeliveryDate, holidayDates, isVal
 import type { RateOption, RateQuery, RateQueryResponse, UnavailableService } from './rates.schemas.js';
 import { registrySources, type RateMessage, type RateSource, type SourcedRate } from './rates.sources.js';
 import { buildRoute, zip3Centroid } from './zones.js';
+import { parcelsGap } from '../shipment-options/index.js';
 
 /** A location's clock: its IANA zone and cut-off (minutes after local midnight). */
 export interface RateOriginClock {
@@ -247,9 +248,15 @@ async function computeQuote(query: RateQuery, ctx: QuoteRatesContext, now: Date)
         const service = carrier.services.find((s) => s.code === rate.service_code);
         // The api drivers do not send options to the carriers yet (docs/carriers.md): a quote
         // from one would leave out what was asked for, so its services are dropped, said why.
-        const gaps = source.driver === 'api' ? apiOptionGaps(carrier.name, shipmentOptions, pieces?.length) : optionGaps(rate.service_name, service?.options, shipmentOptions, pieces?.length);
+        const gaps = source.driver === 'api' ? apiOptionGaps(carrier.name, shipmentOptions) : optionGaps(rate.service_name, service?.options, shipmentOptions);
         for (const gap of gaps) dropped.push({ carrier_account_id: source.accountId, carrier: carrier.slug, service_code: rate.service_code, code: 'option_unavailable', option: gap.option, message: gap.message });
         if (gaps.length > 0) continue;
+        // A multi-piece query: a service that takes fewer pieces (or an api account) is dropped too.
+        const pieceGap = pieces ? parcelsGap(rate.service_name, service?.options, pieces.length, source.driver) : null;
+        if (pieceGap) {
+          dropped.push({ carrier_account_id: source.accountId, carrier: carrier.slug, service_code: rate.service_code, code: 'option_unavailable', option: pieceGap.option, message: pieceGap.message });
+          continue;
+        }
       }
       options.push(toOption(carrier, rate, shipDate, clock, source.accountId, needsCustoms));
     }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { carrier as upsCarrier } from '../../carriers/ups/index.js';
 import { carrier as uspsCarrier } from '../../carriers/usps/index.js';
 import { AppError } from '../../platform/errors.js';
-import { assertOptionsOffered, DEFAULT_OPTIONS, optionGaps } from './options.rules.js';
+import { assertParcelsTaken, DEFAULT_OPTIONS, optionGaps } from './options.rules.js';
 
 const refusal = (fn: () => void): AppError => {
   try {
@@ -22,16 +22,16 @@ describe('parcels against a service\'s max_parcels', () => {
   });
 
   it('USPS (one parcel per shipment) refuses two with 422 option_unavailable naming parcels', () => {
-    const err = refusal(() => assertOptionsOffered(uspsCarrier, 'usps_ground_advantage', DEFAULT_OPTIONS, 2));
+    const err = refusal(() => assertParcelsTaken(uspsCarrier, 'usps_ground_advantage', 2, 'simulated'));
     expect(err.code).toBe('option_unavailable');
     expect(err.details).toEqual([expect.objectContaining({ field: 'parcels', option: 'parcels' })]);
   });
 
   it('through an api carrier account multi-piece is refused even where the service has it', () => {
-    expect(() => assertOptionsOffered(upsCarrier, 'ups_ground', DEFAULT_OPTIONS, 2, 'simulated')).not.toThrow();
-    const err = refusal(() => assertOptionsOffered(upsCarrier, 'ups_ground', DEFAULT_OPTIONS, 2, 'api'));
+    expect(() => assertParcelsTaken(upsCarrier, 'ups_ground', 2, 'simulated')).not.toThrow();
+    const err = refusal(() => assertParcelsTaken(upsCarrier, 'ups_ground', 2, 'api'));
     expect(err.code).toBe('option_unavailable');
     expect(err.details).toEqual([expect.objectContaining({ field: 'parcels', option: 'parcels' })]);
-    expect(() => assertOptionsOffered(upsCarrier, 'ups_ground', DEFAULT_OPTIONS, 1, 'api')).not.toThrow();
+    expect(() => assertParcelsTaken(upsCarrier, 'ups_ground', 1, 'api')).not.toThrow();
   });
 });

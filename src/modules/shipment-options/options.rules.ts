@@ -103,15 +103,13 @@ export function optionGaps(serviceName: string, offer: ServiceOptions | undefine
  * option that changes what the carrier does is unavailable there (references and instructions
  * are kept by the platform and cost nothing).
  */
-export function apiOptionGaps(carrierName: string, options: ShipmentOptions, parcels = 1): OptionGap[] {
+export function apiOptionGaps(carrierName: string, options: ShipmentOptions): OptionGap[] {
   const asked: OptionName[] = [];
   if (options.signature === 'standard') asked.push('signature');
   if (options.signature === 'adult') asked.push('adult_signature');
   if (options.saturday_delivery) asked.push('saturday_delivery');
   if (options.insurance) asked.push('insurance');
   if (options.dangerous_goods) asked.push('dangerous_goods');
-  // Multi-piece labels are not yet bought through the api drivers (one label file per piece to merge).
-  if (parcels > 1) asked.push('parcels');
   return asked.map((option) => ({ option, message: `${option} is not yet sent to ${carrierName} through an api carrier account; use a simulated account or leave it out` }));
 }
 
@@ -119,9 +117,28 @@ export function apiOptionGaps(carrierName: string, options: ShipmentOptions, par
 export function assertOptionsOffered(carrier: CarrierDefinition, serviceCode: string, options: ShipmentOptions, parcels = 1, driver: 'simulated' | 'api' = 'simulated'): void {
   const service = carrier.services.find((s) => s.code === serviceCode);
   const gaps = optionGaps(service?.name ?? serviceCode, service?.options, options, parcels);
-  if (gaps.length === 0 && driver === 'api') gaps.push(...apiOptionGaps(carrier.name, options, parcels));
+  if (gaps.length === 0 && driver === 'api') gaps.push(...apiOptionGaps(carrier.name, options));
   if (gaps.length === 0) return;
   throw new AppError('option_unavailable', `${service?.name ?? serviceCode} does not offer ${gaps.map((g) => g.option).join(', ')}.`, {
     details: gaps.map((g) => ({ field: g.option === 'parcels' ? 'parcels' : `options.${g.option === 'adult_signature' ? 'signature' : g.option}`, option: g.option, message: g.message })),
   });
+}
+
+/**
+ * Whether a service takes this many pieces in one shipment (its `max_parcels`; USPS takes one).
+ * Through an api carrier account one only: the api drivers do not buy multi-piece labels yet
+ * (docs/carriers.md, "Multi-piece shipments"). Null when it does.
+ */
+export function parcelsGap(serviceName: string, offer: ServiceOptions | undefined, parcels: number, driver: 'simulated' | 'api'): OptionGap | null {
+  if (parcels <= 1) return null;
+  if (driver === 'api') return { option: 'parcels', message: `${serviceName} does not take several parcels through an api carrier account yet; use a simulated account or one parcel` };
+  return optionGaps(serviceName, offer, DEFAULT_OPTIONS, parcels)[0] ?? null;
+}
+
+/** 422 option_unavailable (field `parcels`) when the service does not take this many pieces; nothing bought. */
+export function assertParcelsTaken(carrier: CarrierDefinition, serviceCode: string, parcels: number, driver: 'simulated' | 'api'): void {
+  const service = carrier.services.find((s) => s.code === serviceCode);
+  const gap = parcelsGap(service?.name ?? serviceCode, service?.options, parcels, driver);
+  if (!gap) return;
+  throw new AppError('option_unavailable', gap.message, { details: [{ field: 'parcels', option: 'parcels', message: gap.message }] });
 }

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { CarrierRegistry } from '../../carriers/registry.js';
 import { CarrierError, type CarrierDefinition, type CustomsDeclaration, type ShipmentOptions } from '../../carriers/types.js';
-import { assertOptionsOffered, checkOptions, DEFAULT_OPTIONS, resolveOptions, type ShipmentOptionsInput } from '../shipment-options/index.js';
+import { assertOptionsOffered, assertParcelsTaken, checkOptions, DEFAULT_OPTIONS, resolveOptions, type ShipmentOptionsInput } from '../shipment-options/index.js';
 import { AppError, rateLimited, validationError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { Deps } from '../../platform/deps.js';
@@ -435,10 +435,11 @@ export class ShipmentsService {
     const customs = options.returning ? (options.returning.customs ?? derivedReturn()) : resolveCustoms(order, options.customs, lane);
     // A return label carries no options: what the outbound needed is not the customer's to buy.
     const shipmentOptions = options.returning ? { ...DEFAULT_OPTIONS } : resolveOptions(options.options, orderOptions(order));
+    assertOptionsOffered(carrier, serviceCode, shipmentOptions, 1, account.driver);
+    const scenario = sandboxScenario(order.ship_to.name, order.notes);
     // A multi-piece order ships as one shipment of that many packages, if the service takes them.
     const parcels = order.parcels && order.parcels.length > 1 ? order.parcels : [order.parcel];
-    assertOptionsOffered(carrier, serviceCode, shipmentOptions, parcels.length, account.driver);
-    const scenario = sandboxScenario(order.ship_to.name, order.notes);
+    assertParcelsTaken(carrier, serviceCode, parcels.length, account.driver);
     const sandbox = sandboxOptions(ctx.environment, ctx.environment === 'test' ? await this.timeScale() : 1, scenario);
     return { id: newId('shipment'), now, carrier, account, serviceCode, format, shipFrom, lane, sandbox, selection: choice.selection ?? null, destination, returning: options.returning ?? null, customs, options: shipmentOptions, parcels };
   }
