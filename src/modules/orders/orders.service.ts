@@ -76,9 +76,8 @@ function toStoredLineItems(items: OrderInput['line_items']): StoredLineItem[] {
 const blank = (v: string | null | undefined) => v == null || v.trim() === '';
 
 /** Domain checks the schema cannot express, with one detail per field. */
-export function checkOrderContent(input: Partial<Pick<OrderInput, 'ship_to' | 'ship_from' | 'line_items' | 'external_id' | 'options' | 'parcel' | 'parcels'>>): ErrorDetail[] {
+export function checkOrderContent(input: Partial<Pick<OrderInput, 'ship_to' | 'ship_from' | 'line_items' | 'external_id' | 'options'>>): ErrorDetail[] {
   const details: ErrorDetail[] = checkOptions(input.options);
-  if (input.parcel != null && input.parcels != null) details.push({ field: 'parcels', message: 'give parcel or parcels, not both' });
   if (input.external_id != null && blank(input.external_id)) details.push({ field: 'external_id', message: 'must not be blank' });
   if (input.ship_to) details.push(...checkShippingAddress(input.ship_to, 'ship_to'));
   if (input.ship_from) details.push(...checkShippingAddress(input.ship_from, 'ship_from'));
@@ -113,8 +112,6 @@ export function checkOrderBody(body: unknown): ErrorDetail[] {
   if (isObject(body.ship_from)) input.ship_from = body.ship_from as never;
   if (typeof body.external_id === 'string') input.external_id = body.external_id;
   if (isObject(body.options)) input.options = body.options as never;
-  if (body.parcel != null) input.parcel = body.parcel as never;
-  if (body.parcels != null) input.parcels = body.parcels as never;
   if (Array.isArray(body.line_items)) {
     // Only items whose sku/name/unit_price have the right types (or are absent).
     const wellFormed = body.line_items.every(
@@ -126,7 +123,13 @@ export function checkOrderBody(body: unknown): ErrorDetail[] {
     );
     if (wellFormed) input.line_items = body.line_items as never;
   }
-  return checkOrderContent(input);
+  return [...checkOrderContent(input), ...checkPiecesChoice(body)];
+}
+
+/** `parcel` or `parcels` (a multi-piece order), not both; any value (a body the schema refused too). */
+export function checkPiecesChoice(input: unknown): ErrorDetail[] {
+  if (!isObject(input) || input.parcel == null || input.parcels == null) return [];
+  return [{ field: 'parcels', message: 'give parcel or parcels, not both' }];
 }
 
 interface OrderFieldChange {
@@ -263,7 +266,12 @@ export class OrdersService {
 
   #packages?: PackageResolver;
 
-  private async parcelFor(executor: Executor, input: ParcelInput | null, items: StoredLineItem[], scope?: Scope, field = 'parcel') {
+  private async parcelFor(executor: Executor, input: ParcelInput | null, items: StoredLineItem[], scope?: Scope) {
+    return this.pieceFor(executor, input, items, scope, 'parcel');
+  }
+
+  /** A parcel (or one piece of a multi-piece order, named by `field` in errors) resolved. */
+  private async pieceFor(executor: Executor, input: ParcelInput | null, items: StoredLineItem[], scope: Scope | undefined, field: string) {
     if (input?.package_id !== undefined && scope && this.#packages) {
       const given = (['length_in', 'width_in', 'height_in'] as const).filter((d) => input[d] !== undefined);
       if (given.length) throw validationError(given.map((d) => ({ field: `${field}.${d}`, message: 'give package_id or the dimensions, not both' })));
@@ -277,7 +285,7 @@ export class OrdersService {
   /** A multi-piece order's pieces, each resolved as a parcel is (every piece carries its weight). */
   private async parcelsFor(executor: Executor, inputs: readonly ParcelInput[], items: StoredLineItem[], scope?: Scope): Promise<StoredParcel[]> {
     const out: StoredParcel[] = [];
-    for (const [i, input] of inputs.entries()) out.push(await this.parcelFor(executor, input, items, scope, `parcels[${i}]`));
+    for (const [i, input] of inputs.entries()) out.push(await this.pieceFor(executor, input, items, scope, `parcels[${i}]`));
     return out;
   }
 
@@ -294,7 +302,7 @@ export class OrdersService {
     input: OrderInput,
     inTransaction?: (trx: Executor, result: { order: Order; created: boolean }) => Promise<void>,
   ): Promise<{ order: Order; created: boolean }> {
-    const details = checkOrderContent(input);
+    const details = [...checkOrderContent(input), ...checkPiecesChoice(input)];
     if (details.length) throw validationError(details);
     const now = this.deps.now();
     const lineItems = toStoredLineItems(input.line_items);
@@ -553,7 +561,7 @@ export class OrdersService {
 
   /** Admin edit of an open order (409 invalid_state once shipped, delivered or cancelled); audited. */
   async updateOrder(ctx: ServiceContext, id: string, patch: OrderPatch): Promise<Order> {
-    const details = checkOrderContent(patch);
+    const details = [...checkOrderContent(patch), ...checkPiecesChoice(patch)];
     if (details.length) throw validationError(details);
     return this.deps.db.transaction().execute(async (trx) => {
       const row = await repo.findOrder(trx, ctx, id, { forUpdate: true });

@@ -61,8 +61,6 @@ interface PurchasePlan {
   customs: CustomsDeclaration | null;
   /** The options in force: the order's, overridden key by key by the purchase's. */
   options: ShipmentOptions;
-  /** Every piece (a multi-piece order's `parcels`, else its one parcel); the first is `parcel`. */
-  parcels: Order['parcel'][];
 }
 
 /** How the label is bought: its format, and how the destination is checked first (default: the setting). */
@@ -438,10 +436,9 @@ export class ShipmentsService {
     assertOptionsOffered(carrier, serviceCode, shipmentOptions, 1, account.driver);
     const scenario = sandboxScenario(order.ship_to.name, order.notes);
     // A multi-piece order ships as one shipment of that many packages, if the service takes them.
-    const parcels = order.parcels && order.parcels.length > 1 ? order.parcels : [order.parcel];
-    assertParcelsTaken(carrier, serviceCode, parcels.length, account.driver);
+    assertParcelsTaken(carrier, serviceCode, piecesOf(order).length, account.driver);
     const sandbox = sandboxOptions(ctx.environment, ctx.environment === 'test' ? await this.timeScale() : 1, scenario);
-    return { id: newId('shipment'), now, carrier, account, serviceCode, format, shipFrom, lane, sandbox, selection: choice.selection ?? null, destination, returning: options.returning ?? null, customs, options: shipmentOptions, parcels };
+    return { id: newId('shipment'), now, carrier, account, serviceCode, format, shipFrom, lane, sandbox, selection: choice.selection ?? null, destination, returning: options.returning ?? null, customs, options: shipmentOptions };
   }
 
   /** Step 2, the outside world: the carrier sells the label (undone by compensatePurchase). */
@@ -460,7 +457,7 @@ export class ShipmentsService {
       customs: plan.customs,
       ...(plan.returning ? { is_return: true } : {}),
       ...(isDefault(plan.options) ? {} : { options: plan.options }),
-      ...(plan.parcels.length > 1 ? { parcels: plan.parcels } : {}),
+      ...(piecesOf(order).length > 1 ? { parcels: piecesOf(order) } : {}),
     };
     if (plan.account.driver === 'api') return this.purchaseFromApi(ctx, plan, request);
     let result;
@@ -536,7 +533,8 @@ export class ShipmentsService {
     };
     // One package per piece, each with the carrier's number for it (the first is the master).
     const numbers = sale.driver === 'simulated' && sale.package_tracking_numbers ? sale.package_tracking_numbers : [sale.tracking_number];
-    const packages: StoredPackage[] | null = plan.parcels.length > 1 ? plan.parcels.map((parcel, i) => ({ tracking_number: numbers[i] ?? sale.tracking_number, parcel, tracking_status: 'pre_transit' })) : null;
+    const pieces = piecesOf(order);
+    const packages: StoredPackage[] | null = pieces.length > 1 ? pieces.map((parcel, i) => ({ tracking_number: numbers[i] ?? sale.tracking_number, parcel, tracking_status: 'pre_transit' })) : null;
     const draft = {
       id,
       tracking_number: sale.tracking_number,
@@ -974,7 +972,7 @@ function resolveCustoms(order: Order, given: CustomsInput | undefined, lane: Pre
     declaration = derived.declaration;
   }
   // One declaration covers every piece of a multi-piece shipment: the items weigh against them all.
-  const checked = checkCustoms(declaration, { origin_country: lane.ship_from.country, destination_country: lane.ship_to.country, parcel_weight_oz: (order.parcels ?? [order.parcel]).reduce((sum, p) => sum + p.weight_oz, 0) });
+  const checked = checkCustoms(declaration, { origin_country: lane.ship_from.country, destination_country: lane.ship_to.country, parcel_weight_oz: piecesOf(order).reduce((sum, p) => sum + p.weight_oz, 0) });
   if (!checked.ok) throw customsInvalid(checked.details);
   return checked.declaration;
 }
@@ -1044,6 +1042,11 @@ function unpricedRate(plan: PurchasePlan): SourcedRate {
 }
 
 /** The order's options as the carriers see them (every key; defaults where none were given). */
+/** Every piece an order ships as (a multi-piece order's `parcels`, else its one parcel). */
+function piecesOf(order: Order): Order['parcel'][] {
+  return order.parcels && order.parcels.length > 1 ? order.parcels : [order.parcel];
+}
+
 function orderOptions(order: Order): ShipmentOptions {
   return (order.options as ShipmentOptions | undefined) ?? DEFAULT_OPTIONS;
 }
