@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createTenant, type Tenant } from '../../../test/helpers/app.js';
+import { registerBatchJobs } from '../batches/index.js';
 import { rollUp } from './shipments.packages.js';
 
 // Monday 2 March 2026, 15:00 UTC; tests move the clock forward to follow the packages.
@@ -15,6 +16,8 @@ let t: Tenant;
 
 beforeAll(async () => {
   app = await buildTestApp({ now: () => new Date(clock) });
+  await registerBatchJobs(app.deps, app.services.batches);
+  await app.deps.jobs.start();
   t = await createTenant(app);
 });
 
@@ -196,6 +199,32 @@ describe('multi-piece shipments', () => {
     expect(usps.statusCode, usps.body).toBe(422);
     expect(usps.json().code).toBe('option_unavailable');
   });
+});
+
+describe('a batch of labels with a multi-piece order', () => {
+  it('chooses a service that takes every piece and prints a page per package in the batch file', async () => {
+    clock = Date.parse('2026-03-23T15:00:00.000Z');
+    const multi = await createOrder({ parcels: [small, large] });
+    const single = await createOrder({ parcel: small });
+    const created = await app.inject({ method: 'POST', url: '/v1/batches', headers: t.headers, payload: { type: 'purchase_labels', items: [{ order_id: multi.id }, { order_id: single.id }], label_format: 'zpl_4x6' } });
+    expect(created.statusCode, created.body).toBe(202);
+    let batch = created.json();
+    for (let i = 0; i < 600 && ['queued', 'running'].includes(batch.status); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      batch = (await app.inject({ method: 'GET', url: `/v1/batches/${batch.id}`, headers: t.headers })).json();
+    }
+    expect(batch.status).toBe('completed');
+    const order = (await app.inject({ method: 'GET', url: `/v1/orders/${multi.id}`, headers: t.headers })).json();
+    // The cheapest service for one small box is USPS's, which takes one parcel: not chosen here.
+    expect(order.shipments[0].carrier).not.toBe('usps');
+    const alone = (await app.inject({ method: 'GET', url: `/v1/orders/${single.id}`, headers: t.headers })).json();
+    expect(alone.shipments[0].carrier).toBe('usps');
+    const shipment = (await app.inject({ method: 'GET', url: `/v1/shipments/${order.shipments[0].id}`, headers: t.headers })).json();
+    const label = await app.inject({ method: 'GET', url: `/v1/batches/${batch.id}/label`, headers: t.headers });
+    expect(label.statusCode).toBe(200);
+    expect(label.body.match(/\^XA/g)).toHaveLength(3);
+    for (const p of shipment.packages) expect(label.body).toContain(p.tracking_number);
+  }, 120_000);
 });
 
 // zbarimg reads each page's barcode like a scanner (apt-get install zbar-tools poppler-utils); CI may lack them.
