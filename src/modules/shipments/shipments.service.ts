@@ -342,7 +342,7 @@ export class ShipmentsService {
         ship_from: { ...shipFrom, postal_code: shipFrom.postal_code ?? '' },
         ship_to: { ...order.ship_to, postal_code: order.ship_to.postal_code ?? '', country: order.ship_to.country ?? '' },
         parcel: order.parcel,
-        ...(order.parcels && order.parcels.length > 1 ? { parcels: order.parcels } : {}),
+        ...(piecesOf(order).length > 1 ? { parcels: piecesOf(order) } : {}),
         ...(isDefault(inForce) ? {} : { options: inForce as ShipmentOptionsInput }),
       },
       { carriers: await this.carriers, sources: await this.gateway.rateSources(ctx), now: this.deps.now(), requestId: ctx.requestId },
@@ -640,9 +640,12 @@ export class ShipmentsService {
       await repo.setCarrierLabelStatus(this.deps.db, plan.id, outcome, this.deps.now()).catch((err: unknown) => this.deps.log.error({ err, shipment_id: plan.id }, 'could not mark an unrecorded carrier label'));
       return;
     }
-    for (const trackingNumber of sale.package_tracking_numbers ?? [sale.tracking_number]) await plan.carrier.adapter
-      .void?.({ tracking_number: trackingNumber, service_code: plan.serviceCode, purchased_at: plan.now.toISOString(), now: this.deps.now().toISOString(), sandbox: plan.sandbox ?? undefined })
-      .catch((voidErr: unknown) => this.deps.log.error({ err: voidErr, tracking_number: sale.tracking_number }, 'could not void an unrecorded label'));
+    // Every package of a multi-piece sale is voided.
+    for (const trackingNumber of sale.package_tracking_numbers ?? [sale.tracking_number]) {
+      await plan.carrier.adapter
+        .void?.({ tracking_number: trackingNumber, service_code: plan.serviceCode, purchased_at: plan.now.toISOString(), now: this.deps.now().toISOString(), sandbox: plan.sandbox ?? undefined })
+        .catch((voidErr: unknown) => this.deps.log.error({ err: voidErr, tracking_number: trackingNumber }, 'could not void an unrecorded label'));
+    }
   }
 
   /** One shipment, with tracking brought up to date. */
