@@ -826,7 +826,10 @@ type Order struct {
 	// has no location).
 	LocationID *string          `json:"location_id"`
 	LineItems  []map[string]any `json:"line_items"`
-	Parcel     map[string]any   `json:"parcel"`
+	// The parcel; of a multi-piece order, its first piece.
+	Parcel map[string]any `json:"parcel"`
+	// A multi-piece order's pieces (the first is `parcel`); null: the one `parcel`.
+	Parcels []map[string]any `json:"parcels"`
 	// True when any parcel field was derived (weight from items, dimensions from the default box).
 	ParcelDerived    bool    `json:"parcel_derived"`
 	RequestedService *string `json:"requested_service"`
@@ -879,8 +882,14 @@ type Shipment struct {
 	ShipToOriginal map[string]any `json:"ship_to_original"`
 	// How the destination was checked before purchase; null for labels bought before the check existed.
 	AddressValidation map[string]any `json:"address_validation"`
-	Parcel            map[string]any `json:"parcel"`
-	Label             map[string]any `json:"label"`
+	// The parcel; of a multi-piece shipment, the first package's.
+	Parcel map[string]any `json:"parcel"`
+	// A multi-piece shipment's parcels, one per package; null: the one `parcel`.
+	Parcels []map[string]any `json:"parcels"`
+	// One per piece, each with its own label page (a single-parcel shipment has one). Voiding the
+	// shipment voids them all.
+	Packages []map[string]any `json:"packages"`
+	Label    map[string]any   `json:"label"`
 	// The carrier account that sold the label (null for labels bought before carrier accounts existed).
 	CarrierAccountID *string `json:"carrier_account_id"`
 	// Sold by a simulated carrier account (in any environment): no carrier will take the parcel, and

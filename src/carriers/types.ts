@@ -149,6 +149,11 @@ export interface RateRequest {
   route: RouteFacts;
   /** What the parcel needs; absent = none. A carrier prices each option it offers as a surcharge. */
   options?: ShipmentOptions;
+  /**
+   * A multi-piece shipment: every piece, `parcel` being the first (docs/carriers.md,
+   * "Multi-piece shipments"); absent = the one `parcel`.
+   */
+  parcels?: readonly Parcel[];
 }
 
 export type SurchargeCode =
@@ -291,10 +296,20 @@ export interface PurchaseRequest {
   is_return?: boolean;
   /** What the parcel needs (checked against the service's offer before the carrier is asked); absent = none. */
   options?: ShipmentOptions;
+  /** A multi-piece shipment: every piece, `parcel` being the first; absent = the one `parcel`. */
+  parcels?: readonly Parcel[];
 }
 
 export type PurchaseResult =
-  | { ok: true; tracking_number: string; rate: CarrierRate; purchased_at: string }
+  | {
+      ok: true;
+      /** The master: the first package's. */
+      tracking_number: string;
+      /** One per piece of a multi-piece purchase, in the order given (the first is the master); absent = one package. */
+      package_tracking_numbers?: string[];
+      rate: CarrierRate;
+      purchased_at: string;
+    }
   | {
       ok: false;
       reason: string;
@@ -378,6 +393,8 @@ export interface TrackRequest {
   now: string;
   /** Test-environment knobs for simulated carriers; a real carrier ignores them. */
   sandbox?: SandboxOptions;
+  /** The package's place in a multi-piece shipment (0 = the master); absent = 0. */
+  piece?: number;
 }
 
 export interface TrackResult {

@@ -399,6 +399,7 @@ class Order(TypedDict, total=False):
     location_id: str | None
     line_items: list[dict[str, Any]]
     parcel: dict[str, Any]
+    parcels: list[dict[str, Any]] | None
     parcel_derived: bool
     requested_service: str | None
     customs: dict[str, Any] | None
@@ -438,6 +439,8 @@ class Shipment(TypedDict, total=False):
     ship_to_original: dict[str, Any] | None
     address_validation: dict[str, Any] | None
     parcel: dict[str, Any]
+    parcels: list[dict[str, Any]] | None
+    packages: list[dict[str, Any]]
     label: dict[str, Any]
     carrier_account_id: str | None
     simulated: bool

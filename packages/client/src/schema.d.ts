@@ -4063,6 +4063,7 @@ export interface components {
          *         "width_in": 8,
          *         "height_in": 4
          *       },
+         *       "parcels": null,
          *       "parcel_derived": true,
          *       "requested_service": "usps_ground_advantage",
          *       "customs": null,
@@ -4136,6 +4137,7 @@ export interface components {
          *         "width_in": 8,
          *         "height_in": 6
          *       },
+         *       "parcels": null,
          *       "parcel_derived": false,
          *       "requested_service": "usps_priority_mail_international",
          *       "customs": {
@@ -4266,6 +4268,7 @@ export interface components {
                 /** @description The store platform's line id (orders a connector imported). */
                 external_line_id?: string;
             }[];
+            /** @description The parcel; of a multi-piece order, its first piece. */
             parcel: {
                 weight_oz: number;
                 length_in: number;
@@ -4274,6 +4277,14 @@ export interface components {
                 /** @description The package the parcel was given with (its dimensions are the package's). */
                 package_id?: string;
             };
+            parcels: {
+                weight_oz: number;
+                length_in: number;
+                width_in: number;
+                height_in: number;
+                /** @description The package the parcel was given with (its dimensions are the package's). */
+                package_id?: string;
+            }[] | null;
             /** @description True when any parcel field was derived (weight from items, dimensions from the default box). */
             parcel_derived: boolean;
             requested_service: string | null;
@@ -4438,6 +4449,19 @@ export interface components {
          *         "width_in": 8,
          *         "height_in": 4
          *       },
+         *       "parcels": null,
+         *       "packages": [
+         *         {
+         *           "tracking_number": "9300155747967004000157",
+         *           "parcel": {
+         *             "weight_oz": 24,
+         *             "length_in": 10,
+         *             "width_in": 8,
+         *             "height_in": 4
+         *           },
+         *           "tracking_status": "pre_transit"
+         *         }
+         *       ],
          *       "label": {
          *         "format": "pdf_4x6",
          *         "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
@@ -4596,6 +4620,19 @@ export interface components {
          *         "width_in": 8,
          *         "height_in": 6
          *       },
+         *       "parcels": null,
+         *       "packages": [
+         *         {
+         *           "tracking_number": "9400155747967004000164",
+         *           "parcel": {
+         *             "weight_oz": 32,
+         *             "length_in": 10,
+         *             "width_in": 8,
+         *             "height_in": 6
+         *           },
+         *           "tracking_status": "pre_transit"
+         *         }
+         *       ],
          *       "label": {
          *         "format": "pdf_4x6",
          *         "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6gj00/label",
@@ -4760,6 +4797,19 @@ export interface components {
          *         "width_in": 8,
          *         "height_in": 4
          *       },
+         *       "parcels": null,
+         *       "packages": [
+         *         {
+         *           "tracking_number": "9300155747967004100159",
+         *           "parcel": {
+         *             "weight_oz": 24,
+         *             "length_in": 10,
+         *             "width_in": 8,
+         *             "height_in": 4
+         *           },
+         *           "tracking_status": "pre_transit"
+         *         }
+         *       ],
          *       "label": {
          *         "format": "pdf_4x6",
          *         "url": "http://localhost:3000/v1/shipments/shp_01m856a2k7ep8t1v6w0d3c9h4b/label",
@@ -4916,12 +4966,32 @@ export interface components {
                     carrier_account_id?: string;
                 } | null;
             } | null;
+            /** @description The parcel; of a multi-piece shipment, the first package's. */
             parcel: {
                 weight_oz: number;
                 length_in: number;
                 width_in: number;
                 height_in: number;
             };
+            parcels: {
+                weight_oz: number;
+                length_in: number;
+                width_in: number;
+                height_in: number;
+            }[] | null;
+            /** @description One per piece, each with its own label page (a single-parcel shipment has one). Voiding the shipment voids them all. */
+            packages: {
+                /** @description The package's own; the first package's is the shipment's `tracking_number` (the master). */
+                tracking_number: string;
+                parcel: {
+                    weight_oz: number;
+                    length_in: number;
+                    width_in: number;
+                    height_in: number;
+                };
+                /** @description Where this package's journey stands; the shipment's `tracking_status` rolls them up (delivered when every package is). */
+                tracking_status: string;
+            }[];
             label: {
                 format: string;
                 url: string;
@@ -5319,6 +5389,19 @@ export interface components {
          *             "width_in": 8,
          *             "height_in": 4
          *           },
+         *           "parcels": null,
+         *           "packages": [
+         *             {
+         *               "tracking_number": "9300155747967004000157",
+         *               "parcel": {
+         *                 "weight_oz": 24,
+         *                 "length_in": 10,
+         *                 "width_in": 8,
+         *                 "height_in": 4
+         *               },
+         *               "tracking_status": "pre_transit"
+         *             }
+         *           ],
          *           "label": {
          *             "format": "pdf_4x6",
          *             "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
@@ -7769,6 +7852,7 @@ export interface operations {
                      *             "width_in": 8,
                      *             "height_in": 4
                      *           },
+                     *           "parcels": null,
                      *           "parcel_derived": true,
                      *           "requested_service": "usps_ground_advantage",
                      *           "customs": null,
@@ -8027,6 +8111,15 @@ export interface operations {
                         /** @description In place of the dimensions: a package preset (`pkg_…`, its tare is added to the weight) or a carrier's packaging (GET /v1/carrier-packages, which that carrier prices flat where it says). */
                         package_id?: string;
                     } | null;
+                    /** @description A multi-piece shipment, in place of `parcel`: every piece with its weight (dimensions from the setting orders.default_box or `package_id` when absent), 1 to the service's `max_parcels`. Its labels have one package (and one label page) per piece; null: the one `parcel`. */
+                    parcels?: {
+                        weight_oz: number;
+                        length_in?: number;
+                        width_in?: number;
+                        height_in?: number;
+                        /** @description In place of the dimensions: a package preset (`pkg_…`, its tare is added to the weight) or a carrier's packaging (GET /v1/carrier-packages, which that carrier prices flat where it says). */
+                        package_id?: string;
+                    }[] | null;
                     /** @description A service_code, e.g. usps_ground_advantage. */
                     requested_service?: string | null;
                     /**
@@ -8220,6 +8313,7 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
@@ -8300,6 +8394,7 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
@@ -8567,6 +8662,7 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
@@ -8851,6 +8947,15 @@ export interface operations {
                         /** @description In place of the dimensions: a package preset (`pkg_…`, its tare is added to the weight) or a carrier's packaging (GET /v1/carrier-packages, which that carrier prices flat where it says). */
                         package_id?: string;
                     } | null;
+                    /** @description A multi-piece shipment, in place of `parcel`: every piece with its weight (dimensions from the setting orders.default_box or `package_id` when absent), 1 to the service's `max_parcels`. Its labels have one package (and one label page) per piece; null: the one `parcel`. */
+                    parcels?: {
+                        weight_oz: number;
+                        length_in?: number;
+                        width_in?: number;
+                        height_in?: number;
+                        /** @description In place of the dimensions: a package preset (`pkg_…`, its tare is added to the weight) or a carrier's packaging (GET /v1/carrier-packages, which that carrier prices flat where it says). */
+                        package_id?: string;
+                    }[] | null;
                     /** @description A service_code, e.g. usps_ground_advantage. */
                     requested_service?: string | null;
                     /**
@@ -9044,6 +9149,7 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
@@ -9481,6 +9587,7 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
@@ -9748,6 +9855,7 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
@@ -10015,6 +10123,7 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
@@ -10282,6 +10391,7 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
@@ -10493,24 +10603,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "ship_from": {
-                 *         "postal_code": "94301",
-                 *         "country": "US"
-                 *       },
-                 *       "ship_to": {
-                 *         "postal_code": "10118",
-                 *         "country": "US"
-                 *       },
-                 *       "parcel": {
-                 *         "weight_oz": 24,
-                 *         "length_in": 10,
-                 *         "width_in": 8,
-                 *         "height_in": 4
-                 *       }
-                 *     }
-                 */
                 "application/json": {
                     /** RateAddress */
                     ship_from?: {
@@ -10546,7 +10638,7 @@ export interface operations {
                      * Parcel
                      * @description Weight and dimensions, or weight and `package_id` (a `pkg_…` preset, whose tare is added, or a carrier's packaging from GET /v1/carrier-packages) in place of the dimensions.
                      */
-                    parcel: {
+                    parcel?: {
                         /** @description Actual weight in ounces, > 0. */
                         weight_oz: number;
                         /** @description Length in inches, > 0. */
@@ -10612,6 +10704,19 @@ export interface operations {
                         references?: string[];
                         delivery_instructions?: string | null;
                     };
+                    /** @description A multi-piece shipment, in place of `parcel`: every piece (1 to the service's `max_parcels`, GET /v1/carrier-types). Priced as one shipment; a service that takes fewer pieces is dropped with a `messages` entry (option_unavailable, option `parcels`). */
+                    parcels?: {
+                        /** @description Actual weight in ounces, > 0. */
+                        weight_oz: number;
+                        /** @description Length in inches, > 0. */
+                        length_in?: number;
+                        /** @description Width in inches, > 0. */
+                        width_in?: number;
+                        /** @description Height in inches, > 0. */
+                        height_in?: number;
+                        /** @description A package preset (`pkg_…`, its tare weight is added) or a carrier's packaging (GET /v1/carrier-packages). */
+                        package_id?: string;
+                    }[];
                     /** @description In place of ship_from: a location (`loc_…`) ships from its address, on its time zone and cut-off. With neither, the default location (else ship_from is required). */
                     location_id?: string;
                 };
@@ -11359,6 +11464,19 @@ export interface operations {
                      *             "width_in": 8,
                      *             "height_in": 4
                      *           },
+                     *           "parcels": null,
+                     *           "packages": [
+                     *             {
+                     *               "tracking_number": "9300155747967004000157",
+                     *               "parcel": {
+                     *                 "weight_oz": 24,
+                     *                 "length_in": 10,
+                     *                 "width_in": 8,
+                     *                 "height_in": 4
+                     *               },
+                     *               "tracking_status": "pre_transit"
+                     *             }
+                     *           ],
                      *           "label": {
                      *             "format": "pdf_4x6",
                      *             "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
@@ -11854,6 +11972,19 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
+                     *       "packages": [
+                     *         {
+                     *           "tracking_number": "9300155747967004000157",
+                     *           "parcel": {
+                     *             "weight_oz": 24,
+                     *             "length_in": 10,
+                     *             "width_in": 8,
+                     *             "height_in": 4
+                     *           },
+                     *           "tracking_status": "pre_transit"
+                     *         }
+                     *       ],
                      *       "label": {
                      *         "format": "pdf_4x6",
                      *         "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
@@ -12246,6 +12377,19 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
+                     *       "packages": [
+                     *         {
+                     *           "tracking_number": "9300155747967004000157",
+                     *           "parcel": {
+                     *             "weight_oz": 24,
+                     *             "length_in": 10,
+                     *             "width_in": 8,
+                     *             "height_in": 4
+                     *           },
+                     *           "tracking_status": "pre_transit"
+                     *         }
+                     *       ],
                      *       "label": {
                      *         "format": "pdf_4x6",
                      *         "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
@@ -12578,6 +12722,19 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
+                     *       "packages": [
+                     *         {
+                     *           "tracking_number": "9300155747967004000157",
+                     *           "parcel": {
+                     *             "weight_oz": 24,
+                     *             "length_in": 10,
+                     *             "width_in": 8,
+                     *             "height_in": 4
+                     *           },
+                     *           "tracking_status": "pre_transit"
+                     *         }
+                     *       ],
                      *       "label": {
                      *         "format": "pdf_4x6",
                      *         "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
@@ -12968,6 +13125,19 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
+                     *       "packages": [
+                     *         {
+                     *           "tracking_number": "9300155747967004000157",
+                     *           "parcel": {
+                     *             "weight_oz": 24,
+                     *             "length_in": 10,
+                     *             "width_in": 8,
+                     *             "height_in": 4
+                     *           },
+                     *           "tracking_status": "pre_transit"
+                     *         }
+                     *       ],
                      *       "label": {
                      *         "format": "pdf_4x6",
                      *         "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
@@ -14767,6 +14937,19 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
+                     *       "packages": [
+                     *         {
+                     *           "tracking_number": "9300155747967004000157",
+                     *           "parcel": {
+                     *             "weight_oz": 24,
+                     *             "length_in": 10,
+                     *             "width_in": 8,
+                     *             "height_in": 4
+                     *           },
+                     *           "tracking_status": "pre_transit"
+                     *         }
+                     *       ],
                      *       "label": {
                      *         "format": "pdf_4x6",
                      *         "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
@@ -15171,6 +15354,7 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
@@ -16135,6 +16319,19 @@ export interface operations {
                      *                 "width_in": 8,
                      *                 "height_in": 4
                      *               },
+                     *               "parcels": null,
+                     *               "packages": [
+                     *                 {
+                     *                   "tracking_number": "9300155747967004000157",
+                     *                   "parcel": {
+                     *                     "weight_oz": 24,
+                     *                     "length_in": 10,
+                     *                     "width_in": 8,
+                     *                     "height_in": 4
+                     *                   },
+                     *                   "tracking_status": "pre_transit"
+                     *                 }
+                     *               ],
                      *               "label": {
                      *                 "format": "pdf_4x6",
                      *                 "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
@@ -21421,6 +21618,16 @@ export interface operations {
                         references?: string[];
                         delivery_instructions?: string | null;
                     };
+                    parcels?: {
+                        /** @description Actual weight in ounces, > 0. */
+                        weight_oz: number;
+                        /** @description Length in inches, > 0. */
+                        length_in: number;
+                        /** @description Width in inches, > 0. */
+                        width_in: number;
+                        /** @description Height in inches, > 0. */
+                        height_in: number;
+                    }[];
                     /** @description With a rate query: the order value the rules see (default none: order_value conditions do not match). */
                     order_value?: {
                         /**
@@ -30455,6 +30662,7 @@ export interface operations {
                      *             "width_in": 8,
                      *             "height_in": 4
                      *           },
+                     *           "parcels": null,
                      *           "parcel_derived": true,
                      *           "requested_service": "usps_ground_advantage",
                      *           "customs": null,
@@ -30696,6 +30904,15 @@ export interface operations {
                         /** @description In place of the dimensions: a package preset (`pkg_…`, its tare is added to the weight) or a carrier's packaging (GET /v1/carrier-packages, which that carrier prices flat where it says). */
                         package_id?: string;
                     } | null;
+                    /** @description A multi-piece shipment, in place of `parcel`: every piece with its weight (dimensions from the setting orders.default_box or `package_id` when absent), 1 to the service's `max_parcels`. Its labels have one package (and one label page) per piece; null: the one `parcel`. */
+                    parcels?: {
+                        weight_oz: number;
+                        length_in?: number;
+                        width_in?: number;
+                        height_in?: number;
+                        /** @description In place of the dimensions: a package preset (`pkg_…`, its tare is added to the weight) or a carrier's packaging (GET /v1/carrier-packages, which that carrier prices flat where it says). */
+                        package_id?: string;
+                    }[] | null;
                     /** @description A service_code, e.g. usps_ground_advantage. */
                     requested_service?: string | null;
                     /**
@@ -30885,6 +31102,7 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
@@ -30961,6 +31179,7 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
@@ -31199,6 +31418,7 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
@@ -31446,6 +31666,15 @@ export interface operations {
                         /** @description In place of the dimensions: a package preset (`pkg_…`, its tare is added to the weight) or a carrier's packaging (GET /v1/carrier-packages, which that carrier prices flat where it says). */
                         package_id?: string;
                     } | null;
+                    /** @description A multi-piece shipment, in place of `parcel`: every piece with its weight (dimensions from the setting orders.default_box or `package_id` when absent), 1 to the service's `max_parcels`. Its labels have one package (and one label page) per piece; null: the one `parcel`. */
+                    parcels?: {
+                        weight_oz: number;
+                        length_in?: number;
+                        width_in?: number;
+                        height_in?: number;
+                        /** @description In place of the dimensions: a package preset (`pkg_…`, its tare is added to the weight) or a carrier's packaging (GET /v1/carrier-packages, which that carrier prices flat where it says). */
+                        package_id?: string;
+                    }[] | null;
                     /** @description A service_code, e.g. usps_ground_advantage. */
                     requested_service?: string | null;
                     /**
@@ -31635,6 +31864,7 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
@@ -31857,6 +32087,7 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
@@ -32079,6 +32310,7 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
@@ -32301,6 +32533,7 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
@@ -32523,6 +32756,7 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
@@ -35272,6 +35506,19 @@ export interface operations {
                      *             "width_in": 8,
                      *             "height_in": 4
                      *           },
+                     *           "parcels": null,
+                     *           "packages": [
+                     *             {
+                     *               "tracking_number": "9300155747967004000157",
+                     *               "parcel": {
+                     *                 "weight_oz": 24,
+                     *                 "length_in": 10,
+                     *                 "width_in": 8,
+                     *                 "height_in": 4
+                     *               },
+                     *               "tracking_status": "pre_transit"
+                     *             }
+                     *           ],
                      *           "label": {
                      *             "format": "pdf_4x6",
                      *             "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
@@ -35746,6 +35993,19 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
+                     *       "packages": [
+                     *         {
+                     *           "tracking_number": "9300155747967004000157",
+                     *           "parcel": {
+                     *             "weight_oz": 24,
+                     *             "length_in": 10,
+                     *             "width_in": 8,
+                     *             "height_in": 4
+                     *           },
+                     *           "tracking_status": "pre_transit"
+                     *         }
+                     *       ],
                      *       "label": {
                      *         "format": "pdf_4x6",
                      *         "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
@@ -36089,6 +36349,19 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
+                     *       "packages": [
+                     *         {
+                     *           "tracking_number": "9300155747967004000157",
+                     *           "parcel": {
+                     *             "weight_oz": 24,
+                     *             "length_in": 10,
+                     *             "width_in": 8,
+                     *             "height_in": 4
+                     *           },
+                     *           "tracking_status": "pre_transit"
+                     *         }
+                     *       ],
                      *       "label": {
                      *         "format": "pdf_4x6",
                      *         "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
@@ -36542,6 +36815,19 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
+                     *       "packages": [
+                     *         {
+                     *           "tracking_number": "9300155747967004000157",
+                     *           "parcel": {
+                     *             "weight_oz": 24,
+                     *             "length_in": 10,
+                     *             "width_in": 8,
+                     *             "height_in": 4
+                     *           },
+                     *           "tracking_status": "pre_transit"
+                     *         }
+                     *       ],
                      *       "label": {
                      *         "format": "pdf_4x6",
                      *         "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
@@ -37322,6 +37608,19 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
+                     *       "packages": [
+                     *         {
+                     *           "tracking_number": "9300155747967004000157",
+                     *           "parcel": {
+                     *             "weight_oz": 24,
+                     *             "length_in": 10,
+                     *             "width_in": 8,
+                     *             "height_in": 4
+                     *           },
+                     *           "tracking_status": "pre_transit"
+                     *         }
+                     *       ],
                      *       "label": {
                      *         "format": "pdf_4x6",
                      *         "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
@@ -37639,6 +37938,19 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
+                     *       "packages": [
+                     *         {
+                     *           "tracking_number": "9300155747967004000157",
+                     *           "parcel": {
+                     *             "weight_oz": 24,
+                     *             "length_in": 10,
+                     *             "width_in": 8,
+                     *             "height_in": 4
+                     *           },
+                     *           "tracking_status": "pre_transit"
+                     *         }
+                     *       ],
                      *       "label": {
                      *         "format": "pdf_4x6",
                      *         "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
@@ -37998,6 +38310,7 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
@@ -38969,6 +39282,19 @@ export interface operations {
                      *                 "width_in": 8,
                      *                 "height_in": 4
                      *               },
+                     *               "parcels": null,
+                     *               "packages": [
+                     *                 {
+                     *                   "tracking_number": "9300155747967004000157",
+                     *                   "parcel": {
+                     *                     "weight_oz": 24,
+                     *                     "length_in": 10,
+                     *                     "width_in": 8,
+                     *                     "height_in": 4
+                     *                   },
+                     *                   "tracking_status": "pre_transit"
+                     *                 }
+                     *               ],
                      *               "label": {
                      *                 "format": "pdf_4x6",
                      *                 "url": "http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label",
@@ -42009,24 +42335,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "ship_from": {
-                 *         "postal_code": "94301",
-                 *         "country": "US"
-                 *       },
-                 *       "ship_to": {
-                 *         "postal_code": "10118",
-                 *         "country": "US"
-                 *       },
-                 *       "parcel": {
-                 *         "weight_oz": 24,
-                 *         "length_in": 10,
-                 *         "width_in": 8,
-                 *         "height_in": 4
-                 *       }
-                 *     }
-                 */
                 "application/json": {
                     /** RateAddress */
                     ship_from?: {
@@ -42062,7 +42370,7 @@ export interface operations {
                      * Parcel
                      * @description Weight and dimensions, or weight and `package_id` (a `pkg_…` preset, whose tare is added, or a carrier's packaging from GET /v1/carrier-packages) in place of the dimensions.
                      */
-                    parcel: {
+                    parcel?: {
                         /** @description Actual weight in ounces, > 0. */
                         weight_oz: number;
                         /** @description Length in inches, > 0. */
@@ -42128,6 +42436,19 @@ export interface operations {
                         references?: string[];
                         delivery_instructions?: string | null;
                     };
+                    /** @description A multi-piece shipment, in place of `parcel`: every piece (1 to the service's `max_parcels`, GET /v1/carrier-types). Priced as one shipment; a service that takes fewer pieces is dropped with a `messages` entry (option_unavailable, option `parcels`). */
+                    parcels?: {
+                        /** @description Actual weight in ounces, > 0. */
+                        weight_oz: number;
+                        /** @description Length in inches, > 0. */
+                        length_in?: number;
+                        /** @description Width in inches, > 0. */
+                        width_in?: number;
+                        /** @description Height in inches, > 0. */
+                        height_in?: number;
+                        /** @description A package preset (`pkg_…`, its tare weight is added) or a carrier's packaging (GET /v1/carrier-packages). */
+                        package_id?: string;
+                    }[];
                     /** @description In place of ship_from: a location (`loc_…`) ships from its address, on its time zone and cut-off. With neither, the default location (else ship_from is required). */
                     location_id?: string;
                 };
@@ -44567,6 +44888,16 @@ export interface operations {
                         references?: string[];
                         delivery_instructions?: string | null;
                     };
+                    parcels?: {
+                        /** @description Actual weight in ounces, > 0. */
+                        weight_oz: number;
+                        /** @description Length in inches, > 0. */
+                        length_in: number;
+                        /** @description Width in inches, > 0. */
+                        width_in: number;
+                        /** @description Height in inches, > 0. */
+                        height_in: number;
+                    }[];
                     /** @description With a rate query: the order value the rules see (default none: order_value conditions do not match). */
                     order_value?: {
                         /**
@@ -53528,6 +53859,15 @@ export interface operations {
                         /** @description In place of the dimensions: a package preset (`pkg_…`, its tare is added to the weight) or a carrier's packaging (GET /v1/carrier-packages, which that carrier prices flat where it says). */
                         package_id?: string;
                     } | null;
+                    /** @description A multi-piece shipment, in place of `parcel`: every piece with its weight (dimensions from the setting orders.default_box or `package_id` when absent), 1 to the service's `max_parcels`. Its labels have one package (and one label page) per piece; null: the one `parcel`. */
+                    parcels?: {
+                        weight_oz: number;
+                        length_in?: number;
+                        width_in?: number;
+                        height_in?: number;
+                        /** @description In place of the dimensions: a package preset (`pkg_…`, its tare is added to the weight) or a carrier's packaging (GET /v1/carrier-packages, which that carrier prices flat where it says). */
+                        package_id?: string;
+                    }[] | null;
                     /** @description A service_code, e.g. usps_ground_advantage. */
                     requested_service?: string | null;
                     /**
@@ -53717,6 +54057,7 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
@@ -53793,6 +54134,7 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,
@@ -54016,6 +54358,7 @@ export interface operations {
                      *         "width_in": 8,
                      *         "height_in": 4
                      *       },
+                     *       "parcels": null,
                      *       "parcel_derived": true,
                      *       "requested_service": "usps_ground_advantage",
                      *       "customs": null,

@@ -36,7 +36,16 @@ export interface ScanInput {
   ship_from: Address;
   ship_to: Address;
   sandbox?: SandboxOptions;
+  /** The package's place in a multi-piece shipment (0 = the master); absent = 0. */
+  piece?: number;
 }
+
+/**
+ * The pieces of a multi-piece shipment travel together, but a driver hands them over one by
+ * one: each later piece is delivered this much after the one before (so a shipment is
+ * delivered only when its last piece is).
+ */
+const PIECE_DELIVERY_STAGGER_MS = 10 * 60_000;
 
 const NORMAL: SandboxOptions = { time_scale: 1, scenario: 'normal' };
 
@@ -87,7 +96,7 @@ export function scheduleScans(input: ScanInput): TrackingEvent[] {
   }
   events.push(
     event(new Date(deliveryDay.getTime() + 8 * HOUR_MS), 'out_for_delivery', 'out_for_delivery', 'out_for_delivery', 'OD', 'Out for delivery', destination),
-    event(new Date(deliveryDay.getTime() + 14 * HOUR_MS), 'delivered', 'delivered', 'delivered', 'DL', 'Delivered', destination),
+    event(new Date(deliveryDay.getTime() + 14 * HOUR_MS + (input.piece ?? 0) * PIECE_DELIVERY_STAGGER_MS), 'delivered', 'delivered', 'delivered', 'DL', 'Delivered', destination),
   );
   return events;
 }

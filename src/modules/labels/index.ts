@@ -15,7 +15,7 @@ export {
   type LabelFormat,
   type RenderedLabel,
 } from './labels.types.js';
-export { renderCustomsDocument, renderLabel, renderLabelSet } from './labels.render.js';
+export { renderCustomsDocument, renderLabel, renderLabelSet, renderPackageLabels } from './labels.render.js';
 export { createLabelRenderPool, type LabelRenderPool, type LabelRenderPoolOptions } from './labels.pool.js';
 export { convertCarrierLabel, issuedLabelFormat, type CarrierLabelImage } from './labels.convert.js';
 export { labelMarks, dangerousGoodsMark, SIGNATURE_MARK, ADULT_SIGNATURE_MARK, SATURDAY_MARK } from './labels.marks.js';

@@ -75,6 +75,8 @@ export function layoutLabel(data: LabelData, options: { latin?: boolean } = {}):
   text(LABEL_WIDTH_PT - M - zoneW, y + 14, zoneW, data.zone && data.zone.length > 3 ? 12 : 20, true, labelText(data.zone) || '—', 'center');
   y += 46;
   text(M, y, W / 2, 8, false, `SHIP DATE: ${labelText(data.ship_date)}`);
+  // A multi-piece shipment's page says which package it is, between the date and the weight.
+  if (data.piece) text(M + W / 3, y, W / 3, 8, true, `${data.piece.index} of ${data.piece.count}`, 'center');
   text(M + W / 2, y, W / 2, 8, false, `WT: ${formatWeight(data.weight_oz)}`, 'right');
   y += 12;
   rule(y, 2);

@@ -110,11 +110,11 @@ function chunk(type: string, data: Buffer): Buffer {
   return Buffer.concat([head, data, crc]);
 }
 
-function encodePng1Bit(ink: Uint8Array): Buffer {
+function encodePng1Bit(ink: Uint8Array, height = PNG_HEIGHT): Buffer {
   const rowBytes = Math.ceil(PNG_WIDTH / 8);
-  const raw = Buffer.alloc((rowBytes + 1) * PNG_HEIGHT, 0);
+  const raw = Buffer.alloc((rowBytes + 1) * height, 0);
   const full = PNG_WIDTH >> 3; // whole bytes per row; the rest (812 = 101·8 + 4) is padded white
-  for (let y = 0; y < PNG_HEIGHT; y++) {
+  for (let y = 0; y < height; y++) {
     const out = y * (rowBytes + 1) + 1; // after the row's filter byte 0 (none)
     let i = y * PNG_WIDTH;
     for (let xb = 0; xb < full; xb++, i += 8) {
@@ -130,7 +130,7 @@ function encodePng1Bit(ink: Uint8Array): Buffer {
   }
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(PNG_WIDTH, 0);
-  ihdr.writeUInt32BE(PNG_HEIGHT, 4);
+  ihdr.writeUInt32BE(height, 4);
   ihdr[8] = 1; // bit depth
   ihdr[9] = 0; // greyscale
   const dpm = Math.round(DPI / 0.0254); // pixels per metre, so viewers and printers know it is 203 dpi
@@ -151,4 +151,19 @@ export function renderPng(data: LabelData): Buffer {
   const r = new Raster();
   draw(r, layoutLabel(data));
   return encodePng1Bit(r.ink);
+}
+
+/**
+ * The labels of a multi-piece shipment's packages in one PNG: an image has one page, so the
+ * 4×6 labels are stacked top to bottom (812 × 1218·N px), each to be cut apart or printed on
+ * its own label of a continuous roll.
+ */
+export function renderPngStack(labels: readonly LabelData[]): Buffer {
+  const ink = new Uint8Array(PNG_WIDTH * PNG_HEIGHT * labels.length);
+  labels.forEach((data, i) => {
+    const r = new Raster();
+    draw(r, layoutLabel(data));
+    ink.set(r.ink, i * PNG_WIDTH * PNG_HEIGHT);
+  });
+  return encodePng1Bit(ink, PNG_HEIGHT * labels.length);
 }

@@ -17,6 +17,8 @@ import type { RenderReply, RenderRequest } from './labels.worker.js';
 export interface LabelRenderPool {
   renderLabel(data: LabelData, format: LabelFormat): Promise<RenderedLabel>;
   renderLabelSet(data: LabelData[], format: LabelFormat): Promise<RenderedLabel>;
+  /** A multi-piece shipment's label file (labels.render.ts renderPackageLabels). */
+  renderPackageLabels(data: LabelData[], format: LabelFormat): Promise<RenderedLabel>;
   /** A customs document (CN 22, CN 23, commercial invoice) as a PDF. */
   renderCustomsDocument(data: CustomsDocumentData): Promise<RenderedLabel>;
   /** Upper bound of worker threads. */
@@ -109,6 +111,7 @@ export function createLabelRenderPool(options: LabelRenderPoolOptions = {}): Lab
     threads,
     renderLabel: (data, format) => run(false, [data], format),
     renderCustomsDocument: (document) => send((id) => ({ id, kind: 'customs', document })),
+    renderPackageLabels: (data, format) => send((id) => ({ id, kind: 'packages', data, format })),
     async renderLabelSet(data, format) {
       if (data.length === 0) throw new RangeError('renderLabelSet needs at least one label');
       if (format !== 'zpl_4x6' || data.length < 2 * threads) return run(true, data, format);

@@ -27,6 +27,17 @@ export async function renderLabel(data: LabelData, format: LabelFormat): Promise
 }
 
 /**
+ * A multi-piece shipment's label file: one page per package in every format (PDF pages, one
+ * ^XA…^XZ format per package in ZPL; a PNG, having one page, stacks the labels top to bottom).
+ */
+export async function renderPackageLabels(data: LabelData[], format: LabelFormat): Promise<RenderedLabel> {
+  if (data.length === 0) throw new RangeError('renderPackageLabels needs at least one label');
+  if (data.length === 1) return renderLabel(data[0]!, format);
+  if (format === 'png_4x6') return rendered((await pngWriter()).renderPngStack(data), format);
+  return renderLabelSet(data, format);
+}
+
+/**
  * Many labels in one file (batches): PDF formats one page per label; ZPL the formats one after
  * the other; PNG — an image holds one label — the 4×6 in multi-page PDF of the same labels
  * (so the answer's content_type is application/pdf, extension pdf). An empty list is an error.

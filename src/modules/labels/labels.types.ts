@@ -81,6 +81,8 @@ export interface LabelData {
   references?: readonly string[];
   /** Heading, routing code, barcode and printed tracking number, as the carrier presents them. */
   carrier_parts: LabelCarrierParts;
+  /** One package of a multi-piece shipment: printed "index of count" (1-based); absent = a single parcel. */
+  piece?: { index: number; count: number };
 }
 
 export interface RenderedLabel {

@@ -1,10 +1,11 @@
 import { parentPort } from 'node:worker_threads';
-import { renderCustomsDocument, renderLabel, renderLabelSet } from './labels.render.js';
+import { renderCustomsDocument, renderLabel, renderLabelSet, renderPackageLabels } from './labels.render.js';
 import type { CustomsDocumentData, LabelData, LabelFormat } from './labels.types.js';
 
 /** Worker-thread entry of the label render pool (labels.pool.ts): one message, one render. */
 export type RenderRequest =
   | { id: number; kind?: 'label'; set: boolean; data: LabelData[]; format: LabelFormat }
+  | { id: number; kind: 'packages'; data: LabelData[]; format: LabelFormat }
   | { id: number; kind: 'customs'; document: CustomsDocumentData };
 
 export type RenderReply =
@@ -15,7 +16,7 @@ const port = parentPort;
 if (!port) throw new Error('labels.worker runs only as a worker thread');
 
 port.on('message', (req: RenderRequest) => {
-  const work = req.kind === 'customs' ? renderCustomsDocument(req.document) : req.set ? renderLabelSet(req.data, req.format) : renderLabel(req.data[0]!, req.format);
+  const work = req.kind === 'customs' ? renderCustomsDocument(req.document) : req.kind === 'packages' ? renderPackageLabels(req.data, req.format) : req.set ? renderLabelSet(req.data, req.format) : renderLabel(req.data[0]!, req.format);
   work.then(
     (r) => {
       // Hand the bytes over instead of copying them (a Buffer may be a view of a shared pool).

@@ -56,6 +56,17 @@ export const ParcelInputSchema = Type.Object(
   { additionalProperties: false, description: 'Missing fields are derived: the weight from the line items, the dimensions from the setting orders.default_box (or from `package_id`).' },
 );
 
+/** A multi-piece order's pieces (each weighed: a piece's weight cannot be derived from the lines). */
+function parcelsInput() {
+  return nullable(
+    Type.Array(Type.Object({ ...ParcelInputSchema.properties, weight_oz: Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000 }) }, { additionalProperties: false }), {
+      minItems: 1,
+      maxItems: 100,
+      description: 'A multi-piece shipment, in place of `parcel`: every piece with its weight (dimensions from the setting orders.default_box or `package_id` when absent), 1 to the service\'s `max_parcels`. Its labels have one package (and one label page) per piece; null: the one `parcel`.',
+    }),
+  );
+}
+
 /** The order's shipment options: the default of every label bought for it (a shipment's own override them key by key). */
 function orderOptionsInput() {
   return Type.Union([ShipmentOptionsInputSchema, Type.Null()], {
@@ -74,6 +85,7 @@ export const OrderBody = Type.Object(
     location_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'In place of ship_from: the location (`loc_…`) the order ships from (its address, time zone and cut-off at purchase). Neither given: the default location. A location of another workspace or environment is 404.' })),
     line_items: Type.Array(LineItemInputSchema, { minItems: 1, maxItems: 1000 }),
     parcel: Type.Optional(nullable(ParcelInputSchema)),
+    parcels: Type.Optional(parcelsInput()),
     requested_service: Type.Optional(nullable(ServiceCodeSchema)),
     customs: Type.Optional(nullable(CustomsInputSchema)),
     options: Type.Optional(orderOptionsInput()),
@@ -91,6 +103,7 @@ export const UpdateOrderBody = Type.Object(
     location_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Ship from this location (`loc_…`) instead: clears ship_from. `ship_from: null` goes back to the default location.' })),
     line_items: Type.Optional(Type.Array(LineItemInputSchema, { minItems: 1, maxItems: 1000 })),
     parcel: Type.Optional(nullable(ParcelInputSchema)),
+    parcels: Type.Optional(parcelsInput()),
     requested_service: Type.Optional(nullable(ServiceCodeSchema)),
     customs: Type.Optional(nullable(CustomsInputSchema)),
     options: Type.Optional(orderOptionsInput()),
@@ -192,7 +205,8 @@ export const OrderSchema = Type.Object(
     ship_from: orNull(AddressOutputSchema),
     location_id: orNull(Type.String({ description: 'The location (`loc_…`) it ships from; null when ship_from is its own address (or the workspace has no location).' })),
     line_items: Type.Array(LineItemSchema),
-    parcel: ParcelSchema,
+    parcel: { ...ParcelSchema, description: 'The parcel; of a multi-piece order, its first piece.' },
+    parcels: orNull(Type.Array(ParcelSchema, { description: 'A multi-piece order\'s pieces (the first is `parcel`); null: the one `parcel`.' })),
     parcel_derived: Type.Boolean({ description: 'True when any parcel field was derived (weight from items, dimensions from the default box).' }),
     requested_service: orNull(Type.String()),
     customs: orNull(OrderCustomsSchema),

@@ -130,7 +130,13 @@ export function checkOrderBody(body: unknown): ErrorDetail[] {
     );
     if (wellFormed) input.line_items = body.line_items as never;
   }
-  return checkOrderContent(input);
+  return [...checkOrderContent(input), ...checkPiecesChoice(body)];
+}
+
+/** `parcel` or `parcels` (a multi-piece order), not both; any value (a body the schema refused too). */
+export function checkPiecesChoice(input: unknown): ErrorDetail[] {
+  if (!isObject(input) || input.parcel == null || input.parcels == null) return [];
+  return [{ field: 'parcels', message: 'give parcel or parcels, not both' }];
 }
 
 interface OrderFieldChange {
@@ -280,14 +286,26 @@ export class OrdersService {
   }
 
   private async parcelFor(executor: Executor, input: ParcelInput | null, items: StoredLineItem[], scope?: Scope) {
+    return this.pieceFor(executor, input, items, scope, 'parcel');
+  }
+
+  /** A parcel (or one piece of a multi-piece order, named by `field` in errors) resolved. */
+  private async pieceFor(executor: Executor, input: ParcelInput | null, items: StoredLineItem[], scope: Scope | undefined, field: string) {
     if (input?.package_id !== undefined && scope && this.#packages) {
       const given = (['length_in', 'width_in', 'height_in'] as const).filter((d) => input[d] !== undefined);
-      if (given.length) throw validationError(given.map((d) => ({ field: `parcel.${d}`, message: 'give package_id or the dimensions, not both' })));
+      if (given.length) throw validationError(given.map((d) => ({ field: `${field}.${d}`, message: 'give package_id or the dimensions, not both' })));
       const weight = input.weight_oz ?? itemsWeightOz(items);
-      if (!(weight > 0)) throw validationError([{ field: 'parcel.weight_oz', message: 'is required with package_id when the line items carry no weight' }]);
-      return this.#packages.resolveParcel(scope, { package_id: input.package_id, weight_oz: weight }, 'parcel', executor);
+      if (!(weight > 0)) throw validationError([{ field: `${field}.weight_oz`, message: 'is required with package_id when the line items carry no weight' }]);
+      return this.#packages.resolveParcel(scope, { package_id: input.package_id, weight_oz: weight }, field, executor);
     }
     return deriveParcel(input, items, needsBox(input) ? await this.defaultBox(executor) : FALLBACK_BOX).parcel;
+  }
+
+  /** A multi-piece order's pieces, each resolved as a parcel is (every piece carries its weight). */
+  private async parcelsFor(executor: Executor, inputs: readonly ParcelInput[], items: StoredLineItem[], scope?: Scope): Promise<StoredParcel[]> {
+    const out: StoredParcel[] = [];
+    for (const [i, input] of inputs.entries()) out.push(await this.pieceFor(executor, input, items, scope, `parcels[${i}]`));
+    return out;
   }
 
   /**
@@ -303,11 +321,12 @@ export class OrdersService {
     input: OrderInput,
     inTransaction?: (trx: Executor, result: { order: Order; created: boolean }) => Promise<void>,
   ): Promise<{ order: Order; created: boolean }> {
-    const details = checkOrderContent(input);
+    const details = [...checkOrderContent(input), ...checkPiecesChoice(input)];
     if (details.length) throw validationError(details);
     const now = this.deps.now();
     const lineItems = toStoredLineItems(input.line_items);
-    const parcelInput = input.parcel ?? null;
+    const pieces = input.parcels ? await this.parcelsFor(this.deps.db, input.parcels, lineItems, scope) : null;
+    const parcelInput = input.parcels?.[0] ?? input.parcel ?? null;
     const row = {
       id: newId('order'),
       workspace_id: scope.workspaceId,
@@ -322,8 +341,9 @@ export class OrdersService {
       ship_from: input.ship_from ? JSON.stringify(toStoredAddress(input.ship_from)) : null,
       location_id: input.ship_from ? null : await this.locationFor(this.deps.db, scope, input.location_id),
       line_items: JSON.stringify(lineItems),
-      parcel: JSON.stringify(await this.parcelFor(this.deps.db, parcelInput, lineItems, scope)),
+      parcel: JSON.stringify(pieces ? pieces[0] : await this.parcelFor(this.deps.db, parcelInput, lineItems, scope)),
       parcel_input: parcelInput ? JSON.stringify(parcelInput) : null,
+      parcels: pieces ? JSON.stringify(pieces) : null,
       requested_service: input.requested_service ?? null,
       customs: input.customs ? JSON.stringify(withDefaults(input.customs)) : null,
       options: input.options ? JSON.stringify(input.options) : null,
@@ -486,8 +506,21 @@ export class OrdersService {
       parcelInput = patch.parcel ?? null;
       set.parcel_input = parcelInput ? JSON.stringify(parcelInput) : null;
     }
-    if (patch.line_items || patch.parcel !== undefined) {
-      const parcel = await this.parcelFor(executor, parcelInput, lineItems, { workspaceId: row.workspace_id, environment: row.environment });
+    // Pieces given replace the parcel (the first piece is `parcel`); a parcel given (or null)
+    // ends a multi-piece order; otherwise its pieces stay as they were.
+    const scope = { workspaceId: row.workspace_id, environment: row.environment };
+    if (patch.parcels) {
+      const pieces = await this.parcelsFor(executor, patch.parcels, lineItems, scope);
+      note('parcels', before.parcels, pieces);
+      note('parcel', before.parcel, pieces[0]);
+      parcelInput = patch.parcels[0]!;
+      Object.assign(set, { parcels: JSON.stringify(pieces), parcel: JSON.stringify(pieces[0]), parcel_input: JSON.stringify(parcelInput) });
+    } else if ((patch.parcels === null || patch.parcel !== undefined) && row.parcels) {
+      note('parcels', before.parcels, null);
+      set.parcels = null;
+    }
+    if (!patch.parcels && (patch.parcel !== undefined || ((patch.parcels === null || !row.parcels) && patch.line_items))) {
+      const parcel = await this.parcelFor(executor, parcelInput, lineItems, scope);
       note('parcel', before.parcel, parcel);
       note('parcel_derived', before.parcel_derived, isParcelDerived(parcelInput));
       set.parcel = JSON.stringify(parcel);
@@ -509,7 +542,7 @@ export class OrdersService {
       note('notes', row.notes, patch.notes);
       set.notes = patch.notes;
     }
-    if (Object.keys(changes).length === 0 && (patch.parcel === undefined || JSON.stringify(parcelInput) === JSON.stringify(row.parcel_input ?? null))) {
+    if (Object.keys(changes).length === 0 && (patch.parcel === undefined || JSON.stringify(parcelInput) === JSON.stringify(row.parcel_input ?? null)) && !patch.parcels) {
       return { set: null, changes };
     }
     set.updated_at = now;
@@ -561,7 +594,7 @@ export class OrdersService {
 
   /** Admin edit of an open order (409 invalid_state once shipped, delivered or cancelled); audited. */
   async updateOrder(ctx: ServiceContext, id: string, patch: OrderPatch): Promise<Order> {
-    const details = checkOrderContent(patch);
+    const details = [...checkOrderContent(patch), ...checkPiecesChoice(patch)];
     if (details.length) throw validationError(details);
     return this.deps.db.transaction().execute(async (trx) => {
       const row = await repo.findOrder(trx, ctx, id, { forUpdate: true });

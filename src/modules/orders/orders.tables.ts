@@ -67,6 +67,8 @@ export interface OrdersTable {
   line_items: Json<StoredLineItem[]>;
   parcel: Json<StoredParcel>;
   parcel_input: NullableJson<ParcelInput>;
+  /** A multi-piece order's pieces, resolved (`parcel` is the first); null: the one parcel. */
+  parcels: NullableJson<StoredParcel[]>;
   requested_service: string | null;
   /** The customs declaration the sender gave; null: derived from line items at purchase. */
   customs: NullableJson<CustomsDeclaration>;

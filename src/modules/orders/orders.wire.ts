@@ -27,6 +27,7 @@ export function toOrder(row: OrderRow, attachments: OrderAttachments = {}): Orde
     location_id: row.location_id ?? null,
     line_items: row.line_items,
     parcel: row.parcel,
+    parcels: row.parcels ?? null,
     parcel_derived: isParcelDerived(row.parcel_input),
     requested_service: row.requested_service,
     customs: row.customs ? toOrderCustoms(row.customs) : null,

@@ -10,6 +10,16 @@ export const RATE_QUERY_EXAMPLE = {
   parcel: { weight_oz: 24, length_in: 10, width_in: 8, height_in: 4 },
 };
 
+/** A multi-piece shipment: two boxes priced as one shipment (services without multi-piece are dropped with a message). */
+export const MULTI_PIECE_RATE_QUERY_EXAMPLE = {
+  ship_from: { postal_code: '94301', country: 'US' },
+  ship_to: { postal_code: '10118', country: 'US' },
+  parcels: [
+    { weight_oz: 24, length_in: 10, width_in: 8, height_in: 4 },
+    { weight_oz: 80, length_in: 16, width_in: 12, height_in: 10 },
+  ],
+};
+
 /** Options sorted by price (three of them here), and the services that cannot carry the parcel. */
 export const RATE_QUERY_RESPONSE_EXAMPLE = {
   ship_date: '2026-11-23',

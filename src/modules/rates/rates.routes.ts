@@ -1,7 +1,8 @@
 import { errorResponses, type App } from '../../platform/http/schemas.js';
 import { strictBodyValidator } from '../../platform/http/strict-body-validator.js';
 import { RateQueryBodySchema, RateQueryResponseSchema, type RateQuery, type RateQueryResponse } from './rates.schemas.js';
-import { checkParcelShape, isPackagedParcel, type PackagesService } from '../packages/index.js';
+import { isPackagedParcel, type PackagesService } from '../packages/index.js';
+import { checkParcelsChoice, piecesOf } from './rates.parcels.js';
 import { validationError } from '../../platform/errors.js';
 import { checkRateEnds, quoteRatesJson, warmRateData } from './rates.service.js';
 import type { RateSource } from './rates.sources.js';
@@ -53,21 +54,22 @@ export async function ratesRoutes(app: App, opts: { surface?: 'v1' | 'admin'; ga
       // Fastify types a route-level compiler by the whole route schema; this one only ever
       // receives the body schema, so the cast is safe.
       validatorCompiler: strictBodyValidator as never,
-      config: { bodyChecks: (body: unknown) => [...checkRateEnds(body), ...checkParcelShape((body as { parcel?: unknown } | null)?.parcel)] },
+      config: { bodyChecks: (body: unknown) => [...checkRateEnds(body), ...checkParcelsChoice(body)] },
     },
     (request, reply) => {
       // The route's own response serializer (the schema above); the JSON text is sent as is.
       const serialize = reply.getSerializationFunction('200') as (response: RateQueryResponse) => string;
       // When the request arrived (Fastify times each from its start): the carriers' deadline counts from here.
       const startedAt = Date.now() - reply.elapsedTime;
-      const shape = checkParcelShape(request.body.parcel);
+      const shape = checkParcelsChoice(request.body);
       if (shape.length > 0) {
         reply.send(validationError(shape) as never);
         return;
       }
       const scope = serviceContext(request);
       const sources = opts.gateway.rateSources(scope, request.body.carrier_accounts);
-      const { parcel, location_id: locationId, ship_from: shipFrom } = request.body;
+      const { location_id: locationId, ship_from: shipFrom } = request.body;
+      const pieces = piecesOf(request.body);
       if (locationId !== undefined && shipFrom !== undefined) {
         reply.send(validationError([{ field: 'location_id', message: 'give location_id or ship_from, not both' }]) as never);
         return;
@@ -76,19 +78,20 @@ export async function ratesRoutes(app: App, opts: { surface?: 'v1' | 'admin'; ga
       // from its address and clock (either can change, so the body's text is no quote-cache key).
       const quote = (resolved: RateSource[], query: RateQuery, bodyText: string | undefined, origin?: { timezone: string; cutoff_minutes: number }) =>
         quoteRatesJson(query, { carriers, sources: resolved, now: app.deps.now(), bodyText, requestId: request.id, startedAt, ...(origin ? { origin } : {}) }, serialize);
-      const plain = shipFrom !== undefined && !isPackagedParcel(parcel);
+      const plain = shipFrom !== undefined && request.body.parcels === undefined && !isPackagedParcel(request.body.parcel);
       const json = plain
         ? Array.isArray(sources)
           ? quote(sources, request.body as RateQuery, request.bodyText)
           : sources.then((resolved) => quote(resolved, request.body as RateQuery, request.bodyText))
         : Promise.all([
             sources,
-            isPackagedParcel(parcel) ? opts.packages.resolveParcel(scope, parcel) : parcel,
+            Promise.all(pieces.map((p, i) => (isPackagedParcel(p) ? opts.packages.resolveParcel(scope, p, request.body.parcels ? `parcels[${i}]` : 'parcel') : p))),
             shipFrom === undefined ? opts.locations.originFor(scope, locationId) : null,
           ]).then(([resolved, dims, origin]) => {
             if (shipFrom === undefined && !origin) throw validationError([{ field: 'ship_from', message: 'is required (or give location_id, or make a default location)' }]);
-            const { location_id: _location, ...rest } = request.body;
-            const query = { ...rest, parcel: dims, ship_from: origin ? origin.address : shipFrom! } as RateQuery;
+            const { location_id: _location, parcels: _parcels, ...rest } = request.body;
+            // A multi-piece query is quoted with its first piece as `parcel` and every piece in `parcels`.
+            const query = { ...rest, parcel: dims[0], ...(dims.length > 1 ? { parcels: dims } : {}), ship_from: origin ? origin.address : shipFrom! } as RateQuery;
             return quote(resolved, query, undefined, origin ? { timezone: origin.timezone, cutoff_minutes: origin.cutoff_minutes } : undefined);
           });
       reply.type('application/json; charset=utf-8');

@@ -3,7 +3,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { DateSchema, MoneySchema } from '../../platform/http/schemas.js';
 import { AddressSchema } from '../addresses/index.js';
 import { PackagedParcelSchema } from '../packages/index.js';
-import { RATE_QUERY_EXAMPLE, RATE_QUERY_RESPONSE_EXAMPLE } from './rates.examples.js';
+import { MULTI_PIECE_RATE_QUERY_EXAMPLE, RATE_QUERY_EXAMPLE, RATE_QUERY_RESPONSE_EXAMPLE } from './rates.examples.js';
 import { ShipmentOptionsInputSchema } from '../shipment-options/index.js';
 
 /** An address for rating: only country and postal code are required. */
@@ -27,6 +27,9 @@ export const ParcelSchema = Type.Object(
   },
   { title: 'Parcel' },
 );
+
+/** The most pieces a body may list (the services' own `max_parcels` are checked after). */
+export const MAX_PARCELS_IN_BODY = 100;
 
 export const RateQuerySchema = Type.Object(
   {
@@ -58,10 +61,23 @@ export const RateQuerySchema = Type.Object(
       ...ShipmentOptionsInputSchema,
       description: 'Shipment options: only services that offer them are quoted, each option\'s cost a `surcharges` entry; a service dropped for lacking one is a `messages` entry (code option_unavailable).',
     }),
+    parcels: Type.Optional(Type.Array(ParcelSchema, { minItems: 1, maxItems: MAX_PARCELS_IN_BODY })),
   },
   { title: 'RateQuery', examples: [RATE_QUERY_EXAMPLE] },
 );
+/** The query as quoted: `parcel` is the first piece when `parcels` was given. */
 export type RateQuery = Static<typeof RateQuerySchema>;
+
+const QueryParcelSchema = Type.Object(
+  {
+    ...ParcelSchema.properties,
+    length_in: Type.Optional(ParcelSchema.properties.length_in),
+    width_in: Type.Optional(ParcelSchema.properties.width_in),
+    height_in: Type.Optional(ParcelSchema.properties.height_in),
+    package_id: Type.Optional(PackagedParcelSchema.properties.package_id),
+  },
+  { title: 'Parcel', description: 'Weight and dimensions, or weight and `package_id` (a `pkg_…` preset, whose tare is added, or a carrier\'s packaging from GET /v1/carrier-packages) in place of the dimensions.' },
+);
 
 /**
  * The body of POST /rates/query: a rate query whose parcel may instead name a package
@@ -73,18 +89,16 @@ export const RateQueryBodySchema = Type.Object(
     ...RateQuerySchema.properties,
     ship_from: Type.Optional(RateQuerySchema.properties.ship_from),
     location_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'In place of ship_from: a location (`loc_…`) ships from its address, on its time zone and cut-off. With neither, the default location (else ship_from is required).' })),
-    parcel: Type.Object(
-      {
-        ...ParcelSchema.properties,
-        length_in: Type.Optional(ParcelSchema.properties.length_in),
-        width_in: Type.Optional(ParcelSchema.properties.width_in),
-        height_in: Type.Optional(ParcelSchema.properties.height_in),
-        package_id: Type.Optional(PackagedParcelSchema.properties.package_id),
-      },
-      { title: 'Parcel', description: 'Weight and dimensions, or weight and `package_id` (a `pkg_…` preset, whose tare is added, or a carrier\'s packaging from GET /v1/carrier-packages) in place of the dimensions.' },
+    parcel: Type.Optional(QueryParcelSchema),
+    parcels: Type.Optional(
+      Type.Array(QueryParcelSchema, {
+        minItems: 1,
+        maxItems: MAX_PARCELS_IN_BODY,
+        description: 'A multi-piece shipment, in place of `parcel`: every piece (1 to the service\'s `max_parcels`, GET /v1/carrier-types). Priced as one shipment; a service that takes fewer pieces is dropped with a `messages` entry (option_unavailable, option `parcels`).',
+      }),
     ),
   },
-  { title: 'RateQuery', examples: [RATE_QUERY_EXAMPLE] },
+  { title: 'RateQuery', examples: [RATE_QUERY_EXAMPLE, MULTI_PIECE_RATE_QUERY_EXAMPLE] },
 );
 export type RateQueryBody = Static<typeof RateQueryBodySchema>;
 

@@ -10,6 +10,7 @@ import { ALL_US_HOLIDAYS, cutoffClock, estimateDeliveryDate, holidayDates, isVal
 import type { RateOption, RateQuery, RateQueryResponse, UnavailableService } from './rates.schemas.js';
 import { registrySources, type RateMessage, type RateSource, type SourcedRate } from './rates.sources.js';
 import { buildRoute, zip3Centroid } from './zones.js';
+import { parcelsGap } from '../shipment-options/index.js';
 
 /** A location's clock: its IANA zone and cut-off (minutes after local midnight). */
 export interface RateOriginClock {
@@ -195,7 +196,8 @@ async function computeQuote(query: RateQuery, ctx: QuoteRatesContext, now: Date)
   const wanted = resolveServiceFilter(query.services, ctx.carriers, serviceDetails);
   const lane = prepareLane(query, now, [...serviceDetails, ...checkOptions(query.options)], ctx.origin);
   const shipmentOptions = resolveOptions(query.options);
-  const plainParcel = asksNothing(shipmentOptions);
+  const pieces = query.parcels && query.parcels.length > 1 ? query.parcels : null;
+  const plainParcel = asksNothing(shipmentOptions) && !pieces;
   const dropped: RateMessage[] = [];
   const { ship_from: shipFrom, ship_to: shipTo, route, clock, ship_date: shipDate, residential } = lane;
   const needsCustoms = requiresCustoms(route, shipTo);
@@ -214,7 +216,9 @@ async function computeQuote(query: RateQuery, ctx: QuoteRatesContext, now: Date)
         residential,
         service_codes: codes,
         route,
-        ...(plainParcel && shipmentOptions.references.length === 0 && !shipmentOptions.delivery_instructions ? {} : { options: shipmentOptions }),
+        ...(asksNothing(shipmentOptions) && shipmentOptions.references.length === 0 && !shipmentOptions.delivery_instructions ? {} : { options: shipmentOptions }),
+        // Only a simulated carrier is asked for several pieces: the api drivers' multi-piece is refused below.
+        ...(pieces && source.driver === 'simulated' ? { parcels: pieces.map((p) => ({ ...p })) } : {}),
       };
       return { source, codes, answer: await source.quote(request, { requestId: ctx.requestId, startedAt: ctx.startedAt }) };
     }),
@@ -247,6 +251,12 @@ async function computeQuote(query: RateQuery, ctx: QuoteRatesContext, now: Date)
         const gaps = optionGaps(rate.service_name, service?.options, shipmentOptions);
         for (const gap of gaps) dropped.push({ carrier_account_id: source.accountId, carrier: carrier.slug, service_code: rate.service_code, code: 'option_unavailable', option: gap.option, message: gap.message });
         if (gaps.length > 0) continue;
+        // A multi-piece query: a service that takes fewer pieces (or an api account) is dropped too.
+        const pieceGap = pieces ? parcelsGap(rate.service_name, service?.options, pieces.length, source.driver) : null;
+        if (pieceGap) {
+          dropped.push({ carrier_account_id: source.accountId, carrier: carrier.slug, service_code: rate.service_code, code: 'option_unavailable', option: pieceGap.option, message: pieceGap.message });
+          continue;
+        }
       }
       options.push(toOption(carrier, rate, shipDate, clock, source.accountId, needsCustoms));
     }

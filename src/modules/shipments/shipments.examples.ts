@@ -60,6 +60,8 @@ export const SHIPMENT_EXAMPLE = {
     country: 'US',
   },
   parcel: { weight_oz: 24, length_in: 10, width_in: 8, height_in: 4 },
+  parcels: null,
+  packages: [{ tracking_number: '9300155747967004000157', parcel: { weight_oz: 24, length_in: 10, width_in: 8, height_in: 4 }, tracking_status: 'pre_transit' }],
   label: {
     format: 'pdf_4x6',
     url: 'http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label',
@@ -127,6 +129,7 @@ export const INTERNATIONAL_SHIPMENT_EXAMPLE = {
   },
   ship_to: { name: 'Ada Lovelace', street1: '10 Downing St', city: 'London', postal_code: 'SW1A 2AA', country: 'GB' },
   parcel: { weight_oz: 32, length_in: 10, width_in: 8, height_in: 6 },
+  packages: [{ tracking_number: '9400155747967004000164', parcel: { weight_oz: 32, length_in: 10, width_in: 8, height_in: 6 }, tracking_status: 'pre_transit' }],
   label: { ...SHIPMENT_EXAMPLE.label, url: 'http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6gj00/label' },
   selection: null,
   customs: CUSTOMS_EXAMPLE,

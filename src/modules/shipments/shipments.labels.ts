@@ -6,6 +6,8 @@ import type { ShipmentAddress, ShipmentRow } from './shipments.tables.js';
 /** What the shipments module needs from label rendering (the labels module's pool fits). */
 export interface LabelRenderer {
   renderLabel(data: LabelData, format: LabelFormat): Promise<RenderedLabel>;
+  /** A shipment's label file: one page per package (the labels module's renderPackageLabels). */
+  renderPackageLabels(data: LabelData[], format: LabelFormat): Promise<RenderedLabel>;
   renderCustomsDocument(data: CustomsDocumentData): Promise<RenderedLabel>;
   close(): Promise<void>;
 }
@@ -17,6 +19,10 @@ export function lazyRenderPool(): LabelRenderer {
     renderLabel(data, format) {
       pool ??= createLabelRenderPool();
       return pool.renderLabel(data, format);
+    },
+    renderPackageLabels(data, format) {
+      pool ??= createLabelRenderPool();
+      return pool.renderPackageLabels(data, format);
     },
     renderCustomsDocument(data) {
       pool ??= createLabelRenderPool();
@@ -82,4 +88,17 @@ export function labelDataOf(row: Pick<ShipmentRow, 'id' | 'tracking_number' | 'c
     references: row.options?.references ?? [],
     carrier_parts: labelCarrierParts((carrier ?? fallback).label, row.tracking_number, shipTo),
   };
+}
+
+/**
+ * The label pages of a shipment, one per package: each with the package's own tracking number
+ * (barcode and print), its weight and "i of N"; a single-parcel shipment has one page, as ever.
+ */
+export function packageLabelData(row: Parameters<typeof labelDataOf>[0] & { packages?: ShipmentRow['packages'] }, carrier: CarrierDefinition | undefined, reference: string | null): LabelData[] {
+  const packages = row.packages && row.packages.length > 1 ? row.packages : null;
+  if (!packages) return [labelDataOf(row, carrier, reference)];
+  return packages.map((p, i) => ({
+    ...labelDataOf({ ...row, tracking_number: p.tracking_number, parcel: p.parcel }, carrier, reference),
+    piece: { index: i + 1, count: packages.length },
+  }));
 }

@@ -11,6 +11,7 @@ export const RETURN_SHIPMENT_EXAMPLE = {
   id: 'shp_01m856a2k7ep8t1v6w0d3c9h4b',
   tracking_number: '9300155747967004100159',
   tracking_url: 'http://localhost:3000/track/9300155747967004100159',
+  packages: [{ ...SHIPMENT_EXAMPLE.packages[0], tracking_number: '9300155747967004100159' }],
   ship_from: SHIPMENT_EXAMPLE.ship_to,
   ship_to: SHIPMENT_EXAMPLE.ship_from,
   label: { format: 'pdf_4x6', url: 'http://localhost:3000/v1/shipments/shp_01m856a2k7ep8t1v6w0d3c9h4b/label', created_at: '2026-11-25T10:02:11.120Z' },

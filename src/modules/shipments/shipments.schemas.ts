@@ -223,6 +223,8 @@ export const ShipmentWriteBackSchema = Type.Object(
   { description: 'Null for a shipment whose order did not come from a connected store (or with write_back off).' },
 );
 
+const ShipmentParcelSchema = Type.Object({ weight_oz: Type.Number(), length_in: Type.Number(), width_in: Type.Number(), height_in: Type.Number() });
+
 export const ShipmentSchema = Type.Object(
   {
     id: Type.String({ examples: ['shp_01jx0000000000000000000000'] }),
@@ -262,7 +264,16 @@ export const ShipmentSchema = Type.Object(
         { description: 'How the destination was checked before purchase; null for labels bought before the check existed.' },
       ),
     ),
-    parcel: Type.Object({ weight_oz: Type.Number(), length_in: Type.Number(), width_in: Type.Number(), height_in: Type.Number() }),
+    parcel: { ...ShipmentParcelSchema, description: 'The parcel; of a multi-piece shipment, the first package\'s.' },
+    parcels: orNull(Type.Array(ShipmentParcelSchema, { description: 'A multi-piece shipment\'s parcels, one per package; null: the one `parcel`.' })),
+    packages: Type.Array(
+      Type.Object({
+        tracking_number: Type.String({ description: 'The package\'s own; the first package\'s is the shipment\'s `tracking_number` (the master).' }),
+        parcel: ShipmentParcelSchema,
+        tracking_status: Type.String({ description: 'Where this package\'s journey stands; the shipment\'s `tracking_status` rolls them up (delivered when every package is).' }),
+      }),
+      { minItems: 1, description: 'One per piece, each with its own label page (a single-parcel shipment has one). Voiding the shipment voids them all.' },
+    ),
     label: Type.Object({ format: Type.String(), url: Type.String(), created_at: Timestamp }),
     carrier_account_id: orNull(Type.String({ description: 'The carrier account that sold the label (null for labels bought before carrier accounts existed).' })),
     simulated: Type.Boolean({ description: 'Sold by a simulated carrier account (in any environment): no carrier will take the parcel, and the label prints SAMPLE - DO NOT MAIL.' }),

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { CarrierRegistry } from '../../carriers/registry.js';
 import { CarrierError, type CarrierDefinition, type CustomsDeclaration, type ShipmentOptions } from '../../carriers/types.js';
-import { assertOptionsOffered, checkOptions, DEFAULT_OPTIONS, resolveOptions, type ShipmentOptionsInput } from '../shipment-options/index.js';
+import { assertOptionsOffered, assertParcelsTaken, checkOptions, DEFAULT_OPTIONS, resolveOptions, type ShipmentOptionsInput } from '../shipment-options/index.js';
 import { AppError, rateLimited, validationError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { Deps } from '../../platform/deps.js';
@@ -21,7 +21,8 @@ import { checkCustoms, customsInvalid, customsRequired, deriveCustoms, requiresC
 import { prepareLane, quoteRates, toRateOption, type PreparedLane, type RateQueryResponse, type SourcedRate } from '../rates/index.js';
 import * as repo from './shipments.repo.js';
 import { LABEL_FORMAT_CODES, TRACKING_STATUSES, type CreateShipmentInput, type LabelFormatCode, type PublicTracking, type Shipment, type ShipmentListFilter, type Tracking, type TrackingEventListFilter } from './shipments.schemas.js';
-import { labelDataOf, lazyRenderPool, type LabelRenderer } from './shipments.labels.js';
+import { lazyRenderPool, packageLabelData, type LabelRenderer } from './shipments.labels.js';
+import { packagesOf, type StoredPackage } from './shipments.packages.js';
 import { ShipmentDocuments, storeCarrierDocuments, type DocumentFile, type ShipmentDocumentListItem } from './shipments.documents.js';
 import { parseTimeScale, sandboxOptions, sandboxScenario, TIME_SCALE_SETTING } from './shipments.sandbox.js';
 import { checkDestination, type AddressValidationMode, type CheckedDestination } from './shipments.address-check.js';
@@ -90,7 +91,7 @@ interface PurchaseChoice {
  * shipment id and the label it issued (already stored in carrier_labels when this exists).
  */
 type CarrierSale =
-  | { driver: 'simulated'; tracking_number: string; rate: SourcedRate }
+  | { driver: 'simulated'; tracking_number: string; package_tracking_numbers?: string[]; rate: SourcedRate }
   | { driver: 'api'; tracking_number: string; rate: SourcedRate; issued: ApiPurchaseResult };
 
 /** The service codes that ask for a choice: by the shipping rules, or the plain cheapest option. */
@@ -271,7 +272,9 @@ export class ShipmentsService {
     // The outbound's account when the carrier is the same and the account still sells, else the carrier's default.
     const sameAccount = carrier.slug === outbound.carrier ? (outbound.carrier_account_id ?? undefined) : undefined;
     const account = await this.gateway.accountForPurchase(ctx, carrier.slug, sameAccount).catch(() => this.gateway.accountForPurchase(ctx, carrier.slug, undefined));
-    const row = await this.buy(ctx, returnOrderView(order, spec, outbound.parcel), { carrier, serviceCode, account }, { format: input.label_format ?? (outbound.label_format as LabelFormatCode), addressValidation: 'none', returning: spec }, inTransaction);
+    // A multi-piece outbound comes back as one return shipment with a package (and a label page) per piece.
+    const pieces = outbound.packages && outbound.packages.length > 1 ? outbound.packages.map((p) => p.parcel) : null;
+    const row = await this.buy(ctx, returnOrderView({ ...order, parcels: pieces }, spec, outbound.parcel), { carrier, serviceCode, account }, { format: input.label_format ?? (outbound.label_format as LabelFormatCode), addressValidation: 'none', returning: spec }, inTransaction);
     return toShipment(row, this.baseUrl);
   }
 
@@ -331,7 +334,7 @@ export class ShipmentsService {
     const quote = await this.quoteOrder(ctx, order, options);
     if (quote.data.length === 0 && quote.messages.length > 0 && quote.messages.every((m) => m.code === 'option_unavailable')) {
       throw new AppError('option_unavailable', 'No service that can carry this parcel offers the options asked for.', {
-        details: quote.messages.map((m) => ({ field: `options.${m.option === 'adult_signature' ? 'signature' : m.option}`, option: m.option, service_code: m.service_code, message: m.message })),
+        details: quote.messages.map((m) => ({ field: m.option === 'parcels' ? 'parcels' : `options.${m.option === 'adult_signature' ? 'signature' : m.option}`, option: m.option, service_code: m.service_code, message: m.message })),
       });
     }
     const { selection, option } = await this.rules.select(ctx, factsOfOrder(order, quote.residential), quote, { rules: code === AUTO });
@@ -348,6 +351,7 @@ export class ShipmentsService {
         ship_from: { ...shipFrom, postal_code: shipFrom.postal_code ?? '' },
         ship_to: { ...order.ship_to, postal_code: order.ship_to.postal_code ?? '', country: order.ship_to.country ?? '' },
         parcel: order.parcel,
+        ...(piecesOf(order).length > 1 ? { parcels: piecesOf(order) } : {}),
         ...(isDefault(inForce) ? {} : { options: inForce as ShipmentOptionsInput }),
       },
       { carriers: await this.carriers, sources: await this.gateway.rateSources(ctx), now: this.deps.now(), requestId: ctx.requestId, ...(location ? { origin: location } : {}) },
@@ -453,6 +457,8 @@ export class ShipmentsService {
     const shipmentOptions = options.returning ? { ...DEFAULT_OPTIONS } : resolveOptions(options.options, orderOptions(order));
     assertOptionsOffered(carrier, serviceCode, shipmentOptions, 1);
     const scenario = sandboxScenario(order.ship_to.name, order.notes);
+    // A multi-piece order ships as one shipment of that many packages, if the service takes them.
+    assertParcelsTaken(carrier, serviceCode, piecesOf(order).length, account.driver);
     const sandbox = sandboxOptions(ctx.environment, ctx.environment === 'test' ? await this.timeScale() : 1, scenario);
     return { id: newId('shipment'), now, carrier, account, serviceCode, format, shipFrom, locationId: location?.id ?? null, lane, sandbox, selection: choice.selection ?? null, destination, returning: options.returning ?? null, customs, options: shipmentOptions };
   }
@@ -473,6 +479,7 @@ export class ShipmentsService {
       customs: plan.customs,
       ...(plan.returning ? { is_return: true } : {}),
       ...(isDefault(plan.options) ? {} : { options: plan.options }),
+      ...(piecesOf(order).length > 1 ? { parcels: piecesOf(order) } : {}),
     };
     if (plan.account.driver === 'api') return this.purchaseFromApi(ctx, plan, request);
     let result;
@@ -487,7 +494,7 @@ export class ShipmentsService {
       if (result.rejected) throw new AppError('carrier_rejected', `${carrier.name} refused the label: ${result.reason}`, { details: [{ field: result.field ?? 'service_code', message: result.reason }] });
       throw new AppError('no_rates', result.reason, { details: [{ field: 'service_code', message: result.reason }] });
     }
-    return { driver: 'simulated', tracking_number: result.tracking_number, rate: result.rate };
+    return { driver: 'simulated', tracking_number: result.tracking_number, package_tracking_numbers: result.package_tracking_numbers, rate: result.rate };
   }
 
   /**
@@ -546,9 +553,14 @@ export class ShipmentsService {
       ship_date: lane.ship_date,
       residential: lane.residential,
     };
+    // One package per piece, each with the carrier's number for it (the first is the master).
+    const numbers = sale.driver === 'simulated' && sale.package_tracking_numbers ? sale.package_tracking_numbers : [sale.tracking_number];
+    const pieces = piecesOf(order);
+    const packages: StoredPackage[] | null = pieces.length > 1 ? pieces.map((parcel, i) => ({ tracking_number: numbers[i] ?? sale.tracking_number, parcel, tracking_status: 'pre_transit' })) : null;
     const draft = {
       id,
       tracking_number: sale.tracking_number,
+      packages,
       carrier: carrier.slug,
       service_code: serviceCode,
       service_name: option.service_name,
@@ -565,7 +577,7 @@ export class ShipmentsService {
     // kept (carrier_labels), and GET …/label says 422 label_format_unavailable.
     const label = sale.driver === 'api'
       ? await convertCarrierLabel({ format: sale.issued.label.format, bytes: sale.issued.label.bytes }, format)
-      : await this.renderer.renderLabel(labelDataOf({ ...draft, carrier_driver: 'simulated', status: 'label_purchased' }, carrier, order.external_id ?? order.id), format);
+      : await this.renderer.renderPackageLabels(packageLabelData({ ...draft, carrier_driver: 'simulated', status: 'label_purchased' }, carrier, order.external_id ?? order.id), format);
     const api = sale.driver === 'api';
     // A real carrier is asked by the poll job, never on a read: first when a scan can be there.
     // (Settled before the transaction: with the embedded database, a read outside it would wait.)
@@ -601,6 +613,7 @@ export class ShipmentsService {
         selection: selection ? JSON.stringify(selection) : null,
         customs: plan.customs ? JSON.stringify(plan.customs) : null,
         options: isDefault(plan.options) ? null : JSON.stringify(plan.options),
+        packages: packages ? JSON.stringify(packages) : null,
         carrier_shipment_id: api ? sale.issued.carrier_shipment_id : null,
         carrier_label_format: api ? sale.issued.label.format : null,
         ...(plan.returning ? returnColumns(plan.returning) : {}),
@@ -650,9 +663,12 @@ export class ShipmentsService {
       await repo.setCarrierLabelStatus(this.deps.db, plan.id, outcome, this.deps.now()).catch((err: unknown) => this.deps.log.error({ err, shipment_id: plan.id }, 'could not mark an unrecorded carrier label'));
       return;
     }
-    await plan.carrier.adapter
-      .void?.({ tracking_number: sale.tracking_number, service_code: plan.serviceCode, purchased_at: plan.now.toISOString(), now: this.deps.now().toISOString(), sandbox: plan.sandbox ?? undefined })
-      .catch((voidErr: unknown) => this.deps.log.error({ err: voidErr, tracking_number: sale.tracking_number }, 'could not void an unrecorded label'));
+    // Every package of a multi-piece sale is voided.
+    for (const trackingNumber of sale.package_tracking_numbers ?? [sale.tracking_number]) {
+      await plan.carrier.adapter
+        .void?.({ tracking_number: trackingNumber, service_code: plan.serviceCode, purchased_at: plan.now.toISOString(), now: this.deps.now().toISOString(), sandbox: plan.sandbox ?? undefined })
+        .catch((voidErr: unknown) => this.deps.log.error({ err: voidErr, tracking_number: trackingNumber }, 'could not void an unrecorded label'));
+    }
   }
 
   /** One shipment, with tracking brought up to date. */
@@ -713,19 +729,23 @@ export class ShipmentsService {
       if (current.status !== 'label_purchased') throw shipmentStateError(current.status, 'be voided', `The shipment is ${current.status}; only a label_purchased shipment can be voided.`);
       const carrier = carriers.get(current.carrier);
       if (current.carrier_driver === 'simulated' && carrier?.adapter.void && carrier.capabilities.void) {
-        const result = await carrier.adapter.void({
-          tracking_number: current.tracking_number,
-          service_code: current.service_code,
-          purchased_at: new Date(current.purchased_at).toISOString(),
-          now: now.toISOString(),
-          sandbox: current.sandbox ?? undefined,
-        });
-        if (!result.ok) throw shipmentStateError(current.status, 'be voided', result.reason);
+        // A void voids every package: each is asked, and one the carrier has scanned refuses it all.
+        for (const pkg of packagesOf(current)) {
+          const result = await carrier.adapter.void({
+            tracking_number: pkg.tracking_number,
+            service_code: current.service_code,
+            purchased_at: new Date(current.purchased_at).toISOString(),
+            now: now.toISOString(),
+            sandbox: current.sandbox ?? undefined,
+          });
+          if (!result.ok) throw shipmentStateError(current.status, 'be voided', result.reason);
+        }
       }
       const voided = await repo.updateShipment(trx, id, {
         status: 'voided',
         tracking_status: 'cancelled',
         tracking_status_detail: 'label_voided',
+        ...(current.packages ? { packages: JSON.stringify(current.packages.map((p) => ({ ...p, tracking_status: 'cancelled' }))) } : {}),
         voided_at: now,
         next_check_at: null,
         updated_at: now,
@@ -799,7 +819,7 @@ export class ShipmentsService {
     const carriers = await this.carriers;
     return ids.flatMap((id) => {
       const r = rows.get(id);
-      return r ? [labelDataOf(r, carriers.get(r.carrier), r.order_id)] : [];
+      return r ? packageLabelData(r, carriers.get(r.carrier), r.order_id) : [];
     });
   }
 
@@ -869,7 +889,7 @@ export class ShipmentsService {
     }
     const carrier = (await this.carriers).get(row.carrier);
     const order = await this.orders.getOrder(scope, row.order_id, { attachments: false }).catch(() => null);
-    const rendered = await this.renderer.renderLabel(labelDataOf(row, carrier, order ? (order.external_id ?? order.id) : null), wanted);
+    const rendered = await this.renderer.renderPackageLabels(packageLabelData(row, carrier, order ? (order.external_id ?? order.id) : null), wanted);
     await repo.insertLabel(this.deps.db, { shipment_id: id, format: wanted, workspace_id: row.workspace_id, environment: row.environment, content_type: rendered.content_type, body: rendered.body, created_at: this.deps.now() });
     return { body: rendered.body, content_type: rendered.content_type, filename };
   }
@@ -978,7 +998,8 @@ function resolveCustoms(order: Order, given: CustomsInput | undefined, lane: Pre
     if (!derived.ok) throw customsRequired(derived.details);
     declaration = derived.declaration;
   }
-  const checked = checkCustoms(declaration, { origin_country: lane.ship_from.country, destination_country: lane.ship_to.country, parcel_weight_oz: order.parcel.weight_oz });
+  // One declaration covers every piece of a multi-piece shipment: the items weigh against them all.
+  const checked = checkCustoms(declaration, { origin_country: lane.ship_from.country, destination_country: lane.ship_to.country, parcel_weight_oz: piecesOf(order).reduce((sum, p) => sum + p.weight_oz, 0) });
   if (!checked.ok) throw customsInvalid(checked.details);
   return checked.declaration;
 }
@@ -1048,6 +1069,11 @@ function unpricedRate(plan: PurchasePlan): SourcedRate {
 }
 
 /** The order's options as the carriers see them (every key; defaults where none were given). */
+/** Every piece an order ships as (a multi-piece order's `parcels`, else its one parcel). */
+function piecesOf(order: Order): Order['parcel'][] {
+  return order.parcels && order.parcels.length > 1 ? order.parcels : [order.parcel];
+}
+
 function orderOptions(order: Order): ShipmentOptions {
   return (order.options as ShipmentOptions | undefined) ?? DEFAULT_OPTIONS;
 }

@@ -1,3 +1,4 @@
+import type { StoredPackage } from './shipments.packages.js';
 import type { ColumnType, Insertable, Selectable } from 'kysely';
 import type { Timestamp, NullableTimestamp, Json, NullableJson } from '../../platform/db/columns.js';
 import type { CustomsDeclaration, SandboxOptions, ShipmentOptions, TrackingMilestone, TrackingStatus } from '../../carriers/types.js';
@@ -89,6 +90,8 @@ export interface ShipmentsTable {
   customs: NullableJson<CustomsDeclaration>;
   /** The shipment options in force when the label was bought (the order's, overridden key by key); null: defaults. */
   options: NullableJson<ShipmentOptions>;
+  /** A multi-piece shipment's packages (shipments.packages.ts), the first the master; null: one parcel. */
+  packages: NullableJson<StoredPackage[]>;
   // ---- returns and refunds (see shipments.returns.ts, shipments.refunds.ts) ----
   is_return: ColumnType<boolean, boolean | undefined, boolean>;
   /** The outbound shipment this return label sends back (null: an outbound label, or a standalone return). */

@@ -15,6 +15,8 @@ import { FINAL_STATUSES, statusFromTracking, type ShipmentStatus } from './shipm
 import type { NewTrackingEventRow, ShipmentRow, TrackingEventRow } from './shipments.tables.js';
 import { buildTimeline } from './shipments.wire.js';
 import { nextCheckWithExpiry, returnBillingOnSync } from './shipments.returns.js';
+import { rollUpIndex, type StoredPackage } from './shipments.packages.js';
+import { isDeepStrictEqual } from 'node:util';
 
 /** How long to wait before asking a carrier again when it gives no next-scan time, or failed. */
 const DEFAULT_RECHECK_MS = 30 * 60_000;
@@ -106,17 +108,32 @@ export class TrackingSync {
       return repo.updateShipment(trx, row.id, { next_check_at: null });
     }
     let result;
+    const packages = row.packages && row.packages.length > 1 ? row.packages : null;
+    let packagesPatch: StoredPackage[] | null = null;
     try {
-      result = await carrier.adapter.track({
-        tracking_number: row.tracking_number,
-        service_code: row.service_code,
-        purchased_at: new Date(row.purchased_at).toISOString(),
-        estimated_delivery_date: row.rate.delivery.estimated_delivery_date,
-        ship_from: { ...row.ship_from, postal_code: row.ship_from.postal_code ?? '' },
-        ship_to: { ...row.ship_to, postal_code: row.ship_to.postal_code ?? '' },
-        now: now.toISOString(),
-        sandbox: row.sandbox ?? undefined,
-      });
+      const track = (trackingNumber: string, piece?: number) =>
+        carrier.adapter.track!({
+          tracking_number: trackingNumber,
+          service_code: row.service_code,
+          purchased_at: new Date(row.purchased_at).toISOString(),
+          estimated_delivery_date: row.rate.delivery.estimated_delivery_date,
+          ship_from: { ...row.ship_from, postal_code: row.ship_from.postal_code ?? '' },
+          ship_to: { ...row.ship_to, postal_code: row.ship_to.postal_code ?? '' },
+          now: now.toISOString(),
+          sandbox: row.sandbox ?? undefined,
+          ...(piece ? { piece } : {}),
+        });
+      if (packages) {
+        // Each package is tracked; the shipment reads as the package that rolls up (shipments.packages.ts),
+        // and is asked again when any package's next scan is due.
+        const each = await Promise.all(packages.map((p, i) => track(p.tracking_number, i)));
+        const lead = each[rollUpIndex(each.map((r) => r.status))]!;
+        const nexts = each.map((r) => r.next_event_at).filter((n): n is string => typeof n === 'string').sort();
+        result = { ...lead, next_event_at: nexts[0] ?? null };
+        packagesPatch = packages.map((p, i) => ({ ...p, tracking_status: each[i]!.status }));
+      } else {
+        result = await track(row.tracking_number);
+      }
     } catch (err) {
       if (!(err instanceof CarrierError)) throw err;
       this.deps.log.warn({ err, shipment_id: row.id }, 'carrier tracking unavailable; will retry');
@@ -124,7 +141,7 @@ export class TrackingSync {
     }
 
     const next = result.status === 'delivered' ? null : result.next_event_at === undefined ? new Date(now.getTime() + DEFAULT_RECHECK_MS) : result.next_event_at;
-    return this.applyScans(trx, row, result, next, now);
+    return this.applyScans(trx, row, result, next, now, packagesPatch);
   }
 
   /**
@@ -177,7 +194,7 @@ export class TrackingSync {
   }
 
   /** Stores new events, moves the shipment (never back from delivered) and the order, records `tracking.updated` on a change. */
-  private async applyScans(trx: Executor, row: ShipmentRow, result: Scans, next: Date | string | null, now: Date): Promise<ShipmentRow> {
+  private async applyScans(trx: Executor, row: ShipmentRow, result: Scans, next: Date | string | null, now: Date, packages: StoredPackage[] | null = null): Promise<ShipmentRow> {
     const scope = scopeOf(row);
     const added = await repo.insertTrackingEvents(trx, result.events.map((e, seq) => this.eventRow(row, e, seq, now)));
     const last = result.events[result.events.length - 1];
@@ -187,8 +204,9 @@ export class TrackingSync {
     next = nextCheckWithExpiry(row, next);
     const delivered = status === 'delivered' && row.status !== 'delivered';
     if (status === 'delivered') next = null;
-    const changed = status !== row.status || result.status !== row.tracking_status;
+    const changed = status !== row.status || result.status !== row.tracking_status || (packages !== null && !isDeepStrictEqual(packages, row.packages));
     const updated = await repo.updateShipment(trx, row.id, {
+      ...(packages ? { packages: JSON.stringify(packages) } : {}),
       status,
       tracking_status: result.status,
       tracking_status_detail: last?.status_detail ?? row.tracking_status_detail,

@@ -1,3 +1,4 @@
+import { packagesOf } from './shipments.packages.js';
 import { iso } from '../../platform/http/wire.js';
 import type { TrackingMilestone } from '../../carriers/types.js';
 import { toShipmentCustoms } from '../customs/index.js';
@@ -51,6 +52,8 @@ export function toShipment(row: ShipmentRow, baseUrl: string, returns: readonly 
     ship_to_original: row.ship_to_original,
     address_validation: row.address_validation,
     parcel: row.parcel,
+    parcels: row.packages && row.packages.length > 1 ? row.packages.map((p) => p.parcel) : null,
+    packages: packagesOf(row).map((p) => ({ tracking_number: p.tracking_number, parcel: p.parcel, tracking_status: row.status === 'voided' ? 'cancelled' : p.tracking_status })),
     label: { format: row.label_format, url: labelUrl(baseUrl, row.id), created_at: iso(row.label_created_at)! },
     carrier_account_id: row.carrier_account_id,
     simulated: row.carrier_driver === 'simulated',

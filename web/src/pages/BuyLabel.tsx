@@ -58,6 +58,8 @@ function orderValue(order: Order): { amount: number; currency: string } | undefi
  */
 export function BuyLabelCard({ order, onBought }: { order: Order; onBought: (shipment: Shipment) => void }) {
   const saved = { parcel: parcelDraftOf(order.parcel), options: draftOf(order.options) };
+  // A multi-piece order is rated and bought with every piece as saved (edit the order to change them).
+  const pieces = order.parcels && order.parcels.length > 1 ? order.parcels : null;
   const [parcel, setParcel] = useState<ParcelDraft>(saved.parcel);
   const [options, setOptions] = useState<OptionsDraft>(saved.options);
   // '' = where the order ships from (its own address or location, else the default location).
@@ -92,18 +94,21 @@ export function BuyLabelCard({ order, onBought }: { order: Order; onBought: (shi
       const body = {
         ship_to: addressBody(order.ship_to),
         ...(locationId ? { location_id: locationId } : from ? { ship_from: addressBody(from as Order['ship_to']) } : {}),
-        parcel: parcelBody(parcel),
+        ...(pieces ? { parcels: pieces } : { parcel: parcelBody(parcel) }),
         options: bodyOf(options),
       };
       const rates = await quoteRates(body);
       // The rules judge what is on the form (the order as it would be bought): its value and SKUs,
       // and the parcel's dimensions (a package's own). A rule that excludes everything marks nothing.
       const dims = { weight_oz: Number(parcel.weight_oz), length_in: Number(parcel.length_in), width_in: Number(parcel.width_in), height_in: Number(parcel.height_in) };
+      const shape = pieces
+        ? { parcels: pieces.map((p) => ({ weight_oz: p.weight_oz, length_in: p.length_in, width_in: p.width_in, height_in: p.height_in })) }
+        : { parcel: dims };
       const value = orderValue(order);
       const selection = from
         ? await call(
             api.POST('/api/admin/shipping-rules/evaluate', {
-              body: { ...body, location_id: undefined, ...(from ? { ship_from: addressBody(from as Order['ship_to']) } : {}), parcel: dims, ...(value ? { order_value: value } : {}), skus: order.line_items.flatMap((l) => (l.sku ? [l.sku] : [])) } as never,
+              body: { ...body, location_id: undefined, ...(from ? { ship_from: addressBody(from as Order['ship_to']) } : {}), ...shape, ...(value ? { order_value: value } : {}), skus: order.line_items.flatMap((l) => (l.sku ? [l.sku] : [])) } as never,
             }),
           ).catch(() => null)
         : null;
@@ -121,7 +126,7 @@ export function BuyLabelCard({ order, onBought }: { order: Order; onBought: (shi
   async function confirmPurchase() {
     if (!rate) return;
     const shipment = await buy.run(async () => {
-      if (!same(parcel, saved.parcel)) {
+      if (!pieces && !same(parcel, saved.parcel)) {
         await call(api.PATCH('/api/admin/orders/{orderId}', { params: { path: { orderId: order.id } }, body: { parcel: parcelBody(parcel) } as never }));
       }
       return call(
@@ -153,41 +158,48 @@ export function BuyLabelCard({ order, onBought }: { order: Order; onBought: (shi
     <div className="card" aria-label="Buy a label" data-testid="buy-label">
       <h2>Buy a label</h2>
       <LocationSelect label="Ship from" emptyLabel="The order's ship-from" value={location} onChange={setLocation} />
-      <div className="row">
-        <div className="field">
-          <label htmlFor="buy-package">Package</label>
-          <select id="buy-package" value={parcel.package_id} onChange={(e) => choosePackage(e.target.value)}>
-            <option value="">Custom dimensions</option>
-            {packages.data?.[0].data.length ? (
-              <optgroup label="Your packages">
-                {packages.data[0].data.map((p) => (
-                  <option key={p.id} value={p.id}>
-                    {p.name} ({p.length_in}×{p.width_in}×{p.height_in} in)
-                  </option>
-                ))}
-              </optgroup>
-            ) : null}
-            {packages.data?.[1].data.length ? (
-              <optgroup label="Carrier packaging">
-                {packages.data[1].data.map((p) => (
-                  <option key={p.id} value={p.id}>
-                    {carrierName(p.carrier)} {p.name}
-                    {p.flat_rate_services.length ? ' (flat rate)' : ''}
-                  </option>
-                ))}
-              </optgroup>
-            ) : null}
-          </select>
+      {pieces ? (
+        <p data-testid="buy-pieces">
+          {pieces.length} pieces, rated and bought as one shipment:{' '}
+          {pieces.map((p) => `${p.weight_oz} oz ${p.length_in}×${p.width_in}×${p.height_in} in`).join(' · ')}
+        </p>
+      ) : (
+        <div className="row">
+          <div className="field">
+            <label htmlFor="buy-package">Package</label>
+            <select id="buy-package" value={parcel.package_id} onChange={(e) => choosePackage(e.target.value)}>
+              <option value="">Custom dimensions</option>
+              {packages.data?.[0].data.length ? (
+                <optgroup label="Your packages">
+                  {packages.data[0].data.map((p) => (
+                    <option key={p.id} value={p.id}>
+                      {p.name} ({p.length_in}×{p.width_in}×{p.height_in} in)
+                    </option>
+                  ))}
+                </optgroup>
+              ) : null}
+              {packages.data?.[1].data.length ? (
+                <optgroup label="Carrier packaging">
+                  {packages.data[1].data.map((p) => (
+                    <option key={p.id} value={p.id}>
+                      {carrierName(p.carrier)} {p.name}
+                      {p.flat_rate_services.length ? ' (flat rate)' : ''}
+                    </option>
+                  ))}
+                </optgroup>
+              ) : null}
+            </select>
+          </div>
+          <Field label="Weight (oz)" inputMode="decimal" value={parcel.weight_oz} onChange={setP('weight_oz')} maxLength={10} error={err('parcel.weight_oz')} />
+          {!parcel.package_id && (
+            <>
+              <Field label="Length (in)" inputMode="decimal" value={parcel.length_in} onChange={setP('length_in')} maxLength={10} error={err('parcel.length_in')} />
+              <Field label="Width (in)" inputMode="decimal" value={parcel.width_in} onChange={setP('width_in')} maxLength={10} error={err('parcel.width_in')} />
+              <Field label="Height (in)" inputMode="decimal" value={parcel.height_in} onChange={setP('height_in')} maxLength={10} error={err('parcel.height_in')} />
+            </>
+          )}
         </div>
-        <Field label="Weight (oz)" inputMode="decimal" value={parcel.weight_oz} onChange={setP('weight_oz')} maxLength={10} error={err('parcel.weight_oz')} />
-        {!parcel.package_id && (
-          <>
-            <Field label="Length (in)" inputMode="decimal" value={parcel.length_in} onChange={setP('length_in')} maxLength={10} error={err('parcel.length_in')} />
-            <Field label="Width (in)" inputMode="decimal" value={parcel.width_in} onChange={setP('width_in')} maxLength={10} error={err('parcel.width_in')} />
-            <Field label="Height (in)" inputMode="decimal" value={parcel.height_in} onChange={setP('height_in')} maxLength={10} error={err('parcel.height_in')} />
-          </>
-        )}
-      </div>
+      )}
       <LabelOptionsFields draft={options} onChange={setOptions} />
       <button type="button" className="btn btn-primary" disabled={quote.busy || buy.busy} onClick={() => void getRates()}>
         {quote.busy ? 'Comparing carriers…' : answer ? 'Get rates again' : 'Get rates'}

@@ -151,9 +151,16 @@ export function OrderDetail({ params }: PageProps) {
             </tbody>
           </table>
         </div>
-        <p className="muted">
-          Parcel: {o.parcel.weight_oz} oz, {o.parcel.length_in}×{o.parcel.width_in}×{o.parcel.height_in} in{o.parcel_derived ? ' (derived)' : ''}
-        </p>
+        {o.parcels ? (
+          <p className="muted" data-testid="order-parcels">
+            {o.parcels.length} parcels (one package each):{' '}
+            {o.parcels.map((p, i) => `${i + 1}) ${p.weight_oz} oz, ${p.length_in}×${p.width_in}×${p.height_in} in`).join('; ')}
+          </p>
+        ) : (
+          <p className="muted">
+            Parcel: {o.parcel.weight_oz} oz, {o.parcel.length_in}×{o.parcel.width_in}×{o.parcel.height_in} in{o.parcel_derived ? ' (derived)' : ''}
+          </p>
+        )}
       </div>
       <CustomsCard order={o} />
       {bought && (

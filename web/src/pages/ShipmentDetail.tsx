@@ -122,11 +122,60 @@ export function ShipmentDetail({ params }: PageProps) {
           </div>
         </div>
       </div>
+      <Packages shipment={s} />
       {!s.is_return && <StoreWriteBacks shipmentId={s.id} />}
       {!s.is_return && <Returns shipment={s} onCreated={shipment.reload} />}
       <h2>Tracking</h2>
       {tracking.error ? <ErrorBox error={tracking.error} onRetry={tracking.reload} /> : tracking.data ? <Tracking data={tracking.data} /> : <Loading label="Loading tracking…" />}
     </section>
+  );
+}
+
+/**
+ * The packages of the shipment, each with its own tracking number, parcel and journey; the
+ * label file has one page per package, in this order (docs/api-conventions.md, "Multi-piece shipments").
+ */
+function Packages({ shipment }: { shipment: Shipment }) {
+  const packages = shipment.packages;
+  return (
+    <div className="card" aria-label="Packages" data-testid="packages">
+      <h2>
+        Packages <span className="muted">({packages.length})</span>
+      </h2>
+      <div className="table-wrap">
+      <table className="table" aria-label="Packages of this shipment">
+        <thead>
+          <tr>
+            <th scope="col">#</th>
+            <th scope="col">Tracking number</th>
+            <th scope="col">Weight</th>
+            <th scope="col">Dimensions (in)</th>
+            <th scope="col">Status</th>
+          </tr>
+        </thead>
+        <tbody>
+          {packages.map((p, i) => (
+            <tr key={p.tracking_number}>
+              <td>
+                {i + 1} of {packages.length}
+              </td>
+              <td className="mono">
+                {p.tracking_number}
+                {i === 0 && packages.length > 1 && <span className="muted"> (master)</span>}
+              </td>
+              <td>{p.parcel.weight_oz} oz</td>
+              <td>
+                {p.parcel.length_in} × {p.parcel.width_in} × {p.parcel.height_in}
+              </td>
+              <td>
+                <Badge value={p.tracking_status} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      </div>
+    </div>
   );
 }
 
