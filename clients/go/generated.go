@@ -1585,8 +1585,8 @@ func (p *ListOrdersParams) values() url.Values {
 	return q
 }
 
-// ListOrders: List orders, newest first (archived ones only with ?archived=true or all). GET
-// /v1/orders
+// ListOrders: List orders, newest first unless sorted (archived ones only with ?archived=true or
+// all). GET /v1/orders
 func (c *Client) ListOrders(ctx context.Context, params *ListOrdersParams, opts ...RequestOption) (*Page[Order], error) {
 	out := new(Page[Order])
 	if err := c.do(ctx, "GET", "/v1/orders", nil, params.values(), nil, out, opts); err != nil {
@@ -3418,8 +3418,8 @@ func (p *AdminListOrdersParams) values() url.Values {
 	return q
 }
 
-// AdminListOrders: List orders, newest first (archived ones only with ?archived=true or all). GET
-// /api/admin/orders
+// AdminListOrders: List orders, newest first unless sorted (archived ones only with ?archived=true
+// or all). GET /api/admin/orders
 func (c *Client) AdminListOrders(ctx context.Context, params *AdminListOrdersParams, opts ...RequestOption) (*Page[Order], error) {
 	out := new(Page[Order])
 	if err := c.do(ctx, "GET", "/api/admin/orders", nil, params.values(), nil, out, opts); err != nil {

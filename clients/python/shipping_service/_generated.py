@@ -946,7 +946,7 @@ class Operations:
         return self._request("DELETE", "/v1/api-keys/{id}", path_params={"id": id}, query={}, answer="none")
 
     def list_orders(self, *, status: str | None = None, archived: str | None = None, created_after: str | None = None, created_before: str | None = None, external_id: str | None = None, source: str | None = None, q: str | None = None, carrier: str | None = None, service: str | None = None, ship_to_country: str | None = None, sort: str | None = None, limit: int | None = None, cursor: str | None = None) -> Page[Order]:
-        """List orders, newest first (archived ones only with ?archived=true or all).
+        """List orders, newest first unless sorted (archived ones only with ?archived=true or all).
 
         GET /v1/orders
 
@@ -1843,7 +1843,7 @@ class Operations:
         return self._request("DELETE", "/api/admin/invitations/{id}", path_params={"id": id}, query={}, answer="none")
 
     def admin_list_orders(self, *, status: str | None = None, archived: str | None = None, created_after: str | None = None, created_before: str | None = None, external_id: str | None = None, source: str | None = None, q: str | None = None, carrier: str | None = None, service: str | None = None, ship_to_country: str | None = None, sort: str | None = None, limit: int | None = None, cursor: str | None = None) -> Page[Order]:
-        """List orders, newest first (archived ones only with ?archived=true or all).
+        """List orders, newest first unless sorted (archived ones only with ?archived=true or all).
 
         GET /api/admin/orders
 

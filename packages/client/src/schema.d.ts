@@ -140,8 +140,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List orders, newest first (archived ones only with ?archived=true or all)
-         * @description List orders, newest first (archived ones only with ?archived=true or all).
+         * List orders, newest first unless sorted (archived ones only with ?archived=true or all)
+         * @description List orders, newest first unless sorted (archived ones only with ?archived=true or all).
          *
          *     Authentication: an API key (`Authorization: Bearer sk_…`) and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
@@ -1840,8 +1840,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List orders, newest first (archived ones only with ?archived=true or all)
-         * @description List orders, newest first (archived ones only with ?archived=true or all).
+         * List orders, newest first unless sorted (archived ones only with ?archived=true or all)
+         * @description List orders, newest first unless sorted (archived ones only with ?archived=true or all).
          *
          *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */

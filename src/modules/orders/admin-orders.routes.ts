@@ -20,7 +20,7 @@ export async function adminOrdersRoutes(app: App, opts: { orders: OrdersService 
   app.get('/orders', {
     schema: {
       operationId: 'adminListOrders',
-      summary: 'List orders, newest first (archived ones only with ?archived=true or all)',
+      summary: 'List orders, newest first unless sorted (archived ones only with ?archived=true or all)',
       tags,
       security,
       querystring: OrderListQuery,

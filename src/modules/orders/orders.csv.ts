@@ -9,8 +9,9 @@ export const TRUNCATED_HEADER = 'x-export-truncated';
 
 export const CSV_COLUMNS = ['Order number', 'Date', 'Recipient', 'Destination', 'Items', 'Weight (oz)', 'Requested service', 'Total', 'Currency', 'Status'] as const;
 
-// A spreadsheet runs a cell that starts with one of these as a formula (CSV injection): such a
-// cell is prefixed with a single quote, which the spreadsheet shows as text.
+// A spreadsheet runs a cell that starts with one of these as a formula (CSV injection, see
+// docs/api-conventions.md, "Files"): such a cell is prefixed with a single quote, which the
+// spreadsheet shows as text.
 const FORMULA_START = /^[=+\-@\t\r]/;
 
 /** One cell: formula-neutralised, then quoted with its quotes doubled (RFC 4180). */

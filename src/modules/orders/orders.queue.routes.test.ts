@@ -5,7 +5,7 @@ import { INTERNATIONAL_ORDER_BODY_EXAMPLE } from './orders.examples.js';
 import { ORDER_STATUSES } from './orders.states.js';
 
 // The order queue's reads: the list's new filters and sorts, the tabs' counts and the CSV export,
-// on both surfaces (docs/api-conventions.md, "Pagination").
+// on both surfaces (docs/api-conventions.md, "Lists and pagination" and "Files").
 let app: FastifyInstance;
 let t: Tenant;
 let stranger: Tenant;

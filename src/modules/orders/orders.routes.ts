@@ -17,7 +17,7 @@ export async function ordersRoutes(app: App, opts: { orders: OrdersService }) {
   app.get('/orders', {
     schema: {
       operationId: 'listOrders',
-      summary: 'List orders, newest first (archived ones only with ?archived=true or all)',
+      summary: 'List orders, newest first unless sorted (archived ones only with ?archived=true or all)',
       tags,
       security,
       querystring: OrderListQuery,

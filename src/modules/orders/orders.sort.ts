@@ -5,7 +5,7 @@ import type { OrderRow } from './orders.tables.js';
 import type { ordersQuery } from './orders.repo.js';
 
 /**
- * The orders list's sorts (docs/api-conventions.md, "Pagination"): keyset pages on the sort key
+ * The orders list's sorts (docs/api-conventions.md, "Lists and pagination"): keyset pages on the sort key
  * and the id, so the page cost does not grow with the table. A total is not among them: it is
  * computed from the line items, no column a keyset can walk.
  */

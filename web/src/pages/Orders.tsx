@@ -12,12 +12,14 @@ import { ShipFromOnboarding } from './ShipFrom';
 /** The export's row cap (GET /api/admin/orders/export.csv says so in its description). */
 const EXPORT_MAX_ROWS = 10_000;
 const PAGE_SIZE = 25;
+/** Service and store names are long: their selects stay within a phone's width. */
+const NARROW = { maxWidth: '14rem' };
 
 /** `awaiting_fulfillment` → `Awaiting fulfillment`. */
 const statusLabel = (s: string) => s.charAt(0).toUpperCase() + s.slice(1).replaceAll('_', ' ');
 
 /**
- * The packing team's work queue (docs/architecture.md, "Dashboard"): status tabs with counts,
+ * The packing team's work queue (docs/api-conventions.md, "Lists and pagination"): status tabs with counts,
  * filters and sort in the URL (reload and Back keep them, pages too), the columns an operator
  * scans, multi-select with bulk actions, a CSV export. Keyboard: ↑/↓ move between rows, Space
  * selects the row, Enter opens the order.
@@ -173,7 +175,7 @@ export function Orders() {
         </label>
         <label className="inline">
           Carrier
-          <select value={state.carrier} onChange={(e) => setFilter({ carrier: e.target.value, service: '' })}>
+          <select value={state.carrier} style={NARROW} onChange={(e) => setFilter({ carrier: e.target.value, service: '' })}>
             <option value="">Any</option>
             {carrierList.map((c) => (
               <option key={c.carrier} value={c.carrier}>
@@ -184,7 +186,7 @@ export function Orders() {
         </label>
         <label className="inline">
           Service
-          <select value={state.service} onChange={(e) => setFilter({ service: e.target.value })}>
+          <select value={state.service} style={NARROW} onChange={(e) => setFilter({ service: e.target.value })}>
             <option value="">Any</option>
             {services.map((s) => (
               <option key={s.service_code} value={s.service_code}>
@@ -195,7 +197,7 @@ export function Orders() {
         </label>
         <label className="inline">
           Store
-          <select value={state.source} onChange={(e) => setFilter({ source: e.target.value })}>
+          <select value={state.source} style={NARROW} onChange={(e) => setFilter({ source: e.target.value })}>
             <option value="">Any</option>
             <option value="api">API / dashboard</option>
             {(stores.data ?? []).map((s) => (
@@ -354,10 +356,10 @@ export function Orders() {
                       data-order-id={o.id}
                     >
                       <td className="check">
-                        <input type="checkbox" aria-label={`Select ${orderNumber(o)}`} checked={selected.has(o.id)} onChange={() => toggle(o.id)} tabIndex={-1} />
+                        <input type="checkbox" aria-label={`Select ${orderNumber(o)}`} checked={selected.has(o.id)} onChange={() => toggle(o.id)} />
                       </td>
                       <td>
-                        <Link to={`/dashboard/orders/${o.id}`} className="mono" tabIndex={-1}>
+                        <Link to={`/dashboard/orders/${o.id}`} className="mono">
                           {orderNumber(o)}
                         </Link>
                         {o.archived && <Badge value="archived" />}

@@ -338,7 +338,7 @@ trait Operations
     }
 
     /**
-     * List orders, newest first (archived ones only with ?archived=true or all).
+     * List orders, newest first unless sorted (archived ones only with ?archived=true or all).
      *
      * GET /v1/orders
      *
@@ -1776,7 +1776,7 @@ trait Operations
     }
 
     /**
-     * List orders, newest first (archived ones only with ?archived=true or all).
+     * List orders, newest first unless sorted (archived ones only with ?archived=true or all).
      *
      * GET /api/admin/orders
      *
