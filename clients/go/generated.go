@@ -851,6 +851,14 @@ type Order struct {
 	UpdatedAt   string           `json:"updated_at"`
 }
 
+// OrderCounts is the OrderCounts object of the API.
+type OrderCounts struct {
+	// Every status, in the state machine's order, zero included.
+	Data []map[string]any `json:"data"`
+	// The sum of the counts: the orders the filters match in any status.
+	Total int64 `json:"total"`
+}
+
 // Shipment is the Shipment object of the API.
 type Shipment struct {
 	ID             string              `json:"id"`
@@ -1537,6 +1545,17 @@ type ListOrdersParams struct {
 	LocationID string
 	// Case-insensitive substring of the customer name or email, or of the external id.
 	Q string
+	// The requested service's carrier (the service code's prefix), e.g. usps.
+	Carrier string
+	// The requested service code, e.g. usps_ground_advantage.
+	Service string
+	// The destination country (ISO 3166-1 alpha-2).
+	ShipToCountry string
+	// -created_at (default: newest first), created_at (oldest first), order_number or -order_number
+	// (the number the dashboard shows: the store's external_number, else external_id, else the id). A
+	// cursor is only valid with the sort it was issued for. One of -created_at, created_at,
+	// order_number, -order_number.
+	Sort string
 	// Page size, default 20, clamped to 1..100.
 	Limit  int
 	Cursor string
@@ -1571,6 +1590,18 @@ func (p *ListOrdersParams) values() url.Values {
 	if p.Q != "" {
 		q.Set("q", p.Q)
 	}
+	if p.Carrier != "" {
+		q.Set("carrier", p.Carrier)
+	}
+	if p.Service != "" {
+		q.Set("service", p.Service)
+	}
+	if p.ShipToCountry != "" {
+		q.Set("ship_to_country", p.ShipToCountry)
+	}
+	if p.Sort != "" {
+		q.Set("sort", p.Sort)
+	}
 	if p.Limit != 0 {
 		q.Set("limit", strconv.Itoa(p.Limit))
 	}
@@ -1580,8 +1611,8 @@ func (p *ListOrdersParams) values() url.Values {
 	return q
 }
 
-// ListOrders: List orders, newest first (archived ones only with ?archived=true or all). GET
-// /v1/orders
+// ListOrders: List orders, newest first unless sorted (archived ones only with ?archived=true or
+// all). GET /v1/orders
 func (c *Client) ListOrders(ctx context.Context, params *ListOrdersParams, opts ...RequestOption) (*Page[Order], error) {
 	out := new(Page[Order])
 	if err := c.do(ctx, "GET", "/v1/orders", nil, params.values(), nil, out, opts); err != nil {
@@ -1611,6 +1642,159 @@ func (c *Client) CreateOrder(ctx context.Context, body any, opts ...RequestOptio
 		return nil, err
 	}
 	return out, nil
+}
+
+// CountOrdersParams are the query parameters of CountOrders; zero values are left out.
+type CountOrdersParams struct {
+	// false (default): unarchived orders only; true: archived only; all: both. One of false, true, all.
+	Archived string
+	// ISO date or date-time; created_at >= this.
+	CreatedAfter string
+	// ISO date or date-time; created_at < this.
+	CreatedBefore string
+	ExternalID    string
+	// api or an integration id.
+	Source string
+	// Only the orders that ship from this location.
+	LocationID string
+	// Case-insensitive substring of the customer name or email, or of the external id.
+	Q string
+	// The requested service's carrier (the service code's prefix), e.g. usps.
+	Carrier string
+	// The requested service code, e.g. usps_ground_advantage.
+	Service string
+	// The destination country (ISO 3166-1 alpha-2).
+	ShipToCountry string
+}
+
+func (p *CountOrdersParams) values() url.Values {
+	q := url.Values{}
+	if p == nil {
+		return q
+	}
+	if p.Archived != "" {
+		q.Set("archived", p.Archived)
+	}
+	if p.CreatedAfter != "" {
+		q.Set("created_after", p.CreatedAfter)
+	}
+	if p.CreatedBefore != "" {
+		q.Set("created_before", p.CreatedBefore)
+	}
+	if p.ExternalID != "" {
+		q.Set("external_id", p.ExternalID)
+	}
+	if p.Source != "" {
+		q.Set("source", p.Source)
+	}
+	if p.LocationID != "" {
+		q.Set("location_id", p.LocationID)
+	}
+	if p.Q != "" {
+		q.Set("q", p.Q)
+	}
+	if p.Carrier != "" {
+		q.Set("carrier", p.Carrier)
+	}
+	if p.Service != "" {
+		q.Set("service", p.Service)
+	}
+	if p.ShipToCountry != "" {
+		q.Set("ship_to_country", p.ShipToCountry)
+	}
+	return q
+}
+
+// CountOrders: Count orders per status (the queue's tabs), with the list's filters but the status.
+// GET /v1/orders/counts
+func (c *Client) CountOrders(ctx context.Context, params *CountOrdersParams, opts ...RequestOption) (*OrderCounts, error) {
+	out := new(OrderCounts)
+	if err := c.do(ctx, "GET", "/v1/orders/counts", nil, params.values(), nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ExportOrdersParams are the query parameters of ExportOrders; zero values are left out.
+type ExportOrdersParams struct {
+	// A status, or several separated by commas.
+	Status string
+	// false (default): unarchived orders only; true: archived only; all: both. One of false, true, all.
+	Archived string
+	// ISO date or date-time; created_at >= this.
+	CreatedAfter string
+	// ISO date or date-time; created_at < this.
+	CreatedBefore string
+	ExternalID    string
+	// api or an integration id.
+	Source string
+	// Only the orders that ship from this location.
+	LocationID string
+	// Case-insensitive substring of the customer name or email, or of the external id.
+	Q string
+	// The requested service's carrier (the service code's prefix), e.g. usps.
+	Carrier string
+	// The requested service code, e.g. usps_ground_advantage.
+	Service string
+	// The destination country (ISO 3166-1 alpha-2).
+	ShipToCountry string
+	// -created_at (default: newest first), created_at (oldest first), order_number or -order_number
+	// (the number the dashboard shows: the store's external_number, else external_id, else the id). A
+	// cursor is only valid with the sort it was issued for. One of -created_at, created_at,
+	// order_number, -order_number.
+	Sort string
+}
+
+func (p *ExportOrdersParams) values() url.Values {
+	q := url.Values{}
+	if p == nil {
+		return q
+	}
+	if p.Status != "" {
+		q.Set("status", p.Status)
+	}
+	if p.Archived != "" {
+		q.Set("archived", p.Archived)
+	}
+	if p.CreatedAfter != "" {
+		q.Set("created_after", p.CreatedAfter)
+	}
+	if p.CreatedBefore != "" {
+		q.Set("created_before", p.CreatedBefore)
+	}
+	if p.ExternalID != "" {
+		q.Set("external_id", p.ExternalID)
+	}
+	if p.Source != "" {
+		q.Set("source", p.Source)
+	}
+	if p.LocationID != "" {
+		q.Set("location_id", p.LocationID)
+	}
+	if p.Q != "" {
+		q.Set("q", p.Q)
+	}
+	if p.Carrier != "" {
+		q.Set("carrier", p.Carrier)
+	}
+	if p.Service != "" {
+		q.Set("service", p.Service)
+	}
+	if p.ShipToCountry != "" {
+		q.Set("ship_to_country", p.ShipToCountry)
+	}
+	if p.Sort != "" {
+		q.Set("sort", p.Sort)
+	}
+	return q
+}
+
+// ExportOrders: Download the orders the list's filters match as CSV, in its sort (at most 10,000
+// rows). GET /v1/orders/export.csv
+func (c *Client) ExportOrders(ctx context.Context, params *ExportOrdersParams, opts ...RequestOption) (string, error) {
+	var out string
+	err := c.do(ctx, "GET", "/v1/orders/export.csv", nil, params.values(), nil, &out, opts)
+	return out, err
 }
 
 // GetOrder: Read an order. GET /v1/orders/{id}
@@ -3224,6 +3408,17 @@ type AdminListOrdersParams struct {
 	LocationID string
 	// Case-insensitive substring of the customer name or email, or of the external id.
 	Q string
+	// The requested service's carrier (the service code's prefix), e.g. usps.
+	Carrier string
+	// The requested service code, e.g. usps_ground_advantage.
+	Service string
+	// The destination country (ISO 3166-1 alpha-2).
+	ShipToCountry string
+	// -created_at (default: newest first), created_at (oldest first), order_number or -order_number
+	// (the number the dashboard shows: the store's external_number, else external_id, else the id). A
+	// cursor is only valid with the sort it was issued for. One of -created_at, created_at,
+	// order_number, -order_number.
+	Sort string
 	// Page size, default 20, clamped to 1..100.
 	Limit  int
 	Cursor string
@@ -3258,6 +3453,18 @@ func (p *AdminListOrdersParams) values() url.Values {
 	if p.Q != "" {
 		q.Set("q", p.Q)
 	}
+	if p.Carrier != "" {
+		q.Set("carrier", p.Carrier)
+	}
+	if p.Service != "" {
+		q.Set("service", p.Service)
+	}
+	if p.ShipToCountry != "" {
+		q.Set("ship_to_country", p.ShipToCountry)
+	}
+	if p.Sort != "" {
+		q.Set("sort", p.Sort)
+	}
 	if p.Limit != 0 {
 		q.Set("limit", strconv.Itoa(p.Limit))
 	}
@@ -3267,8 +3474,8 @@ func (p *AdminListOrdersParams) values() url.Values {
 	return q
 }
 
-// AdminListOrders: List orders, newest first (archived ones only with ?archived=true or all). GET
-// /api/admin/orders
+// AdminListOrders: List orders, newest first unless sorted (archived ones only with ?archived=true
+// or all). GET /api/admin/orders
 func (c *Client) AdminListOrders(ctx context.Context, params *AdminListOrdersParams, opts ...RequestOption) (*Page[Order], error) {
 	out := new(Page[Order])
 	if err := c.do(ctx, "GET", "/api/admin/orders", nil, params.values(), nil, out, opts); err != nil {
@@ -3298,6 +3505,159 @@ func (c *Client) AdminCreateOrder(ctx context.Context, body any, opts ...Request
 		return nil, err
 	}
 	return out, nil
+}
+
+// AdminCountOrdersParams are the query parameters of AdminCountOrders; zero values are left out.
+type AdminCountOrdersParams struct {
+	// false (default): unarchived orders only; true: archived only; all: both. One of false, true, all.
+	Archived string
+	// ISO date or date-time; created_at >= this.
+	CreatedAfter string
+	// ISO date or date-time; created_at < this.
+	CreatedBefore string
+	ExternalID    string
+	// api or an integration id.
+	Source string
+	// Only the orders that ship from this location.
+	LocationID string
+	// Case-insensitive substring of the customer name or email, or of the external id.
+	Q string
+	// The requested service's carrier (the service code's prefix), e.g. usps.
+	Carrier string
+	// The requested service code, e.g. usps_ground_advantage.
+	Service string
+	// The destination country (ISO 3166-1 alpha-2).
+	ShipToCountry string
+}
+
+func (p *AdminCountOrdersParams) values() url.Values {
+	q := url.Values{}
+	if p == nil {
+		return q
+	}
+	if p.Archived != "" {
+		q.Set("archived", p.Archived)
+	}
+	if p.CreatedAfter != "" {
+		q.Set("created_after", p.CreatedAfter)
+	}
+	if p.CreatedBefore != "" {
+		q.Set("created_before", p.CreatedBefore)
+	}
+	if p.ExternalID != "" {
+		q.Set("external_id", p.ExternalID)
+	}
+	if p.Source != "" {
+		q.Set("source", p.Source)
+	}
+	if p.LocationID != "" {
+		q.Set("location_id", p.LocationID)
+	}
+	if p.Q != "" {
+		q.Set("q", p.Q)
+	}
+	if p.Carrier != "" {
+		q.Set("carrier", p.Carrier)
+	}
+	if p.Service != "" {
+		q.Set("service", p.Service)
+	}
+	if p.ShipToCountry != "" {
+		q.Set("ship_to_country", p.ShipToCountry)
+	}
+	return q
+}
+
+// AdminCountOrders: Count orders per status (the queue's tabs), with the list's filters but the
+// status. GET /api/admin/orders/counts
+func (c *Client) AdminCountOrders(ctx context.Context, params *AdminCountOrdersParams, opts ...RequestOption) (*OrderCounts, error) {
+	out := new(OrderCounts)
+	if err := c.do(ctx, "GET", "/api/admin/orders/counts", nil, params.values(), nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AdminExportOrdersParams are the query parameters of AdminExportOrders; zero values are left out.
+type AdminExportOrdersParams struct {
+	// A status, or several separated by commas.
+	Status string
+	// false (default): unarchived orders only; true: archived only; all: both. One of false, true, all.
+	Archived string
+	// ISO date or date-time; created_at >= this.
+	CreatedAfter string
+	// ISO date or date-time; created_at < this.
+	CreatedBefore string
+	ExternalID    string
+	// api or an integration id.
+	Source string
+	// Only the orders that ship from this location.
+	LocationID string
+	// Case-insensitive substring of the customer name or email, or of the external id.
+	Q string
+	// The requested service's carrier (the service code's prefix), e.g. usps.
+	Carrier string
+	// The requested service code, e.g. usps_ground_advantage.
+	Service string
+	// The destination country (ISO 3166-1 alpha-2).
+	ShipToCountry string
+	// -created_at (default: newest first), created_at (oldest first), order_number or -order_number
+	// (the number the dashboard shows: the store's external_number, else external_id, else the id). A
+	// cursor is only valid with the sort it was issued for. One of -created_at, created_at,
+	// order_number, -order_number.
+	Sort string
+}
+
+func (p *AdminExportOrdersParams) values() url.Values {
+	q := url.Values{}
+	if p == nil {
+		return q
+	}
+	if p.Status != "" {
+		q.Set("status", p.Status)
+	}
+	if p.Archived != "" {
+		q.Set("archived", p.Archived)
+	}
+	if p.CreatedAfter != "" {
+		q.Set("created_after", p.CreatedAfter)
+	}
+	if p.CreatedBefore != "" {
+		q.Set("created_before", p.CreatedBefore)
+	}
+	if p.ExternalID != "" {
+		q.Set("external_id", p.ExternalID)
+	}
+	if p.Source != "" {
+		q.Set("source", p.Source)
+	}
+	if p.LocationID != "" {
+		q.Set("location_id", p.LocationID)
+	}
+	if p.Q != "" {
+		q.Set("q", p.Q)
+	}
+	if p.Carrier != "" {
+		q.Set("carrier", p.Carrier)
+	}
+	if p.Service != "" {
+		q.Set("service", p.Service)
+	}
+	if p.ShipToCountry != "" {
+		q.Set("ship_to_country", p.ShipToCountry)
+	}
+	if p.Sort != "" {
+		q.Set("sort", p.Sort)
+	}
+	return q
+}
+
+// AdminExportOrders: Download the orders the list's filters match as CSV, in its sort (at most
+// 10,000 rows). GET /api/admin/orders/export.csv
+func (c *Client) AdminExportOrders(ctx context.Context, params *AdminExportOrdersParams, opts ...RequestOption) (string, error) {
+	var out string
+	err := c.do(ctx, "GET", "/api/admin/orders/export.csv", nil, params.values(), nil, &out, opts)
+	return out, err
 }
 
 // AdminGetOrder: Read an order. GET /api/admin/orders/{orderId}
@@ -5384,6 +5744,8 @@ var operations = map[string][2]string{
 	"revokeApiKey":                    {"DELETE", "/v1/api-keys/{id}"},
 	"listOrders":                      {"GET", "/v1/orders"},
 	"createOrder":                     {"POST", "/v1/orders"},
+	"countOrders":                     {"GET", "/v1/orders/counts"},
+	"exportOrders":                    {"GET", "/v1/orders/export.csv"},
 	"getOrder":                        {"GET", "/v1/orders/{id}"},
 	"updateOrder":                     {"PATCH", "/v1/orders/{id}"},
 	"getOrderPackingSlip":             {"GET", "/v1/orders/{id}/packing-slip"},
@@ -5484,6 +5846,8 @@ var operations = map[string][2]string{
 	"adminRevokeInvitation":           {"DELETE", "/api/admin/invitations/{id}"},
 	"adminListOrders":                 {"GET", "/api/admin/orders"},
 	"adminCreateOrder":                {"POST", "/api/admin/orders"},
+	"adminCountOrders":                {"GET", "/api/admin/orders/counts"},
+	"adminExportOrders":               {"GET", "/api/admin/orders/export.csv"},
 	"adminGetOrder":                   {"GET", "/api/admin/orders/{orderId}"},
 	"adminUpdateOrder":                {"PATCH", "/api/admin/orders/{orderId}"},
 	"adminProcessOrder":               {"POST", "/api/admin/orders/{orderId}/process"},

@@ -207,7 +207,9 @@ describe('every role × every operation of /v1 and /api/admin', () => {
       const required = roleOf(op)!;
       for (const role of WORKSPACE_ROLES) {
         const res = await call(op, asRole.get(role)![op.auth === 'apiKey' ? 'apiKey' : 'admin']);
-        const body = res.json() as { code?: string; details?: Array<{ field?: string; required_role?: string }> };
+        // A file an operation answers (a CSV export) is no error body: nothing to read in it.
+        const json = String(res.headers['content-type'] ?? '').startsWith('application/json');
+        const body = (json ? res.json() : {}) as { code?: string; details?: Array<{ field?: string; required_role?: string }> };
         const roleRefusal = res.statusCode === 403 && body.details?.some((d) => d.field === 'role');
         if (!roleAtLeast(role, required)) {
           refused++;

@@ -416,6 +416,13 @@ class Order(TypedDict, total=False):
     updated_at: str
 
 
+class OrderCounts(TypedDict, total=False):
+    """The OrderCounts object. Fields the service adds later are kept in the dict."""
+
+    data: list[dict[str, Any]]
+    total: int
+
+
 class Shipment(TypedDict, total=False):
     """The Shipment object. Fields the service adds later are kept in the dict."""
 
@@ -946,8 +953,8 @@ class Operations:
         """
         return self._request("DELETE", "/v1/api-keys/{id}", path_params={"id": id}, query={}, answer="none")
 
-    def list_orders(self, *, status: str | None = None, archived: str | None = None, created_after: str | None = None, created_before: str | None = None, external_id: str | None = None, source: str | None = None, location_id: str | None = None, q: str | None = None, limit: int | None = None, cursor: str | None = None) -> Page[Order]:
-        """List orders, newest first (archived ones only with ?archived=true or all).
+    def list_orders(self, *, status: str | None = None, archived: str | None = None, created_after: str | None = None, created_before: str | None = None, external_id: str | None = None, source: str | None = None, location_id: str | None = None, q: str | None = None, carrier: str | None = None, service: str | None = None, ship_to_country: str | None = None, sort: str | None = None, limit: int | None = None, cursor: str | None = None) -> Page[Order]:
+        """List orders, newest first unless sorted (archived ones only with ?archived=true or all).
 
         GET /v1/orders
 
@@ -959,13 +966,17 @@ class Operations:
             source: api or an integration id.
             location_id: Only the orders that ship from this location.
             q: Case-insensitive substring of the customer name or email, or of the external id.
+            carrier: The requested service's carrier (the service code's prefix), e.g. usps.
+            service: The requested service code, e.g. usps_ground_advantage.
+            ship_to_country: The destination country (ISO 3166-1 alpha-2).
+            sort: -created_at (default: newest first), created_at (oldest first), order_number or -order_number (the number the dashboard shows: the store's external_number, else external_id, else the id). A cursor is only valid with the sort it was issued for. one of -created_at, created_at, order_number, -order_number
             limit: Page size, default 20, clamped to 1..100.
         """
-        return self._request("GET", "/v1/orders", path_params={}, query={"status": status, "archived": archived, "created_after": created_after, "created_before": created_before, "external_id": external_id, "source": source, "location_id": location_id, "q": q, "limit": limit, "cursor": cursor}, answer="page")
+        return self._request("GET", "/v1/orders", path_params={}, query={"status": status, "archived": archived, "created_after": created_after, "created_before": created_before, "external_id": external_id, "source": source, "location_id": location_id, "q": q, "carrier": carrier, "service": service, "ship_to_country": ship_to_country, "sort": sort, "limit": limit, "cursor": cursor}, answer="page")
 
-    def iter_orders(self, *, status: str | None = None, archived: str | None = None, created_after: str | None = None, created_before: str | None = None, external_id: str | None = None, source: str | None = None, location_id: str | None = None, q: str | None = None, limit: int | None = None) -> Iterator[Order]:
+    def iter_orders(self, *, status: str | None = None, archived: str | None = None, created_after: str | None = None, created_before: str | None = None, external_id: str | None = None, source: str | None = None, location_id: str | None = None, q: str | None = None, carrier: str | None = None, service: str | None = None, ship_to_country: str | None = None, sort: str | None = None, limit: int | None = None) -> Iterator[Order]:
         """Every item of `list_orders` across all pages, fetched as the loop asks, with the same filters."""
-        return self._paginate(self.list_orders, dict(status=status, archived=archived, created_after=created_after, created_before=created_before, external_id=external_id, source=source, location_id=location_id, q=q, limit=limit))
+        return self._paginate(self.list_orders, dict(status=status, archived=archived, created_after=created_after, created_before=created_before, external_id=external_id, source=source, location_id=location_id, q=q, carrier=carrier, service=service, ship_to_country=ship_to_country, sort=sort, limit=limit))
 
     def create_order(self, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> Order:
         """Create or import an order; a known external_id updates the open order (200).
@@ -973,6 +984,44 @@ class Operations:
         POST /v1/orders
         """
         return self._request("POST", "/v1/orders", path_params={}, query={}, body=body, idempotency_key=idempotency_key, answer="json")
+
+    def count_orders(self, *, archived: str | None = None, created_after: str | None = None, created_before: str | None = None, external_id: str | None = None, source: str | None = None, location_id: str | None = None, q: str | None = None, carrier: str | None = None, service: str | None = None, ship_to_country: str | None = None) -> OrderCounts:
+        """Count orders per status (the queue's tabs), with the list's filters but the status.
+
+        GET /v1/orders/counts
+
+        Query parameters:
+            archived: false (default): unarchived orders only; true: archived only; all: both. one of false, true, all
+            created_after: ISO date or date-time; created_at >= this.
+            created_before: ISO date or date-time; created_at < this.
+            source: api or an integration id.
+            location_id: Only the orders that ship from this location.
+            q: Case-insensitive substring of the customer name or email, or of the external id.
+            carrier: The requested service's carrier (the service code's prefix), e.g. usps.
+            service: The requested service code, e.g. usps_ground_advantage.
+            ship_to_country: The destination country (ISO 3166-1 alpha-2).
+        """
+        return self._request("GET", "/v1/orders/counts", path_params={}, query={"archived": archived, "created_after": created_after, "created_before": created_before, "external_id": external_id, "source": source, "location_id": location_id, "q": q, "carrier": carrier, "service": service, "ship_to_country": ship_to_country}, answer="json")
+
+    def export_orders(self, *, status: str | None = None, archived: str | None = None, created_after: str | None = None, created_before: str | None = None, external_id: str | None = None, source: str | None = None, location_id: str | None = None, q: str | None = None, carrier: str | None = None, service: str | None = None, ship_to_country: str | None = None, sort: str | None = None) -> str:
+        """Download the orders the list's filters match as CSV, in its sort (at most 10,000 rows).
+
+        GET /v1/orders/export.csv
+
+        Query parameters:
+            status: A status, or several separated by commas.
+            archived: false (default): unarchived orders only; true: archived only; all: both. one of false, true, all
+            created_after: ISO date or date-time; created_at >= this.
+            created_before: ISO date or date-time; created_at < this.
+            source: api or an integration id.
+            location_id: Only the orders that ship from this location.
+            q: Case-insensitive substring of the customer name or email, or of the external id.
+            carrier: The requested service's carrier (the service code's prefix), e.g. usps.
+            service: The requested service code, e.g. usps_ground_advantage.
+            ship_to_country: The destination country (ISO 3166-1 alpha-2).
+            sort: -created_at (default: newest first), created_at (oldest first), order_number or -order_number (the number the dashboard shows: the store's external_number, else external_id, else the id). A cursor is only valid with the sort it was issued for. one of -created_at, created_at, order_number, -order_number
+        """
+        return self._request("GET", "/v1/orders/export.csv", path_params={}, query={"status": status, "archived": archived, "created_after": created_after, "created_before": created_before, "external_id": external_id, "source": source, "location_id": location_id, "q": q, "carrier": carrier, "service": service, "ship_to_country": ship_to_country, "sort": sort}, answer="text")
 
     def get_order(self, id: str) -> Order:
         """Read an order.
@@ -1807,8 +1856,8 @@ class Operations:
         """
         return self._request("DELETE", "/api/admin/invitations/{id}", path_params={"id": id}, query={}, answer="none")
 
-    def admin_list_orders(self, *, status: str | None = None, archived: str | None = None, created_after: str | None = None, created_before: str | None = None, external_id: str | None = None, source: str | None = None, location_id: str | None = None, q: str | None = None, limit: int | None = None, cursor: str | None = None) -> Page[Order]:
-        """List orders, newest first (archived ones only with ?archived=true or all).
+    def admin_list_orders(self, *, status: str | None = None, archived: str | None = None, created_after: str | None = None, created_before: str | None = None, external_id: str | None = None, source: str | None = None, location_id: str | None = None, q: str | None = None, carrier: str | None = None, service: str | None = None, ship_to_country: str | None = None, sort: str | None = None, limit: int | None = None, cursor: str | None = None) -> Page[Order]:
+        """List orders, newest first unless sorted (archived ones only with ?archived=true or all).
 
         GET /api/admin/orders
 
@@ -1820,13 +1869,17 @@ class Operations:
             source: api or an integration id.
             location_id: Only the orders that ship from this location.
             q: Case-insensitive substring of the customer name or email, or of the external id.
+            carrier: The requested service's carrier (the service code's prefix), e.g. usps.
+            service: The requested service code, e.g. usps_ground_advantage.
+            ship_to_country: The destination country (ISO 3166-1 alpha-2).
+            sort: -created_at (default: newest first), created_at (oldest first), order_number or -order_number (the number the dashboard shows: the store's external_number, else external_id, else the id). A cursor is only valid with the sort it was issued for. one of -created_at, created_at, order_number, -order_number
             limit: Page size, default 20, clamped to 1..100.
         """
-        return self._request("GET", "/api/admin/orders", path_params={}, query={"status": status, "archived": archived, "created_after": created_after, "created_before": created_before, "external_id": external_id, "source": source, "location_id": location_id, "q": q, "limit": limit, "cursor": cursor}, answer="page")
+        return self._request("GET", "/api/admin/orders", path_params={}, query={"status": status, "archived": archived, "created_after": created_after, "created_before": created_before, "external_id": external_id, "source": source, "location_id": location_id, "q": q, "carrier": carrier, "service": service, "ship_to_country": ship_to_country, "sort": sort, "limit": limit, "cursor": cursor}, answer="page")
 
-    def admin_iter_orders(self, *, status: str | None = None, archived: str | None = None, created_after: str | None = None, created_before: str | None = None, external_id: str | None = None, source: str | None = None, location_id: str | None = None, q: str | None = None, limit: int | None = None) -> Iterator[Order]:
+    def admin_iter_orders(self, *, status: str | None = None, archived: str | None = None, created_after: str | None = None, created_before: str | None = None, external_id: str | None = None, source: str | None = None, location_id: str | None = None, q: str | None = None, carrier: str | None = None, service: str | None = None, ship_to_country: str | None = None, sort: str | None = None, limit: int | None = None) -> Iterator[Order]:
         """Every item of `admin_list_orders` across all pages, fetched as the loop asks, with the same filters."""
-        return self._paginate(self.admin_list_orders, dict(status=status, archived=archived, created_after=created_after, created_before=created_before, external_id=external_id, source=source, location_id=location_id, q=q, limit=limit))
+        return self._paginate(self.admin_list_orders, dict(status=status, archived=archived, created_after=created_after, created_before=created_before, external_id=external_id, source=source, location_id=location_id, q=q, carrier=carrier, service=service, ship_to_country=ship_to_country, sort=sort, limit=limit))
 
     def admin_create_order(self, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> Order:
         """Create an order (a known external_id updates the open order: 200).
@@ -1834,6 +1887,44 @@ class Operations:
         POST /api/admin/orders
         """
         return self._request("POST", "/api/admin/orders", path_params={}, query={}, body=body, idempotency_key=idempotency_key, answer="json")
+
+    def admin_count_orders(self, *, archived: str | None = None, created_after: str | None = None, created_before: str | None = None, external_id: str | None = None, source: str | None = None, location_id: str | None = None, q: str | None = None, carrier: str | None = None, service: str | None = None, ship_to_country: str | None = None) -> OrderCounts:
+        """Count orders per status (the queue's tabs), with the list's filters but the status.
+
+        GET /api/admin/orders/counts
+
+        Query parameters:
+            archived: false (default): unarchived orders only; true: archived only; all: both. one of false, true, all
+            created_after: ISO date or date-time; created_at >= this.
+            created_before: ISO date or date-time; created_at < this.
+            source: api or an integration id.
+            location_id: Only the orders that ship from this location.
+            q: Case-insensitive substring of the customer name or email, or of the external id.
+            carrier: The requested service's carrier (the service code's prefix), e.g. usps.
+            service: The requested service code, e.g. usps_ground_advantage.
+            ship_to_country: The destination country (ISO 3166-1 alpha-2).
+        """
+        return self._request("GET", "/api/admin/orders/counts", path_params={}, query={"archived": archived, "created_after": created_after, "created_before": created_before, "external_id": external_id, "source": source, "location_id": location_id, "q": q, "carrier": carrier, "service": service, "ship_to_country": ship_to_country}, answer="json")
+
+    def admin_export_orders(self, *, status: str | None = None, archived: str | None = None, created_after: str | None = None, created_before: str | None = None, external_id: str | None = None, source: str | None = None, location_id: str | None = None, q: str | None = None, carrier: str | None = None, service: str | None = None, ship_to_country: str | None = None, sort: str | None = None) -> str:
+        """Download the orders the list's filters match as CSV, in its sort (at most 10,000 rows).
+
+        GET /api/admin/orders/export.csv
+
+        Query parameters:
+            status: A status, or several separated by commas.
+            archived: false (default): unarchived orders only; true: archived only; all: both. one of false, true, all
+            created_after: ISO date or date-time; created_at >= this.
+            created_before: ISO date or date-time; created_at < this.
+            source: api or an integration id.
+            location_id: Only the orders that ship from this location.
+            q: Case-insensitive substring of the customer name or email, or of the external id.
+            carrier: The requested service's carrier (the service code's prefix), e.g. usps.
+            service: The requested service code, e.g. usps_ground_advantage.
+            ship_to_country: The destination country (ISO 3166-1 alpha-2).
+            sort: -created_at (default: newest first), created_at (oldest first), order_number or -order_number (the number the dashboard shows: the store's external_number, else external_id, else the id). A cursor is only valid with the sort it was issued for. one of -created_at, created_at, order_number, -order_number
+        """
+        return self._request("GET", "/api/admin/orders/export.csv", path_params={}, query={"status": status, "archived": archived, "created_after": created_after, "created_before": created_before, "external_id": external_id, "source": source, "location_id": location_id, "q": q, "carrier": carrier, "service": service, "ship_to_country": ship_to_country, "sort": sort}, answer="text")
 
     def admin_get_order(self, order_id: str) -> Order:
         """Read an order.
@@ -2856,6 +2947,8 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "revokeApiKey": ("DELETE", "/v1/api-keys/{id}"),
     "listOrders": ("GET", "/v1/orders"),
     "createOrder": ("POST", "/v1/orders"),
+    "countOrders": ("GET", "/v1/orders/counts"),
+    "exportOrders": ("GET", "/v1/orders/export.csv"),
     "getOrder": ("GET", "/v1/orders/{id}"),
     "updateOrder": ("PATCH", "/v1/orders/{id}"),
     "getOrderPackingSlip": ("GET", "/v1/orders/{id}/packing-slip"),
@@ -2956,6 +3049,8 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "adminRevokeInvitation": ("DELETE", "/api/admin/invitations/{id}"),
     "adminListOrders": ("GET", "/api/admin/orders"),
     "adminCreateOrder": ("POST", "/api/admin/orders"),
+    "adminCountOrders": ("GET", "/api/admin/orders/counts"),
+    "adminExportOrders": ("GET", "/api/admin/orders/export.csv"),
     "adminGetOrder": ("GET", "/api/admin/orders/{orderId}"),
     "adminUpdateOrder": ("PATCH", "/api/admin/orders/{orderId}"),
     "adminProcessOrder": ("POST", "/api/admin/orders/{orderId}/process"),

@@ -140,8 +140,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List orders, newest first (archived ones only with ?archived=true or all)
-         * @description List orders, newest first (archived ones only with ?archived=true or all).
+         * List orders, newest first unless sorted (archived ones only with ?archived=true or all)
+         * @description List orders, newest first unless sorted (archived ones only with ?archived=true or all).
          *
          *     Authentication: an API key (`Authorization: Bearer sk_…`) and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
@@ -152,6 +152,46 @@ export interface paths {
          * @description Requires ship_to and at least one line item. With an external_id already used by an API-created order of this workspace and environment, the order is updated (200) while it is awaiting_fulfillment or processing, and refused with 409 invalid_state after that. A missing parcel is derived from the line items and the default box (setting orders.default_box).
          */
         post: operations["createOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orders/counts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count orders per status (the queue's tabs), with the list's filters but the status
+         * @description Every status is listed in the state machine's order, zero counts included; `total` is their sum. A `status` in the query is ignored, as any parameter not listed here, so the list's query string serves as is: the counts are what each status tab would list.
+         */
+        get: operations["countOrders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orders/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the orders the list's filters match as CSV, in its sort (at most 10,000 rows)
+         * @description Columns: Order number, Date (UTC), Recipient, Destination, Items, Weight (oz), Requested service, Total, Currency, Status. UTF-8 with a byte order mark, every cell quoted, lines ended by CRLF; a cell starting with = + - @ is prefixed with a single quote so a spreadsheet shows it as text. When more than 10,000 orders match, the file holds the first 10,000 and the response carries `X-Export-Truncated: true`: narrow the filters (a date range) for the rest.
+         */
+        get: operations["exportOrders"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1800,8 +1840,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List orders, newest first (archived ones only with ?archived=true or all)
-         * @description List orders, newest first (archived ones only with ?archived=true or all).
+         * List orders, newest first unless sorted (archived ones only with ?archived=true or all)
+         * @description List orders, newest first unless sorted (archived ones only with ?archived=true or all).
          *
          *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
@@ -1814,6 +1854,46 @@ export interface paths {
          *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         post: operations["adminCreateOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/orders/counts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count orders per status (the queue's tabs), with the list's filters but the status
+         * @description Every status is listed in the state machine's order, zero counts included; `total` is their sum. A `status` in the query is ignored, as any parameter not listed here, so the list's query string serves as is: the counts are what each status tab would list.
+         */
+        get: operations["adminCountOrders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/orders/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the orders the list's filters match as CSV, in its sort (at most 10,000 rows)
+         * @description Columns: Order number, Date (UTC), Recipient, Destination, Items, Weight (oz), Requested service, Total, Currency, Status. UTF-8 with a byte order mark, every cell quoted, lines ended by CRLF; a cell starting with = + - @ is prefixed with a single quote so a spreadsheet shows it as text. When more than 10,000 orders match, the file holds the first 10,000 and the response carries `X-Export-Truncated: true`: narrow the filters (a date range) for the rest.
+         */
+        get: operations["adminExportOrders"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4383,6 +4463,48 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        /**
+         * OrderCounts
+         * @example {
+         *       "data": [
+         *         {
+         *           "status": "awaiting_fulfillment",
+         *           "count": 12
+         *         },
+         *         {
+         *           "status": "processing",
+         *           "count": 3
+         *         },
+         *         {
+         *           "status": "shipped",
+         *           "count": 40
+         *         },
+         *         {
+         *           "status": "delivered",
+         *           "count": 118
+         *         },
+         *         {
+         *           "status": "cancelled",
+         *           "count": 2
+         *         }
+         *       ],
+         *       "total": 175
+         *     }
+         */
+        OrderCounts: {
+            /** @description Every status, in the state machine's order, zero included. */
+            data: {
+                /** @description awaiting_fulfillment → processing (process) → shipped (label bought) → delivered (tracking); cancelled from any state before shipped. */
+                status: "awaiting_fulfillment" | "processing" | "shipped" | "delivered" | "cancelled";
+                /** Format: int64 */
+                count: number;
+            }[];
+            /**
+             * Format: int64
+             * @description The sum of the counts: the orders the filters match in any status.
+             */
+            total: number;
         };
         /**
          * Shipment
@@ -7786,6 +7908,20 @@ export interface operations {
                 location_id?: string;
                 /** @description Case-insensitive substring of the customer name or email, or of the external id. */
                 q?: string;
+                /**
+                 * @description The requested service's carrier (the service code's prefix), e.g. usps.
+                 * @example usps
+                 */
+                carrier?: string;
+                /** @description The requested service code, e.g. usps_ground_advantage. */
+                service?: string;
+                /**
+                 * @description The destination country (ISO 3166-1 alpha-2).
+                 * @example US
+                 */
+                ship_to_country?: string;
+                /** @description -created_at (default: newest first), created_at (oldest first), order_number or -order_number (the number the dashboard shows: the store's external_number, else external_id, else the id). A cursor is only valid with the sort it was issued for. */
+                sort?: "-created_at" | "created_at" | "order_number" | "-order_number";
                 /** @description Page size, default 20, clamped to 1..100. */
                 limit?: number;
                 cursor?: string;
@@ -8535,6 +8671,387 @@ export interface operations {
                      * @example {
                      *       "code": "unprocessable",
                      *       "message": "The request cannot be processed.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    countOrders: {
+        parameters: {
+            query?: {
+                /** @description false (default): unarchived orders only; true: archived only; all: both. */
+                archived?: "false" | "true" | "all";
+                /** @description ISO date or date-time; created_at >= this. */
+                created_after?: string;
+                /** @description ISO date or date-time; created_at < this. */
+                created_before?: string;
+                external_id?: string;
+                /** @description api or an integration id. */
+                source?: string;
+                /** @description Only the orders that ship from this location. */
+                location_id?: string;
+                /** @description Case-insensitive substring of the customer name or email, or of the external id. */
+                q?: string;
+                /**
+                 * @description The requested service's carrier (the service code's prefix), e.g. usps.
+                 * @example usps
+                 */
+                carrier?: string;
+                /** @description The requested service code, e.g. usps_ground_advantage. */
+                service?: string;
+                /**
+                 * @description The destination country (ISO 3166-1 alpha-2).
+                 * @example US
+                 */
+                ship_to_country?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "status": "awaiting_fulfillment",
+                     *           "count": 12
+                     *         },
+                     *         {
+                     *           "status": "processing",
+                     *           "count": 3
+                     *         },
+                     *         {
+                     *           "status": "shipped",
+                     *           "count": 40
+                     *         },
+                     *         {
+                     *           "status": "delivered",
+                     *           "count": 118
+                     *         },
+                     *         {
+                     *           "status": "cancelled",
+                     *           "count": 2
+                     *         }
+                     *       ],
+                     *       "total": 175
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OrderCounts"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportOrders: {
+        parameters: {
+            query?: {
+                /** @description A status, or several separated by commas. */
+                status?: string;
+                /** @description false (default): unarchived orders only; true: archived only; all: both. */
+                archived?: "false" | "true" | "all";
+                /** @description ISO date or date-time; created_at >= this. */
+                created_after?: string;
+                /** @description ISO date or date-time; created_at < this. */
+                created_before?: string;
+                external_id?: string;
+                /** @description api or an integration id. */
+                source?: string;
+                /** @description Only the orders that ship from this location. */
+                location_id?: string;
+                /** @description Case-insensitive substring of the customer name or email, or of the external id. */
+                q?: string;
+                /**
+                 * @description The requested service's carrier (the service code's prefix), e.g. usps.
+                 * @example usps
+                 */
+                carrier?: string;
+                /** @description The requested service code, e.g. usps_ground_advantage. */
+                service?: string;
+                /**
+                 * @description The destination country (ISO 3166-1 alpha-2).
+                 * @example US
+                 */
+                ship_to_country?: string;
+                /** @description -created_at (default: newest first), created_at (oldest first), order_number or -order_number (the number the dashboard shows: the store's external_number, else external_id, else the id). A cursor is only valid with the sort it was issued for. */
+                sort?: "-created_at" | "created_at" | "order_number" | "-order_number";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description true when more orders matched than the file holds. */
+                    "X-Export-Truncated"?: "true";
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -30600,6 +31117,20 @@ export interface operations {
                 location_id?: string;
                 /** @description Case-insensitive substring of the customer name or email, or of the external id. */
                 q?: string;
+                /**
+                 * @description The requested service's carrier (the service code's prefix), e.g. usps.
+                 * @example usps
+                 */
+                carrier?: string;
+                /** @description The requested service code, e.g. usps_ground_advantage. */
+                service?: string;
+                /**
+                 * @description The destination country (ISO 3166-1 alpha-2).
+                 * @example US
+                 */
+                ship_to_country?: string;
+                /** @description -created_at (default: newest first), created_at (oldest first), order_number or -order_number (the number the dashboard shows: the store's external_number, else external_id, else the id). A cursor is only valid with the sort it was issued for. */
+                sort?: "-created_at" | "created_at" | "order_number" | "-order_number";
                 /** @description Page size, default 20, clamped to 1..100. */
                 limit?: number;
                 cursor?: string;
@@ -31316,6 +31847,345 @@ export interface operations {
                      * @example {
                      *       "code": "unprocessable",
                      *       "message": "The request cannot be processed.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminCountOrders: {
+        parameters: {
+            query?: {
+                /** @description false (default): unarchived orders only; true: archived only; all: both. */
+                archived?: "false" | "true" | "all";
+                /** @description ISO date or date-time; created_at >= this. */
+                created_after?: string;
+                /** @description ISO date or date-time; created_at < this. */
+                created_before?: string;
+                external_id?: string;
+                /** @description api or an integration id. */
+                source?: string;
+                /** @description Only the orders that ship from this location. */
+                location_id?: string;
+                /** @description Case-insensitive substring of the customer name or email, or of the external id. */
+                q?: string;
+                /**
+                 * @description The requested service's carrier (the service code's prefix), e.g. usps.
+                 * @example usps
+                 */
+                carrier?: string;
+                /** @description The requested service code, e.g. usps_ground_advantage. */
+                service?: string;
+                /**
+                 * @description The destination country (ISO 3166-1 alpha-2).
+                 * @example US
+                 */
+                ship_to_country?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "status": "awaiting_fulfillment",
+                     *           "count": 12
+                     *         },
+                     *         {
+                     *           "status": "processing",
+                     *           "count": 3
+                     *         },
+                     *         {
+                     *           "status": "shipped",
+                     *           "count": 40
+                     *         },
+                     *         {
+                     *           "status": "delivered",
+                     *           "count": 118
+                     *         },
+                     *         {
+                     *           "status": "cancelled",
+                     *           "count": 2
+                     *         }
+                     *       ],
+                     *       "total": 175
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OrderCounts"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminExportOrders: {
+        parameters: {
+            query?: {
+                /** @description A status, or several separated by commas. */
+                status?: string;
+                /** @description false (default): unarchived orders only; true: archived only; all: both. */
+                archived?: "false" | "true" | "all";
+                /** @description ISO date or date-time; created_at >= this. */
+                created_after?: string;
+                /** @description ISO date or date-time; created_at < this. */
+                created_before?: string;
+                external_id?: string;
+                /** @description api or an integration id. */
+                source?: string;
+                /** @description Only the orders that ship from this location. */
+                location_id?: string;
+                /** @description Case-insensitive substring of the customer name or email, or of the external id. */
+                q?: string;
+                /**
+                 * @description The requested service's carrier (the service code's prefix), e.g. usps.
+                 * @example usps
+                 */
+                carrier?: string;
+                /** @description The requested service code, e.g. usps_ground_advantage. */
+                service?: string;
+                /**
+                 * @description The destination country (ISO 3166-1 alpha-2).
+                 * @example US
+                 */
+                ship_to_country?: string;
+                /** @description -created_at (default: newest first), created_at (oldest first), order_number or -order_number (the number the dashboard shows: the store's external_number, else external_id, else the id). A cursor is only valid with the sort it was issued for. */
+                sort?: "-created_at" | "created_at" | "order_number" | "-order_number";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description true when more orders matched than the file holds. */
+                    "X-Export-Truncated"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */

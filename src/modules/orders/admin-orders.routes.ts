@@ -4,6 +4,7 @@ import { serviceContext } from '../../platform/http/request-context.js';
 import { IdParams, OrderBody, OrderIdParams, OrderListQuery, OrderSchema, UpdateOrderBody } from './orders.schemas.js';
 import { API_SOURCE, checkOrderBody, type OrdersService } from './orders.service.js';
 import { packingSlipRoute } from './orders.packing-slip.js';
+import { orderQueueRoutes } from './orders.queue.routes.js';
 
 /**
  * /api/admin/orders (session; the workspace and environment of X-Service-Workspace and
@@ -19,7 +20,7 @@ export async function adminOrdersRoutes(app: App, opts: { orders: OrdersService 
   app.get('/orders', {
     schema: {
       operationId: 'adminListOrders',
-      summary: 'List orders, newest first (archived ones only with ?archived=true or all)',
+      summary: 'List orders, newest first unless sorted (archived ones only with ?archived=true or all)',
       tags,
       security,
       querystring: OrderListQuery,
@@ -49,6 +50,8 @@ export async function adminOrdersRoutes(app: App, opts: { orders: OrdersService 
       return reply.code(created ? 201 : 200).send(order);
     },
   });
+
+  orderQueueRoutes(app, orders, { surface: 'admin' });
 
   app.get('/orders/:orderId', {
     schema: {

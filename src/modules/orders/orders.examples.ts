@@ -127,3 +127,15 @@ export const INTERNATIONAL_ORDER_EXAMPLE = {
     importer: { tax_id: null, eori: 'GB123456789000', ioss: null, vat: null },
   },
 };
+
+/** GET /v1/orders/counts: the queue's tabs. */
+export const ORDER_COUNTS_EXAMPLE = {
+  data: [
+    { status: 'awaiting_fulfillment', count: 12 },
+    { status: 'processing', count: 3 },
+    { status: 'shipped', count: 40 },
+    { status: 'delivered', count: 118 },
+    { status: 'cancelled', count: 2 },
+  ],
+  total: 175,
+};

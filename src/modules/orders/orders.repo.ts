@@ -1,4 +1,4 @@
-import { sql, type AliasableExpression, type ExpressionBuilder, type Updateable } from 'kysely';
+import { sql, type AliasableExpression, type ExpressionBuilder, type SelectQueryBuilder, type Updateable } from 'kysely';
 import type { Executor, Tables } from '../../platform/db/types.js';
 import { inScope } from '../../platform/db/scope.js';
 import { precompiled } from '../../platform/db/precompiled.js';
@@ -149,27 +149,50 @@ export interface OrdersQueryFilter {
   source?: string;
   locationId?: string;
   q?: string;
+  /** The requested service's carrier: the service code's prefix (`usps` of usps_ground_advantage). */
+  carrier?: string;
+  /** The requested service code. */
+  service?: string;
+  /** ISO 3166-1 alpha-2, upper case (addresses are stored normalised). */
+  shipToCountry?: string;
 }
 
-/** The list query (unpaginated; `paginate` adds the keyset order and limit). */
-export function ordersQuery(db: Executor, scope: Scope, filter: OrdersQueryFilter) {
-  let q = db
-    .selectFrom('orders')
-    .selectAll()
-    .where(inScope(scope));
+/** The filter of the list, its counts and its export, on any select from orders. */
+function whereFilter<O>(query: SelectQueryBuilder<Tables, 'orders', O>, scope: Scope, filter: OrdersQueryFilter): SelectQueryBuilder<Tables, 'orders', O> {
+  let q = query.where(inScope(scope));
   const archived = filter.archived ?? false;
-  if (archived !== 'all') q = q.where('archived', '=', archived);
-  if (filter.statuses?.length) q = q.where('status', 'in', filter.statuses);
-  if (filter.createdAfter) q = q.where('created_at', '>=', filter.createdAfter);
-  if (filter.createdBefore) q = q.where('created_at', '<', filter.createdBefore);
-  if (filter.externalId !== undefined) q = q.where('external_id', '=', filter.externalId);
-  if (filter.source !== undefined) q = q.where('source', '=', filter.source);
-  if (filter.locationId !== undefined) q = q.where('location_id', '=', filter.locationId);
+  if (archived !== 'all') q = q.where('orders.archived', '=', archived);
+  if (filter.statuses?.length) q = q.where('orders.status', 'in', filter.statuses);
+  if (filter.createdAfter) q = q.where('orders.created_at', '>=', filter.createdAfter);
+  if (filter.createdBefore) q = q.where('orders.created_at', '<', filter.createdBefore);
+  if (filter.externalId !== undefined) q = q.where('orders.external_id', '=', filter.externalId);
+  if (filter.source !== undefined) q = q.where('orders.source', '=', filter.source);
+  if (filter.locationId !== undefined) q = q.where('orders.location_id', '=', filter.locationId);
+  if (filter.carrier !== undefined) q = q.where('orders.requested_service', 'like', `${escapeLike(filter.carrier)}\\_%`);
+  if (filter.service !== undefined) q = q.where('orders.requested_service', '=', filter.service);
+  if (filter.shipToCountry !== undefined) q = q.where(sql<boolean>`orders.ship_to->>'country' = ${filter.shipToCountry}`);
   if (filter.q) {
     const pattern = `%${escapeLike(filter.q.toLowerCase())}%`;
     q = q.where(
-      sql<boolean>`(lower(customer_name) like ${pattern} or lower(customer_email) like ${pattern} or lower(external_id) like ${pattern})`,
+      sql<boolean>`(lower(orders.customer_name) like ${pattern} or lower(orders.customer_email) like ${pattern} or lower(orders.external_id) like ${pattern})`,
     );
   }
   return q;
+}
+
+/** The list query (unpaginated; orders.sort.ts adds the keyset order and limit). */
+export function ordersQuery(db: Executor, scope: Scope, filter: OrdersQueryFilter) {
+  return whereFilter(db.selectFrom('orders').selectAll('orders'), scope, filter);
+}
+
+/** How many orders the filter matches, per status (statuses without one are absent). */
+export async function countOrdersByStatus(db: Executor, scope: Scope, filter: OrdersQueryFilter): Promise<{ status: OrderStatus; count: number }[]> {
+  const rows = await whereFilter(
+    db.selectFrom('orders').select((eb) => ['orders.status', eb.fn.countAll<string | number>().as('count')]),
+    scope,
+    filter,
+  )
+    .groupBy('orders.status')
+    .execute();
+  return rows.map((r) => ({ status: r.status, count: Number(r.count) }));
 }

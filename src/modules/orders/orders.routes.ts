@@ -4,6 +4,7 @@ import { serviceContext } from '../../platform/http/request-context.js';
 import { IdParams, OrderBody, OrderListQuery, OrderSchema } from './orders.schemas.js';
 import { API_SOURCE, checkOrderBody, type OrdersService } from './orders.service.js';
 import { packingSlipRoute } from './orders.packing-slip.js';
+import { orderQueueRoutes } from './orders.queue.routes.js';
 import { orderChangeRoutes } from './admin-orders.routes.js';
 
 /** /v1/orders: list, create or import (external_id upsert), read, and the dashboard's changes (orderChangeRoutes). */
@@ -16,7 +17,7 @@ export async function ordersRoutes(app: App, opts: { orders: OrdersService }) {
   app.get('/orders', {
     schema: {
       operationId: 'listOrders',
-      summary: 'List orders, newest first (archived ones only with ?archived=true or all)',
+      summary: 'List orders, newest first unless sorted (archived ones only with ?archived=true or all)',
       tags,
       security,
       querystring: OrderListQuery,
@@ -49,6 +50,8 @@ export async function ordersRoutes(app: App, opts: { orders: OrdersService }) {
       return reply.code(created ? 201 : 200).send(order);
     },
   });
+
+  orderQueueRoutes(app, orders, { surface: 'v1' });
 
   app.get('/orders/:id', {
     schema: {

@@ -5,7 +5,8 @@ import { AddressOutputSchema, AddressSchema } from '../addresses/index.js';
 import { CustomsInputSchema, OrderCustomsSchema } from '../customs/index.js';
 import { ShipmentOptionsInputSchema, ShipmentOptionsSchema } from '../shipment-options/index.js';
 import { ORDER_STATUSES } from './orders.states.js';
-import { INTERNATIONAL_ORDER_BODY_EXAMPLE, INTERNATIONAL_ORDER_EXAMPLE, ORDER_BODY_EXAMPLE, ORDER_EXAMPLE, UPDATE_ORDER_BODY_EXAMPLE } from './orders.examples.js';
+import { ORDER_SORTS } from './orders.sort.js';
+import { ORDER_COUNTS_EXAMPLE, INTERNATIONAL_ORDER_BODY_EXAMPLE, INTERNATIONAL_ORDER_EXAMPLE, ORDER_BODY_EXAMPLE, ORDER_EXAMPLE, UPDATE_ORDER_BODY_EXAMPLE } from './orders.examples.js';
 
 const Timestamp = Type.String({ format: 'date-time' });
 const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
@@ -131,10 +132,42 @@ export const OrderListQuery = Type.Object({
   source: Type.Optional(Type.String({ maxLength: 64, description: 'api or an integration id.' })),
   location_id: Type.Optional(Type.String({ maxLength: 64, description: 'Only the orders that ship from this location.' })),
   q: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring of the customer name or email, or of the external id.' })),
+  carrier: Type.Optional(
+    Type.String({ maxLength: 64, pattern: '^[a-z][a-z0-9]*(_[a-z0-9]+)*$', description: "The requested service's carrier (the service code's prefix), e.g. usps.", examples: ['usps'] }),
+  ),
+  service: Type.Optional({ ...ServiceCodeSchema, description: 'The requested service code, e.g. usps_ground_advantage.' }),
+  ship_to_country: Type.Optional(Type.String({ minLength: 2, maxLength: 2, pattern: '^[A-Za-z]{2}$', description: 'The destination country (ISO 3166-1 alpha-2).', examples: ['US'] })),
+  sort: Type.Optional(
+    Type.Union(
+      ORDER_SORTS.map((s) => Type.Literal(s)),
+      {
+        description:
+          '-created_at (default: newest first), created_at (oldest first), order_number or -order_number (the number the dashboard shows: ' +
+          'the store\'s external_number, else external_id, else the id). A cursor is only valid with the sort it was issued for.',
+      },
+    ),
+  ),
   limit: Type.Optional(PageLimitSchema),
   cursor: Type.Optional(Type.String({ maxLength: 512 })),
 });
 export type OrderListFilter = Static<typeof OrderListQuery>;
+
+/** The list's filters without the status (the tabs' counts) and without paging. */
+export const OrderCountsQuery = Type.Omit(OrderListQuery, ['status', 'sort', 'limit', 'cursor']);
+export type OrderCountsFilter = Static<typeof OrderCountsQuery>;
+
+/** The list's filters and sort without paging (the CSV export). */
+export const OrderExportQuery = Type.Omit(OrderListQuery, ['limit', 'cursor']);
+export type OrderExportFilter = Static<typeof OrderExportQuery>;
+
+export const OrderCountsSchema = Type.Object(
+  {
+    data: Type.Array(Type.Object({ status: OrderStatusSchema, count: Type.Integer({ minimum: 0 }) }), { description: 'Every status, in the state machine\'s order, zero included.' }),
+    total: Type.Integer({ minimum: 0, description: 'The sum of the counts: the orders the filters match in any status.' }),
+  },
+  { $id: 'OrderCounts', title: 'OrderCounts', examples: [ORDER_COUNTS_EXAMPLE] },
+);
+export type OrderCounts = Static<typeof OrderCountsSchema>;
 
 export const OrderIdParams = Type.Object({ orderId: Type.String({ maxLength: 64 }) });
 export const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });

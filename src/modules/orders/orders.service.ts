@@ -5,15 +5,17 @@ import { newId } from '../../platform/ids.js';
 import type { Deps } from '../../platform/deps.js';
 import type { Actor, Scope, ServiceContext } from '../../platform/context.js';
 import type { Executor, Tables } from '../../platform/db/types.js';
-import { paginate, type Page } from '../../platform/http/pagination.js';
+import type { Page } from '../../platform/http/pagination.js';
 import { writeAudit } from '../audit/index.js';
 import type { SettingsService } from '../settings/index.js';
 import { checkShippingAddress, normalizeCountry, type AddressInput } from '../addresses/index.js';
 import { withDefaults } from '../customs/index.js';
 import { checkOptions } from '../shipment-options/index.js';
 import * as repo from './orders.repo.js';
-import type { Order, OrderInput, OrderListFilter, OrderPatch } from './orders.schemas.js';
-import { assertEditable, nextStatus, ORDER_STATUSES, type OrderMove, type OrderStatus } from './orders.states.js';
+import type { Order, OrderCounts, OrderCountsFilter, OrderExportFilter, OrderInput, OrderListFilter, OrderPatch } from './orders.schemas.js';
+import { toQueryFilter } from './orders.filter.js';
+import { DEFAULT_ORDER_SORT, paginateOrders, sortOrders } from './orders.sort.js';
+import { assertEditable, nextStatus, ORDER_STATUSES, type OrderMove } from './orders.states.js';
 import { FALLBACK_BOX, deriveParcel, isParcelDerived, itemsWeightOz, needsBox, type Box } from './orders.parcel.js';
 
 /** The location an order ships from: the named one (404 when not the scope's), else the default one (null: none). */
@@ -567,29 +569,29 @@ export class OrdersService {
     return opts.attachments === false ? toOrder(row) : this.presentOne(this.deps.db, scope, row);
   }
 
-  /** Newest first, cursor paginated; archived orders only when asked for. */
+  /** Newest first unless sorted otherwise, cursor paginated; archived orders only when asked for. */
   async listOrders(scope: Scope, filter: OrderListFilter): Promise<Page<Order>> {
-    let statuses: OrderStatus[] | undefined;
-    if (filter.status !== undefined) {
-      const parts = filter.status.split(',').map((s) => s.trim()).filter(Boolean);
-      const unknown = parts.filter((s) => !(ORDER_STATUSES as readonly string[]).includes(s));
-      if (unknown.length || parts.length === 0) {
-        throw validationError([{ field: 'status', message: `must be one or more of ${ORDER_STATUSES.join(', ')} (comma-separated)` }]);
-      }
-      statuses = parts as OrderStatus[];
-    }
-    const query = repo.ordersQuery(this.deps.db, scope, {
-      statuses,
-      archived: filter.archived === 'all' ? 'all' : filter.archived === 'true',
-      createdAfter: filter.created_after ? parseInstant(filter.created_after, 'created_after') : undefined,
-      createdBefore: filter.created_before ? parseInstant(filter.created_before, 'created_before') : undefined,
-      externalId: filter.external_id,
-      source: filter.source,
-      locationId: filter.location_id,
-      q: filter.q?.trim() || undefined,
-    });
-    const page = await paginate(query, { limit: filter.limit, cursor: filter.cursor });
+    const query = repo.ordersQuery(this.deps.db, scope, toQueryFilter(filter));
+    const page = await paginateOrders(query, filter.sort ?? DEFAULT_ORDER_SORT, { limit: filter.limit, cursor: filter.cursor });
     return { ...page, data: await this.present(this.deps.db, scope, page.data) };
+  }
+
+  /** The queue's tabs: the list's filters but the status, counted per status (every status, zeros too). */
+  async countOrders(scope: Scope, filter: OrderCountsFilter): Promise<OrderCounts> {
+    // A status the query string carries (the list's, sent as is) is not a filter here.
+    const found = await repo.countOrdersByStatus(this.deps.db, scope, toQueryFilter({ ...filter, status: undefined }));
+    const data = ORDER_STATUSES.map((status) => ({ status, count: found.find((f) => f.status === status)?.count ?? 0 }));
+    return { data, total: data.reduce((n, s) => n + s.count, 0) };
+  }
+
+  /**
+   * The list's orders in its sort, up to `max` rows (the rows as stored: an export carries no
+   * attachments); `truncated` when more matched.
+   */
+  async exportOrders(scope: Scope, filter: OrderExportFilter, max: number): Promise<{ rows: OrderRow[]; truncated: boolean }> {
+    const query = sortOrders(repo.ordersQuery(this.deps.db, scope, toQueryFilter(filter)), filter.sort ?? DEFAULT_ORDER_SORT);
+    const rows = (await query.limit(max + 1).execute()) as OrderRow[];
+    return { rows: rows.slice(0, max), truncated: rows.length > max };
   }
 
   /** Admin edit of an open order (409 invalid_state once shipped, delivered or cancelled); audited. */

@@ -22,6 +22,8 @@ trait Operations
         'revokeApiKey' => ['DELETE', '/v1/api-keys/{id}'],
         'listOrders' => ['GET', '/v1/orders'],
         'createOrder' => ['POST', '/v1/orders'],
+        'countOrders' => ['GET', '/v1/orders/counts'],
+        'exportOrders' => ['GET', '/v1/orders/export.csv'],
         'getOrder' => ['GET', '/v1/orders/{id}'],
         'updateOrder' => ['PATCH', '/v1/orders/{id}'],
         'getOrderPackingSlip' => ['GET', '/v1/orders/{id}/packing-slip'],
@@ -122,6 +124,8 @@ trait Operations
         'adminRevokeInvitation' => ['DELETE', '/api/admin/invitations/{id}'],
         'adminListOrders' => ['GET', '/api/admin/orders'],
         'adminCreateOrder' => ['POST', '/api/admin/orders'],
+        'adminCountOrders' => ['GET', '/api/admin/orders/counts'],
+        'adminExportOrders' => ['GET', '/api/admin/orders/export.csv'],
         'adminGetOrder' => ['GET', '/api/admin/orders/{orderId}'],
         'adminUpdateOrder' => ['PATCH', '/api/admin/orders/{orderId}'],
         'adminProcessOrder' => ['POST', '/api/admin/orders/{orderId}/process'],
@@ -334,11 +338,11 @@ trait Operations
     }
 
     /**
-     * List orders, newest first (archived ones only with ?archived=true or all).
+     * List orders, newest first unless sorted (archived ones only with ?archived=true or all).
      *
      * GET /v1/orders
      *
-     * @param array<string, mixed> $query status, archived, created_after, created_before, external_id, source, location_id, q, limit, cursor
+     * @param array<string, mixed> $query status, archived, created_after, created_before, external_id, source, location_id, q, carrier, service, ship_to_country, sort, limit, cursor
      *   status: A status, or several separated by commas.
      *   archived: false (default): unarchived orders only; true: archived only; all: both. one of false, true, all
      *   created_after: ISO date or date-time; created_at >= this.
@@ -346,6 +350,10 @@ trait Operations
      *   source: api or an integration id.
      *   location_id: Only the orders that ship from this location.
      *   q: Case-insensitive substring of the customer name or email, or of the external id.
+     *   carrier: The requested service's carrier (the service code's prefix), e.g. usps.
+     *   service: The requested service code, e.g. usps_ground_advantage.
+     *   ship_to_country: The destination country (ISO 3166-1 alpha-2).
+     *   sort: -created_at (default: newest first), created_at (oldest first), order_number or -order_number (the number the dashboard shows: the store's external_number, else external_id, else the id). A cursor is only valid with the sort it was issued for. one of -created_at, created_at, order_number, -order_number
      *   limit: Page size, default 20, clamped to 1..100.
      * @return array{data: list<array<string, mixed>>, has_more: bool, next_cursor: ?string} a page of Order
      */
@@ -374,6 +382,52 @@ trait Operations
     public function createOrder(array $body, ?string $idempotencyKey = null): array
     {
         return $this->request('POST', '/v1/orders', [], [], $body, $idempotencyKey, 'json');
+    }
+
+    /**
+     * Count orders per status (the queue's tabs), with the list's filters but the status.
+     *
+     * GET /v1/orders/counts
+     *
+     * @param array<string, mixed> $query archived, created_after, created_before, external_id, source, location_id, q, carrier, service, ship_to_country
+     *   archived: false (default): unarchived orders only; true: archived only; all: both. one of false, true, all
+     *   created_after: ISO date or date-time; created_at >= this.
+     *   created_before: ISO date or date-time; created_at < this.
+     *   source: api or an integration id.
+     *   location_id: Only the orders that ship from this location.
+     *   q: Case-insensitive substring of the customer name or email, or of the external id.
+     *   carrier: The requested service's carrier (the service code's prefix), e.g. usps.
+     *   service: The requested service code, e.g. usps_ground_advantage.
+     *   ship_to_country: The destination country (ISO 3166-1 alpha-2).
+     * @return array<string, mixed> the OrderCounts
+     */
+    public function countOrders(array $query = []): array
+    {
+        return $this->request('GET', '/v1/orders/counts', [], $query, null, null, 'json');
+    }
+
+    /**
+     * Download the orders the list's filters match as CSV, in its sort (at most 10,000 rows).
+     *
+     * GET /v1/orders/export.csv
+     *
+     * @param array<string, mixed> $query status, archived, created_after, created_before, external_id, source, location_id, q, carrier, service, ship_to_country, sort
+     *   status: A status, or several separated by commas.
+     *   archived: false (default): unarchived orders only; true: archived only; all: both. one of false, true, all
+     *   created_after: ISO date or date-time; created_at >= this.
+     *   created_before: ISO date or date-time; created_at < this.
+     *   source: api or an integration id.
+     *   location_id: Only the orders that ship from this location.
+     *   q: Case-insensitive substring of the customer name or email, or of the external id.
+     *   carrier: The requested service's carrier (the service code's prefix), e.g. usps.
+     *   service: The requested service code, e.g. usps_ground_advantage.
+     *   ship_to_country: The destination country (ISO 3166-1 alpha-2).
+     *   sort: -created_at (default: newest first), created_at (oldest first), order_number or -order_number (the number the dashboard shows: the store's external_number, else external_id, else the id). A cursor is only valid with the sort it was issued for. one of -created_at, created_at, order_number, -order_number
+     * @return string
+     */
+    public function exportOrders(array $query = []): string
+    {
+        return $this->request('GET', '/v1/orders/export.csv', [], $query, null, null, 'text');
     }
 
     /**
@@ -1728,11 +1782,11 @@ trait Operations
     }
 
     /**
-     * List orders, newest first (archived ones only with ?archived=true or all).
+     * List orders, newest first unless sorted (archived ones only with ?archived=true or all).
      *
      * GET /api/admin/orders
      *
-     * @param array<string, mixed> $query status, archived, created_after, created_before, external_id, source, location_id, q, limit, cursor
+     * @param array<string, mixed> $query status, archived, created_after, created_before, external_id, source, location_id, q, carrier, service, ship_to_country, sort, limit, cursor
      *   status: A status, or several separated by commas.
      *   archived: false (default): unarchived orders only; true: archived only; all: both. one of false, true, all
      *   created_after: ISO date or date-time; created_at >= this.
@@ -1740,6 +1794,10 @@ trait Operations
      *   source: api or an integration id.
      *   location_id: Only the orders that ship from this location.
      *   q: Case-insensitive substring of the customer name or email, or of the external id.
+     *   carrier: The requested service's carrier (the service code's prefix), e.g. usps.
+     *   service: The requested service code, e.g. usps_ground_advantage.
+     *   ship_to_country: The destination country (ISO 3166-1 alpha-2).
+     *   sort: -created_at (default: newest first), created_at (oldest first), order_number or -order_number (the number the dashboard shows: the store's external_number, else external_id, else the id). A cursor is only valid with the sort it was issued for. one of -created_at, created_at, order_number, -order_number
      *   limit: Page size, default 20, clamped to 1..100.
      * @return array{data: list<array<string, mixed>>, has_more: bool, next_cursor: ?string} a page of Order
      */
@@ -1768,6 +1826,52 @@ trait Operations
     public function adminCreateOrder(array $body, ?string $idempotencyKey = null): array
     {
         return $this->request('POST', '/api/admin/orders', [], [], $body, $idempotencyKey, 'json');
+    }
+
+    /**
+     * Count orders per status (the queue's tabs), with the list's filters but the status.
+     *
+     * GET /api/admin/orders/counts
+     *
+     * @param array<string, mixed> $query archived, created_after, created_before, external_id, source, location_id, q, carrier, service, ship_to_country
+     *   archived: false (default): unarchived orders only; true: archived only; all: both. one of false, true, all
+     *   created_after: ISO date or date-time; created_at >= this.
+     *   created_before: ISO date or date-time; created_at < this.
+     *   source: api or an integration id.
+     *   location_id: Only the orders that ship from this location.
+     *   q: Case-insensitive substring of the customer name or email, or of the external id.
+     *   carrier: The requested service's carrier (the service code's prefix), e.g. usps.
+     *   service: The requested service code, e.g. usps_ground_advantage.
+     *   ship_to_country: The destination country (ISO 3166-1 alpha-2).
+     * @return array<string, mixed> the OrderCounts
+     */
+    public function adminCountOrders(array $query = []): array
+    {
+        return $this->request('GET', '/api/admin/orders/counts', [], $query, null, null, 'json');
+    }
+
+    /**
+     * Download the orders the list's filters match as CSV, in its sort (at most 10,000 rows).
+     *
+     * GET /api/admin/orders/export.csv
+     *
+     * @param array<string, mixed> $query status, archived, created_after, created_before, external_id, source, location_id, q, carrier, service, ship_to_country, sort
+     *   status: A status, or several separated by commas.
+     *   archived: false (default): unarchived orders only; true: archived only; all: both. one of false, true, all
+     *   created_after: ISO date or date-time; created_at >= this.
+     *   created_before: ISO date or date-time; created_at < this.
+     *   source: api or an integration id.
+     *   location_id: Only the orders that ship from this location.
+     *   q: Case-insensitive substring of the customer name or email, or of the external id.
+     *   carrier: The requested service's carrier (the service code's prefix), e.g. usps.
+     *   service: The requested service code, e.g. usps_ground_advantage.
+     *   ship_to_country: The destination country (ISO 3166-1 alpha-2).
+     *   sort: -created_at (default: newest first), created_at (oldest first), order_number or -order_number (the number the dashboard shows: the store's external_number, else external_id, else the id). A cursor is only valid with the sort it was issued for. one of -created_at, created_at, order_number, -order_number
+     * @return string
+     */
+    public function adminExportOrders(array $query = []): string
+    {
+        return $this->request('GET', '/api/admin/orders/export.csv', [], $query, null, null, 'text');
     }
 
     /**
