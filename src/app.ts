@@ -167,7 +167,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       done();
     });
     registerErrorHandling(app);
-    registerAccessLog(app);
+    registerAccessLog(app, config.logLevel);
     registerJsonParser(app);
     registerNulGuard(app);
     // Parses the dashboard's session cookie (read by the session guard); signs nothing.

@@ -17,7 +17,7 @@ export interface Logged {
   output(): string;
 }
 
-const OUTPUT_KEEP = 4 * 1024 * 1024;
+const OUTPUT_KEEP = 1024 * 1024;
 
 export function spawnLogged(
   cmd: string,
@@ -25,18 +25,27 @@ export function spawnLogged(
   env: Record<string, string | undefined> = {},
   opts: { detached?: boolean; cwd?: string } = {},
 ): Logged {
-  let out = '';
   const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: opts.detached, cwd: opts.cwd });
   started.push({ child, group: Boolean(opts.detached) });
-  // A service at its default level logs every request: keep the start of the output (banners)
-  // and a bounded tail, not every line of a load row.
+  // A service at its default level logs every request: the output is drained as it comes, as a
+  // terminal would, keeping the start (banners) and a bounded tail as chunks, never copying the
+  // whole text on each read (that would take CPU from the service on a 2-core machine).
+  let head = '';
+  const tail: string[] = [];
+  let tailLength = 0;
   const append = (d: Buffer) => {
-    out += d;
-    if (out.length > OUTPUT_KEEP * 2) out = out.slice(0, OUTPUT_KEEP / 2) + '\n…\n' + out.slice(-OUTPUT_KEEP);
+    if (head.length < OUTPUT_KEEP) {
+      head += d;
+      return;
+    }
+    const text = d.toString();
+    tail.push(text);
+    tailLength += text.length;
+    while (tailLength > OUTPUT_KEEP && tail.length > 1) tailLength -= tail.shift()!.length;
   };
   child.stdout!.on('data', append);
   child.stderr!.on('data', append);
-  return { child, output: () => out };
+  return { child, output: () => (tail.length ? `${head}\n…\n${tail.join('')}` : head) };
 }
 
 /** SIGTERM (the whole group for `npm start`, whose child is the service) and wait for the exit. */

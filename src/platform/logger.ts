@@ -43,16 +43,19 @@ interface LoggedRequest {
   socket?: { remotePort?: number };
 }
 
+/** The access line's logger (platform/http/access-log.ts); the service's adds redaction and serializers. */
+export function accessLoggerOptions(level: string): LoggerOptions {
+  return { level, base: { service: 'shipping-service' }, timestamp: () => `,"time":"${new Date().toISOString()}"` };
+}
+
 export function loggerOptions(level: string): LoggerOptions {
   return {
-    level,
+    ...accessLoggerOptions(level),
     redact: { paths: redactPaths, censor: '[redacted]' },
     // Fastify's request serializer, with the URL's secret query values masked.
     serializers: {
       req: (req: LoggedRequest) => ({ method: req.method, url: maskUrl(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort }),
     },
-    base: { service: 'shipping-service' },
-    timestamp: () => `,"time":"${new Date().toISOString()}"`,
   };
 }
 
