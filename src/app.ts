@@ -30,7 +30,7 @@ import { getCarrierRegistry, type CarrierRegistry } from './carriers/registry.js
 import { composeServices, type Services } from './compose.js';
 import { guardedLookup } from './platform/ssrf.js';
 import { systemRoutes } from './platform/http/system.routes.js';
-import { AccountSchema, ApiKeySchema, WorkspaceSchema, adminWorkspaceRoutes, apiKeysRoutes, authRoutes, membersRoutes, superAdminIdentityRoutes } from './modules/identity/index.js';
+import { AccountSchema, ApiKeySchema, MemberSchema, WorkspaceSchema, adminWorkspaceRoutes, apiKeysRoutes, authRoutes, membersRoutes, superAdminIdentityRoutes } from './modules/identity/index.js';
 import { adminOrdersRoutes, ordersRoutes } from './modules/orders/index.js';
 import { ratesRoutes } from './modules/rates/index.js';
 import { addressesRoutes } from './modules/addresses/index.js';
@@ -175,7 +175,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     const registry = registerMetrics(app, { queueDepth: () => jobs.depth() });
     registry.registerMetric(counterFailures);
 
-    for (const schema of [ErrorResponseSchema, AccountSchema, WorkspaceSchema, ApiKeySchema]) app.addSchema(schema);
+    for (const schema of [ErrorResponseSchema, AccountSchema, WorkspaceSchema, ApiKeySchema, MemberSchema]) app.addSchema(schema);
     await app.register(swagger, openApiOptions(config));
     await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
 

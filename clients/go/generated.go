@@ -109,6 +109,27 @@ func (v ApiKeyRole) IsKnown() bool {
 	return false
 }
 
+// MemberRole: viewer (reads), operator (orders, rates, labels, returns, batches, manifests,
+// pickups, tracking), admin (everything but ownership), owner (everything).. Any other string the
+// service sends is kept as is (IsKnown reports false).
+type MemberRole string
+
+const (
+	MemberRoleViewer   MemberRole = "viewer"
+	MemberRoleOperator MemberRole = "operator"
+	MemberRoleAdmin    MemberRole = "admin"
+	MemberRoleOwner    MemberRole = "owner"
+)
+
+// IsKnown reports whether v is one of the values this client was generated with.
+func (v MemberRole) IsKnown() bool {
+	switch v {
+	case MemberRoleViewer, MemberRoleOperator, MemberRoleAdmin, MemberRoleOwner:
+		return true
+	}
+	return false
+}
+
 // OrderEnvironment: known values below. Any other string the service sends is kept as is (IsKnown
 // reports false).
 type OrderEnvironment string
@@ -492,27 +513,6 @@ func (v TrackerStatus) IsKnown() bool {
 	return false
 }
 
-// MemberRole: viewer (reads), operator (orders, rates, labels, returns, batches, manifests,
-// pickups, tracking), admin (everything but ownership), owner (everything).. Any other string the
-// service sends is kept as is (IsKnown reports false).
-type MemberRole string
-
-const (
-	MemberRoleViewer   MemberRole = "viewer"
-	MemberRoleOperator MemberRole = "operator"
-	MemberRoleAdmin    MemberRole = "admin"
-	MemberRoleOwner    MemberRole = "owner"
-)
-
-// IsKnown reports whether v is one of the values this client was generated with.
-func (v MemberRole) IsKnown() bool {
-	switch v {
-	case MemberRoleViewer, MemberRoleOperator, MemberRoleAdmin, MemberRoleOwner:
-		return true
-	}
-	return false
-}
-
 // InvitationRole: viewer (reads), operator (orders, rates, labels, returns, batches, manifests,
 // pickups, tracking), admin (everything but ownership), owner (everything).. Any other string the
 // service sends is kept as is (IsKnown reports false).
@@ -801,6 +801,19 @@ type ApiKey struct {
 	CreatedAt string     `json:"created_at"`
 	ExpiresAt *string    `json:"expires_at"`
 	RevokedAt *string    `json:"revoked_at"`
+}
+
+// Member is the Member object of the API.
+type Member struct {
+	// The member's account id (acct_…).
+	ID    string `json:"id"`
+	Email string `json:"email"`
+	Name  string `json:"name"`
+	// viewer (reads), operator (orders, rates, labels, returns, batches, manifests, pickups, tracking),
+	// admin (everything but ownership), owner (everything).
+	Role MemberRole `json:"role"`
+	// When the account joined the workspace.
+	CreatedAt string `json:"created_at"`
 }
 
 // Order is the Order object of the API.
@@ -1238,19 +1251,6 @@ type Location struct {
 	IsDefault     bool           `json:"is_default"`
 	CreatedAt     string         `json:"created_at"`
 	UpdatedAt     string         `json:"updated_at"`
-}
-
-// Member is the Member object of the API.
-type Member struct {
-	// The member's account id (acct_…).
-	ID    string `json:"id"`
-	Email string `json:"email"`
-	Name  string `json:"name"`
-	// viewer (reads), operator (orders, rates, labels, returns, batches, manifests, pickups, tracking),
-	// admin (everything but ownership), owner (everything).
-	Role MemberRole `json:"role"`
-	// When the account joined the workspace.
-	CreatedAt string `json:"created_at"`
 }
 
 // Invitation is the Invitation object of the API.
@@ -5386,6 +5386,50 @@ func (c *Client) SuperAdminUpdateWorkspace(ctx context.Context, id string, body 
 	return out, nil
 }
 
+// SuperAdminListWorkspaceMembersParams are the query parameters of SuperAdminListWorkspaceMembers; zero values are left out.
+type SuperAdminListWorkspaceMembersParams struct {
+	// Page size, default 20, clamped to 1..100.
+	Limit  int
+	Cursor string
+}
+
+func (p *SuperAdminListWorkspaceMembersParams) values() url.Values {
+	q := url.Values{}
+	if p == nil {
+		return q
+	}
+	if p.Limit != 0 {
+		q.Set("limit", strconv.Itoa(p.Limit))
+	}
+	if p.Cursor != "" {
+		q.Set("cursor", p.Cursor)
+	}
+	return q
+}
+
+// SuperAdminListWorkspaceMembers: List a workspace’s members and their roles. GET
+// /api/super-admin/workspaces/{id}/members
+func (c *Client) SuperAdminListWorkspaceMembers(ctx context.Context, id string, params *SuperAdminListWorkspaceMembersParams, opts ...RequestOption) (*Page[Member], error) {
+	out := new(Page[Member])
+	if err := c.do(ctx, "GET", "/api/super-admin/workspaces/{id}/members", map[string]string{"id": id}, params.values(), nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// SuperAdminIterWorkspaceMembers walks every page of SuperAdminListWorkspaceMembers with the same filters: for it.Next(ctx) { it.Item() }, then it.Err().
+func (c *Client) SuperAdminIterWorkspaceMembers(id string, params *SuperAdminListWorkspaceMembersParams, opts ...RequestOption) *Pager[Member] {
+	var base SuperAdminListWorkspaceMembersParams
+	if params != nil {
+		base = *params
+	}
+	return newPager(func(ctx context.Context, cursor string) (*Page[Member], error) {
+		p := base
+		p.Cursor = cursor
+		return c.SuperAdminListWorkspaceMembers(ctx, id, &p, opts...)
+	})
+}
+
 // SuperAdminListSettings: List every known setting with its value, default and schema. GET
 // /api/super-admin/settings
 func (c *Client) SuperAdminListSettings(ctx context.Context, opts ...RequestOption) (map[string]any, error) {
@@ -5946,6 +5990,7 @@ var operations = map[string][2]string{
 	"superAdminListWorkspaces":        {"GET", "/api/super-admin/workspaces"},
 	"superAdminGetWorkspace":          {"GET", "/api/super-admin/workspaces/{id}"},
 	"superAdminUpdateWorkspace":       {"PATCH", "/api/super-admin/workspaces/{id}"},
+	"superAdminListWorkspaceMembers":  {"GET", "/api/super-admin/workspaces/{id}/members"},
 	"superAdminListSettings":          {"GET", "/api/super-admin/settings"},
 	"superAdminUpdateSetting":         {"PUT", "/api/super-admin/settings/{key}"},
 	"superAdminListAuditLog":          {"GET", "/api/super-admin/audit-log"},

@@ -77,6 +77,11 @@ describe.skipIf(!haveChromium)('dashboard in Chromium', () => {
       await shoot(adminPage, 'page-admin-accounts');
       await adminPage.getByRole('link', { name: 'Workspaces' }).click();
       await adminPage.getByText('Ada Store').waitFor();
+      // Who is in it, read when opened: the new account, as its owner.
+      const row = adminPage.getByRole('row', { name: /Ada Store/ });
+      await row.getByTestId('workspace-members').locator('summary').click();
+      await visible(row.getByTestId('workspace-members').getByText(email));
+      await visible(row.getByTestId('workspace-members').getByText('owner'));
       await shoot(adminPage, 'page-admin-workspaces');
     });
 

@@ -585,6 +585,43 @@ describe('the built tree (npm start)', () => {
     }
   });
 
+  it('two locations: each on its own clock, a flat-rate envelope flat at any weight, a USPS manifest closing one location\'s labels only', async () => {
+    // UTC+14 and UTC−11: their calendar days never agree, so the same lane ships on different days.
+    const ahead = await svc.request('POST', '/v1/locations', { headers: c.v1, json: { name: 'Ahead', address: sanFrancisco, timezone: 'Pacific/Kiritimati' } });
+    const behind = await svc.request('POST', '/v1/locations', { headers: c.v1, json: { name: 'Behind', address: sanFrancisco, timezone: 'Pacific/Pago_Pago' } });
+    expectStatus(svc, ahead, 201, 'location ahead');
+    expectStatus(svc, behind, 201, 'location behind');
+    const quote = async (json: object) => {
+      const res = await svc.request('POST', '/v1/rates/query', { headers: c.v1, json: { ship_to: newYork, ...json } });
+      expectStatus(svc, res, 200, 'rate query');
+      return res.body as { ship_date: string; data: { service_code: string; price: { amount: number } }[] };
+    };
+    const [fromAhead, fromBehind] = [await quote({ location_id: ahead.body.id, parcel }), await quote({ location_id: behind.body.id, parcel })];
+    expect(fromAhead.ship_date).not.toBe(fromBehind.ship_date);
+
+    const flat = (await svc.request('GET', '/v1/carrier-packages', { headers: c.v1 })).body.data.find((p: { carrier: string; flat_rate_services: string[]; max_weight_oz: number | null }) => p.carrier === 'usps' && p.flat_rate_services.length > 0 && p.max_weight_oz);
+    const light = await quote({ location_id: ahead.body.id, parcel: { package_id: flat.id, weight_oz: 4 } });
+    const heavy = await quote({ location_id: ahead.body.id, parcel: { package_id: flat.id, weight_oz: flat.max_weight_oz } });
+    const priceOf = (q: typeof light) => q.data.find((r) => r.service_code === flat.flat_rate_services[0])?.price.amount;
+    expect(priceOf(light)).toBeGreaterThan(0);
+    expect(priceOf(heavy)).toBe(priceOf(light));
+
+    const buy = async (locationId: string) => {
+      const order = await svc.request('POST', '/v1/orders', { headers: c.v1, json: { ship_to: newYork, location_id: locationId, line_items: [{ sku: 'MUG', quantity: 1, weight_oz: 12 }], parcel } });
+      expectStatus(svc, order, 201, 'order at a location');
+      const label = await svc.request('POST', '/v1/shipments', { headers: c.v1, json: { order_id: order.body.id, service_code: 'usps_ground_advantage' } });
+      expectStatus(svc, label, 201, 'label at a location');
+      expect(label.body.location_id).toBe(locationId);
+      return label.body as { id: string; rate: { ship_date: string } };
+    };
+    const [a, b] = [await buy(ahead.body.id), await buy(behind.body.id)];
+    const manifest = await svc.request('POST', '/v1/manifests', { headers: c.v1, json: { carrier: 'usps', location_id: ahead.body.id, ship_date: a.rate.ship_date } });
+    expectStatus(svc, manifest, 202, 'manifest of one location');
+    expect(manifest.body.shipment_ids).toContain(a.id);
+    expect(manifest.body.shipment_ids).not.toContain(b.id);
+    expect((await svc.request('GET', `/v1/shipments/${b.id}`, { headers: c.v1 })).body.manifest_id).toBeNull();
+  });
+
   it('runs the team: invite a packer, who joins with a new account and acts as an operator; a password reset is asked for', async () => {
     const invite = await svc.request('POST', '/api/admin/members', { headers: c.admin, json: { email: 'packer@built.test', role: 'operator' } });
     expectStatus(svc, invite, 201, 'invite');

@@ -48,6 +48,15 @@ class ApiKeyRole(OpenEnum):
     OWNER = "owner"
 
 
+class MemberRole(OpenEnum):
+    """viewer (reads), operator (orders, rates, labels, returns, batches, manifests, pickups, tracking), admin (everything but ownership), owner (everything).. Unknown values are kept: MemberRole("new_value") does not raise."""
+
+    VIEWER = "viewer"
+    OPERATOR = "operator"
+    ADMIN = "admin"
+    OWNER = "owner"
+
+
 class OrderEnvironment(OpenEnum):
     """Known values of OrderEnvironment. Unknown values are kept: OrderEnvironment("new_value") does not raise."""
 
@@ -214,15 +223,6 @@ class TrackerStatus(OpenEnum):
     UNKNOWN = "unknown"
 
 
-class MemberRole(OpenEnum):
-    """viewer (reads), operator (orders, rates, labels, returns, batches, manifests, pickups, tracking), admin (everything but ownership), owner (everything).. Unknown values are kept: MemberRole("new_value") does not raise."""
-
-    VIEWER = "viewer"
-    OPERATOR = "operator"
-    ADMIN = "admin"
-    OWNER = "owner"
-
-
 class InvitationRole(OpenEnum):
     """viewer (reads), operator (orders, rates, labels, returns, batches, manifests, pickups, tracking), admin (everything but ownership), owner (everything).. Unknown values are kept: InvitationRole("new_value") does not raise."""
 
@@ -380,6 +380,16 @@ class ApiKey(TypedDict, total=False):
     created_at: str
     expires_at: str | None
     revoked_at: str | None
+
+
+class Member(TypedDict, total=False):
+    """The Member object. Fields the service adds later are kept in the dict."""
+
+    id: str
+    email: str
+    name: str
+    role: str  # MemberRole
+    created_at: str
 
 
 class Order(TypedDict, total=False):
@@ -715,16 +725,6 @@ class Location(TypedDict, total=False):
     is_default: bool
     created_at: str
     updated_at: str
-
-
-class Member(TypedDict, total=False):
-    """The Member object. Fields the service adds later are kept in the dict."""
-
-    id: str
-    email: str
-    name: str
-    role: str  # MemberRole
-    created_at: str
 
 
 class Invitation(TypedDict, total=False):
@@ -2774,6 +2774,20 @@ class Operations:
         """
         return self._request("PATCH", "/api/super-admin/workspaces/{id}", path_params={"id": id}, query={}, body=body, answer="json")
 
+    def super_admin_list_workspace_members(self, id: str, *, limit: int | None = None, cursor: str | None = None) -> Page[Member]:
+        """List a workspace’s members and their roles.
+
+        GET /api/super-admin/workspaces/{id}/members
+
+        Query parameters:
+            limit: Page size, default 20, clamped to 1..100.
+        """
+        return self._request("GET", "/api/super-admin/workspaces/{id}/members", path_params={"id": id}, query={"limit": limit, "cursor": cursor}, answer="page")
+
+    def super_admin_iter_workspace_members(self, id: str, *, limit: int | None = None) -> Iterator[Member]:
+        """Every item of `super_admin_list_workspace_members` across all pages, fetched as the loop asks, with the same filters."""
+        return self._paginate(self.super_admin_list_workspace_members, dict(id=id, limit=limit))
+
     def super_admin_list_settings(self) -> dict[str, Any]:
         """List every known setting with its value, default and schema.
 
@@ -3149,6 +3163,7 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "superAdminListWorkspaces": ("GET", "/api/super-admin/workspaces"),
     "superAdminGetWorkspace": ("GET", "/api/super-admin/workspaces/{id}"),
     "superAdminUpdateWorkspace": ("PATCH", "/api/super-admin/workspaces/{id}"),
+    "superAdminListWorkspaceMembers": ("GET", "/api/super-admin/workspaces/{id}/members"),
     "superAdminListSettings": ("GET", "/api/super-admin/settings"),
     "superAdminUpdateSetting": ("PUT", "/api/super-admin/settings/{key}"),
     "superAdminListAuditLog": ("GET", "/api/super-admin/audit-log"),
@@ -3170,4 +3185,4 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "integrationShopifyOauthCallback": ("GET", "/api/integrations/oauth/shopify/callback"),
 }
 
-ENUMS: dict[str, type[OpenEnum]] = {"AccountRole": AccountRole, "AccountStatus": AccountStatus, "WorkspacePlan": WorkspacePlan, "ApiKeyEnvironment": ApiKeyEnvironment, "ApiKeyRole": ApiKeyRole, "OrderEnvironment": OrderEnvironment, "OrderStatus": OrderStatus, "ShipmentEnvironment": ShipmentEnvironment, "ShipmentStatus": ShipmentStatus, "ShipmentCharge": ShipmentCharge, "ShipmentBillingStatus": ShipmentBillingStatus, "BatchType": BatchType, "BatchStatus": BatchStatus, "BatchItemStatus": BatchItemStatus, "WebhookEndpointEnvironment": WebhookEndpointEnvironment, "WebhookDeliveryStatus": WebhookDeliveryStatus, "CarrierAccountDriver": CarrierAccountDriver, "CarrierAccountMode": CarrierAccountMode, "CarrierTypeDriversItem": CarrierTypeDriversItem, "CarrierTypeReturnChargesItem": CarrierTypeReturnChargesItem, "ShippingRuleSelectionStrategy": ShippingRuleSelectionStrategy, "ManifestStatus": ManifestStatus, "PickupStatus": PickupStatus, "TrackerStatus": TrackerStatus, "MemberRole": MemberRole, "InvitationRole": InvitationRole, "InvitationStatus": InvitationStatus, "IntegrationPlatform": IntegrationPlatform, "IntegrationEnvironment": IntegrationEnvironment, "IntegrationHealth": IntegrationHealth, "SyncRunKind": SyncRunKind, "SyncRunStatus": SyncRunStatus, "WriteBackAction": WriteBackAction, "WriteBackStatus": WriteBackStatus, "OfficePinProduct": OfficePinProduct, "OfficePinStatus": OfficePinStatus, "RefundStatus": RefundStatus}
+ENUMS: dict[str, type[OpenEnum]] = {"AccountRole": AccountRole, "AccountStatus": AccountStatus, "WorkspacePlan": WorkspacePlan, "ApiKeyEnvironment": ApiKeyEnvironment, "ApiKeyRole": ApiKeyRole, "MemberRole": MemberRole, "OrderEnvironment": OrderEnvironment, "OrderStatus": OrderStatus, "ShipmentEnvironment": ShipmentEnvironment, "ShipmentStatus": ShipmentStatus, "ShipmentCharge": ShipmentCharge, "ShipmentBillingStatus": ShipmentBillingStatus, "BatchType": BatchType, "BatchStatus": BatchStatus, "BatchItemStatus": BatchItemStatus, "WebhookEndpointEnvironment": WebhookEndpointEnvironment, "WebhookDeliveryStatus": WebhookDeliveryStatus, "CarrierAccountDriver": CarrierAccountDriver, "CarrierAccountMode": CarrierAccountMode, "CarrierTypeDriversItem": CarrierTypeDriversItem, "CarrierTypeReturnChargesItem": CarrierTypeReturnChargesItem, "ShippingRuleSelectionStrategy": ShippingRuleSelectionStrategy, "ManifestStatus": ManifestStatus, "PickupStatus": PickupStatus, "TrackerStatus": TrackerStatus, "InvitationRole": InvitationRole, "InvitationStatus": InvitationStatus, "IntegrationPlatform": IntegrationPlatform, "IntegrationEnvironment": IntegrationEnvironment, "IntegrationHealth": IntegrationHealth, "SyncRunKind": SyncRunKind, "SyncRunStatus": SyncRunStatus, "WriteBackAction": WriteBackAction, "WriteBackStatus": WriteBackStatus, "OfficePinProduct": OfficePinProduct, "OfficePinStatus": OfficePinStatus, "RefundStatus": RefundStatus}

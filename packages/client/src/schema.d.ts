@@ -3588,6 +3588,26 @@ export interface paths {
         patch: operations["superAdminUpdateWorkspace"];
         trace?: never;
     };
+    "/api/super-admin/workspaces/{id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a workspace’s members and their roles
+         * @description The same answer as GET /api/admin/members for that workspace: each member’s account id, email, name, role and when they joined, newest first. 404 for a workspace that does not exist.
+         */
+        get: operations["superAdminListWorkspaceMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/super-admin/settings": {
         parameters: {
             query?: never;
@@ -4097,6 +4117,29 @@ export interface components {
             created_at: string;
             expires_at: string | null;
             revoked_at: string | null;
+        };
+        /**
+         * Member
+         * @example {
+         *       "id": "acct_01m855vr8rexe8pmhf6m9wwatm",
+         *       "email": "grace@example.com",
+         *       "name": "Grace Hopper",
+         *       "role": "operator",
+         *       "created_at": "2026-11-28T21:44:14.359Z"
+         *     }
+         */
+        Member: {
+            /** @description The member's account id (acct_…). */
+            id: string;
+            email: string;
+            name: string;
+            /** @description viewer (reads), operator (orders, rates, labels, returns, batches, manifests, pickups, tracking), admin (everything but ownership), owner (everything). */
+            role: "viewer" | "operator" | "admin" | "owner";
+            /**
+             * Format: date-time
+             * @description When the account joined the workspace.
+             */
+            created_at: string;
         };
         /**
          * Order
@@ -6385,29 +6428,6 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
-        };
-        /**
-         * Member
-         * @example {
-         *       "id": "acct_01m855vr8rexe8pmhf6m9wwatm",
-         *       "email": "grace@example.com",
-         *       "name": "Grace Hopper",
-         *       "role": "operator",
-         *       "created_at": "2026-11-28T21:44:14.359Z"
-         *     }
-         */
-        Member: {
-            /** @description The member's account id (acct_…). */
-            id: string;
-            email: string;
-            name: string;
-            /** @description viewer (reads), operator (orders, rates, labels, returns, batches, manifests, pickups, tracking), admin (everything but ownership), owner (everything). */
-            role: "viewer" | "operator" | "admin" | "owner";
-            /**
-             * Format: date-time
-             * @description When the account joined the workspace.
-             */
-            created_at: string;
         };
         /**
          * Invitation
@@ -51979,6 +51999,158 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Workspace"];
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    superAdminListWorkspaceMembers: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 20, clamped to 1..100. */
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "acct_01m855vr8rexe8pmhf6m9wwatm",
+                     *           "email": "grace@example.com",
+                     *           "name": "Grace Hopper",
+                     *           "role": "operator",
+                     *           "created_at": "2026-11-28T21:44:14.359Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Member"][];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
                 };
             };
             /** @description Invalid request (validation_failed, invalid_json) */

@@ -11,6 +11,7 @@ import type { SettingsService } from '../settings/index.js';
 /** The identity module's import surface: accounts, sessions, workspaces, API keys and the guards. */
 export { sessionToken, type Guards } from './guards.js';
 export { AccountSchema, ApiKeySchema, WorkspaceSchema } from './workspaces.schemas.js';
+export { MemberSchema } from './members.schemas.js';
 export { authRoutes } from './auth.routes.js';
 export { apiKeysRoutes } from './api-keys.routes.js';
 export { adminWorkspaceRoutes } from './admin-workspace.routes.js';

@@ -11,7 +11,6 @@ import type { MemberContext } from './members.service.js';
  */
 export async function membersRoutes(app: App) {
   const { members } = app.identity;
-  app.addSchema(MemberSchema);
   app.addSchema(InvitationSchema);
   const security = [{ session: [] }];
   const tags = ['members'];

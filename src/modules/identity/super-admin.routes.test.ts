@@ -133,6 +133,21 @@ describe('workspaces list', () => {
     const next = await app.inject({ method: 'GET', url: `/api/super-admin/workspaces?limit=1&cursor=${page.json().next_cursor}`, headers: root });
     expect(next.json().data[0].id).not.toBe(page.json().data[0].id);
   });
+
+  it("lists a workspace's members and their roles; an unknown workspace is 404, a member's session 403", async () => {
+    const t = await createTenant(app);
+    const invited = await app.inject({ method: 'POST', url: '/api/admin/members', headers: t.adminHeaders, payload: { email: `packer-${Date.now()}@example.com`, role: 'operator' } });
+    expect(invited.statusCode, invited.body).toBe(201);
+    const accepted = await app.inject({ method: 'POST', url: `/api/auth/invitations/${invited.json().token}/accept`, payload: { name: 'Packer', password: 'long enough password' } });
+    expect(accepted.statusCode, accepted.body).toBe(201);
+    const res = await app.inject({ method: 'GET', url: `/api/super-admin/workspaces/${t.workspaceId}/members`, headers: root });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.map((m: { email: string; role: string }) => `${m.role}:${m.email}`)).toEqual([`operator:${invited.json().email}`, `owner:${t.email}`]); // newest first
+    const unknown = await app.inject({ method: 'GET', url: '/api/super-admin/workspaces/ws_01jx0000000000000000000000/members', headers: root });
+    expect(unknown.statusCode).toBe(404);
+    const member = await app.inject({ method: 'GET', url: `/api/super-admin/workspaces/${t.workspaceId}/members`, headers: t.adminHeaders });
+    expect(member.statusCode).toBe(403);
+  });
 });
 
 // Two API processes on one PostgreSQL: a suspension in one stops the keys in the other at once.

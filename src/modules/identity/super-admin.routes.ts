@@ -2,11 +2,11 @@ import { Type } from '@sinclair/typebox';
 import { errorResponses, listResponse, type App } from '../../platform/http/schemas.js';
 import { AccountListQuery, AccountSchema, IdParams, SuspendBody, UpdatePlanBody, UserIdParams, WorkspaceListQuery, WorkspaceSchema, WorkspaceSummarySchema } from './workspaces.schemas.js';
 import { requestMeta } from '../../platform/http/request-context.js';
-import { IssuedPasswordResetSchema } from './members.schemas.js';
+import { IssuedPasswordResetSchema, ListPageQuery, MemberSchema } from './members.schemas.js';
 
 /** /api/super-admin: accounts (list, approve, suspend, reactivate) and workspace plans. */
 export async function superAdminIdentityRoutes(app: App) {
-  const { accounts, workspaces, guards } = app.identity;
+  const { accounts, workspaces, members, guards } = app.identity;
   app.addHook('onRequest', guards.superAdmin);
   const security = [{ session: [] }];
   const tags = ['super-admin'];
@@ -96,6 +96,24 @@ export async function superAdminIdentityRoutes(app: App) {
       response: { 200: WorkspaceSummarySchema, ...errorResponses(401, 403, 404) },
     },
     handler: async (request) => workspaces.getWorkspaceSummary(request.params.id),
+  });
+
+  app.get('/workspaces/:id/members', {
+    schema: {
+      operationId: 'superAdminListWorkspaceMembers',
+      summary: 'List a workspace\u2019s members and their roles',
+      description: 'The same answer as GET /api/admin/members for that workspace: each member\u2019s account id, email, name, role and when they joined, newest first. 404 for a workspace that does not exist.',
+      tags,
+      security,
+      params: IdParams,
+      querystring: ListPageQuery,
+      response: { 200: listResponse(Type.Ref(MemberSchema)), ...errorResponses(401, 403, 404) },
+    },
+    handler: async (request) => {
+      // 404 for a workspace that does not exist, rather than an empty list.
+      await workspaces.getWorkspaceSummary(request.params.id);
+      return members.listMembers(request.params.id, request.query);
+    },
   });
 
   app.patch('/workspaces/:id', {

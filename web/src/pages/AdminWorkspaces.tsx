@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { api, call, type Workspace } from '../api/client';
-import { Empty, ErrorBox, Loading, Pager, useAction, useAsync, useCursorPages, when } from '../ui';
+import { Badge, Empty, ErrorBox, Loading, Pager, useAction, useAsync, useCursorPages, when } from '../ui';
 
 const PLANS = ['starter', 'professional', 'enterprise'] as const;
 const PLAN_BURST: Record<string, string> = { starter: '60/min', professional: '300/min', enterprise: 'custom' };
@@ -45,6 +45,7 @@ export function AdminWorkspaces() {
                   <th>Workspace</th>
                   <th className="hide-sm">Created</th>
                   <th>Plan and burst</th>
+                  <th>Members</th>
                 </tr>
               </thead>
               <tbody>
@@ -62,7 +63,7 @@ export function AdminWorkspaces() {
 }
 
 // The super-admin list carries its own shape (effective burst), not the tenant Workspace.
-type AdminWorkspace = Pick<Workspace, 'id' | 'name' | 'plan' | 'burst_per_minute' | 'created_at'>;
+type AdminWorkspace = Pick<Workspace, 'id' | 'name' | 'plan' | 'burst_per_minute' | 'created_at'> & { member_count?: number };
 
 function WorkspaceRow({ workspace }: { workspace: AdminWorkspace }) {
   const [w, setW] = useState(workspace);
@@ -125,6 +126,35 @@ function WorkspaceRow({ workspace }: { workspace: AdminWorkspace }) {
         </form>
         {save.error && <ErrorBox error={save.error} />}
       </td>
+      <td>
+        <WorkspaceMembers workspaceId={w.id} count={workspace.member_count} />
+      </td>
     </tr>
+  );
+}
+
+/** Who is in a workspace and with which role: read when opened. */
+function WorkspaceMembers({ workspaceId, count }: { workspaceId: string; count?: number }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <details onToggle={(e) => setOpen((e.target as HTMLDetailsElement).open)} data-testid="workspace-members">
+      <summary>{count === undefined ? 'Members' : `${count} member${count === 1 ? '' : 's'}`}</summary>
+      {open && <MemberList workspaceId={workspaceId} />}
+    </details>
+  );
+}
+
+function MemberList({ workspaceId }: { workspaceId: string }) {
+  const list = useAsync(() => call(api.GET('/api/super-admin/workspaces/{id}/members', { params: { path: { id: workspaceId }, query: { limit: 100 } } })), [workspaceId]);
+  if (list.error) return <ErrorBox error={list.error} onRetry={list.reload} />;
+  if (!list.data) return <Loading label="Loading members…" />;
+  return (
+    <ul className="plain small">
+      {list.data.data.map((m) => (
+        <li key={m.id}>
+          {m.email} <Badge value={m.role} kind="tag" />
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -224,6 +224,7 @@ trait Operations
         'superAdminListWorkspaces' => ['GET', '/api/super-admin/workspaces'],
         'superAdminGetWorkspace' => ['GET', '/api/super-admin/workspaces/{id}'],
         'superAdminUpdateWorkspace' => ['PATCH', '/api/super-admin/workspaces/{id}'],
+        'superAdminListWorkspaceMembers' => ['GET', '/api/super-admin/workspaces/{id}/members'],
         'superAdminListSettings' => ['GET', '/api/super-admin/settings'],
         'superAdminUpdateSetting' => ['PUT', '/api/super-admin/settings/{key}'],
         'superAdminListAuditLog' => ['GET', '/api/super-admin/audit-log'],
@@ -3252,6 +3253,31 @@ trait Operations
     public function superAdminUpdateWorkspace(string $id, array $body): array
     {
         return $this->request('PATCH', '/api/super-admin/workspaces/{id}', ['id' => $id], [], $body, null, 'json');
+    }
+
+    /**
+     * List a workspace’s members and their roles.
+     *
+     * GET /api/super-admin/workspaces/{id}/members
+     *
+     * @param array<string, mixed> $query limit, cursor
+     *   limit: Page size, default 20, clamped to 1..100.
+     * @return array{data: list<array<string, mixed>>, has_more: bool, next_cursor: ?string} a page of Member
+     */
+    public function superAdminListWorkspaceMembers(string $id, array $query = []): array
+    {
+        return $this->request('GET', '/api/super-admin/workspaces/{id}/members', ['id' => $id], $query, null, null, 'page');
+    }
+
+    /**
+     * Every item of superAdminListWorkspaceMembers() across all pages, fetched as the loop asks, with the same filters.
+     *
+     * @param array<string, mixed> $query
+     * @return \Generator<int, array<string, mixed>>
+     */
+    public function superAdminIterWorkspaceMembers(string $id, array $query = []): \Generator
+    {
+        return $this->paginate(fn (array $q): array => $this->superAdminListWorkspaceMembers($id, $q), $query);
     }
 
     /**
