@@ -285,11 +285,7 @@ function RateChoices({
                     ))}
                   </td>
                   <td>
-                    {day(r.delivery.estimated_delivery_date)}
-                    <div className="muted small">
-                      {r.delivery.business_days} business day{r.delivery.business_days === 1 ? '' : 's'}
-                      {r.delivery.guaranteed ? ' · guaranteed' : ''}
-                    </div>
+                    <Delivery promise={r.delivery} />
                   </td>
                   <td className="num">
                     <strong>{money(r.price)}</strong>
@@ -345,6 +341,19 @@ export function RateProblems({ answer, carrierName }: { answer: RateAnswer; carr
           </ul>
         </details>
       )}
+    </>
+  );
+}
+
+/** A rate's delivery promise: the date, its business days, and whether the carrier guarantees it. */
+export function Delivery({ promise }: { promise: Rate['delivery'] }) {
+  return (
+    <>
+      {day(promise.estimated_delivery_date)}
+      <div className="muted small">
+        {promise.business_days} business day{promise.business_days === 1 ? '' : 's'}
+        {promise.guaranteed ? ' · guaranteed' : ''}
+      </div>
     </>
   );
 }

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { api, call, type FieldError } from '../api/client';
 import { carrierTypes } from '../api/carriers';
 import { Badge, Empty, ErrorBox, Field, fieldError, Loading, day, money, useAction, useAsync } from '../ui';
-import { RateProblems } from './BuyLabel';
+import { Delivery, RateProblems } from './BuyLabel';
 
 type RateAnswer = Awaited<ReturnType<typeof quote>>;
 
@@ -137,11 +137,7 @@ function RateTable({ answer }: { answer: RateAnswer }) {
                     )}
                   </td>
                   <td>
-                    {day(r.delivery.estimated_delivery_date)}
-                    <div className="muted small">
-                      {r.delivery.business_days} business day{r.delivery.business_days === 1 ? '' : 's'}
-                      {r.delivery.guaranteed ? ' · guaranteed' : ''}
-                    </div>
+                    <Delivery promise={r.delivery} />
                   </td>
                 </tr>
               ))}
