@@ -92,6 +92,22 @@ describe.skipIf(!haveChromium)('the team in Chromium', () => {
         expect(await asViewer.getByRole('form', { name: form }).count(), path).toBe(0);
       }
     });
+    // Signed in, the viewer opens an invitation to another workspace and joins it with this account.
+    const other = await createTenant(app);
+    const invite = await app.inject({ method: 'POST', url: '/api/admin/members', headers: other.adminHeaders, payload: { email: viewer.email, role: 'operator' } });
+    expect(invite.statusCode, invite.body).toBe(201);
+    await step(asViewer, 'team-03-join-signed-in', async () => {
+      await asViewer.goto(`${base}/dashboard/invitations/${invite.json().token}`);
+      await visible(asViewer.getByText(`You are signed in as`));
+      await visible(asViewer.getByText(viewer.email));
+      await asViewer.getByRole('button', { name: 'Join with this account' }).click();
+      await asViewer.waitForURL('**/dashboard/orders');
+      await settled(asViewer);
+      // The new workspace is the current one, with the operator's work on it.
+      await visible(asViewer.getByRole('link', { name: 'New order' }));
+    });
+    const joined = await app.inject({ method: 'GET', url: '/api/admin/members', headers: other.adminHeaders });
+    expect(joined.json().data.map((m: { email: string; role: string }) => `${m.role}:${m.email}`)).toContain(`operator:${viewer.email}`);
     expect(problems).toEqual([]);
   });
 });

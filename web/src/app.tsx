@@ -32,7 +32,7 @@ function Router() {
   let redirect: string | null = null;
   if (session.status !== 'loading' && route?.access !== 'public') {
     if (!route && (pathname === '/dashboard' || pathname === '/dashboard/')) redirect = signedIn ? '/dashboard/orders' : '/dashboard/login';
-    else if (route?.access === 'guest' && signedIn) redirect = '/dashboard/orders';
+    else if (route?.access === 'guest' && signedIn && !route.signedInToo) redirect = '/dashboard/orders';
     else if ((route?.access === 'user' || route?.access === 'super_admin') && !signedIn) redirect = '/dashboard/login';
   }
   useEffect(() => {

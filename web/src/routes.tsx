@@ -50,6 +50,8 @@ export interface RouteEntry {
   nav?: string;
   /** The workspace role the page's work needs; below it the page is left out of the navigation. */
   role?: 'operator' | 'admin';
+  /** A guest page a signed-in visitor may open too (an invitation: accepted with the session). */
+  signedInToo?: boolean;
 }
 
 /** Every page: one file under pages/ plus one line here. The first match wins. */
@@ -58,7 +60,7 @@ export const routes: RouteEntry[] = [
   { path: '/dashboard/register', title: 'Create an account', page: Register, access: 'guest' },
   { path: '/dashboard/forgot-password', title: 'Reset your password', page: ForgotPassword, access: 'guest' },
   { path: '/dashboard/reset-password/:code', title: 'Choose a new password', page: ResetPassword, access: 'guest' },
-  { path: '/dashboard/invitations/:code', title: 'Join a workspace', page: AcceptInvitation, access: 'guest' },
+  { path: '/dashboard/invitations/:code', title: 'Join a workspace', page: AcceptInvitation, access: 'guest', signedInToo: true },
   { path: '/dashboard/orders', title: 'Orders', page: Orders, access: 'user', nav: 'Orders' },
   { path: '/dashboard/orders/new', title: 'New order', page: OrderForm, access: 'user' },
   { path: '/dashboard/orders/:id/edit', title: 'Edit order', page: OrderForm, access: 'user' },

@@ -19,6 +19,8 @@ interface SessionState {
   workspaceId: string | null;
   environment: Environment;
   signIn(email: string, password: string): Promise<void>;
+  /** Reads who is signed in again (a workspace joined), then acts on `workspaceId` if given. */
+  refresh(workspaceId?: string): Promise<void>;
   signOut(): Promise<void>;
   setWorkspace(id: string): void;
   setEnvironment(env: Environment): void;
@@ -78,6 +80,13 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     async signIn(email, password) {
       await call(api.POST('/api/auth/session', { body: { email, password } }));
       adopt((await call(api.GET('/api/auth/me'))) as Me);
+    },
+    async refresh(workspaceId) {
+      adopt((await call(api.GET('/api/auth/me'))) as Me);
+      if (workspaceId) {
+        scope.workspaceId = workspaceId;
+        setWorkspaceId(workspaceId);
+      }
     },
     async signOut() {
       await call(api.DELETE('/api/auth/session')).catch(() => undefined);

@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { api, call } from '../api/client';
 import type { PageProps } from '../page-props';
-import { Link } from '../router';
+import { Link, navigate } from '../router';
+import { useSession } from '../session';
 import { ErrorBox, Field, fieldError, useAction } from '../ui';
 
 /**
@@ -13,6 +14,7 @@ export function AcceptInvitation({ params }: PageProps) {
   const [password, setPassword] = useState('');
   const action = useAction();
   const [joined, setJoined] = useState(false);
+  const session = useSession();
   const errors = action.error?.code === 'validation_failed' ? action.error.details : [];
 
   async function submit(e: FormEvent) {
@@ -21,6 +23,7 @@ export function AcceptInvitation({ params }: PageProps) {
     if (ok) setJoined(true);
   }
 
+  if (session.status === 'signed_in') return <JoinSignedIn code={params.code} />;
   if (joined) {
     return (
       <div>
@@ -42,9 +45,36 @@ export function AcceptInvitation({ params }: PageProps) {
         Create account and join
       </button>
       <p className="muted center">
-        Already have an account? <Link to="/dashboard/login">Sign in</Link>, then ask the workspace owner to invite that email.
+        Already have an account? <Link to="/dashboard/login">Sign in</Link>, then open this link again to join with it.
       </p>
     </form>
+  );
+}
+
+/** A signed-in visitor joins with the account they are signed in with (the session, no password). */
+function JoinSignedIn({ code }: { code: string }) {
+  const session = useSession();
+  const action = useAction();
+  async function join() {
+    const answer = await action.run(() => call(api.POST('/api/auth/invitations/{code}/accept', { params: { path: { code } }, body: {} as never })));
+    if (!answer) return;
+    await session.refresh(answer.workspace.id);
+    navigate('/dashboard/orders');
+  }
+  return (
+    <div aria-labelledby="join-title">
+      <h2 id="join-title">Join the workspace</h2>
+      <p>
+        You are signed in as <strong>{session.me?.account.email}</strong>: join with this account.
+      </p>
+      {action.error && <ErrorBox error={action.error} />}
+      <button type="button" className="btn btn-primary btn-block" disabled={action.busy} onClick={() => void join()}>
+        {action.busy ? 'Joining…' : 'Join with this account'}
+      </button>
+      <p className="muted center">
+        Not you? <button type="button" className="btn btn-ghost btn-small" onClick={() => void session.signOut()}>Sign out</button> and open the link again.
+      </p>
+    </div>
   );
 }
 
