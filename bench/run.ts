@@ -10,6 +10,7 @@
  * its default log level, a line per request). The first start creates the demo workspace and the fixtures; then restarts on
  * the existing data are timed; then the rows, in this order (later rows grow tables):
  *   health, rates, rates-new, order   throughput beside anchors (bench/rows/hot-paths.ts)
+ *   rates-options                     the rate query with shipment options beside none (bench/rows/hot-paths.ts)
  *   rss                               the service's memory over those load rows
  *   logging                           the rate query at the default log level beside LOG_LEVEL=warn (bench/rows/logging.ts)
  *   purchase, tracking                label purchase latency, tracking reads (bench/rows/shipments.ts)
@@ -53,7 +54,7 @@ import { rulesBatchRow, rulesPurchaseRow } from './rows/rules.js';
 import { buyOneLabel, purchaseRow, trackingRow } from './rows/shipments.js';
 import { webhookRow } from './rows/webhooks.js';
 
-export const ROW_KEYS = ['health', 'rates', 'rates-new', 'order', 'rss', 'logging', 'purchase', 'tracking', 'webhooks', 'carriers', 'purchase-auto', 'list', 'batch', 'batch-rules', 'restart'] as const;
+export const ROW_KEYS = ['health', 'rates', 'rates-new', 'order', 'rates-options', 'rss', 'logging', 'purchase', 'tracking', 'webhooks', 'carriers', 'purchase-auto', 'list', 'batch', 'batch-rules', 'restart'] as const;
 
 const ENGINES = (process.env.BENCH_ENGINES ?? 'pglite,postgres').split(',').map((s) => s.trim()) as Engine[];
 const SELECTED = process.env.BENCH_ROWS ? new Set(process.env.BENCH_ROWS.split(',').map((s) => s.trim())) : null;
@@ -124,7 +125,7 @@ async function benchEngine(engine: Engine, work: string, report: Report): Promis
     // Let the background schema compilation and rate-data warm-up (1 s after listening) finish.
     await sleep(QUICK ? 1000 : 2500);
 
-    const loadRows = ['health', 'rates', 'rates-new', 'order'].filter(want);
+    const loadRows = ['health', 'rates-options', 'rates', 'rates-new', 'order'].filter(want);
     const peakReset = resetPeakMemory(service.pid);
     await hotPathRows(ctx, fixtures, want, anchorDir);
     if (want('rss')) {

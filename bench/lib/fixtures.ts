@@ -6,6 +6,12 @@ export const RATE_BODY = {
   parcel: { weight_oz: 32, length_in: 12, width_in: 9, height_in: 6 },
 };
 
+/** The same lane with shipment options: every service that offers them, each option a surcharge. */
+export const RATE_BODY_WITH_OPTIONS = {
+  ...RATE_BODY,
+  options: { signature: 'adult', insurance: { amount: { amount: 25000, currency: 'USD' } }, references: ['PO-1042'] },
+};
+
 /** The order GET /v1/orders/:id reads: two line items, a customer, notes. */
 export const READ_ORDER = {
   external_id: 'bench-1',

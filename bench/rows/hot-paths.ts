@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { judge, round, type Context } from '../lib/context.js';
-import { READ_ORDER, RATE_BODY } from '../lib/fixtures.js';
+import { READ_ORDER, RATE_BODY, RATE_BODY_WITH_OPTIONS } from '../lib/fixtures.js';
 import { startAnchor, throughput, type Throughput } from '../lib/measure.js';
 import { stop } from '../lib/proc.js';
 import type { Row } from '../lib/report.js';
@@ -63,6 +63,14 @@ export async function hotPathRows(ctx: Context, fx: HotPathFixtures, want: (key:
     } finally {
       await stop(bare.child);
     }
+  }
+
+  if (want('rates-options')) {
+    // Options beside none, back to back on the same lane: what pricing and filtering options cost.
+    const rateJob = { url: `${service.base}/v1/rates/query`, method: 'POST', headers: tenant.headers };
+    const plain = await throughput({ ...rateJob, body: JSON.stringify(RATE_BODY) }, pid);
+    const withOptions = await throughput({ ...rateJob, body: JSON.stringify(RATE_BODY_WITH_OPTIONS) }, pid);
+    ctx.add({ key: 'rates-options', ...throughputRow('POST /v1/rates/query with options (adult signature, insurance, a reference) beside none', withOptions, { name: 'no options', result: plain }, { ratio: 0.9 }) });
   }
 
   if (want('rates') || want('rates-new')) {
