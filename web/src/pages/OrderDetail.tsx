@@ -10,6 +10,7 @@ import { StoreSync } from './OrderStoreSync';
 import { fetchLabel, fetchPackingSlip, printBlob } from './label-file';
 import { useState } from 'react';
 import { BuyLabelCard } from './BuyLabel';
+import { usePrintShortcut } from './print-shortcut';
 
 type Address = Order['ship_to'];
 
@@ -32,6 +33,9 @@ export function OrderDetail({ params }: PageProps) {
   // A viewer reads the order; its moves are an operator's.
   const canOperate = useSession().can('operator');
   const [bought, setBought] = useState<{ id: string; tracking_number: string | null; service: string } | null>(null);
+
+  const printBought = () => bought && void action.run(async () => printBlob(await fetchLabel(bought.id, 'pdf_4x6')));
+  usePrintShortcut(bought ? printBought : null);
 
   async function act(a: OrderAction) {
     const updated = await action.run(() => runOrderAction(params.id, a));
@@ -166,7 +170,7 @@ export function OrderDetail({ params }: PageProps) {
       {bought && (
         <div className="alert alert-success" role="status" data-testid="label-bought">
           Label bought: <Link to={`/dashboard/shipments/${bought.id}`} className="mono">{bought.tracking_number ?? bought.id}</Link> ({bought.service}).{' '}
-          <button type="button" className="btn btn-small btn-primary" data-testid="print-bought-label" onClick={() => void action.run(async () => printBlob(await fetchLabel(bought.id, 'pdf_4x6')))}>
+          <button type="button" className="btn btn-small btn-primary" data-testid="print-bought-label" aria-keyshortcuts="P" title="Print label (P)" onClick={printBought}>
             Print label
           </button>
         </div>

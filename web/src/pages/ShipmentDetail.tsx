@@ -3,6 +3,7 @@ import { api, call } from '../api/client';
 import type { PageProps } from '../page-props';
 import { Link } from '../router';
 import { useSession } from '../session';
+import { usePrintShortcut } from './print-shortcut';
 import { AddressBlock } from './OrderDetail';
 import { WriteBacksTable } from './integrations-common';
 import { Tracking } from './Track';
@@ -15,6 +16,8 @@ export function ShipmentDetail({ params }: PageProps) {
   const session = useSession();
   const [canOperate, canAdmin] = [session.can('operator'), session.can('admin')];
   const s = shipment.data;
+  const printLabel = () => s && void action.run(async () => printBlob(await fetchLabel(s.id, 'pdf_4x6')));
+  usePrintShortcut(s ? printLabel : null);
   // The buyer's timeline is the public tracking answer: the same one the buyer sees.
   const tracking = useAsync(() => (s ? call(api.GET('/api/public/track/{trackingNumber}', { params: { path: { trackingNumber: s.tracking_number } } })) : new Promise<never>(() => {})), [s?.tracking_number, s?.status]);
 
@@ -90,7 +93,7 @@ export function ShipmentDetail({ params }: PageProps) {
           <h2>Label</h2>
           <LabelPreview shipmentId={s.id} voided={s.status === 'voided'} />
           <div className="actions" role="group" aria-label="Print">
-            <button type="button" className="btn btn-primary" data-testid="print-label" onClick={() => action.run(async () => printBlob(await fetchLabel(s.id, 'pdf_4x6')))}>
+            <button type="button" className="btn btn-primary" data-testid="print-label" aria-keyshortcuts="P" title="Print label (P)" onClick={printLabel}>
               Print label
             </button>
             {!s.is_return && (
