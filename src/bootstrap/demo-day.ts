@@ -270,8 +270,11 @@ export function purchaseForStage(
   const boughtMs = new Date(journey.purchased_at).getTime();
   const promisedMs = new Date(`${journey.estimated_delivery_date}T00:00:00Z`).getTime();
   for (const scale of SCALES) {
-    for (let hoursBack = 6; hoursBack <= 24 * 12; hoursBack += 2) {
-      const purchasedAt = new Date(now.getTime() - hoursBack * HOUR_MS);
+    // A scaled journey's stages are shorter by the scale (out for delivery: 6 h / scale), so the
+    // purchase times tried are that much closer together, or a short window falls between them.
+    const stepMs = (2 * HOUR_MS) / scale;
+    for (let backMs = 6 * HOUR_MS; backMs <= 24 * 12 * HOUR_MS; backMs += stepMs) {
+      const purchasedAt = new Date(now.getTime() - backMs);
       const estimated = new Date(promisedMs - (boughtMs - purchasedAt.getTime())).toISOString().slice(0, 10);
       const result = trackAt(
         { carrier_name: 'Demo', purchased_at: purchasedAt.toISOString(), estimated_delivery_date: estimated, ship_from: journey.ship_from, ship_to: journey.ship_to, sandbox: { ...journey.sandbox, time_scale: scale } },

@@ -61,6 +61,17 @@ describe.skipIf(!haveChromium)('the team in Chromium', () => {
     await signIn(grace, base, 'grace@example.com', 'grace long password');
     await settled(grace);
     await visible(grace.getByRole('link', { name: 'New order' }));
+    // An operator buys and ships; running the workspace is an admin's: no admin pages in the
+    // navigation, and packages (an admin's) read-only with the note.
+    const graceNav = grace.getByRole('navigation', { name: 'Main' });
+    for (const hidden of ['API keys', 'Webhooks', 'Carriers', 'Integrations', 'Rules']) expect(await graceNav.getByRole('link', { name: hidden, exact: true }).count(), hidden).toBe(0);
+    await grace.goto(`${base}/dashboard/packages`);
+    await settled(grace);
+    expect(await grace.getByTestId('role-note').first().innerText()).toMatch(/Your role \(operator\) cannot add or delete packages/);
+    expect(await grace.getByRole('form', { name: 'New package' }).count()).toBe(0);
+    await grace.goto(`${base}/dashboard/trackers`);
+    await settled(grace);
+    await visible(grace.getByRole('form', { name: 'New tracker' }));
     await grace.close();
 
     const asViewer = await openPage(browser, problems);
