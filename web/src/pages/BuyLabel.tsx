@@ -108,7 +108,7 @@ export function BuyLabelCard({ order, onBought }: { order: Order; onBought: (shi
       const selection = from
         ? await call(
             api.POST('/api/admin/shipping-rules/evaluate', {
-              body: { ...body, location_id: undefined, ...(from ? { ship_from: addressBody(from as Order['ship_to']) } : {}), ...shape, ...(value ? { order_value: value } : {}), skus: order.line_items.flatMap((l) => (l.sku ? [l.sku] : [])) } as never,
+              body: { ...body, location_id: undefined, ship_from: addressBody(from as Order['ship_to']), ...shape, ...(value ? { order_value: value } : {}), skus: order.line_items.flatMap((l) => (l.sku ? [l.sku] : [])) } as never,
             }),
           ).catch(() => null)
         : null;
