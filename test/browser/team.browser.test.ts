@@ -95,6 +95,7 @@ describe.skipIf(!haveChromium)('the team in Chromium', () => {
         ['locations', 'New location'],
         ['trackers', 'New tracker'],
         ['end-of-day', 'New manifest'],
+        ['rates', 'Rate query'],
       ]) {
         await asViewer.goto(`${base}/dashboard/${path}`);
         await settled(asViewer);

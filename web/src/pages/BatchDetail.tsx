@@ -5,6 +5,7 @@ import { Link } from '../router';
 import { Badge, ConfirmButton, duration, Empty, ErrorBox, Loading, Pager, Select, useAction, useAsync, useCursorPages, usePolling, when } from '../ui';
 import { BATCH_TYPE_LABEL, isActive, ItemResult, type BatchItem } from './batches-common';
 import { fetchAdminFile, saveBlob } from './label-file';
+import { useSession } from '../session';
 
 const EXT_BY_TYPE: Record<string, string> = { 'application/pdf': 'pdf', 'application/x-zpl': 'zpl', 'image/png': 'png' };
 
@@ -12,6 +13,7 @@ export function BatchDetail({ params }: PageProps) {
   const path = { params: { path: { id: params.id } } };
   const batch = useAsync(() => call(api.GET('/api/admin/batches/{id}', path)), [params.id]);
   const action = useAction();
+  const canOperate = useSession().can('operator');
   const b = batch.data;
   // Live progress: one read a second while queued or running; stops once it has finished.
   usePolling(async () => batch.setData(await call(api.GET('/api/admin/batches/{id}', path))), 1000, !!b && isActive(b));
@@ -42,7 +44,7 @@ export function BatchDetail({ params }: PageProps) {
           {BATCH_TYPE_LABEL[b.type]} <span className="mono small">{b.id}</span> <Badge value={b.status} />
         </h1>
         <div className="actions" role="group" aria-label="Batch actions">
-          {isActive(b) && <ConfirmButton label="Cancel batch" confirmLabel="Cancel the items not started" disabled={action.busy} onConfirm={cancel} />}
+          {canOperate && isActive(b) && <ConfirmButton label="Cancel batch" confirmLabel="Cancel the items not started" disabled={action.busy} onConfirm={cancel} />}
           {b.label && (
             <button type="button" className="btn btn-primary" disabled={action.busy} onClick={download}>
               Download merged label

@@ -3,6 +3,7 @@ import { api, call, type FieldError } from '../api/client';
 import { carrierTypes } from '../api/carriers';
 import { Badge, Empty, ErrorBox, Field, fieldError, Loading, day, money, useAction, useAsync } from '../ui';
 import { Delivery, RateProblems } from './BuyLabel';
+import { RoleGate } from '../session';
 
 type RateAnswer = Awaited<ReturnType<typeof quote>>;
 
@@ -47,7 +48,8 @@ export function Rates() {
   return (
     <section>
       <h1>Rate calculator</h1>
-      <form onSubmit={submit} noValidate className="form card">
+      <RoleGate role="operator" what="ask for rates">
+      <form onSubmit={submit} noValidate className="form card" aria-label="Rate query">
         <div className="row">
           <Field label="From country" value={f.fromCountry} onChange={set('fromCountry')} maxLength={2} error={err('ship_from.country')} />
           <Field label="From postal code" value={f.fromPostal} onChange={set('fromPostal')} maxLength={40} error={err('ship_from.postal_code')} />
@@ -72,6 +74,7 @@ export function Rates() {
           {action.busy ? 'Quoting…' : 'Get rates'}
         </button>
       </form>
+      </RoleGate>
       {action.busy && <Loading label="Comparing carriers…" />}
       {action.error && !action.error.details.length && <ErrorBox error={action.error.code === 'no_rates' ? Object.assign(action.error, { message: 'No carrier service can carry this parcel on this lane.' }) : action.error} />}
       {action.error?.details.length ? <ErrorBox error={action.error} /> : null}
