@@ -1,18 +1,11 @@
-import { validationError } from '../../platform/errors.js';
-import { parseInstant } from '../../platform/http/wire.js';
+import { parseInstant, parseList } from '../../platform/http/wire.js';
 import type { OrdersQueryFilter } from './orders.repo.js';
 import type { OrderCountsFilter } from './orders.schemas.js';
 import { ORDER_STATUSES, type OrderStatus } from './orders.states.js';
 
 /** `status=a,b`: known statuses only, else 400 naming the field. */
 export function parseStatuses(value: string | undefined): OrderStatus[] | undefined {
-  if (value === undefined) return undefined;
-  const parts = value.split(',').map((s) => s.trim()).filter(Boolean);
-  const unknown = parts.filter((s) => !(ORDER_STATUSES as readonly string[]).includes(s));
-  if (unknown.length || parts.length === 0) {
-    throw validationError([{ field: 'status', message: `must be one or more of ${ORDER_STATUSES.join(', ')} (comma-separated)` }]);
-  }
-  return parts as OrderStatus[];
+  return value === undefined ? undefined : parseList<OrderStatus>(value, ORDER_STATUSES, 'status');
 }
 
 /** The query string's filters (the list's, its counts' and its export's) as the repository reads them. */

@@ -5,9 +5,8 @@ import type { Deps } from '../../platform/deps.js';
 import type { Scope } from '../../platform/context.js';
 import type { Executor } from '../../platform/db/types.js';
 import { inScope } from '../../platform/db/scope.js';
-import { validationError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import { iso } from '../../platform/http/wire.js';
+import { iso, parseList } from '../../platform/http/wire.js';
 import { paginate, type Page } from '../../platform/http/pagination.js';
 import { recordEvent } from '../events/index.js';
 import type { SettingsService } from '../settings/index.js';
@@ -126,11 +125,7 @@ export class Refunds {
   async list(scope: Scope, filter: { status?: string; limit?: number; cursor?: string }): Promise<Page<RefundListItem>> {
     let q = this.deps.db.selectFrom('shipments').selectAll().where(inScope(scope)).where('refund_status', 'is not', null);
     if (filter.status !== undefined) {
-      const parts = filter.status.split(',').map((s) => s.trim()).filter(Boolean);
-      if (parts.length === 0 || parts.some((s) => !(REFUND_STATUSES as readonly string[]).includes(s))) {
-        throw validationError([{ field: 'status', message: `must be one or more of ${REFUND_STATUSES.join(', ')} (comma-separated)` }]);
-      }
-      q = q.where('refund_status', 'in', parts as RefundStatus[]);
+      q = q.where('refund_status', 'in', parseList<RefundStatus>(filter.status, REFUND_STATUSES, 'status'));
     }
     const page = await paginate(q, { limit: filter.limit, cursor: filter.cursor, createdAtColumn: 'refund_requested_at' });
     return { ...page, data: page.data.map(toRefundListItem) };

@@ -15,6 +15,7 @@ import { writeAudit } from '../audit/index.js';
 import { recordEvent } from '../events/index.js';
 import type { SettingsService } from '../settings/index.js';
 import { findWorkspaceOrigin } from '../identity/index.js';
+import { parseList } from '../../platform/http/wire.js';
 import { moveOrder, nextStatus, parseInstant, type Order, type OrderAttachments, type OrderExtension, type OrdersService } from '../orders/index.js';
 import { factsOfOrder, type Selection, type ShippingRulesService } from '../shipping-rules/index.js';
 import { checkCustoms, customsInvalid, customsRequired, deriveCustoms, requiresCustoms, returnCustoms, withDefaults, type CustomsInput } from '../customs/index.js';
@@ -1002,13 +1003,6 @@ function resolveCustoms(order: Order, given: CustomsInput | undefined, lane: Pre
   const checked = checkCustoms(declaration, { origin_country: lane.ship_from.country, destination_country: lane.ship_to.country, parcel_weight_oz: piecesOf(order).reduce((sum, p) => sum + p.weight_oz, 0) });
   if (!checked.ok) throw customsInvalid(checked.details);
   return checked.declaration;
-}
-
-function parseList(value: string, allowed: readonly string[], field: string): string[] {
-  const parts = value.split(',').map((s) => s.trim()).filter(Boolean);
-  const unknown = parts.filter((s) => !allowed.includes(s));
-  if (unknown.length || parts.length === 0) throw validationError([{ field, message: `must be one or more of ${allowed.join(', ')} (comma-separated)` }]);
-  return parts;
 }
 
 function manualEvent(
