@@ -37,7 +37,7 @@ export function OrderDetail({ params }: PageProps) {
   const printBought = () => bought && void action.run(async () => printBlob(await fetchLabel(bought.id, 'pdf_4x6')));
   usePrintShortcut(bought ? printBought : null);
 
-  async function act(a: OrderAction) {
+  async function act(a: Exclude<OrderAction, 'generate'>) {
     const updated = await action.run(() => runOrderAction(params.id, a));
     if (updated) order.setData(updated);
   }

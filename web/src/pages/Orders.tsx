@@ -5,7 +5,7 @@ import { Link, navigate, useLocation } from '../router';
 import { useSession } from '../session';
 import { Badge, Empty, ErrorBox, Loading, money, Pager, useAction, useAsync, when } from '../ui';
 import { fetchAdminFile, LABEL_FORMATS, saveBlob, type LabelFormat } from './label-file';
-import { actionLabel, runOrderAction, type OrderAction } from './orders-actions';
+import { actionLabel, runOrderAction } from './orders-actions';
 import { apiFilters, destination, hasFilters, orderNumber, orderTotal, queueUrl, readQueue, SORTS, withFilter, type QueueState, type Sort } from './orders-query';
 import { ShipFromOnboarding } from './ShipFrom';
 
@@ -99,7 +99,7 @@ export function Orders() {
     if (batch) navigate(`/dashboard/batches/${batch.id}`);
   }
 
-  async function runBulk(action: OrderAction) {
+  async function runBulk(action: 'cancel' | 'archive') {
     const ids = [...selected];
     setBulkResult(null);
     await bulk.run(async () => {

@@ -1,5 +1,4 @@
 import { api, call, type Order } from '../api/client';
-import type { OptionsBody } from './options-draft';
 
 export type OrderAction = 'process' | 'generate' | 'cancel' | 'archive' | 'unarchive';
 
@@ -15,14 +14,12 @@ export function allowedActions(order: Pick<Order, 'status' | 'archived'>): Order
 
 export const actionLabel: Record<OrderAction, string> = { process: 'Process', generate: 'Generate label', cancel: 'Cancel order', archive: 'Archive', unarchive: 'Unarchive' };
 
-export function runOrderAction(orderId: string, action: OrderAction, options?: OptionsBody, locationId?: string): Promise<Order> {
+/** A state move. A label is not one of them: it is bought from the order page's buy card, after its rates. */
+export function runOrderAction(orderId: string, action: Exclude<OrderAction, 'generate'>): Promise<Order> {
   const params = { params: { path: { orderId } } };
   switch (action) {
     case 'process':
       return call(api.POST('/api/admin/orders/{orderId}/process', params));
-    case 'generate':
-      // The order's requested service, else the cheapest; the default label format; the form's options and location.
-      return call(api.POST('/api/admin/orders/{orderId}/generate', { ...params, body: { ...(options ? { options } : {}), ...(locationId ? { location_id: locationId } : {}) } }));
     case 'cancel':
       return call(api.POST('/api/admin/orders/{orderId}/cancel', params));
     case 'archive':
