@@ -3,6 +3,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import { requestBackup } from '../../src/platform/db/pglite-backup.js';
 import { freePort } from '../helpers/built-service.js';
 
 // The embedded engine's data directory made read-only under a running service (a remounted or
@@ -28,7 +29,8 @@ describe.runIf(inject('testDb').engine === 'pglite')('a read-only data directory
     chmodSync(dataDir, 0o755);
     const port = await freePort();
     let output = '';
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    // The built tree, as `npm start` runs it (its server entry; no workers: RUN_WORKERS=0).
+    const child = spawn(process.execPath, ['dist/server.js'], {
       env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'development', LOG_LEVEL: 'warn', DATABASE_URL: '', SEED_DEMO: '0', RUN_WORKERS: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
       ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
@@ -86,6 +88,11 @@ describe.runIf(inject('testDb').engine === 'pglite')('a read-only data directory
         }
       }
       expect(statuses).toContain(503);
+      // A backup takes a checkpoint, which a read-only directory turns into a PANIC of the engine
+      // (src/platform/db/pglite-reopen.ts): it is refused before it is tried, and the service
+      // goes on answering.
+      await expect(requestBackup(dataDir, 30_000)).rejects.toThrow(/does not take writes/);
+      expect((await fetch(`${base}/health`)).status).toBe(503);
     } finally {
       setWritable(true);
     }

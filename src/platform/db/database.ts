@@ -7,6 +7,7 @@ import type { Tables } from './types.js';
 import { lockDataDir } from './pglite-lock.js';
 import { useNamedStatements as usePGliteNamedStatements } from './pglite-statements.js';
 import { serveBackups, snapshotPGlite } from './pglite-backup.js';
+import { reopenOnPanic } from './pglite-reopen.js';
 
 export type Engine = 'pglite' | 'postgres';
 
@@ -116,21 +117,36 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
 
   const release = options.dataDir ? lockDataDir(options.dataDir) : () => {};
   try {
-    const pglite = new PGlite({
-      dataDir: options.dataDir ? `file://${options.dataDir}/pgdata` : undefined,
-      loadDataDir: options.loadDataDir,
-      // PostgreSQL's default 128 MB of shared buffers lives in the WASM heap for the life of the
-      // process; 32 MB keeps the embedded engine's footprint ~100 MB smaller (measured).
-      postgresqlconf: ['shared_buffers = 32MB'],
-    });
-    await pglite.waitReady;
-    await pglite.query(`SET TIME ZONE 'UTC'`);
-    usePGliteNamedStatements(pglite, (text) => statementNames.get(text));
+    const openInstance = async (loadDataDir?: Blob | File) => {
+      const instance = new PGlite({
+        dataDir: options.dataDir ? `file://${options.dataDir}/pgdata` : undefined,
+        loadDataDir,
+        // PostgreSQL's default 128 MB of shared buffers lives in the WASM heap for the life of the
+        // process; 32 MB keeps the embedded engine's footprint ~100 MB smaller (measured).
+        postgresqlconf: ['shared_buffers = 32MB'],
+      });
+      await instance.waitReady;
+      await instance.query(`SET TIME ZONE 'UTC'`);
+      usePGliteNamedStatements(instance, (text) => statementNames.get(text));
+      return instance;
+    };
+    const first = await openInstance(options.loadDataDir);
+    // On disk, a PANIC (a write refused mid-checkpoint) is survived by reopening the directory;
+    // in memory there is nothing to reopen.
+    const reopenable = options.dataDir
+      ? reopenOnPanic(first, {
+          open: () => openInstance(),
+          probe: () => probeStorage({ dataDir: options.dataDir }),
+          onPanic: (err) => process.emitWarning(`the embedded database hit a PANIC (${(err as Error).message}); it is reopened once the data directory takes writes`),
+          onReopened: () => process.emitWarning('the embedded database was reopened after a PANIC'),
+        })
+      : undefined;
+    const pglite = reopenable?.pglite ?? first;
     const db = new Kysely<Tables>({ dialect: new PGliteDialect({ pglite }) });
     // The lock holder answers `npm run backup` (pglite-backup.ts).
     // A socket that cannot be opened must not stop the service: the backup script then says so.
     const stopBackups = options.dataDir
-      ? await serveBackups(options.dataDir, () => snapshotPGlite(db, pglite)).catch((err: Error) => {
+      ? await serveBackups(options.dataDir, () => snapshotPGlite(db, pglite, () => probeStorage({ dataDir: options.dataDir }))).catch((err: Error) => {
           process.emitWarning(`backups cannot be requested from this process: ${err.message}`);
           return undefined;
         })
@@ -147,6 +163,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
         });
       },
       async close() {
+        reopenable?.stop();
         await stopBackups?.();
         await db.destroy();
         release();

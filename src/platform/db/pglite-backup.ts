@@ -45,7 +45,10 @@ export function controlSocketPath(dataDir: string): string {
  * WAL), then the data dir as a gzipped tarball, both on Kysely's single connection so no
  * transaction is open while the files are read.
  */
-export async function snapshotPGlite(db: Kysely<Tables>, pglite: PGlite): Promise<Uint8Array> {
+export async function snapshotPGlite(db: Kysely<Tables>, pglite: PGlite, probeStorage?: () => Promise<void>): Promise<Uint8Array> {
+  // A checkpoint into a directory that refuses writes is a PANIC (pglite-reopen.ts): refused
+  // before it is tried.
+  await probeStorage?.();
   const tar = await db.connection().execute(async (conn) => {
     await sql`checkpoint`.execute(conn);
     const blob = await pglite.dumpDataDir('none');
