@@ -47,7 +47,7 @@ import { gitInfo, load, machine, markdown, writeResults, type Report } from './l
 import { ADMIN_URL, ENGINE_NAMES, postgresReachable, Service, type Engine } from './lib/service.js';
 import { batchRows } from './rows/batch.js';
 import { carrierRows } from './rows/carriers.js';
-import { hotPathFixtures, hotPathRows } from './rows/hot-paths.js';
+import { hotPathFixtures, hotPathRows, pointSelectAnchor } from './rows/hot-paths.js';
 import { listRows, listSizes } from './rows/lists.js';
 import { loggingRow } from './rows/logging.js';
 import { rulesBatchRow, rulesPurchaseRow } from './rows/rules.js';
@@ -93,7 +93,7 @@ async function benchEngine(engine: Engine, work: string, report: Report): Promis
 
     // The embedded anchor reads a copy of the same data (the service holds its data dir's lock).
     let anchorDir: string | undefined;
-    if (engine === 'pglite' && want('order')) {
+    if (engine === 'pglite' && (want('order') || want('tracking'))) {
       anchorDir = path.join(work, `${engine}-anchor`);
       cpSync(service.dataDir, anchorDir, { recursive: true });
       rmSync(path.join(anchorDir, 'service.lock'), { force: true });
@@ -145,7 +145,7 @@ async function benchEngine(engine: Engine, work: string, report: Report): Promis
 
     let trackingNumber: string | undefined;
     if (want('purchase')) trackingNumber = await purchaseRow(ctx);
-    if (want('tracking')) await trackingRow(ctx, trackingNumber ?? (await buyOneLabel(ctx)));
+    if (want('tracking')) await trackingRow(ctx, trackingNumber ?? (await buyOneLabel(ctx)), () => pointSelectAnchor(ctx, fixtures.orderId, anchorDir));
     if (want('webhooks')) await webhookRow(ctx);
     if (want('carriers')) await carrierRows(ctx);
     if (want('purchase-auto')) await rulesPurchaseRow(ctx);

@@ -96,6 +96,56 @@ const selectTrackingAnywhere = precompiled(
   { statement: 'shipments.tracking_anywhere' },
 );
 
+/**
+ * What tells whether a cached tracking read still holds (shipments.tracking-reads.ts): the row's
+ * `xmin`, which every update of the row moves (insertTrackingEvents touches the row of each new
+ * event, so events move it too), and what says a scan is due. One narrow indexed read.
+ */
+export interface TrackingVersion {
+  id: string;
+  version: string;
+  status: ShipmentStatus;
+  next_check_at: Date | null;
+  carrier_driver: ShipmentRow['carrier_driver'];
+}
+
+function versionOf(db: Executor) {
+  return db.selectFrom('shipments').select(['shipments.id', 'shipments.status', 'shipments.next_check_at', 'shipments.carrier_driver', sql<string>`shipments.xmin::text`.as('version')]);
+}
+
+const selectVersionById = precompiled(['workspaceId', 'environment', 'id'], (db, v) => versionOf(db).where(inScope(scopeOfValues(v))).where('shipments.id', '=', v.id as string), {
+  statement: 'shipments.tracking_version_by_id',
+});
+
+// Ordered as the full reads above, so the version is of the row they return.
+const selectVersionByNumber = precompiled(
+  ['workspaceId', 'environment', 'trackingNumber'],
+  (db, v) =>
+    versionOf(db)
+      .where(inScope(scopeOfValues(v)))
+      .where('shipments.tracking_number', '=', v.trackingNumber as string)
+      .orderBy('shipments.created_at', 'desc')
+      .limit(sql.lit(1)),
+  { statement: 'shipments.tracking_version_by_number' },
+);
+
+const selectVersionAnywhere = precompiled(
+  ['trackingNumber'],
+  (db, v) =>
+    versionOf(db)
+      .where('shipments.tracking_number', '=', v.trackingNumber as string)
+      .orderBy('shipments.created_at', 'desc')
+      .limit(sql.lit(1)),
+  { statement: 'shipments.tracking_version_anywhere' },
+);
+
+export async function trackingVersion(db: Executor, scope: Scope | null, by: { id: string } | { trackingNumber: string }): Promise<TrackingVersion | undefined> {
+  if (!scope) return 'trackingNumber' in by ? (await selectVersionAnywhere(db, { trackingNumber: by.trackingNumber }))[0] : undefined;
+  const values = { workspaceId: scope.workspaceId, environment: scope.environment };
+  const [found] = 'id' in by ? await selectVersionById(db, { ...values, id: by.id }) : await selectVersionByNumber(db, { ...values, trackingNumber: by.trackingNumber });
+  return found;
+}
+
 /** By id alone, unlocked: the poll job reads a due row it found across tenants. */
 export async function shipmentById(db: Executor, id: string): Promise<ShipmentRow | undefined> {
   return db.selectFrom('shipments').selectAll().where('id', '=', id).executeTakeFirst();
@@ -285,12 +335,17 @@ export async function claimTrackingRefresh(db: Executor, id: string, now: Date, 
 /** Insert events, dropping those already stored (same shipment and carrier event key); returns the new ones. */
 export async function insertTrackingEvents(db: Executor, rows: NewTrackingEventRow[]): Promise<TrackingEventRow[]> {
   if (rows.length === 0) return [];
-  return db
+  const added = await db
     .insertInto('tracking_events')
     .values(rows)
     .onConflict((oc) => oc.columns(['shipment_id', 'event_key']).doNothing())
     .returningAll()
     .execute();
+  // A new event moves its shipment's row version (trackingVersion), whatever else the caller
+  // writes: cached tracking reads of it are then stale.
+  const touched = [...new Set(added.map((e) => e.shipment_id))];
+  if (touched.length > 0) await db.updateTable('shipments').set({ updated_at: sql`updated_at` }).where('id', 'in', touched).execute();
+  return added;
 }
 
 /** A shipment's events, newest first (ties in journey order, latest first). */

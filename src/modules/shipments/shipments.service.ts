@@ -28,9 +28,10 @@ import { ShipmentDocuments, storeCarrierDocuments, type DocumentFile, type Shipm
 import { parseTimeScale, sandboxOptions, sandboxScenario, TIME_SCALE_SETTING } from './shipments.sandbox.js';
 import { checkDestination, type AddressValidationMode, type CheckedDestination } from './shipments.address-check.js';
 import { FINAL_STATUSES, SHIPMENT_STATUSES, shipmentStateError, type ShipmentStatus } from './shipments.states.js';
-import type { ShipmentAddress, ShipmentRow, StoredRate, TrackingEventRow } from './shipments.tables.js';
+import type { ShipmentAddress, ShipmentRow, StoredRate } from './shipments.tables.js';
 import { deliverOrder, isDue, scopeOf, TrackingSync } from './shipments.tracking.js';
-import { labelUrl, toPublicTracking, toShipment, toTracking, toTrackingEventListItem, type ReturnSummary, type ShipmentWriteBack } from './shipments.wire.js';
+import { lookupOf, TrackingReader } from './shipments.tracking-reads.js';
+import { labelUrl, toShipment, toTracking, toTrackingEventListItem, type ReturnSummary, type ShipmentWriteBack } from './shipments.wire.js';
 import { resolveReturnCharge, returnServiceOf, returnColumns, returnExpiry, returnOrderView, returnBillingOnSync, toReturnSummary, type ReturnInput, type ReturnSpec } from './shipments.returns.js';
 import { assertVoidWindowOpen, DECIDE_REFUND_JOB, recordRefundUpdated, refundOnVoid, Refunds } from './shipments.refunds.js';
 import { assertNotManifested } from './shipments.end-of-day.js';
@@ -111,6 +112,7 @@ export interface ShipmentExtension {
 
 export class ShipmentsService {
   readonly tracking: TrackingSync;
+  private readonly trackingReads: TrackingReader;
   /** Refund decisions and GET /v1/refunds (shipments.refunds.ts). */
   readonly refunds: Refunds;
   private readonly carriers: Promise<CarrierRegistry>;
@@ -129,6 +131,7 @@ export class ShipmentsService {
     // The registry of the app's Deps (a promise only because TrackingSync and the awaits below take one).
     this.carriers = Promise.resolve(deps.carriers);
     this.tracking = new TrackingSync(deps, this.carriers, gateway, settings);
+    this.trackingReads = new TrackingReader(deps, this.tracking);
     this.refunds = new Refunds(deps, this.carriers, settings);
     this.customsDocuments = new ShipmentDocuments(
       { db: deps.db, now: () => deps.now(), baseUrl: () => this.baseUrl, carriers: this.carriers, log: deps.log },
@@ -897,11 +900,7 @@ export class ShipmentsService {
 
   /** GET /v1/tracking/:id: a tracking number or a shipment id of the scope. */
   async getTracking(scope: Scope, idOrNumber: string): Promise<Tracking> {
-    const by = idOrNumber.startsWith('shp_') ? { id: idOrNumber } : { trackingNumber: idOrNumber.replace(/\s+/g, '').toUpperCase() };
-    const found = await repo.findShipmentWithEvents(this.deps.db, scope, by);
-    if (!found) throw new AppError('not_found', 'No shipment with this id or tracking number.');
-    const { row, events } = await this.upToDate(found);
-    return toTracking(row, events);
+    return this.trackingReads.get(scope, idOrNumber);
   }
 
   /**
@@ -910,8 +909,7 @@ export class ShipmentsService {
    * the tracking as GET does. A carrier that cannot answer is 503 carrier_unavailable.
    */
   async refreshTracking(ctx: ServiceContext, idOrNumber: string): Promise<Tracking> {
-    const by = idOrNumber.startsWith('shp_') ? { id: idOrNumber } : { trackingNumber: idOrNumber.replace(/\s+/g, '').toUpperCase() };
-    const found = await repo.findShipmentWithEvents(this.deps.db, ctx, by);
+    const found = await repo.findShipmentWithEvents(this.deps.db, ctx, lookupOf(idOrNumber));
     if (!found) throw new AppError('not_found', 'No shipment with this id or tracking number.');
     const { row } = found;
     const now = this.deps.now();
@@ -933,20 +931,7 @@ export class ShipmentsService {
 
   /** Public tracking by number (any tenant), without names, streets, emails or phones. */
   async publicTracking(trackingNumber: string): Promise<PublicTracking> {
-    const found = await repo.findShipmentWithEventsAnywhere(this.deps.db, trackingNumber.replace(/\s+/g, '').toUpperCase());
-    if (!found) throw new AppError('not_found', 'No shipment with this tracking number.');
-    const { row, events } = await this.upToDate(found);
-    return toPublicTracking(row, events);
-  }
-
-  /**
-   * A tracking read as it was read (one statement), or, when a carrier scan is due, brought up
-   * to date first and its events read again.
-   */
-  private async upToDate(found: { row: ShipmentRow; events: TrackingEventRow[] }): Promise<{ row: ShipmentRow; events: TrackingEventRow[] }> {
-    if (!isDue(found.row, this.deps.now())) return found;
-    const row = await this.tracking.refresh(found.row);
-    return { row, events: await repo.eventsOfShipment(this.deps.db, row.id) };
+    return this.trackingReads.getPublic(trackingNumber);
   }
 
   /** GET /v1/tracking/events: the workspace's events, newest first (by when they occurred). */

@@ -43,7 +43,7 @@ export function scopeOf(row: ShipmentRow): Scope {
   return { workspaceId: row.workspace_id, environment: row.environment };
 }
 
-export function isDue(row: ShipmentRow, now: Date): boolean {
+export function isDue(row: Pick<ShipmentRow, 'status' | 'next_check_at'>, now: Date): boolean {
   return !FINAL_STATUSES.includes(row.status) && row.next_check_at !== null && new Date(row.next_check_at).getTime() <= now.getTime();
 }
 
