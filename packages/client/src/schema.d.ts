@@ -5345,7 +5345,10 @@ export interface components {
          * @example {
          *       "id": "shp_01m855vxgqem0szrmwkjs6ghzy",
          *       "shipment_id": "shp_01m855vxgqem0szrmwkjs6ghzy",
+         *       "tracker_id": null,
          *       "tracking_number": "9300155747967004000157",
+         *       "master_tracking_number": null,
+         *       "package": null,
          *       "carrier": "usps",
          *       "status": "pre_transit",
          *       "status_detail": "label_created",
@@ -5396,10 +5399,22 @@ export interface components {
          *     }
          */
         Tracking: {
-            /** @description The shipment id. */
+            /** @description The shipment id (shp_…), or the tracker id (trk_…) for a label bought elsewhere. */
             id: string;
-            shipment_id: string;
+            shipment_id: string | null;
+            tracker_id: string | null;
+            /** @description The number read: a shipment's (its master), one of its packages', or a tracker's. */
             tracking_number: string;
+            master_tracking_number: string | null;
+            package: {
+                /**
+                 * Format: int64
+                 * @description 1 is the master package.
+                 */
+                sequence_number: number;
+                /** Format: int64 */
+                count: number;
+            } | null;
             carrier: string;
             /** @description pre_transit, in_transit, out_for_delivery, delivered, available_for_pickup, return_to_sender, failure, cancelled, unknown */
             status: string;
@@ -14945,7 +14960,10 @@ export interface operations {
                      * @example {
                      *       "id": "shp_01m855vxgqem0szrmwkjs6ghzy",
                      *       "shipment_id": "shp_01m855vxgqem0szrmwkjs6ghzy",
+                     *       "tracker_id": null,
                      *       "tracking_number": "9300155747967004000157",
+                     *       "master_tracking_number": null,
+                     *       "package": null,
                      *       "carrier": "usps",
                      *       "status": "pre_transit",
                      *       "status_detail": "label_created",
@@ -15170,7 +15188,10 @@ export interface operations {
                      * @example {
                      *       "id": "shp_01m855vxgqem0szrmwkjs6ghzy",
                      *       "shipment_id": "shp_01m855vxgqem0szrmwkjs6ghzy",
+                     *       "tracker_id": null,
                      *       "tracking_number": "9300155747967004000157",
+                     *       "master_tracking_number": null,
+                     *       "package": null,
                      *       "carrier": "usps",
                      *       "status": "pre_transit",
                      *       "status_detail": "label_created",
@@ -54631,6 +54652,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "tracking_number": "9300155747967004000157",
+                     *       "master_tracking_number": null,
+                     *       "package": null,
                      *       "carrier": "usps",
                      *       "status": "pre_transit",
                      *       "status_detail": "label_created",
@@ -54682,6 +54705,16 @@ export interface operations {
                      */
                     "application/json": {
                         tracking_number: string;
+                        master_tracking_number: string | null;
+                        package: {
+                            /**
+                             * Format: int64
+                             * @description 1 is the master package.
+                             */
+                            sequence_number: number;
+                            /** Format: int64 */
+                            count: number;
+                        } | null;
                         carrier: string;
                         status: string;
                         status_detail: string | null;

@@ -28,9 +28,10 @@ import { ShipmentDocuments, storeCarrierDocuments, type DocumentFile, type Shipm
 import { parseTimeScale, sandboxOptions, sandboxScenario, TIME_SCALE_SETTING } from './shipments.sandbox.js';
 import { checkDestination, type AddressValidationMode, type CheckedDestination } from './shipments.address-check.js';
 import { FINAL_STATUSES, SHIPMENT_STATUSES, shipmentStateError, type ShipmentStatus } from './shipments.states.js';
-import type { ShipmentAddress, ShipmentRow, StoredRate, TrackingEventRow } from './shipments.tables.js';
+import type { ShipmentAddress, ShipmentRow, StoredRate } from './shipments.tables.js';
 import { deliverOrder, isDue, scopeOf, TrackingSync } from './shipments.tracking.js';
-import { labelUrl, toPublicTracking, toShipment, toTracking, toTrackingEventListItem, type ReturnSummary, type ShipmentWriteBack } from './shipments.wire.js';
+import { lookupTracking, toTrackingFound, type TrackerSource, type TrackingLookupDeps } from './shipments.tracking-lookup.js';
+import { labelUrl, publicOf, toShipment, toTracking, toTrackingEventListItem, type ReturnSummary, type ShipmentWriteBack } from './shipments.wire.js';
 import { resolveReturnCharge, returnServiceOf, returnColumns, returnExpiry, returnOrderView, returnBillingOnSync, toReturnSummary, type ReturnInput, type ReturnSpec } from './shipments.returns.js';
 import { assertVoidWindowOpen, DECIDE_REFUND_JOB, recordRefundUpdated, refundOnVoid, Refunds } from './shipments.refunds.js';
 import { assertNotManifested } from './shipments.end-of-day.js';
@@ -117,6 +118,7 @@ export class ShipmentsService {
   private readonly customsDocuments: ShipmentDocuments;
   private readonly writeBackProviders: ShipmentExtension['writeBacks'][] = [];
   private locations?: LocationOrigins;
+  private lookupDeps?: TrackingLookupDeps;
 
   constructor(
     private readonly deps: Deps,
@@ -155,6 +157,15 @@ export class ShipmentsService {
    */
   extend(extension: ShipmentExtension): void {
     this.writeBackProviders.push(extension.writeBacks);
+  }
+
+  /** Where a tracker's number is found by the tracking reads (the trackers module, wired in compose.ts). */
+  useTrackers(trackers: TrackerSource): void {
+    this.lookup.trackers = trackers;
+  }
+
+  private get lookup(): TrackingLookupDeps {
+    return (this.lookupDeps ??= { db: this.deps.db, now: () => this.deps.now(), tracking: this.tracking });
   }
 
   /** Where `location_id` is resolved (the locations module, wired in compose.ts). */
@@ -895,13 +906,11 @@ export class ShipmentsService {
     return { body: rendered.body, content_type: rendered.content_type, filename };
   }
 
-  /** GET /v1/tracking/:id: a tracking number or a shipment id of the scope. */
+  /** GET /v1/tracking/:id: a shipment id, or a number of the scope's (a label's, a package's, a tracker's). */
   async getTracking(scope: Scope, idOrNumber: string): Promise<Tracking> {
-    const by = idOrNumber.startsWith('shp_') ? { id: idOrNumber } : { trackingNumber: idOrNumber.replace(/\s+/g, '').toUpperCase() };
-    const found = await repo.findShipmentWithEvents(this.deps.db, scope, by);
-    if (!found) throw new AppError('not_found', 'No shipment with this id or tracking number.');
-    const { row, events } = await this.upToDate(found);
-    return toTracking(row, events);
+    const found = await lookupTracking(this.lookup, scope, idOrNumber);
+    if (!found) throw new AppError('not_found', 'No shipment, package or tracker with this id or tracking number.');
+    return toTrackingFound(found);
   }
 
   /**
@@ -933,20 +942,9 @@ export class ShipmentsService {
 
   /** Public tracking by number (any tenant), without names, streets, emails or phones. */
   async publicTracking(trackingNumber: string): Promise<PublicTracking> {
-    const found = await repo.findShipmentWithEventsAnywhere(this.deps.db, trackingNumber.replace(/\s+/g, '').toUpperCase());
+    const found = await lookupTracking(this.lookup, null, trackingNumber);
     if (!found) throw new AppError('not_found', 'No shipment with this tracking number.');
-    const { row, events } = await this.upToDate(found);
-    return toPublicTracking(row, events);
-  }
-
-  /**
-   * A tracking read as it was read (one statement), or, when a carrier scan is due, brought up
-   * to date first and its events read again.
-   */
-  private async upToDate(found: { row: ShipmentRow; events: TrackingEventRow[] }): Promise<{ row: ShipmentRow; events: TrackingEventRow[] }> {
-    if (!isDue(found.row, this.deps.now())) return found;
-    const row = await this.tracking.refresh(found.row);
-    return { row, events: await repo.eventsOfShipment(this.deps.db, row.id) };
+    return publicOf(toTrackingFound(found));
   }
 
   /** GET /v1/tracking/events: the workspace's events, newest first (by when they occurred). */
