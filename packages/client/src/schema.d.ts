@@ -575,9 +575,7 @@ export interface paths {
         };
         /**
          * Read tracking by tracking number or shipment id
-         * @description Read tracking by tracking number or shipment id.
-         *
-         *     Authentication: an API key (`Authorization: Bearer sk_…`) and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         * @description Finds, in this order: a shipment id or a shipment's number (a multi-piece shipment's roll-up); a later package's number of a multi-piece shipment (that package's journey, with `master_tracking_number` and `package`); a tracker's number (`tracker_id`, `shipment_id` null). URL-encode the number (`encodeURIComponent`).
          */
         get: operations["getTracking"];
         put?: never;
