@@ -19,6 +19,7 @@ import * as team from './2026-11-28-0018-team.js';
 import * as shipmentOptions from './2026-11-28-0019-shipment-options.js';
 import * as locationsPackagesTrackers from './2026-11-28-0020-locations-packages-trackers.js';
 import * as locationIds from './2026-11-29-0022-location-ids.js';
+import * as trackingLookups from './2026-11-29-0023-tracking-lookups.js';
 
 /** Every migration, in order. Names are ISO-dated so they sort by creation. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28-0019-shipment-options': shipmentOptions,
   '2026-11-28-0020-locations-packages-trackers': locationsPackagesTrackers,
   '2026-11-29-0022-location-ids': locationIds,
+  '2026-11-29-0023-tracking-lookups': trackingLookups,
 };

@@ -78,6 +78,7 @@ export function composeServices(deps: Deps, apiDrivers: ApiDriverCatalogue, chan
   orders.usePackages(packages);
   orders.useLocations(locations);
   shipments.useLocations(locations);
+  shipments.useTrackers(trackers.source);
   identity.workspaces.onOriginChanged((trx, workspaceId, origin) => locations.adoptOrigin(trx, workspaceId, origin));
 
   orders.extend(officeRedeem.orderExtension);

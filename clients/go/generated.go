@@ -960,11 +960,21 @@ type Shipment struct {
 
 // Tracking is the Tracking object of the API.
 type Tracking struct {
-	// The shipment id.
-	ID             string `json:"id"`
-	ShipmentID     string `json:"shipment_id"`
+	// The shipment id (shp_…), or the tracker id (trk_…) for a label bought elsewhere.
+	ID string `json:"id"`
+	// The shipment the number belongs to; null for a tracker's number.
+	ShipmentID *string `json:"shipment_id"`
+	// The tracker (POST /v1/trackers) whose number this is; null for our own labels.
+	TrackerID *string `json:"tracker_id"`
+	// The number read: a shipment's (its master), one of its packages', or a tracker's.
 	TrackingNumber string `json:"tracking_number"`
-	Carrier        string `json:"carrier"`
+	// A multi-piece shipment's master number (its first package's, the shipment's tracking_number);
+	// null for one parcel or a tracker.
+	MasterTrackingNumber *string `json:"master_tracking_number"`
+	// A multi-piece shipment: which package the number is (reading the master number answers the whole
+	// shipment's roll-up); null for one parcel or a tracker.
+	Package map[string]any `json:"package"`
+	Carrier string         `json:"carrier"`
 	// pre_transit, in_transit, out_for_delivery, delivered, available_for_pickup, return_to_sender,
 	// failure, cancelled, unknown
 	Status                string  `json:"status"`

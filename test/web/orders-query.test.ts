@@ -23,4 +23,12 @@ describe('the order queue URL', () => {
     expect(apiFilters(read('/dashboard/orders?from=2026-03-01&to=2026-03-31'))).toMatchObject({ created_after: '2026-03-01', created_before: '2026-04-01' });
     expect(apiFilters(read('/dashboard/orders?to=2026-12-31')).created_before).toBe('2027-01-01');
   });
+
+  it('keeps the location filter in the URL and asks the API for location_id', () => {
+    const state = read('/dashboard/orders?location=loc_abc&cursor=c2');
+    expect(state.location).toBe('loc_abc');
+    expect(queueUrl(state)).toBe('/dashboard/orders?location=loc_abc&cursor=c2');
+    expect(apiFilters(state).location_id).toBe('loc_abc');
+    expect(apiFilters(read('/dashboard/orders')).location_id).toBeUndefined();
+  });
 });

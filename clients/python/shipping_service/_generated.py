@@ -485,8 +485,11 @@ class Tracking(TypedDict, total=False):
     """The Tracking object. Fields the service adds later are kept in the dict."""
 
     id: str
-    shipment_id: str
+    shipment_id: str | None
+    tracker_id: str | None
     tracking_number: str
+    master_tracking_number: str | None
+    package: dict[str, Any] | None
     carrier: str
     status: str
     status_detail: str | None

@@ -575,9 +575,7 @@ export interface paths {
         };
         /**
          * Read tracking by tracking number or shipment id
-         * @description Read tracking by tracking number or shipment id.
-         *
-         *     Authentication: an API key (`Authorization: Bearer sk_…`) and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         * @description Finds, in this order: a shipment id or a shipment's number (a multi-piece shipment's roll-up); a later package's number of a multi-piece shipment (that package's journey, with `master_tracking_number` and `package`); a tracker's number (`tracker_id`, `shipment_id` null). URL-encode the number (`encodeURIComponent`).
          */
         get: operations["getTracking"];
         put?: never;
@@ -5345,7 +5343,10 @@ export interface components {
          * @example {
          *       "id": "shp_01m855vxgqem0szrmwkjs6ghzy",
          *       "shipment_id": "shp_01m855vxgqem0szrmwkjs6ghzy",
+         *       "tracker_id": null,
          *       "tracking_number": "9300155747967004000157",
+         *       "master_tracking_number": null,
+         *       "package": null,
          *       "carrier": "usps",
          *       "status": "pre_transit",
          *       "status_detail": "label_created",
@@ -5396,10 +5397,22 @@ export interface components {
          *     }
          */
         Tracking: {
-            /** @description The shipment id. */
+            /** @description The shipment id (shp_…), or the tracker id (trk_…) for a label bought elsewhere. */
             id: string;
-            shipment_id: string;
+            shipment_id: string | null;
+            tracker_id: string | null;
+            /** @description The number read: a shipment's (its master), one of its packages', or a tracker's. */
             tracking_number: string;
+            master_tracking_number: string | null;
+            package: {
+                /**
+                 * Format: int64
+                 * @description 1 is the master package.
+                 */
+                sequence_number: number;
+                /** Format: int64 */
+                count: number;
+            } | null;
             carrier: string;
             /** @description pre_transit, in_transit, out_for_delivery, delivered, available_for_pickup, return_to_sender, failure, cancelled, unknown */
             status: string;
@@ -14945,7 +14958,10 @@ export interface operations {
                      * @example {
                      *       "id": "shp_01m855vxgqem0szrmwkjs6ghzy",
                      *       "shipment_id": "shp_01m855vxgqem0szrmwkjs6ghzy",
+                     *       "tracker_id": null,
                      *       "tracking_number": "9300155747967004000157",
+                     *       "master_tracking_number": null,
+                     *       "package": null,
                      *       "carrier": "usps",
                      *       "status": "pre_transit",
                      *       "status_detail": "label_created",
@@ -15170,7 +15186,10 @@ export interface operations {
                      * @example {
                      *       "id": "shp_01m855vxgqem0szrmwkjs6ghzy",
                      *       "shipment_id": "shp_01m855vxgqem0szrmwkjs6ghzy",
+                     *       "tracker_id": null,
                      *       "tracking_number": "9300155747967004000157",
+                     *       "master_tracking_number": null,
+                     *       "package": null,
                      *       "carrier": "usps",
                      *       "status": "pre_transit",
                      *       "status_detail": "label_created",
@@ -54631,6 +54650,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "tracking_number": "9300155747967004000157",
+                     *       "master_tracking_number": null,
+                     *       "package": null,
                      *       "carrier": "usps",
                      *       "status": "pre_transit",
                      *       "status_detail": "label_created",
@@ -54682,6 +54703,16 @@ export interface operations {
                      */
                     "application/json": {
                         tracking_number: string;
+                        master_tracking_number: string | null;
+                        package: {
+                            /**
+                             * Format: int64
+                             * @description 1 is the master package.
+                             */
+                            sequence_number: number;
+                            /** Format: int64 */
+                            count: number;
+                        } | null;
                         carrier: string;
                         status: string;
                         status_detail: string | null;

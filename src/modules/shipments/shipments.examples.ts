@@ -142,7 +142,10 @@ export const GENERATE_BODY_EXAMPLE = { service_code: 'cheapest', label_format: '
 export const TRACKING_EXAMPLE = {
   id: 'shp_01m855vxgqem0szrmwkjs6ghzy',
   shipment_id: 'shp_01m855vxgqem0szrmwkjs6ghzy',
+  tracker_id: null,
   tracking_number: '9300155747967004000157',
+  master_tracking_number: null,
+  package: null,
   carrier: 'usps',
   status: 'pre_transit',
   status_detail: 'label_created',
@@ -185,6 +188,8 @@ export const TRACKING_EVENT_LIST_ITEM_EXAMPLE = {
 /** Public tracking: no name, street, email or phone. */
 export const PUBLIC_TRACKING_EXAMPLE = {
   tracking_number: '9300155747967004000157',
+  master_tracking_number: null,
+  package: null,
   carrier: 'usps',
   status: 'pre_transit',
   status_detail: 'label_created',

@@ -201,6 +201,72 @@ describe('multi-piece shipments', () => {
   });
 });
 
+describe('tracking by a package\'s own number (GET /v1/tracking/:number, public tracking)', () => {
+  type Read = { tracking_number: string; shipment_id: string | null; master_tracking_number: string | null; package: { sequence_number: number; count: number } | null; status: string; events: { status: string; occurred_at: string; carrier_status_code: string }[]; timeline: { milestone: string; reached_at: string | null; estimated_at: string | null }[] };
+  const read = async (n: string, tenant: Tenant = t) => app.inject({ method: 'GET', url: `/v1/tracking/${encodeURIComponent(n)}`, headers: tenant.headers });
+  const delivered = (r: Read) => r.timeline.find((m) => m.milestone === 'delivered')!;
+
+  it('answers the package\'s own journey and names its shipment and master; the master number answers the shipment', async () => {
+    clock = Date.parse('2026-04-06T15:00:00.000Z');
+    const order = await createOrder({ parcels: [small, large, third] });
+    const s = (await buy(order.id, { service_code: 'ups_ground' })).json();
+    const [master, second, last] = s.packages.map((p: { tracking_number: string }) => p.tracking_number) as [string, string, string];
+    const first = await read(second);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json()).toMatchObject({ id: s.id, shipment_id: s.id, tracker_id: null, tracking_number: second, master_tracking_number: master, package: { sequence_number: 2, count: 3 }, carrier: 'ups', status: 'pre_transit', estimated_delivery_date: s.estimated_delivery_date });
+    expect(first.json().events.map((e: { status_detail: string }) => e.status_detail)).toEqual(['label_created']);
+    expect((await read(master)).json()).toMatchObject({ tracking_number: master, master_tracking_number: master, package: { sequence_number: 1, count: 3 } });
+
+    // The first package is delivered at 14:00 UTC on the delivery day, each later one 10 minutes after.
+    const day = s.estimated_delivery_date;
+    clock = Date.parse(`${day}T14:15:00.000Z`);
+    const two: Read = (await read(second)).json();
+    expect(two.status).toBe('delivered');
+    expect(two.events[0]).toMatchObject({ status: 'delivered', occurred_at: `${day}T14:10:00.000Z` });
+    expect(delivered(two)).toEqual({ milestone: 'delivered', reached_at: `${day}T14:10:00.000Z`, estimated_at: null });
+    const three: Read = (await read(last)).json();
+    expect(three).toMatchObject({ tracking_number: last, status: 'out_for_delivery', package: { sequence_number: 3, count: 3 } });
+    expect(three.events.map((e) => e.status)).not.toContain('delivered');
+    expect(delivered(three).reached_at).toBeNull();
+    // The shipment (its master number) is the roll-up: not delivered while a package is not.
+    expect((await read(master)).json().status).toBe('out_for_delivery');
+
+    const pub = await app.inject({ method: 'GET', url: `/api/public/track/${encodeURIComponent(second)}` });
+    expect(pub.statusCode, pub.body).toBe(200);
+    expect(pub.json()).toMatchObject({ tracking_number: second, master_tracking_number: master, package: { sequence_number: 2, count: 3 }, status: 'delivered' });
+    expect(pub.body).not.toContain(s.id);
+
+    // Another workspace, the live environment: 404 as for any number.
+    const stranger = await createTenant(app);
+    expect((await read(second, stranger)).statusCode).toBe(404);
+    expect((await app.inject({ method: 'GET', url: `/v1/tracking/${second}`, headers: t.liveHeaders })).statusCode).toBe(404);
+  });
+
+  it('a slash in a number: encoded it is read as one number (404 not_found when none); bare it is another path', async () => {
+    const order = await createOrder({ parcels: [small, large] });
+    const s = (await buy(order.id, { service_code: 'ups_ground' })).json();
+    const encoded = await read(`${s.tracking_number}/2`);
+    expect(encoded.statusCode).toBe(404);
+    expect(encoded.json()).toMatchObject({ code: 'not_found', message: expect.stringContaining('tracking number'), details: [], request_id: encoded.headers['x-request-id'] });
+    const bare = await app.inject({ method: 'GET', url: `/v1/tracking/${s.tracking_number}/2`, headers: t.headers });
+    expect(bare.statusCode).toBe(404);
+    expect(bare.json()).toMatchObject({ code: expect.any(String), details: [], request_id: bare.headers['x-request-id'] });
+    // Spaces and lower case in a package's number are read as the master's are.
+    const second = s.packages[1].tracking_number as string;
+    expect((await read(` ${second.slice(0, 8).toLowerCase()} ${second.slice(8)}`)).json().tracking_number).toBe(second);
+  });
+
+  it('a voided shipment\'s package reads cancelled, the void its latest event', async () => {
+    const order = await createOrder({ parcels: [small, large] });
+    const s = (await buy(order.id, { service_code: 'fedex_home_delivery' })).json();
+    await app.inject({ method: 'POST', url: `/v1/shipments/${s.id}/void`, headers: t.headers });
+    const res: Read = (await read(s.packages[1].tracking_number)).json();
+    expect(res).toMatchObject({ status: 'cancelled', package: { sequence_number: 2, count: 2 } });
+    expect(res.events[0]).toMatchObject({ status: 'cancelled', carrier_status_code: 'VOID' });
+    expect(res.timeline.every((m) => m.estimated_at === null)).toBe(true);
+  });
+});
+
 describe('a batch of labels with a multi-piece order', () => {
   it('chooses a service that takes every piece and prints a page per package in the batch file', async () => {
     clock = Date.parse('2026-03-23T15:00:00.000Z');

@@ -1,4 +1,5 @@
-import type { TrackingStatus } from '../../carriers/types.js';
+import type { TrackingEvent, TrackingMilestone, TrackingStatus } from '../../carriers/types.js';
+import { newId } from '../../platform/ids.js';
 
 /** One piece's parcel, as the shipment keeps it. */
 export interface PackageParcel {
@@ -17,6 +18,40 @@ export interface StoredPackage {
   tracking_number: string;
   parcel: PackageParcel;
   tracking_status: TrackingStatus;
+  /**
+   * The package's own scans, oldest first (GET /v1/tracking/:number answers them for a package's
+   * number). The shipment's tracking_events hold the roll-up's; absent on packages tracked before
+   * packages kept their own.
+   */
+  events?: PackageEvent[];
+}
+
+/** One scan of one package, as a tracking event reads; `key` identifies it at its carrier. */
+export interface PackageEvent {
+  id: string;
+  key: string;
+  occurred_at: string;
+  status: TrackingStatus;
+  status_detail: string;
+  milestone: TrackingMilestone | null;
+  description: string;
+  location: { city: string | null; state: string | null; postal_code: string | null; country: string | null };
+  carrier_status_code: string;
+}
+
+/** The kept scans plus those not seen before (by `keyOf`), oldest first. */
+export function mergePackageEvents(kept: readonly PackageEvent[], reported: readonly TrackingEvent[], keyOf: (e: TrackingEvent) => string): PackageEvent[] {
+  const seen = new Set(kept.map((e) => e.key));
+  const out = [...kept];
+  for (const e of reported) {
+    const key = keyOf(e);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const at = new Date(e.occurred_at).toISOString();
+    const location = { city: e.location.city ?? null, state: e.location.state ?? null, postal_code: e.location.postal_code ?? null, country: e.location.country ?? null };
+    out.push({ id: newId('trackingEvent'), key, occurred_at: at, status: e.status, status_detail: e.status_detail, milestone: e.milestone ?? null, description: e.description, location, carrier_status_code: e.carrier_status_code });
+  }
+  return out.sort((a, b) => Date.parse(a.occurred_at) - Date.parse(b.occurred_at));
 }
 
 /** The packages of a shipment: those stored, else its one parcel under the shipment's own tracking number. */

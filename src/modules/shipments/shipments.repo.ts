@@ -146,6 +146,18 @@ export async function trackingVersion(db: Executor, scope: Scope | null, by: { i
   return found;
 }
 
+/**
+ * A shipment one of whose packages carries this number (a multi-piece shipment's later package),
+ * in the scope, or anywhere for public tracking (scope null). Containment on the packages column
+ * (its GIN index, migration 0023) so a miss costs an index probe, not a scan of the scope.
+ */
+export async function findShipmentWithEventsByPackage(db: Executor, scope: Scope | null, trackingNumber: string): Promise<{ row: ShipmentRow; events: TrackingEventRow[] } | undefined> {
+  let q = withEventsJson(db).where(sql<boolean>`shipments.packages @> ${JSON.stringify([{ tracking_number: trackingNumber }])}::jsonb`);
+  if (scope) q = q.where(inScope(scope));
+  const found = await q.orderBy('shipments.created_at', 'desc').limit(1).executeTakeFirst();
+  return found && withEventDates(found);
+}
+
 /** By id alone, unlocked: the poll job reads a due row it found across tenants. */
 export async function shipmentById(db: Executor, id: string): Promise<ShipmentRow | undefined> {
   return db.selectFrom('shipments').selectAll().where('id', '=', id).executeTakeFirst();

@@ -431,8 +431,8 @@ describe('GET /api/public/track/:trackingNumber', () => {
     const res = await app.inject({ method: 'GET', url: `/api/public/track/${shipment.tracking_number}` });
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
-    expect(Object.keys(body).sort()).toEqual(['carrier', 'estimated_delivery_date', 'events', 'status', 'status_detail', 'timeline', 'tracking_number']);
-    expect(body).toMatchObject({ tracking_number: shipment.tracking_number, carrier: 'usps', status: 'in_transit' });
+    expect(Object.keys(body).sort()).toEqual(['carrier', 'estimated_delivery_date', 'events', 'master_tracking_number', 'package', 'status', 'status_detail', 'timeline', 'tracking_number']);
+    expect(body).toMatchObject({ tracking_number: shipment.tracking_number, carrier: 'usps', status: 'in_transit', master_tracking_number: null, package: null });
     expect(body.timeline).toHaveLength(5);
     for (const pii of ['Ada', 'Lovelace', 'Market', '5th Ave', 'Warehouse', 'Acme', 'ada@example.com', '415 555', '4155550100', shipment.id, 'ord_']) expect(res.body).not.toContain(pii);
     expect(res.body).toContain('New York');

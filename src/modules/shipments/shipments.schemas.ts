@@ -334,11 +334,23 @@ export const TimelineEntrySchema = Type.Object({
   estimated_at: orNull(Timestamp),
 });
 
+/** Which package of a multi-piece shipment a tracking read is (the label's "i of N"). */
+export const PackageOfSchema = Type.Object(
+  {
+    sequence_number: Type.Integer({ minimum: 1, description: '1 is the master package.' }),
+    count: Type.Integer({ minimum: 2 }),
+  },
+  { description: 'A multi-piece shipment: which package the number is (reading the master number answers the whole shipment\'s roll-up); null for one parcel or a tracker.' },
+);
+
 export const TrackingSchema = Type.Object(
   {
-    id: Type.String({ description: 'The shipment id.' }),
-    shipment_id: Type.String(),
-    tracking_number: Type.String(),
+    id: Type.String({ description: 'The shipment id (shp_…), or the tracker id (trk_…) for a label bought elsewhere.' }),
+    shipment_id: orNull(Type.String({ description: 'The shipment the number belongs to; null for a tracker\'s number.' })),
+    tracker_id: orNull(Type.String({ description: 'The tracker (POST /v1/trackers) whose number this is; null for our own labels.' })),
+    tracking_number: Type.String({ description: 'The number read: a shipment\'s (its master), one of its packages\', or a tracker\'s.' }),
+    master_tracking_number: orNull(Type.String({ description: 'A multi-piece shipment\'s master number (its first package\'s, the shipment\'s tracking_number); null for one parcel or a tracker.' })),
+    package: orNull(PackageOfSchema),
     carrier: Type.String(),
     status: Type.String({ description: TRACKING_STATUSES.join(', ') }),
     status_detail: orNull(Type.String()),
@@ -353,6 +365,8 @@ export type Tracking = Static<typeof TrackingSchema>;
 export const PublicTrackingSchema = Type.Object(
   {
     tracking_number: Type.String(),
+    master_tracking_number: orNull(Type.String({ description: 'As on GET /v1/tracking/{id}.' })),
+    package: orNull(PackageOfSchema),
     carrier: Type.String(),
     status: Type.String(),
     status_detail: orNull(Type.String()),

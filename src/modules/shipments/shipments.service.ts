@@ -31,6 +31,7 @@ import { FINAL_STATUSES, SHIPMENT_STATUSES, shipmentStateError, type ShipmentSta
 import type { ShipmentAddress, ShipmentRow, StoredRate } from './shipments.tables.js';
 import { deliverOrder, isDue, scopeOf, TrackingSync } from './shipments.tracking.js';
 import { lookupOf, TrackingReader } from './shipments.tracking-reads.js';
+import type { TrackerSource, TrackingLookupDeps } from './shipments.tracking-lookup.js';
 import { labelUrl, toShipment, toTracking, toTrackingEventListItem, type ReturnSummary, type ShipmentWriteBack } from './shipments.wire.js';
 import { resolveReturnCharge, returnServiceOf, returnColumns, returnExpiry, returnOrderView, returnBillingOnSync, toReturnSummary, type ReturnInput, type ReturnSpec } from './shipments.returns.js';
 import { assertVoidWindowOpen, DECIDE_REFUND_JOB, recordRefundUpdated, refundOnVoid, Refunds } from './shipments.refunds.js';
@@ -119,6 +120,7 @@ export class ShipmentsService {
   private readonly customsDocuments: ShipmentDocuments;
   private readonly writeBackProviders: ShipmentExtension['writeBacks'][] = [];
   private locations?: LocationOrigins;
+  private lookupDeps?: TrackingLookupDeps;
 
   constructor(
     private readonly deps: Deps,
@@ -131,7 +133,7 @@ export class ShipmentsService {
     // The registry of the app's Deps (a promise only because TrackingSync and the awaits below take one).
     this.carriers = Promise.resolve(deps.carriers);
     this.tracking = new TrackingSync(deps, this.carriers, gateway, settings);
-    this.trackingReads = new TrackingReader(deps, this.tracking);
+    this.trackingReads = new TrackingReader(() => this.lookup);
     this.refunds = new Refunds(deps, this.carriers, settings);
     this.customsDocuments = new ShipmentDocuments(
       { db: deps.db, now: () => deps.now(), baseUrl: () => this.baseUrl, carriers: this.carriers, log: deps.log },
@@ -158,6 +160,15 @@ export class ShipmentsService {
    */
   extend(extension: ShipmentExtension): void {
     this.writeBackProviders.push(extension.writeBacks);
+  }
+
+  /** Where a tracker's number is found by the tracking reads (the trackers module, wired in compose.ts). */
+  useTrackers(trackers: TrackerSource): void {
+    this.lookup.trackers = trackers;
+  }
+
+  private get lookup(): TrackingLookupDeps {
+    return (this.lookupDeps ??= { db: this.deps.db, now: () => this.deps.now(), tracking: this.tracking });
   }
 
   /** Where `location_id` is resolved (the locations module, wired in compose.ts). */
@@ -898,9 +909,11 @@ export class ShipmentsService {
     return { body: rendered.body, content_type: rendered.content_type, filename };
   }
 
-  /** GET /v1/tracking/:id: a tracking number or a shipment id of the scope. */
+  /** GET /v1/tracking/:id: a shipment id, or a number of the scope's (a label's, a package's, a tracker's). */
   async getTracking(scope: Scope, idOrNumber: string): Promise<Tracking> {
-    return this.trackingReads.get(scope, idOrNumber);
+    const found = await this.trackingReads.get(scope, idOrNumber);
+    if (!found) throw new AppError('not_found', 'No shipment, package or tracker with this id or tracking number.');
+    return found;
   }
 
   /**
@@ -931,7 +944,9 @@ export class ShipmentsService {
 
   /** Public tracking by number (any tenant), without names, streets, emails or phones. */
   async publicTracking(trackingNumber: string): Promise<PublicTracking> {
-    return this.trackingReads.getPublic(trackingNumber);
+    const found = await this.trackingReads.getPublic(trackingNumber);
+    if (!found) throw new AppError('not_found', 'No shipment with this tracking number.');
+    return found;
   }
 
   /** GET /v1/tracking/events: the workspace's events, newest first (by when they occurred). */

@@ -1,11 +1,9 @@
-import type { Deps } from '../../platform/deps.js';
 import type { Scope } from '../../platform/context.js';
-import { AppError } from '../../platform/errors.js';
 import * as repo from './shipments.repo.js';
 import type { PublicTracking, Tracking } from './shipments.schemas.js';
-import type { ShipmentRow, TrackingEventRow } from './shipments.tables.js';
-import { isDue, type TrackingSync } from './shipments.tracking.js';
-import { toPublicTracking, toTracking } from './shipments.wire.js';
+import { isDue } from './shipments.tracking.js';
+import { lookupTracking, toTrackingFound, type TrackingFound, type TrackingLookupDeps } from './shipments.tracking-lookup.js';
+import { publicOf } from './shipments.wire.js';
 
 /**
  * Tracking reads kept per tracking number (or shipment id) until the shipment changes. Buyers
@@ -43,62 +41,47 @@ export class TrackingReads<T> {
 
 type Lookup = { id: string } | { trackingNumber: string };
 
-/** The tracking reads of the API (scoped) and the public page (any tenant), each kept as above. */
+/**
+ * The tracking reads of the API (scoped) and the public page (any tenant), each kept as above.
+ * Kept are the reads of a shipment by its id or its own number (what buyers and stores poll);
+ * a package's or a tracker's number is looked up afresh (shipments.tracking-lookup.ts).
+ */
 export class TrackingReader {
   private readonly scoped = new TrackingReads<Tracking>();
   private readonly open = new TrackingReads<PublicTracking>();
 
-  constructor(
-    private readonly deps: Deps,
-    private readonly tracking: TrackingSync,
-  ) {}
+  constructor(private readonly lookup: () => TrackingLookupDeps) {}
 
-  /** GET /v1/tracking/:id: a tracking number or a shipment id of the scope. */
-  async get(scope: Scope, idOrNumber: string): Promise<Tracking> {
+  /** GET /v1/tracking/:id: a shipment id, or a number of the scope's. */
+  async get(scope: Scope, idOrNumber: string): Promise<Tracking | undefined> {
     const by = lookupOf(idOrNumber);
     const key = `${scope.workspaceId}|${scope.environment}|${'id' in by ? by.id : by.trackingNumber}`;
-    const found = await this.read(this.scoped, key, scope, by, toTracking);
-    if (!found) throw new AppError('not_found', 'No shipment with this id or tracking number.');
-    return found;
+    return this.read(this.scoped, key, scope, by, toTrackingFound);
   }
 
   /** Public tracking by number (any tenant), without names, streets, emails or phones. */
-  async getPublic(trackingNumber: string): Promise<PublicTracking> {
+  async getPublic(trackingNumber: string): Promise<PublicTracking | undefined> {
     const by = { trackingNumber: normalizeTrackingNumber(trackingNumber) };
-    const found = await this.read(this.open, by.trackingNumber, null, by, toPublicTracking);
-    if (!found) throw new AppError('not_found', 'No shipment with this tracking number.');
-    return found;
+    return this.read(this.open, by.trackingNumber, null, by, (found) => publicOf(toTrackingFound(found)));
   }
 
-  private async read<T>(kept: TrackingReads<T>, key: string, scope: Scope | null, by: Lookup, answer: (row: ShipmentRow, events: TrackingEventRow[]) => T): Promise<T | undefined> {
-    const { db } = this.deps;
-    const current = await repo.trackingVersion(db, scope, by);
-    if (!current) return undefined;
+  private async read<T>(kept: TrackingReads<T>, key: string, scope: Scope | null, by: Lookup, answer: (found: TrackingFound) => T): Promise<T | undefined> {
+    const deps = this.lookup();
+    const current = await repo.trackingVersion(deps.db, scope, by);
     // A read of a simulated shipment whose scan is due brings it up to date (a write): not kept.
     // A real carrier's shipment is never synced by a read (the poll job and refresh ask the carrier).
-    const keepable = current.carrier_driver === 'api' || !isDue(current, this.deps.now());
+    const keepable = current !== undefined && (current.carrier_driver === 'api' || !isDue(current, deps.now()));
     if (keepable) {
       const hit = kept.get(key, current.version);
       if (hit) return hit;
     }
-    const found = scope ? await repo.findShipmentWithEvents(db, scope, by) : await repo.findShipmentWithEventsAnywhere(db, (by as { trackingNumber: string }).trackingNumber);
+    const found = await lookupTracking(deps, scope, 'id' in by ? by.id : by.trackingNumber);
     if (!found) return undefined;
-    const { row, events } = await this.upToDate(found);
-    const value = answer(row, events);
+    const value = answer(found);
     // Read after the version: if the row moved in between, this answer is newer than the version
     // it is kept under, which then no longer matches, so it is never served stale.
-    if (keepable && row.id === current.id) kept.set(key, current.version, value);
+    if (keepable && found.kind === 'shipment' && found.row.id === current.id) kept.set(key, current.version, value);
     return value;
-  }
-
-  /**
-   * A tracking read as it was read (one statement), or, when a carrier scan is due, brought up
-   * to date first and its events read again.
-   */
-  private async upToDate(found: { row: ShipmentRow; events: TrackingEventRow[] }): Promise<{ row: ShipmentRow; events: TrackingEventRow[] }> {
-    if (!isDue(found.row, this.deps.now())) return found;
-    const row = await this.tracking.refresh(found.row);
-    return { row, events: await repo.eventsOfShipment(this.deps.db, row.id) };
   }
 }
 

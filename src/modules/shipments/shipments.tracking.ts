@@ -15,7 +15,7 @@ import { FINAL_STATUSES, statusFromTracking, type ShipmentStatus } from './shipm
 import type { NewTrackingEventRow, ShipmentRow, TrackingEventRow } from './shipments.tables.js';
 import { buildTimeline } from './shipments.wire.js';
 import { nextCheckWithExpiry, returnBillingOnSync } from './shipments.returns.js';
-import { rollUpIndex, type StoredPackage } from './shipments.packages.js';
+import { mergePackageEvents, rollUpIndex, type StoredPackage } from './shipments.packages.js';
 import { isDeepStrictEqual } from 'node:util';
 
 /** How long to wait before asking a carrier again when it gives no next-scan time, or failed. */
@@ -130,7 +130,7 @@ export class TrackingSync {
         const lead = each[rollUpIndex(each.map((r) => r.status))]!;
         const nexts = each.map((r) => r.next_event_at).filter((n): n is string => typeof n === 'string').sort();
         result = { ...lead, next_event_at: nexts[0] ?? null };
-        packagesPatch = packages.map((p, i) => ({ ...p, tracking_status: each[i]!.status }));
+        packagesPatch = packages.map((p, i) => ({ ...p, tracking_status: each[i]!.status, events: mergePackageEvents(p.events ?? [], each[i]!.events, eventKey) }));
       } else {
         result = await track(row.tracking_number);
       }
@@ -204,7 +204,8 @@ export class TrackingSync {
     next = nextCheckWithExpiry(row, next);
     const delivered = status === 'delivered' && row.status !== 'delivered';
     if (status === 'delivered') next = null;
-    const changed = status !== row.status || result.status !== row.tracking_status || (packages !== null && !isDeepStrictEqual(packages, row.packages));
+    // A package's new scans alone are no change of the shipment's tracking: its statuses are.
+    const changed = status !== row.status || result.status !== row.tracking_status || (packages !== null && !isDeepStrictEqual(packages.map((p) => p.tracking_status), row.packages?.map((p) => p.tracking_status)));
     const updated = await repo.updateShipment(trx, row.id, {
       ...(packages ? { packages: JSON.stringify(packages) } : {}),
       status,

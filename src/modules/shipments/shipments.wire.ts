@@ -101,18 +101,22 @@ export function toTrackingEventListItem(row: TrackingEventRow) {
  * so a skipped one takes the time of the first later milestone.
  */
 export function buildTimeline(row: ShipmentRow, events: readonly TrackingEventRow[]): Tracking['timeline'] {
+  return timelineOf(events.map((e) => ({ milestone: e.milestone, occurred_at: iso(e.occurred_at)! })), row.expected_milestones, !['voided', 'exception', 'returned'].includes(row.status));
+}
+
+/** The timeline from scans (any order) and the carrier's expected times; `open`: the journey has not ended otherwise. */
+export function timelineOf(events: readonly { milestone: TrackingMilestone | null; occurred_at: string }[], expected: Partial<Record<TrackingMilestone, string>>, open: boolean): Tracking['timeline'] {
   const reached = new Map<TrackingMilestone, string>();
   for (const e of events) {
     if (!e.milestone) continue;
-    const at = iso(e.occurred_at)!;
+    const at = e.occurred_at;
     const prev = reached.get(e.milestone);
     if (!prev || at < prev) reached.set(e.milestone, at);
   }
-  const open = !['voided', 'exception', 'returned'].includes(row.status);
   const timeline = MILESTONES.map((milestone) => ({
     milestone,
     reached_at: reached.get(milestone) ?? null,
-    estimated_at: !reached.has(milestone) && open ? (row.expected_milestones[milestone] ?? null) : null,
+    estimated_at: !reached.has(milestone) && open ? (expected[milestone] ?? null) : null,
   }));
   for (let i = timeline.length - 2; i >= 0; i--) {
     if (!timeline[i].reached_at && timeline[i + 1].reached_at) {
@@ -124,10 +128,14 @@ export function buildTimeline(row: ShipmentRow, events: readonly TrackingEventRo
 }
 
 export function toTracking(row: ShipmentRow, events: readonly TrackingEventRow[]): Tracking {
+  const count = row.packages && row.packages.length > 1 ? row.packages.length : 0;
   return {
     id: row.id,
     shipment_id: row.id,
+    tracker_id: null,
     tracking_number: row.tracking_number,
+    master_tracking_number: count ? row.tracking_number : null,
+    package: count ? { sequence_number: 1, count } : null,
     carrier: row.carrier,
     status: row.tracking_status,
     status_detail: row.tracking_status_detail,
@@ -139,9 +147,15 @@ export function toTracking(row: ShipmentRow, events: readonly TrackingEventRow[]
 
 /** What anyone holding the number may see: no names, streets, emails or phones anywhere. */
 export function toPublicTracking(row: ShipmentRow, events: readonly TrackingEventRow[]): PublicTracking {
-  const t = toTracking(row, events);
+  return publicOf(toTracking(row, events));
+}
+
+/** A tracking read without what only the workspace may see (ids; street-level event locations). */
+export function publicOf(t: Tracking): PublicTracking {
   return {
     tracking_number: t.tracking_number,
+    master_tracking_number: t.master_tracking_number,
+    package: t.package,
     carrier: t.carrier,
     status: t.status,
     status_detail: t.status_detail,

@@ -22,6 +22,16 @@ export async function findTrackerByNumber(executor: Executor, scope: Scope, carr
   return executor.selectFrom('trackers').selectAll().where(inScope(scope)).where('carrier', '=', carrier).where('tracking_number', '=', trackingNumber).executeTakeFirst();
 }
 
+/** The scope's newest tracker of a number, whatever its carrier (the tracking read by number). */
+export async function findTrackerOfNumber(executor: Executor, scope: Scope, trackingNumber: string): Promise<TrackerRow | undefined> {
+  return executor.selectFrom('trackers').selectAll().where(inScope(scope)).where('tracking_number', '=', trackingNumber).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+}
+
+/** Any tenant's newest tracker of a number: public tracking, which finds shipments the same way. */
+export async function findTrackerOfNumberAnywhere(executor: Executor, trackingNumber: string): Promise<TrackerRow | undefined> {
+  return executor.selectFrom('trackers').selectAll().where('tracking_number', '=', trackingNumber).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+}
+
 export async function updateTracker(executor: Executor, scope: Scope, id: string, patch: Updateable<TrackersTable>): Promise<TrackerRow> {
   return executor.updateTable('trackers').set(patch).where(inScope(scope)).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }

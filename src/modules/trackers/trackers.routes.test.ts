@@ -98,6 +98,70 @@ describe('a label bought elsewhere, simulated (no carrier account named)', () =>
   });
 });
 
+describe('a tracker\'s number in the tracking reads (GET /v1/tracking/:number, public tracking)', () => {
+  const tracking = (t: Tenant, n: string, headers = t.headers) => app.inject({ method: 'GET', url: `/v1/tracking/${encodeURIComponent(n)}`, headers });
+  const milestones = (body: { timeline: { milestone: string; reached_at: string | null; estimated_at: string | null }[] }) => Object.fromEntries(body.timeline.map((m) => [m.milestone, m.reached_at ?? `~${m.estimated_at}`]));
+
+  it('answers the tracker\'s journey in the shipments\' tracking shape, up to date, and delivered later', async () => {
+    setClock('2026-03-02T15:00:00.000Z');
+    const t = await createTenant(app);
+    const number = uspsTrackingNumber('tracking-read', 'usps_ground_advantage');
+    const tracker = (await create(t, { carrier: 'usps', tracking_number: number })).json();
+    const first = await tracking(t, number);
+    expect(first.statusCode, first.body).toBe(200);
+    const body = first.json();
+    expect(Object.keys(body).sort()).toEqual(['carrier', 'estimated_delivery_date', 'events', 'id', 'master_tracking_number', 'package', 'shipment_id', 'status', 'status_detail', 'timeline', 'tracker_id', 'tracking_number']);
+    expect(body).toMatchObject({ id: tracker.id, tracker_id: tracker.id, shipment_id: null, tracking_number: number, carrier: 'usps', status: 'pre_transit', status_detail: 'label_created', estimated_delivery_date: '2026-03-05', master_tracking_number: null, package: null });
+    expect(body.events).toEqual(tracker.events);
+    expect(milestones(body)).toEqual({ label_created: '2026-03-02T15:00:00.000Z', picked_up: '~null', in_transit: '~null', out_for_delivery: '~null', delivered: '~2026-03-05T14:00:00.000Z' });
+    // Spaces and lower case are read as the tracker's own read takes them.
+    expect((await tracking(t, ` ${number.slice(0, 10)} ${number.slice(10)}`)).json().tracker_id).toBe(tracker.id);
+
+    setClock('2026-03-06T09:00:00.000Z');
+    const done = (await tracking(t, number)).json();
+    expect(done).toMatchObject({ status: 'delivered', status_detail: 'delivered' });
+    expect(done.events[0]).toMatchObject({ status: 'delivered', occurred_at: '2026-03-05T14:00:00.000Z' });
+    expect(milestones(done)).toEqual({ label_created: '2026-03-02T15:00:00.000Z', picked_up: '2026-03-02T18:00:00.000Z', in_transit: '2026-03-02T22:00:00.000Z', out_for_delivery: '2026-03-05T08:00:00.000Z', delivered: '2026-03-05T14:00:00.000Z' });
+    // The read moved the tracker as its own read does: one tracking.updated for the change.
+    expect((await get(t, tracker.id)).json()).toMatchObject({ status: 'delivered', events: done.events });
+    expect((await updates(t)).map((e) => (e.data as { status: string }).status)).toEqual(['delivered']);
+
+    const pub = await app.inject({ method: 'GET', url: `/api/public/track/${number}` });
+    expect(pub.statusCode, pub.body).toBe(200);
+    expect(pub.json()).toMatchObject({ tracking_number: number, carrier: 'usps', status: 'delivered', master_tracking_number: null, package: null, timeline: done.timeline });
+    expect(pub.json()).not.toHaveProperty('tracker_id');
+  });
+
+  it('is scoped: another workspace and the live environment do not find it (404); a deleted tracker is gone', async () => {
+    setClock('2026-03-02T15:00:00.000Z');
+    const owner = await createTenant(app);
+    const number = uspsTrackingNumber('tracking-scope', 'usps_ground_advantage');
+    const tracker = (await create(owner, { carrier: 'usps', tracking_number: number })).json();
+    const stranger = await createTenant(app);
+    const other = await tracking(stranger, number);
+    expect(other.statusCode).toBe(404);
+    expect(other.json()).toMatchObject({ code: 'not_found', details: [], request_id: other.headers['x-request-id'] });
+    expect((await tracking(owner, number, owner.liveHeaders)).statusCode).toBe(404);
+    expect((await tracking(owner, number)).statusCode).toBe(200);
+    await app.inject({ method: 'DELETE', url: `/v1/trackers/${tracker.id}`, headers: owner.headers });
+    expect((await tracking(owner, number)).statusCode).toBe(404);
+    expect((await app.inject({ method: 'GET', url: `/api/public/track/${number}` })).statusCode).toBe(404);
+  });
+
+  it('a tracker kept before scans carried milestones still reads a full timeline', async () => {
+    setClock('2026-03-02T15:00:00.000Z');
+    const t = await createTenant(app);
+    const number = uspsTrackingNumber('tracking-old', 'usps_ground_advantage');
+    const tracker = (await create(t, { carrier: 'usps', tracking_number: number })).json();
+    setClock('2026-03-06T09:00:00.000Z');
+    await get(t, tracker.id);
+    const row = await app.deps.db.selectFrom('trackers').select('events').where('id', '=', tracker.id).executeTakeFirstOrThrow();
+    const old = row.events.map(({ milestone: _m, ...e }) => e);
+    await app.deps.db.updateTable('trackers').set({ events: JSON.stringify(old) }).where('id', '=', tracker.id).execute();
+    expect(milestones((await tracking(t, number)).json())).toEqual({ label_created: '2026-03-02T15:00:00.000Z', picked_up: '2026-03-02T18:00:00.000Z', in_transit: '2026-03-02T22:00:00.000Z', out_for_delivery: '2026-03-05T08:00:00.000Z', delivered: '2026-03-05T14:00:00.000Z' });
+  });
+});
+
 describe('errors', () => {
   it('400 on a wrong check digit, an unknown carrier, a number of another carrier, unknown fields', async () => {
     const t = await createTenant(app);

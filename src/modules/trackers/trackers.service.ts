@@ -7,7 +7,7 @@ import type { Executor } from '../../platform/db/types.js';
 import { paginate, type Page } from '../../platform/http/pagination.js';
 import { recordEvent } from '../events/index.js';
 import { addBusinessDays } from '../rates/index.js';
-import { parseTimeScale, TIME_SCALE_SETTING } from '../shipments/index.js';
+import { parseTimeScale, TIME_SCALE_SETTING, type TrackerJourney, type TrackerSource } from '../shipments/index.js';
 import type { CarrierGateway } from '../carrier-accounts/index.js';
 import type { SettingsService } from '../settings/index.js';
 import * as repo from './trackers.repo.js';
@@ -124,6 +124,21 @@ export class TrackersService {
     const rows = await Promise.all(page.data.map((r) => this.refresh(r)));
     return { ...page, data: rows.map(toTracker) };
   }
+
+  /**
+   * What the tracking reads (GET /v1/tracking/:number, public tracking) find of a tracker's
+   * number, brought up to date as GET /v1/trackers/:id is (registered in compose.ts).
+   */
+  readonly source: TrackerSource = {
+    inScope: async (scope, trackingNumber) => {
+      const row = await repo.findTrackerOfNumber(this.deps.db, scope, trackingNumber);
+      return row && journeyOf(await this.refresh(row));
+    },
+    anywhere: async (trackingNumber) => {
+      const row = await repo.findTrackerOfNumberAnywhere(this.deps.db, trackingNumber);
+      return row && journeyOf(await this.refresh(row));
+    },
+  };
 
   /** DELETE /v1/trackers/:id: the tracker and its journey are gone; the carrier is not told. */
   async remove(scope: Scope, id: string): Promise<void> {
@@ -254,6 +269,13 @@ export class TrackersService {
   }
 }
 
+/** A tracker as the tracking read shows it: its events newest first, each with its milestone. */
+function journeyOf(row: TrackerRow): TrackerJourney {
+  const tracker = toTracker(row);
+  const milestones = new Map(row.events.map((e) => [e.id, e.milestone ?? null]));
+  return { ...tracker, events: tracker.events.map((e) => ({ ...e, milestone: milestones.get(e.id) ?? null })) };
+}
+
 function isDue(row: TrackerRow, now: Date): boolean {
   return row.next_check_at !== null && new Date(row.next_check_at).getTime() <= now.getTime();
 }
@@ -272,6 +294,7 @@ function merge(kept: readonly TrackerEventRecord[], reported: readonly TrackingE
       occurred_at: new Date(e.occurred_at).toISOString(),
       status: e.status,
       status_detail: e.status_detail,
+      milestone: e.milestone ?? null,
       description: e.description,
       location: { city: e.location.city ?? null, state: e.location.state ?? null, postal_code: e.location.postal_code ?? null, country: e.location.country ?? null },
       carrier_status_code: e.carrier_status_code,

@@ -1,6 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Json, NullableJson, NullableTimestamp, Timestamp } from '../../platform/db/columns.js';
-import type { SandboxOptions, TrackingStatus } from '../../carriers/types.js';
+import type { SandboxOptions, TrackingMilestone, TrackingStatus } from '../../carriers/types.js';
 
 /** One carrier scan as kept on a tracker (oldest first); `key` identifies it at its carrier. */
 export interface TrackerEventRecord {
@@ -9,6 +9,8 @@ export interface TrackerEventRecord {
   occurred_at: string;
   status: TrackingStatus;
   status_detail: string;
+  /** The buyer milestone the scan reaches (the tracking read's timeline); absent on scans kept before it was. */
+  milestone?: TrackingMilestone | null;
   description: string;
   location: { city: string | null; state: string | null; postal_code: string | null; country: string | null };
   carrier_status_code: string;

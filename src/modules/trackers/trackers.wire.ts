@@ -10,7 +10,7 @@ export function toTracker(row: TrackerRow): Tracker {
     carrier_account_id: row.carrier_account_id,
     status: row.status,
     status_detail: row.status_detail,
-    events: [...row.events].reverse().map(({ key: _key, ...e }) => e),
+    events: [...row.events].reverse().map(({ key: _key, milestone: _milestone, ...e }) => e),
     estimated_delivery_at: iso(row.estimated_delivery_at),
     created_at: iso(row.created_at)!,
     updated_at: iso(row.updated_at)!,

@@ -11,6 +11,7 @@ import { fetchLabel, fetchPackingSlip, printBlob } from './label-file';
 import { useState } from 'react';
 import { BuyLabelCard } from './BuyLabel';
 import { usePrintShortcut } from './print-shortcut';
+import { LocationName } from './location-select';
 
 type Address = Order['ship_to'];
 
@@ -122,7 +123,7 @@ export function OrderDetail({ params }: PageProps) {
           <h2>Ship from</h2>
           {o.location_id && !o.ship_from ? (
             <p>
-              Location <span className="mono">{o.location_id}</span>
+              Location <LocationName id={o.location_id} />
             </p>
           ) : (
             <AddressBlock address={o.ship_from} />

@@ -8,6 +8,7 @@ import { fetchAdminFile, LABEL_FORMATS, saveBlob, type LabelFormat } from './lab
 import { actionLabel, runOrderAction } from './orders-actions';
 import { apiFilters, destination, hasFilters, orderNumber, orderTotal, queueUrl, readQueue, SORTS, withFilter, type QueueState, type Sort } from './orders-query';
 import { ShipFromOnboarding } from './ShipFrom';
+import { LocationFilter } from './location-select';
 
 /** The export's row cap (GET /api/admin/orders/export.csv says so in its description). */
 const EXPORT_MAX_ROWS = 10_000;
@@ -207,6 +208,7 @@ export function Orders() {
             ))}
           </select>
         </label>
+        <LocationFilter value={state.location} style={NARROW} onChange={(location) => setFilter({ location })} />
         <label className="inline">
           Show
           <select value={state.archived} onChange={(e) => setFilter({ archived: e.target.value as QueueState['archived'] })}>

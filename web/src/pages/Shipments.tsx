@@ -2,12 +2,13 @@ import { useState } from 'react';
 import { registeredCarriers } from '../api/carriers';
 import { api, call } from '../api/client';
 import { Link } from '../router';
+import { LocationFilter } from './location-select';
 import { Badge, Empty, ErrorBox, Loading, money, Pager, useAsync, useCursorPages, when } from '../ui';
 
 const STATUSES = ['label_purchased', 'in_transit', 'out_for_delivery', 'delivered', 'exception', 'returned', 'voided', 'expired'];
 
 export function Shipments() {
-  const [filters, setFilters] = useState({ status: '', carrier: '', tracking_number: '' });
+  const [filters, setFilters] = useState({ status: '', carrier: '', tracking_number: '', location_id: '' });
   const [applied, setApplied] = useState(filters);
   const pages = useCursorPages(JSON.stringify(applied));
   const carriers = useAsync(registeredCarriers, []);
@@ -15,7 +16,7 @@ export function Shipments() {
     () =>
       call(
         api.GET('/api/admin/shipments', {
-          params: { query: { cursor: pages.cursor, limit: 25, status: applied.status || undefined, carrier: applied.carrier || undefined, tracking_number: applied.tracking_number.trim() || undefined } },
+          params: { query: { cursor: pages.cursor, limit: 25, status: applied.status || undefined, carrier: applied.carrier || undefined, tracking_number: applied.tracking_number.trim() || undefined, location_id: applied.location_id || undefined } },
         }),
       ),
     [pages.cursor, JSON.stringify(applied)],
@@ -53,6 +54,14 @@ export function Shipments() {
             ))}
           </select>
         </label>
+        {/* A choice of location applies at once, as the order queue's does. */}
+        <LocationFilter
+          value={filters.location_id}
+          onChange={(location_id) => {
+            setFilters({ ...filters, location_id });
+            setApplied({ ...applied, location_id });
+          }}
+        />
         <label className="inline grow">
           <span className="sr-only">Tracking number</span>
           <input value={filters.tracking_number} maxLength={64} placeholder="Tracking number" onChange={(e) => setFilters({ ...filters, tracking_number: e.target.value })} />

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { api, call, type Operations } from '../api/client';
 import type { PageProps } from '../page-props';
-import { navigate } from '../router';
+import { Link, navigate } from '../router';
 import { Badge, ErrorBox, Loading, day, useAsync, when } from '../ui';
 
 /** Public tracking shows no name, street, email or phone. */
@@ -21,7 +21,8 @@ export function Track({ params }: PageProps) {
   return (
     <div className="narrow-page">
       <h1 className="brand">Track your parcel</h1>
-      <TrackSearch initial={n} />
+      {/* Keyed by the number: a link to another number (a package's master) shows it in the box too. */}
+      <TrackSearch key={n} initial={n} />
       {t.loading && !t.data ? (
         <Loading label="Looking up your parcel…" />
       ) : t.error ? (
@@ -70,6 +71,21 @@ export function Tracking({ data }: { data: PublicTracking }) {
         <p className="muted small">
           {data.carrier.toUpperCase()} · <span className="mono">{data.tracking_number}</span>
         </p>
+        {/* A later package's number reads as that package; the master's as the whole shipment. */}
+        {data.package && (
+          <p className="small" data-testid="track-package">
+            {data.package.sequence_number > 1 && data.master_tracking_number ? (
+              <>
+                Package {data.package.sequence_number} of {data.package.count} of shipment{' '}
+                <Link to={`/track/${encodeURIComponent(data.master_tracking_number)}`} className="mono">
+                  {data.master_tracking_number}
+                </Link>
+              </>
+            ) : (
+              `A shipment of ${data.package.count} packages: delivered when every package is`
+            )}
+          </p>
+        )}
         <h2>
           <Badge value={data.status} />
         </h2>

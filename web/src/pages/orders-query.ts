@@ -12,6 +12,8 @@ export interface QueueState {
   service: string;
   country: string;
   source: string;
+  /** A location id (`location_id`): the orders that ship from it. */
+  location: string;
   sort: Sort;
   /** The current page's cursor (empty: the first page) and those of the pages between the first and it (for Previous). */
   cursor: string;
@@ -26,7 +28,7 @@ export const SORTS = [
 ] as const;
 export type Sort = (typeof SORTS)[number]['value'];
 
-const FILTER_KEYS = ['status', 'q', 'from', 'to', 'carrier', 'service', 'country', 'source'] as const;
+const FILTER_KEYS = ['status', 'q', 'from', 'to', 'carrier', 'service', 'country', 'source', 'location'] as const;
 
 export function readQueue(search: URLSearchParams): QueueState {
   const get = (k: string) => search.get(k) ?? '';
@@ -42,6 +44,7 @@ export function readQueue(search: URLSearchParams): QueueState {
     service: get('service'),
     country: get('country'),
     source: get('source'),
+    location: get('location'),
     sort: (SORTS.some((s) => s.value === sort) ? sort : '-created_at') as Sort,
     cursor: get('cursor'),
     back: get('back') ? get('back').split(',') : [],
@@ -86,6 +89,7 @@ export function apiFilters(state: QueueState): Omit<ListQuery, 'limit' | 'cursor
     service: state.service || undefined,
     ship_to_country: state.country || undefined,
     source: state.source || undefined,
+    location_id: state.location || undefined,
     sort: state.sort,
   };
 }
