@@ -113,8 +113,7 @@ export class LabelPrints {
       const row = rows.get(id)!;
       if (row.is_return || slipped.has(row.order_id)) continue;
       slipped.add(row.order_id);
-      const order = await this.orders.getOrder(scope, row.order_id, { attachments: false }).catch(() => null);
-      if (order) files.push(await renderPackingSlip(packingSlipOf(order)));
+      files.push(await renderPackingSlip(packingSlipOf(await this.orders.getOrder(scope, row.order_id, { attachments: false }))));
     }
     return { ...(await this.merged(files, format)), filename };
   }
