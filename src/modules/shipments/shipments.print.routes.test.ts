@@ -96,6 +96,25 @@ describe('the file', () => {
     expect(doc.getPages().map((p) => Math.round(p.getSize().width))).toEqual([288, 612, 288, 612]);
   });
 
+  it('an international label brings its customs documents after its page, as its own download does', async () => {
+    const london = { name: 'Taro Yamada', street1: '221B Baker Street', city: 'London', postal_code: 'NW1 6XE', country: 'GB', phone: '+44 20 7946 0000' };
+    const line = { sku: 'TS-1', name: 'Cotton T-shirt', quantity: 2, unit_price: { amount: 1250, currency: 'USD' }, weight_oz: 6, hs_tariff_number: '6109.10' };
+    const created = await app.inject({ method: 'POST', url: '/v1/orders', headers: t.headers, payload: { ship_to: london, ship_from: shipFrom, line_items: [line], parcel } });
+    expect(created.statusCode, created.body).toBe(201);
+    const bought = await app.inject({ method: 'POST', url: '/v1/shipments', headers: t.headers, payload: { order_id: created.json().id, service_code: 'usps_first_class_international' } });
+    expect(bought.statusCode, bought.body).toBe(201);
+    const abroad = bought.json() as Bought;
+    const own = await app.inject({ method: 'GET', url: `/v1/shipments/${abroad.id}/label`, headers: t.headers });
+    const ownPages = await pageCount(own.rawPayload);
+    expect(ownPages).toBeGreaterThan(1);
+    const res = await merge({ shipment_ids: [singles[0].id, abroad.id, singles[1].id] });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await pageCount(res.rawPayload)).toBe(1 + ownPages + 1);
+    // In ZPL the labels alone.
+    const zpl = await merge({ shipment_ids: [singles[0].id, abroad.id], format: 'zpl_4x6' });
+    expect(zpl.body.match(/\^XA/g)).toHaveLength(2);
+  }, 60_000);
+
   it('the dashboard\'s twin answers the same file for a session', async () => {
     const res = await merge({ shipment_ids: [singles[0].id, singles[1].id] }, t.adminHeaders, '/api/admin/labels/merge');
     expect(res.statusCode, res.body).toBe(200);
