@@ -35,7 +35,7 @@ import { adminOrdersRoutes, ordersRoutes } from './modules/orders/index.js';
 import { ratesRoutes } from './modules/rates/index.js';
 import { addressesRoutes } from './modules/addresses/index.js';
 import { adminIntegrationsRoutes, channelExchangeSink, channelReceiverRoutes, integrationIntakeRoutes, syncLagByPlatform, writeBacksRoutes } from './modules/integrations/index.js';
-import { adminShipmentsRoutes, publicTrackingRoutes, shipmentsRoutes } from './modules/shipments/index.js';
+import { adminShipmentsRoutes, labelPrintRoutes, publicTrackingRoutes, shipmentsRoutes } from './modules/shipments/index.js';
 import { superAdminSettingsRoutes } from './modules/settings/index.js';
 import { adminBatchesRoutes, batchesRoutes } from './modules/batches/index.js';
 import { setupWebhooks, webhooksRoutes } from './modules/webhooks/index.js';
@@ -289,7 +289,7 @@ function compilersFactory(compilation: DeferredCompilation) {
 
 /** Every route group, each in its own scope with its guard. */
 async function registerRoutes(app: App, opts: { deps: Deps; services: Services; perIpPerMinute: number }) {
-  const { orders, shipments, batches, officeRedeem, carrierAccounts, carrierGateway, shippingRules, manifests, pickups, trackers, packages, locations } = opts.services;
+  const { orders, shipments, batches, labelPrints, officeRedeem, carrierAccounts, carrierGateway, shippingRules, manifests, pickups, trackers, packages, locations } = opts.services;
   const { guards } = app.identity;
   const requests = apiRequestCounter(opts.deps);
   // Closed before the app's own onClose (which closes the database): the last counts are kept.
@@ -314,6 +314,7 @@ async function registerRoutes(app: App, opts: { deps: Deps; services: Services; 
     await v1.register(addressesRoutes, { carriers: carrierGateway });
     await v1.register(shipmentsRoutes, { shipments });
     await v1.register(batchesRoutes, { batches });
+    await v1.register(labelPrintRoutes, { surface: 'v1', prints: labelPrints });
     await v1.register(webhooksRoutes, { surface: 'v1' });
     await v1.register(carrierAccountsRoutes, { surface: 'v1', service: carrierAccounts });
     await v1.register(shippingRulesRoutes, { surface: 'v1', service: shippingRules });
@@ -337,6 +338,7 @@ async function registerRoutes(app: App, opts: { deps: Deps; services: Services; 
     await admin.register(writeBacksRoutes, { writeBacks: opts.services.channelWriteBacks });
     await admin.register(adminShipmentsRoutes, { shipments });
     await admin.register(adminBatchesRoutes, { batches });
+    await admin.register(labelPrintRoutes, { surface: 'admin', prints: labelPrints });
     await admin.register(webhooksRoutes, { surface: 'admin' });
     await admin.register(adminMtlsRoutes);
     await admin.register(ratesRoutes, { surface: 'admin', gateway: carrierGateway, packages, locations });

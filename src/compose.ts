@@ -3,7 +3,7 @@ import { createIdentity, type Identity } from './modules/identity/index.js';
 import { settingsService, type SettingsService } from './modules/settings/index.js';
 import { OrdersService } from './modules/orders/index.js';
 import { OfficeRedeemService } from './modules/office-redeem/index.js';
-import { ShipmentsEndOfDay, ShipmentsService } from './modules/shipments/index.js';
+import { LabelPrints, ShipmentsEndOfDay, ShipmentsService } from './modules/shipments/index.js';
 import { ManifestsService } from './modules/manifests/index.js';
 import { PickupsService } from './modules/pickups/index.js';
 import { TrackersService } from './modules/trackers/index.js';
@@ -23,6 +23,8 @@ export interface Services {
   officeRedeem: OfficeRedeemService;
   shipments: ShipmentsService;
   batches: BatchesService;
+  /** Many shipments' labels as one file (a batch's, a print of selected labels). */
+  labelPrints: LabelPrints;
   carrierAccounts: CarrierAccountsService;
   /** Rating, buying, voiding and tracking through a carrier account. */
   carrierGateway: CarrierGateway;
@@ -68,7 +70,8 @@ export function composeServices(deps: Deps, apiDrivers: ApiDriverCatalogue, chan
   const shippingRules: ShippingRulesService = new ShippingRulesService(deps, carrierGateway, (ctx, orderId) => shipments.rateOrder(ctx, orderId));
   const shipments: ShipmentsService = new ShipmentsService(deps, orders, settings, carrierGateway, shippingRules);
   const locations = new LocationsService(deps);
-  const batches = new BatchesService(deps, orders, shipments, locations);
+  const labelPrints = new LabelPrints(deps, shipments, orders);
+  const batches = new BatchesService(deps, orders, shipments, locations, labelPrints);
   // End of day reaches shipments through what they expose for it (labels to list, the acceptance scan).
   const endOfDay = new ShipmentsEndOfDay(deps, shipments.tracking);
   const manifests = new ManifestsService(deps, carrierGateway, endOfDay, locations);
@@ -91,7 +94,7 @@ export function composeServices(deps: Deps, apiDrivers: ApiDriverCatalogue, chan
   shipments.extend({ writeBacks: (executor, scope, ids) => channelWriteBacks.summariesFor(executor, scope, ids) });
   const channelSync = new ChannelSync(deps, channelHub, integrationsService(deps), channelApply, channelWriteBacks, channelCredentials);
 
-  return { settings, identity, orders, officeRedeem, shipments, batches, carrierAccounts, carrierGateway, shippingRules, manifests, pickups, trackers, packages, locations, channelApply, channelDeliveries, channelSync, channelWriteBacks, channelCredentials };
+  return { settings, identity, orders, officeRedeem, shipments, batches, labelPrints, carrierAccounts, carrierGateway, shippingRules, manifests, pickups, trackers, packages, locations, channelApply, channelDeliveries, channelSync, channelWriteBacks, channelCredentials };
 }
 
 declare module 'fastify' {

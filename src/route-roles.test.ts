@@ -27,7 +27,7 @@ describe('the table', () => {
   it('gives reads to every role and writes to the roles the contract names', () => {
     expect(requiredRole('GET', '/webhooks')).toBe('viewer');
     expect(requiredRole('GET', '/orders/:orderId')).toBe('viewer');
-    for (const r of ['orders', 'rates', 'shipments', 'refunds', 'batches', 'manifests', 'pickups', 'tracking']) expect(WRITE_ROLES[r], r).toBe('operator');
+    for (const r of ['orders', 'rates', 'shipments', 'refunds', 'batches', 'labels', 'manifests', 'pickups', 'tracking']) expect(WRITE_ROLES[r], r).toBe('operator');
     for (const r of ['api-keys', 'webhooks', 'carrier-accounts', 'integrations', 'shipping-rules', 'members', 'workspace']) expect(WRITE_ROLES[r], r).toBe('admin');
     expect(requiredRole('POST', '/orders/:id/process')).toBe('operator');
     expect(requiredRole('POST', '/shipments/:id/force-delivery')).toBe('admin');

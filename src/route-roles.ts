@@ -18,6 +18,8 @@ export const WRITE_ROLES: Record<string, WorkspaceRole> = {
   shipments: 'operator',
   refunds: 'operator',
   batches: 'operator',
+  // Printing labels (POST /labels/merge changes nothing, but is the packing station's work).
+  labels: 'operator',
   manifests: 'operator',
   pickups: 'operator',
   tracking: 'operator',

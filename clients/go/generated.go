@@ -2312,6 +2312,14 @@ func (c *Client) GetBatchLabel(ctx context.Context, id string, opts ...RequestOp
 	return out, err
 }
 
+// MergeLabels: Print selected shipments' labels as one file (PDF pages or concatenated ZPL). POST
+// /v1/labels/merge
+func (c *Client) MergeLabels(ctx context.Context, body any, opts ...RequestOption) ([]byte, error) {
+	var out []byte
+	err := c.do(ctx, "POST", "/v1/labels/merge", nil, nil, body, &out, opts)
+	return out, err
+}
+
 // ListWebhooksParams are the query parameters of ListWebhooks; zero values are left out.
 type ListWebhooksParams struct {
 	// Page size, default 20, clamped to 1..100.
@@ -4333,6 +4341,14 @@ func (c *Client) AdminGetBatchLabel(ctx context.Context, id string, opts ...Requ
 	return out, err
 }
 
+// AdminMergeLabels: Print selected shipments' labels as one file (PDF pages or concatenated ZPL).
+// POST /api/admin/labels/merge
+func (c *Client) AdminMergeLabels(ctx context.Context, body any, opts ...RequestOption) ([]byte, error) {
+	var out []byte
+	err := c.do(ctx, "POST", "/api/admin/labels/merge", nil, nil, body, &out, opts)
+	return out, err
+}
+
 // AdminListWebhooksParams are the query parameters of AdminListWebhooks; zero values are left out.
 type AdminListWebhooksParams struct {
 	// Page size, default 20, clamped to 1..100.
@@ -5829,6 +5845,7 @@ var operations = map[string][2]string{
 	"listBatchItems":                  {"GET", "/v1/batches/{id}/items"},
 	"cancelBatch":                     {"POST", "/v1/batches/{id}/cancel"},
 	"getBatchLabel":                   {"GET", "/v1/batches/{id}/label"},
+	"mergeLabels":                     {"POST", "/v1/labels/merge"},
 	"listWebhooks":                    {"GET", "/v1/webhooks"},
 	"createWebhook":                   {"POST", "/v1/webhooks"},
 	"getWebhook":                      {"GET", "/v1/webhooks/{id}"},
@@ -5939,6 +5956,7 @@ var operations = map[string][2]string{
 	"adminListBatchItems":             {"GET", "/api/admin/batches/{id}/items"},
 	"adminCancelBatch":                {"POST", "/api/admin/batches/{id}/cancel"},
 	"adminGetBatchLabel":              {"GET", "/api/admin/batches/{id}/label"},
+	"adminMergeLabels":                {"POST", "/api/admin/labels/merge"},
 	"adminListWebhooks":               {"GET", "/api/admin/webhooks"},
 	"adminCreateWebhook":              {"POST", "/api/admin/webhooks"},
 	"adminGetWebhook":                 {"GET", "/api/admin/webhooks/{id}"},

@@ -196,7 +196,7 @@ describe.skipIf(!haveChromium)('dashboard in Chromium', () => {
       await page.getByRole('link', { name: 'Shipments' }).click();
       const row = page.getByTestId('shipments').locator('tbody tr').first();
       await visible(row.getByText('label purchased'));
-      tracking = (await row.locator('td').first().innerText()).trim();
+      tracking = (await row.locator('td.mono').first().innerText()).trim();
       await shoot(page, 'page-shipments');
       expect(tracking.length).toBeGreaterThan(9);
       await row.getByRole('link').click();

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 // @ts-expect-error -- a plain .mjs build script without typings
 import { ensureBuild } from '../../scripts/ensure-build.mjs';
@@ -76,6 +77,17 @@ describe.runIf(inject('testDb').engine === 'pglite')('shipments on the built tre
       expect(res.headers.get('content-disposition')).toContain(shipment.tracking_number);
       expect(check(Buffer.from(await res.arrayBuffer())), format).toBe(true);
     }
+
+    // Printing as one file: the set rendered by the pool's worker, and with packing slips the
+    // label and the slip merged in this process (pdf-lib, loaded on first use from the bundle).
+    const merged = await call('POST', '/v1/labels/merge', { shipment_ids: [shipment.id], packing_slips: true });
+    expect(merged.status, output).toBe(200);
+    expect(merged.headers.get('content-disposition')).toMatch(/^attachment; filename="labels-1-/);
+    // pdf-lib writes its pages in object streams: counted by reading the document, not its text.
+    expect((await PDFDocument.load(await merged.arrayBuffer())).getPageCount()).toBe(2);
+    const zplSet = await call('POST', '/v1/labels/merge', { shipment_ids: [shipment.id], format: 'zpl_4x6' });
+    expect(zplSet.status, output).toBe(200);
+    expect((await zplSet.text()).match(/\^XA/g)).toHaveLength(1);
 
     const track = await fetch(`${base}/api/public/track/${shipment.tracking_number}`);
     expect(track.status).toBe(200);

@@ -1276,6 +1276,13 @@ class Operations:
         """
         return self._request("GET", "/v1/batches/{id}/label", path_params={"id": id}, query={}, answer="binary")
 
+    def merge_labels(self, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> bytes:
+        """Print selected shipments' labels as one file (PDF pages or concatenated ZPL).
+
+        POST /v1/labels/merge
+        """
+        return self._request("POST", "/v1/labels/merge", path_params={}, query={}, body=body, idempotency_key=idempotency_key, answer="binary")
+
     def list_webhooks(self, *, limit: int | None = None, cursor: str | None = None) -> Page[WebhookEndpoint]:
         """List webhook endpoints, newest first.
 
@@ -2250,6 +2257,13 @@ class Operations:
         """
         return self._request("GET", "/api/admin/batches/{id}/label", path_params={"id": id}, query={}, answer="binary")
 
+    def admin_merge_labels(self, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> bytes:
+        """Print selected shipments' labels as one file (PDF pages or concatenated ZPL).
+
+        POST /api/admin/labels/merge
+        """
+        return self._request("POST", "/api/admin/labels/merge", path_params={}, query={}, body=body, idempotency_key=idempotency_key, answer="binary")
+
     def admin_list_webhooks(self, *, limit: int | None = None, cursor: str | None = None) -> Page[WebhookEndpoint]:
         """List webhook endpoints, newest first.
 
@@ -2995,6 +3009,7 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "listBatchItems": ("GET", "/v1/batches/{id}/items"),
     "cancelBatch": ("POST", "/v1/batches/{id}/cancel"),
     "getBatchLabel": ("GET", "/v1/batches/{id}/label"),
+    "mergeLabels": ("POST", "/v1/labels/merge"),
     "listWebhooks": ("GET", "/v1/webhooks"),
     "createWebhook": ("POST", "/v1/webhooks"),
     "getWebhook": ("GET", "/v1/webhooks/{id}"),
@@ -3105,6 +3120,7 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "adminListBatchItems": ("GET", "/api/admin/batches/{id}/items"),
     "adminCancelBatch": ("POST", "/api/admin/batches/{id}/cancel"),
     "adminGetBatchLabel": ("GET", "/api/admin/batches/{id}/label"),
+    "adminMergeLabels": ("POST", "/api/admin/labels/merge"),
     "adminListWebhooks": ("GET", "/api/admin/webhooks"),
     "adminCreateWebhook": ("POST", "/api/admin/webhooks"),
     "adminGetWebhook": ("GET", "/api/admin/webhooks/{id}"),

@@ -758,6 +758,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/labels/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Print selected shipments' labels as one file (PDF pages or concatenated ZPL)
+         * @description One file for the printer, labels in the order given, every package's page of a multi-piece shipment: PDF pages (Content-Type application/pdf) or ZPL documents one after the other (application/x-zpl); Content-Disposition: attachment. The selection is checked whole before anything is rendered: an id repeated is 400, an id of no shipment (or of another workspace or environment) 404 naming it, a voided or expired label 409 invalid_state naming it, a real carrier's label that cannot be made into the format without loss 422 label_format_unavailable naming it. Nothing changes: printing again prints the same labels.
+         */
+        post: operations["mergeLabels"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks": {
         parameters: {
             query?: never;
@@ -2606,6 +2626,26 @@ export interface paths {
         get: operations["adminGetBatchLabel"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/labels/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Print selected shipments' labels as one file (PDF pages or concatenated ZPL)
+         * @description One file for the printer, labels in the order given, every package's page of a multi-piece shipment: PDF pages (Content-Type application/pdf) or ZPL documents one after the other (application/x-zpl); Content-Disposition: attachment. The selection is checked whole before anything is rendered: an id repeated is 400, an id of no shipment (or of another workspace or environment) 404 naming it, a voided or expired label 409 invalid_state naming it, a real carrier's label that cannot be made into the format without loss 422 label_format_unavailable naming it. Nothing changes: printing again prints the same labels.
+         */
+        post: operations["adminMergeLabels"];
         delete?: never;
         options?: never;
         head?: never;
@@ -17536,6 +17576,320 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    mergeLabels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "shipment_ids": [
+                 *         "shp_01JNV7Z3K5QW8R2T4Y6U8I0OPA",
+                 *         "shp_01JNV7Z4M2XC9V1B3N5M7K9JHG"
+                 *       ],
+                 *       "format": "pdf_4x6",
+                 *       "packing_slips": false
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The shipments whose labels to print (1 to 100), in the order the file holds them. An id given twice is 400 naming the repeat. */
+                    shipment_ids: string[];
+                    /** @description pdf_4x6 (default: one 4x6 page per label), pdf_letter (one letter page per label) or zpl_4x6 (one ^XA…^XZ per label, for thermal printers). png_4x6 is 400: an image holds one label. */
+                    format?: "pdf_4x6" | "pdf_letter" | "png_4x6" | "zpl_4x6";
+                    /** @description PDF only: each order's packing slip (a letter page) after its first label, so each box's paper comes out together. Default false. */
+                    packing_slips?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The labels as one file (Content-Type by format; Content-Disposition: attachment names the file). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "application/x-zpl": string;
+                };
+            };
+            /** @description Invalid: no ids or more than 100 (field shipment_ids), an id repeated (shipment_ids[i]), png_4x6 (format), packing slips in ZPL (packing_slips). */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "shipment_ids[2]",
+                     *           "message": "repeats shipment_ids[0] (shp_01JNV7Z3K5QW8R2T4Y6U8I0OPA); each label prints once"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_5c88008bf29c4ce9a0c316592da9d7a6"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Machine-readable error code (see the catalogue in the docs). */
+                        code: string;
+                        message: string;
+                        /** @description Always a list, for every code: validation errors carry [{field, message}]; a 409 invalid_state carries [{field: "status", message, current_state, allowed_moves}]. */
+                        details?: ({
+                            /** @description The field (or header, or `status` for invalid_state) the entry is about. */
+                            field?: string;
+                            message?: string;
+                            /** @description invalid_state: the state the resource is in. */
+                            current_state?: string;
+                            /** @description invalid_state: the moves allowed from current_state (empty when none). */
+                            allowed_moves?: string[];
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        request_id: string;
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the operator role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An id of no shipment, or of another workspace or environment: each named (shipment_ids[i]). */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "No such shipment: shp_01JNV7Z4M2XC9V1B3N5M7K9JHG.",
+                     *       "details": [
+                     *         {
+                     *           "field": "shipment_ids[1]",
+                     *           "message": "no shipment shp_01JNV7Z4M2XC9V1B3N5M7K9JHG in this workspace and environment"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_5c88008bf29c4ce9a0c316592da9d7a6"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Machine-readable error code (see the catalogue in the docs). */
+                        code: string;
+                        message: string;
+                        /** @description Always a list, for every code: validation errors carry [{field, message}]; a 409 invalid_state carries [{field: "status", message, current_state, allowed_moves}]. */
+                        details?: ({
+                            /** @description The field (or header, or `status` for invalid_state) the entry is about. */
+                            field?: string;
+                            message?: string;
+                            /** @description invalid_state: the state the resource is in. */
+                            current_state?: string;
+                            /** @description invalid_state: the moves allowed from current_state (empty when none). */
+                            allowed_moves?: string[];
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        request_id: string;
+                    };
+                };
+            };
+            /** @description invalid_state: a selected label is voided or expired (named in the message and the detail); nothing is printed. */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "Shipment shp_01JNV7Z4M2XC9V1B3N5M7K9JHG is voided; a label no carrier takes is not printed. Leave it out of the selection.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "shipment_ids[1] (shp_01JNV7Z4M2XC9V1B3N5M7K9JHG) is voided",
+                     *           "current_state": "voided",
+                     *           "allowed_moves": []
+                     *         }
+                     *       ],
+                     *       "request_id": "req_5c88008bf29c4ce9a0c316592da9d7a6"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Machine-readable error code (see the catalogue in the docs). */
+                        code: string;
+                        message: string;
+                        /** @description Always a list, for every code: validation errors carry [{field, message}]; a 409 invalid_state carries [{field: "status", message, current_state, allowed_moves}]. */
+                        details?: ({
+                            /** @description The field (or header, or `status` for invalid_state) the entry is about. */
+                            field?: string;
+                            message?: string;
+                            /** @description invalid_state: the state the resource is in. */
+                            current_state?: string;
+                            /** @description invalid_state: the moves allowed from current_state (empty when none). */
+                            allowed_moves?: string[];
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        request_id: string;
+                    };
+                };
+            };
+            /** @description label_format_unavailable: a real carrier issued a label that cannot be made into the format without loss (the shipment named). */
+            422: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "label_format_unavailable",
+                     *       "message": "Shipment shp_01JNV7Z4M2XC9V1B3N5M7K9JHG's carrier label cannot be made into zpl_4x6 without loss; download the labels one by one.",
+                     *       "details": [
+                     *         {
+                     *           "field": "format",
+                     *           "message": "not available for shipment shp_01JNV7Z4M2XC9V1B3N5M7K9JHG"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_5c88008bf29c4ce9a0c316592da9d7a6"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Machine-readable error code (see the catalogue in the docs). */
+                        code: string;
+                        message: string;
+                        /** @description Always a list, for every code: validation errors carry [{field, message}]; a 409 invalid_state carries [{field: "status", message, current_state, allowed_moves}]. */
+                        details?: ({
+                            /** @description The field (or header, or `status` for invalid_state) the entry is about. */
+                            field?: string;
+                            message?: string;
+                            /** @description invalid_state: the state the resource is in. */
+                            current_state?: string;
+                            /** @description invalid_state: the moves allowed from current_state (empty when none). */
+                            allowed_moves?: string[];
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        request_id: string;
+                    };
                 };
             };
             /** @description Rate limited */
@@ -40742,6 +41096,271 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminMergeLabels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "shipment_ids": [
+                 *         "shp_01JNV7Z3K5QW8R2T4Y6U8I0OPA",
+                 *         "shp_01JNV7Z4M2XC9V1B3N5M7K9JHG"
+                 *       ],
+                 *       "format": "pdf_4x6",
+                 *       "packing_slips": false
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The shipments whose labels to print (1 to 100), in the order the file holds them. An id given twice is 400 naming the repeat. */
+                    shipment_ids: string[];
+                    /** @description pdf_4x6 (default: one 4x6 page per label), pdf_letter (one letter page per label) or zpl_4x6 (one ^XA…^XZ per label, for thermal printers). png_4x6 is 400: an image holds one label. */
+                    format?: "pdf_4x6" | "pdf_letter" | "png_4x6" | "zpl_4x6";
+                    /** @description PDF only: each order's packing slip (a letter page) after its first label, so each box's paper comes out together. Default false. */
+                    packing_slips?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The labels as one file (Content-Type by format; Content-Disposition: attachment names the file). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "application/x-zpl": string;
+                };
+            };
+            /** @description Invalid: no ids or more than 100 (field shipment_ids), an id repeated (shipment_ids[i]), png_4x6 (format), packing slips in ZPL (packing_slips). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "shipment_ids[2]",
+                     *           "message": "repeats shipment_ids[0] (shp_01JNV7Z3K5QW8R2T4Y6U8I0OPA); each label prints once"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_5c88008bf29c4ce9a0c316592da9d7a6"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Machine-readable error code (see the catalogue in the docs). */
+                        code: string;
+                        message: string;
+                        /** @description Always a list, for every code: validation errors carry [{field, message}]; a 409 invalid_state carries [{field: "status", message, current_state, allowed_moves}]. */
+                        details?: ({
+                            /** @description The field (or header, or `status` for invalid_state) the entry is about. */
+                            field?: string;
+                            message?: string;
+                            /** @description invalid_state: the state the resource is in. */
+                            current_state?: string;
+                            /** @description invalid_state: the moves allowed from current_state (empty when none). */
+                            allowed_moves?: string[];
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        request_id: string;
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the operator role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An id of no shipment, or of another workspace or environment: each named (shipment_ids[i]). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "No such shipment: shp_01JNV7Z4M2XC9V1B3N5M7K9JHG.",
+                     *       "details": [
+                     *         {
+                     *           "field": "shipment_ids[1]",
+                     *           "message": "no shipment shp_01JNV7Z4M2XC9V1B3N5M7K9JHG in this workspace and environment"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_5c88008bf29c4ce9a0c316592da9d7a6"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Machine-readable error code (see the catalogue in the docs). */
+                        code: string;
+                        message: string;
+                        /** @description Always a list, for every code: validation errors carry [{field, message}]; a 409 invalid_state carries [{field: "status", message, current_state, allowed_moves}]. */
+                        details?: ({
+                            /** @description The field (or header, or `status` for invalid_state) the entry is about. */
+                            field?: string;
+                            message?: string;
+                            /** @description invalid_state: the state the resource is in. */
+                            current_state?: string;
+                            /** @description invalid_state: the moves allowed from current_state (empty when none). */
+                            allowed_moves?: string[];
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        request_id: string;
+                    };
+                };
+            };
+            /** @description invalid_state: a selected label is voided or expired (named in the message and the detail); nothing is printed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "Shipment shp_01JNV7Z4M2XC9V1B3N5M7K9JHG is voided; a label no carrier takes is not printed. Leave it out of the selection.",
+                     *       "details": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "shipment_ids[1] (shp_01JNV7Z4M2XC9V1B3N5M7K9JHG) is voided",
+                     *           "current_state": "voided",
+                     *           "allowed_moves": []
+                     *         }
+                     *       ],
+                     *       "request_id": "req_5c88008bf29c4ce9a0c316592da9d7a6"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Machine-readable error code (see the catalogue in the docs). */
+                        code: string;
+                        message: string;
+                        /** @description Always a list, for every code: validation errors carry [{field, message}]; a 409 invalid_state carries [{field: "status", message, current_state, allowed_moves}]. */
+                        details?: ({
+                            /** @description The field (or header, or `status` for invalid_state) the entry is about. */
+                            field?: string;
+                            message?: string;
+                            /** @description invalid_state: the state the resource is in. */
+                            current_state?: string;
+                            /** @description invalid_state: the moves allowed from current_state (empty when none). */
+                            allowed_moves?: string[];
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        request_id: string;
+                    };
+                };
+            };
+            /** @description label_format_unavailable: a real carrier issued a label that cannot be made into the format without loss (the shipment named). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "label_format_unavailable",
+                     *       "message": "Shipment shp_01JNV7Z4M2XC9V1B3N5M7K9JHG's carrier label cannot be made into zpl_4x6 without loss; download the labels one by one.",
+                     *       "details": [
+                     *         {
+                     *           "field": "format",
+                     *           "message": "not available for shipment shp_01JNV7Z4M2XC9V1B3N5M7K9JHG"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_5c88008bf29c4ce9a0c316592da9d7a6"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Machine-readable error code (see the catalogue in the docs). */
+                        code: string;
+                        message: string;
+                        /** @description Always a list, for every code: validation errors carry [{field, message}]; a 409 invalid_state carries [{field: "status", message, current_state, allowed_moves}]. */
+                        details?: ({
+                            /** @description The field (or header, or `status` for invalid_state) the entry is about. */
+                            field?: string;
+                            message?: string;
+                            /** @description invalid_state: the state the resource is in. */
+                            current_state?: string;
+                            /** @description invalid_state: the moves allowed from current_state (empty when none). */
+                            allowed_moves?: string[];
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        request_id: string;
+                    };
                 };
             };
             /** @description Internal error */

@@ -71,7 +71,6 @@ function readRoutes(app: App, surface: 'v1' | 'admin', batches: BatchesService) 
 /** /v1/batches. */
 export async function batchesRoutes(app: App, opts: { batches: BatchesService }) {
   const { batches } = opts;
-  app.addHook('onClose', async () => batches.close());
   app.addSchema(BatchSchema);
   app.addSchema(BatchItemSchema);
   app.post('/batches', {

@@ -12,9 +12,9 @@ import { addDateFormats } from '../../platform/http/dates.js';
 import { recordEvent } from '../events/index.js';
 import { AddressSchema, validateAddress } from '../addresses/index.js';
 import { API_SOURCE, checkOrderBody, OrderBody, type OrderInput, type OrdersService } from '../orders/index.js';
-import type { ShipmentsService } from '../shipments/index.js';
+import type { LabelPrints, ShipmentsService } from '../shipments/index.js';
 import type { LocationsService } from '../locations/index.js';
-import { createLabelRenderPool, mergeLabelFiles, type LabelFormat, type LabelRenderPool } from '../labels/index.js';
+import type { LabelFormat } from '../labels/index.js';
 import * as repo from './batches.repo.js';
 import { MAX_BATCH_ITEMS, PurchaseItemSchema, ReturnItemSchema, type Batch, type BatchItem, type CreateBatchInput, type PurchaseItem, type ReturnItem } from './batches.schemas.js';
 import type { BatchItemRow, BatchRow, BatchStatus, BatchType, ItemError, ItemStatus } from './batches.tables.js';
@@ -81,23 +81,16 @@ function checkShape(schema: TSchema, value: unknown): ErrorDetail[] {
 }
 
 export class BatchesService {
-  private pool: LabelRenderPool | null = null;
-
   constructor(
     private readonly deps: Deps,
     private readonly orders: OrdersService,
     private readonly shipments: ShipmentsService,
     private readonly locations: Pick<LocationsService, 'locationIdFor'>,
+    private readonly prints: Pick<LabelPrints, 'mergedFile'>,
   ) {}
 
   private get baseUrl(): string {
     return this.deps.config.publicBaseUrl;
-  }
-
-  async close(): Promise<void> {
-    const p = this.pool;
-    this.pool = null;
-    await p?.close();
   }
 
   /**
@@ -202,46 +195,11 @@ export class BatchesService {
     const stored = await repo.findBatchLabel(this.deps.db, id);
     if (stored) return { body: Buffer.from(stored.body.buffer, stored.body.byteOffset, stored.body.byteLength), content_type: stored.content_type, filename };
     const shipmentIds = await repo.shipmentIdsOf(this.deps.db, id);
+    if (shipmentIds.length === 0) throw new AppError('not_found', 'The batch bought no labels.');
     // png_4x6 has no multi-page form: its batch file is the 4x6 PDF.
-    const fileFormat = format === 'png_4x6' ? 'pdf_4x6' : format;
-    // Labels a carrier issued, or PDF labels that carry customs documents after their page, are
-    // each shipment's own file merged in order; the rest one render of the whole set.
-    const merge = (await this.shipments.anyCarrierIssued(scope, shipmentIds)) || (fileFormat !== 'zpl_4x6' && (await this.shipments.anyWithDocuments(scope, shipmentIds)));
-    const rendered = merge
-      ? await this.mergeShipmentLabels(scope, shipmentIds, fileFormat)
-      : await this.renderLabelSet(scope, shipmentIds, fileFormat);
+    const rendered = await this.prints.mergedFile(scope, shipmentIds, format === 'png_4x6' ? 'pdf_4x6' : format);
     await repo.insertBatchLabel(this.deps.db, { batch_id: id, content_type: rendered.content_type, body: rendered.body, created_at: this.deps.now() });
     return { body: rendered.body, content_type: rendered.content_type, filename };
-  }
-
-  /** Every label drawn here in one render (the usual batch: the platform's own labels). */
-  private async renderLabelSet(scope: Scope, shipmentIds: readonly string[], format: LabelFormat) {
-    const data = await this.shipments.labelData(scope, shipmentIds);
-    if (data.length === 0) throw new AppError('not_found', 'The batch bought no labels.');
-    this.pool ??= createLabelRenderPool();
-    return this.pool.renderLabelSet(data, format);
-  }
-
-  /**
-   * A batch with labels a real carrier issued: each shipment's own file in the batch's format
-   * (the carrier's artifact, or a lossless conversion: else 422 label_format_unavailable naming
-   * the shipment), merged in order.
-   */
-  private async mergeShipmentLabels(scope: Scope, shipmentIds: readonly string[], format: LabelFormat) {
-    if (shipmentIds.length === 0) throw new AppError('not_found', 'The batch bought no labels.');
-    const files = [];
-    for (const shipmentId of shipmentIds) {
-      try {
-        files.push((await this.shipments.label(scope, shipmentId, format)).body);
-      } catch (err) {
-        if (err instanceof AppError && err.code === 'label_format_unavailable') {
-          throw new AppError('label_format_unavailable', `Shipment ${shipmentId}'s carrier label cannot be made into ${format} without loss; download the labels one by one.`, { details: [{ field: 'label_format', message: `not available for shipment ${shipmentId}` }] });
-        }
-        throw err;
-      }
-    }
-    const kind = format === 'zpl_4x6' ? 'zpl' : 'pdf';
-    return { body: await mergeLabelFiles(files, kind), content_type: kind === 'zpl' ? 'application/x-zpl' : 'application/pdf' };
   }
 
   /**

@@ -4,7 +4,7 @@ import { carrierTypes, type CarrierType } from '../api/carriers';
 import { Link, navigate, useLocation } from '../router';
 import { useSession } from '../session';
 import { Badge, Empty, ErrorBox, Loading, money, Pager, useAction, useAsync, when } from '../ui';
-import { fetchAdminFile, LABEL_FORMATS, saveBlob, type LabelFormat } from './label-file';
+import { fetchAdminFile, LABEL_FORMATS, printLabels, PRINT_FORMATS, saveBlob, type LabelFormat, type PrintFormat } from './label-file';
 import { actionLabel, runOrderAction } from './orders-actions';
 import { apiFilters, destination, hasFilters, orderNumber, orderTotal, queueUrl, readQueue, SORTS, withFilter, type QueueState, type Sort } from './orders-query';
 import { ShipFromOnboarding } from './ShipFrom';
@@ -53,8 +53,13 @@ export function Orders() {
   const [labelFormat, setLabelFormat] = useState<LabelFormat>('pdf_4x6');
   const [labelService, setLabelService] = useState('');
   const exporting = useAction();
+  const [printFormat, setPrintFormat] = useState<PrintFormat>('pdf_4x6');
+  const [packingSlips, setPackingSlips] = useState(false);
 
   const rows = list.data?.data ?? [];
+  // Orders selected on other pages stay selected: what they are is remembered for printing.
+  const seen = useRef(new Map<string, Order>());
+  for (const o of rows) seen.current.set(o.id, o);
   const allOnPage = rows.length > 0 && rows.every((o) => selected.has(o.id));
   const toggle = (id: string) =>
     setSelected((s) => {
@@ -115,6 +120,31 @@ export function Orders() {
     setSelected(new Set());
     list.reload();
     counts.reload();
+  }
+
+  /**
+   * The selected orders' labels as one file: each order's live label (the oldest not voided or
+   * expired: the outbound one, not a later return). Orders without one are left out and said so.
+   */
+  async function printSelected() {
+    setBulkResult(null);
+    await bulk.run(async () => {
+      const ids: string[] = [];
+      let without = 0;
+      for (const orderId of selected) {
+        const liveOf = (o: Order | undefined) => o?.shipments.find((sh) => sh.status !== 'voided' && sh.status !== 'expired');
+        // The page's copy may predate a label bought since: read the order again when it shows none.
+        const live = liveOf(seen.current.get(orderId)) ?? liveOf(await call(api.GET('/api/admin/orders/{orderId}', { params: { path: { orderId } } })));
+        if (live) ids.push(live.id);
+        else without++;
+      }
+      if (ids.length === 0) {
+        setBulkResult('None of the selected orders has a label to print: buy labels first.');
+        return;
+      }
+      await printLabels(ids, printFormat, packingSlips);
+      setBulkResult(`Printed ${ids.length} label${ids.length === 1 ? '' : 's'} as one file` + (without ? ` — ${without} selected order${without === 1 ? ' has' : 's have'} no label` : '') + '.');
+    });
   }
 
   async function exportCsv() {
@@ -292,6 +322,24 @@ export function Orders() {
               </select>
             </label>
           </span>
+          <span className="inline">
+            <button type="button" className="btn btn-small btn-primary" disabled={bulk.busy} onClick={printSelected}>
+              Print labels
+            </button>
+            <label className="inline small">
+              <span className="sr-only">Print format</span>
+              <select value={printFormat} onChange={(e) => setPrintFormat(e.target.value as PrintFormat)} aria-label="Print format">
+                {PRINT_FORMATS.map((f) => (
+                  <option key={f} value={f}>
+                    {f.replace('_', ' ')}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="inline small">
+              <input type="checkbox" checked={packingSlips && printFormat !== 'zpl_4x6'} disabled={printFormat === 'zpl_4x6'} onChange={(e) => setPackingSlips(e.target.checked)} /> Packing slips
+            </label>
+          </span>
           {(['cancel', 'archive'] as const).map((a) => (
             <button key={a} type="button" className="btn btn-small" disabled={bulk.busy} onClick={() => runBulk(a)}>
               {actionLabel[a]}
@@ -300,7 +348,7 @@ export function Orders() {
           <button type="button" className="btn btn-small btn-ghost" onClick={() => setSelected(new Set())}>
             Clear
           </button>
-          <span className="muted small">The batch's page prints its labels as one file.</span>
+          <span className="muted small">Print labels makes one file of the selected orders' labels.</span>
         </div>
       )}
       {bulkResult && (

@@ -3,9 +3,13 @@ import { registeredCarriers } from '../api/carriers';
 import { api, call } from '../api/client';
 import { Link } from '../router';
 import { LocationFilter } from './location-select';
-import { Badge, Empty, ErrorBox, Loading, money, Pager, useAsync, useCursorPages, when } from '../ui';
+import { useSession } from '../session';
+import { Badge, Empty, ErrorBox, Loading, money, Pager, useAction, useAsync, useCursorPages, when } from '../ui';
+import { printLabels, PRINT_FORMATS, type PrintFormat } from './label-file';
 
 const STATUSES = ['label_purchased', 'in_transit', 'out_for_delivery', 'delivered', 'exception', 'returned', 'voided', 'expired'];
+/** Labels no carrier takes: the API refuses to print them, so they cannot be selected. */
+const UNPRINTABLE = new Set(['voided', 'expired']);
 
 export function Shipments() {
   const [filters, setFilters] = useState({ status: '', carrier: '', tracking_number: '', location_id: '' });
@@ -21,6 +25,24 @@ export function Shipments() {
       ),
     [pages.cursor, JSON.stringify(applied)],
   );
+  const canOperate = useSession().can('operator');
+  // Selected across pages and filters, in the order clicked: the file keeps that order.
+  const [selected, setSelected] = useState<string[]>([]);
+  const [format, setFormat] = useState<PrintFormat>('pdf_4x6');
+  const [packingSlips, setPackingSlips] = useState(false);
+  const printing = useAction();
+  const [printed, setPrinted] = useState<string | null>(null);
+  const toggle = (id: string) => setSelected((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s, id]));
+  const printable = (list.data?.data ?? []).filter((s) => !UNPRINTABLE.has(s.status));
+  const allOnPage = printable.length > 0 && printable.every((s) => selected.includes(s.id));
+  async function printSelected() {
+    setPrinted(null);
+    const ids = selected;
+    await printing.run(async () => {
+      await printLabels(ids, format, packingSlips);
+      setPrinted(`${ids.length} label${ids.length === 1 ? '' : 's'} saved as one file.`);
+    });
+  }
   return (
     <section>
       <h1>Shipments</h1>
@@ -70,6 +92,36 @@ export function Shipments() {
           Search
         </button>
       </form>
+      {canOperate && selected.length > 0 && (
+        <div className="bulkbar" role="region" aria-label="Bulk actions">
+          <strong>{selected.length} selected</strong>
+          <button type="button" className="btn btn-small btn-primary" disabled={printing.busy} onClick={printSelected}>
+            Print selected
+          </button>
+          <label className="inline small">
+            <span className="sr-only">Print format</span>
+            <select value={format} onChange={(e) => setFormat(e.target.value as PrintFormat)} aria-label="Print format">
+              {PRINT_FORMATS.map((f) => (
+                <option key={f} value={f}>
+                  {f.replace('_', ' ')}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="inline small">
+            <input type="checkbox" checked={packingSlips && format !== 'zpl_4x6'} disabled={format === 'zpl_4x6'} onChange={(e) => setPackingSlips(e.target.checked)} /> Packing slips
+          </label>
+          <button type="button" className="btn btn-small btn-ghost" onClick={() => setSelected([])}>
+            Clear
+          </button>
+        </div>
+      )}
+      {printed && (
+        <p className="alert alert-info" role="status">
+          {printed}
+        </p>
+      )}
+      {printing.error && <ErrorBox error={printing.error} />}
       {list.error ? (
         <ErrorBox error={list.error} onRetry={list.reload} />
       ) : !list.data ? (
@@ -82,6 +134,18 @@ export function Shipments() {
             <table className="table" data-testid="shipments">
               <thead>
                 <tr>
+                  {canOperate && (
+                    <th className="check">
+                      <input
+                        type="checkbox"
+                        aria-label="Select all on this page"
+                        checked={allOnPage}
+                        onChange={() =>
+                          setSelected((s) => (allOnPage ? s.filter((id) => !printable.some((p) => p.id === id)) : [...s, ...printable.map((p) => p.id).filter((id) => !s.includes(id))]))
+                        }
+                      />
+                    </th>
+                  )}
                   <th>Tracking number</th>
                   <th>Service</th>
                   <th>Status</th>
@@ -91,7 +155,19 @@ export function Shipments() {
               </thead>
               <tbody>
                 {list.data.data.map((s) => (
-                  <tr key={s.id}>
+                  <tr key={s.id} className={selected.includes(s.id) ? 'selected' : ''} data-shipment-id={s.id}>
+                    {canOperate && (
+                      <td className="check">
+                        <input
+                          type="checkbox"
+                          aria-label={`Select ${s.tracking_number}`}
+                          checked={selected.includes(s.id)}
+                          disabled={UNPRINTABLE.has(s.status)}
+                          title={UNPRINTABLE.has(s.status) ? `A ${s.status} label is not printed` : undefined}
+                          onChange={() => toggle(s.id)}
+                        />
+                      </td>
+                    )}
                     <td className="mono">
                       <Link to={`/dashboard/shipments/${s.id}`}>{s.tracking_number}</Link>
                     </td>

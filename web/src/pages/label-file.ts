@@ -9,12 +9,17 @@ export const LABEL_EXT: Record<LabelFormat, string> = { pdf_4x6: 'pdf', pdf_lett
  * workspace/environment headers, which an <img src> or a plain link cannot send: fetch with
  * them and hand the page a Blob (shown through a blob: URL, which the CSP's img-src allows).
  */
-export async function fetchAdminFile(path: string): Promise<Blob> {
+export async function fetchAdminFile(path: string, post?: unknown): Promise<Blob> {
   let res: Response;
   try {
     res = await fetch(path, {
       credentials: 'same-origin',
-      headers: { ...(scope.workspaceId ? { 'X-Service-Workspace': scope.workspaceId } : {}), 'X-Service-Environment': scope.environment },
+      ...(post === undefined ? {} : { method: 'POST', body: JSON.stringify(post) }),
+      headers: {
+        ...(scope.workspaceId ? { 'X-Service-Workspace': scope.workspaceId } : {}),
+        'X-Service-Environment': scope.environment,
+        ...(post === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
     });
   } catch {
     throw new Error('Could not reach the service. Check your connection and try again.');
@@ -51,6 +56,19 @@ export function printBlob(blob: Blob): void {
   const url = URL.createObjectURL(blob);
   window.open(url, '_blank', 'noopener');
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+/** The formats a print of many labels comes in (an image holds one label). */
+export const PRINT_FORMATS = ['pdf_4x6', 'pdf_letter', 'zpl_4x6'] as const;
+export type PrintFormat = (typeof PRINT_FORMATS)[number];
+
+/**
+ * Selected shipments' labels as one file (POST /api/admin/labels/merge), saved under a name
+ * that says how many: the operator opens it and prints once. Packing slips are PDF pages.
+ */
+export async function printLabels(shipmentIds: readonly string[], format: PrintFormat, packingSlips: boolean): Promise<void> {
+  const blob = await fetchAdminFile('/api/admin/labels/merge', { shipment_ids: shipmentIds, format, ...(packingSlips && format !== 'zpl_4x6' ? { packing_slips: true } : {}) });
+  saveBlob(blob, `labels-${shipmentIds.length}-${new Date().toISOString().slice(0, 10)}.${format === 'zpl_4x6' ? 'zpl' : 'pdf'}`);
 }
 
 export function fetchPackingSlip(orderId: string): Promise<Blob> {

@@ -53,6 +53,7 @@ trait Operations
         'listBatchItems' => ['GET', '/v1/batches/{id}/items'],
         'cancelBatch' => ['POST', '/v1/batches/{id}/cancel'],
         'getBatchLabel' => ['GET', '/v1/batches/{id}/label'],
+        'mergeLabels' => ['POST', '/v1/labels/merge'],
         'listWebhooks' => ['GET', '/v1/webhooks'],
         'createWebhook' => ['POST', '/v1/webhooks'],
         'getWebhook' => ['GET', '/v1/webhooks/{id}'],
@@ -163,6 +164,7 @@ trait Operations
         'adminListBatchItems' => ['GET', '/api/admin/batches/{id}/items'],
         'adminCancelBatch' => ['POST', '/api/admin/batches/{id}/cancel'],
         'adminGetBatchLabel' => ['GET', '/api/admin/batches/{id}/label'],
+        'adminMergeLabels' => ['POST', '/api/admin/labels/merge'],
         'adminListWebhooks' => ['GET', '/api/admin/webhooks'],
         'adminCreateWebhook' => ['POST', '/api/admin/webhooks'],
         'adminGetWebhook' => ['GET', '/api/admin/webhooks/{id}'],
@@ -830,6 +832,17 @@ trait Operations
     public function getBatchLabel(string $id): string
     {
         return $this->request('GET', '/v1/batches/{id}/label', ['id' => $id], [], null, null, 'binary');
+    }
+
+    /**
+     * Print selected shipments' labels as one file (PDF pages or concatenated ZPL).
+     *
+     * POST /v1/labels/merge
+     * @return string the label bytes
+     */
+    public function mergeLabels(array $body, ?string $idempotencyKey = null): string
+    {
+        return $this->request('POST', '/v1/labels/merge', [], [], $body, $idempotencyKey, 'binary');
     }
 
     /**
@@ -2391,6 +2404,17 @@ trait Operations
     public function adminGetBatchLabel(string $id): string
     {
         return $this->request('GET', '/api/admin/batches/{id}/label', ['id' => $id], [], null, null, 'binary');
+    }
+
+    /**
+     * Print selected shipments' labels as one file (PDF pages or concatenated ZPL).
+     *
+     * POST /api/admin/labels/merge
+     * @return string the label bytes
+     */
+    public function adminMergeLabels(array $body, ?string $idempotencyKey = null): string
+    {
+        return $this->request('POST', '/api/admin/labels/merge', [], [], $body, $idempotencyKey, 'binary');
     }
 
     /**
