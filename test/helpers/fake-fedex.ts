@@ -74,7 +74,8 @@ export interface FakeFedexRequest {
 
 /** Label images the fake issues, per requested imageType (tiny but real files). */
 export const FAKE_FEDEX_LABELS: Record<string, Buffer> = {
-  PDF: Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n'),
+  // One 4×6 page (a multi-piece label file is counted page by page).
+  PDF: Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj 3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 288 432]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n'),
   PNG: Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64'),
   ZPLII: Buffer.from('^XA^FO50,50^A0N,40,40^FDFEDEX GROUND^FS^FO50,120^BCN,100,Y,N,N^FD794953535000^FS^XZ\n'),
 };
