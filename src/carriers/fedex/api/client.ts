@@ -138,7 +138,9 @@ export class FedexApiDriver implements CarrierApiDriver {
   async rates(ctx: ApiCallContext, request: ApiRateRequest) {
     const account = this.accountNumber(ctx);
     if (!account) return this.missingAccountNumber<never>();
-    const packaging = fedexPackaging(parcelsOf(request));
+    // One Ground service asked for (serviceType sent) travels as YOUR_PACKAGING, as its label would.
+    const only = request.service_codes?.length === 1 ? fedexServiceType(request.service_codes[0]) : null;
+    const packaging = fedexPackaging(parcelsOf(request), only ? isGroundService(only) : undefined);
     if (!packaging.ok) return rejected<never>([{ code: 'carrier_rejected', carrier_code: 'mixed_packaging', message: packaging.message, field: 'parcels' }]);
     return this.run(ctx, { operation: 'rates', method: 'POST', path: RATE_PATH, json: buildRateRequest(request, account, packaging), idempotent: true }, (body, res) => {
       const parsed = parseRateResponse(body, request.ship_date, request.service_codes, request.options);
