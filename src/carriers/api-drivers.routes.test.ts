@@ -4,14 +4,16 @@ import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createTenant, type Tenant } from '../../test/helpers/app.js';
 import { startFakeDhl, type FakeDhl } from '../../test/helpers/fake-dhl.js';
-import { startFakeFedex, type FakeFedex } from '../../test/helpers/fake-fedex.js';
+import { FAKE_FEDEX_ONE_RATE, startFakeFedex, type FakeFedex } from '../../test/helpers/fake-fedex.js';
 import { startFakeUps, type FakeUps } from '../../test/helpers/fake-ups.js';
-import { startFakeUsps, type FakeUsps } from '../../test/helpers/fake-usps.js';
+import { FAKE_USPS_FLAT_RATES, startFakeUsps, type FakeUsps } from '../../test/helpers/fake-usps.js';
 
-// Multi-piece shipments through api carrier accounts, end to end over HTTP (docs/carriers.md,
-// "Multi-piece shipments"): the rate query sends every piece to the carrier, a purchase reads
-// each package's number and label back (the label file a page per package), a void voids them
-// all; USPS (one parcel per shipment) is dropped and refused before it is asked.
+// Multi-piece shipments and carriers' own packaging through api carrier accounts, end to end
+// over HTTP (docs/carriers.md, "Multi-piece shipments", "Carrier packaging through an api
+// account"): the rate query sends every piece to the carrier, a purchase reads each package's
+// number and label back (the label file a page per package), a void voids them all; USPS (one
+// parcel per shipment) is dropped and refused before it is asked. A carrier's package is sent
+// as its own packaging code and priced by the carrier; another carrier's is never sent.
 let app: FastifyInstance;
 let t: Tenant;
 let ups: FakeUps;
@@ -174,5 +176,54 @@ describe('multi-piece through the api drivers', () => {
     expect(res.statusCode, res.body).toBe(422);
     expect(res.json()).toMatchObject({ code: 'option_unavailable', details: [{ field: 'parcels', option: 'parcels' }] });
     expect(usps.count('label')).toBe(labelsBefore);
+  });
+});
+
+describe("carriers' own packaging through the api drivers", () => {
+  it('GET /v1/carrier-packages lists each carrier\'s packaging with the services that price it flat', async () => {
+    const res = await app.inject({ method: 'GET', url: '/v1/carrier-packages', headers: t.headers });
+    expect(res.statusCode).toBe(200);
+    const ids = res.json().data.map((p: { id: string }) => p.id);
+    expect(ids).toEqual(expect.arrayContaining(['ups_letter', 'ups_pak', 'fedex_envelope', 'fedex_pak', 'dhl_express_flyer', 'usps_flat_rate_envelope', 'usps_medium_flat_rate_box']));
+  });
+
+  it('a USPS flat rate envelope: priced flat by the USPS account; the UPS account is not asked, its services unavailable', async () => {
+    ups.reset();
+    usps.reset();
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v1/rates/query',
+      headers: t.headers,
+      payload: { ship_from: shipFrom, ship_to: shipTo, parcel: { package_id: 'usps_flat_rate_envelope', weight_oz: 48 }, carrier_accounts: [accounts.usps, accounts.ups] },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json();
+    const priority = body.data.find((o: { service_code: string }) => o.service_code === 'usps_priority_mail');
+    expect(priority).toMatchObject({ carrier_account_id: accounts.usps, price: { amount: FAKE_USPS_FLAT_RATES.PRIORITY_MAIL!.FE } });
+    expect(body.data.some((o: { carrier: string }) => o.carrier === 'ups')).toBe(false);
+    expect(body.unavailable).toContainEqual({ carrier: 'ups', service_code: 'ups_ground', reason: "UPS does not carry another carrier's packaging (usps_flat_rate_envelope)" });
+    expect(ups.count('rates')).toBe(0);
+    expect(usps.violations).toEqual([]);
+  });
+
+  it('a FedEx Envelope bought by 2Day: sent as FEDEX_ENVELOPE with One Rate, charged the flat price', async () => {
+    fedex.reset();
+    const orderRes = await app.inject({ method: 'POST', url: '/v1/orders', headers: t.headers, payload: { customer: { name: 'Ada', email: 'ada@example.com' }, ship_to: shipTo, ship_from: shipFrom, parcel: { package_id: 'fedex_envelope', weight_oz: 8 }, line_items: [{ sku: 'DOC-1', name: 'Contract', quantity: 1, unit_price: { amount: 100, currency: 'USD' }, weight_oz: 8 }] } });
+    expect(orderRes.statusCode, orderRes.body).toBe(201);
+    const res = await app.inject({ method: 'POST', url: '/v1/shipments', headers: t.headers, payload: { order_id: orderRes.json().id, service_code: 'fedex_2day', carrier_account_id: accounts.fedex } });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().price.amount).toBe(FAKE_FEDEX_ONE_RATE.FEDEX_ENVELOPE!.FEDEX_2_DAY);
+    expect(fedex.lastBody('ship').requestedShipment).toMatchObject({ packagingType: 'FEDEX_ENVELOPE', shipmentSpecialServices: { specialServiceTypes: ['FEDEX_ONE_RATE'] } });
+    expect(fedex.violations).toEqual([]);
+  });
+
+  it("another carrier's packaging bought through an api account: 422 no_rates, the carrier never asked", async () => {
+    ups.reset();
+    const orderRes = await app.inject({ method: 'POST', url: '/v1/orders', headers: t.headers, payload: { customer: { name: 'Ada', email: 'ada@example.com' }, ship_to: shipTo, ship_from: shipFrom, parcel: { package_id: 'fedex_pak', weight_oz: 20 }, line_items: [{ sku: 'A', name: 'A', quantity: 1, unit_price: { amount: 100, currency: 'USD' }, weight_oz: 20 }] } });
+    expect(orderRes.statusCode, orderRes.body).toBe(201);
+    const res = await app.inject({ method: 'POST', url: '/v1/shipments', headers: t.headers, payload: { order_id: orderRes.json().id, service_code: 'ups_ground', carrier_account_id: accounts.ups } });
+    expect(res.statusCode, res.body).toBe(422);
+    expect(res.json()).toMatchObject({ code: 'no_rates', details: [{ field: 'parcel.package_id' }] });
+    expect(ups.count('ship')).toBe(0);
   });
 });
