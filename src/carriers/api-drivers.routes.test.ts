@@ -164,6 +164,26 @@ describe('multi-piece through the api drivers', () => {
     expect(dhl.violations).toEqual([]);
   });
 
+  it('tracking: UPS is asked for every package and the shipment rolls up; DHL Express pieces travel as their waybill', async () => {
+    ups.reset();
+    const shipment = await buy('ups', 'ups_ground');
+    const refreshed = await app.inject({ method: 'POST', url: `/v1/tracking/${shipment.id}/refresh`, headers: t.headers });
+    expect(refreshed.statusCode, refreshed.body).toBe(200);
+    const asked = ups.requests.filter((r) => r.operation === 'track').map((r) => decodeURIComponent(r.path.split('?')[0]!.split('/').pop()!));
+    expect(asked.sort()).toEqual(shipment.packages.map((p) => p.tracking_number).sort());
+    const read = (await app.inject({ method: 'GET', url: `/v1/shipments/${shipment.id}`, headers: t.headers })).json();
+    expect(read.packages.map((p: { tracking_status: string }) => p.tracking_status)).toEqual(['delivered', 'delivered', 'delivered']);
+    expect(read.status).toBe('delivered');
+
+    dhl.reset();
+    const pieces = await buy('dhl_express', 'dhl_express_domestic', 'pdf_4x6', { from: hamburg, to: berlin });
+    const again = await app.inject({ method: 'POST', url: `/v1/tracking/${pieces.id}/refresh`, headers: t.headers });
+    expect(again.statusCode, again.body).toBe(200);
+    expect(dhl.requests.filter((r) => r.operation === 'track')).toHaveLength(1);
+    const dhlRead = (await app.inject({ method: 'GET', url: `/v1/shipments/${pieces.id}`, headers: t.headers })).json();
+    expect(dhlRead.packages.map((p: { tracking_status: string }) => p.tracking_status)).toEqual(['delivered', 'delivered', 'delivered']);
+  });
+
   it('USPS (one parcel per shipment): the rate dropped with a parcels message, a purchase 422, USPS never sold a label', async () => {
     const quote = await rate(accounts.usps, [small, large]);
     expect(quote.statusCode, quote.body).toBe(200);
