@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { PDFDocument } from 'pdf-lib';
+import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createTenant, type Tenant } from '../../test/helpers/app.js';
 import { startFakeDhl, type FakeDhl } from '../../test/helpers/fake-dhl.js';
 import { FAKE_FEDEX_ONE_RATE, startFakeFedex, type FakeFedex } from '../../test/helpers/fake-fedex.js';
-import { startFakeUps, type FakeUps } from '../../test/helpers/fake-ups.js';
+import { FAKE_LABELS, startFakeUps, type FakeUps } from '../../test/helpers/fake-ups.js';
 import { FAKE_USPS_FLAT_RATES, startFakeUsps, type FakeUsps } from '../../test/helpers/fake-usps.js';
 
 // Multi-piece shipments and carriers' own packaging through api carrier accounts, end to end
@@ -105,6 +106,12 @@ describe('multi-piece through the api drivers', () => {
     // UPS issued three GIFs: the PDF label has a page per package, in letter form too.
     expect(await labelPages(shipment.id)).toBe(3);
     expect(await labelPages(shipment.id, 'pdf_letter')).toBe(3);
+    // As PNG (one image), the three GIFs (the fake's is 1 × 1 pixel) stacked top to bottom.
+    expect(FAKE_LABELS.GIF!.readUInt16LE(6)).toBe(1);
+    const png = await app.inject({ method: 'GET', url: `/v1/shipments/${shipment.id}/label?format=png_4x6`, headers: t.headers });
+    expect(png.headers['content-type']).toMatch(/image\/png/);
+    const stacked = PNG.sync.read(png.rawPayload);
+    expect([stacked.width, stacked.height]).toEqual([1, 3]);
 
     const voided = await voidShipment(shipment.id);
     expect(voided.statusCode, voided.body).toBe(200);
