@@ -408,6 +408,10 @@ describe('FedEx driver against the fake FedEx', () => {
     expect(fake.lastBody('ship').requestedShipment).toMatchObject({ totalPackageCount: 2, totalWeight: 5 });
     expect(bought.value.packages).toHaveLength(2);
     expect(bought.value.packages.map((p) => p.tracking_number)).toEqual(fake.shipments.get(bought.value.carrier_shipment_id)?.trackingNumbers);
+    // The master (masterTrackingNumber, what cancel takes) is the first piece's; the second is its child.
+    expect(bought.value.tracking_number).toBe(bought.value.carrier_shipment_id);
+    expect(bought.value.packages[0]!.tracking_number).toBe(bought.value.carrier_shipment_id);
+    expect(bought.value.packages[1]!.tracking_number).not.toBe(bought.value.carrier_shipment_id);
     expect(bought.value.packages.every((p) => p.label.bytes.equals(FAKE_FEDEX_LABELS.PDF))).toBe(true);
     const voided = await driver().void(c, { carrier_shipment_id: bought.value.carrier_shipment_id });
     expect(voided).toEqual({ ok: true, value: { voided: true } });
