@@ -2,7 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createTenant, type Tenant } from '../../test/helpers/app.js';
+import { dhlFixture, startFakeDhl, type FakeDhl } from '../../test/helpers/fake-dhl.js';
+import { startFakeFedex, type FakeFedex } from '../../test/helpers/fake-fedex.js';
 import { FAKE_UPS_OPTION_CHARGES, startFakeUps, type FakeUps } from '../../test/helpers/fake-ups.js';
+import { startFakeUsps, type FakeUsps } from '../../test/helpers/fake-usps.js';
 import { loadUpsSpecs } from '../../test/helpers/ups-spec.js';
 
 // Shipment options through an api carrier account, end to end over HTTP: the rate query keeps
@@ -12,6 +15,10 @@ let app: FastifyInstance;
 let t: Tenant;
 let ups: FakeUps;
 let accountId: string;
+let fedex: FakeFedex;
+let dhl: FakeDhl;
+let usps: FakeUsps;
+const others: Record<'fedex' | 'dhl_express' | 'usps', string> = { fedex: '', dhl_express: '', usps: '' };
 const SECRET = 'fake-client-secret-options';
 
 const shipFrom = { name: 'Warehouse', company: 'Acme', street1: '350 5th Ave', city: 'New York', state: 'NY', postal_code: '10118', country: 'US', phone: '+1 212 555 0100' };
@@ -30,14 +37,30 @@ beforeAll(async () => {
   });
   expect(account.statusCode, account.body).toBe(201);
   accountId = account.json().id;
-}, 120_000);
+  [fedex, dhl, usps] = await Promise.all([startFakeFedex({ secretKey: SECRET }), startFakeDhl({ apiSecret: SECRET }), startFakeUsps({ clientSecret: SECRET })]);
+  const bodies = {
+    fedex: { carrier: 'fedex', driver: 'api', account_number: '740561073', base_url: fedex.url, credentials: { api_key: 'fake-api-key', secret_key: SECRET } },
+    dhl_express: { carrier: 'dhl_express', driver: 'api', account_number: '123456789', base_url: dhl.url, credentials: { api_key: 'fake-api-key', api_secret: SECRET } },
+    usps: {
+      carrier: 'usps',
+      driver: 'api',
+      base_url: usps.url,
+      credentials: { client_id: 'fake-client-id', client_secret: SECRET, crid: '56982563', mid: '904128936', manifest_mid: '904128937', payment_account_number: '1000405525', payment_account_type: 'EPS' },
+    },
+  };
+  for (const carrier of Object.keys(bodies) as (keyof typeof bodies)[]) {
+    const res = await app.inject({ method: 'POST', url: '/v1/carrier-accounts', headers: t.headers, payload: bodies[carrier] });
+    expect(res.statusCode, res.body).toBe(201);
+    others[carrier] = res.json().id;
+  }
+}, 180_000);
 afterAll(async () => {
   await app?.close();
-  await ups?.close();
+  await Promise.all([ups?.close(), fedex?.close(), dhl?.close(), usps?.close()]);
 });
 
-async function order(): Promise<string> {
-  const res = await app.inject({ method: 'POST', url: '/v1/orders', headers: t.headers, payload: { customer: { name: 'Ada', email: 'ada@example.com' }, ship_to: shipTo, ship_from: shipFrom, parcel, line_items: [{ sku: 'W-1', name: 'Widget', quantity: 1, unit_price: { amount: 2500, currency: 'USD' }, weight_oz: 20 }] } });
+async function order(lane: { from: object; to: object } = { from: shipFrom, to: shipTo }): Promise<string> {
+  const res = await app.inject({ method: 'POST', url: '/v1/orders', headers: t.headers, payload: { customer: { name: 'Ada', email: 'ada@example.com' }, ship_to: lane.to, ship_from: lane.from, parcel, line_items: [{ sku: 'W-1', name: 'Widget', quantity: 1, unit_price: { amount: 2500, currency: 'USD' }, weight_oz: 20 }] } });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().id;
 }
@@ -103,5 +126,55 @@ describe('shipment options through an api carrier account', () => {
       message: 'Delivery Confirmation Adult Signature Required is not available for the destination.',
       details: [{ message: 'Delivery Confirmation Adult Signature Required is not available for the destination.', carrier_code: '120541' }],
     });
+  });
+});
+
+// The same refusal path for the other api drivers: each carrier's own error body, read by its
+// errors.ts, becomes 422 carrier_rejected with the carrier's words; nothing is kept.
+describe('FedEx, DHL Express and USPS refusing an option over HTTP', () => {
+  const hamburg = { name: 'Lager', company: 'Acme GmbH', street1: 'Am Sandtorkai 1', city: 'Hamburg', postal_code: '20457', country: 'DE', phone: '+49 40 1234567' };
+  const berlin = { name: 'Pat Käufer', street1: 'Invalidenstraße 116', city: 'Berlin', postal_code: '10115', country: 'DE', phone: '+49 30 1234567' };
+  const buy = async (payload: Record<string, unknown>, lane?: { from: object; to: object }) =>
+    app.inject({ method: 'POST', url: '/v1/shipments', headers: t.headers, payload: { order_id: await order(lane), ...payload } });
+  const shipmentsOf = async (orderId: string) => (await app.inject({ method: 'GET', url: `/v1/shipments?order_id=${orderId}`, headers: t.headers })).json().data;
+
+  it("FedEx refusing an adult signature: 422 carrier_rejected with FedEx's message and code", async () => {
+    fedex.reset();
+    const message = 'Adult signature option is not allowed for the destination.';
+    fedex.queue('ship', { status: 400, body: { transactionId: 'a1b2c3', errors: [{ code: 'SIGNATUREOPTION.ADULT.NOTALLOWED', message }] } });
+    const res = await buy({ service_code: 'fedex_2day', carrier_account_id: others.fedex, options: { signature: 'adult' } });
+    expect(res.statusCode, res.body).toBe(422);
+    expect(res.json()).toMatchObject({ code: 'carrier_rejected', message, details: [{ message, carrier_code: 'SIGNATUREOPTION.ADULT.NOTALLOWED' }] });
+    // The option was sent as FedEx describes it before FedEx said no.
+    const sent = fedex.lastBody('ship').requestedShipment.requestedPackageLineItems[0].packageSpecialServices;
+    expect(sent).toMatchObject({ specialServiceTypes: ['SIGNATURE_OPTION'], signatureOptionType: 'ADULT' });
+    expect(fedex.violations).toEqual([]);
+  });
+
+  it("DHL Express refusing Saturday delivery: 422 carrier_rejected with DHL's detail, its number as the code", async () => {
+    dhl.reset();
+    // The one-piece purchase asks GET /products first: DHL offers the domestic product (N) here.
+    const products = dhlFixture('products');
+    products.products[0].productCode = 'N';
+    dhl.queue('products', { body: products });
+    dhl.queue('shipments', { status: 422, body: { instance: '/expressapi/shipments', detail: "7008: The requested Special Service 'AA' is not available for the route.", title: 'Unprocessable Entity', message: 'Unprocessable Entity', status: '422' } });
+    const orderId = await order({ from: hamburg, to: berlin });
+    const res = await app.inject({ method: 'POST', url: '/v1/shipments', headers: t.headers, payload: { order_id: orderId, service_code: 'dhl_express_domestic', carrier_account_id: others.dhl_express, options: { saturday_delivery: true } } });
+    expect(res.statusCode, res.body).toBe(422);
+    expect(res.json()).toMatchObject({ code: 'carrier_rejected', message: "The requested Special Service 'AA' is not available for the route.", details: [{ carrier_code: '7008', message: "The requested Special Service 'AA' is not available for the route." }] });
+    const sent = JSON.parse(dhl.requests.filter((r) => r.operation === 'shipments').at(-1)!.body);
+    expect(sent.valueAddedServices).toContainEqual({ serviceCode: 'AA' });
+    expect(await shipmentsOf(orderId)).toEqual([]);
+  });
+
+  it("USPS refusing insurance: 422 carrier_rejected with USPS's detail and error code", async () => {
+    usps.reset();
+    const detail = 'Extra service 930 (Insurance) is not available with the requested mail class and rate indicator.';
+    usps.queue('label', { status: 400, body: { apiVersion: 'v3', error: { code: '400', message: 'Invalid extra service.', errors: [{ status: '400', code: 'LBL-ES-930', title: 'Invalid extra service', detail, source: { parameter: 'packageDescription.extraServices' } }] } } });
+    const res = await buy({ service_code: 'usps_priority_mail', carrier_account_id: others.usps, options: { insurance: { amount: { amount: 20_000, currency: 'USD' } } } });
+    expect(res.statusCode, res.body).toBe(422);
+    expect(res.json()).toMatchObject({ code: 'carrier_rejected', message: detail, details: [{ message: detail, carrier_code: 'LBL-ES-930' }] });
+    const sent = JSON.parse(usps.requests.filter((r) => r.operation === 'label').at(-1)!.body).packageDescription;
+    expect(sent.extraServices).toContain(930);
   });
 });

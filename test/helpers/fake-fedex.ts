@@ -74,7 +74,8 @@ export interface FakeFedexRequest {
 
 /** Label images the fake issues, per requested imageType (tiny but real files). */
 export const FAKE_FEDEX_LABELS: Record<string, Buffer> = {
-  PDF: Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n'),
+  // One 4×6 page (a multi-piece label file is counted page by page).
+  PDF: Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj 3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 288 432]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n'),
   PNG: Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64'),
   ZPLII: Buffer.from('^XA^FO50,50^A0N,40,40^FDFEDEX GROUND^FS^FO50,120^BCN,100,Y,N,N^FD794953535000^FS^XZ\n'),
 };
@@ -123,6 +124,9 @@ export async function startFakeFedex(options: FakeFedexOptions = {}) {
       case 'rates': {
         const packages = body?.requestedShipment?.requestedPackageLineItems ?? [];
         const reply = fedexFixture(packages.length > 1 ? 'rate-quotes-multi' : 'rate-quotes');
+        const refusal = checkPackaging(body?.requestedShipment);
+        if (refusal) return refusal;
+        for (const r of reply.output.rateReplyDetails) priceOneRate(r, r.ratedShipmentDetails ?? [], 'totalNetCharge', body?.requestedShipment);
         for (const r of reply.output.rateReplyDetails) {
           for (const d of r.ratedShipmentDetails ?? []) if (d.shipmentRateDetail) priceFedexOptions(d, d.shipmentRateDetail, 'surCharges', 'type', body?.requestedShipment);
         }
@@ -130,6 +134,8 @@ export async function startFakeFedex(options: FakeFedexOptions = {}) {
       }
       case 'ship': {
         const shipment = body?.requestedShipment ?? {};
+        const refusal = checkPackaging(shipment);
+        if (refusal) return refusal;
         const imageType: string = shipment.labelSpecification?.imageType ?? 'PDF';
         const packages: unknown[] = shipment.requestedPackageLineItems ?? [];
         const numbers = packages.map(() => trackingNumber());
@@ -149,6 +155,7 @@ export async function startFakeFedex(options: FakeFedexOptions = {}) {
           packageSequenceNumber: i + 1,
           packageDocuments: [{ contentType: 'LABEL', copiesToPrint: 1, docType: imageType, trackingNumber: n, encodedLabel: (FAKE_FEDEX_LABELS[imageType] ?? FAKE_FEDEX_LABELS.PDF).toString('base64') }],
         }));
+        priceOneRate({ serviceType: shipment.serviceType }, result.completedShipmentDetail?.shipmentRating?.shipmentRateDetails ?? [], 'totalNetCharge', shipment);
         for (const d of result.completedShipmentDetail?.shipmentRating?.shipmentRateDetails ?? []) priceFedexOptions(d, d, 'surcharges', 'surchargeType', shipment);
         shipments.set(numbers[0], { cancelled: false, trackingNumbers: numbers, serviceType: shipment.serviceType, shipDate: shipment.shipDatestamp });
         return { body: reply };
@@ -293,6 +300,45 @@ function readBody(op: FakeFedexOperation, body: string): any {
 
 /** What the fake charges for each option a request carries, per package, under FedEx's surcharge types. */
 export const FAKE_FEDEX_OPTION_CHARGES = { SIGNATURE_OPTION: 6.75, ADULT_SIGNATURE: 7.9, SATURDAY_DELIVERY: 16, DANGEROUS_GOODS: 42, DRY_ICE: 6.5, INSURED_VALUE: 4.2 } as const;
+
+/**
+ * FedEx One Rate as the fake prices it (cents, per package, list and account alike): a flat
+ * price per FedEx packaging and Express service, fuel included, no other surcharge.
+ */
+export const FAKE_FEDEX_ONE_RATE: Record<string, Record<string, number>> = {
+  FEDEX_ENVELOPE: { PRIORITY_OVERNIGHT: 7785, STANDARD_OVERNIGHT: 7065, FEDEX_2_DAY: 2740, FEDEX_EXPRESS_SAVER: 2295 },
+  FEDEX_PAK: { PRIORITY_OVERNIGHT: 8295, STANDARD_OVERNIGHT: 7565, FEDEX_2_DAY: 2945, FEDEX_EXPRESS_SAVER: 2495 },
+};
+const FEDEX_PACKAGING_TYPES = ['YOUR_PACKAGING', 'FEDEX_ENVELOPE', 'FEDEX_PAK', 'FEDEX_BOX', 'FEDEX_SMALL_BOX', 'FEDEX_MEDIUM_BOX', 'FEDEX_LARGE_BOX', 'FEDEX_EXTRA_LARGE_BOX', 'FEDEX_10KG_BOX', 'FEDEX_25KG_BOX', 'FEDEX_TUBE'];
+
+/** FedEx's refusals of a packaging: a type it does not know, One Rate without a FedEx packaging, Ground in FedEx packaging. */
+function checkPackaging(shipment: any): FakeReply | null {
+  const packaging = shipment?.packagingType ?? 'YOUR_PACKAGING';
+  const oneRate = (shipment?.shipmentSpecialServices?.specialServiceTypes ?? []).includes('FEDEX_ONE_RATE');
+  if (!FEDEX_PACKAGING_TYPES.includes(packaging)) return { status: 400, body: fedexError('PACKAGINGTYPE.INVALID', `Packaging type ${packaging} is invalid.`) };
+  if (oneRate && !FAKE_FEDEX_ONE_RATE[packaging]) return { status: 400, body: fedexError('ONERATE.PACKAGING.INVALID', 'FedEx One Rate requires FedEx packaging.') };
+  if (packaging !== 'YOUR_PACKAGING' && /GROUND/.test(shipment?.serviceType ?? '')) return { status: 400, body: fedexError('PACKAGING.SERVICE.INVALID', 'FedEx Ground takes only YOUR_PACKAGING.') };
+  return null;
+}
+
+/** With FEDEX_ONE_RATE: each Express service's charge is the flat price per package (Ground is rated as your packaging). */
+function priceOneRate(reply: any, details: any[], totalKey: string, shipment: any) {
+  const packaging = shipment?.packagingType;
+  if (!(shipment?.shipmentSpecialServices?.specialServiceTypes ?? []).includes('FEDEX_ONE_RATE')) return;
+  const flat = FAKE_FEDEX_ONE_RATE[packaging]?.[reply.serviceType];
+  if (flat === undefined) return;
+  const cents = flat * (shipment.requestedPackageLineItems?.length ?? 1);
+  reply.packagingType = packaging;
+  for (const d of details) {
+    d[totalKey] = cents / 100;
+    if (typeof d.totalNetFedExCharge === 'number') d.totalNetFedExCharge = cents / 100;
+    if (typeof d.totalBaseCharge === 'number') d.totalBaseCharge = cents / 100;
+    if (d.shipmentRateDetail) d.shipmentRateDetail.surCharges = [];
+    if (Array.isArray(d.surcharges)) d.surcharges = [];
+    if (typeof d.totalSurcharges === 'number') d.totalSurcharges = 0;
+    if (typeof d.shipmentRateDetail?.totalSurcharges === 'number') d.shipmentRateDetail.totalSurcharges = 0;
+  }
+}
 
 function priceFedexOptions(totals: any, detail: any, listKey: 'surCharges' | 'surcharges', typeKey: 'type' | 'surchargeType', shipment: any) {
   const lines: { type: string; amount: number }[] = [];

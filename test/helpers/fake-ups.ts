@@ -97,7 +97,7 @@ export async function startFakeUps(options: FakeUpsOptions = {}) {
   const requests: FakeUpsRequest[] = [];
   /** Problems in requests we received or answers we gave, for tests to assert empty. */
   const violations: string[] = [];
-  const shipments = new Map<string, { voided: boolean; trackingNumbers: string[] }>();
+  const shipments = new Map<string, { voided: boolean; trackingNumbers: string[]; voidedPackages: Set<string> }>();
   let seq = 0;
   const sockets = new Set<import('node:net').Socket>();
   const hung = new Set(options.hang ?? []);
@@ -115,13 +115,17 @@ export async function startFakeUps(options: FakeUpsOptions = {}) {
         const shipment = body?.RateRequest?.Shipment ?? {};
         const packages = shipment.Package ?? [];
         const reply = upsFixture(packages.length > 1 ? 'rate-shop-multi' : 'rate-shop');
+        priceLetters(reply.RateResponse, packages, 'PackagingType');
         for (const rated of [reply.RateResponse.RatedShipment].flat()) priceOptions(rated, rated, rated.NegotiatedRateCharges, shipment);
         return { body: reply };
       }
       case 'ship': {
         const shipment = body?.ShipmentRequest?.Shipment ?? {};
         const format: string = body?.ShipmentRequest?.LabelSpecification?.LabelImageFormat?.Code ?? 'GIF';
-        const packages: unknown[] = shipment.Package ?? [];
+        const packages: any[] = [shipment.Package ?? []].flat();
+        if (isLetter(packages, 'Packaging') && !FAKE_UPS_LETTER_RATES[shipment.Service?.Code]) {
+          return { status: 400, body: { response: { errors: [{ code: '111500', message: 'The selected service is not available for the UPS Letter packaging type.' }] } } };
+        }
         const numbers = packages.map(() => trackingNumber());
         // International forms asked for (a commercial invoice): UPS prints them beside the labels (Form).
         const international = !!shipment.ShipmentServiceOptions?.InternationalForms;
@@ -132,8 +136,13 @@ export async function startFakeUps(options: FakeUpsOptions = {}) {
           TrackingNumber: n,
           ShippingLabel: { ImageFormat: { Code: format, Description: format }, GraphicImage: (FAKE_LABELS[format] ?? FAKE_LABELS.GIF).toString('base64') },
         }));
+        if (isLetter(packages, 'Packaging')) {
+          const cents = FAKE_UPS_LETTER_RATES[shipment.Service.Code]! * packages.length;
+          results.ShipmentCharges = { ...results.ShipmentCharges, TransportationCharges: usd(cents), ItemizedCharges: [], TotalCharges: usd(cents) };
+          if (results.NegotiatedRateCharges) results.NegotiatedRateCharges.TotalCharge = usd(cents);
+        }
         priceOptions(results.ShipmentCharges, results.ShipmentCharges, results.NegotiatedRateCharges, shipment);
-        shipments.set(numbers[0], { voided: false, trackingNumbers: numbers });
+        shipments.set(numbers[0], { voided: false, trackingNumbers: numbers, voidedPackages: new Set() });
         return { body: reply };
       }
       case 'void': {
@@ -141,7 +150,21 @@ export async function startFakeUps(options: FakeUpsOptions = {}) {
         const s = shipments.get(id);
         if (!s) return { status: 400, body: { response: { errors: [{ code: '190101', message: 'No shipment found for the shipment identification number.' }] } } };
         if (s.voided) return { status: 400, body: upsFixture('error-void') };
-        s.voided = true;
+        // `trackingnumber` (Shipping.yaml): the packages to void, one number or a bracketed list
+        // of up to 20; absent, the whole shipment. A shipment is void once every package is.
+        const listed = url.searchParams.get('trackingnumber');
+        let numbers: string[] = s.trackingNumbers;
+        if (listed !== null) {
+          try {
+            numbers = listed.trim().startsWith('[') ? (JSON.parse(listed) as string[]) : [listed];
+          } catch {
+            return { status: 400, body: { response: { errors: [{ code: '190102', message: 'Invalid tracking number list.' }] } } };
+          }
+          const unknown = numbers.filter((n) => !s.trackingNumbers.includes(n));
+          if (unknown.length || numbers.length > 20) return { status: 400, body: { response: { errors: [{ code: '190103', message: `Tracking number ${unknown[0] ?? ''} does not belong to the shipment.` }] } } };
+        }
+        for (const n of numbers) s.voidedPackages.add(n);
+        s.voided = s.trackingNumbers.every((n) => s.voidedPackages.has(n));
         return { body: upsFixture('void') };
       }
       case 'track': {
@@ -286,6 +309,33 @@ function priceOptions(charges: any, itemized: any, negotiated: any, shipment: an
   bump(charges.ServiceOptionsCharges);
   bump(charges.TotalCharges);
   bump(negotiated?.TotalCharge);
+}
+
+/**
+ * What the fake charges a package in UPS Letter packaging (`PackagingType`/`Packaging` Code 01)
+ * per air service, in cents: a letter rate, not rated by weight. Ground (03) and 3 Day Select
+ * (12) carry no letters: Shop leaves them out, Ship refuses them.
+ */
+export const FAKE_UPS_LETTER_RATES: Record<string, number> = { '01': 3350, '02': 2275, '13': 3010, '14': 6420, '59': 2610 };
+
+const usd = (cents: number) => ({ CurrencyCode: 'USD', MonetaryValue: (cents / 100).toFixed(2) });
+
+function isLetter(packages: any[], key: 'PackagingType' | 'Packaging'): boolean {
+  return packages.length > 0 && packages.every((p) => p?.[key]?.Code === '01');
+}
+
+/** Shop with letters: the letter rate per package for air services, the others not offered. */
+function priceLetters(response: any, packages: any, key: 'PackagingType' | 'Packaging') {
+  const list = [packages].flat();
+  if (!isLetter(list, key)) return;
+  response.RatedShipment = [response.RatedShipment].flat().filter((r: any) => FAKE_UPS_LETTER_RATES[r.Service.Code] !== undefined);
+  for (const rated of response.RatedShipment) {
+    const cents = FAKE_UPS_LETTER_RATES[rated.Service.Code]! * list.length;
+    rated.TransportationCharges = usd(cents);
+    rated.TotalCharges = usd(cents);
+    delete rated.ItemizedCharges;
+    if (rated.NegotiatedRateCharges) rated.NegotiatedRateCharges = { TotalCharge: usd(cents) };
+  }
 }
 
 /** Without UPS's documents, route by path alone. */

@@ -148,6 +148,16 @@ export async function startFakeUsps(options: FakeUspsOptions = {}) {
     const image = FAKE_LABELS[imageType] ?? FAKE_LABELS.PDF;
     const metadata = uspsFixture('label-metadata');
     metadata.trackingNumber = tn;
+    // A flat-rate rate indicator: USPS charges the flat price (or refuses a class that has none).
+    const pkg = body?.packageDescription ?? {};
+    if (FLAT_RATE_INDICATORS.has(pkg.rateIndicator)) {
+      const flat = FAKE_USPS_FLAT_RATES[pkg.mailClass]?.[pkg.rateIndicator];
+      if (flat === undefined) {
+        labels.delete(tn);
+        return { status: 400, body: errorBody(400, 'Invalid rate indicator for the mail class.', [{ status: '400', code: 'LBL-RI', title: 'Invalid rate indicator', detail: `Rate indicator ${pkg.rateIndicator} is not available for ${pkg.mailClass}.`, source: { parameter: 'packageDescription.rateIndicator' } }]) };
+      }
+      metadata.postage = flat / 100;
+    }
     const extras = extraServiceLines(body?.packageDescription?.extraServices);
     if (extras.length) {
       metadata.extraServices = extras.map((e) => ({ name: e.name, price: e.price, SKU: e.sku }));
@@ -247,7 +257,7 @@ export async function startFakeUsps(options: FakeUspsOptions = {}) {
       }
       case 'rates':
         if (body?.destinationZIPCode === '00000') return { status: 400, body: uspsFixture('error-invalid-zip') };
-        return { body: priceExtraServices(uspsFixture('total-rates'), body) };
+        return { body: priceExtraServices(withFlatRates(uspsFixture('total-rates'), body), body) };
       case 'label':
       case 'intl_label': {
         const key = (headers['x-idempotency-key'] as string | undefined) ?? null;
@@ -433,6 +443,37 @@ function extraServiceLines(codes: unknown): { code: number; name: string; price:
 }
 
 /** A total-rates answer for a query naming extra services: each option lists them priced, and its totalPrice. */
+/**
+ * USPS flat-rate prices the fake answers (cents, commercial), per mail class and rate indicator
+ * (FE envelope, FA legal envelope, FP padded envelope, FS small box, FB medium box, PL large box).
+ */
+export const FAKE_USPS_FLAT_RATES: Record<string, Record<string, number>> = {
+  PRIORITY_MAIL: { FE: 915, FA: 945, FP: 995, FS: 990, FB: 1020, PL: 2290 },
+  PRIORITY_MAIL_EXPRESS: { FE: 2895, FA: 2915, FP: 2965 },
+};
+const FLAT_RATE_INDICATORS = new Set(['FE', 'FA', 'FP', 'FS', 'FB', 'PL']);
+const FLAT_NAMES: Record<string, string> = { FE: 'Flat Rate Envelope', FA: 'Legal Flat Rate Envelope', FP: 'Padded Flat Rate Envelope', FS: 'Flat Rate Box Small', FB: 'Flat Rate Box Medium', PL: 'Flat Rate Box Large' };
+
+/** Every flat-rate option of the mail classes asked for, as total-rates answers them (the fixture's medium box replaced). */
+function withFlatRates(reply: any, query: any): any {
+  const classes: string[] = query?.mailClasses ?? [];
+  const template = reply.rateOptions.find((o: any) => o.rates?.[0]?.rateIndicator === 'FB');
+  if (!template) return reply;
+  reply.rateOptions = reply.rateOptions.filter((o: any) => !FLAT_RATE_INDICATORS.has(o.rates?.[0]?.rateIndicator));
+  for (const mailClass of classes) {
+    for (const [indicator, cents] of Object.entries(FAKE_USPS_FLAT_RATES[mailClass] ?? {})) {
+      const envelope = indicator === 'FE' || indicator === 'FA' || indicator === 'FP';
+      const product = mailClass === 'PRIORITY_MAIL' ? 'Priority Mail' : 'Priority Mail Express';
+      reply.rateOptions.push({
+        ...template,
+        totalBasePrice: cents / 100,
+        rates: [{ ...template.rates[0], mailClass, rateIndicator: indicator, processingCategory: envelope ? 'FLATS' : 'MACHINABLE', price: cents / 100, description: `${product} ${FLAT_NAMES[indicator]}`, productName: `${product} Flat Rate`, productDefinition: envelope ? 'Flat Rate Envelope' : 'Flat Rate Box' }],
+      });
+    }
+  }
+  return reply;
+}
+
 function priceExtraServices(reply: any, query: any): any {
   const extras = extraServiceLines(query?.extraServices);
   if (extras.length === 0) return reply;

@@ -19,7 +19,7 @@ export { renderCustomsDocument, renderLabel, renderLabelSet, renderPackageLabels
 export { createLabelRenderPool, type LabelRenderPool, type LabelRenderPoolOptions } from './labels.pool.js';
 export { convertCarrierLabel, issuedLabelFormat, type CarrierLabelImage } from './labels.convert.js';
 export { labelMarks, dangerousGoodsMark, SIGNATURE_MARK, ADULT_SIGNATURE_MARK, SATURDAY_MARK } from './labels.marks.js';
-export { mergeLabelFiles } from './labels.merge.js';
+export { convertCarrierLabels, mergeLabelFiles } from './labels.merge.js';
 export { renderManifestDocument, type ManifestDocumentData } from './labels.manifest.js';
 export { stampVoid } from './labels.stamp.js';
 export { renderPackingSlip, type PackingSlipData } from './labels.packing-slip.js';

@@ -1,6 +1,8 @@
 import { PDFDict, PDFDocument, PDFName, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
+import { PNG } from 'pngjs';
 import { convertCarrierLabel, issuedLabelFormat } from './labels.convert.js';
+import { convertCarrierLabels } from './labels.merge.js';
 
 /** A carrier's PDF label: one page per size given (points), each with a line of text. */
 async function carrierPdf(...sizes: [number, number][]): Promise<Buffer> {
@@ -46,5 +48,36 @@ describe('a carrier PDF label in our formats', () => {
     expect(issuedLabelFormat('ZPL')).toBe('zpl_4x6');
     expect(issuedLabelFormat('PNG')).toBe('png_4x6');
     expect(issuedLabelFormat('GIF')).toBe('png_4x6');
+  });
+});
+
+describe("a multi-piece shipment's carrier labels as one file (convertCarrierLabels)", () => {
+  const png = (width: number, height: number, grey: number) => {
+    const img = new PNG({ width, height });
+    img.data.fill(grey);
+    for (let i = 3; i < img.data.length; i += 4) img.data[i] = 255;
+    return PNG.sync.write(img);
+  };
+
+  it('PDFs page after page, a page per package; ZPL one document after the other', async () => {
+    const merged = await convertCarrierLabels([{ format: 'PDF', bytes: await carrierPdf([288, 432]) }, { format: 'PDF', bytes: await carrierPdf([288, 432], [288, 432]) }], 'pdf_4x6');
+    expect((await PDFDocument.load(merged!.body)).getPageCount()).toBe(3);
+    const zpl = await convertCarrierLabels([{ format: 'ZPL', bytes: Buffer.from('^XA^FDONE^FS^XZ') }, { format: 'ZPL', bytes: Buffer.from('^XA^FDTWO^FS^XZ') }], 'zpl_4x6');
+    expect(zpl!.body.toString()).toBe('^XA^FDONE^FS^XZ\n^XA^FDTWO^FS^XZ\n');
+  });
+
+  it('images stacked top to bottom in one PNG, pixels copied (the narrower one padded white), or a PDF page each', async () => {
+    const stacked = await convertCarrierLabels([{ format: 'PNG', bytes: png(4, 3, 0) }, { format: 'PNG', bytes: png(2, 5, 128) }], 'png_4x6');
+    const img = PNG.sync.read(stacked!.body);
+    expect([img.width, img.height]).toEqual([4, 8]);
+    const at = (x: number, y: number) => img.data[(y * img.width + x) * 4];
+    expect([at(0, 0), at(3, 2), at(0, 3), at(1, 7), at(3, 7)]).toEqual([0, 0, 128, 128, 255]);
+    const pdf = await convertCarrierLabels([{ format: 'PNG', bytes: png(4, 6, 0) }, { format: 'PNG', bytes: png(4, 6, 0) }], 'pdf_4x6');
+    expect((await PDFDocument.load(pdf!.body)).getPageCount()).toBe(2);
+  });
+
+  it('null (a 422 for the caller, never a 500) when one cannot become the format or a file cannot be read', async () => {
+    expect(await convertCarrierLabels([{ format: 'PDF', bytes: await carrierPdf([288, 432]) }, { format: 'ZPL', bytes: Buffer.from('^XA^XZ') }], 'pdf_4x6')).toBeNull();
+    expect(await convertCarrierLabels([{ format: 'PDF', bytes: Buffer.from('%PDF-1.4 not really') }, { format: 'PDF', bytes: Buffer.from('garbage') }], 'pdf_4x6')).toBeNull();
   });
 });

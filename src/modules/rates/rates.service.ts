@@ -11,6 +11,7 @@ import type { RateOption, RateQuery, RateQueryResponse, UnavailableService } fro
 import { registrySources, type RateMessage, type RateSource, type SourcedRate } from './rates.sources.js';
 import { buildRoute, zip3Centroid } from './zones.js';
 import { parcelsGap } from '../shipment-options/index.js';
+import { foreignPackaging } from '../../carriers/api-packaging.js';
 
 /** A location's clock: its IANA zone and cut-off (minutes after local midnight). */
 export interface RateOriginClock {
@@ -217,9 +218,12 @@ async function computeQuote(query: RateQuery, ctx: QuoteRatesContext, now: Date)
         service_codes: codes,
         route,
         ...(asksNothing(shipmentOptions) && shipmentOptions.references.length === 0 && !shipmentOptions.delivery_instructions ? {} : { options: shipmentOptions }),
-        // Only a simulated carrier is asked for several pieces: the api drivers' multi-piece is refused below.
-        ...(pieces && source.driver === 'simulated' ? { parcels: pieces.map((p) => ({ ...p })) } : {}),
+        // Every piece, to either driver: an api driver sends them all to its carrier, which prices the lot.
+        ...(pieces ? { parcels: pieces.map((p) => ({ ...p })) } : {}),
       };
+      // Another carrier's packaging: an api account is not asked (its simulated twin's engine says the same).
+      const foreign = source.driver === 'api' ? foreignPackaging(carrier.name, request.parcels ?? [request.parcel], carrier.packages) : null;
+      if (foreign) return { source, codes, answer: { ok: true as const, rates: [], unavailable: (codes ?? carrier.services.map((s) => s.code)).map((service_code) => ({ service_code, reason: foreign })) } };
       return { source, codes, answer: await source.quote(request, { requestId: ctx.requestId, startedAt: ctx.startedAt }) };
     }),
   );
@@ -251,8 +255,8 @@ async function computeQuote(query: RateQuery, ctx: QuoteRatesContext, now: Date)
         const gaps = optionGaps(rate.service_name, service?.options, shipmentOptions);
         for (const gap of gaps) dropped.push({ carrier_account_id: source.accountId, carrier: carrier.slug, service_code: rate.service_code, code: 'option_unavailable', option: gap.option, message: gap.message });
         if (gaps.length > 0) continue;
-        // A multi-piece query: a service that takes fewer pieces (or an api account) is dropped too.
-        const pieceGap = pieces ? parcelsGap(rate.service_name, service?.options, pieces.length, source.driver) : null;
+        // A multi-piece query: a service that takes fewer pieces is dropped too.
+        const pieceGap = pieces ? parcelsGap(rate.service_name, service?.options, pieces.length) : null;
         if (pieceGap) {
           dropped.push({ carrier_account_id: source.accountId, carrier: carrier.slug, service_code: rate.service_code, code: 'option_unavailable', option: pieceGap.option, message: pieceGap.message });
           continue;

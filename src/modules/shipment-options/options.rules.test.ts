@@ -22,16 +22,15 @@ describe('parcels against a service\'s max_parcels', () => {
   });
 
   it('USPS (one parcel per shipment) refuses two with 422 option_unavailable naming parcels', () => {
-    const err = refusal(() => assertParcelsTaken(uspsCarrier, 'usps_ground_advantage', 2, 'simulated'));
+    const err = refusal(() => assertParcelsTaken(uspsCarrier, 'usps_ground_advantage', 2));
     expect(err.code).toBe('option_unavailable');
     expect(err.details).toEqual([expect.objectContaining({ field: 'parcels', option: 'parcels' })]);
   });
 
-  it('through an api carrier account multi-piece is refused even where the service has it', () => {
-    expect(() => assertParcelsTaken(upsCarrier, 'ups_ground', 2, 'simulated')).not.toThrow();
-    const err = refusal(() => assertParcelsTaken(upsCarrier, 'ups_ground', 2, 'api'));
-    expect(err.code).toBe('option_unavailable');
+  it('a service with multi-piece takes several pieces (through either driver: the table decides)', () => {
+    expect(() => assertParcelsTaken(upsCarrier, 'ups_ground', 2)).not.toThrow();
+    expect(() => assertParcelsTaken(upsCarrier, 'ups_ground', 1)).not.toThrow();
+    const err = refusal(() => assertParcelsTaken(upsCarrier, 'ups_ground', 21));
     expect(err.details).toEqual([expect.objectContaining({ field: 'parcels', option: 'parcels' })]);
-    expect(() => assertParcelsTaken(upsCarrier, 'ups_ground', 1, 'api')).not.toThrow();
   });
 });

@@ -113,20 +113,19 @@ export function assertOptionsOffered(carrier: CarrierDefinition, serviceCode: st
 }
 
 /**
- * Whether a service takes this many pieces in one shipment (its `max_parcels`; USPS takes one).
- * Through an api carrier account one only: the api drivers do not buy multi-piece labels yet
+ * Whether a service takes this many pieces in one shipment (its `max_parcels`; USPS takes one),
+ * the same for both drivers: the api drivers send every piece to the carrier
  * (docs/carriers.md, "Multi-piece shipments"). Null when it does.
  */
-export function parcelsGap(serviceName: string, offer: ServiceOptions | undefined, parcels: number, driver: 'simulated' | 'api'): OptionGap | null {
+export function parcelsGap(serviceName: string, offer: ServiceOptions | undefined, parcels: number): OptionGap | null {
   if (parcels <= 1) return null;
-  if (driver === 'api') return { option: 'parcels', message: `${serviceName} does not take several parcels through an api carrier account yet; use a simulated account or one parcel` };
   return optionGaps(serviceName, offer, DEFAULT_OPTIONS, parcels)[0] ?? null;
 }
 
 /** 422 option_unavailable (field `parcels`) when the service does not take this many pieces; nothing bought. */
-export function assertParcelsTaken(carrier: CarrierDefinition, serviceCode: string, parcels: number, driver: 'simulated' | 'api'): void {
+export function assertParcelsTaken(carrier: CarrierDefinition, serviceCode: string, parcels: number): void {
   const service = carrier.services.find((s) => s.code === serviceCode);
-  const gap = parcelsGap(service?.name ?? serviceCode, service?.options, parcels, driver);
+  const gap = parcelsGap(service?.name ?? serviceCode, service?.options, parcels);
   if (!gap) return;
   throw new AppError('option_unavailable', gap.message, { details: [{ field: 'parcels', option: 'parcels', message: gap.message }] });
 }

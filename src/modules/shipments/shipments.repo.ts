@@ -319,15 +319,16 @@ export async function setCarrierLabelStatus(db: Executor, shipmentId: string, st
   await db.updateTable('carrier_labels').set({ status, updated_at: now }).where('shipment_id', '=', shipmentId).execute();
 }
 
-/** The label the carrier issued for a shipment we kept. */
-export async function findKeptCarrierLabel(db: Executor, scope: Scope, shipmentId: string) {
+/** The labels the carrier issued for a shipment we kept: one per package, in the order written (the master first). */
+export async function findKeptCarrierLabels(db: Executor, scope: Scope, shipmentId: string) {
   return db
     .selectFrom('carrier_labels')
     .select(['format', 'content_type', 'body'])
     .where(inScope(scope))
     .where('shipment_id', '=', shipmentId)
     .where('status', '=', 'kept')
-    .executeTakeFirst();
+    .orderBy('id')
+    .execute();
 }
 
 /** Claims the once-a-minute tracking refresh of a shipment: false when one ran within the minute. */

@@ -8,8 +8,9 @@ import type { Deps } from '../../platform/deps.js';
 import type { Scope, ServiceContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db/types.js';
 import { paginate, type Page } from '../../platform/http/pagination.js';
-import { convertCarrierLabel, issuedLabelFormat, stampVoid, type LabelData } from '../labels/index.js';
+import { convertCarrierLabels, issuedLabelFormat, stampVoid, type LabelData } from '../labels/index.js';
 import type { ApiPurchaseResult, CarrierLabelImage } from '../../carriers/api-driver.js';
+import { foreignPackaging } from '../../carriers/api-packaging.js';
 import type { CarrierAccountRow, CarrierGateway } from '../carrier-accounts/index.js';
 import { writeAudit } from '../audit/index.js';
 import { recordEvent } from '../events/index.js';
@@ -473,7 +474,7 @@ export class ShipmentsService {
     assertOptionsOffered(carrier, serviceCode, shipmentOptions, 1);
     const scenario = sandboxScenario(order.ship_to.name, order.notes);
     // A multi-piece order ships as one shipment of that many packages, if the service takes them.
-    assertParcelsTaken(carrier, serviceCode, piecesOf(order).length, account.driver);
+    assertParcelsTaken(carrier, serviceCode, piecesOf(order).length);
     const sandbox = sandboxOptions(ctx.environment, ctx.environment === 'test' ? await this.timeScale() : 1, scenario);
     return { id: newId('shipment'), now, carrier, account, serviceCode, format, shipFrom, locationId: location?.id ?? null, lane, sandbox, selection: choice.selection ?? null, destination, returning: options.returning ?? null, customs, options: shipmentOptions };
   }
@@ -518,26 +519,32 @@ export class ShipmentsService {
    */
   private async purchaseFromApi(ctx: ServiceContext, plan: PurchasePlan, request: Parameters<NonNullable<CarrierDefinition['adapter']['purchase']>>[0]): Promise<CarrierSale> {
     const driver = this.gateway.driverOf(plan.account)!;
+    // Another carrier's packaging: the carrier is not asked (a simulated carrier refuses it the same way).
+    const foreign = foreignPackaging(plan.carrier.name, request.parcels ?? [request.parcel], plan.carrier.packages);
+    if (foreign) throw new AppError('no_rates', foreign, { details: [{ field: 'parcel.package_id', message: foreign }] });
     const labelImage = driver.labelImage?.(plan.format) ?? DEFAULT_LABEL_IMAGES[plan.format];
     const issued = await this.gateway.call(ctx, plan.account, ctx.requestId, (d, c) => d.purchase(c, { ...request, label_image: labelImage }));
     const sale: CarrierSale = { driver: 'api', tracking_number: issued.tracking_number, rate: issued.rate ?? unpricedRate(plan), issued };
     try {
-      await repo.insertCarrierLabel(this.deps.db, {
-        id: newId('carrierLabel'),
-        workspace_id: ctx.workspaceId,
-        environment: ctx.environment,
-        carrier_account_id: plan.account.id,
-        shipment_id: plan.id,
-        carrier: plan.carrier.slug,
-        tracking_number: issued.tracking_number,
-        carrier_shipment_id: issued.carrier_shipment_id,
-        format: issued.label.format,
-        content_type: issued.label.mime,
-        body: issued.label.bytes,
-        status: 'issued',
-        created_at: plan.now,
-        updated_at: plan.now,
-      });
+      // One row per package (a multi-piece shipment's labels, the master first), as issued.
+      for (const pkg of issuedPackages(issued)) {
+        await repo.insertCarrierLabel(this.deps.db, {
+          id: newId('carrierLabel'),
+          workspace_id: ctx.workspaceId,
+          environment: ctx.environment,
+          carrier_account_id: plan.account.id,
+          shipment_id: plan.id,
+          carrier: plan.carrier.slug,
+          tracking_number: pkg.tracking_number,
+          carrier_shipment_id: issued.carrier_shipment_id,
+          format: pkg.label.format,
+          content_type: pkg.label.mime,
+          body: pkg.label.bytes,
+          status: 'issued',
+          created_at: plan.now,
+          updated_at: plan.now,
+        });
+      }
     } catch (err) {
       await this.compensatePurchase(ctx, plan, sale);
       throw err;
@@ -569,7 +576,7 @@ export class ShipmentsService {
       residential: lane.residential,
     };
     // One package per piece, each with the carrier's number for it (the first is the master).
-    const numbers = sale.driver === 'simulated' && sale.package_tracking_numbers ? sale.package_tracking_numbers : [sale.tracking_number];
+    const numbers = sale.driver === 'api' ? issuedPackages(sale.issued).map((p) => p.tracking_number) : (sale.package_tracking_numbers ?? [sale.tracking_number]);
     const pieces = piecesOf(order);
     const packages: StoredPackage[] | null = pieces.length > 1 ? pieces.map((parcel, i) => ({ tracking_number: numbers[i] ?? sale.tracking_number, parcel, tracking_status: 'pre_transit' })) : null;
     const draft = {
@@ -591,7 +598,7 @@ export class ShipmentsService {
     // hold a database connection. A carrier label that cannot become the asked format is still
     // kept (carrier_labels), and GET …/label says 422 label_format_unavailable.
     const label = sale.driver === 'api'
-      ? await convertCarrierLabel({ format: sale.issued.label.format, bytes: sale.issued.label.bytes }, format)
+      ? await convertCarrierLabels(issuedPackages(sale.issued).map((p) => ({ format: p.label.format, bytes: p.label.bytes })), format)
       : await this.renderer.renderPackageLabels(packageLabelData({ ...draft, carrier_driver: 'simulated', status: 'label_purchased' }, carrier, order.external_id ?? order.id), format);
     const api = sale.driver === 'api';
     // A real carrier is asked by the poll job, never on a read: first when a scan can be there.
@@ -734,7 +741,8 @@ export class ShipmentsService {
       if (before.status !== 'label_purchased') throw shipmentStateError(before.status, 'be voided', `The shipment is ${before.status}; only a label_purchased shipment can be voided.`);
       const account = before.carrier_account_id ? await this.gateway.accountOf(ctx, before.carrier_account_id) : undefined;
       if (!account) throw new AppError('unprocessable', 'The carrier account that sold this label no longer exists.');
-      await this.gateway.call(ctx, account, ctx.requestId, (d, c) => d.void(c, { carrier_shipment_id: before.carrier_shipment_id ?? before.tracking_number, tracking_numbers: [before.tracking_number] }));
+      // Every package: a carrier that voids package by package (UPS) is told them all.
+      await this.gateway.call(ctx, account, ctx.requestId, (d, c) => d.void(c, { carrier_shipment_id: before.carrier_shipment_id ?? before.tracking_number, tracking_numbers: packagesOf(before).map((p) => p.tracking_number) }));
     }
     const now = this.deps.now();
     const row = await this.deps.db.transaction().execute(async (trx) => {
@@ -891,8 +899,9 @@ export class ShipmentsService {
     const id = row.id;
     if (row.carrier_driver === 'api') {
       // The carrier's own label, never one of ours: converted where that is lossless, else 422.
-      const issued = await repo.findKeptCarrierLabel(this.deps.db, scope, id);
-      const converted = issued && (await convertCarrierLabel({ format: issued.format, bytes: Buffer.from(issued.body.buffer, issued.body.byteOffset, issued.body.byteLength) }, wanted));
+      const kept = await repo.findKeptCarrierLabels(this.deps.db, scope, id);
+      const issued = kept[0];
+      const converted = issued && (await convertCarrierLabels(kept.map((l) => ({ format: l.format, bytes: Buffer.from(l.body.buffer, l.body.byteOffset, l.body.byteLength) })), wanted));
       if (!converted) {
         throw new AppError('label_format_unavailable', `The carrier issued this label as ${row.carrier_label_format ?? 'another format'}; ${wanted} cannot be made from it without loss.`, {
           // Point to what the carrier issued: the purchase's own format may be one it could not give.
@@ -1075,4 +1084,9 @@ function orderOptions(order: Order): ShipmentOptions {
 /** Nothing asked beyond the defaults. */
 function isDefault(options: ShipmentOptions): boolean {
   return isDeepStrictEqual(resolveOptions(null, options), DEFAULT_OPTIONS);
+}
+
+/** A carrier's packages as issued (a driver that gave none stands for its one label). */
+function issuedPackages(issued: ApiPurchaseResult): ApiPurchaseResult['packages'] {
+  return issued.packages.length > 0 ? issued.packages : [{ tracking_number: issued.tracking_number, label: issued.label }];
 }

@@ -155,8 +155,21 @@ export class TrackingSync {
     const account = row.carrier_account_id ? await this.gateway.accountOf(scope, row.carrier_account_id) : undefined;
     if (!account || row.carrier_driver !== 'api') return repo.updateShipment(this.deps.db, row.id, { next_check_at: null });
     let scans: Scans;
+    let packagesPatch: StoredPackage[] | null = null;
+    const packages = row.packages && row.packages.length > 1 ? row.packages : null;
+    const track = (trackingNumber: string) => this.gateway.call(scope, account, opts.requestId, (driver, ctx) => driver.track(ctx, { tracking_number: trackingNumber }));
     try {
-      scans = await this.gateway.call(scope, account, opts.requestId, (driver, ctx) => driver.track(ctx, { tracking_number: row.tracking_number }));
+      if (packages && packages.some((p) => p.tracking_number === row.tracking_number)) {
+        // Every package has its own number (UPS, FedEx: the master is the first): each is asked,
+        // and the shipment reads as the package that rolls up (shipments.packages.ts).
+        const each = await Promise.all(packages.map((p) => track(p.tracking_number)));
+        scans = each[rollUpIndex(each.map((r) => r.status))]!;
+        packagesPatch = packages.map((p, i) => ({ ...p, tracking_status: each[i]!.status }));
+      } else {
+        scans = await track(row.tracking_number);
+        // Pieces of the one number the carrier tracks (DHL Express's waybill) travel as it does.
+        if (packages) packagesPatch = packages.map((p) => ({ ...p, tracking_status: scans.status }));
+      }
     } catch (err) {
       if (!opts.failQuietly) throw err;
       const unavailable = err instanceof AppError && err.code === 'carrier_unavailable';
@@ -169,7 +182,7 @@ export class TrackingSync {
     return this.deps.db.transaction().execute(async (trx) => {
       const locked = (await repo.lockShipment(trx, row.id)) ?? row;
       if (locked.status === 'voided') return locked;
-      return this.applyScans(trx, locked, scans, next, now);
+      return this.applyScans(trx, locked, scans, next, now, packagesPatch);
     });
   }
 

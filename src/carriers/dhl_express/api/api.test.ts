@@ -669,3 +669,19 @@ describe('the product/capability check before a one-piece purchase', () => {
     expect(fake.violations).toEqual([]);
   });
 });
+
+describe('the DHL Express Flyer (packages.ts): no packaging code in MyDHL', () => {
+  const flyer = { weight_oz: 30, length_in: 15.75, width_in: 11.75, height_in: 0.75, package_id: 'dhl_express_flyer' };
+
+  it('rated and shipped as its weight and dimensions, with no typeCode (none of MyDHL\'s package codes is the Flyer)', async () => {
+    const rates = await driver().rates(ctx(), { ...rateRequest, parcel: flyer });
+    expect(rates.ok, JSON.stringify(rates)).toBe(true);
+    const rated = JSON.parse(fake.requests.find((r) => r.operation === 'rates')!.body).packages[0];
+    expect(rated).toEqual({ weight: 1.875, dimensions: { length: 15.75, width: 11.75, height: 0.75 } });
+    const bought = await driver().purchase(ctx(), { ...purchase(), parcel: flyer });
+    expect(bought.ok, JSON.stringify(bought)).toBe(true);
+    const shipped = JSON.parse(fake.requests.find((r) => r.operation === 'shipments')!.body).content.packages[0];
+    expect(shipped.typeCode).toBeUndefined();
+    expectCleanExchange();
+  });
+});

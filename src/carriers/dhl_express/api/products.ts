@@ -17,9 +17,11 @@ export function productsPath(req: ApiPurchaseRequest, accountNumber: string): st
     destinationCountryCode: req.ship_to.country.toUpperCase(),
     destinationCityName: clip(req.ship_to.city, 45) ?? '',
     weight: String(poundsFromOz(req.parcel.weight_oz)),
-    length: String(inches(req.parcel.length_in)),
-    width: String(inches(req.parcel.width_in)),
-    height: String(inches(req.parcel.height_in)),
+    // The query's dimensions are at least 1 (its `minimum`), though a flyer or envelope is thinner:
+    // rounded up to 1 there (a capability check, not a price; the shipment sends the real size).
+    length: String(Math.max(1, inches(req.parcel.length_in))),
+    width: String(Math.max(1, inches(req.parcel.width_in))),
+    height: String(Math.max(1, inches(req.parcel.height_in))),
     plannedShippingDate: req.ship_date,
     isCustomsDeclarable: String(isCustomsDeclarable(req.ship_from.country, req.ship_to.country)),
     unitOfMeasurement: 'imperial',

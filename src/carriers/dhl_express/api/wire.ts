@@ -62,6 +62,12 @@ export function isoDateOf(value: string | null): string | null {
   return value && /^\d{4}-\d{2}-\d{2}/.test(value) ? value.slice(0, 10) : null;
 }
 
+/**
+ * One `packages[]` entry per piece. No `typeCode`: MyDHL's list is DHL's boxes, card envelopes,
+ * tubes and the Express Envelope (XPD), each "if you wish to use a DHL specific package" by
+ * arrangement with DHL; the Flyer (../packages.ts) has no code there, so a piece in it is
+ * described by its weight and dimensions like any box (NOTES.md, "Packaging").
+ */
 export function packagesOf(parcels: readonly Parcel[], withReference: boolean): Json[] {
   return parcels.map((p, i) => ({
     weight: poundsFromOz(p.weight_oz),

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { londonAddress, ukCustoms, ukCustomsWithItn, ukRoute, UK_CUSTOMS_TOTAL_MINOR } from '../../../../test/helpers/driver-customs.js';
-import { FAKE_FEDEX_INVOICE, FAKE_FEDEX_LABELS, FEDEX_FIXTURES_DIR, fedexFixture, startFakeFedex, type FakeFedex } from '../../../../test/helpers/fake-fedex.js';
+import { FAKE_FEDEX_INVOICE, FAKE_FEDEX_LABELS, FAKE_FEDEX_ONE_RATE, FEDEX_FIXTURES_DIR, fedexFixture, startFakeFedex, type FakeFedex } from '../../../../test/helpers/fake-fedex.js';
 import { FEDEX_SPEC_DIR, loadFedexSpecs, type FedexSpecs } from '../../../../test/helpers/fedex-spec.js';
 import type { ApiCallContext, ApiPurchaseRequest, ApiRateRequest } from '../../api-driver.js';
 import { CarrierHttpClient, type CarrierExchange } from '../../http/client.js';
@@ -408,6 +408,10 @@ describe('FedEx driver against the fake FedEx', () => {
     expect(fake.lastBody('ship').requestedShipment).toMatchObject({ totalPackageCount: 2, totalWeight: 5 });
     expect(bought.value.packages).toHaveLength(2);
     expect(bought.value.packages.map((p) => p.tracking_number)).toEqual(fake.shipments.get(bought.value.carrier_shipment_id)?.trackingNumbers);
+    // The master (masterTrackingNumber, what cancel takes) is the first piece's; the second is its child.
+    expect(bought.value.tracking_number).toBe(bought.value.carrier_shipment_id);
+    expect(bought.value.packages[0]!.tracking_number).toBe(bought.value.carrier_shipment_id);
+    expect(bought.value.packages[1]!.tracking_number).not.toBe(bought.value.carrier_shipment_id);
     expect(bought.value.packages.every((p) => p.label.bytes.equals(FAKE_FEDEX_LABELS.PDF))).toBe(true);
     const voided = await driver().void(c, { carrier_shipment_id: bought.value.carrier_shipment_id });
     expect(voided).toEqual({ ok: true, value: { voided: true } });
@@ -661,6 +665,45 @@ describe('FedEx driver against the fake FedEx', () => {
     expect((exchanges[0].response_body as Record<string, unknown>).access_token).toBe('[REDACTED]');
     expect(exchanges[1].request_headers.authorization).toBe('[REDACTED]');
     expect(exchanges[1].request_headers['x-customer-transaction-id']).toBe(c.requestId);
+    expectCleanExchange();
+  });
+});
+
+describe("FedEx's own packaging (packages.ts carrier_code, FedEx One Rate)", () => {
+  const envelope = { weight_oz: 8, length_in: 12.5, width_in: 9.5, height_in: 0.5, package_id: 'fedex_envelope' };
+  const pak = { weight_oz: 40, length_in: 15.5, width_in: 12, height_in: 1.5, package_id: 'fedex_pak' };
+
+  it('a FedEx Pak is rated as packagingType FEDEX_PAK with FEDEX_ONE_RATE: Express flat, Ground as your packaging', async () => {
+    const res = await driver().rates(ctx(), { ...rateRequest, parcel: pak });
+    const sent = fake.lastBody('rates').requestedShipment;
+    expect(sent.packagingType).toBe('FEDEX_PAK');
+    expect(sent.shipmentSpecialServices.specialServiceTypes).toContain('FEDEX_ONE_RATE');
+    if (!res.ok) throw new Error('rates failed');
+    expect(res.value.rates.find((r) => r.service_code === 'fedex_2day')!.price.amount).toBe(FAKE_FEDEX_ONE_RATE.FEDEX_PAK!.FEDEX_2_DAY);
+    expect(res.value.rates.find((r) => r.service_code === 'fedex_2day')!.surcharges).toEqual([]);
+    // Home Delivery is a Ground service: priced by weight as before.
+    expect(res.value.rates.find((r) => r.service_code === 'fedex_home_delivery')!.price.amount).toBe(1507);
+    expectCleanExchange();
+  });
+
+  it('a FedEx Envelope bought by 2Day: FEDEX_ENVELOPE, One Rate, the flat charge read back', async () => {
+    const res = await driver().purchase(ctx(), { ...purchase('PDF', 'fedex_2day'), parcel: envelope });
+    if (!res.ok) throw new Error('purchase failed');
+    const sent = fake.lastBody('ship').requestedShipment;
+    expect(sent).toMatchObject({ packagingType: 'FEDEX_ENVELOPE', shipmentSpecialServices: { specialServiceTypes: ['FEDEX_ONE_RATE'] } });
+    expect(res.value.rate?.price.amount).toBe(FAKE_FEDEX_ONE_RATE.FEDEX_ENVELOPE!.FEDEX_2_DAY);
+    expectCleanExchange();
+  });
+
+  it('by a Ground service the pak travels as YOUR_PACKAGING (FedEx refuses Ground in its packaging); a mix of packaging is refused unasked', async () => {
+    const ground = await driver().purchase(ctx(), { ...purchase('PDF', 'fedex_ground'), parcel: pak });
+    expect(ground.ok).toBe(true);
+    expect(fake.lastBody('ship').requestedShipment.packagingType).toBe('YOUR_PACKAGING');
+    expect(fake.lastBody('ship').requestedShipment.shipmentSpecialServices).toBeUndefined();
+    const before = fake.count('ship');
+    const mixed = await driver().purchase(ctx(), { ...purchase('PDF', 'fedex_2day'), parcel: pak, parcels: [pak, parcel] });
+    expect(mixed).toMatchObject({ ok: false, kind: 'rejected', messages: [{ carrier_code: 'mixed_packaging', field: 'parcels' }] });
+    expect(fake.count('ship')).toBe(before);
     expectCleanExchange();
   });
 });

@@ -33,8 +33,9 @@ import {
   PICKUP_PATH,
   pickupCarrier,
 } from './pickups.js';
-import { buildRateRequest, parseRateResponse, RATE_PATH } from './rates.js';
-import { buildCancelRequest, buildShipRequest, CANCEL_PATH, parseCancelResponse, parseShipResponse, SHIP_PATH, shipPhones } from './shipments.js';
+import { fedexPackaging } from './packaging.js';
+import { buildRateRequest, parcelsOf, parseRateResponse, RATE_PATH } from './rates.js';
+import { buildCancelRequest, buildShipRequest, CANCEL_PATH, isGroundService, parseCancelResponse, parseShipResponse, SHIP_PATH, shipPhones } from './shipments.js';
 import { buildTrackRequest, parseTrackResponse, TRACK_PATH } from './tracking.js';
 import { fedexServiceType, fedexLabelImage } from './units.js';
 
@@ -137,7 +138,11 @@ export class FedexApiDriver implements CarrierApiDriver {
   async rates(ctx: ApiCallContext, request: ApiRateRequest) {
     const account = this.accountNumber(ctx);
     if (!account) return this.missingAccountNumber<never>();
-    return this.run(ctx, { operation: 'rates', method: 'POST', path: RATE_PATH, json: buildRateRequest(request, account), idempotent: true }, (body, res) => {
+    // One Ground service asked for (serviceType sent) travels as YOUR_PACKAGING, as its label would.
+    const only = request.service_codes?.length === 1 ? fedexServiceType(request.service_codes[0]) : null;
+    const packaging = fedexPackaging(parcelsOf(request), only ? isGroundService(only) : undefined);
+    if (!packaging.ok) return rejected<never>([{ code: 'carrier_rejected', carrier_code: 'mixed_packaging', message: packaging.message, field: 'parcels' }]);
+    return this.run(ctx, { operation: 'rates', method: 'POST', path: RATE_PATH, json: buildRateRequest(request, account, packaging), idempotent: true }, (body, res) => {
       const parsed = parseRateResponse(body, request.ship_date, request.service_codes, request.options);
       if (!parsed) throw malformed('rates', res, true);
       return { ok: true, value: parsed };
@@ -155,10 +160,12 @@ export class FedexApiDriver implements CarrierApiDriver {
     if (!phones) {
       return rejected<never>([{ code: 'carrier_rejected', carrier_code: 'missing_phone', message: 'FedEx requires a phone number for the shipper', field: 'ship_from.phone' }]);
     }
+    const packaging = fedexPackaging(parcelsOf(request), isGroundService(serviceType));
+    if (!packaging.ok) return rejected<never>([{ code: 'carrier_rejected', carrier_code: 'mixed_packaging', message: packaging.message, field: 'parcels' }]);
     return this.run(
       ctx,
       // A label purchase is never sent twice: a lost answer may hide an issued label.
-      { operation: 'purchase', method: 'POST', path: SHIP_PATH, json: buildShipRequest(request, account, serviceType, phones), idempotent: false },
+      { operation: 'purchase', method: 'POST', path: SHIP_PATH, json: buildShipRequest(request, account, serviceType, phones, packaging), idempotent: false },
       (body, res) => {
         const parsed = parseShipResponse(body, request, serviceType);
         if (!parsed) throw malformed('purchase', res, false);

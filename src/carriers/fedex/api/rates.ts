@@ -8,6 +8,7 @@ import { asList, num, obj, str, type Json } from '../../http/json-read.js';
 import { addSurcharge } from '../../api-options.js';
 import type { Money, Parcel, ShipmentOptions, Surcharge } from '../../types.js';
 import { optionSurchargeOf, packageOptionFields, shipmentSpecialServiceTypes } from './options.js';
+import { fedexPackaging, ONE_RATE, type FedexPackaging } from './packaging.js';
 import { FEDEX_SURCHARGES, fedexServiceName, fedexServiceType, ourServiceCode, transitDays } from './units.js';
 import { isoDay, money, ozFromWeight, packageDimensions, packageWeight, rateAddress, totalPounds } from './wire.js';
 
@@ -23,8 +24,9 @@ export function parcelsOf(req: { parcel: Parcel; parcels?: readonly Parcel[] }):
   return req.parcels?.length ? req.parcels : [req.parcel];
 }
 
-export function buildRateRequest(req: ApiRateRequest, accountNumber: string): Json {
+export function buildRateRequest(req: ApiRateRequest, accountNumber: string, packaging: FedexPackaging = fedexPackaging(parcelsOf(req))): Json {
   const parcels = parcelsOf(req);
+  const packagingType = packaging.ok ? packaging.packagingType : 'YOUR_PACKAGING';
   const shipment: Json = {
     shipper: { address: rateAddress(req.ship_from) },
     recipient: { address: rateAddress(req.ship_to, req.residential) },
@@ -32,13 +34,14 @@ export function buildRateRequest(req: ApiRateRequest, accountNumber: string): Js
     pickupType: PICKUP_TYPE,
     // ACCOUNT: the account's own (discounted) price; LIST: the published one, kept beside it.
     rateRequestType: ['ACCOUNT', 'LIST'],
-    packagingType: 'YOUR_PACKAGING',
+    packagingType,
     totalPackageCount: parcels.length,
     totalWeight: totalPounds(parcels),
     requestedPackageLineItems: parcels.map((p) => ({ groupPackageCount: 1, weight: packageWeight(p), dimensions: packageDimensions(p), ...packageOptionFields(req.options, 'rates') })),
   };
   // Asked for at the shipment level, so the quote prices it.
-  const special = shipmentSpecialServiceTypes(req.options);
+  // FedEx packaging is priced by One Rate (packaging.ts).
+  const special = [...shipmentSpecialServiceTypes(req.options), ...(packaging.ok && packaging.oneRate ? [ONE_RATE] : [])];
   if (special.length) shipment.shipmentSpecialServices = { specialServiceTypes: special };
   // One service asked for: FedEx filters by serviceType. Several: ask all, filter here.
   const only = req.service_codes?.length === 1 ? fedexServiceType(req.service_codes[0]) : null;

@@ -8,6 +8,7 @@ import type { ApiPurchaseRequest, ApiPurchaseResult, ApiRate, CarrierLabelImage,
 import { asList, LABEL_MIME, obj, str, type Json } from '../../http/json-read.js';
 import { buildCustomsClearanceDetail, buildShippingDocumentSpecification, importerTins, parseShipmentDocuments } from './customs.js';
 import { customerReferences, packageOptionFields, shipmentSpecialServiceTypes } from './options.js';
+import { fedexPackaging, ONE_RATE, type FedexPackaging } from './packaging.js';
 import { parcelsOf, parseRateReplyDetail, PICKUP_TYPE } from './rates.js';
 import { FEDEX_RETURN_SERVICE, FEDEX_SERVICES, fedexImageSpec, imageFromFedex } from './units.js';
 import { packageDimensions, packageWeight, partyAddress, partyContact, phoneDigits, totalPounds } from './wire.js';
@@ -26,11 +27,22 @@ export function shipPhones(req: ApiPurchaseRequest): { shipper: string; recipien
   return { shipper, recipient: phoneDigits(req.ship_to.phone) ?? shipper };
 }
 
-export function buildShipRequest(req: ApiPurchaseRequest, accountNumber: string, serviceType: string, phones: { shipper: string; recipient: string }): Json {
+export function isGroundService(serviceType: string): boolean {
+  return FEDEX_SERVICES.find((s) => s.fedex === serviceType)?.ground ?? /GROUND|SMART_POST/.test(serviceType);
+}
+
+export function buildShipRequest(
+  req: ApiPurchaseRequest,
+  accountNumber: string,
+  serviceType: string,
+  phones: { shipper: string; recipient: string },
+  packaging: FedexPackaging = fedexPackaging(parcelsOf(req), isGroundService(serviceType)),
+): Json {
   const parcels = parcelsOf(req);
-  const ground = FEDEX_SERVICES.find((s) => s.fedex === serviceType)?.ground ?? false;
+  const ground = isGroundService(serviceType);
   const references = customerReferences(req.options, req.reference, ground);
-  const special = [...(req.is_return ? [FEDEX_RETURN_SERVICE.specialServiceType] : []), ...shipmentSpecialServiceTypes(req.options)];
+  const oneRate = packaging.ok && packaging.oneRate ? [ONE_RATE] : [];
+  const special = [...(req.is_return ? [FEDEX_RETURN_SERVICE.specialServiceType] : []), ...shipmentSpecialServiceTypes(req.options), ...oneRate];
   const customs = req.customs?.items.length ? req.customs : null;
   const recipient: Json = { contact: partyContact(req.ship_to, phones.recipient), address: partyAddress(req.ship_to, req.residential) };
   const tins = customs ? importerTins(customs) : [];
@@ -45,7 +57,7 @@ export function buildShipRequest(req: ApiPurchaseRequest, accountNumber: string,
       recipients: [recipient],
       pickupType: PICKUP_TYPE,
       serviceType,
-      packagingType: 'YOUR_PACKAGING',
+      packagingType: packaging.ok ? packaging.packagingType : 'YOUR_PACKAGING',
       totalWeight: totalPounds(parcels),
       totalPackageCount: parcels.length,
       shippingChargesPayment: { paymentType: 'SENDER', payor: { responsibleParty: { accountNumber: { value: accountNumber } } } },

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { londonAddress, ukCustoms, ukCustomsWithItn, ukRoute } from '../../../../test/helpers/driver-customs.js';
-import { startFakeUps, upsFixture, FAKE_FORM_PDF, FAKE_LABELS, UPS_FIXTURES_DIR, type FakeUps } from '../../../../test/helpers/fake-ups.js';
+import { startFakeUps, upsFixture, FAKE_FORM_PDF, FAKE_LABELS, FAKE_UPS_LETTER_RATES, UPS_FIXTURES_DIR, type FakeUps } from '../../../../test/helpers/fake-ups.js';
 import { loadUpsSpecs, type UpsSpecs } from '../../../../test/helpers/ups-spec.js';
 import type { ApiCallContext, ApiPurchaseRequest, ApiRateRequest } from '../../api-driver.js';
 import { CarrierHttpClient, type CarrierExchange } from '../../http/client.js';
@@ -372,6 +372,24 @@ describe('UPS driver against the fake UPS', () => {
     expectCleanExchange();
   });
 
+  it('a multi-piece void names every package (trackingnumber as a bracketed list); the master alone leaves the others live', async () => {
+    const c = ctx();
+    const bought = await driver().purchase(c, { ...purchase(), parcels: [parcel, parcel, parcel] });
+    if (!bought.ok) throw new Error('purchase failed');
+    const numbers = bought.value.packages.map((p) => p.tracking_number);
+    expect(new Set(numbers).size).toBe(3);
+    expect(bought.value.tracking_number).toBe(numbers[0]);
+    const partial = await driver().void(c, { carrier_shipment_id: bought.value.carrier_shipment_id, tracking_numbers: [numbers[0]!] });
+    expect(partial.ok).toBe(true);
+    expect(fake.shipments.get(bought.value.carrier_shipment_id)?.voided).toBe(false);
+    const whole = await driver().void(c, { carrier_shipment_id: bought.value.carrier_shipment_id, tracking_numbers: numbers });
+    expect(whole.ok).toBe(true);
+    const sent = new URL(fake.requests.filter((r) => r.operation === 'void').at(-1)!.path, 'http://x').searchParams.get('trackingnumber');
+    expect(JSON.parse(sent!)).toEqual(numbers);
+    expect(fake.shipments.get(bought.value.carrier_shipment_id)?.voided).toBe(true);
+    expectCleanExchange();
+  });
+
   it('an international purchase sends customs in InternationalForms (invoice, products, terms) and returns the invoice UPS printed', async () => {
     const res = await driver().purchase(ctx(), {
       ...purchase(),
@@ -565,6 +583,39 @@ function loadUpsSpecsAvailable(): boolean {
   // Evaluated at collection time, before beforeAll: check the folder, not the parsed specs.
   return existsSyncSafe();
 }
+describe("UPS's own packaging (packages.ts carrier_code)", () => {
+  const letter = { weight_oz: 6, length_in: 12.5, width_in: 9.5, height_in: 0.5, package_id: 'ups_letter' };
+  const pak = { weight_oz: 40, length_in: 16, width_in: 12.75, height_in: 1, package_id: 'ups_pak' };
+
+  it('a UPS Letter is rated as PackagingType 01: the letter rate of the air services, no Ground', async () => {
+    const res = await driver().rates(ctx(), { ...rateRequest, parcel: letter });
+    const sent = JSON.parse(fake.requests.find((r) => r.operation === 'rates')!.body).RateRequest.Shipment;
+    expect(sent.Package[0].PackagingType).toEqual({ Code: '01', Description: 'UPS Letter (Express Envelope)' });
+    if (!res.ok) throw new Error('rates failed');
+    expect(res.value.rates.map((r) => r.carrier_service_code).sort()).toEqual(['02', '13']);
+    expect(res.value.rates.find((r) => r.service_code === 'ups_2nd_day_air')!.price.amount).toBe(FAKE_UPS_LETTER_RATES['02']);
+    expectCleanExchange();
+  });
+
+  it('a UPS Pak is shipped as Packaging 04; the shipper\'s own box stays 02', async () => {
+    const bought = await driver().purchase(ctx(), { ...purchase(), parcel: pak, parcels: [pak, parcel] });
+    expect(bought.ok).toBe(true);
+    const shipped = JSON.parse(fake.requests.find((r) => r.operation === 'ship')!.body).ShipmentRequest.Shipment;
+    expect(shipped.Package.map((p: { Packaging: { Code: string } }) => p.Packaging.Code)).toEqual(['04', '02']);
+    expectCleanExchange();
+  });
+
+  it('a UPS Letter bought by air is charged the letter rate; by Ground, UPS refuses it', async () => {
+    const air = await driver().purchase(ctx(), { ...purchase(), service_code: 'ups_2nd_day_air', parcel: letter });
+    if (!air.ok) throw new Error('purchase failed');
+    expect(JSON.parse(fake.requests.find((r) => r.operation === 'ship')!.body).ShipmentRequest.Shipment.Package[0].Packaging.Code).toBe('01');
+    expect(air.value.rate?.price.amount).toBe(FAKE_UPS_LETTER_RATES['02']);
+    const ground = await driver().purchase(ctx(), { ...purchase(), parcel: letter });
+    expect(ground).toMatchObject({ ok: false, kind: 'rejected', messages: [{ carrier_code: '111500' }] });
+    expect(fake.violations).toEqual([]);
+  });
+});
+
 import { existsSync } from 'node:fs';
 import { UPS_SPEC_DIR } from '../../../../test/helpers/ups-spec.js';
 function existsSyncSafe() {

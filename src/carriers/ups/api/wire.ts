@@ -3,7 +3,9 @@
  * list sometimes arrives as a bare object), its money and weight strings, its address shape.
  */
 import { asList, clip, obj, phoneDigits, str, type Json } from '../../http/json-read.js';
+import { packagingOf } from '../../api-packaging.js';
 import type { Address, Money, Parcel } from '../../types.js';
+import { upsPackages as upsPackaging } from '../packages.js';
 
 // The generic readers live in http/json-read.ts (every driver shares them); re-exported for this folder.
 export { asList, clip, obj, phoneDigits, str, type Json };
@@ -69,10 +71,15 @@ export function partyName(a: Address, fallback: string): string {
   return clip(a.company, 35) ?? clip(a.name, 35) ?? fallback;
 }
 
+/**
+ * One `Package` per piece. Its packaging (Rating `PackagingType`, Shipping `Packaging`) is the
+ * UPS package it travels in (packages.ts `carrier_code`: 01 UPS Letter, 04 PAK), else 02
+ * Customer Supplied Package.
+ */
 export function upsPackages(parcels: readonly Parcel[], packagingKey: 'PackagingType' | 'Packaging'): Json[] {
-  return parcels.map((p) => ({
-    // 02 = Customer Supplied Package.
-    [packagingKey]: { Code: '02', Description: 'Package' },
+  const packaging = packagingOf(parcels, upsPackaging);
+  return parcels.map((p, i) => ({
+    [packagingKey]: packaging[i] ? { Code: packaging[i].carrier_code, Description: packaging[i].name.slice(0, 35) } : { Code: '02', Description: 'Package' },
     Dimensions: {
       UnitOfMeasurement: { Code: 'IN', Description: 'Inches' },
       Length: wholeInches(p.length_in),

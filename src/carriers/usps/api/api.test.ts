@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { londonAddress, ukCustoms, ukCustomsWithItn, ukRoute } from '../../../../test/helpers/driver-customs.js';
-import { FAKE_LABELS, FAKE_SCAN_FORM, startFakeUsps, uspsFixture, USPS_FIXTURES_DIR, type FakeUsps } from '../../../../test/helpers/fake-usps.js';
+import { FAKE_LABELS, FAKE_SCAN_FORM, FAKE_USPS_FLAT_RATES, startFakeUsps, uspsFixture, USPS_FIXTURES_DIR, type FakeUsps } from '../../../../test/helpers/fake-usps.js';
 import { loadUspsSpecs, USPS_SPEC_DIR, type UspsSpecs } from '../../../../test/helpers/usps-spec.js';
 import type { ApiCallContext, ApiPurchaseRequest, ApiRateRequest } from '../../api-driver.js';
 import { CarrierHttpClient, type CarrierExchange } from '../../http/client.js';
@@ -756,6 +756,46 @@ describe('USPS driver against the fake USPS', () => {
     expect((exchanges[0].response_body as Record<string, unknown>).access_token).toBe('[REDACTED]');
     expect((exchanges[1].response_body as Record<string, unknown>).paymentAuthorizationToken).toBe('[REDACTED]');
     expect(exchanges[2].request_headers['x-payment-authorization-token']).toBe('[REDACTED]');
+    expectCleanExchange();
+  });
+});
+
+describe('USPS flat-rate packaging (packages.ts carrier_code = rateIndicator)', () => {
+  const envelope = { weight_oz: 48, length_in: 12.5, width_in: 9.5, height_in: 0.75, package_id: 'usps_flat_rate_envelope' };
+  const smallBox = { weight_oz: 48, length_in: 8.625, width_in: 5.375, height_in: 1.625, package_id: 'usps_small_flat_rate_box' };
+  const lastLabel = () => JSON.parse(fake.requests.filter((r) => r.operation === 'label').at(-1)!.body).packageDescription;
+
+  it('a flat rate envelope: Priority Mail and Express priced by FE whatever the weight, Ground Advantage by weight', async () => {
+    const res = await driver().rates(ctx(), { ...rateRequest, parcel: envelope });
+    if (!res.ok) throw new Error('rates failed');
+    const price = (code: string) => res.value.rates.find((r) => r.service_code === code)?.price.amount;
+    expect(price('usps_priority_mail')).toBe(FAKE_USPS_FLAT_RATES.PRIORITY_MAIL!.FE);
+    expect(price('usps_priority_mail_express')).toBe(FAKE_USPS_FLAT_RATES.PRIORITY_MAIL_EXPRESS!.FE);
+    expect(res.value.rates.find((r) => r.service_code === 'usps_ground_advantage')).toBeDefined();
+    expect(price('usps_ground_advantage')).not.toBe(FAKE_USPS_FLAT_RATES.PRIORITY_MAIL!.FE);
+    expectCleanExchange();
+  });
+
+  it('a small flat rate box: flat by Priority Mail; Express (no flat price for it, packages.ts) rates it by weight and size', async () => {
+    const res = await driver().rates(ctx(), { ...rateRequest, parcel: smallBox, service_codes: ['usps_priority_mail', 'usps_priority_mail_express'] });
+    if (!res.ok) throw new Error('rates failed');
+    expect(res.value.rates.find((r) => r.service_code === 'usps_priority_mail')!.price.amount).toBe(FAKE_USPS_FLAT_RATES.PRIORITY_MAIL!.FS);
+    const express = res.value.rates.find((r) => r.service_code === 'usps_priority_mail_express')!;
+    expect(Object.values(FAKE_USPS_FLAT_RATES.PRIORITY_MAIL_EXPRESS!)).not.toContain(express.price.amount);
+  });
+
+  it('the label is bought with the rate indicator and processing category (FE FLATS, FS MACHINABLE) and USPS charges the flat price', async () => {
+    const env = await driver().purchase(ctx(), { ...purchase(), service_code: 'usps_priority_mail', parcel: envelope });
+    if (!env.ok) throw new Error('purchase failed');
+    expect(lastLabel()).toMatchObject({ mailClass: 'PRIORITY_MAIL', rateIndicator: 'FE', processingCategory: 'FLATS' });
+    expect(env.value.rate?.price.amount).toBe(FAKE_USPS_FLAT_RATES.PRIORITY_MAIL!.FE);
+    const box = await driver().purchase(ctx(), { ...purchase(), service_code: 'usps_priority_mail', parcel: smallBox });
+    expect(box.ok).toBe(true);
+    expect(lastLabel()).toMatchObject({ rateIndicator: 'FS', processingCategory: 'MACHINABLE' });
+    // Ground Advantage prices no flat rate: the box goes as the shipper's own packaging.
+    const ground = await driver().purchase(ctx(), { ...purchase(), parcel: smallBox });
+    expect(ground.ok).toBe(true);
+    expect(lastLabel()).toMatchObject({ mailClass: 'USPS_GROUND_ADVANTAGE', rateIndicator: 'SP' });
     expectCleanExchange();
   });
 });

@@ -9,7 +9,7 @@ import type { Surcharge } from '../../types.js';
 import { buildDomesticCustomsForm } from './customs.js';
 import { decodeBase64, parseMultipart, type MultipartPart } from './multipart.js';
 import { extraServiceCodes, insuredDollars, labelReferences, needsSignatureField, surchargeOfExtraServiceName } from './options.js';
-import { DOMESTIC_IMAGE_TYPES, LABEL_MIME, ourServiceCode, packageCharacteristics, surchargeOfFee, uspsServiceName } from './units.js';
+import { DOMESTIC_IMAGE_TYPES, flatRateShape, LABEL_MIME, ourServiceCode, packageCharacteristics, surchargeOfFee, uspsServiceName } from './units.js';
 import { domesticAddress, inches, pounds, usd } from './wire.js';
 
 export const DOMESTIC_LABEL_PATH = '/labels/v3/label';
@@ -28,7 +28,8 @@ export interface PackageCount {
 
 export function buildDomesticLabelRequest(req: ApiPurchaseRequest, mailClass: string, piece?: PackageCount): Json {
   const parcel = req.parcels?.length ? req.parcels[0] : req.parcel;
-  const shape = packageCharacteristics(parcel);
+  // A flat-rate envelope or box goes by its rate indicator where the class prices it flat.
+  const shape = flatRateShape(parcel, mailClass) ?? packageCharacteristics(parcel);
   const extras = extraServiceCodes(req.options);
   const insured = insuredDollars(req.options);
   const customsForm = req.customs?.items.length ? buildDomesticCustomsForm(req.customs) : null;

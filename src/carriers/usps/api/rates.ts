@@ -13,6 +13,7 @@ import { addSurcharge } from '../../api-options.js';
 import type { Surcharge } from '../../types.js';
 import type { UspsCredentials } from './credentials.js';
 import {
+  flatRateShape,
   OWN_PACKAGING_RATE_INDICATORS,
   ourServiceCode,
   packageCharacteristics,
@@ -139,7 +140,9 @@ export function parseRateOption(o: Option): ApiRate {
 /**
  * Per mail class, the option for the shipper's own packaging: the one priced as the label will
  * be bought (single piece, the parcel's processing category), else the cheapest own-packaging
- * option. Flat-rate and cubic options are left out (they need USPS containers or a contract).
+ * option. A parcel in a USPS flat-rate envelope or box takes, for each class that prices it
+ * flat, the option of its rate indicator (none: that class is not offered). Other flat-rate and
+ * cubic options are left out (they need USPS containers or a contract).
  */
 export function parseRateResponse(body: unknown, req: ApiRateRequest): ApiRateResponse | null {
   const root = obj(body);
@@ -148,10 +151,20 @@ export function parseRateResponse(body: unknown, req: ApiRateRequest): ApiRateRe
   const parcel = parcels.reduce((a, b) => (b.weight_oz > a.weight_oz ? b : a));
   const wanted = packageCharacteristics(parcel);
   const byClass = new Map<string, Option>();
-  for (const raw of root.rateOptions.map(obj)) {
-    const o = optionOf(raw);
-    if (!o || !OWN_PACKAGING_RATE_INDICATORS.has(str(o.rate.rateIndicator) ?? '')) continue;
+  const options = root.rateOptions.map(obj).map(optionOf).filter((o): o is Option => o !== null);
+  // A flat-rate package: its flat-rate classes are priced by its rate indicator alone (units.ts flatRateShape).
+  const flatClasses = new Set<string>();
+  for (const o of options) {
     const mailClass = str(o.rate.mailClass)!;
+    const flat = flatRateShape(parcel, mailClass);
+    if (!flat) continue;
+    flatClasses.add(mailClass);
+    if (str(o.rate.rateIndicator) === flat.rateIndicator && (!byClass.has(mailClass) || o.total < byClass.get(mailClass)!.total)) byClass.set(mailClass, o);
+  }
+  for (const o of options) {
+    if (!OWN_PACKAGING_RATE_INDICATORS.has(str(o.rate.rateIndicator) ?? '')) continue;
+    const mailClass = str(o.rate.mailClass)!;
+    if (flatClasses.has(mailClass)) continue;
     const exact = str(o.rate.rateIndicator) === wanted.rateIndicator && str(o.rate.processingCategory) === wanted.processingCategory;
     const prev = byClass.get(mailClass);
     const prevExact = prev && str(prev.rate.rateIndicator) === wanted.rateIndicator && str(prev.rate.processingCategory) === wanted.processingCategory;

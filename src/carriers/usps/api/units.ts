@@ -2,6 +2,8 @@
  * USPS codes ↔ ours, one table each: mail classes ↔ our service codes, tracking event codes →
  * our statuses, our label formats → USPS `imageType`, price fee names → our surcharge codes.
  */
+import { packagingOf } from '../../api-packaging.js';
+import { uspsPackages } from '../packages.js';
 import type { CarrierLabelImage } from '../../api-driver.js';
 import type { Parcel, SurchargeCode, TrackingMilestone, TrackingStatus } from '../../types.js';
 
@@ -62,6 +64,20 @@ export function packageCharacteristics(parcel: Parcel): { rateIndicator: 'SP'; p
  * dimensional rectangular / non-rectangular prices). The others (flat-rate envelopes and boxes,
  * cubic tiers, Connect and presort prices) need a USPS container or a contract: not offered.
  */
+/**
+ * A piece in a USPS flat-rate envelope or box (../packages.ts, `carrier_code` the rate indicator
+ * FE, FA, FP, FS, FB, PL) sent by a mail class that prices it flat: that rate indicator, and
+ * the processing category USPS gives it (envelopes FLATS, boxes MACHINABLE). Null for the
+ * shipper's own packaging, or a class that rates the package by weight and size (Ground Advantage).
+ */
+export function flatRateShape(parcel: Parcel, mailClass: string): { rateIndicator: string; processingCategory: 'FLATS' | 'MACHINABLE' } | null {
+  const pkg = packagingOf([parcel], uspsPackages)[0];
+  if (!pkg || pkg.flat_rates[ourServiceCode(mailClass)] === undefined) return null;
+  return { rateIndicator: pkg.carrier_code, processingCategory: FLAT_RATE_ENVELOPES.has(pkg.carrier_code) ? 'FLATS' : 'MACHINABLE' };
+}
+
+const FLAT_RATE_ENVELOPES: ReadonlySet<string> = new Set(['FE', 'FA', 'FP']);
+
 export const OWN_PACKAGING_RATE_INDICATORS: ReadonlySet<string> = new Set(['SP', 'DR', 'DN']);
 
 /** Price `fees[].name` → our surcharge code (USPS names them; they carry no fee code). */
