@@ -262,6 +262,12 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}) {
     return delivery;
   }
 
+  async function emitBody(topicEnum: string, body: unknown): Promise<WebhookDelivery[]> {
+    const topic = topicEnum.toLowerCase().replace('_', '/');
+    const subs = [...shop.webhooks.values()].filter((w) => w.topic === topicEnum);
+    return Promise.all(subs.map((w) => sendWebhook(w.uri, topic, body)));
+  }
+
   return {
     url,
     shopDomain,
@@ -318,11 +324,10 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}) {
     sendWebhook,
     /** An order event to every subscription on that topic (e.g. `ORDERS_UPDATED`), as Shopify would. */
     async emit(topicEnum: string, order: FakeOrder | number | string): Promise<WebhookDelivery[]> {
-      const body = shop.restOrder(typeof order === 'object' ? order : shop.order(order));
-      const topic = topicEnum.toLowerCase().replace('_', '/');
-      const subs = [...shop.webhooks.values()].filter((w) => w.topic === topicEnum);
-      return Promise.all(subs.map((w) => sendWebhook(w.uri, topic, body)));
+      return emitBody(topicEnum, shop.restOrder(typeof order === 'object' ? order : shop.order(order)));
     },
+    /** A body captured earlier (`restOrder`) sent now to every subscription on that topic: a late delivery. */
+    emitBody,
     /** The merchant uninstalls the app: every token dies, APP_UNINSTALLED goes to its subscribers (or `target`). */
     async uninstall(target?: string): Promise<WebhookDelivery[]> {
       tokens.clear();

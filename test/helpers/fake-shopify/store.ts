@@ -25,6 +25,14 @@ export function shopifyFakeStore(fake: FakeShopify): FakeStore {
       last = sent.at(-1) ?? last;
       return sent.map((d) => d.status ?? 0);
     },
+    holdEmit(id, event) {
+      const body = fake.restOrder(id);
+      return async () => {
+        const sent = await fake.emitBody(EVENT_TOPICS[event], body);
+        last = sent.at(-1) ?? last;
+        return sent.map((d) => d.status ?? 0);
+      };
+    },
     async redeliverLast() {
       if (!last) throw new Error('nothing was delivered yet');
       const res = await fetch(last.url, { method: 'POST', headers: last.headers, body: last.body });

@@ -344,11 +344,18 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}) {
 
   /** The event's deliveries to every active webhook on `topic`. */
   async function emitTopic(topic: string, order: WooOrder): Promise<WooDelivery[]> {
+    return hold(topic, order)();
+  }
+
+  /** The event's payload taken now (the order as it is), delivered when the function is called: a late delivery. */
+  function hold(topic: string, order: WooOrder): () => Promise<WooDelivery[]> {
     const payload = topic === 'order.deleted' ? { id: order.id } : site.orderJson(order);
-    const subs = [...site.webhooks.values()].filter((w) => w.topic === topic && w.status === 'active');
-    const out: WooDelivery[] = [];
-    for (const w of subs) out.push(await deliver(w, payload));
-    return out;
+    return async () => {
+      const subs = [...site.webhooks.values()].filter((w) => w.topic === topic && w.status === 'active');
+      const out: WooDelivery[] = [];
+      for (const w of subs) out.push(await deliver(w, payload));
+      return out;
+    };
   }
 
   return {
@@ -380,6 +387,7 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}) {
     },
     deliver,
     emitTopic,
+    hold,
     /** The last delivery sent again byte for byte, delivery id included. */
     async redeliverLast(): Promise<WooDelivery> {
       const last = deliveries.filter((d) => d.topic !== 'ping').at(-1);
@@ -439,6 +447,10 @@ export function wooFakeStore(fake: FakeWooCommerce): FakeStore {
       const topic = event === 'created' ? 'order.created' : 'order.updated';
       const sent = await fake.emitTopic(topic, fake.site.order(id));
       return sent.map((d) => d.status ?? 0);
+    },
+    holdEmit(id, event) {
+      const send = fake.hold(event === 'created' ? 'order.created' : 'order.updated', fake.site.order(id));
+      return async () => (await send()).map((d) => d.status ?? 0);
     },
     async redeliverLast() {
       return (await fake.redeliverLast()).status ?? 0;
