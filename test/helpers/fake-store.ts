@@ -52,6 +52,8 @@ export interface FakeStore {
   freshCredentials(): Record<string, string>;
   /** The next write-back write is applied at the platform and its answer lost (the connection drops). */
   dropNextWriteAnswer(): void;
+  /** The next write-back write is applied at the platform at once and answered `ms` later (a database outage can start in between). */
+  delayNextWriteAnswer(ms: number): void;
   /** The next `times` API calls answer `status` (429 with the platform's wait header, or 5xx) without running. */
   failNext(status: 429 | 500 | 503, times?: number): void;
   /** Forgets requests, violations and faults; credentials work again. */

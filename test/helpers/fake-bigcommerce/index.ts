@@ -31,7 +31,9 @@ export type FakeFault =
   /** Never answers. */
   | { kind: 'hang' }
   /** Runs the request (a write is applied), then drops the connection without answering. */
-  | { kind: 'drop_after_apply' };
+  | { kind: 'drop_after_apply' }
+  /** Runs the request (a write is applied) at once and answers `ms` later. */
+  | { kind: 'delay_after_apply'; ms: number };
 
 export interface FakeBigcommerceRequest {
   method: string;
@@ -220,6 +222,10 @@ export async function startFakeBigcommerce(options: FakeBigcommerceOptions = {})
         req.socket.destroy();
         return;
       }
+      if (fault?.kind === 'delay_after_apply') {
+        setTimeout(() => send(res, answer.status, answer.body), fault.ms);
+        return;
+      }
       send(res, answer.status, answer.body);
     });
   });
@@ -399,6 +405,9 @@ export function bigcommerceFakeStore(fake: FakeBigcommerce): FakeStore {
     },
     dropNextWriteAnswer() {
       fake.fail('createOrderShipments', { kind: 'drop_after_apply' });
+    },
+    delayNextWriteAnswer(ms) {
+      fake.fail('createOrderShipments', { kind: 'delay_after_apply', ms });
     },
     failNext(status, times = 1) {
       fake.fail('*', ...Array.from({ length: times }, () => ({ kind: 'status' as const, status })));

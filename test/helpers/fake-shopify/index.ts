@@ -37,6 +37,8 @@ export type FakeFault =
   | { kind: 'hang' }
   /** Runs the request (a mutation is applied), then drops the connection without answering. */
   | { kind: 'drop_after_apply' }
+  /** Runs the request (a mutation is applied) at once and answers `ms` later. */
+  | { kind: 'delay_after_apply'; ms: number }
   /** A mutation answered with these userErrors, nothing applied. */
   | { kind: 'user_errors'; errors: { field: string[] | null; message: string }[] };
 
@@ -182,6 +184,7 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}) {
       req.socket.destroy();
       return;
     }
+    if (fault?.kind === 'delay_after_apply') await new Promise((r) => setTimeout(r, fault.ms));
     return json(res, 200, { ...(result.errors ? { errors: result.errors.map((e) => ({ message: e.message, path: e.path })) } : {}), data: result.data, extensions: { cost: cost(prepared.cost) } });
   }
 

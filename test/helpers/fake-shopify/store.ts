@@ -46,6 +46,7 @@ export function shopifyFakeStore(fake: FakeShopify): FakeStore {
     revokeCredentials: () => fake.revokeAllTokens(),
     freshCredentials: () => ({ access_token: fake.newAccessToken(), client_secret: fake.clientSecret }),
     dropNextWriteAnswer: () => fake.fail('fulfillmentCreate', { kind: 'drop_after_apply' }),
+    delayNextWriteAnswer: (ms) => fake.fail('fulfillmentCreate', { kind: 'delay_after_apply', ms }),
     failNext(status, times = 1) {
       const fault = status === 429 ? { kind: 'status' as const, status, headers: { 'retry-after': '1' } } : { kind: 'status' as const, status };
       fake.fail('*', ...Array.from({ length: times }, () => fault));

@@ -34,7 +34,9 @@ export type WooFault =
   /** Never answers. */
   | { kind: 'hang' }
   /** Runs the request (a write is applied), then drops the connection without answering. */
-  | { kind: 'drop_after_apply' };
+  | { kind: 'drop_after_apply' }
+  /** Runs the request (a write is applied) at once and answers `ms` later. */
+  | { kind: 'delay_after_apply'; ms: number };
 
 export interface WooRequest {
   method: string;
@@ -275,6 +277,7 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}) {
       req.socket.destroy();
       return;
     }
+    if (fault?.kind === 'delay_after_apply') await new Promise((r) => setTimeout(r, fault.ms));
     send(res, answer);
   }
 
@@ -476,6 +479,9 @@ export function wooFakeStore(fake: FakeWooCommerce): FakeStore {
     dropNextWriteAnswer() {
       // The write-back's writes: the note first (never re-sent), so its answer is the one lost.
       fake.fail('note_create', { kind: 'drop_after_apply' });
+    },
+    delayNextWriteAnswer(ms) {
+      fake.fail('note_create', { kind: 'delay_after_apply', ms });
     },
     failNext(status, times = 1) {
       const headers: Record<string, string> = status === 429 ? { 'retry-after': '1' } : {};
