@@ -44,6 +44,8 @@ export interface StartOptions {
   healthyWithinMs?: number;
   /** Run on this PGlite data dir, and keep it on stop (a restart, a backup and restore). */
   dataDir?: string;
+  /** Listen on this port (from `freePort()`): for an env that must name the service's own URL before it starts (PUBLIC_BASE_URL, where a store delivers webhooks). */
+  port?: number;
 }
 
 const OUTPUT_LIMIT = 200_000;
@@ -92,7 +94,7 @@ export function dataDirFromTemplate(): string {
 
 export async function startBuiltService(options: StartOptions = {}): Promise<BuiltService> {
   const dataDir = options.dataDir ?? dataDirFromTemplate();
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const databaseUrl = await postgresDatabaseUrl();
   const superAdmin = { email: `root-${randomBytes(3).toString('hex')}@example.com`, password: `root-${randomBytes(9).toString('hex')}` };
   const baseUrl = `http://127.0.0.1:${port}`;

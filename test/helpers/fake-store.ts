@@ -28,6 +28,14 @@ export interface FakeStore {
    * and covers it (a thin delivery where the platform's are thin); returns our receiver's statuses.
    */
   emit(id: string, event: 'created' | 'updated' | 'cancelled'): Promise<number[]>;
+  /**
+   * What the platform would send after `event` on the order as it is now, held in the platform's
+   * queue: the function sends it later (a late delivery, overtaken by newer ones), as a delivery
+   * of its own (not a retry), to our subscriptions active then; it returns our receiver's statuses.
+   * A thin delivery (BigCommerce) names the order and the event's time, a full one (Shopify,
+   * WooCommerce) carries the order as it was when held.
+   */
+  holdEmit(id: string, event: 'created' | 'updated' | 'cancelled'): () => Promise<number[]>;
   /** The last delivery sent again, byte for byte with its delivery id: a platform's retry. */
   redeliverLast(): Promise<number>;
   /** Tracking numbers the store shows on the order as shipped (written back and not undone). */
@@ -44,6 +52,8 @@ export interface FakeStore {
   freshCredentials(): Record<string, string>;
   /** The next write-back write is applied at the platform and its answer lost (the connection drops). */
   dropNextWriteAnswer(): void;
+  /** The next write-back write is applied at the platform at once and answered `ms` later (a database outage can start in between). */
+  delayNextWriteAnswer(ms: number): void;
   /** The next `times` API calls answer `status` (429 with the platform's wait header, or 5xx) without running. */
   failNext(status: 429 | 500 | 503, times?: number): void;
   /** Forgets requests, violations and faults; credentials work again. */

@@ -2,8 +2,8 @@ import type { Scope } from '../../platform/context.js';
 import type { Deps } from '../../platform/deps.js';
 import type { Executor } from '../../platform/db/types.js';
 import { recordEvent } from '../events/index.js';
-import type { ChannelOrderVersion, OrdersService } from '../orders/index.js';
-import type { ChannelOrder } from '../../channels/types.js';
+import type { ChannelApplyResult, ChannelOrderVersion, OrdersService } from '../orders/index.js';
+import { compareVersions, type ChannelOrder } from '../../channels/types.js';
 import * as repo from './channels.repo.js';
 import type { SyncDecision, SyncSource } from './channels.tables.js';
 import { effectiveSettings } from './integrations.connection.js';
@@ -63,7 +63,12 @@ export class ChannelApply {
     const scope = scopeOf(integration);
     const settings = effectiveSettings(integration.platform, integration.settings);
     const version = toOrderVersion(order, settings.import_statuses, this.deps.carriers.serviceCodes);
-    const result = await this.orders.applyChannelVersion(executor, scope, integration.id, version);
+    // A version older than one already judged is stale even when no order holds the newer one:
+    // a cancellation (not imported) overtaking the order's creation must not let the late
+    // creation import it (docs/channels.md, late and out-of-order deliveries). An equal version
+    // is judged again (a sync after the import statuses changed may import it now).
+    const newer = (await repo.judgedVersions(executor, integration.id, order.external_id)).some((v) => compareVersions(order.version, v) < 0);
+    const result: ChannelApplyResult = newer ? { decision: 'stale', changes: [], order: null } : await this.orders.applyChannelVersion(executor, scope, integration.id, version);
     let decision: SyncDecision = result.decision;
     if (decision === 'unchanged' && result.order && (await this.isEcho(executor, scope, result.order.id, order))) decision = 'echo';
     await repo.insertSyncEntry(executor, {

@@ -53,6 +53,24 @@ export async function listSyncEntries(db: Executor, scope: Scope, integrationId:
     .execute();
 }
 
+/**
+ * The versions of one store order the apply step has judged (applied, unchanged, skipped for its
+ * status…): not a duplicate or an error, which carry no judged version. Bounded like the history.
+ */
+export async function judgedVersions(db: Executor, integrationId: string, externalId: string, limit = 500): Promise<string[]> {
+  const rows = await db
+    .selectFrom('order_sync_entries')
+    .select('platform_version')
+    .where('integration_id', '=', integrationId)
+    .where('external_id', '=', externalId)
+    .where('decision', 'not in', ['duplicate', 'error'])
+    .where('platform_version', 'is not', null)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.platform_version!);
+}
+
 export async function insertSyncRun(db: Executor, row: Insertable<ChannelSyncRunsTable>): Promise<SyncRunRow> {
   return db.insertInto('channel_sync_runs').values(row).returningAll().executeTakeFirstOrThrow();
 }

@@ -133,6 +133,56 @@ describe.each(PLATFORMS)('a $name store', ({ name: platform, start }) => {
     expect((await orderOf(id))[0].status).toBe('cancelled');
   });
 
+  const decisions = async (externalId: string) =>
+    (await app.deps.db.selectFrom('order_sync_entries').select('decision').where('integration_id', '=', integrationId).where('external_id', '=', externalId).orderBy('id').execute()).map((e) => e.decision);
+
+  it('an update delivered after a newer one changes nothing: the newer state wins', async () => {
+    const id = store.seedOrder();
+    await store.emit(id, 'created');
+    await applyDeliveries();
+    store.editAddress(id, '1 Old Rd');
+    const late = store.holdEmit(id, 'updated');
+    store.editAddress(id, '2 New Rd');
+    await store.emit(id, 'updated');
+    await applyDeliveries();
+    expect((await orderOf(id))[0].ship_to.street1).toBe('2 New Rd');
+
+    const statuses = await late();
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    await applyDeliveries();
+    expect((await orderOf(id))[0].ship_to.street1).toBe('2 New Rd');
+    // Taken as a delivery of its own (not a retry) and found older than what was applied.
+    expect((await decisions(id)).slice(-1)).toEqual(['stale']);
+  });
+
+  it('a cancellation, then a late "created": the order is not brought back', async () => {
+    // Imported, then cancelled: the late creation is older than the cancellation.
+    const imported = store.seedOrder();
+    await store.emit(imported, 'created');
+    await applyDeliveries();
+    const lateImported = store.holdEmit(imported, 'created');
+    store.cancelOrder(imported);
+    await store.emit(imported, 'cancelled');
+    await applyDeliveries();
+    expect(await lateImported()).toEqual(expect.arrayContaining([200]));
+    await applyDeliveries();
+    expect((await orderOf(imported)).map((o) => o.status)).toEqual(['cancelled']);
+
+    // Never imported: the platform's queue sends the cancellation before the creation.
+    const overtaken = store.seedOrder();
+    const lateCreated = store.holdEmit(overtaken, 'created');
+    store.cancelOrder(overtaken);
+    await store.emit(overtaken, 'cancelled');
+    await applyDeliveries();
+    expect(await orderOf(overtaken)).toEqual([]);
+    expect(await lateCreated()).toEqual(expect.arrayContaining([200]));
+    await applyDeliveries();
+    expect(await orderOf(overtaken)).toEqual([]);
+    expect(await decisions(overtaken)).not.toContain('created');
+    expect(store.orderStatus(overtaken)).toBe(store.orderStatus(imported));
+  });
+
   it('a label writes its tracking back once, even when the platform’s answer is lost; a void undoes it', async () => {
     const id = store.seedOrder();
     await store.emit(id, 'created');

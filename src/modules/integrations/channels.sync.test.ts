@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../platform/ids.js';
 import { buildTestApp, createTenant, type Tenant } from '../../../test/helpers/app.js';
 import { startFakeShopify, type FakeShopify } from '../../../test/helpers/fake-shopify/index.js';
 
@@ -98,6 +99,24 @@ describe('reading a Shopify store', () => {
     expect(fake.shop.webhooks.size).toBe(4);
     const read = (await admin('GET', `/api/admin/integrations/${integrationId}`)).json();
     expect(read).toMatchObject({ health: 'degraded', health_reason: expect.stringContaining('missing or turned off') });
+  });
+
+  it('a run its job gave up on (left running by a database outage) holds reconciliation back for an hour at most', async () => {
+    const row = await app.deps.db.selectFrom('integrations').selectAll().where('id', '=', integrationId).executeTakeFirstOrThrow();
+    await app.deps.db.updateTable('integrations').set({ last_reconciled_at: new Date(Date.now() - 86_400_000) }).where('id', '=', integrationId).execute();
+    const stuck = { integration_id: integrationId, workspace_id: row.workspace_id, environment: row.environment, kind: 'reconcile' as const, status: 'running' as const, counts: JSON.stringify({ seen: 0, created: 0, updated: 0, unchanged: 0, skipped: 0, failed: 0 }) };
+    const stuckId = newId('syncRun');
+    await app.deps.db.insertInto('channel_sync_runs').values({ ...stuck, id: stuckId, created_at: new Date(Date.now() - 5 * 60_000) }).execute();
+    expect(await app.services.channelSync.reconcileDue()).toBe(0);
+    await app.deps.db.updateTable('channel_sync_runs').set({ created_at: new Date(Date.now() - 2 * 3600_000) }).where('id', '=', stuckId).execute();
+    expect(await app.services.channelSync.reconcileDue()).toBe(1);
+    const runs = await app.deps.db.selectFrom('channel_sync_runs').selectAll().where('integration_id', '=', integrationId).where('status', 'in', ['queued', 'running', 'failed']).execute();
+    expect(runs.map((r) => [r.id === stuckId ? 'stuck' : 'new', r.status]).sort()).toEqual([
+      ['new', 'queued'],
+      ['stuck', 'failed'],
+    ]);
+    expect(runs.find((r) => r.id === stuckId)!.error).toMatch(/abandoned/);
+    await runQueued();
   });
 
   it('the test endpoint heals; a revoked token expires the health, announced once', async () => {

@@ -29,6 +29,12 @@ export const RECONCILE_OVERLAP_MS = 10 * 60 * 1000;
 const PAGE_SIZE = 250;
 const UNREACHABLE = 'unreachable';
 const DOWN_AFTER_UNREACHABLE = 3;
+/**
+ * A run still queued or running this long after it was queued is abandoned: its job gave up (a
+ * database outage outlasting the job's retries leaves it `running`). It is marked failed and no
+ * longer holds the connection's reconciliation back (docs/channels.md, a database outage).
+ */
+export const ABANDONED_RUN_MS = 60 * 60_000;
 /** Calls given up for throttling within the health window that degrade a connection. */
 const THROTTLED_DEGRADE = 3;
 
@@ -264,6 +270,7 @@ export class ChannelSync {
   /** The periodic check: a reconciliation for every active connection whose interval has passed and that has no run under way. */
   async reconcileDue(): Promise<number> {
     const now = this.deps.now();
+    const abandonedBefore = new Date(now.getTime() - ABANDONED_RUN_MS);
     const rows = await this.deps.db
       .selectFrom('integrations as i')
       .selectAll('i')
@@ -272,7 +279,12 @@ export class ChannelSync {
       .where((eb) =>
         eb.not(
           eb.exists(
-            eb.selectFrom('channel_sync_runs as r').select('r.id').whereRef('r.integration_id', '=', 'i.id').where('r.status', 'in', ['queued', 'running']),
+            eb
+              .selectFrom('channel_sync_runs as r')
+              .select('r.id')
+              .whereRef('r.integration_id', '=', 'i.id')
+              .where('r.status', 'in', ['queued', 'running'])
+              .where('r.created_at', '>', abandonedBefore),
           ),
         ),
       )
@@ -285,6 +297,13 @@ export class ChannelSync {
       // webhooks and backfills, and a reconciliation racing it would find the webhooks not yet there.
       const since = row.last_reconciled_at ?? row.connected_at;
       if (since && now.getTime() - new Date(since).getTime() < interval) continue;
+      await this.deps.db
+        .updateTable('channel_sync_runs')
+        .set({ status: 'failed', finished_at: now, error: 'abandoned: the run did not finish within an hour (its job gave up)' })
+        .where('integration_id', '=', row.id)
+        .where('status', 'in', ['queued', 'running'])
+        .where('created_at', '<=', abandonedBefore)
+        .execute();
       await this.queueRun(row, 'reconcile', null);
       queued++;
     }

@@ -1,6 +1,7 @@
 import { ChannelError } from '../../channels/types.js';
 import type { Environment, Scope } from '../../platform/context.js';
 import type { Deps } from '../../platform/deps.js';
+import { retryWhileDatabaseUnavailable } from '../../platform/db/connection-errors.js';
 import type { Executor } from '../../platform/db/types.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -31,6 +32,12 @@ const LATER_S = 4 * 3600;
 const GIVE_UP_AFTER_MS = 2 * 86_400_000;
 /** Longer than an attempt can take (the channel calls' deadlines): a crashed attempt frees the write-back after it. */
 const CLAIM_MS = 2 * 60_000;
+/**
+ * How long an attempt keeps trying to record its outcome while the database is away: the
+ * platform was called already, and an outcome given up on leaves the write-back claimed until
+ * the claim lapses (docs/channels.md, a database outage).
+ */
+const OUTCOME_RETRY_MS = 30_000;
 
 /** The carriers' public tracking pages (docs/channels.md), by our carrier slug. */
 const TRACKING_PAGES: Record<string, (n: string) => string> = {
@@ -160,7 +167,17 @@ export class ChannelWriteBacks {
       .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
       .returningAll()
       .executeTakeFirst();
-    if (!wb) return this.deps.db.selectFrom('write_backs').selectAll().where('workspace_id', '=', scope.workspaceId).where('id', '=', job.write_back_id).executeTakeFirst();
+    if (!wb) {
+      const current = await this.deps.db.selectFrom('write_backs').selectAll().where('workspace_id', '=', scope.workspaceId).where('id', '=', job.write_back_id).executeTakeFirst();
+      // Claimed by an attempt that may never record its outcome (the database went away under
+      // it, and its job's retry is this one): try again once the claim lapses, or nothing would.
+      // When the claim's holder does finish, that later job finds the write-back done.
+      const claimedUntil = current?.claimed_until ? new Date(current.claimed_until).getTime() : null;
+      if (current && (current.status === 'pending' || current.status === 'retrying') && claimedUntil !== null && claimedUntil > now.getTime()) {
+        await this.deps.jobs.send<WriteBackJob>(WRITE_BACK_JOB, job, { startAfterSeconds: Math.ceil((claimedUntil - now.getTime()) / 1000) + 1 });
+      }
+      return current;
+    }
     const integration = await integrationsRepo.findIntegration(this.deps.db, scope, wb.integration_id);
     if (!integration) return this.finish(wb, 'skipped', { last_error: JSON.stringify({ code: 'integration_deleted', message: 'The integration was deleted.', platform_status: null }) });
     if (integration.health === 'token_expired' || integration.connection_state !== 'active') return this.wait(wb, integration);
@@ -246,8 +263,12 @@ export class ChannelWriteBacks {
     return wb;
   }
 
+  /** Records an attempt's outcome (and releases the claim), waiting out a database outage (OUTCOME_RETRY_MS). */
   private async update(id: string, set: Updateable<WriteBacksTable>): Promise<WriteBackRow | undefined> {
-    return this.deps.db.updateTable('write_backs').set({ ...set, claimed_until: null, updated_at: this.deps.now() }).where('id', '=', id).returningAll().executeTakeFirst();
+    return retryWhileDatabaseUnavailable(
+      () => this.deps.db.updateTable('write_backs').set({ ...set, claimed_until: null, updated_at: this.deps.now() }).where('id', '=', id).returningAll().executeTakeFirst(),
+      OUTCOME_RETRY_MS,
+    );
   }
 
   private finish(wb: WriteBackRow, status: WriteBackStatus, set: Updateable<WriteBacksTable>) {
@@ -266,11 +287,18 @@ export class ChannelWriteBacks {
     const delay = retryAfterMs !== null ? Math.max(1, Math.ceil(retryAfterMs / 1000)) : nextDelaySeconds(attempts, new Date(wb.created_at), now);
     if (delay === null) return this.die(wb, attempts, error);
     const updated = await this.update(wb.id, { status: 'retrying', attempts, last_error: JSON.stringify(error), next_attempt_at: new Date(now.getTime() + delay * 1000) });
-    await this.deps.jobs.send<WriteBackJob>(WRITE_BACK_JOB, { workspace_id: wb.workspace_id, environment: wb.environment, write_back_id: wb.id }, { startAfterSeconds: delay });
+    await retryWhileDatabaseUnavailable(
+      () => this.deps.jobs.send<WriteBackJob>(WRITE_BACK_JOB, { workspace_id: wb.workspace_id, environment: wb.environment, write_back_id: wb.id }, { startAfterSeconds: delay }),
+      OUTCOME_RETRY_MS,
+    );
     return updated;
   }
 
   private async die(wb: WriteBackRow, attempts: number, error: WriteBackError, integration?: IntegrationRow) {
+    return retryWhileDatabaseUnavailable(() => this.dieOnce(wb, attempts, error, integration), OUTCOME_RETRY_MS);
+  }
+
+  private async dieOnce(wb: WriteBackRow, attempts: number, error: WriteBackError, integration?: IntegrationRow) {
     return this.deps.db.transaction().execute(async (trx) => {
       const dead = await trx
         .updateTable('write_backs')

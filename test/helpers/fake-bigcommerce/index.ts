@@ -31,7 +31,9 @@ export type FakeFault =
   /** Never answers. */
   | { kind: 'hang' }
   /** Runs the request (a write is applied), then drops the connection without answering. */
-  | { kind: 'drop_after_apply' };
+  | { kind: 'drop_after_apply' }
+  /** Runs the request (a write is applied) at once and answers `ms` later. */
+  | { kind: 'delay_after_apply'; ms: number };
 
 export interface FakeBigcommerceRequest {
   method: string;
@@ -220,6 +222,10 @@ export async function startFakeBigcommerce(options: FakeBigcommerceOptions = {})
         req.socket.destroy();
         return;
       }
+      if (fault?.kind === 'delay_after_apply') {
+        setTimeout(() => send(res, answer.status, answer.body), fault.ms);
+        return;
+      }
       send(res, answer.status, answer.body);
     });
   });
@@ -250,9 +256,20 @@ export async function startFakeBigcommerce(options: FakeBigcommerceOptions = {})
    * events of one order share it; only `created_at` tells them apart).
    */
   async function emit(scope: string, orderId: number | string, extra: Record<string, unknown> = {}): Promise<Delivery[]> {
+    return hold(scope, orderId, extra)();
+  }
+
+  /**
+   * The event made now, delivered when the function is called (a late delivery). Its `created_at`
+   * is when the order changed: the store's clock, or the order's `date_modified` when the fake
+   * moved that past the clock (each change a second later, store.ts), so each change is an event
+   * of its own.
+   */
+  function hold(scope: string, orderId: number | string, extra: Record<string, unknown> = {}): () => Promise<Delivery[]> {
     const data = { type: 'order', id: Number(orderId), ...extra };
+    const changedAt = Math.max(store.now(), store.orders.get(Number(orderId))?.date_modified ?? 0);
     const payload = {
-      created_at: Math.floor(store.now() / 1000),
+      created_at: Math.floor(changedAt / 1000),
       store_id: storeId,
       producer: `stores/${storeHash}`,
       scope,
@@ -260,15 +277,17 @@ export async function startFakeBigcommerce(options: FakeBigcommerceOptions = {})
       data,
     };
     const text = JSON.stringify(payload);
-    const hooks = [...store.hooks.values()].filter((h) => h.is_active && h.scope === scope);
-    return Promise.all(
-      hooks.map(async (h) => {
-        const d = await deliver(h.destination, { 'content-type': 'application/json', ...(h.headers ?? {}) }, text, scope);
-        h.failures = d.status !== null && d.status < 300 ? 0 : h.failures + 1;
-        if (h.failures >= deactivateAfter) h.is_active = false;
-        return d;
-      }),
-    );
+    return () => {
+      const hooks = [...store.hooks.values()].filter((h) => h.is_active && h.scope === scope);
+      return Promise.all(
+        hooks.map(async (h) => {
+          const d = await deliver(h.destination, { 'content-type': 'application/json', ...(h.headers ?? {}) }, text, scope);
+          h.failures = d.status !== null && d.status < 300 ? 0 : h.failures + 1;
+          if (h.failures >= deactivateAfter) h.is_active = false;
+          return d;
+        }),
+      );
+    };
   }
 
   const fake = {
@@ -291,6 +310,7 @@ export async function startFakeBigcommerce(options: FakeBigcommerceOptions = {})
       return requests.filter((r) => r.operationId === operationId).length;
     },
     emit,
+    hold,
     deliver,
     revokeTokens() {
       tokens.clear();
@@ -327,6 +347,16 @@ const EVENT_SCOPES: Record<'created' | 'updated' | 'cancelled', string[]> = {
 
 /** The fake as the shared channel scenarios drive it (test/helpers/fake-store.ts). */
 export function bigcommerceFakeStore(fake: FakeBigcommerce): FakeStore {
+  const holdEmit: FakeStore['holdEmit'] = (id, event) => {
+    const held = EVENT_SCOPES[event].map((scope) =>
+      fake.hold(scope, id, scope === 'store/order/statusUpdated' ? { status: { previous_status_id: 11, new_status_id: fake.store.order(id).status_id } } : {}),
+    );
+    return async () => {
+      const statuses: number[] = [];
+      for (const send of held) for (const d of await send()) statuses.push(d.status ?? 0);
+      return statuses;
+    };
+  };
   return {
     platform: 'bigcommerce',
     url: fake.origin,
@@ -348,14 +378,8 @@ export function bigcommerceFakeStore(fake: FakeBigcommerce): FakeStore {
     cancelOrder(id) {
       fake.store.editOrder(id, (o) => (o.status_id = 5));
     },
-    async emit(id, event) {
-      const statuses: number[] = [];
-      for (const scope of EVENT_SCOPES[event]) {
-        const extra = scope === 'store/order/statusUpdated' ? { status: { previous_status_id: 11, new_status_id: fake.store.order(id).status_id } } : {};
-        for (const d of await fake.emit(scope, id, extra)) statuses.push(d.status ?? 0);
-      }
-      return statuses;
-    },
+    emit: (id, event) => holdEmit(id, event)(),
+    holdEmit,
     async redeliverLast() {
       const last = fake.deliveries.at(-1);
       if (!last) throw new Error('nothing was delivered yet');
@@ -381,6 +405,9 @@ export function bigcommerceFakeStore(fake: FakeBigcommerce): FakeStore {
     },
     dropNextWriteAnswer() {
       fake.fail('createOrderShipments', { kind: 'drop_after_apply' });
+    },
+    delayNextWriteAnswer(ms) {
+      fake.fail('createOrderShipments', { kind: 'delay_after_apply', ms });
     },
     failNext(status, times = 1) {
       fake.fail('*', ...Array.from({ length: times }, () => ({ kind: 'status' as const, status })));

@@ -37,6 +37,8 @@ export type FakeFault =
   | { kind: 'hang' }
   /** Runs the request (a mutation is applied), then drops the connection without answering. */
   | { kind: 'drop_after_apply' }
+  /** Runs the request (a mutation is applied) at once and answers `ms` later. */
+  | { kind: 'delay_after_apply'; ms: number }
   /** A mutation answered with these userErrors, nothing applied. */
   | { kind: 'user_errors'; errors: { field: string[] | null; message: string }[] };
 
@@ -182,6 +184,7 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}) {
       req.socket.destroy();
       return;
     }
+    if (fault?.kind === 'delay_after_apply') await new Promise((r) => setTimeout(r, fault.ms));
     return json(res, 200, { ...(result.errors ? { errors: result.errors.map((e) => ({ message: e.message, path: e.path })) } : {}), data: result.data, extensions: { cost: cost(prepared.cost) } });
   }
 
@@ -262,6 +265,12 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}) {
     return delivery;
   }
 
+  async function emitBody(topicEnum: string, body: unknown): Promise<WebhookDelivery[]> {
+    const topic = topicEnum.toLowerCase().replace('_', '/');
+    const subs = [...shop.webhooks.values()].filter((w) => w.topic === topicEnum);
+    return Promise.all(subs.map((w) => sendWebhook(w.uri, topic, body)));
+  }
+
   return {
     url,
     shopDomain,
@@ -318,11 +327,10 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}) {
     sendWebhook,
     /** An order event to every subscription on that topic (e.g. `ORDERS_UPDATED`), as Shopify would. */
     async emit(topicEnum: string, order: FakeOrder | number | string): Promise<WebhookDelivery[]> {
-      const body = shop.restOrder(typeof order === 'object' ? order : shop.order(order));
-      const topic = topicEnum.toLowerCase().replace('_', '/');
-      const subs = [...shop.webhooks.values()].filter((w) => w.topic === topicEnum);
-      return Promise.all(subs.map((w) => sendWebhook(w.uri, topic, body)));
+      return emitBody(topicEnum, shop.restOrder(typeof order === 'object' ? order : shop.order(order)));
     },
+    /** A body captured earlier (`restOrder`) sent now to every subscription on that topic: a late delivery. */
+    emitBody,
     /** The merchant uninstalls the app: every token dies, APP_UNINSTALLED goes to its subscribers (or `target`). */
     async uninstall(target?: string): Promise<WebhookDelivery[]> {
       tokens.clear();

@@ -25,6 +25,14 @@ export function shopifyFakeStore(fake: FakeShopify): FakeStore {
       last = sent.at(-1) ?? last;
       return sent.map((d) => d.status ?? 0);
     },
+    holdEmit(id, event) {
+      const body = fake.restOrder(id);
+      return async () => {
+        const sent = await fake.emitBody(EVENT_TOPICS[event], body);
+        last = sent.at(-1) ?? last;
+        return sent.map((d) => d.status ?? 0);
+      };
+    },
     async redeliverLast() {
       if (!last) throw new Error('nothing was delivered yet');
       const res = await fetch(last.url, { method: 'POST', headers: last.headers, body: last.body });
@@ -38,6 +46,7 @@ export function shopifyFakeStore(fake: FakeShopify): FakeStore {
     revokeCredentials: () => fake.revokeAllTokens(),
     freshCredentials: () => ({ access_token: fake.newAccessToken(), client_secret: fake.clientSecret }),
     dropNextWriteAnswer: () => fake.fail('fulfillmentCreate', { kind: 'drop_after_apply' }),
+    delayNextWriteAnswer: (ms) => fake.fail('fulfillmentCreate', { kind: 'delay_after_apply', ms }),
     failNext(status, times = 1) {
       const fault = status === 429 ? { kind: 'status' as const, status, headers: { 'retry-after': '1' } } : { kind: 'status' as const, status };
       fake.fail('*', ...Array.from({ length: times }, () => fault));

@@ -34,7 +34,9 @@ export type WooFault =
   /** Never answers. */
   | { kind: 'hang' }
   /** Runs the request (a write is applied), then drops the connection without answering. */
-  | { kind: 'drop_after_apply' };
+  | { kind: 'drop_after_apply' }
+  /** Runs the request (a write is applied) at once and answers `ms` later. */
+  | { kind: 'delay_after_apply'; ms: number };
 
 export interface WooRequest {
   method: string;
@@ -275,6 +277,7 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}) {
       req.socket.destroy();
       return;
     }
+    if (fault?.kind === 'delay_after_apply') await new Promise((r) => setTimeout(r, fault.ms));
     send(res, answer);
   }
 
@@ -344,11 +347,18 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}) {
 
   /** The event's deliveries to every active webhook on `topic`. */
   async function emitTopic(topic: string, order: WooOrder): Promise<WooDelivery[]> {
+    return hold(topic, order)();
+  }
+
+  /** The event's payload taken now (the order as it is), delivered when the function is called: a late delivery. */
+  function hold(topic: string, order: WooOrder): () => Promise<WooDelivery[]> {
     const payload = topic === 'order.deleted' ? { id: order.id } : site.orderJson(order);
-    const subs = [...site.webhooks.values()].filter((w) => w.topic === topic && w.status === 'active');
-    const out: WooDelivery[] = [];
-    for (const w of subs) out.push(await deliver(w, payload));
-    return out;
+    return async () => {
+      const subs = [...site.webhooks.values()].filter((w) => w.topic === topic && w.status === 'active');
+      const out: WooDelivery[] = [];
+      for (const w of subs) out.push(await deliver(w, payload));
+      return out;
+    };
   }
 
   return {
@@ -380,6 +390,7 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}) {
     },
     deliver,
     emitTopic,
+    hold,
     /** The last delivery sent again byte for byte, delivery id included. */
     async redeliverLast(): Promise<WooDelivery> {
       const last = deliveries.filter((d) => d.topic !== 'ping').at(-1);
@@ -440,6 +451,10 @@ export function wooFakeStore(fake: FakeWooCommerce): FakeStore {
       const sent = await fake.emitTopic(topic, fake.site.order(id));
       return sent.map((d) => d.status ?? 0);
     },
+    holdEmit(id, event) {
+      const send = fake.hold(event === 'created' ? 'order.created' : 'order.updated', fake.site.order(id));
+      return async () => (await send()).map((d) => d.status ?? 0);
+    },
     async redeliverLast() {
       return (await fake.redeliverLast()).status ?? 0;
     },
@@ -464,6 +479,9 @@ export function wooFakeStore(fake: FakeWooCommerce): FakeStore {
     dropNextWriteAnswer() {
       // The write-back's writes: the note first (never re-sent), so its answer is the one lost.
       fake.fail('note_create', { kind: 'drop_after_apply' });
+    },
+    delayNextWriteAnswer(ms) {
+      fake.fail('note_create', { kind: 'delay_after_apply', ms });
     },
     failNext(status, times = 1) {
       const headers: Record<string, string> = status === 429 ? { 'retry-after': '1' } : {};

@@ -3,13 +3,14 @@ import { api, call } from '../api/client';
 import { Link, navigate } from '../router';
 import { Badge, ConfirmButton, duration, Empty, ErrorBox, Field, fieldError, Loading, Pager, useAction, useAsync, useCursorPages, usePolling, when } from '../ui';
 import { MaskedCredentials, UnplacedErrors } from './carriers-common';
+import { IntegrationExchanges } from './IntegrationExchanges';
 import { HealthBadge } from './Integrations';
 import { ConnectionBadge, healthReason, RETRYABLE, WriteBacksTable, type Integration, type SyncRun, type WriteBack } from './integrations-common';
 
 /**
  * A store connection (docs/channels.md): its connection and health, how far behind the
- * store it is, its settings as a form, Test connection and Sync now, the sync runs and the
- * write-backs that need a hand.
+ * store it is, its settings as a form, Test connection and Sync now, the sync runs, the
+ * write-backs that need a hand and the exchange log with the store.
  */
 /** What `import_statuses` holds on each platform (docs/channels.md). */
 const STATUS_HINTS: Record<string, string> = {
@@ -24,12 +25,15 @@ export function IntegrationStore({ integration: i, onChange }: { integration: In
   // Bumped after each call that may change the runs or the write-backs, so their lists re-read.
   const [syncTick, setSyncTick] = useState(0);
   const [writeBackTick, setWriteBackTick] = useState(0);
+  // Bumped after each call that talks to the store, so the exchange log waits for its exchanges.
+  const [storeCallTick, setStoreCallTick] = useState(0);
   const path = { params: { path: { id: i.id } } };
   const connection = i.connection;
 
   async function test() {
     setNotice(null);
     const r = await action.run(() => call(api.POST('/api/admin/integrations/{id}/test', path)));
+    setStoreCallTick((t) => t + 1);
     if (r) {
       onChange(r);
       // A passing test drains the write-backs that waited for working credentials.
@@ -43,6 +47,7 @@ export function IntegrationStore({ integration: i, onChange }: { integration: In
     if (r) {
       setNotice('Sync queued: the store is read again for orders changed since the last one.');
       setSyncTick((t) => t + 1);
+      setStoreCallTick((t) => t + 1);
     }
   }
   async function remove() {
@@ -159,6 +164,7 @@ export function IntegrationStore({ integration: i, onChange }: { integration: In
       {i.settings && <StoreSettings key={`settings-${i.id}`} integration={i} onSaved={(r) => (onChange(r), setWriteBackTick((t) => t + 1))} />}
       <SyncRuns integrationId={i.id} tick={syncTick} />
       <StuckWriteBacks integrationId={i.id} tick={writeBackTick} onRetried={() => setWriteBackTick((t) => t + 1)} />
+      <IntegrationExchanges integrationId={i.id} tick={storeCallTick} />
     </section>
   );
 }
