@@ -195,7 +195,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       ...(config.channelAllowBaseUrlOverride ? {} : { lookup: guardedLookup() }),
     });
     channelSyncLagGauge(registry, () => syncLagByPlatform(deps.db, deps.now()));
-    const services: Services = composeServices(deps, options.apiDrivers ?? builtInApiDrivers(carrierHttp), channelHttp);
+    const services: Services = composeServices(deps, options.apiDrivers ?? builtInApiDrivers(carrierHttp, carriers), channelHttp);
     app.decorate('services', services);
     // Write-backs are created in the transaction that buys or voids a label (an event hook).
     const unregisterWriteBacks = services.channelWriteBacks.register();

@@ -1,17 +1,15 @@
 import type { CarrierApiDriver } from './api-driver.js';
-import { createDhlExpressApiDriver } from './dhl_express/api/client.js';
-import { createFedexApiDriver } from './fedex/api/client.js';
 import type { CarrierHttpClient } from './http/client.js';
+import type { CarrierRegistry } from './registry.js';
 import { withSecretScrubbing } from './scrubbing-driver.js';
-import { createUpsApiDriver } from './ups/api/client.js';
-import { createUspsApiDriver } from './usps/api/client.js';
 
 /**
- * The real-protocol drivers there are, by carrier slug, all on the one shared HTTP client. A
- * carrier without an entry offers only its simulated driver (GET /v1/carrier-types says so).
- * Each is wrapped so nothing it returns or throws carries the account's secrets (scrubbing-driver.ts).
+ * The real-protocol drivers there are, by carrier slug: each carrier folder declares its own
+ * (`export const apiDriver` in its index.ts, found by the registry), all made on the one shared
+ * HTTP client. A carrier without one offers only its simulated driver (GET /v1/carrier-types
+ * says so). Each is wrapped so nothing it returns or throws carries the account's secrets
+ * (scrubbing-driver.ts).
  */
-export function builtInApiDrivers(http: CarrierHttpClient): ReadonlyMap<string, CarrierApiDriver> {
-  const drivers = [createUpsApiDriver(http), createUspsApiDriver(http), createFedexApiDriver(http), createDhlExpressApiDriver(http)];
-  return new Map(drivers.map((d) => [d.carrier, withSecretScrubbing(d, http.tokens)]));
+export function builtInApiDrivers(http: CarrierHttpClient, registry: CarrierRegistry): ReadonlyMap<string, CarrierApiDriver> {
+  return new Map([...registry.apiDrivers].map(([slug, make]) => [slug, withSecretScrubbing(make(http), http.tokens)]));
 }

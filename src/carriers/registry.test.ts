@@ -2,12 +2,16 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CarrierHttpClient } from './http/client.js';
 import { discoverCarriers, validateCarrierDefinition } from './registry.js';
 
 describe('carrier registry', () => {
   it('discovers the four built-in carriers from their folders', async () => {
     const registry = await discoverCarriers();
     expect(registry.carriers.map((c) => c.slug)).toEqual(['dhl_express', 'fedex', 'ups', 'usps']);
+    // Each folder declares its real-protocol driver too (`apiDriver`): none is listed by hand.
+    expect([...registry.apiDrivers.keys()]).toEqual(['dhl_express', 'fedex', 'ups', 'usps']);
+    expect(registry.apiDrivers.get('ups')!(new CarrierHttpClient()).carrier).toBe('ups');
     expect(registry.byServiceCode('ups_next_day_air')?.slug).toBe('ups');
     expect(registry.byServiceCode('dhl_express_worldwide')?.slug).toBe('dhl_express');
     expect(registry.get('usps')?.services.map((s) => s.code)).toEqual([

@@ -2,12 +2,15 @@ import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { CarrierApiDriver } from './api-driver.js';
+import type { CarrierHttpClient } from './http/client.js';
 import type { CarrierDefinition } from './types.js';
 
 /**
  * Discovers carriers at boot: every folder beside this file with an `index.ts` (under tsx or
  * vitest) or `index.js` (compiled `dist/src/carriers/`) is imported, and its `carrier` export
- * validated. A broken carrier is logged and skipped so one bad folder cannot take the service
+ * validated; its `apiDriver` export, when it has one, makes the carrier's real-protocol driver
+ * (docs/carriers.md): a new carrier is one folder. A broken carrier is logged and skipped so one bad folder cannot take the service
  * down. Folders without an index (the shared `simulation/` kit) are not carriers.
  */
 
@@ -25,7 +28,12 @@ export interface CarrierRegistry {
   readonly serviceCodes: ReadonlySet<string>;
   /** Identifies this registry and its rate tables (cache keys of quotes). */
   readonly version: string;
+  /** The real-protocol driver each carrier folder declares (`export const apiDriver`), by slug. */
+  readonly apiDrivers: ReadonlyMap<string, ApiDriverFactory>;
 }
+
+/** What a carrier folder's `apiDriver` export is: its driver, made on the shared HTTP client. */
+export type ApiDriverFactory = (http: CarrierHttpClient) => CarrierApiDriver;
 
 let registrySeq = 0;
 
@@ -106,13 +114,14 @@ export async function discoverCarriers(
   const dir = options.dir ?? HERE;
   const logger = options.logger ?? consoleLogger;
   const carriers: CarrierDefinition[] = [];
+  const apiDrivers = new Map<string, ApiDriverFactory>();
   const entries = await readdir(dir, { withFileTypes: true });
   for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
     if (!entry.isDirectory()) continue;
     const file = indexFile(join(dir, entry.name));
     if (!file) continue;
     try {
-      const mod = (await import(pathToFileURL(file).href)) as { carrier?: unknown };
+      const mod = (await import(pathToFileURL(file).href)) as { carrier?: unknown; apiDriver?: unknown };
       const problems = validateCarrierDefinition(mod.carrier, entry.name);
       if (problems.length > 0) {
         logger.warn({ carrier: entry.name, problems }, 'carrier skipped: invalid metadata');
@@ -125,14 +134,15 @@ export async function discoverCarriers(
         continue;
       }
       carriers.push(def);
+      if (typeof mod.apiDriver === 'function') apiDrivers.set(def.slug, mod.apiDriver as ApiDriverFactory);
     } catch (err) {
       logger.warn({ carrier: entry.name, err: err instanceof Error ? err.message : String(err) }, 'carrier skipped: failed to load');
     }
   }
-  return createRegistry(carriers);
+  return createRegistry(carriers, apiDrivers);
 }
 
-export function createRegistry(carriers: readonly CarrierDefinition[]): CarrierRegistry {
+export function createRegistry(carriers: readonly CarrierDefinition[], apiDrivers: ReadonlyMap<string, ApiDriverFactory> = new Map()): CarrierRegistry {
   const sorted = [...carriers].sort((a, b) => a.slug.localeCompare(b.slug));
   const bySlug = new Map(sorted.map((c) => [c.slug, c]));
   const byService = new Map<string, CarrierDefinition>();
@@ -143,6 +153,7 @@ export function createRegistry(carriers: readonly CarrierDefinition[]): CarrierR
     byServiceCode: (code) => byService.get(code),
     serviceCodes: new Set(byService.keys()),
     version: `${++registrySeq}:${sorted.map((c) => `${c.slug}@${c.rate_table_version}`).join(',')}`,
+    apiDrivers: new Map([...apiDrivers].filter(([slug]) => bySlug.has(slug))),
   };
 }
 

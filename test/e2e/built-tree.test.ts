@@ -514,6 +514,13 @@ describe('the built tree (npm start)', () => {
       expectStatus(svc, bought, 201, 'USPS label');
       return bought.body as { id: string; rate: { ship_date: string } };
     };
+    // Selected labels printed as one file (the full checks: shipments-built.test.ts).
+    const printed = [await buyUsps(), await buyUsps()].map((s) => s.id);
+    for (const [url, headers] of [['/v1/labels/merge', c.v1], ['/api/admin/labels/merge', c.admin]] as const) {
+      const merged = await svc.request('POST', url, { headers, json: { shipment_ids: printed, format: 'zpl_4x6' } });
+      expectStatus(svc, merged, 200, url);
+      expect(merged.text.match(/\^XA/g), url).toHaveLength(2);
+    }
     const voided = await buyUsps();
     const v = await svc.request('POST', `/v1/shipments/${voided.id}/void`, { headers: c.v1 });
     expectStatus(svc, v, 200, 'void');

@@ -6,6 +6,7 @@ import { FAKE_SCAN_FORM, startFakeUsps, uspsFixture, type FakeUsps } from '../he
 import { eventually } from '../helpers/webhook-receiver.js';
 import { builtInApiDrivers } from '../../src/carriers/api-drivers.js';
 import { CarrierHttpClient } from '../../src/carriers/http/client.js';
+import { getCarrierRegistry } from '../../src/carriers/registry.js';
 import type { ApiCallContext, ApiManifestRequest, ApiManifestResult, CarrierApiDriver, DriverResult } from '../../src/carriers/api-driver.js';
 import { registerManifestJobs } from '../../src/modules/manifests/index.js';
 
@@ -35,8 +36,8 @@ let t: Tenant;
 let account: string;
 
 /** The built-in drivers, USPS's `manifest` replaced by the test's stand-in (absent when null). */
-function drivers(): ReadonlyMap<string, CarrierApiDriver> {
-  const built = new Map(builtInApiDrivers(new CarrierHttpClient()));
+async function drivers(): Promise<ReadonlyMap<string, CarrierApiDriver>> {
+  const built = new Map(builtInApiDrivers(new CarrierHttpClient(), await getCarrierRegistry()));
   const real = built.get('usps')!;
   realManifest = real.manifest!.bind(real);
   built.set(
@@ -57,7 +58,7 @@ function drivers(): ReadonlyMap<string, CarrierApiDriver> {
 
 beforeAll(async () => {
   usps = await startFakeUsps({ clientSecret: SECRET });
-  app = await buildTestApp({ config: { encryptionKey: randomBytes(32).toString('base64'), carrierAllowBaseUrlOverride: true }, apiDrivers: drivers() });
+  app = await buildTestApp({ config: { encryptionKey: randomBytes(32).toString('base64'), carrierAllowBaseUrlOverride: true }, apiDrivers: await drivers() });
   await registerManifestJobs(app.deps, app.services.manifests);
   await app.deps.jobs.start();
   t = await createTenant(app);

@@ -9,6 +9,9 @@ import { dhlExpressPackages } from './packages.js';
 
 export { dhlCheckDigit, dhlTrackingNumber, isValidDhlTrackingNumber } from './tracking-numbers.js';
 
+/** The carrier's real-protocol driver (api/), found by the registry (docs/carriers.md). */
+export { createDhlExpressApiDriver as apiDriver } from './api/client.js';
+
 /**
  * DHL Express (simulated): Express Worldwide for international lanes and Express Domestic
  * inside non-US countries. No US-to-US service.

@@ -9,6 +9,9 @@ import { fedexPackages } from './packages.js';
 
 export { fedexCheckDigit, fedexTrackingNumber, isValidFedexTrackingNumber } from './tracking-numbers.js';
 
+/** The carrier's real-protocol driver (api/), found by the registry (docs/carriers.md). */
+export { createFedexApiDriver as apiDriver } from './api/client.js';
+
 /**
  * FedEx (simulated): Ground (businesses), Home Delivery (homes), Express Saver, 2Day,
  * Standard Overnight; International Priority.

@@ -9,6 +9,9 @@ import { upsPackages } from './packages.js';
 
 export { isValidUpsTrackingNumber, upsCheckDigit, upsTrackingNumber } from './tracking-numbers.js';
 
+/** The carrier's real-protocol driver (api/), found by the registry (docs/carriers.md). */
+export { createUpsApiDriver as apiDriver } from './api/client.js';
+
 /** UPS (simulated): Ground, 3 Day Select, 2nd Day Air, Next Day Air; Worldwide Saver. */
 export const carrier = defineSimulatedCarrier({
   // UPS Returns: pay-on-scan (Print Return Label billed on use) or prepaid; voids are accepted within 90 days.

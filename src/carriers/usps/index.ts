@@ -10,6 +10,9 @@ import { uspsPackages } from './packages.js';
 
 export { isValidUspsTrackingNumber, uspsCheckDigit, uspsTrackingNumber } from './tracking-numbers.js';
 
+/** The carrier's real-protocol driver (api/), found by the registry (docs/carriers.md). */
+export { createUspsApiDriver as apiDriver } from './api/client.js';
+
 /** The 5-digit ZIP of a US destination (ZIP or ZIP+4), else null. */
 function usZip5(to: Address): string | null {
   if ((to.country ?? '').toUpperCase() !== 'US') return null;

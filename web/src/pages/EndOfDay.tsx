@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { api, call, type Schemas } from '../api/client';
+import { carrierTypes } from '../api/carriers';
 import { Link } from '../router';
 import { RoleGate, useSession } from '../session';
 import { Badge, ConfirmButton, Empty, ErrorBox, Field, fieldError, Loading, money, Pager, Select, useAction, useAsync, useCursorPages, usePolling, when } from '../ui';
@@ -9,12 +10,26 @@ import { LocationSelect } from './location-select';
 type Manifest = Schemas['Manifest'];
 type Pickup = Schemas['Pickup'];
 
-const CARRIERS = [
-  ['usps', 'USPS'],
-  ['ups', 'UPS'],
-  ['fedex', 'FedEx'],
-  ['dhl_express', 'DHL Express'],
-] as const;
+/**
+ * The carriers that close a day (manifests) or come to collect (pickups), as the service's
+ * carrier types say: a new carrier folder shows up here with no edit.
+ */
+function useCarriersThat(capability: 'manifests' | 'pickups'): { slug: string; name: string }[] {
+  const types = useAsync(carrierTypes, []);
+  return (types.data ?? []).filter((t) => t.capabilities[capability]).map((t) => ({ slug: t.carrier, name: t.name }));
+}
+
+function CarrierOptions({ carriers }: { carriers: { slug: string; name: string }[] }) {
+  return (
+    <>
+      {carriers.map(({ slug, name }) => (
+        <option key={slug} value={slug}>
+          {name}
+        </option>
+      ))}
+    </>
+  );
+}
 
 /** A datetime-local value ("2026-03-03T13:00") as ISO 8601 with this browser's offset, which the API requires. */
 export function withOffset(local: string): string {
@@ -50,6 +65,7 @@ function Manifests({ locationId }: { locationId: string }) {
   const rows = list.data?.data ?? [];
   usePolling(list.reload, 1500, rows.some((m) => m.status === 'pending'));
   const [form, setForm] = useState({ carrier: 'usps', ship_date: '' });
+  const carriers = useCarriersThat('manifests');
   const create = useAction();
   const download = useAction();
 
@@ -69,11 +85,7 @@ function Manifests({ locationId }: { locationId: string }) {
       <RoleGate role="operator" what="create manifests">
       <form onSubmit={submit} noValidate className="form" aria-label="New manifest">
         <Select label="Carrier" value={form.carrier} onChange={(e) => setForm({ ...form, carrier: e.target.value })}>
-          {CARRIERS.map(([slug, name]) => (
-            <option key={slug} value={slug}>
-              {name}
-            </option>
-          ))}
+          <CarrierOptions carriers={carriers} />
         </Select>
         <Field label="Ship date" type="date" value={form.ship_date} hint="Empty: today in the location's time zone." error={fieldError(create.error?.details, 'ship_date')} onChange={(e) => setForm({ ...form, ship_date: e.target.value })} />
         <div className="actions">
@@ -165,6 +177,7 @@ function Pickups({ locationId }: { locationId: string }) {
   const list = useAsync(() => call(api.GET('/api/admin/pickups', { params: { query: { cursor: pages.cursor, limit: 25, ...(locationId ? { location_id: locationId } : {}) } } })), [pages.cursor, locationId]);
   const rows = list.data?.data ?? [];
   const [form, setForm] = useState(EMPTY_PICKUP);
+  const carriers = useCarriersThat('pickups');
   const book = useAction();
   const cancel = useAction();
 
@@ -201,11 +214,7 @@ function Pickups({ locationId }: { locationId: string }) {
       <RoleGate role="operator" what="book or cancel pickups">
       <form onSubmit={submit} noValidate className="form" aria-label="Book a pickup">
         <Select label="Pickup carrier" value={form.carrier} onChange={(e) => setForm({ ...form, carrier: e.target.value })}>
-          {CARRIERS.map(([slug, name]) => (
-            <option key={slug} value={slug}>
-              {name}
-            </option>
-          ))}
+          <CarrierOptions carriers={carriers} />
         </Select>
         <Field label="Window start" type="datetime-local" value={form.start} error={err('window.start')} onChange={(e) => setForm({ ...form, start: e.target.value })} />
         <Field label="Window end" type="datetime-local" value={form.end} error={err('window.end')} hint="At least 2 hours, same day, not on a Sunday or a carrier holiday." onChange={(e) => setForm({ ...form, end: e.target.value })} />
