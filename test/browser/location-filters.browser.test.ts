@@ -45,7 +45,7 @@ async function order(tenant: Tenant, externalId: string, locationId: string, buy
 }
 
 const orderNumbers = (page: Page) => page.getByTestId('orders').locator('tbody tr td:nth-child(2) a').allInnerTexts();
-const trackingNumbers = (page: Page) => page.getByTestId('shipments').locator('tbody tr td:first-child a').allInnerTexts();
+const trackingNumbers = (page: Page) => page.getByTestId('shipments').locator('tbody tr td.mono a').allInnerTexts();
 
 describe.skipIf(!haveChromium)('location filters in Chromium', () => {
   const labels: Record<string, string> = {};

@@ -16,6 +16,7 @@ import {
   type CarrierExchange,
   type Mode,
 } from './carriers-common';
+import { ExchangeRow } from './exchange-row';
 import { credentialFieldNames, credentialsFromDraft, emptyDraft, type CredentialDraft, type JsonSchema } from './credentials-draft';
 
 export function CarrierAccountDetail({ params }: PageProps) {
@@ -306,7 +307,7 @@ function ExchangeLog({ accountId, carrierCalls, awaitFirst }: { accountId: strin
             </thead>
             <tbody>
               {rows.map((x) => (
-                <ExchangeRow key={x.id} x={x} />
+                <CarrierExchangeRow key={x.id} x={x} />
               ))}
             </tbody>
           </table>
@@ -316,15 +317,13 @@ function ExchangeLog({ accountId, carrierCalls, awaitFirst }: { accountId: strin
   );
 }
 
-const pretty = (body: unknown) => (typeof body === 'string' ? body : JSON.stringify(body, null, 2));
-
-/** One exchange; its redacted bodies open in a full-width row beneath it. */
-function ExchangeRow({ x }: { x: CarrierExchange }) {
-  const [open, setOpen] = useState(false);
-  const hasBodies = x.request_body != null || x.response_body != null;
+/** One exchange with the carrier (exchange-row.tsx): what was asked, and our request id. */
+function CarrierExchangeRow({ x }: { x: CarrierExchange }) {
   return (
-    <>
-      <tr>
+    <ExchangeRow
+      x={x}
+      testIdPrefix="exchange"
+      lead={
         <td>
           <span className="mono path">
             {x.method} {x.path}
@@ -333,44 +332,8 @@ function ExchangeRow({ x }: { x: CarrierExchange }) {
             {when(x.created_at)} · {x.operation.replaceAll('_', ' ')}
           </div>
         </td>
-        <td>
-          {x.status != null ? <Badge value={String(x.status)} kind={x.status >= 200 && x.status < 300 ? 'succeeded' : 'failed'} /> : <span className="muted small">no answer</span>}
-          <div>
-            <Badge value={x.outcome} kind={`outcome-${x.outcome}`} />
-          </div>
-        </td>
-        <td className="num">{x.duration_ms} ms</td>
-        <td className="hide-sm mono small break">{x.request_id ?? '—'}</td>
-        <td>
-          {hasBodies ? (
-            <button type="button" className="btn btn-small" aria-expanded={open} onClick={() => setOpen(!open)}>
-              {open ? 'Hide bodies' : 'Bodies'}
-            </button>
-          ) : (
-            <span className="muted">—</span>
-          )}
-        </td>
-      </tr>
-      {open && (
-        <tr className="exchange-bodies">
-          <td colSpan={5}>
-            <div className="grid2">
-              <div>
-                <h3 className="small muted">Request</h3>
-                <pre className="excerpt" data-testid="exchange-request">
-                  {x.request_body == null ? '—' : pretty(x.request_body)}
-                </pre>
-              </div>
-              <div>
-                <h3 className="small muted">Response</h3>
-                <pre className="excerpt" data-testid="exchange-response">
-                  {x.response_body == null ? '—' : pretty(x.response_body)}
-                </pre>
-              </div>
-            </div>
-          </td>
-        </tr>
-      )}
-    </>
+      }
+      extra={<td className="hide-sm mono small break">{x.request_id ?? '—'}</td>}
+    />
   );
 }

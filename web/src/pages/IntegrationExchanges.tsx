@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { api, call, type Schemas } from '../api/client';
-import { Badge, Empty, ErrorBox, Loading, useAsync, usePolling, when } from '../ui';
+import { Empty, ErrorBox, Loading, useAsync, usePolling, when } from '../ui';
+import { ExchangeRow } from './exchange-row';
 
 type ChannelExchange = Schemas['ChannelExchange'];
 
@@ -64,7 +65,7 @@ export function IntegrationExchanges({ integrationId, tick }: { integrationId: s
             </thead>
             <tbody>
               {rows.map((x) => (
-                <ExchangeRow key={x.id} x={x} />
+                <StoreExchangeRow key={x.id} x={x} />
               ))}
             </tbody>
           </table>
@@ -74,62 +75,26 @@ export function IntegrationExchanges({ integrationId, tick }: { integrationId: s
   );
 }
 
-const pretty = (body: unknown) => (typeof body === 'string' ? body : JSON.stringify(body, null, 2));
-
-/** One exchange; its redacted bodies open in a full-width row beneath it. */
-function ExchangeRow({ x }: { x: ChannelExchange }) {
-  const [open, setOpen] = useState(false);
-  const hasBodies = x.request_body != null || x.response_body != null;
+/** One exchange with the store platform (exchange-row.tsx): when, and what was asked. */
+function StoreExchangeRow({ x }: { x: ChannelExchange }) {
   return (
-    <>
-      <tr>
-        <td className="small">{when(x.created_at)}</td>
-        <td>
-          <span className="mono path">
-            {x.method} {x.path}
-          </span>
-          <div className="muted small">
-            {x.operation.replaceAll('_', ' ')}
-            {x.attempt > 1 ? ` · attempt ${x.attempt}` : ''}
-          </div>
-        </td>
-        <td>
-          {x.status != null ? <Badge value={String(x.status)} kind={x.status >= 200 && x.status < 300 ? 'succeeded' : 'failed'} /> : <span className="muted small">no answer</span>}
-          <div>
-            <Badge value={x.outcome} kind={`outcome-${x.outcome}`} />
-          </div>
-        </td>
-        <td className="num">{x.duration_ms} ms</td>
-        <td>
-          {hasBodies ? (
-            <button type="button" className="btn btn-small" aria-expanded={open} onClick={() => setOpen(!open)}>
-              {open ? 'Hide bodies' : 'Bodies'}
-            </button>
-          ) : (
-            <span className="muted">—</span>
-          )}
-        </td>
-      </tr>
-      {open && (
-        <tr className="exchange-bodies">
-          <td colSpan={5}>
-            <div className="grid2">
-              <div>
-                <h3 className="small muted">Request</h3>
-                <pre className="excerpt" data-testid="store-exchange-request">
-                  {x.request_body == null ? '—' : pretty(x.request_body)}
-                </pre>
-              </div>
-              <div>
-                <h3 className="small muted">Response</h3>
-                <pre className="excerpt" data-testid="store-exchange-response">
-                  {x.response_body == null ? '—' : pretty(x.response_body)}
-                </pre>
-              </div>
+    <ExchangeRow
+      x={x}
+      testIdPrefix="store-exchange"
+      lead={
+        <>
+          <td className="small">{when(x.created_at)}</td>
+          <td>
+            <span className="mono path">
+              {x.method} {x.path}
+            </span>
+            <div className="muted small">
+              {x.operation.replaceAll('_', ' ')}
+              {x.attempt > 1 ? ` · attempt ${x.attempt}` : ''}
             </div>
           </td>
-        </tr>
-      )}
-    </>
+        </>
+      }
+    />
   );
 }
