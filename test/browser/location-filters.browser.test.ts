@@ -79,6 +79,8 @@ describe.skipIf(!haveChromium)('location filters in Chromium', () => {
       await settled(page);
       await until(async () => (await orderNumbers(page)).sort().join() === 'EAST-1,EAST-2,WEST-1', 'every order');
       await visible(filter);
+      // Locations made through the API ship the labels: no ship-from onboarding on the queue.
+      expect(await page.getByTestId('ship-from-onboarding').count()).toBe(0);
       expect(await filter.locator('option').allInnerTexts()).toEqual(expect.arrayContaining(['Any', 'East Coast DC', 'Reno Warehouse']));
       await filter.selectOption(westId);
       await page.waitForURL(new RegExp(`location=${westId}`));

@@ -78,13 +78,17 @@ export function ShipFrom(_props: PageProps) {
   );
 }
 
-/** Onboarding on the order queue: shown only while the workspace has no ship-from address. */
+/**
+ * Onboarding on the order queue: shown only while labels have nowhere to ship from (no
+ * ship-from address and no location: a location made through the API ships them too).
+ */
 export function ShipFromOnboarding() {
   const workspace = useAsync(() => call(api.GET('/api/admin/workspace')), []);
+  const locations = useAsync(() => call(api.GET('/api/admin/locations', { params: { query: { limit: 1 } } })), []);
   const [done, setDone] = useState(false);
   // Setting it is an admin's (docs/architecture.md, "Roles"); others see the queue as it is.
   const canSet = useSession().can('admin');
-  if (!canSet || !workspace.data || workspace.data.origin_address || done) return null;
+  if (!canSet || !workspace.data || !locations.data || workspace.data.origin_address || locations.data.data.length > 0 || done) return null;
   return (
     <div className="card onboarding" data-testid="ship-from-onboarding">
       <h2>First, where do your parcels ship from?</h2>
