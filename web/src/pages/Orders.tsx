@@ -4,7 +4,8 @@ import { carrierTypes, type CarrierType } from '../api/carriers';
 import { Link, navigate, useLocation } from '../router';
 import { useSession } from '../session';
 import { Badge, Empty, ErrorBox, Loading, money, Pager, useAction, useAsync, when } from '../ui';
-import { fetchAdminFile, LABEL_FORMATS, printLabels, PRINT_FORMATS, saveBlob, type LabelFormat, type PrintFormat } from './label-file';
+import { fetchAdminFile, LABEL_FORMATS, printLabels, saveBlob, type LabelFormat, type PrintFormat } from './label-file';
+import { PrintOptions } from './print-options';
 import { actionLabel, runOrderAction } from './orders-actions';
 import { apiFilters, destination, hasFilters, orderNumber, orderTotal, queueUrl, readQueue, SORTS, withFilter, type QueueState, type Sort } from './orders-query';
 import { ShipFromOnboarding } from './ShipFrom';
@@ -326,19 +327,7 @@ export function Orders() {
             <button type="button" className="btn btn-small btn-primary" disabled={bulk.busy} onClick={printSelected}>
               Print labels
             </button>
-            <label className="inline small">
-              <span className="sr-only">Print format</span>
-              <select value={printFormat} onChange={(e) => setPrintFormat(e.target.value as PrintFormat)} aria-label="Print format">
-                {PRINT_FORMATS.map((f) => (
-                  <option key={f} value={f}>
-                    {f.replace('_', ' ')}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label className="inline small">
-              <input type="checkbox" checked={packingSlips && printFormat !== 'zpl_4x6'} disabled={printFormat === 'zpl_4x6'} onChange={(e) => setPackingSlips(e.target.checked)} /> Packing slips
-            </label>
+            <PrintOptions format={printFormat} onFormat={setPrintFormat} packingSlips={packingSlips} onPackingSlips={setPackingSlips} />
           </span>
           {(['cancel', 'archive'] as const).map((a) => (
             <button key={a} type="button" className="btn btn-small" disabled={bulk.busy} onClick={() => runBulk(a)}>

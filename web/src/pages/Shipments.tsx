@@ -5,7 +5,8 @@ import { Link } from '../router';
 import { LocationFilter } from './location-select';
 import { useSession } from '../session';
 import { Badge, Empty, ErrorBox, Loading, money, Pager, useAction, useAsync, useCursorPages, when } from '../ui';
-import { printLabels, PRINT_FORMATS, type PrintFormat } from './label-file';
+import { printLabels, type PrintFormat } from './label-file';
+import { PrintOptions } from './print-options';
 
 const STATUSES = ['label_purchased', 'in_transit', 'out_for_delivery', 'delivered', 'exception', 'returned', 'voided', 'expired'];
 /** Labels no carrier takes: the API refuses to print them, so they cannot be selected. */
@@ -98,19 +99,7 @@ export function Shipments() {
           <button type="button" className="btn btn-small btn-primary" disabled={printing.busy} onClick={printSelected}>
             Print selected
           </button>
-          <label className="inline small">
-            <span className="sr-only">Print format</span>
-            <select value={format} onChange={(e) => setFormat(e.target.value as PrintFormat)} aria-label="Print format">
-              {PRINT_FORMATS.map((f) => (
-                <option key={f} value={f}>
-                  {f.replace('_', ' ')}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="inline small">
-            <input type="checkbox" checked={packingSlips && format !== 'zpl_4x6'} disabled={format === 'zpl_4x6'} onChange={(e) => setPackingSlips(e.target.checked)} /> Packing slips
-          </label>
+          <PrintOptions format={format} onFormat={setFormat} packingSlips={packingSlips} onPackingSlips={setPackingSlips} />
           <button type="button" className="btn btn-small btn-ghost" onClick={() => setSelected([])}>
             Clear
           </button>
