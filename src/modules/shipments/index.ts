@@ -3,6 +3,7 @@ export { ShipmentsService, type LabelFile, type ShipmentExtension } from './ship
 export { TRACKING_STATUSES, TrackingEventSchema } from './shipments.schemas.js';
 export { ShipmentSchema, TrackingSchema, PublicTrackingSchema, LabelFormatSchema, AddressValidationModeSchema, ReturnChargeSchema, LABEL_FORMAT_CODES, type Shipment, type Tracking, type LabelFormatCode } from './shipments.schemas.js';
 export type { TrackerSource, TrackerJourney } from './shipments.tracking-lookup.js';
+export { normalizeTrackingNumber } from './shipments.tracking-lookup.js';
 export { SHIPMENT_EXAMPLE } from './shipments.examples.js';
 export { SHIPMENT_STATUSES, type ShipmentStatus } from './shipments.states.js';
 export { sandboxScenario, parseTimeScale, TIME_SCALE_SETTING } from './shipments.sandbox.js';

@@ -52,7 +52,7 @@ export interface TrackingLookupDeps {
  */
 export async function lookupTracking(deps: TrackingLookupDeps, scope: Scope | null, idOrNumber: string): Promise<TrackingFound | undefined> {
   const byId = scope !== null && idOrNumber.startsWith('shp_');
-  const trackingNumber = idOrNumber.replace(/\s+/g, '').toUpperCase();
+  const trackingNumber = normalizeTrackingNumber(idOrNumber);
   const own = byId
     ? await repo.findShipmentWithEvents(deps.db, scope, { id: idOrNumber })
     : scope
@@ -70,6 +70,11 @@ export async function lookupTracking(deps: TrackingLookupDeps, scope: Scope | nu
   if (!deps.trackers) return undefined;
   const tracker = scope ? await deps.trackers.inScope(scope, trackingNumber) : await deps.trackers.anywhere(trackingNumber);
   return tracker && { kind: 'tracker', tracker };
+}
+
+/** A tracking number as printed, as it is stored: spaces dropped, upper case. */
+export function normalizeTrackingNumber(n: string): string {
+  return n.replace(/\s+/g, '').toUpperCase();
 }
 
 /** The row as read, or, when a carrier scan is due, brought up to date and its events read again. */

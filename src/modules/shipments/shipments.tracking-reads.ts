@@ -2,7 +2,7 @@ import type { Scope } from '../../platform/context.js';
 import * as repo from './shipments.repo.js';
 import type { PublicTracking, Tracking } from './shipments.schemas.js';
 import { isDue } from './shipments.tracking.js';
-import { lookupTracking, toTrackingFound, type TrackingFound, type TrackingLookupDeps } from './shipments.tracking-lookup.js';
+import { lookupTracking, normalizeTrackingNumber, toTrackingFound, type TrackingFound, type TrackingLookupDeps } from './shipments.tracking-lookup.js';
 import { publicOf } from './shipments.wire.js';
 
 /**
@@ -83,10 +83,6 @@ export class TrackingReader {
     if (keepable && found.kind === 'shipment' && found.row.id === current.id) kept.set(key, current.version, value);
     return value;
   }
-}
-
-export function normalizeTrackingNumber(n: string): string {
-  return n.replace(/\s+/g, '').toUpperCase();
 }
 
 /** A shipment id (`shp_…`), or else a tracking number as printed (spaces dropped, upper case). */

@@ -7,7 +7,7 @@ import type { Executor } from '../../platform/db/types.js';
 import { paginate, type Page } from '../../platform/http/pagination.js';
 import { recordEvent } from '../events/index.js';
 import { addBusinessDays } from '../rates/index.js';
-import { parseTimeScale, TIME_SCALE_SETTING, type TrackerJourney, type TrackerSource } from '../shipments/index.js';
+import { normalizeTrackingNumber, parseTimeScale, TIME_SCALE_SETTING, type TrackerJourney, type TrackerSource } from '../shipments/index.js';
 import type { CarrierGateway } from '../carrier-accounts/index.js';
 import type { SettingsService } from '../settings/index.js';
 import * as repo from './trackers.repo.js';
@@ -60,7 +60,7 @@ export class TrackersService {
   async create(ctx: ServiceContext, input: CreateTrackerInput): Promise<{ tracker: Tracker; created: boolean }> {
     const carrier = this.deps.carriers.get(input.carrier);
     if (!carrier) throw validationError([{ field: 'carrier', message: `is not a carrier of this service (${this.deps.carriers.carriers.map((c) => c.slug).join(', ')})` }]);
-    const trackingNumber = input.tracking_number.replace(/\s+/g, '').toUpperCase();
+    const trackingNumber = normalizeTrackingNumber(input.tracking_number);
     if (!carrier.isValidTrackingNumber(trackingNumber)) {
       throw validationError([{ field: 'tracking_number', message: `is not a valid ${carrier.name} tracking number (its format or check digit is wrong)` }]);
     }
@@ -119,7 +119,7 @@ export class TrackersService {
   }
 
   async list(scope: Scope, filter: TrackerListFilter): Promise<Page<Tracker>> {
-    const q = repo.trackersQuery(this.deps.db, scope, { status: filter.status, carrier: filter.carrier, tracking_number: filter.tracking_number?.replace(/\s+/g, '').toUpperCase() });
+    const q = repo.trackersQuery(this.deps.db, scope, { status: filter.status, carrier: filter.carrier, tracking_number: filter.tracking_number === undefined ? undefined : normalizeTrackingNumber(filter.tracking_number) });
     const page = await paginate(q, { limit: filter.limit, cursor: filter.cursor });
     const rows = await Promise.all(page.data.map((r) => this.refresh(r)));
     return { ...page, data: rows.map(toTracker) };
