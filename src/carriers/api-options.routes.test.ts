@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiAccountBody } from '../../test/helpers/api-accounts.js';
 import { buildTestApp, createTenant, type Tenant } from '../../test/helpers/app.js';
 import { dhlFixture, startFakeDhl, type FakeDhl } from '../../test/helpers/fake-dhl.js';
 import { startFakeFedex, type FakeFedex } from '../../test/helpers/fake-fedex.js';
@@ -33,20 +34,15 @@ beforeAll(async () => {
     method: 'POST',
     url: '/v1/carrier-accounts',
     headers: t.headers,
-    payload: { carrier: 'ups', driver: 'api', account_number: 'A1B2C3', base_url: ups.url, credentials: { client_id: 'fake-client-id', client_secret: SECRET } },
+    payload: apiAccountBody('ups', ups.url, SECRET),
   });
   expect(account.statusCode, account.body).toBe(201);
   accountId = account.json().id;
   [fedex, dhl, usps] = await Promise.all([startFakeFedex({ secretKey: SECRET }), startFakeDhl({ apiSecret: SECRET }), startFakeUsps({ clientSecret: SECRET })]);
   const bodies = {
-    fedex: { carrier: 'fedex', driver: 'api', account_number: '740561073', base_url: fedex.url, credentials: { api_key: 'fake-api-key', secret_key: SECRET } },
-    dhl_express: { carrier: 'dhl_express', driver: 'api', account_number: '123456789', base_url: dhl.url, credentials: { api_key: 'fake-api-key', api_secret: SECRET } },
-    usps: {
-      carrier: 'usps',
-      driver: 'api',
-      base_url: usps.url,
-      credentials: { client_id: 'fake-client-id', client_secret: SECRET, crid: '56982563', mid: '904128936', manifest_mid: '904128937', payment_account_number: '1000405525', payment_account_type: 'EPS' },
-    },
+    fedex: apiAccountBody('fedex', fedex.url, SECRET),
+    dhl_express: apiAccountBody('dhl_express', dhl.url, SECRET),
+    usps: apiAccountBody('usps', usps.url, SECRET),
   };
   for (const carrier of Object.keys(bodies) as (keyof typeof bodies)[]) {
     const res = await app.inject({ method: 'POST', url: '/v1/carrier-accounts', headers: t.headers, payload: bodies[carrier] });
