@@ -1,23 +1,34 @@
 /**
- * The interface every real-protocol (`api`) carrier driver implements, beside the simulated
- * `CarrierAdapter` of types.ts. Inputs are our unified models; outputs are our models plus the
- * carrier's own raw codes where we keep them. Three kinds of outcome:
+ * The one interface both kinds of carrier driver implement (docs/carriers.md, "One contract, two
+ * drivers"): a carrier's real-protocol (`api`) driver, and its simulated driver made from the
+ * folder's rate card and tracking simulation (`simulation/driver.ts`). The platform reaches
+ * either only through the carrier gateway, which maps every outcome to the platform's errors
+ * once. Inputs are our unified models; outputs are our models plus the carrier's own raw codes
+ * where we keep them. The outcomes:
  * - `{ok: true, value}`;
  * - `{ok: false, kind: 'rejected', messages}`: the carrier refused the request on its merits
- *   (the lead maps it to 422 `carrier_rejected` with the messages as `details`);
+ *   (422 `carrier_rejected` with the messages as `details`);
  * - `{ok: false, kind: 'invalid_credentials', messages}`: the carrier refused the account's
  *   credentials (422 `carrier_account_invalid`, health `invalid_credentials`);
- * and transport failures are thrown as `CarrierTransportError` (a `CarrierError`, `retryable`).
+ * - `{ok: false, kind: 'not_offered', messages}`: the service cannot carry this parcel on this
+ *   lane (422 `no_rates`);
+ * - `{ok: false, kind: 'too_late', messages}`: the shipment is past the point the carrier
+ *   allows the operation (a void after the first scan: 409 `invalid_state`);
+ * and transport failures are thrown as a `CarrierError` (`CarrierTransportError` over HTTP).
  */
 import type { CarrierHttpClient } from './http/client.js';
 import type { CarrierMessage } from './http/errors.js';
 import type {
   Address,
   CarrierRate,
+  SandboxOptions,
+  TrackRequest,
+  TrackingMilestone,
   Money,
   Parcel,
   PurchaseRequest,
   RateRequest,
+  RateResponse,
   RateUnavailable,
   TrackingEvent,
   TrackingStatus,
@@ -46,7 +57,9 @@ export interface ApiCallContext {
 export type DriverResult<T> =
   | { ok: true; value: T; messages?: CarrierMessage[] }
   | { ok: false; kind: 'rejected'; messages: CarrierMessage[] }
-  | { ok: false; kind: 'invalid_credentials'; messages: CarrierMessage[] };
+  | { ok: false; kind: 'invalid_credentials'; messages: CarrierMessage[] }
+  | { ok: false; kind: 'not_offered'; messages: CarrierMessage[] }
+  | { ok: false; kind: 'too_late'; messages: CarrierMessage[] };
 
 /** A charge the carrier itemised that has no `SurchargeCode` of ours: kept, not dropped. */
 export interface CarrierCharge {
@@ -101,11 +114,14 @@ export interface ApiPurchaseResult {
   /** The carrier's shipment id (for UPS the first package's tracking number; void uses it). */
   carrier_shipment_id: string;
   /** One per package, in request order. */
-  packages: { tracking_number: string; label: LabelArtifact }[];
-  /** The first package's label. */
-  label: LabelArtifact;
+  packages: { tracking_number: string; label: LabelArtifact | null }[];
+  /**
+   * The first package's label as the carrier issued it; null from a driver that issues no image
+   * (the simulated ones): the platform draws the label from the carrier's `LabelPresentation`.
+   */
+  label: LabelArtifact | null;
   /** What the carrier charged, when it said. */
-  rate: ApiRate | null;
+  rate: (CarrierRate & { estimated_delivery_date?: string | null }) | null;
   /**
    * A pickup the carrier booked together with this shipment (DHL Express `dispatchConfirmationNumber`),
    * to be handed back in `ApiVoidRequest.pickup_confirmation`. Absent when none was booked.
@@ -144,7 +160,14 @@ export interface ApiManifestResult {
 
 export interface ApiVoidRequest {
   carrier_shipment_id: string;
+  /** Every package's number (a carrier that voids package by package is told them all); absent: the shipment id's. */
   tracking_numbers?: readonly string[];
+  /** The service, and ISO timestamps of the purchase and of now: a simulated carrier decides by them, purely (the platform always sends them). */
+  service_code?: string;
+  purchased_at?: string;
+  now?: string;
+  /** Test-environment knobs for simulated carriers; a real carrier ignores them. */
+  sandbox?: SandboxOptions;
   /**
    * A pickup booked for this shipment alone (the purchase's `pickup_confirmation`): a carrier
    * without a void of its own (DHL Express) cancels it; others ignore it.
@@ -165,6 +188,19 @@ export interface ApiTrackResult {
   estimated_delivery_date: string | null;
   delivered_at: string | null;
   carrier_status_code: string | null;
+}
+
+/** A journey as either driver reports it: a real carrier's (`ApiTrackResult`) or a simulated one's. */
+export interface DriverTrackResult {
+  status: TrackingStatus;
+  /** Oldest first. */
+  events: TrackingEvent[];
+  estimated_delivery_date: string | null;
+  delivered_at?: string | null;
+  /** When the next scan is expected (null: none, the journey is over); absent: unknown, ask on the poll schedule. */
+  next_event_at?: string | null;
+  /** Expected time of each milestone not reached yet, where the driver promises one. */
+  expected_milestones?: Partial<Record<TrackingMilestone, string>>;
 }
 
 export type AddressVerdict = 'verified' | 'corrected' | 'unverified' | 'invalid';
@@ -198,19 +234,28 @@ export interface ApiPickupResult {
   charge: Money | null;
 }
 
-export interface CarrierApiDriver {
+export interface CarrierDriver {
   carrier: string;
+  /**
+   * True for a driver that answers in process, without a network (the simulated ones): a read
+   * may ask it for the journey so far. A real carrier is never asked on a read; the poll job
+   * and a refresh ask it. Absent: false.
+   */
+  inProcess?: boolean;
   /** JSON Schema 2020-12 of the credentials; secret fields carry `writeOnly: true`. */
   credentialsSchema: Record<string, unknown>;
   hosts: Record<DriverMode, string>;
   /** The image this carrier is asked for, for one of our label formats (`pdf_4x6`, `png_4x6`, `zpl_4x6`, `pdf_letter`). */
   labelImage?(labelFormat: string): CarrierLabelImage;
-  rates(ctx: ApiCallContext, request: ApiRateRequest): Promise<DriverResult<ApiRateResponse>>;
+  /** A real carrier's rates are `ApiRate`s (its own codes and list prices beside ours). */
+  rates(ctx: ApiCallContext, request: ApiRateRequest): Promise<DriverResult<RateResponse>>;
   /** Never retried blindly: a transport failure may hide an issued label. */
   purchase(ctx: ApiCallContext, request: ApiPurchaseRequest): Promise<DriverResult<ApiPurchaseResult>>;
   void(ctx: ApiCallContext, request: ApiVoidRequest): Promise<DriverResult<{ voided: true }>>;
-  track(ctx: ApiCallContext, request: { tracking_number: string }): Promise<DriverResult<ApiTrackResult>>;
-  validateAddress(ctx: ApiCallContext, address: Address): Promise<DriverResult<ApiAddressValidation>>;
+  /** A real carrier reads only the number; a simulated one plays the journey from the rest. */
+  track(ctx: ApiCallContext, request: TrackRequest): Promise<DriverResult<DriverTrackResult>>;
+  /** Absent: the driver validates no addresses (the simulated ones). */
+  validateAddress?(ctx: ApiCallContext, address: Address): Promise<DriverResult<ApiAddressValidation>>;
   schedulePickup(ctx: ApiCallContext, request: ApiPickupRequest): Promise<DriverResult<ApiPickupResult>>;
   cancelPickup(ctx: ApiCallContext, request: { confirmation: string }): Promise<DriverResult<{ cancelled: true }>>;
   /**
@@ -223,4 +268,4 @@ export interface CarrierApiDriver {
 }
 
 /** How a driver is made: one shared HTTP client for the process. */
-export type CarrierApiDriverFactory = (http: CarrierHttpClient) => CarrierApiDriver;
+export type CarrierDriverFactory = (http: CarrierHttpClient) => CarrierDriver;

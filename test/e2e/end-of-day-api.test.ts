@@ -7,7 +7,7 @@ import { eventually } from '../helpers/webhook-receiver.js';
 import { builtInApiDrivers } from '../../src/carriers/api-drivers.js';
 import { CarrierHttpClient } from '../../src/carriers/http/client.js';
 import { getCarrierRegistry } from '../../src/carriers/registry.js';
-import type { ApiCallContext, ApiManifestRequest, ApiManifestResult, CarrierApiDriver, DriverResult } from '../../src/carriers/api-driver.js';
+import type { ApiCallContext, ApiManifestRequest, ApiManifestResult, CarrierDriver, DriverResult } from '../../src/carriers/driver.js';
 import { registerManifestJobs } from '../../src/modules/manifests/index.js';
 
 /**
@@ -36,7 +36,7 @@ let t: Tenant;
 let account: string;
 
 /** The built-in drivers, USPS's `manifest` replaced by the test's stand-in (absent when null). */
-async function drivers(): Promise<ReadonlyMap<string, CarrierApiDriver>> {
+async function drivers(): Promise<ReadonlyMap<string, CarrierDriver>> {
   const built = new Map(builtInApiDrivers(new CarrierHttpClient(), await getCarrierRegistry()));
   const real = built.get('usps')!;
   realManifest = real.manifest!.bind(real);

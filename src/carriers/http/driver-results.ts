@@ -1,9 +1,9 @@
 /**
- * The outcomes every real driver's client.ts builds (api-driver.ts `DriverResult`), shared so
+ * The outcomes every real driver's client.ts builds (driver.ts `DriverResult`), shared so
  * each carrier sorts its answers the same way: refused credentials, refused requests, and an
  * answer too broken to use (a transport failure, retryable only when the call was idempotent).
  */
-import type { DriverResult } from '../api-driver.js';
+import type { DriverResult } from '../driver.js';
 import { parseJson, type CarrierHttpResponse } from './client.js';
 import { CarrierTransportError, type CarrierMessage } from './errors.js';
 

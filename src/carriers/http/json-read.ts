@@ -2,7 +2,7 @@
  * Reading a carrier's JSON without trusting its shape: every real driver's parsers go through
  * these, so a missing or mistyped field becomes null or an empty list, never a thrown TypeError.
  */
-import type { CarrierLabelImage } from '../api-driver.js';
+import type { CarrierLabelImage } from '../driver.js';
 
 export type Json = Record<string, unknown>;
 

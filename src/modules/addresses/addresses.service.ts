@@ -1,4 +1,4 @@
-import type { ApiAddressValidation } from '../../carriers/api-driver.js';
+import type { ApiAddressValidation } from '../../carriers/driver.js';
 import type { Address } from '../../carriers/types.js';
 import type { Scope } from '../../platform/context.js';
 import type { ErrorDetail } from '../../platform/errors.js';

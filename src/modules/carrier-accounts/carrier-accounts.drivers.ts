@@ -1,7 +1,7 @@
-import type { CarrierApiDriver } from '../../carriers/api-driver.js';
+import type { CarrierDriver } from '../../carriers/driver.js';
 
 /** The carriers' api drivers by carrier slug, handed in where the app is composed. */
-export type ApiDriverCatalogue = ReadonlyMap<string, CarrierApiDriver>;
+export type ApiDriverCatalogue = ReadonlyMap<string, CarrierDriver>;
 
 /**
  * What a carrier's api driver does beyond rates, labels, void and tracking. Address validation
@@ -10,7 +10,7 @@ export type ApiDriverCatalogue = ReadonlyMap<string, CarrierApiDriver>;
  * `address_validation`; `pickups` here says the driver can book at the carrier (the carrier
  * type's own `pickups` is the carrier's end-of-day offer).
  */
-export function apiDriverCapabilities(driver: CarrierApiDriver | undefined): { address_validation: boolean; pickups: boolean } {
+export function apiDriverCapabilities(driver: CarrierDriver | undefined): { address_validation: boolean; pickups: boolean } {
   return {
     address_validation: typeof driver?.validateAddress === 'function',
     pickups: typeof driver?.schedulePickup === 'function' && typeof driver.cancelPickup === 'function',

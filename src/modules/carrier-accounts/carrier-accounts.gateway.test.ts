@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiCallContext, CarrierApiDriver } from '../../carriers/api-driver.js';
+import type { ApiCallContext, CarrierDriver } from '../../carriers/driver.js';
 import { getCarrierRegistry } from '../../carriers/registry.js';
 import type { RateRequest } from '../../carriers/types.js';
 import { CarrierGateway } from './carrier-accounts.gateway.js';
@@ -18,7 +18,7 @@ async function gatewayRecording(): Promise<{ gateway: CarrierGateway; seen: ApiC
       seen.push(ctx);
       return { ok: true, value: { rates: [], unavailable: [] } };
     },
-  } as unknown as CarrierApiDriver;
+  } as unknown as CarrierDriver;
   const accounts = {
     cachedLiveAccounts: () => [row],
     timeoutMs: async () => TIMEOUT_MS,

@@ -1,4 +1,5 @@
-import type { ApiCallContext, CarrierApiDriver, DriverResult } from '../../carriers/api-driver.js';
+import type { ApiCallContext, CarrierDriver, DriverResult } from '../../carriers/driver.js';
+import { IN_PROCESS_CONTEXT, simulatedDriver } from '../../carriers/simulation/driver.js';
 import type { CarrierMessage } from '../../carriers/http/errors.js';
 import { CarrierTransportError } from '../../carriers/http/errors.js';
 import type { CarrierRegistry } from '../../carriers/registry.js';
@@ -7,27 +8,32 @@ import type { Scope } from '../../platform/context.js';
 import type { Deps } from '../../platform/deps.js';
 import { AppError, validationError } from '../../platform/errors.js';
 import type { CarrierAddressValidator } from '../addresses/index.js';
-import { simulatedSource, type RateQuoteMeta, type RateSource, type RateSourceAnswer } from '../rates/index.js';
+import { simulatedSource, sourceAnswer, type RateQuoteMeta, type RateSource, type RateSourceAnswer } from '../rates/index.js';
 import { apiDriverCapabilities, type ApiDriverCatalogue } from './carrier-accounts.drivers.js';
 import type { CarrierAccountsService } from './carrier-accounts.service.js';
-import type { CarrierAccountRow } from './carrier-accounts.tables.js';
+import type { AccountDriver, CarrierAccountRow } from './carrier-accounts.tables.js';
 
 /** How long a client should wait after a carrier could not be reached, when the carrier did not say. */
 const DEFAULT_RETRY_AFTER_S = 5;
 
+/** An account a driver call goes through, or a simulated carrier with none (a label bought before accounts existed). */
+export type CallTarget = CarrierAccountRow | { id: null; driver: AccountDriver; carrier: string };
+
 /** One call to an account's api driver: the driver, and the context it needs (credentials opened). */
-type DriverCall<T> = (driver: CarrierApiDriver, ctx: ApiCallContext) => Promise<DriverResult<T>>;
+type DriverCall<T> = (driver: CarrierDriver, ctx: ApiCallContext) => Promise<DriverResult<T>>;
 
 /**
- * Where rating, buying, voiding, tracking and address checks meet a carrier account
- * (docs/carriers.md): the simulated driver in process, or the carrier's API with the account's
- * credentials. Maps a driver's outcomes to the platform's errors once, for every caller:
+ * Where rating, buying, voiding, tracking, pickups and address checks meet a carrier account,
+ * and the only way to a carrier (docs/carriers.md, "One contract, two drivers"): the account's
+ * driver, simulated in process or the carrier's API with the account's credentials, both one
+ * `CarrierDriver`. Maps a driver's outcomes to the platform's errors once, for every caller:
  * a refusal on the merits → 422 `carrier_rejected`, refused credentials → 422
  * `carrier_account_invalid` (and the account's health says so), no answer in time → 503
  * `carrier_unavailable` with Retry-After.
  */
 export class CarrierGateway {
   readonly #sources = new WeakMap<readonly CarrierAccountRow[], RateSource[]>();
+  readonly #simulated = new Map<string, CarrierDriver>();
 
   constructor(
     private readonly accounts: CarrierAccountsService,
@@ -66,6 +72,7 @@ export class CarrierGateway {
   #source(scope: Scope, row: CarrierAccountRow): RateSource | null {
     const carrier = this.carriers.get(row.carrier);
     if (!carrier?.capabilities.rate) return null;
+    // The simulated driver is asked with no deadline or credentials: the rate query's hot path.
     if (row.driver === 'simulated') return carrier.adapter.rate ? simulatedSource(carrier, row.id) : null;
     return {
       accountId: row.id,
@@ -77,20 +84,16 @@ export class CarrierGateway {
 
   async #apiQuote(scope: Scope, row: CarrierAccountRow, carrier: CarrierDefinition, request: RateRequest, meta: RateQuoteMeta = {}): Promise<RateSourceAnswer> {
     try {
-      const result = await this.#invoke(row, meta.requestId, (driver, ctx) => driver.rates(ctx, request), meta.startedAt);
-      if (result.ok) {
-        const wanted = request.service_codes ? new Set(request.service_codes) : null;
-        return { ok: true, rates: wanted ? result.value.rates.filter((r) => wanted.has(r.service_code)) : result.value.rates, unavailable: result.value.unavailable };
+      const answer = await sourceAnswer(carrier, () => this.#invoke(row, meta.requestId, (driver, ctx) => driver.rates(ctx, request), meta.startedAt));
+      if (!answer.ok) {
+        if (answer.code === 'carrier_account_invalid') await this.#refused(scope, row, answer.message);
+        return answer;
       }
-      const message = describe(result.messages) || `${carrier.name} refused the request`;
-      if (result.kind === 'invalid_credentials') {
-        await this.#refused(scope, row, message);
-        return { ok: false, code: 'carrier_account_invalid', message };
-      }
-      return { ok: false, code: 'carrier_rejected', message };
+      const wanted = request.service_codes ? new Set(request.service_codes) : null;
+      return wanted ? { ...answer, rates: answer.rates.filter((r) => wanted.has(r.service_code)) } : answer;
     } catch (err) {
       // Whatever went wrong with this one account, the others' options still answer.
-      if (!(err instanceof CarrierError)) this.log.error({ err, carrier_account_id: row.id }, 'carrier rating failed unexpectedly');
+      this.log.error({ err, carrier_account_id: row.id }, 'carrier rating failed unexpectedly');
       return { ok: false, code: 'carrier_unavailable', message: `${carrier.name} is unavailable: ${err instanceof Error ? err.message : 'no answer'}` };
     }
   }
@@ -131,7 +134,7 @@ export class CarrierGateway {
     return {
       carrier: row.carrier,
       accountId: row.id,
-      validate: (address, requestId) => this.call(scope, row, requestId, (driver, ctx) => driver.validateAddress(ctx, address)),
+      validate: (address, requestId) => this.call(scope, row, requestId, (driver, ctx) => driver.validateAddress!(ctx, address)),
     };
   }
 
@@ -146,10 +149,31 @@ export class CarrierGateway {
   }
 
   /**
-   * One driver call for an `api` account, its outcome as the platform's errors: returns the
-   * value or throws `carrier_rejected`, `carrier_account_invalid` or `carrier_unavailable`.
+   * The target of a label, pickup or tracker whose driver answers in process (a simulated one),
+   * found without the database (a caller may hold a transaction); undefined for a real carrier's.
    */
-  async call<T>(scope: Scope, row: CarrierAccountRow, requestId: string | undefined, call: DriverCall<T>): Promise<T> {
+  inProcessTarget(ref: { carrier_account_id: string | null; carrier: string; carrier_driver: AccountDriver }): CallTarget | undefined {
+    const driver = this.driverOf({ driver: ref.carrier_driver, carrier: ref.carrier });
+    return driver?.inProcess ? { id: null, driver: ref.carrier_driver, carrier: ref.carrier } : undefined;
+  }
+
+  /**
+   * What a label, pickup or tracker bought through an account is asked through: that account
+   * (deleted or disabled ones too), or, for one made before accounts existed, its carrier's
+   * in-process driver alone. Undefined: an api account that no longer exists.
+   */
+  async targetOf(scope: Scope, ref: { carrier_account_id: string | null; carrier: string; carrier_driver: AccountDriver }): Promise<CallTarget | undefined> {
+    const account = ref.carrier_account_id ? await this.accountOf(scope, ref.carrier_account_id) : undefined;
+    return account ?? this.inProcessTarget(ref);
+  }
+
+  /**
+   * One driver call for an account, simulated or api, its outcome as the platform's errors:
+   * returns the value or throws `carrier_rejected`, `carrier_account_invalid`, `no_rates` (the
+   * service cannot carry it), `invalid_state` (too late: `tooLate` makes the caller's own) or
+   * `carrier_unavailable`.
+   */
+  async call<T>(scope: Scope, row: CallTarget, requestId: string | undefined, call: DriverCall<T>, opts: { tooLate?: (message: string) => Error } = {}): Promise<T> {
     let result: DriverResult<T>;
     try {
       result = await this.#invoke(row, requestId, call);
@@ -164,22 +188,39 @@ export class CarrierGateway {
     }
     if (result.ok) return result.value;
     const details = result.messages.map((m) => ({ ...(m.field ? { field: m.field } : {}), message: m.message, carrier_code: m.carrier_code }));
-    if (result.kind === 'invalid_credentials') {
-      await this.#refused(scope, row, describe(result.messages));
-      throw new AppError('carrier_account_invalid', 'The carrier refused this account\'s credentials; update them (PATCH /v1/carrier-accounts/:id) and test the account.', { details });
+    const message = describe(result.messages);
+    switch (result.kind) {
+      case 'invalid_credentials':
+        if (row.id !== null) await this.#refused(scope, row, message);
+        throw new AppError('carrier_account_invalid', 'The carrier refused this account\'s credentials; update them (PATCH /v1/carrier-accounts/:id) and test the account.', { details });
+      case 'not_offered':
+        throw new AppError('no_rates', message, { details: details.map((d) => ({ field: 'service_code', ...d })) });
+      case 'too_late':
+        throw opts.tooLate?.(message) ?? new AppError('invalid_state', message, { details });
+      default:
+        throw new AppError('carrier_rejected', message || 'The carrier refused the request.', { details });
     }
-    throw new AppError('carrier_rejected', describe(result.messages) || 'The carrier refused the request.', { details });
   }
 
-  /** The api driver of an account (a simulated account has none). */
-  driverOf(row: CarrierAccountRow): CarrierApiDriver | undefined {
-    return row.driver === 'api' ? this.drivers.get(row.carrier) : undefined;
+  /**
+   * The driver of an account: its carrier's api driver for an `api` account, else its simulated
+   * one (docs/carriers.md, "One contract, two drivers"). The one place that reads the kind.
+   */
+  driverOf(row: Pick<CarrierAccountRow, 'driver' | 'carrier'>): CarrierDriver | undefined {
+    if (row.driver === 'api') return this.drivers.get(row.carrier);
+    let driver = this.#simulated.get(row.carrier);
+    const carrier = this.carriers.get(row.carrier);
+    if (!driver && carrier) this.#simulated.set(row.carrier, (driver = simulatedDriver(carrier)));
+    return driver;
   }
 
   /** `startedAt` (epoch ms): the deadline counts from then, not from this call (what came before it is spent). */
-  async #invoke<T>(row: CarrierAccountRow, requestId: string | undefined, call: DriverCall<T>, startedAt?: number): Promise<DriverResult<T>> {
+  async #invoke<T>(row: CallTarget, requestId: string | undefined, call: DriverCall<T>, startedAt?: number): Promise<DriverResult<T>> {
     const driver = this.driverOf(row);
-    if (!driver) throw new AppError('unprocessable', `${row.carrier} has no api driver.`);
+    if (!driver) throw new AppError('unprocessable', `${row.carrier} has no ${row.driver} driver.`);
+    // In process there is no network to wait for and no credentials to open.
+    if (driver.inProcess) return call(driver, { ...IN_PROCESS_CONTEXT, account: { ...IN_PROCESS_CONTEXT.account, id: row.id ?? '' }, requestId });
+    if (row.id === null) throw new AppError('unprocessable', `${row.carrier} has no account to call.`);
     const timeoutMs = await this.accounts.timeoutMs();
     const spentMs = startedAt === undefined ? 0 : Math.max(0, Date.now() - startedAt);
     return call(driver, { account: this.accounts.apiAccount(row), timeoutMs: Math.max(1, timeoutMs - spentMs), requestId });

@@ -10,7 +10,7 @@ import { createSecretBox, type SecretBox } from '../../platform/secret-box.js';
 import { writeAudit } from '../audit/index.js';
 import { secretScrubber, type SecretScrubber } from '../../platform/secret-scrubber.js';
 import { credentialProblems, maskCredentials, secretFields } from './carrier-accounts.credentials.js';
-import type { ApiAccount } from '../../carriers/api-driver.js';
+import type { ApiAccount } from '../../carriers/driver.js';
 import { settingsService } from '../settings/index.js';
 import { apiDriverCapabilities, type ApiDriverCatalogue } from './carrier-accounts.drivers.js';
 import type { HealthStatus } from './carrier-accounts.tables.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CarrierDefinition } from '../../carriers/types.js';
-import type { ApiManifestResult } from '../../carriers/api-driver.js';
+import type { ApiManifestResult } from '../../carriers/driver.js';
 import { AppError, validationError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { Deps } from '../../platform/deps.js';

@@ -1,4 +1,3 @@
-import { randomInt } from 'node:crypto';
 import type { CarrierDefinition } from '../../carriers/types.js';
 import { AppError, invalidState, validationError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -24,13 +23,6 @@ function capabilityUnavailable(carrier: CarrierDefinition): AppError {
   return new AppError('capability_unavailable', `${carrier.name} does not offer pickups (GET /v1/carrier-types: capabilities.pickups).`, {
     details: [{ field: 'carrier', message: `${carrier.slug} does not offer pickups`, capability: 'pickups' }],
   });
-}
-
-/** A confirmation number of the simulated carrier: its name's letters and ten digits. */
-function simulatedConfirmation(carrier: CarrierDefinition): string {
-  let digits = '';
-  for (let i = 0; i < 10; i++) digits += String(randomInt(10));
-  return `${carrier.slug.replace(/[^a-z]/g, '').slice(0, 3).toUpperCase()}${digits}`;
 }
 
 /**
@@ -60,8 +52,7 @@ export class PickupsService {
     // Per location: the named one (404 when not this scope's), else the default one unless an address is given.
     const location = input.address === undefined ? await this.locations.originFor(ctx, input.location_id) : null;
     const account = await this.gateway.accountForPurchase(ctx, carrier.slug, input.carrier_account_id);
-    const driver = this.gateway.driverOf(account);
-    if (account.driver === 'api' && !driver?.schedulePickup) throw capabilityUnavailable(carrier);
+    if (!this.gateway.driverOf(account)) throw capabilityUnavailable(carrier);
 
     const address = (input.address as PickupAddress | undefined) ?? (location ? ({ ...location.address } as PickupAddress) : null) ?? ((await findWorkspaceOrigin(this.deps.db, ctx.workspaceId)) as PickupAddress | null);
     if (!address) throw new AppError('missing_ship_from', 'No pickup address: send `address` or set the workspace origin.', { details: [{ field: 'address', message: 'is required when the workspace has no origin address' }] });
@@ -109,27 +100,23 @@ export class PickupsService {
     }
     const packageCount = input.shipment_ids ? shipmentIds.length : input.package_count!;
 
-    let confirmation = simulatedConfirmation(carrier);
-    let price = offer.fee;
-    if (account.driver === 'api') {
-      const from = localTime(window.start, timeZone);
-      const to = localTime(window.end, timeZone);
-      const booked = await this.gateway.call(ctx, account, ctx.requestId, (d, c) =>
-        d.schedulePickup(c, {
-          pickup_date: from.date,
-          ready_time: from.time,
-          close_time: to.time === '0000' ? '2359' : to.time,
-          address: { ...address, postal_code: address.postal_code ?? '' },
-          residential: !address.company,
-          pieces,
-          ...(totalWeight !== undefined ? { total_weight_oz: totalWeight } : {}),
-          ...(input.instructions ? { instructions: input.instructions } : {}),
-        }),
-      );
-      confirmation = booked.confirmation;
-      // The carrier's charge when it says; else its usual fee (the carrier folder's data).
-      price = booked.charge ?? offer.fee;
-    }
+    const from = localTime(window.start, timeZone);
+    const to = localTime(window.end, timeZone);
+    const booked = await this.gateway.call(ctx, account, ctx.requestId, (d, c) =>
+      d.schedulePickup(c, {
+        pickup_date: from.date,
+        ready_time: from.time,
+        close_time: to.time === '0000' ? '2359' : to.time,
+        address: { ...address, postal_code: address.postal_code ?? '' },
+        residential: !address.company,
+        pieces,
+        ...(totalWeight !== undefined ? { total_weight_oz: totalWeight } : {}),
+        ...(input.instructions ? { instructions: input.instructions } : {}),
+      }),
+    );
+    const confirmation = booked.confirmation;
+    // The carrier's charge when it says; else its usual fee (the carrier folder's data).
+    const price = booked.charge ?? offer.fee;
 
     const id = newId('pickup');
     const cancelBy = new Date(window.start.getTime() - offer.cancel_cutoff_minutes * 60_000);
@@ -166,9 +153,7 @@ export class PickupsService {
       return toPickup(row);
     } catch (err) {
       // Compensation: a pickup the carrier booked but we could not record is cancelled again.
-      if (account.driver === 'api') {
-        await this.gateway.call(ctx, account, ctx.requestId, (d, c) => d.cancelPickup(c, { confirmation })).catch((cancelErr: unknown) => this.deps.log.error({ err: cancelErr, confirmation }, 'could not cancel an unrecorded carrier pickup'));
-      }
+      await this.gateway.call(ctx, account, ctx.requestId, (d, c) => d.cancelPickup(c, { confirmation })).catch((cancelErr: unknown) => this.deps.log.error({ err: cancelErr, confirmation }, 'could not cancel an unrecorded carrier pickup'));
       throw err;
     }
   }
@@ -194,11 +179,9 @@ export class PickupsService {
     if (!before) throw new AppError('not_found', 'No such pickup.');
     if (before.status === 'cancelled') return toPickup(before);
     this.assertCancellable(before);
-    if (before.carrier_driver === 'api') {
-      const account = await this.gateway.accountOf(ctx, before.carrier_account_id);
-      if (!account) throw new AppError('unprocessable', 'The carrier account that booked this pickup no longer exists.');
-      await this.gateway.call(ctx, account, ctx.requestId, (d, c) => d.cancelPickup(c, { confirmation: before.confirmation_number }));
-    }
+    const target = await this.gateway.targetOf(ctx, before);
+    if (!target) throw new AppError('unprocessable', 'The carrier account that booked this pickup no longer exists.');
+    await this.gateway.call(ctx, target, ctx.requestId, (d, c) => d.cancelPickup(c, { confirmation: before.confirmation_number }));
     const row = await this.deps.db.transaction().execute(async (trx) => {
       const current = await repo.findPickup(trx, ctx, id, { forUpdate: true });
       if (!current) throw new AppError('not_found', 'No such pickup.');
@@ -244,7 +227,7 @@ export class PickupsService {
           const row = await repo.findPickup(trx, scope, due.id, { forUpdate: true });
           if (!row || row.status !== 'scheduled' || new Date(row.window_end).getTime() > now.getTime()) return false;
           const at = new Date(row.window_end);
-          if (row.carrier_driver === 'simulated' && row.shipment_ids.length > 0) {
+          if (this.gateway.inProcessTarget(row) && row.shipment_ids.length > 0) {
             const carrier = this.deps.carriers.get(row.carrier);
             await this.shipments.recordPickupScan(trx, scope, row.shipment_ids, { pickupId: row.id, at, carrierName: carrier?.name ?? row.carrier, location: row.address });
           }

@@ -1,4 +1,6 @@
-import { CarrierError, type CarrierDefinition, type CarrierRate, type RateRequest, type RateUnavailable } from '../../carriers/types.js';
+import type { DriverResult } from '../../carriers/driver.js';
+import { IN_PROCESS_CONTEXT, simulatedDriver } from '../../carriers/simulation/driver.js';
+import { CarrierError, type CarrierDefinition, type CarrierRate, type RateRequest, type RateResponse, type RateUnavailable } from '../../carriers/types.js';
 
 /** Why one account gave no options: a `messages` entry, never a failed query. */
 export type RateMessageCode = 'carrier_unavailable' | 'carrier_account_invalid' | 'carrier_rejected';
@@ -49,19 +51,25 @@ export function registrySources(carriers: readonly CarrierDefinition[]): RateSou
   return carriers.filter((c) => c.capabilities.rate && c.adapter.rate).map((carrier) => simulatedSource(carrier, null));
 }
 
-/** A simulated carrier as a source: its in-process adapter; a CarrierError (a failing double) is a message. */
+/** A simulated carrier as a source: its in-process driver, asked with no deadline (it has no network to wait for). */
 export function simulatedSource(carrier: CarrierDefinition, accountId: string | null): RateSource {
-  return {
-    accountId,
-    driver: 'simulated',
-    carrier,
-    async quote(request) {
-      try {
-        return { ok: true, ...(await carrier.adapter.rate!(request)) };
-      } catch (err) {
-        if (!(err instanceof CarrierError)) throw err;
-        return { ok: false, code: 'carrier_unavailable', message: `${carrier.name} is unavailable: ${err.message}` };
-      }
-    },
-  };
+  const driver = simulatedDriver(carrier);
+  return { accountId, driver: 'simulated', carrier, quote: (request) => sourceAnswer(carrier, () => driver.rates(IN_PROCESS_CONTEXT, request)) };
+}
+
+/**
+ * One account's quote as the rate-shop takes it, from either driver: its options, or why it has
+ * none (a refusal, refused credentials, no answer). Whatever went wrong with this one account,
+ * the others' options still answer, so a `CarrierError` is a message, not a failed query.
+ */
+export async function sourceAnswer(carrier: CarrierDefinition, ask: () => Promise<DriverResult<RateResponse>>): Promise<RateSourceAnswer> {
+  try {
+    const result = await ask();
+    if (result.ok) return { ok: true, rates: result.value.rates, unavailable: result.value.unavailable };
+    const message = result.messages.map((m) => m.message).join('; ') || `${carrier.name} refused the request`;
+    return { ok: false, code: result.kind === 'invalid_credentials' ? 'carrier_account_invalid' : 'carrier_rejected', message };
+  } catch (err) {
+    if (!(err instanceof CarrierError)) throw err;
+    return { ok: false, code: 'carrier_unavailable', message: `${carrier.name} is unavailable: ${err.message}` };
+  }
 }

@@ -1,4 +1,4 @@
-import type { ApiCarrierDocument } from '../../carriers/api-driver.js';
+import type { ApiCarrierDocument } from '../../carriers/driver.js';
 import type { CarrierRegistry } from '../../carriers/registry.js';
 import type { CustomsDeclaration } from '../../carriers/types.js';
 import { AppError } from '../../platform/errors.js';

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { CarrierError, type CarrierDefinition, type CustomsDeclaration, type ShipmentOptions } from '../../carriers/types.js';
+import type { CarrierDefinition, CustomsDeclaration, ShipmentOptions } from '../../carriers/types.js';
 import { assertOptionsOffered, assertParcelsTaken, DEFAULT_OPTIONS, resolveOptions, type ShipmentOptionsInput } from '../shipment-options/index.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -7,7 +7,7 @@ import type { Deps } from '../../platform/deps.js';
 import type { Scope, ServiceContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db/types.js';
 import { convertCarrierLabels } from '../labels/index.js';
-import type { ApiPurchaseResult, CarrierLabelImage } from '../../carriers/api-driver.js';
+import type { ApiPurchaseResult, CarrierDriver, CarrierLabelImage, LabelArtifact } from '../../carriers/driver.js';
 import { foreignPackaging } from '../../carriers/api-packaging.js';
 import type { CarrierAccountRow, CarrierGateway } from '../carrier-accounts/index.js';
 import { writeAudit } from '../audit/index.js';
@@ -37,6 +37,8 @@ interface PurchasePlan {
   carrier: CarrierDefinition;
   /** The carrier account that sells the label (simulated or the carrier's API). */
   account: CarrierAccountRow;
+  /** The account's driver (the gateway's), simulated or the carrier's API. */
+  driver: CarrierDriver;
   serviceCode: string;
   format: LabelFormatCode;
   shipFrom: ShipmentAddress;
@@ -76,12 +78,17 @@ export interface PurchaseChoice {
 }
 
 /**
- * The carrier's sale: its tracking number and the rate it charged; from a real carrier also its
- * shipment id and the label it issued (already stored in carrier_labels when this exists).
+ * The carrier's sale: its tracking number, the rate it charged, and what its driver answered:
+ * the shipment id and, from a carrier that issues label images, the labels (already stored in
+ * carrier_labels when this exists).
  */
-type CarrierSale =
-  | { driver: 'simulated'; tracking_number: string; package_tracking_numbers?: string[]; rate: SourcedRate }
-  | { driver: 'api'; tracking_number: string; rate: SourcedRate; issued: ApiPurchaseResult };
+interface CarrierSale {
+  tracking_number: string;
+  rate: SourcedRate;
+  issued: ApiPurchaseResult;
+  /** The carrier issued its own label images (a real carrier); else the platform draws them. */
+  imaged: boolean;
+}
 
 /**
  * The label purchase (docs/architecture.md, "Inside a module"): every way a label is bought (a
@@ -145,8 +152,8 @@ export class LabelPurchase {
       });
     }
     const { address: shipFrom, location } = await this.originOf(ctx, order);
-    const sells = account.driver === 'api' ? this.gateway.driverOf(account) !== undefined : carrier.adapter.purchase !== undefined;
-    if (!sells || !carrier.capabilities.purchase) throw new AppError('unprocessable', `${carrier.name} does not sell labels.`);
+    const driver = this.gateway.driverOf(account);
+    if (!driver || !carrier.capabilities.purchase) throw new AppError('unprocessable', `${carrier.name} does not sell labels.`);
     const destination = await checkDestination(options.addressValidation ?? (await this.settings.get('shipments.address_validation')), order.ship_to as ShipmentAddress, {
       scope: ctx,
       account,
@@ -180,7 +187,7 @@ export class LabelPurchase {
     // A multi-piece order ships as one shipment of that many packages, if the service takes them.
     assertParcelsTaken(carrier, serviceCode, piecesOf(order).length);
     const sandbox = sandboxOptions(ctx.environment, ctx.environment === 'test' ? await this.timeScale() : 1, scenario);
-    return { id: newId('shipment'), now, carrier, account, serviceCode, format, shipFrom, locationId: location?.id ?? null, lane, sandbox, selection: choice.selection ?? null, destination, returning: options.returning ?? null, customs, options: shipmentOptions };
+    return { id: newId('shipment'), now, carrier, account, driver, serviceCode, format, shipFrom, locationId: location?.id ?? null, lane, sandbox, selection: choice.selection ?? null, destination, returning: options.returning ?? null, customs, options: shipmentOptions };
   }
 
   /** Step 2, the outside world: the carrier sells the label (undone by compensatePurchase). */
@@ -201,37 +208,25 @@ export class LabelPurchase {
       ...(isDefault(plan.options) ? {} : { options: plan.options }),
       ...(piecesOf(order).length > 1 ? { parcels: piecesOf(order) } : {}),
     };
-    if (plan.account.driver === 'api') return this.purchaseFromApi(ctx, plan, request);
-    let result;
-    try {
-      result = await carrier.adapter.purchase!(request);
-    } catch (err) {
-      if (err instanceof CarrierError) throw new AppError('carrier_unavailable', `${carrier.name} is unavailable; try again.`, { cause: err, retryable: err.retryable, retryAfterSeconds: 5 });
-      throw err;
-    }
-    if (!result.ok) {
-      // A refusal on the merits (the customs declaration, say) is the carrier's, as from a real carrier's API.
-      if (result.rejected) throw new AppError('carrier_rejected', `${carrier.name} refused the label: ${result.reason}`, { details: [{ field: result.field ?? 'service_code', message: result.reason }] });
-      throw new AppError('no_rates', result.reason, { details: [{ field: 'service_code', message: result.reason }] });
-    }
-    return { driver: 'simulated', tracking_number: result.tracking_number, package_tracking_numbers: result.package_tracking_numbers, rate: result.rate };
+    // Another carrier's packaging: the carrier is not asked.
+    const foreign = foreignPackaging(carrier.name, request.parcels ?? [request.parcel], carrier.packages);
+    if (foreign) throw new AppError('no_rates', foreign, { details: [{ field: 'parcel.package_id', message: foreign }] });
+    const labelImage = plan.driver.labelImage?.(plan.format) ?? DEFAULT_LABEL_IMAGES[plan.format];
+    const issued = await this.gateway.call(ctx, plan.account, ctx.requestId, (d, c) => d.purchase(c, { ...request, label_image: labelImage }));
+    const sale: CarrierSale = { tracking_number: issued.tracking_number, rate: issued.rate ?? unpricedRate(plan), issued, imaged: issued.label !== null };
+    if (sale.imaged) await this.keepCarrierLabels(ctx, plan, sale);
+    return sale;
   }
 
   /**
-   * A real carrier's sale. The label it issued is stored before anything else can fail: if even
-   * that write fails, the label is voided at once (a label that cost money is never lost silently).
+   * The labels a carrier issued are stored before anything else can fail: if even that write
+   * fails, the label is voided at once (a label that cost money is never lost silently).
    */
-  private async purchaseFromApi(ctx: ServiceContext, plan: PurchasePlan, request: Parameters<NonNullable<CarrierDefinition['adapter']['purchase']>>[0]): Promise<CarrierSale> {
-    const driver = this.gateway.driverOf(plan.account)!;
-    // Another carrier's packaging: the carrier is not asked (a simulated carrier refuses it the same way).
-    const foreign = foreignPackaging(plan.carrier.name, request.parcels ?? [request.parcel], plan.carrier.packages);
-    if (foreign) throw new AppError('no_rates', foreign, { details: [{ field: 'parcel.package_id', message: foreign }] });
-    const labelImage = driver.labelImage?.(plan.format) ?? DEFAULT_LABEL_IMAGES[plan.format];
-    const issued = await this.gateway.call(ctx, plan.account, ctx.requestId, (d, c) => d.purchase(c, { ...request, label_image: labelImage }));
-    const sale: CarrierSale = { driver: 'api', tracking_number: issued.tracking_number, rate: issued.rate ?? unpricedRate(plan), issued };
+  private async keepCarrierLabels(ctx: ServiceContext, plan: PurchasePlan, sale: CarrierSale): Promise<void> {
+    const { issued } = sale;
     try {
       // One row per package (a multi-piece shipment's labels, the master first), as issued.
-      for (const pkg of issuedPackages(issued)) {
+      for (const pkg of imagedPackages(issued)) {
         await repo.insertCarrierLabel(this.deps.db, {
           id: newId('carrierLabel'),
           workspace_id: ctx.workspaceId,
@@ -253,7 +248,6 @@ export class LabelPurchase {
       await this.compensatePurchase(ctx, plan, sale);
       throw err;
     }
-    return sale;
   }
 
   /** Step 3: the label rendered (before the transaction: a render must not hold a connection), then everything kept at once. */
@@ -280,7 +274,7 @@ export class LabelPurchase {
       residential: lane.residential,
     };
     // One package per piece, each with the carrier's number for it (the first is the master).
-    const numbers = sale.driver === 'api' ? issuedPackages(sale.issued).map((p) => p.tracking_number) : (sale.package_tracking_numbers ?? [sale.tracking_number]);
+    const numbers = issuedPackages(sale.issued).map((p) => p.tracking_number);
     const pieces = piecesOf(order);
     const packages: StoredPackage[] | null = pieces.length > 1 ? pieces.map((parcel, i) => ({ tracking_number: numbers[i] ?? sale.tracking_number, parcel, tracking_status: 'pre_transit' })) : null;
     const draft = {
@@ -301,13 +295,14 @@ export class LabelPurchase {
     // Rendered (or converted from the carrier's image) before the transaction: that work must not
     // hold a database connection. A carrier label that cannot become the asked format is still
     // kept (carrier_labels), and GET …/label says 422 label_format_unavailable.
-    const label = sale.driver === 'api'
-      ? await convertCarrierLabels(issuedPackages(sale.issued).map((p) => ({ format: p.label.format, bytes: p.label.bytes })), format)
+    const label = sale.imaged
+      ? await convertCarrierLabels(imagedPackages(sale.issued).map((p) => ({ format: p.label.format, bytes: p.label.bytes })), format)
       : await this.renderer.renderPackageLabels(packageLabelData({ ...draft, carrier_driver: 'simulated', status: 'label_purchased' }, carrier, order.external_id ?? order.id), format);
-    const api = sale.driver === 'api';
-    // A real carrier is asked by the poll job, never on a read: first when a scan can be there.
-    // (Settled before the transaction: with the embedded database, a read outside it would wait.)
-    const firstCheck = api ? await this.tracking.nextApiCheck('pre_transit', now, now) : now;
+    // A driver in process plays the first scan at once; a real carrier is asked by the poll job,
+    // never on a read: first when a scan can be there. (Settled before the transaction: with the
+    // embedded database, a read outside it would wait.)
+    const inProcess = plan.driver.inProcess === true;
+    const firstCheck = inProcess ? now : await this.tracking.nextApiCheck('pre_transit', now, now);
 
     return this.deps.db.transaction().execute(async (trx) => {
       if (!plan.returning) await moveOrder(trx, ctx, order.id, 'purchase_label', now);
@@ -340,16 +335,16 @@ export class LabelPurchase {
         customs: plan.customs ? JSON.stringify(plan.customs) : null,
         options: isDefault(plan.options) ? null : JSON.stringify(plan.options),
         packages: packages ? JSON.stringify(packages) : null,
-        carrier_shipment_id: api ? sale.issued.carrier_shipment_id : null,
-        carrier_label_format: api ? sale.issued.label.format : null,
+        carrier_shipment_id: sale.imaged ? sale.issued.carrier_shipment_id : null,
+        carrier_label_format: sale.issued.label?.format ?? null,
         ...(plan.returning ? returnColumns(plan.returning) : {}),
         created_at: now,
         updated_at: now,
       });
       if (label) await repo.insertLabel(trx, { shipment_id: id, format, workspace_id: ctx.workspaceId, environment: ctx.environment, content_type: label.content_type, body: label.body, created_at: now });
-      if (api) await repo.setCarrierLabelStatus(trx, id, 'kept', now);
+      if (sale.imaged) await repo.setCarrierLabelStatus(trx, id, 'kept', now);
       // Documents the carrier issued with the label (DHL Express's invoice…), kept as received.
-      if (api && sale.issued.documents?.length) await storeCarrierDocuments(trx, ctx, id, sale.issued.documents, now);
+      if (sale.issued.documents?.length) await storeCarrierDocuments(trx, ctx, id, sale.issued.documents, now);
       const shipment = toShipment(row, this.baseUrl);
       if (inTransaction) await inTransaction(trx, shipment);
       await recordEvent(trx, ctx, 'shipment.label_purchased', {
@@ -358,7 +353,7 @@ export class LabelPurchase {
         label_urls: Object.fromEntries(LABEL_FORMAT_CODES.map((f) => [f, labelUrl(this.baseUrl, id, f)])),
       });
       // The first scan (label created; everything at once for SANDBOX:delivered).
-      row = api ? await this.tracking.recordLabelCreated(trx, row, now) : await this.tracking.syncLocked(trx, row, now);
+      row = inProcess ? await this.tracking.syncLocked(trx, row, now) : await this.tracking.recordLabelCreated(trx, row, now);
       if (ctx.actor.type === 'account') {
         await writeAudit(trx, ctx.actor, ctx, {
           action: 'shipment.created',
@@ -378,23 +373,24 @@ export class LabelPurchase {
    * logged, not thrown; for a real carrier the stored label says `void_failed` for an operator).
    */
   private async compensatePurchase(ctx: ServiceContext, plan: PurchasePlan, sale: CarrierSale): Promise<void> {
-    if (sale.driver === 'api') {
-      const { issued } = sale;
-      const outcome = await this.gateway
-        .call(ctx, plan.account, ctx.requestId, (d, c) => d.void(c, { carrier_shipment_id: issued.carrier_shipment_id, tracking_numbers: issued.packages.map((p) => p.tracking_number) }))
-        .then(() => 'compensated' as const, (err: unknown) => {
-          this.deps.log.error({ err, tracking_number: sale.tracking_number, carrier_account_id: plan.account.id }, 'could not void an unrecorded carrier label');
-          return 'void_failed' as const;
-        });
-      await repo.setCarrierLabelStatus(this.deps.db, plan.id, outcome, this.deps.now()).catch((err: unknown) => this.deps.log.error({ err, shipment_id: plan.id }, 'could not mark an unrecorded carrier label'));
-      return;
-    }
+    const { issued } = sale;
     // Every package of a multi-piece sale is voided.
-    for (const trackingNumber of sale.package_tracking_numbers ?? [sale.tracking_number]) {
-      await plan.carrier.adapter
-        .void?.({ tracking_number: trackingNumber, service_code: plan.serviceCode, purchased_at: plan.now.toISOString(), now: this.deps.now().toISOString(), sandbox: plan.sandbox ?? undefined })
-        .catch((voidErr: unknown) => this.deps.log.error({ err: voidErr, tracking_number: trackingNumber }, 'could not void an unrecorded label'));
-    }
+    const outcome = await this.gateway
+      .call(ctx, plan.account, ctx.requestId, (d, c) =>
+        d.void(c, {
+          carrier_shipment_id: issued.carrier_shipment_id,
+          tracking_numbers: issuedPackages(issued).map((p) => p.tracking_number),
+          service_code: plan.serviceCode,
+          purchased_at: plan.now.toISOString(),
+          now: this.deps.now().toISOString(),
+          sandbox: plan.sandbox ?? undefined,
+        }),
+      )
+      .then(() => 'compensated' as const, (err: unknown) => {
+        this.deps.log.error({ err, tracking_number: sale.tracking_number, carrier_account_id: plan.account.id }, 'could not void an unrecorded carrier label');
+        return 'void_failed' as const;
+      });
+    if (sale.imaged) await repo.setCarrierLabelStatus(this.deps.db, plan.id, outcome, this.deps.now()).catch((err: unknown) => this.deps.log.error({ err, shipment_id: plan.id }, 'could not mark an unrecorded carrier label'));
   }
 }
 
@@ -463,4 +459,9 @@ export function isDefault(options: ShipmentOptions): boolean {
 /** A carrier's packages as issued (a driver that gave none stands for its one label). */
 function issuedPackages(issued: ApiPurchaseResult): ApiPurchaseResult['packages'] {
   return issued.packages.length > 0 ? issued.packages : [{ tracking_number: issued.tracking_number, label: issued.label }];
+}
+
+/** The packages whose label image the carrier issued (all of them, or none from a simulated driver). */
+function imagedPackages(issued: ApiPurchaseResult): { tracking_number: string; label: LabelArtifact }[] {
+  return issuedPackages(issued).flatMap((p) => (p.label ? [{ tracking_number: p.tracking_number, label: p.label }] : []));
 }

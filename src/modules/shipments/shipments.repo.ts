@@ -249,8 +249,8 @@ export function shipmentsQuery(db: Executor, scope: Scope, filter: ShipmentsQuer
 }
 
 /** Shipments whose next scan is due (the poll job), across tenants, oldest due first. */
-export async function dueShipments(db: Executor, now: Date, limit: number): Promise<{ id: string; carrier_driver: 'simulated' | 'api' }[]> {
-  return db.selectFrom('shipments').select(['id', 'carrier_driver']).where('next_check_at', '<=', now).orderBy('next_check_at').limit(limit).execute();
+export async function dueShipments(db: Executor, now: Date, limit: number): Promise<Pick<ShipmentRow, 'id' | 'carrier' | 'carrier_driver' | 'carrier_account_id'>[]> {
+  return db.selectFrom('shipments').select(['id', 'carrier', 'carrier_driver', 'carrier_account_id']).where('next_check_at', '<=', now).orderBy('next_check_at').limit(limit).execute();
 }
 
 // ---- labels ----

@@ -20,7 +20,7 @@ import { TRACKING_STATUSES, type CreateShipmentInput, type LabelFormatCode, type
 import { lazyRenderPool, packageLabelData, type LabelRenderer } from './shipments.labels.js';
 import { ShipmentDocuments, type DocumentFile, type ShipmentDocumentListItem } from './shipments.documents.js';
 import type { AddressValidationMode } from './shipments.address-check.js';
-import { FINAL_STATUSES, SHIPMENT_STATUSES, shipmentStateError, type ShipmentStatus } from './shipments.states.js';
+import { SHIPMENT_STATUSES, shipmentStateError, type ShipmentStatus } from './shipments.states.js';
 import type { ShipmentAddress, ShipmentRow } from './shipments.tables.js';
 import { isDue, scopeOf, TrackingSync } from './shipments.tracking.js';
 import { lookupOf, TrackingReader } from './shipments.tracking-reads.js';
@@ -494,14 +494,7 @@ export class ShipmentsService {
       const last = row.tracking_refreshed_at ? new Date(row.tracking_refreshed_at).getTime() : now.getTime();
       throw rateLimited('This shipment\'s tracking was refreshed less than a minute ago; read it with GET /v1/tracking/:id.', (last + REFRESH_SPACING_MS - now.getTime()) / 1000);
     }
-    if (row.carrier_driver === 'api') {
-      if (row.status !== 'voided') await this.tracking.syncApi(row, { requestId: ctx.requestId });
-    } else {
-      await this.deps.db.transaction().execute(async (trx) => {
-        const locked = await repo.lockShipment(trx, row.id);
-        if (locked && !FINAL_STATUSES.includes(locked.status)) await this.tracking.syncLocked(trx, locked, now, { force: true });
-      });
-    }
+    await this.tracking.syncNow(row, ctx.requestId);
     const fresh = await repo.findShipmentWithEvents(this.deps.db, ctx, { id: row.id });
     return toTracking(fresh!.row, fresh!.events);
   }

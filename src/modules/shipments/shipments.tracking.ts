@@ -1,4 +1,4 @@
-import { CarrierError, type TrackingEvent, type TrackingStatus } from '../../carriers/types.js';
+import type { TrackingEvent, TrackingStatus, TrackRequest } from '../../carriers/types.js';
 import type { CarrierGateway } from '../carrier-accounts/index.js';
 import type { SettingsService } from '../settings/index.js';
 import type { CarrierRegistry } from '../../carriers/registry.js';
@@ -61,50 +61,68 @@ export class TrackingSync {
   ) {}
 
   /**
-   * The row brought up to date when a scan is due (its own transaction), else as it is. A
-   * shipment of a real carrier is left as it is: reads never wait for a carrier's API (the poll
-   * job and POST /v1/tracking/:id/refresh ask it).
+   * The row brought up to date when a scan is due and its driver answers in process (its own
+   * transaction), else as it is: reads never wait for a carrier's API (the poll job and POST
+   * /v1/tracking/:id/refresh ask it).
    */
   async refresh(row: ShipmentRow): Promise<ShipmentRow> {
     const now = this.deps.now();
-    if (!isDue(row, now) || row.carrier_driver === 'api') return row;
-    return this.deps.db.transaction().execute(async (trx) => {
-      const locked = await repo.lockShipment(trx, row.id);
-      return locked ? this.syncLocked(trx, locked, now) : row;
-    });
+    if (!isDue(row, now) || !this.gateway.inProcessTarget(row)) return row;
+    return (await this.syncInProcess(row.id, now)) ?? row;
   }
 
   /** Every shipment whose scan is due (the poll job); returns how many were looked at. */
   async pollDue(limit = 500): Promise<number> {
     const due = await repo.dueShipments(this.deps.db, this.deps.now(), limit);
-    for (const { id, carrier_driver: driver } of due) {
+    for (const ref of due) {
       try {
-        if (driver === 'api') {
-          // Asked outside a transaction: a carrier's deadline must not hold a lock.
-          const row = await repo.shipmentById(this.deps.db, id);
-          if (row) await this.syncApi(row, { failQuietly: true });
+        if (this.gateway.inProcessTarget(ref)) {
+          await this.syncInProcess(ref.id, this.deps.now());
           continue;
         }
-        await this.deps.db.transaction().execute(async (trx) => {
-          const locked = await repo.lockShipment(trx, id);
-          if (locked) await this.syncLocked(trx, locked, this.deps.now());
-        });
+        // Asked outside a transaction: a carrier's deadline must not hold a lock.
+        const row = await repo.shipmentById(this.deps.db, ref.id);
+        if (row) await this.syncRemote(row, { failQuietly: true });
       } catch (err) {
-        this.deps.log.error({ err, shipment_id: id }, 'tracking sync failed');
+        this.deps.log.error({ err, shipment_id: ref.id }, 'tracking sync failed');
       }
     }
     return due.length;
   }
 
   /**
-   * Asks the carrier for the journey so far (row locked by the caller), stores new events,
-   * moves the shipment (never back from delivered) and the order (→ delivered), and records
-   * `tracking.updated` when the status changed.
+   * Asks the carrier now, whatever the schedule (POST /v1/tracking/:id/refresh): a driver in
+   * process under the row's lock, a real carrier outside any transaction. A final shipment is
+   * left as it is.
+   */
+  async syncNow(row: ShipmentRow, requestId?: string): Promise<void> {
+    if (!this.gateway.inProcessTarget(row)) {
+      if (row.status !== 'voided') await this.syncRemote(row, { requestId });
+      return;
+    }
+    await this.deps.db.transaction().execute(async (trx) => {
+      const locked = await repo.lockShipment(trx, row.id);
+      if (locked && !FINAL_STATUSES.includes(locked.status)) await this.syncLocked(trx, locked, this.deps.now(), { force: true });
+    });
+  }
+
+  private async syncInProcess(id: string, now: Date): Promise<ShipmentRow | undefined> {
+    return this.deps.db.transaction().execute(async (trx) => {
+      const locked = await repo.lockShipment(trx, id);
+      return locked ? this.syncLocked(trx, locked, now) : undefined;
+    });
+  }
+
+  /**
+   * Asks a driver in process for the journey so far (row locked by the caller: it touches no
+   * database), stores new events, moves the shipment (never back from delivered) and the order
+   * (→ delivered), and records `tracking.updated` when the status changed.
    */
   async syncLocked(trx: Executor, row: ShipmentRow, now: Date, opts: { force?: boolean } = {}): Promise<ShipmentRow> {
     if (!opts.force && !isDue(row, now)) return row;
     const carrier = (await this.carriers).get(row.carrier);
-    if (!carrier?.adapter.track || !carrier.capabilities.track) {
+    const target = this.gateway.inProcessTarget(row);
+    if (!target || !carrier?.capabilities.track) {
       return repo.updateShipment(trx, row.id, { next_check_at: null });
     }
     let result;
@@ -112,17 +130,7 @@ export class TrackingSync {
     let packagesPatch: StoredPackage[] | null = null;
     try {
       const track = (trackingNumber: string, piece?: number) =>
-        carrier.adapter.track!({
-          tracking_number: trackingNumber,
-          service_code: row.service_code,
-          purchased_at: new Date(row.purchased_at).toISOString(),
-          estimated_delivery_date: row.rate.delivery.estimated_delivery_date,
-          ship_from: { ...row.ship_from, postal_code: row.ship_from.postal_code ?? '' },
-          ship_to: { ...row.ship_to, postal_code: row.ship_to.postal_code ?? '' },
-          now: now.toISOString(),
-          sandbox: row.sandbox ?? undefined,
-          ...(piece ? { piece } : {}),
-        });
+        this.gateway.call(scopeOf(row), target, undefined, (driver, ctx) => driver.track(ctx, trackRequest(row, trackingNumber, now, piece)));
       if (packages) {
         // Each package is tracked; the shipment reads as the package that rolls up (shipments.packages.ts),
         // and is asked again when any package's next scan is due.
@@ -135,7 +143,7 @@ export class TrackingSync {
         result = await track(row.tracking_number);
       }
     } catch (err) {
-      if (!(err instanceof CarrierError)) throw err;
+      if (!(err instanceof AppError) || err.code !== 'carrier_unavailable') throw err;
       this.deps.log.warn({ err, shipment_id: row.id }, 'carrier tracking unavailable; will retry');
       return repo.updateShipment(trx, row.id, { next_check_at: new Date(now.getTime() + FAILED_RECHECK_MS) });
     }
@@ -149,15 +157,15 @@ export class TrackingSync {
    * connection or a lock), then applied to the row locked again. `failQuietly` (the poll job):
    * a carrier that cannot answer is asked again later; else (a refresh) its error is thrown.
    */
-  async syncApi(row: ShipmentRow, opts: { failQuietly?: boolean; requestId?: string } = {}): Promise<ShipmentRow> {
+  private async syncRemote(row: ShipmentRow, opts: { failQuietly?: boolean; requestId?: string } = {}): Promise<ShipmentRow> {
     const now = this.deps.now();
     const scope = scopeOf(row);
-    const account = row.carrier_account_id ? await this.gateway.accountOf(scope, row.carrier_account_id) : undefined;
-    if (!account || row.carrier_driver !== 'api') return repo.updateShipment(this.deps.db, row.id, { next_check_at: null });
+    const account = await this.gateway.targetOf(scope, row);
+    if (!account) return repo.updateShipment(this.deps.db, row.id, { next_check_at: null });
     let scans: Scans;
     let packagesPatch: StoredPackage[] | null = null;
     const packages = row.packages && row.packages.length > 1 ? row.packages : null;
-    const track = (trackingNumber: string) => this.gateway.call(scope, account, opts.requestId, (driver, ctx) => driver.track(ctx, { tracking_number: trackingNumber }));
+    const track = (trackingNumber: string) => this.gateway.call(scope, account, opts.requestId, (driver, ctx) => driver.track(ctx, trackRequest(row, trackingNumber, now)));
     try {
       if (packages && packages.some((p) => p.tracking_number === row.tracking_number)) {
         // Every package has its own number (UPS, FedEx: the master is the first): each is asked,
@@ -225,7 +233,7 @@ export class TrackingSync {
       tracking_status: result.status,
       tracking_status_detail: last?.status_detail ?? row.tracking_status_detail,
       estimated_delivery_date: result.estimated_delivery_date ?? row.estimated_delivery_date,
-      expected_milestones: JSON.stringify(result.expected_milestones ?? (row.carrier_driver === 'api' ? row.expected_milestones : {})),
+      expected_milestones: JSON.stringify(result.expected_milestones ?? row.expected_milestones),
       next_check_at: next,
       ...(delivered ? { delivered_at: result.events.find((e) => e.status === 'delivered')?.occurred_at ?? now } : {}),
       ...(added.length > 0 || changed ? { updated_at: now } : {}),
@@ -284,4 +292,19 @@ export async function deliverOrder(trx: Executor, scope: Scope, orderId: string,
   } catch (err) {
     if (!(err instanceof AppError) || (err.code !== 'invalid_state' && err.code !== 'not_found')) throw err;
   }
+}
+
+/** What a driver is asked to track: the number, and the journey's facts a simulated driver plays it from (a real carrier reads the number alone). */
+function trackRequest(row: ShipmentRow, trackingNumber: string, now: Date, piece?: number): TrackRequest {
+  return {
+    tracking_number: trackingNumber,
+    service_code: row.service_code,
+    purchased_at: new Date(row.purchased_at).toISOString(),
+    estimated_delivery_date: row.rate.delivery.estimated_delivery_date,
+    ship_from: { ...row.ship_from, postal_code: row.ship_from.postal_code ?? '' },
+    ship_to: { ...row.ship_to, postal_code: row.ship_to.postal_code ?? '' },
+    now: now.toISOString(),
+    sandbox: row.sandbox ?? undefined,
+    ...(piece ? { piece } : {}),
+  };
 }

@@ -36,35 +36,36 @@ export async function voidLabel(v: ChangeDeps, ctx: ServiceContext, before: Ship
   // The carrier's void window (its definition says how many days): 409 once closed.
   if (before.status === 'label_purchased') assertVoidWindowOpen(carriers.get(before.carrier), before, v.deps.now());
   const refundDelaySeconds = await v.refunds.delaySeconds();
-  // A real carrier is asked before the transaction (its deadline must not hold a lock); its
-  // refusal is 422 carrier_rejected, no answer 503 carrier_unavailable, and nothing changes here.
-  if (before.carrier_driver === 'api') {
-    if (before.status !== 'label_purchased') throw shipmentStateError(before.status, 'be voided', `The shipment is ${before.status}; only a label_purchased shipment can be voided.`);
-    const account = before.carrier_account_id ? await v.gateway.accountOf(ctx, before.carrier_account_id) : undefined;
-    if (!account) throw new AppError('unprocessable', 'The carrier account that sold this label no longer exists.');
-    // Every package: a carrier that voids package by package (UPS) is told them all.
-    await v.gateway.call(ctx, account, ctx.requestId, (d, c) => d.void(c, { carrier_shipment_id: before.carrier_shipment_id ?? before.tracking_number, tracking_numbers: packagesOf(before).map((p) => p.tracking_number) }));
-  }
+  if (before.status !== 'label_purchased') throw shipmentStateError(before.status, 'be voided', `The shipment is ${before.status}; only a label_purchased shipment can be voided.`);
+  // The carrier is asked before the transaction (a real one's deadline must not hold a lock); its
+  // refusal is 422 carrier_rejected (409 once it has scanned the parcel), no answer 503
+  // carrier_unavailable, and nothing changes here.
+  const target = await v.gateway.targetOf(ctx, before);
+  if (!target) throw new AppError('unprocessable', 'The carrier account that sold this label no longer exists.');
   const now = v.deps.now();
+  if (carriers.get(before.carrier)?.capabilities.void) {
+    // Every package: a carrier that voids package by package (UPS) is told them all, and one it has scanned refuses them all.
+    await v.gateway.call(
+      ctx,
+      target,
+      ctx.requestId,
+      (d, c) =>
+        d.void(c, {
+          carrier_shipment_id: before.carrier_shipment_id ?? before.tracking_number,
+          tracking_numbers: packagesOf(before).map((p) => p.tracking_number),
+          service_code: before.service_code,
+          purchased_at: new Date(before.purchased_at).toISOString(),
+          now: now.toISOString(),
+          sandbox: before.sandbox ?? undefined,
+        }),
+      { tooLate: (reason) => shipmentStateError(before.status, 'be voided', reason) },
+    );
+  }
   const row = await v.deps.db.transaction().execute(async (trx) => {
     const current = await repo.findShipment(trx, ctx, id, { forUpdate: true });
     if (!current) throw new AppError('not_found', 'No such shipment.');
     assertNotManifested(current);
     if (current.status !== 'label_purchased') throw shipmentStateError(current.status, 'be voided', `The shipment is ${current.status}; only a label_purchased shipment can be voided.`);
-    const carrier = carriers.get(current.carrier);
-    if (current.carrier_driver === 'simulated' && carrier?.adapter.void && carrier.capabilities.void) {
-      // A void voids every package: each is asked, and one the carrier has scanned refuses it all.
-      for (const pkg of packagesOf(current)) {
-        const result = await carrier.adapter.void({
-          tracking_number: pkg.tracking_number,
-          service_code: current.service_code,
-          purchased_at: new Date(current.purchased_at).toISOString(),
-          now: now.toISOString(),
-          sandbox: current.sandbox ?? undefined,
-        });
-        if (!result.ok) throw shipmentStateError(current.status, 'be voided', result.reason);
-      }
-    }
     const voided = await repo.updateShipment(trx, id, {
       status: 'voided',
       tracking_status: 'cancelled',

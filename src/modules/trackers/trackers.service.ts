@@ -1,4 +1,4 @@
-import type { CarrierDefinition, TrackingEvent, TrackingStatus } from '../../carriers/types.js';
+import type { TrackingEvent, TrackingStatus } from '../../carriers/types.js';
 import { AppError, notFound, validationError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { Deps } from '../../platform/deps.js';
@@ -65,13 +65,14 @@ export class TrackersService {
       throw validationError([{ field: 'tracking_number', message: `is not a valid ${carrier.name} tracking number (its format or check digit is wrong)` }]);
     }
     const account = input.carrier_account_id === undefined ? undefined : await this.gateway.accountForPurchase(ctx, carrier.slug, input.carrier_account_id);
-    const driver = account?.driver === 'api' ? 'api' : 'simulated';
+    const driver = account?.driver ?? 'simulated';
 
     const existing = await repo.findTrackerByNumber(this.deps.db, ctx, carrier.slug, trackingNumber);
     if (existing) return { tracker: toTracker(await this.refresh(existing)), created: false };
 
     const now = this.deps.now();
-    const sandbox = ctx.environment === 'test' && driver === 'simulated' ? { time_scale: parseTimeScale(await this.settings.get(TIME_SCALE_SETTING)), scenario: 'normal' as const } : null;
+    const inProcess = this.gateway.inProcessTarget({ carrier: carrier.slug, carrier_driver: driver, carrier_account_id: null }) !== undefined;
+    const sandbox = ctx.environment === 'test' && inProcess ? { time_scale: parseTimeScale(await this.settings.get(TIME_SCALE_SETTING)), scenario: 'normal' as const } : null;
     const service = carrier.services.find((s) => s.domestic) ?? carrier.services[0]!;
     const base = {
       id: newId('tracking'),
@@ -87,16 +88,13 @@ export class TrackersService {
       updated_at: now,
     } as const;
 
-    // An api account's carrier is asked before anything is stored (outside a transaction); a
-    // carrier that cannot answer yet leaves the tracker `unknown`, asked again on the poll schedule.
-    const journey: Journey =
-      driver === 'simulated'
-        ? await this.simulate(carrier, { ...base, sandbox }, now)
-        : await this.askCarrier(ctx, { ...base, status: 'unknown' }, now, ctx.requestId).catch((err: unknown) => {
-        if (!(err instanceof AppError)) throw err;
-        this.deps.log.warn({ err, tracking_number: trackingNumber }, 'carrier tracking unavailable at tracker creation; will ask again');
-        return { status: 'unknown' as const, events: [], estimated_delivery_at: null, next_check_at: new Date(now.getTime() + FAILED_RECHECK_MS) };
-      });
+    // The carrier is asked before anything is stored (outside a transaction); one that cannot
+    // answer yet leaves the tracker `unknown`, asked again on the poll schedule.
+    const journey = await this.ask(ctx, { ...base, sandbox, status: 'unknown' }, now, ctx.requestId).catch((err: unknown) => {
+      if (!(err instanceof AppError)) throw err;
+      this.deps.log.warn({ err, tracking_number: trackingNumber }, 'carrier tracking unavailable at tracker creation; will ask again');
+      return { status: 'unknown' as const, events: [], estimated_delivery_at: null, next_check_at: new Date(now.getTime() + FAILED_RECHECK_MS) };
+    });
     const events = merge([], journey.events);
     const inserted = await repo.insertTracker(this.deps.db, {
       ...base,
@@ -161,11 +159,12 @@ export class TrackersService {
   }
 
   /**
-   * A read brings a simulated tracker up to date when a scan is due (it costs nothing else); a
-   * tracker of a real carrier is left as it is: reads never wait for a carrier's API.
+   * A read brings a tracker up to date when a scan is due and its driver answers in process (it
+   * costs nothing else); a tracker of a real carrier is left as it is: reads never wait for a
+   * carrier's API.
    */
   private async refresh(row: TrackerRow): Promise<TrackerRow> {
-    if (row.carrier_driver === 'api' || !isDue(row, this.deps.now())) return row;
+    if (!isDue(row, this.deps.now()) || !this.gateway.inProcessTarget(row)) return row;
     return this.sync(row, { quiet: true });
   }
 
@@ -173,18 +172,12 @@ export class TrackersService {
     const now = this.deps.now();
     const scope: Scope = { workspaceId: row.workspace_id, environment: row.environment };
     let journey: Journey;
-    if (row.carrier_driver === 'simulated') {
-      const carrier = this.deps.carriers.get(row.carrier);
-      if (!carrier) return repo.updateTracker(this.deps.db, scope, row.id, { next_check_at: null });
-      journey = await this.simulate(carrier, row, now);
-    } else {
-      try {
-        journey = await this.askCarrier(scope, row, now);
-      } catch (err) {
-        if (!opts.quiet || !(err instanceof AppError)) throw err;
-        this.deps.log.warn({ err, tracker_id: row.id }, 'carrier tracking failed; will ask again');
-        return repo.updateTracker(this.deps.db, scope, row.id, { next_check_at: new Date(now.getTime() + FAILED_RECHECK_MS) });
-      }
+    try {
+      journey = await this.ask(scope, row, now);
+    } catch (err) {
+      if (!opts.quiet || !(err instanceof AppError)) throw err;
+      this.deps.log.warn({ err, tracker_id: row.id }, 'carrier tracking failed; will ask again');
+      return repo.updateTracker(this.deps.db, scope, row.id, { next_check_at: new Date(now.getTime() + FAILED_RECHECK_MS) });
     }
     return this.deps.db.transaction().execute(async (trx) => {
       const locked = await repo.findTracker(trx, scope, row.id, { forUpdate: true });
@@ -227,36 +220,34 @@ export class TrackersService {
     return updated;
   }
 
-  /** The carrier's simulation of a journey that began when the tracker was made. */
-  private async simulate(carrier: CarrierDefinition, row: Pick<TrackerRow, 'tracking_number' | 'service_code' | 'created_at' | 'sandbox'>, now: Date): Promise<Journey> {
-    if (!carrier.adapter.track || !carrier.capabilities.track) return { status: 'unknown', events: [], estimated_delivery_at: null, next_check_at: null };
+  /**
+   * The journey so far, from the tracker's driver through the gateway (its errors are the
+   * gateway's), asked outside any transaction. A simulated driver plays a journey that began
+   * when the tracker was made; a real carrier reads the number alone.
+   */
+  private async ask(scope: Scope, row: Pick<TrackerRow, 'carrier' | 'carrier_driver' | 'carrier_account_id' | 'tracking_number' | 'service_code' | 'created_at' | 'sandbox' | 'status'>, now: Date, requestId?: string): Promise<Journey> {
+    const carrier = this.deps.carriers.get(row.carrier);
+    const target = await this.gateway.targetOf(scope, row);
+    if (!carrier?.capabilities.track || !target) return { status: row.status, events: [], estimated_delivery_at: null, next_check_at: null };
     const created = new Date(row.created_at);
-    const result = await carrier.adapter.track({
-      tracking_number: row.tracking_number,
-      service_code: row.service_code,
-      purchased_at: created.toISOString(),
-      estimated_delivery_date: addBusinessDays(created.toISOString().slice(0, 10), SIMULATED_TRANSIT_DAYS, carrier.observed_holidays),
-      ship_from: NOWHERE,
-      ship_to: NOWHERE,
-      now: now.toISOString(),
-      ...(row.sandbox ? { sandbox: row.sandbox } : {}),
-    });
-    const deliveredAt = result.events.find((e) => e.status === 'delivered')?.occurred_at ?? result.expected_milestones?.delivered ?? null;
-    const next = result.status === 'delivered' ? null : result.next_event_at === undefined ? new Date(now.getTime() + API_IN_TRANSIT_MS) : result.next_event_at === null ? null : new Date(result.next_event_at);
-    return { status: result.status, events: result.events, estimated_delivery_at: deliveredAt, next_check_at: next };
-  }
-
-  /** The api account's carrier, asked outside any transaction; its errors are the gateway's. */
-  private async askCarrier(scope: Scope, row: Pick<TrackerRow, 'carrier_account_id' | 'tracking_number' | 'created_at' | 'status'>, now: Date, requestId?: string): Promise<Journey> {
-    const account = row.carrier_account_id ? await this.gateway.accountOf(scope, row.carrier_account_id) : undefined;
-    if (!account) return { status: row.status, events: [], estimated_delivery_at: null, next_check_at: null };
-    const scans = await this.gateway.call(scope, account, requestId, (driver, ctx) => driver.track(ctx, { tracking_number: row.tracking_number }));
-    return {
-      status: scans.status,
-      events: scans.events,
-      estimated_delivery_at: scans.delivered_at ?? (scans.estimated_delivery_date ? `${scans.estimated_delivery_date}T23:59:59.000Z` : null),
-      next_check_at: await this.nextApiCheck(scans.status, row.created_at, now),
-    };
+    const scans = await this.gateway.call(scope, target, requestId, (driver, ctx) =>
+      driver.track(ctx, {
+        tracking_number: row.tracking_number,
+        service_code: row.service_code,
+        purchased_at: created.toISOString(),
+        estimated_delivery_date: addBusinessDays(created.toISOString().slice(0, 10), SIMULATED_TRANSIT_DAYS, carrier.observed_holidays),
+        ship_from: NOWHERE,
+        ship_to: NOWHERE,
+        now: now.toISOString(),
+        ...(row.sandbox ? { sandbox: row.sandbox } : {}),
+      }),
+    );
+    const estimated = scans.estimated_delivery_date ? `${scans.estimated_delivery_date}T23:59:59.000Z` : null;
+    const deliveredAt = scans.delivered_at ?? scans.events.find((e) => e.status === 'delivered')?.occurred_at ?? scans.expected_milestones?.delivered ?? estimated;
+    // A driver that knows its next scan says when; else the poll schedule.
+    const next =
+      scans.next_event_at === undefined ? await this.nextApiCheck(scans.status, row.created_at, now) : scans.status === 'delivered' || scans.next_event_at === null ? null : new Date(scans.next_event_at);
+    return { status: scans.status, events: scans.events, estimated_delivery_at: deliveredAt, next_check_at: next };
   }
 
   /** The setting `carriers.tracking_poll_interval_seconds` when set, else by status; never after 90 days. */

@@ -7,7 +7,7 @@
  * - matches that spell the city or postal code differently → `corrected` (the first match's
  *   city/postal code, the street kept as given) or, with several, `unverified`.
  */
-import type { ApiAddressValidation } from '../../api-driver.js';
+import type { ApiAddressValidation } from '../../driver.js';
 import { asList, clip, obj, str } from '../../http/json-read.js';
 import type { Address } from '../../types.js';
 

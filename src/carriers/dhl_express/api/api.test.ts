@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { londonAddress, ukCustoms, ukCustomsWithItn, ukRoute, UK_CUSTOMS_TOTAL_MINOR } from '../../../../test/helpers/driver-customs.js';
 import { dhlFixture, DHL_FIXTURES_DIR, FAKE_DHL_LABELS, fakeDhlDocument, startFakeDhl, type FakeDhl } from '../../../../test/helpers/fake-dhl.js';
 import { DHL_SPEC_FILE, loadDhlSpecs, type DhlSpecs } from '../../../../test/helpers/dhl-spec.js';
-import type { ApiCallContext, ApiPurchaseRequest, ApiRateRequest } from '../../api-driver.js';
+import type { ApiCallContext, ApiPurchaseRequest, ApiRateRequest } from '../../driver.js';
 import { CarrierHttpClient, type CarrierExchange } from '../../http/client.js';
 import { CarrierTransportError } from '../../http/errors.js';
 import type { RouteFacts } from '../../types.js';

@@ -12,9 +12,9 @@ import type {
   ApiRateRequest,
   ApiTrackResult,
   ApiVoidRequest,
-  CarrierApiDriver,
+  CarrierDriver,
   DriverResult,
-} from '../../api-driver.js';
+} from '../../driver.js';
 import type { CarrierHttpClient, CarrierHttpResponse, HttpMethod } from '../../http/client.js';
 import { CarrierTransportError, type CarrierMessage } from '../../http/errors.js';
 import type { Address } from '../../types.js';
@@ -62,7 +62,7 @@ interface Call {
   idempotent: boolean;
 }
 
-export class DhlExpressApiDriver implements CarrierApiDriver {
+export class DhlExpressApiDriver implements CarrierDriver {
   readonly carrier = SLUG;
   readonly credentialsSchema = dhlCredentialsSchema as unknown as Record<string, unknown>;
   readonly hosts = DHL_HOSTS;
@@ -262,7 +262,7 @@ export class DhlExpressApiDriver implements CarrierApiDriver {
   }
 }
 
-export function createDhlExpressApiDriver(http: CarrierHttpClient): CarrierApiDriver {
+export function createDhlExpressApiDriver(http: CarrierHttpClient): CarrierDriver {
   return new DhlExpressApiDriver(http);
 }
 

@@ -5,7 +5,7 @@
  * invoice asked for as an image beside the label (`outputImageProperties.imageOptions`). Also the
  * documents DHL returns beside the labels (`documents[]`), decoded. Pure.
  */
-import type { ApiCarrierDocument, ApiPurchaseRequest, CarrierLabelImage } from '../../api-driver.js';
+import type { ApiCarrierDocument, ApiPurchaseRequest, CarrierLabelImage } from '../../driver.js';
 import { clip, str, type Json } from '../../http/json-read.js';
 import type { CustomsDeclaration, CustomsItem } from '../../types.js';
 import { DHL_DOCUMENT_TYPES, DHL_EXPORT_REASON_TYPES, DHL_INCOTERMS, DHL_REGISTRATION_TYPES, LABEL_MIME } from './units.js';

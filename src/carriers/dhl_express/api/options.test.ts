@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FAKE_DHL_OPTION_CHARGES, startFakeDhl, type FakeDhl } from '../../../../test/helpers/fake-dhl.js';
 import { loadDhlSpecs } from '../../../../test/helpers/dhl-spec.js';
-import type { ApiCallContext, ApiPurchaseRequest, ApiRateRequest } from '../../api-driver.js';
+import type { ApiCallContext, ApiPurchaseRequest, ApiRateRequest } from '../../driver.js';
 import { CarrierHttpClient } from '../../http/client.js';
 import type { RouteFacts, ShipmentOptions } from '../../types.js';
 import { createDhlExpressApiDriver } from './client.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiPurchaseRequest } from '../../api-driver.js';
+import type { ApiPurchaseRequest } from '../../driver.js';
 import { parseAddressValidateResponse } from './addresses.js';
 import { basicAuthorization, dhlHost } from './credentials.js';
 import { parseDhlErrors } from './errors.js';

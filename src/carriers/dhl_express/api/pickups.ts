@@ -2,7 +2,7 @@
  * Pickups: book (`POST /pickups`, `…PickupRequest` → `…PickupResponse`) and cancel
  * (`DELETE /pickups/{dispatchConfirmationNumber}?requestorName&reason`, no body back).
  */
-import type { ApiPickupRequest, ApiPickupResult } from '../../api-driver.js';
+import type { ApiPickupRequest, ApiPickupResult } from '../../driver.js';
 import { asList, clip, obj, str, type Json } from '../../http/json-read.js';
 import { dhlProductCode } from './units.js';
 import { dhlDateTime, hhColonMm, party, poundsFromOz } from './wire.js';

@@ -4,7 +4,7 @@
  * purchase so a product DHL cannot deliver there is refused before a waybill is requested (DHL
  * describes the check for one piece only; several pieces go straight to `POST /shipments`).
  */
-import type { ApiPurchaseRequest } from '../../api-driver.js';
+import type { ApiPurchaseRequest } from '../../driver.js';
 import { asList, clip, obj, str } from '../../http/json-read.js';
 import { isCustomsDeclarable } from './rates.js';
 import { inches, poundsFromOz } from './wire.js';

@@ -4,7 +4,7 @@
  * piece (weight, length, width, height): the JSON body takes up to 999 packages and the account
  * as an `accounts` entry.
  */
-import type { ApiRate, ApiRateRequest, ApiRateResponse, CarrierCharge } from '../../api-driver.js';
+import type { ApiRate, ApiRateRequest, ApiRateResponse, CarrierCharge } from '../../driver.js';
 import { asList, num, obj, str, type Json } from '../../http/json-read.js';
 import type { Money, Surcharge } from '../../types.js';
 import { DHL_OPTION_SURCHARGES, optionValueAddedServices } from './options.js';

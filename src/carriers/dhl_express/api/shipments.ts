@@ -3,7 +3,7 @@
  * MyDHL has no cancel operation: an unused label is simply not handed over, so a void is local
  * (client.ts), except for a pickup booked with the shipment, which is cancelled.
  */
-import type { ApiPurchaseRequest, ApiPurchaseResult, ApiRate, CarrierLabelImage, LabelArtifact } from '../../api-driver.js';
+import type { ApiPurchaseRequest, ApiPurchaseResult, ApiRate, CarrierLabelImage, LabelArtifact } from '../../driver.js';
 import { asList, num, obj, str, type Json } from '../../http/json-read.js';
 import type { Money, Surcharge } from '../../types.js';
 import { customsContent, customsValueAddedServices, invoiceImageOptions, parseShipmentDocuments, receiverRegistrationNumbers } from './customs.js';

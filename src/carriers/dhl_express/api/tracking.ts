@@ -2,7 +2,7 @@
  * Tracking (`GET /shipments/{shipmentTrackingNumber}/tracking`, `…TrackingResponse`), every
  * checkpoint of the shipment, each with its GMT offset.
  */
-import type { ApiTrackEvent, ApiTrackResult } from '../../api-driver.js';
+import type { ApiTrackEvent, ApiTrackResult } from '../../driver.js';
 import { asList, obj, str, type Json } from '../../http/json-read.js';
 import type { TrackingLocation } from '../../types.js';
 import { mapDhlEvent } from './units.js';

@@ -3,7 +3,7 @@
  * checkpoint event `typeCode`s. Charges: `detailedPriceBreakdown[].breakdown[].serviceCode`.
  * Labels: `outputImageProperties.encodingFormat`.
  */
-import type { CarrierLabelImage } from '../../api-driver.js';
+import type { CarrierLabelImage } from '../../driver.js';
 import type { SurchargeCode, TrackingMilestone, TrackingStatus } from '../../types.js';
 
 /**

@@ -3,7 +3,7 @@
  * address-validation-v1-Addresses-Resource.json): one address in, FedEx's standardised form,
  * its classification (residential or business) and its match attributes out.
  */
-import type { ApiAddressValidation } from '../../api-driver.js';
+import type { ApiAddressValidation } from '../../driver.js';
 import type { CarrierMessage } from '../../http/errors.js';
 import { asList, clip, obj, str, type Json } from '../../http/json-read.js';
 import type { Address } from '../../types.js';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { londonAddress, ukCustoms, ukCustomsWithItn, ukRoute, UK_CUSTOMS_TOTAL_MINOR } from '../../../../test/helpers/driver-customs.js';
 import { FAKE_FEDEX_INVOICE, FAKE_FEDEX_LABELS, FAKE_FEDEX_ONE_RATE, FEDEX_FIXTURES_DIR, fedexFixture, startFakeFedex, type FakeFedex } from '../../../../test/helpers/fake-fedex.js';
 import { FEDEX_SPEC_DIR, loadFedexSpecs, type FedexSpecs } from '../../../../test/helpers/fedex-spec.js';
-import type { ApiCallContext, ApiPurchaseRequest, ApiRateRequest } from '../../api-driver.js';
+import type { ApiCallContext, ApiPurchaseRequest, ApiRateRequest } from '../../driver.js';
 import { CarrierHttpClient, type CarrierExchange } from '../../http/client.js';
 import { CarrierTransportError } from '../../http/errors.js';
 import type { RouteFacts } from '../../types.js';

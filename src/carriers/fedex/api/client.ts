@@ -11,9 +11,9 @@ import type {
   ApiPurchaseRequest,
   ApiRateRequest,
   ApiTrackResult,
-  CarrierApiDriver,
+  CarrierDriver,
   DriverResult,
-} from '../../api-driver.js';
+} from '../../driver.js';
 import { parseJson, type CarrierHttpClient, type CarrierHttpResponse, type HttpMethod } from '../../http/client.js';
 import { CredentialsRefused, errorBody, malformedAnswer, refused, rejected, sortAnswer, testByFetchingToken } from '../../http/driver-results.js';
 import type { CarrierMessage } from '../../http/errors.js';
@@ -52,7 +52,7 @@ interface Call {
   idempotent: boolean;
 }
 
-export class FedexApiDriver implements CarrierApiDriver {
+export class FedexApiDriver implements CarrierDriver {
   readonly carrier = SLUG;
   readonly credentialsSchema = fedexCredentialsSchema as unknown as Record<string, unknown>;
   readonly hosts = FEDEX_HOSTS;
@@ -242,7 +242,7 @@ export class FedexApiDriver implements CarrierApiDriver {
     );
   }
 
-  async schedulePickup(ctx: ApiCallContext, request: Parameters<CarrierApiDriver['schedulePickup']>[1]) {
+  async schedulePickup(ctx: ApiCallContext, request: Parameters<CarrierDriver['schedulePickup']>[1]) {
     const account = this.accountNumber(ctx);
     if (!account) return this.missingAccountNumber<never>();
     const carrier = pickupCarrier(request);
@@ -282,6 +282,6 @@ export class FedexApiDriver implements CarrierApiDriver {
   }
 }
 
-export function createFedexApiDriver(http: CarrierHttpClient): CarrierApiDriver {
+export function createFedexApiDriver(http: CarrierHttpClient): CarrierDriver {
   return new FedexApiDriver(http);
 }

@@ -3,7 +3,7 @@
  * account's FedEx Ground shipments of a date (FedEx takes the date, not a list) and returns the
  * close report, asked for as the OP-950 pickup manifest in PDF on letter paper. Pure.
  */
-import type { ApiCarrierDocument, ApiManifestRequest, ApiManifestResult, CarrierLabelImage } from '../../api-driver.js';
+import type { ApiCarrierDocument, ApiManifestRequest, ApiManifestResult, CarrierLabelImage } from '../../driver.js';
 import { asList, LABEL_MIME, num, obj, str, type Json } from '../../http/json-read.js';
 import { FEDEX_SERVICES, fedexServiceType } from './units.js';
 

@@ -5,7 +5,7 @@
  * the recipient. The commercial invoice is asked for as a PDF shipping document
  * (`shippingDocumentSpecification`), returned in `shipmentDocuments`. Pure.
  */
-import type { ApiCarrierDocument, ApiPurchaseRequest } from '../../api-driver.js';
+import type { ApiCarrierDocument, ApiPurchaseRequest } from '../../driver.js';
 import { asList, clip, LABEL_MIME, obj, str, type Json } from '../../http/json-read.js';
 import type { CustomsDeclaration, CustomsItem } from '../../types.js';
 import { FEDEX_DUTIES_PAYERS, FEDEX_SHIPMENT_PURPOSES, FEDEX_TERMS_OF_SALE } from './units.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FAKE_FEDEX_OPTION_CHARGES, startFakeFedex, type FakeFedex } from '../../../../test/helpers/fake-fedex.js';
 import { loadFedexSpecs } from '../../../../test/helpers/fedex-spec.js';
-import type { ApiCallContext, ApiPurchaseRequest, ApiRateRequest } from '../../api-driver.js';
+import type { ApiCallContext, ApiPurchaseRequest, ApiRateRequest } from '../../driver.js';
 import { CarrierHttpClient } from '../../http/client.js';
 import type { RouteFacts, ShipmentOptions } from '../../types.js';
 import { createFedexApiDriver } from './client.js';

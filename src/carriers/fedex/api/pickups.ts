@@ -8,7 +8,7 @@
  * own composite ids (`trackingNumberUniqueId`): `<code>~<yyyy-mm-dd>~<FDXE|FDXG>[~<location>]`.
  * Its first part is FedEx's confirmation code, as FedEx's customer service knows it.
  */
-import type { ApiPickupRequest, ApiPickupResult } from '../../api-driver.js';
+import type { ApiPickupRequest, ApiPickupResult } from '../../driver.js';
 import { clip, obj, str, type Json } from '../../http/json-read.js';
 import { fedexCarrierCode, fedexServiceType } from './units.js';
 import { phoneDigits, postalCode, poundsFromOz, streetLines } from './wire.js';

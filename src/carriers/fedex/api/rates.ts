@@ -3,7 +3,7 @@
  * every service in one call (no `serviceType`), both the published (LIST) and the account's
  * (ACCOUNT) price, with transit times.
  */
-import type { ApiRate, ApiRateRequest, ApiRateResponse, CarrierCharge } from '../../api-driver.js';
+import type { ApiRate, ApiRateRequest, ApiRateResponse, CarrierCharge } from '../../driver.js';
 import { asList, num, obj, str, type Json } from '../../http/json-read.js';
 import { addSurcharge } from '../../api-options.js';
 import type { Money, Parcel, ShipmentOptions, Surcharge } from '../../types.js';

@@ -4,7 +4,7 @@
  * base64 in `packageDocuments[].encodedLabel`.
  */
 import type { ShipmentOptions } from '../../types.js';
-import type { ApiPurchaseRequest, ApiPurchaseResult, ApiRate, CarrierLabelImage, LabelArtifact } from '../../api-driver.js';
+import type { ApiPurchaseRequest, ApiPurchaseResult, ApiRate, CarrierLabelImage, LabelArtifact } from '../../driver.js';
 import { asList, LABEL_MIME, obj, str, type Json } from '../../http/json-read.js';
 import { buildCustomsClearanceDetail, buildShippingDocumentSpecification, importerTins, parseShipmentDocuments } from './customs.js';
 import { customerReferences, packageOptionFields, shipmentSpecialServiceTypes } from './options.js';

@@ -1,5 +1,5 @@
 /** Track by tracking number (`POST /track/v1/trackingnumbers`, track-v1-TrackingNumbers-Resource.json). */
-import type { ApiTrackEvent, ApiTrackResult } from '../../api-driver.js';
+import type { ApiTrackEvent, ApiTrackResult } from '../../driver.js';
 import type { CarrierMessage } from '../../http/errors.js';
 import { asList, obj, str, type Json } from '../../http/json-read.js';
 import { fieldOf } from './errors.js';

@@ -3,7 +3,7 @@
  * `latestStatusDetail.code|derivedCode` and `scanEvents[].eventType|derivedStatusCode`. Label
  * images: Ship `labelSpecification.imageType`. Surcharges: Rate `surCharges[].type`.
  */
-import type { CarrierLabelImage } from '../../api-driver.js';
+import type { CarrierLabelImage } from '../../driver.js';
 import type { SurchargeCode, TrackingMilestone, TrackingStatus } from '../../types.js';
 
 /** Our FedEx services (src/carriers/fedex/rates.v2026-01.ts) ↔ FedEx service types. */

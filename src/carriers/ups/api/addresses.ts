@@ -3,7 +3,7 @@
  * AddressValidation.yaml). Request option 3 = validation and classification (residential).
  * UPS covers the US and Puerto Rico (the test environment answers only for NY and CA).
  */
-import type { ApiAddressValidation } from '../../api-driver.js';
+import type { ApiAddressValidation } from '../../driver.js';
 import type { Address } from '../../types.js';
 import { asList, clip, obj, str, type Json } from './wire.js';
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { londonAddress, ukCustoms, ukCustomsWithItn, ukRoute } from '../../../../test/helpers/driver-customs.js';
 import { startFakeUps, upsFixture, FAKE_FORM_PDF, FAKE_LABELS, FAKE_UPS_LETTER_RATES, UPS_FIXTURES_DIR, type FakeUps } from '../../../../test/helpers/fake-ups.js';
 import { loadUpsSpecs, type UpsSpecs } from '../../../../test/helpers/ups-spec.js';
-import type { ApiCallContext, ApiPurchaseRequest, ApiRateRequest } from '../../api-driver.js';
+import type { ApiCallContext, ApiPurchaseRequest, ApiRateRequest } from '../../driver.js';
 import { CarrierHttpClient, type CarrierExchange } from '../../http/client.js';
 import { CarrierTransportError } from '../../http/errors.js';
 import type { RouteFacts } from '../../types.js';

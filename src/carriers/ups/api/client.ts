@@ -8,10 +8,10 @@ import type {
   ApiCallContext,
   ApiPurchaseRequest,
   ApiRateRequest,
-  CarrierApiDriver,
+  CarrierDriver,
   ApiTrackResult,
   DriverResult,
-} from '../../api-driver.js';
+} from '../../driver.js';
 import { parseJson, type CarrierHttpClient, type CarrierHttpResponse, type HttpMethod } from '../../http/client.js';
 import { CredentialsRefused, errorBody, malformedAnswer, refused, rejected, sortAnswer, testByFetchingToken } from '../../http/driver-results.js';
 import type { Address } from '../../types.js';
@@ -40,7 +40,7 @@ interface Call {
   headers?: Record<string, string>;
 }
 
-export class UpsApiDriver implements CarrierApiDriver {
+export class UpsApiDriver implements CarrierDriver {
   readonly carrier = SLUG;
   readonly credentialsSchema = upsCredentialsSchema as unknown as Record<string, unknown>;
   readonly hosts = UPS_HOSTS;
@@ -209,7 +209,7 @@ export class UpsApiDriver implements CarrierApiDriver {
     );
   }
 
-  async schedulePickup(ctx: ApiCallContext, request: Parameters<CarrierApiDriver['schedulePickup']>[1]) {
+  async schedulePickup(ctx: ApiCallContext, request: Parameters<CarrierDriver['schedulePickup']>[1]) {
     const missing = this.needsAccountNumber<never>(ctx);
     if (missing) return missing;
     const json = buildPickupRequest(request, ctx.account.account_number!);
@@ -245,6 +245,6 @@ export class UpsApiDriver implements CarrierApiDriver {
   }
 }
 
-export function createUpsApiDriver(http: CarrierHttpClient): CarrierApiDriver {
+export function createUpsApiDriver(http: CarrierHttpClient): CarrierDriver {
   return new UpsApiDriver(http);
 }

@@ -1,4 +1,4 @@
-import type { DriverMode } from '../../api-driver.js';
+import type { DriverMode } from '../../driver.js';
 
 /**
  * The UPS `api` driver's credentials (JSON Schema 2020-12), as `GET /v1/carrier-types` shows

@@ -4,7 +4,7 @@
  * shipment and declaration statement; `Shipment.Description`; `InvoiceLineTotal` to Canada and
  * Puerto Rico; and a duties-and-taxes charge billed to the shipper for DDP. Pure.
  */
-import type { ApiPurchaseRequest } from '../../api-driver.js';
+import type { ApiPurchaseRequest } from '../../driver.js';
 import type { CustomsDeclaration, CustomsItem } from '../../types.js';
 import { UPS_REASONS_FOR_EXPORT, UPS_RETURN_FORM_TYPE, UPS_TERMS_OF_SHIPMENT } from './units.js';
 import { clip, partyName, phoneDigits, poundsFromOz, upsAddress, yyyymmdd, type Json } from './wire.js';

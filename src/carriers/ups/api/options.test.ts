@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FAKE_UPS_OPTION_CHARGES, startFakeUps, type FakeUps } from '../../../../test/helpers/fake-ups.js';
 import { loadUpsSpecs } from '../../../../test/helpers/ups-spec.js';
-import type { ApiCallContext, ApiPurchaseRequest, ApiRateRequest } from '../../api-driver.js';
+import type { ApiCallContext, ApiPurchaseRequest, ApiRateRequest } from '../../driver.js';
 import { CarrierHttpClient } from '../../http/client.js';
 import type { RouteFacts, ShipmentOptions } from '../../types.js';
 import { createUpsApiDriver } from './client.js';

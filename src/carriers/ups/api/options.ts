@@ -5,7 +5,7 @@
  * two-digit transport modes; Shipping's is a list of records with named modes), so each has its
  * builder. See NOTES.md, "Shipment options".
  */
-import type { ApiRateRequest } from '../../api-driver.js';
+import type { ApiRateRequest } from '../../driver.js';
 import { optionsAsked } from '../../api-options.js';
 import type { DangerousGoodsCategory, ShipmentOptions, SurchargeCode } from '../../types.js';
 import { clip, type Json } from './wire.js';

@@ -3,7 +3,7 @@
  * (`DELETE /api/shipments/{version}/pickup/{CancelBy}`, CancelBy 02 = by PRN, in the `Prn`
  * header), Pickup.yaml.
  */
-import type { ApiPickupRequest, ApiPickupResult } from '../../api-driver.js';
+import type { ApiPickupRequest, ApiPickupResult } from '../../driver.js';
 import { upsServiceCode } from './units.js';
 import { clip, obj, phoneDigits, str, upsPostalCode, yyyymmdd, type Json } from './wire.js';
 

@@ -4,7 +4,7 @@
  * path parameter says maxLength 10, but `Shoptimeintransit`, 17 characters, is one of the
  * values the same parameter lists: we follow the listed value).
  */
-import type { ApiRate, ApiRateRequest, ApiRateResponse, CarrierCharge } from '../../api-driver.js';
+import type { ApiRate, ApiRateRequest, ApiRateResponse, CarrierCharge } from '../../driver.js';
 import { addSurcharge } from '../../api-options.js';
 import type { Money, ShipmentOptions, Surcharge } from '../../types.js';
 import { optionSurchargeOf, ratingPackageOptions, shipmentServiceOptions } from './options.js';

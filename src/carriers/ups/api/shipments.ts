@@ -2,13 +2,13 @@
  * Shipping `ship` (`POST /api/shipments/{version}/ship`) and void
  * (`DELETE /api/shipments/{version}/void/cancel/{shipmentidentificationnumber}`), Shipping.yaml.
  */
-import type { ApiCarrierDocument, ApiPurchaseRequest, ApiPurchaseResult, LabelArtifact } from '../../api-driver.js';
+import type { ApiCarrierDocument, ApiPurchaseRequest, ApiPurchaseResult, LabelArtifact } from '../../driver.js';
 import { customsShipmentFields } from './customs.js';
 import { packageReferences, shipmentServiceOptions, shippingPackageOptions } from './options.js';
 import { parseRatedShipment } from './rates.js';
 import { LABEL_MIME, UPS_RETURN_SERVICE, upsServiceCode } from './units.js';
 import { asList, clip, obj, partyName, phoneDigits, str, upsAddress, upsPackages, type Json } from './wire.js';
-import type { CarrierLabelImage } from '../../api-driver.js';
+import type { CarrierLabelImage } from '../../driver.js';
 
 export function buildShipRequest(req: ApiPurchaseRequest, accountNumber: string, upsService: string): Json {
   const parcels = req.parcels?.length ? req.parcels : [req.parcel];

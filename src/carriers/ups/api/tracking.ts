@@ -1,5 +1,5 @@
 /** Track details (`GET /api/track/v1/details/{inquiryNumber}`, Tracking.yaml). */
-import type { ApiTrackEvent, ApiTrackResult } from '../../api-driver.js';
+import type { ApiTrackEvent, ApiTrackResult } from '../../driver.js';
 import type { CarrierMessage } from '../../http/errors.js';
 import { mapUpsStatus } from './units.js';
 import { asList, isoDate, obj, str, type Json } from './wire.js';

@@ -3,7 +3,7 @@
  * Tracking: UPS Track `status.type` (and a few `status.code`s). Label formats: Shipping
  * `LabelImageFormat.Code`.
  */
-import type { CarrierLabelImage } from '../../api-driver.js';
+import type { CarrierLabelImage } from '../../driver.js';
 import type { SurchargeCode, TrackingMilestone, TrackingStatus } from '../../types.js';
 
 /** Our UPS services (src/carriers/ups/index.ts) ↔ UPS service codes. */

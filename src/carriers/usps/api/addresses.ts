@@ -2,7 +2,7 @@
  * Address standardisation (`GET /addresses/v3/address`, addresses.yaml): USPS's CASS/DPV
  * check of one US address. US addresses only (the API's `state` is a US state or territory).
  */
-import type { ApiAddressValidation } from '../../api-driver.js';
+import type { ApiAddressValidation } from '../../driver.js';
 import { asList, clip, obj, str } from '../../http/json-read.js';
 import type { Address } from '../../types.js';
 import { zipParts } from './wire.js';

@@ -15,9 +15,9 @@ import type {
   ApiRateResponse,
   ApiTrackResult,
   ApiVoidRequest,
-  CarrierApiDriver,
+  CarrierDriver,
   DriverResult,
-} from '../../api-driver.js';
+} from '../../driver.js';
 import { parseJson, type CarrierHttpClient, type CarrierHttpResponse, type HttpMethod } from '../../http/client.js';
 import { errorBody } from '../../http/driver-results.js';
 import { CarrierTransportError, type CarrierMessage } from '../../http/errors.js';
@@ -108,7 +108,7 @@ export interface UspsDriverOptions {
   customsForm?: CustomsFormBuilder;
 }
 
-export class UspsApiDriver implements CarrierApiDriver {
+export class UspsApiDriver implements CarrierDriver {
   readonly carrier = SLUG;
   readonly credentialsSchema = uspsCredentialsSchema as unknown as Record<string, unknown>;
   readonly hosts = USPS_HOSTS;
@@ -531,6 +531,6 @@ export class UspsApiDriver implements CarrierApiDriver {
   }
 }
 
-export function createUspsApiDriver(http: CarrierHttpClient, options?: UspsDriverOptions): CarrierApiDriver {
+export function createUspsApiDriver(http: CarrierHttpClient, options?: UspsDriverOptions): CarrierDriver {
   return new UspsApiDriver(http, options);
 }

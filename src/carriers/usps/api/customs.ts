@@ -4,7 +4,7 @@
  * domestic-labels.yaml: military APO/FPO/DPO and territories), `packageOptions
  * {nonDeliveryOption, packageValue}` and `prepayDutiesTaxesFees` for DDP. Pure.
  */
-import type { ApiPurchaseRequest } from '../../api-driver.js';
+import type { ApiPurchaseRequest } from '../../driver.js';
 import { clip, type Json } from '../../http/json-read.js';
 import type { CustomsDeclaration, CustomsItem } from '../../types.js';
 import { USPS_CUSTOMS_CONTENT_TYPES, USPS_IMPORTER_REFERENCES, USPS_NON_DELIVERY_OPTIONS } from './units.js';

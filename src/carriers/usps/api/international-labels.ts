@@ -9,7 +9,7 @@
  */
 import { extraServiceCodes, insuredDollars, labelReferences } from './options.js';
 import { createRequire } from 'node:module';
-import type { ApiPurchaseRequest } from '../../api-driver.js';
+import type { ApiPurchaseRequest } from '../../driver.js';
 import { clip, type Json } from '../../http/json-read.js';
 import { internationalPackageCustoms, type CustomsFormBuilder } from './customs.js';
 import { INTERNATIONAL_IMAGE_TYPES, packageCharacteristics } from './units.js';

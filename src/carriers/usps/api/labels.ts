@@ -3,7 +3,7 @@
  * domestic-labels.yaml). The label answer is multipart: a JSON `labelMetadata` part, then the
  * Base64 `labelImage` part (and a receipt, which we ask USPS not to make).
  */
-import type { ApiPurchaseRequest, ApiPurchaseResult, ApiRate, CarrierLabelImage, LabelArtifact } from '../../api-driver.js';
+import type { ApiPurchaseRequest, ApiPurchaseResult, ApiRate, CarrierLabelImage, LabelArtifact } from '../../driver.js';
 import { asList, obj, str, type Json } from '../../http/json-read.js';
 import type { Surcharge } from '../../types.js';
 import { buildDomesticCustomsForm } from './customs.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FAKE_USPS_EXTRA_SERVICES, startFakeUsps, type FakeUsps } from '../../../../test/helpers/fake-usps.js';
 import { loadUspsSpecs } from '../../../../test/helpers/usps-spec.js';
-import type { ApiCallContext, ApiPurchaseRequest, ApiRateRequest } from '../../api-driver.js';
+import type { ApiCallContext, ApiPurchaseRequest, ApiRateRequest } from '../../driver.js';
 import { CarrierHttpClient } from '../../http/client.js';
 import type { RouteFacts, ShipmentOptions } from '../../types.js';
 import { createUspsApiDriver } from './client.js';

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { USPS_SPEC_DIR } from '../../../../test/helpers/usps-spec.js';
-import type { ApiPurchaseRequest } from '../../api-driver.js';
+import type { ApiPurchaseRequest } from '../../driver.js';
 import { parseAddressResponse } from './addresses.js';
 import { parseTokenResponse } from './auth.js';
 import { uspsCredentialsSchema } from './credentials.js';

@@ -5,7 +5,7 @@
  * USPS picks up on a day during the regular delivery round: it takes a date, no time window
  * (our ready/close times are not sent), and charges nothing.
  */
-import type { ApiPickupRequest, ApiPickupResult } from '../../api-driver.js';
+import type { ApiPickupRequest, ApiPickupResult } from '../../driver.js';
 import { clip, obj, str, type Json } from '../../http/json-read.js';
 import { PICKUP_PACKAGE_TYPES, uspsMailClass } from './units.js';
 import { splitName, zipParts } from './wire.js';

@@ -7,7 +7,7 @@
  * answers every eligible rate option with its fees (nonstandard length/volume) in one call, the
  * shape a rate shop needs. We ask for no extra services (USPS Tracking is free and included).
  */
-import type { ApiRate, ApiRateRequest, ApiRateResponse, CarrierCharge } from '../../api-driver.js';
+import type { ApiRate, ApiRateRequest, ApiRateResponse, CarrierCharge } from '../../driver.js';
 import { asList, obj, str, type Json } from '../../http/json-read.js';
 import { addSurcharge } from '../../api-options.js';
 import type { Surcharge } from '../../types.js';

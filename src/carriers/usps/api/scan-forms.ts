@@ -4,7 +4,7 @@
  * answer is multipart by default (a JSON `SCANFormMetaData` part and a Base64 `SCANFormImage`
  * part), or JSON (`SCANForm`, or the vendor media type's flat `SCANFormVendorResponse`). Pure.
  */
-import type { ApiManifestRequest, ApiManifestResult, CarrierLabelImage } from '../../api-driver.js';
+import type { ApiManifestRequest, ApiManifestResult, CarrierLabelImage } from '../../driver.js';
 import { asList, obj, str, type Json } from '../../http/json-read.js';
 import { decodeBase64, parseMultipart, type MultipartPart } from './multipart.js';
 import { LABEL_MIME } from './units.js';

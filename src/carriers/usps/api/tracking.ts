@@ -1,5 +1,5 @@
 /** Package tracking, detail (`GET /tracking/v3/tracking/{trackingNumber}?expand=DETAIL`, tracking.yaml). */
-import type { ApiTrackEvent, ApiTrackResult } from '../../api-driver.js';
+import type { ApiTrackEvent, ApiTrackResult } from '../../driver.js';
 import { asList, obj, str, type Json } from '../../http/json-read.js';
 import { mapUspsEvent } from './units.js';
 

@@ -4,7 +4,7 @@
  */
 import { packagingOf } from '../../api-packaging.js';
 import { uspsPackages } from '../packages.js';
-import type { CarrierLabelImage } from '../../api-driver.js';
+import type { CarrierLabelImage } from '../../driver.js';
 import type { Parcel, SurchargeCode, TrackingMilestone, TrackingStatus } from '../../types.js';
 
 /**
