@@ -251,7 +251,11 @@ export interface CarrierDriver {
   rates(ctx: ApiCallContext, request: ApiRateRequest): Promise<DriverResult<RateResponse>>;
   /** Never retried blindly: a transport failure may hide an issued label. */
   purchase(ctx: ApiCallContext, request: ApiPurchaseRequest): Promise<DriverResult<ApiPurchaseResult>>;
-  void(ctx: ApiCallContext, request: ApiVoidRequest): Promise<DriverResult<{ voided: true }>>;
+  /**
+   * `refund_review`: the carrier reviews the label's refund before granting it (the simulated
+   * carriers play such a review, decided later by the refunds job); absent: granted with the void.
+   */
+  void(ctx: ApiCallContext, request: ApiVoidRequest): Promise<DriverResult<{ voided: true; refund_review?: boolean }>>;
   /** A real carrier reads only the number; a simulated one plays the journey from the rest. */
   track(ctx: ApiCallContext, request: TrackRequest): Promise<DriverResult<DriverTrackResult>>;
   /** Absent: the driver validates no addresses (the simulated ones). */

@@ -55,7 +55,7 @@ export function simulatedDriver(carrier: CarrierDefinition): CarrierDriver {
         const result = await adapter.void!({ tracking_number: trackingNumber, service_code: request.service_code ?? '', purchased_at: request.purchased_at ?? now, now, sandbox: request.sandbox });
         if (!result.ok) return { ok: false, kind: 'too_late', messages: message(result.reason) };
       }
-      return { ok: true, value: { voided: true } };
+      return { ok: true, value: { voided: true, refund_review: true } };
     },
 
     async track(_ctx, request) {

@@ -76,7 +76,7 @@ export class CarrierGateway {
     if (row.driver === 'simulated') return carrier.adapter.rate ? simulatedSource(carrier, row.id) : null;
     return {
       accountId: row.id,
-      driver: 'api',
+      rateTableVersion: null,
       carrier,
       quote: (request, meta) => this.#apiQuote(scope, row, carrier, request, meta),
     };

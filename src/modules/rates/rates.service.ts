@@ -221,8 +221,8 @@ async function computeQuote(query: RateQuery, ctx: QuoteRatesContext, now: Date)
         // Every piece, to either driver: an api driver sends them all to its carrier, which prices the lot.
         ...(pieces ? { parcels: pieces.map((p) => ({ ...p })) } : {}),
       };
-      // Another carrier's packaging: an api account is not asked (its simulated twin's engine says the same).
-      const foreign = source.driver === 'api' ? foreignPackaging(carrier.name, request.parcels ?? [request.parcel], carrier.packages) : null;
+      // Another carrier's packaging: the account is not asked (a simulated driver's engine says the same).
+      const foreign = foreignPackaging(carrier.name, request.parcels ?? [request.parcel], carrier.packages);
       if (foreign) return { source, codes, answer: { ok: true as const, rates: [], unavailable: (codes ?? carrier.services.map((s) => s.code)).map((service_code) => ({ service_code, reason: foreign })) } };
       return { source, codes, answer: await source.quote(request, { requestId: ctx.requestId, startedAt: ctx.startedAt }) };
     }),
@@ -243,7 +243,7 @@ async function computeQuote(query: RateQuery, ctx: QuoteRatesContext, now: Date)
       for (const service_code of codes ?? carrier.services.map((s) => s.code)) unavailable.push({ carrier: carrier.slug, service_code, reason: answer.message });
       continue;
     }
-    if (source.driver === 'simulated') versions[carrier.slug] = carrier.rate_table_version;
+    if (source.rateTableVersion !== null) versions[carrier.slug] = source.rateTableVersion;
     for (const u of answer.unavailable) unavailable.push({ carrier: carrier.slug, service_code: u.service_code, reason: u.reason });
     for (const rate of answer.rates) {
       if (!plainParcel) {

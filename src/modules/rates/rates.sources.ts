@@ -32,7 +32,8 @@ export type RateSourceAnswer =
 export interface RateSource {
   /** `ca_…`; null for the bare carrier registry (a caller with no accounts). */
   accountId: string | null;
-  driver: 'simulated' | 'api';
+  /** The rate card its answers are priced on (a simulated driver's); null: the carrier's own prices. */
+  rateTableVersion: string | null;
   carrier: CarrierDefinition;
   /**
    * `requestId` goes to the account's exchange log; `startedAt` (epoch ms the query arrived)
@@ -54,7 +55,7 @@ export function registrySources(carriers: readonly CarrierDefinition[]): RateSou
 /** A simulated carrier as a source: its in-process driver, asked with no deadline (it has no network to wait for). */
 export function simulatedSource(carrier: CarrierDefinition, accountId: string | null): RateSource {
   const driver = simulatedDriver(carrier);
-  return { accountId, driver: 'simulated', carrier, quote: (request) => sourceAnswer(carrier, () => driver.rates(IN_PROCESS_CONTEXT, request)) };
+  return { accountId, rateTableVersion: carrier.rate_table_version, carrier, quote: (request) => sourceAnswer(carrier, () => driver.rates(IN_PROCESS_CONTEXT, request)) };
 }
 
 /**

@@ -1,5 +1,6 @@
 /** The shipments module's import surface (labels bought for orders, and their tracking). */
-export { ShipmentsService, type LabelFile, type ShipmentExtension } from './shipments.service.js';
+export { ShipmentsService, type ShipmentExtension } from './shipments.service.js';
+export type { LabelFile } from './shipments.label-files.js';
 export { TRACKING_STATUSES, TrackingEventSchema } from './shipments.schemas.js';
 export { ShipmentSchema, TrackingSchema, PublicTrackingSchema, LabelFormatSchema, AddressValidationModeSchema, ReturnChargeSchema, LABEL_FORMAT_CODES, type Shipment, type Tracking, type LabelFormatCode } from './shipments.schemas.js';
 export type { TrackerSource, TrackerJourney } from './shipments.tracking-lookup.js';

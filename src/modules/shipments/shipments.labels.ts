@@ -58,6 +58,11 @@ export function labelAddress(a: ShipmentAddress) {
  * its carrier's definition, which says how the carrier's labels look. A shipment whose carrier is
  * no longer registered still renders, with a plain presentation under its slug.
  */
+/** The carrier issued the label's image itself (a real carrier's, kept as received); else the platform drew it. */
+export function issuedByCarrier(row: Pick<ShipmentRow, 'carrier_label_format'>): boolean {
+  return row.carrier_label_format !== null;
+}
+
 /**
  * No carrier will take it: a simulated carrier's label in any environment, or a test one. Such
  * labels and documents print SAMPLE (docs/carriers.md, "Labels that cannot be mistaken"), and shipments say `simulated: true`.

@@ -5,7 +5,8 @@ import { createLabelRenderPool, mergeLabelFiles, renderPackingSlip, type LabelFo
 import { packingSlipOf, type OrdersService } from '../orders/index.js';
 import * as repo from './shipments.repo.js';
 import type { LabelFormatCode } from './shipments.schemas.js';
-import type { LabelFile, ShipmentsService } from './shipments.service.js';
+import type { ShipmentsService } from './shipments.service.js';
+import type { LabelFile } from './shipments.label-files.js';
 
 /** Labels in one print file (POST /v1/labels/merge): what an operator selects on a page of the dashboard, at most. */
 export const MAX_PRINT_LABELS = 100;

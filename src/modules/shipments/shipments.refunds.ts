@@ -47,11 +47,14 @@ export function assertVoidWindowOpen(carrier: CarrierDefinition | undefined, row
   throw error;
 }
 
-/** What a void adds to the shipment: a refund (submitted, or decided at once for an api account), or for an unbilled return nothing to refund. */
-export function refundOnVoid(row: ShipmentRow, now: Date, opts: { driver: 'simulated' | 'api'; delaySeconds: number }): Updateable<ShipmentsTable> {
+/**
+ * What a void adds to the shipment: a refund (submitted when the carrier reviews it, else
+ * decided at once), or for an unbilled return nothing to refund.
+ */
+export function refundOnVoid(row: ShipmentRow, now: Date, opts: { review: boolean; delaySeconds: number }): Updateable<ShipmentsTable> {
   if (row.billing_status === 'pending') return { billing_status: 'not_charged' };
   const base = { refund_id: newId('refund'), refund_amount: row.price_amount, refund_currency: row.price_currency, refund_requested_at: now };
-  if (opts.driver === 'api') {
+  if (!opts.review) {
     return { ...base, refund_status: 'refunded', refund_decided_at: now, refund_reason: `The carrier accepted the void; ${refundedWhat(row)}.`, refund_decide_after: null };
   }
   return { ...base, refund_status: 'submitted', refund_decided_at: null, refund_reason: null, refund_decide_after: new Date(now.getTime() + opts.delaySeconds * 1000) };

@@ -106,11 +106,13 @@ export interface TrackingVersion {
   version: string;
   status: ShipmentStatus;
   next_check_at: Date | null;
+  carrier: string;
   carrier_driver: ShipmentRow['carrier_driver'];
+  carrier_account_id: string | null;
 }
 
 function versionOf(db: Executor) {
-  return db.selectFrom('shipments').select(['shipments.id', 'shipments.status', 'shipments.next_check_at', 'shipments.carrier_driver', sql<string>`shipments.xmin::text`.as('version')]);
+  return db.selectFrom('shipments').select(['shipments.id', 'shipments.status', 'shipments.next_check_at', 'shipments.carrier', 'shipments.carrier_driver', 'shipments.carrier_account_id', sql<string>`shipments.xmin::text`.as('version')]);
 }
 
 const selectVersionById = precompiled(['workspaceId', 'environment', 'id'], (db, v) => versionOf(db).where(inScope(scopeOfValues(v))).where('shipments.id', '=', v.id as string), {

@@ -17,7 +17,8 @@ import {
   TrackingIdParams,
   TrackingSchema,
 } from './shipments.schemas.js';
-import type { LabelFile, ShipmentsService } from './shipments.service.js';
+import type { ShipmentsService } from './shipments.service.js';
+import type { LabelFile } from './shipments.label-files.js';
 import { documentRoutes } from './shipments.documents.routes.js';
 import { purchaseUnprocessableResponse } from '../customs/index.js';
 

@@ -1,12 +1,12 @@
 import type { CarrierRegistry } from '../../carriers/registry.js';
 import type { CarrierDefinition } from '../../carriers/types.js';
 import { checkOptions, resolveOptions, type ShipmentOptionsInput } from '../shipment-options/index.js';
-import { AppError, rateLimited, validationError } from '../../platform/errors.js';
+import { AppError, validationError } from '../../platform/errors.js';
 import type { Deps } from '../../platform/deps.js';
 import type { Scope, ServiceContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db/types.js';
 import { paginate, type Page } from '../../platform/http/pagination.js';
-import { convertCarrierLabels, issuedLabelFormat, stampVoid, type LabelData } from '../labels/index.js';
+import type { LabelData } from '../labels/index.js';
 import type { CarrierGateway } from '../carrier-accounts/index.js';
 import type { SettingsService } from '../settings/index.js';
 import { findWorkspaceOrigin } from '../identity/index.js';
@@ -17,7 +17,8 @@ import { returnCustoms } from '../customs/index.js';
 import { quoteRates, type RateQueryResponse } from '../rates/index.js';
 import * as repo from './shipments.repo.js';
 import { TRACKING_STATUSES, type CreateShipmentInput, type LabelFormatCode, type PublicTracking, type Shipment, type ShipmentListFilter, type Tracking, type TrackingEventListFilter } from './shipments.schemas.js';
-import { lazyRenderPool, packageLabelData, type LabelRenderer } from './shipments.labels.js';
+import { issuedByCarrier, lazyRenderPool, packageLabelData, type LabelRenderer } from './shipments.labels.js';
+import { LabelFiles, type LabelFile } from './shipments.label-files.js';
 import { ShipmentDocuments, type DocumentFile, type ShipmentDocumentListItem } from './shipments.documents.js';
 import type { AddressValidationMode } from './shipments.address-check.js';
 import { SHIPMENT_STATUSES, shipmentStateError, type ShipmentStatus } from './shipments.states.js';
@@ -25,27 +26,16 @@ import type { ShipmentAddress, ShipmentRow } from './shipments.tables.js';
 import { isDue, scopeOf, TrackingSync } from './shipments.tracking.js';
 import { lookupOf, TrackingReader } from './shipments.tracking-reads.js';
 import type { TrackerSource, TrackingLookupDeps } from './shipments.tracking-lookup.js';
-import { toShipment, toTracking, toTrackingEventListItem, type ReturnSummary, type ShipmentWriteBack } from './shipments.wire.js';
+import { toShipment, toTrackingEventListItem, type ReturnSummary, type ShipmentWriteBack } from './shipments.wire.js';
 import { resolveReturnCharge, returnServiceOf, returnExpiry, returnOrderView, toReturnSummary, type ReturnInput, type ReturnSpec } from './shipments.returns.js';
 import { Refunds } from './shipments.refunds.js';
 import { atLocation, type LocationOrigins, type ShipmentOrigin } from './shipments.origin.js';
 import { isDefault, LabelPurchase, orderOptions, piecesOf, type PurchaseChoice } from './shipments.purchase.js';
 import { markDelivered, voidLabel, type ChangeDeps } from './shipments.void.js';
 
-export interface LabelFile {
-  body: Buffer;
-  content_type: string;
-  filename: string;
-}
-
 /** The service codes that ask for a choice: by the shipping rules, or the plain cheapest option. */
 const AUTO = 'auto';
 const CHEAPEST = 'cheapest';
-
-/** POST /v1/tracking/:id/refresh asks the carrier at most this often per shipment. */
-const REFRESH_SPACING_MS = 60_000;
-
-const fileExtension: Record<LabelFormatCode, string> = { pdf_4x6: 'pdf', pdf_letter: 'pdf', png_4x6: 'png', zpl_4x6: 'zpl' };
 
 /** What a module that builds on shipments adds to their reads: the latest write-back of each shipment. */
 export interface ShipmentExtension {
@@ -60,6 +50,7 @@ export class ShipmentsService {
   readonly refunds: Refunds;
   private readonly carriers: Promise<CarrierRegistry>;
   private readonly customsDocuments: ShipmentDocuments;
+  private readonly labelFiles: LabelFiles;
   private readonly writeBackProviders: ShipmentExtension['writeBacks'][] = [];
   private locations?: LocationOrigins;
   private lookupDeps?: TrackingLookupDeps;
@@ -78,6 +69,10 @@ export class ShipmentsService {
     this.trackingReads = new TrackingReader(() => this.lookup);
     this.purchases = new LabelPurchase(deps, settings, gateway, renderer, this.tracking, (scope, order) => this.originOf(scope, order));
     this.refunds = new Refunds(deps, this.carriers, settings);
+    this.labelFiles = new LabelFiles(deps, this.carriers, renderer, async (scope, row) => {
+      const order = await this.orders.getOrder(scope, row.order_id, { attachments: false }).catch(() => null);
+      return order ? (order.external_id ?? order.id) : null;
+    });
     this.customsDocuments = new ShipmentDocuments(
       { db: deps.db, now: () => deps.now(), baseUrl: () => this.baseUrl, carriers: this.carriers, log: deps.log },
       (data) => this.renderer.renderCustomsDocument(data),
@@ -403,7 +398,7 @@ export class ShipmentsService {
 
   /** Whether any of these shipments' labels was issued by a real carrier (its own artifact, not ours to redraw). */
   async anyCarrierIssued(scope: Scope, ids: readonly string[]): Promise<boolean> {
-    return (await repo.findShipmentsByIds(this.deps.db, scope, ids)).some((r) => r.carrier_driver === 'api');
+    return (await repo.findShipmentsByIds(this.deps.db, scope, ids)).some(issuedByCarrier);
   }
 
   /**
@@ -412,7 +407,7 @@ export class ShipmentsService {
    */
   async label(scope: Scope, id: string, format?: LabelFormatCode): Promise<LabelFile> {
     const row = await this.findOrThrow(scope, id);
-    const file = await this.labelOnly(scope, row, format);
+    const file = await this.labelFiles.file(scope, row, format);
     // A PDF label carries the shipment's customs documents after its own page.
     if (file.content_type !== 'application/pdf') return file;
     return { ...file, body: await this.customsDocuments.appendToLabel(scope, row, file.body) };
@@ -436,43 +431,6 @@ export class ShipmentsService {
     return this.customsDocuments.anyHaveDocuments(scope, await repo.findShipmentsByIds(this.deps.db, scope, ids));
   }
 
-  /** The label file alone: see label(). */
-  private async labelOnly(scope: Scope, row: ShipmentRow, format?: LabelFormatCode): Promise<LabelFile> {
-    const wanted = (format ?? row.label_format) as LabelFormatCode;
-    const filename = `label-${row.tracking_number}.${fileExtension[wanted] ?? 'bin'}`;
-    const stored = await repo.findLabel(this.deps.db, scope, row.id, wanted);
-    const file = stored
-      ? { body: Buffer.from(stored.body.buffer, stored.body.byteOffset, stored.body.byteLength), content_type: stored.content_type, filename }
-      : await this.renderLabelFile(scope, row, wanted, filename);
-    // A carrier's own label is never redrawn: once voided, it is stamped VOID on every read.
-    if (row.carrier_driver === 'api' && row.status === 'voided') return { ...file, body: await stampVoid(file.body, file.content_type) };
-    return file;
-  }
-
-  /** A format not stored yet: the carrier's own converted, or ours rendered; then kept. */
-  private async renderLabelFile(scope: Scope, row: ShipmentRow, wanted: LabelFormatCode, filename: string): Promise<LabelFile> {
-    const id = row.id;
-    if (row.carrier_driver === 'api') {
-      // The carrier's own label, never one of ours: converted where that is lossless, else 422.
-      const kept = await repo.findKeptCarrierLabels(this.deps.db, scope, id);
-      const issued = kept[0];
-      const converted = issued && (await convertCarrierLabels(kept.map((l) => ({ format: l.format, bytes: Buffer.from(l.body.buffer, l.body.byteOffset, l.body.byteLength) })), wanted));
-      if (!converted) {
-        throw new AppError('label_format_unavailable', `The carrier issued this label as ${row.carrier_label_format ?? 'another format'}; ${wanted} cannot be made from it without loss.`, {
-          // Point to what the carrier issued: the purchase's own format may be one it could not give.
-          details: [{ field: 'format', message: `not available for this label; ask for ${issued ? issuedLabelFormat(issued.format) : row.label_format}` }],
-        });
-      }
-      await repo.insertLabel(this.deps.db, { shipment_id: id, format: wanted, workspace_id: row.workspace_id, environment: row.environment, content_type: converted.content_type, body: converted.body, created_at: this.deps.now() });
-      return { body: converted.body, content_type: converted.content_type, filename };
-    }
-    const carrier = (await this.carriers).get(row.carrier);
-    const order = await this.orders.getOrder(scope, row.order_id, { attachments: false }).catch(() => null);
-    const rendered = await this.renderer.renderPackageLabels(packageLabelData(row, carrier, order ? (order.external_id ?? order.id) : null), wanted);
-    await repo.insertLabel(this.deps.db, { shipment_id: id, format: wanted, workspace_id: row.workspace_id, environment: row.environment, content_type: rendered.content_type, body: rendered.body, created_at: this.deps.now() });
-    return { body: rendered.body, content_type: rendered.content_type, filename };
-  }
-
   /** GET /v1/tracking/:id: a shipment id, or a number of the scope's (a label's, a package's, a tracker's). */
   async getTracking(scope: Scope, idOrNumber: string): Promise<Tracking> {
     const found = await this.trackingReads.get(scope, idOrNumber);
@@ -486,17 +444,7 @@ export class ShipmentsService {
    * the tracking as GET does. A carrier that cannot answer is 503 carrier_unavailable.
    */
   async refreshTracking(ctx: ServiceContext, idOrNumber: string): Promise<Tracking> {
-    const found = await repo.findShipmentWithEvents(this.deps.db, ctx, lookupOf(idOrNumber));
-    if (!found) throw new AppError('not_found', 'No shipment with this id or tracking number.');
-    const { row } = found;
-    const now = this.deps.now();
-    if (!(await repo.claimTrackingRefresh(this.deps.db, row.id, now, REFRESH_SPACING_MS))) {
-      const last = row.tracking_refreshed_at ? new Date(row.tracking_refreshed_at).getTime() : now.getTime();
-      throw rateLimited('This shipment\'s tracking was refreshed less than a minute ago; read it with GET /v1/tracking/:id.', (last + REFRESH_SPACING_MS - now.getTime()) / 1000);
-    }
-    await this.tracking.syncNow(row, ctx.requestId);
-    const fresh = await repo.findShipmentWithEvents(this.deps.db, ctx, { id: row.id });
-    return toTracking(fresh!.row, fresh!.events);
+    return this.tracking.refreshOnRequest(ctx, lookupOf(idOrNumber));
   }
 
   /** Public tracking by number (any tenant), without names, streets, emails or phones. */
@@ -538,8 +486,6 @@ export class ShipmentsService {
     return scopeOf(row);
   }
 }
-
-
 
 type ShipmentSummaryRow = Awaited<ReturnType<typeof repo.shipmentsOfOrders>>[number];
 

@@ -68,9 +68,10 @@ export class TrackingReader {
   private async read<T>(kept: TrackingReads<T>, key: string, scope: Scope | null, by: Lookup, answer: (found: TrackingFound) => T): Promise<T | undefined> {
     const deps = this.lookup();
     const current = await repo.trackingVersion(deps.db, scope, by);
-    // A read of a simulated shipment whose scan is due brings it up to date (a write): not kept.
-    // A real carrier's shipment is never synced by a read (the poll job and refresh ask the carrier).
-    const keepable = current !== undefined && (current.carrier_driver === 'api' || !isDue(current, deps.now()));
+    // A read of a shipment whose scan is due and whose driver answers in process brings it up to
+    // date (a write): not kept. A real carrier's shipment is never synced by a read (the poll job
+    // and refresh ask the carrier).
+    const keepable = current !== undefined && (!isDue(current, deps.now()) || !deps.tracking.syncsOnRead(current));
     if (keepable) {
       const hit = kept.get(key, current.version);
       if (hit) return hit;

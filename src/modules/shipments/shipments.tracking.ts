@@ -3,9 +3,9 @@ import type { CarrierGateway } from '../carrier-accounts/index.js';
 import type { SettingsService } from '../settings/index.js';
 import type { CarrierRegistry } from '../../carriers/registry.js';
 import type { Deps } from '../../platform/deps.js';
-import type { Scope } from '../../platform/context.js';
+import type { Scope, ServiceContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db/types.js';
-import { AppError } from '../../platform/errors.js';
+import { AppError, rateLimited } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { iso } from '../../platform/http/wire.js';
 import { recordEvent } from '../events/index.js';
@@ -13,7 +13,8 @@ import { moveOrder } from '../orders/index.js';
 import * as repo from './shipments.repo.js';
 import { FINAL_STATUSES, statusFromTracking, type ShipmentStatus } from './shipments.states.js';
 import type { NewTrackingEventRow, ShipmentRow, TrackingEventRow } from './shipments.tables.js';
-import { buildTimeline } from './shipments.wire.js';
+import { buildTimeline, toTracking } from './shipments.wire.js';
+import type { Tracking } from './shipments.schemas.js';
 import { nextCheckWithExpiry, returnBillingOnSync } from './shipments.returns.js';
 import { mergePackageEvents, rollUpIndex, type StoredPackage } from './shipments.packages.js';
 import { isDeepStrictEqual } from 'node:util';
@@ -52,6 +53,9 @@ export function isDue(row: Pick<ShipmentRow, 'status' | 'next_check_at'>, now: D
  * next scan, so reads (which bring tracking up to date so a GET is never stale) and the poll job
  * ask the carrier only when something can have happened; otherwise a read costs nothing extra.
  */
+/** POST /v1/tracking/:id/refresh asks the carrier at most this often per shipment. */
+const REFRESH_SPACING_MS = 60_000;
+
 export class TrackingSync {
   constructor(
     private readonly deps: Deps,
@@ -67,8 +71,13 @@ export class TrackingSync {
    */
   async refresh(row: ShipmentRow): Promise<ShipmentRow> {
     const now = this.deps.now();
-    if (!isDue(row, now) || !this.gateway.inProcessTarget(row)) return row;
+    if (!isDue(row, now) || !this.syncsOnRead(row)) return row;
     return (await this.syncInProcess(row.id, now)) ?? row;
+  }
+
+  /** Whether a read brings a due shipment up to date: its driver answers in process. */
+  syncsOnRead(ref: Pick<ShipmentRow, 'carrier' | 'carrier_driver' | 'carrier_account_id'>): boolean {
+    return this.gateway.inProcessTarget(ref) !== undefined;
   }
 
   /** Every shipment whose scan is due (the poll job); returns how many were looked at. */
@@ -88,6 +97,24 @@ export class TrackingSync {
       }
     }
     return due.length;
+  }
+
+  /**
+   * POST /v1/tracking/:id/refresh: asks the carrier now (syncNow), at most once a minute per
+   * shipment (429 with Retry-After), and answers the tracking as GET does.
+   */
+  async refreshOnRequest(ctx: ServiceContext, by: { id: string } | { trackingNumber: string }): Promise<Tracking> {
+    const found = await repo.findShipmentWithEvents(this.deps.db, ctx, by);
+    if (!found) throw new AppError('not_found', 'No shipment with this id or tracking number.');
+    const { row } = found;
+    const now = this.deps.now();
+    if (!(await repo.claimTrackingRefresh(this.deps.db, row.id, now, REFRESH_SPACING_MS))) {
+      const last = row.tracking_refreshed_at ? new Date(row.tracking_refreshed_at).getTime() : now.getTime();
+      throw rateLimited('This shipment\'s tracking was refreshed less than a minute ago; read it with GET /v1/tracking/:id.', (last + REFRESH_SPACING_MS - now.getTime()) / 1000);
+    }
+    await this.syncNow(row, ctx.requestId);
+    const fresh = await repo.findShipmentWithEvents(this.deps.db, ctx, { id: row.id });
+    return toTracking(fresh!.row, fresh!.events);
   }
 
   /**

@@ -8,6 +8,7 @@ import { writeAudit } from '../audit/index.js';
 import { moveOrder } from '../orders/index.js';
 import * as repo from './shipments.repo.js';
 import { packagesOf } from './shipments.packages.js';
+import { issuedByCarrier } from './shipments.labels.js';
 import { shipmentStateError } from './shipments.states.js';
 import type { ShipmentAddress, ShipmentRow } from './shipments.tables.js';
 import { deliverOrder, type TrackingSync } from './shipments.tracking.js';
@@ -43,9 +44,11 @@ export async function voidLabel(v: ChangeDeps, ctx: ServiceContext, before: Ship
   const target = await v.gateway.targetOf(ctx, before);
   if (!target) throw new AppError('unprocessable', 'The carrier account that sold this label no longer exists.');
   const now = v.deps.now();
+  // How the carrier refunds the label: at once, or after its review (the refunds job decides).
+  let refundReview = true;
   if (carriers.get(before.carrier)?.capabilities.void) {
     // Every package: a carrier that voids package by package (UPS) is told them all, and one it has scanned refuses them all.
-    await v.gateway.call(
+    const voided = await v.gateway.call(
       ctx,
       target,
       ctx.requestId,
@@ -60,6 +63,7 @@ export async function voidLabel(v: ChangeDeps, ctx: ServiceContext, before: Ship
         }),
       { tooLate: (reason) => shipmentStateError(before.status, 'be voided', reason) },
     );
+    refundReview = voided.refund_review === true;
   }
   const row = await v.deps.db.transaction().execute(async (trx) => {
     const current = await repo.findShipment(trx, ctx, id, { forUpdate: true });
@@ -75,10 +79,10 @@ export async function voidLabel(v: ChangeDeps, ctx: ServiceContext, before: Ship
       next_check_at: null,
       updated_at: now,
       // The refund the void asks for (shipments.refunds.ts), decided by the refunds job.
-      ...refundOnVoid(current, now, { driver: current.carrier_driver, delaySeconds: refundDelaySeconds }),
+      ...refundOnVoid(current, now, { review: refundReview, delaySeconds: refundDelaySeconds }),
     });
     // Our own labels render again, marked VOID (a carrier's own is stamped on read).
-    if (current.carrier_driver === 'simulated') await repo.deleteLabels(trx, id);
+    if (!issuedByCarrier(current)) await repo.deleteLabels(trx, id);
     if (voided.refund_status === 'submitted') await v.deps.jobs.send(DECIDE_REFUND_JOB, { shipment_id: id }, { executor: trx, startAfterSeconds: refundDelaySeconds });
     await recordRefundUpdated(trx, voided);
     await repo.insertTrackingEvents(trx, [manualEvent(voided, now, { status: 'cancelled', status_detail: 'label_voided', code: 'VOID', description: 'Label voided; the shipment was cancelled', seq: 10_000 })]);
