@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_HEAP_GROWING_PERCENT, DEFAULT_REQUEST_TIMEOUT_MS, loadConfig } from './config.js';
+import { ConfigError, DEFAULT_HEAP_GROWING_PERCENT, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_WEBHOOK_LEASE_SECONDS, loadConfig } from './config.js';
 
 describe('loadConfig', () => {
   it('has defaults that run the service on the embedded database', () => {
@@ -41,6 +41,8 @@ describe('loadConfig', () => {
     [{ HEAP_GROWING_PERCENT: '-5' }, /HEAP_GROWING_PERCENT/],
     [{ HEAP_GROWING_PERCENT: 'lots' }, /HEAP_GROWING_PERCENT/],
     [{ METRICS_TOKEN: 'short' }, /METRICS_TOKEN/],
+    [{ WEBHOOK_LEASE_SECONDS: '10' }, /WEBHOOK_LEASE_SECONDS/],
+    [{ WEBHOOK_LEASE_SECONDS: '30.5' }, /WEBHOOK_LEASE_SECONDS/],
     [{ REQUEST_TIMEOUT_MS: '999' }, /REQUEST_TIMEOUT_MS/],
     [{ REQUEST_TIMEOUT_MS: '300001' }, /REQUEST_TIMEOUT_MS/],
     [{ REQUEST_TIMEOUT_MS: 'soon' }, /REQUEST_TIMEOUT_MS/],
@@ -63,6 +65,11 @@ describe('loadConfig', () => {
     expect(loadConfig({}).heapGrowingPercent).toBe(DEFAULT_HEAP_GROWING_PERCENT);
     expect(loadConfig({ HEAP_GROWING_PERCENT: '0' }).heapGrowingPercent).toBe(0);
     expect(loadConfig({ HEAP_GROWING_PERCENT: '50' }).heapGrowingPercent).toBe(50);
+  });
+
+  it('reads WEBHOOK_LEASE_SECONDS', () => {
+    expect(loadConfig({}).webhookLeaseSeconds).toBe(DEFAULT_WEBHOOK_LEASE_SECONDS);
+    expect(loadConfig({ WEBHOOK_LEASE_SECONDS: '20' }).webhookLeaseSeconds).toBe(20);
   });
 
   it('reads METRICS_TOKEN, unset meaning none', () => {

@@ -22,6 +22,11 @@ export interface Config {
   superAdminPassword?: string;
   allowOfficeRedeemTestPin: boolean;
   webhookAllowPrivateTargets: boolean;
+  /**
+   * How long a dispatcher's claim on a webhook delivery lasts (WEBHOOK_LEASE_SECONDS, 20–3600,
+   * default 60): a delivery whose worker died is sent again by another one after this.
+   */
+  webhookLeaseSeconds: number;
   /** Carrier accounts may name their own `base_url` (a test double, an egress proxy); never in production. */
   carrierAllowBaseUrlOverride: boolean;
   /** Store integrations may name their own `base_url` (a fake platform, an egress proxy); never in production. */
@@ -87,6 +92,9 @@ function readVersion(): string {
  * memory target under load at no measured throughput cost (README, "Memory").
  */
 export const DEFAULT_HEAP_GROWING_PERCENT = 20;
+
+/** How long a webhook delivery stays claimed by the worker sending it (README, configuration). */
+export const DEFAULT_WEBHOOK_LEASE_SECONDS = 60;
 
 /** How long a request may take to arrive whole before it is cut (ms; README, configuration). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 20_000;
@@ -186,6 +194,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowOfficeRedeemTestPin: bool(env.ALLOW_OFFICE_REDEEM_TEST_PIN, 'ALLOW_OFFICE_REDEEM_TEST_PIN'),
     // Only honoured outside production (docs/api-conventions.md, Webhooks).
     webhookAllowPrivateTargets: !isProduction && bool(env.WEBHOOK_ALLOW_PRIVATE_TARGETS, 'WEBHOOK_ALLOW_PRIVATE_TARGETS'),
+    // At least the 10 s attempt timeout plus time to record the outcome.
+    webhookLeaseSeconds: wholeNumber(env.WEBHOOK_LEASE_SECONDS, 'WEBHOOK_LEASE_SECONDS', 20, 3600) ?? DEFAULT_WEBHOOK_LEASE_SECONDS,
     // Only honoured outside production.
     carrierAllowBaseUrlOverride: !isProduction && bool(env.CARRIER_ALLOW_BASE_URL_OVERRIDE, 'CARRIER_ALLOW_BASE_URL_OVERRIDE'),
     channelAllowBaseUrlOverride: !isProduction && bool(env.CHANNEL_ALLOW_BASE_URL_OVERRIDE, 'CHANNEL_ALLOW_BASE_URL_OVERRIDE'),

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import { DEFAULT_WEBHOOK_LEASE_SECONDS } from '../../src/config.js';
 import { freePort } from '../helpers/built-service.js';
 import { emptyPostgresDatabase, healthy, httpApi, killAllServiceProcesses, startServiceProcess, until, waitForLog } from '../helpers/cluster.js';
 
@@ -12,7 +13,9 @@ import { emptyPostgresDatabase, healthy, httpApi, killAllServiceProcesses, start
 const target = inject('testDb');
 afterAll(() => killAllServiceProcesses());
 
-const LEASE_SECONDS = 60; // webhooks.dispatcher.ts
+// The shortest lease the service accepts (WEBHOOK_LEASE_SECONDS, README): the takeover is the
+// same as with the default, the test waits a third as long.
+const LEASE_SECONDS = 20;
 
 describe.runIf(target.engine === 'postgres')('a webhook delivery in flight when its worker dies', () => {
   it('is handed to another worker when the lease runs out: same delivery id, delivered once', { timeout: 600_000 }, async () => {
@@ -46,6 +49,7 @@ describe.runIf(target.engine === 'postgres')('a webhook delivery in flight when 
       WEBHOOK_ALLOW_PRIVATE_TARGETS: '1',
       SUPER_ADMIN_EMAIL: 'root@lease.test',
       SUPER_ADMIN_PASSWORD: 'lease-test-password',
+      WEBHOOK_LEASE_SECONDS: String(LEASE_SECONDS),
     };
     const port = await freePort();
     const apiProc = startServiceProcess('server', { ...env, PORT: String(port), RUN_WORKERS: '0' });
@@ -99,6 +103,8 @@ describe.runIf(target.engine === 'postgres')('a webhook delivery in flight when 
       expect(delivered.attempts).toHaveLength(1);
       // The lease (taken just before the first send) held the delivery back, not a retry timer.
       expect(redeliveredAt - sentAt).toBeGreaterThanOrEqual((LEASE_SECONDS - 2) * 1000);
+      // The configured lease, not the default one.
+      expect(redeliveredAt - sentAt).toBeLessThan(DEFAULT_WEBHOOK_LEASE_SECONDS * 1000);
       console.info(`[webhooks-lease] first send → kill ${killedAt - sentAt} ms, first send → redelivery ${redeliveredAt - sentAt} ms`);
       await second.stop();
     } finally {

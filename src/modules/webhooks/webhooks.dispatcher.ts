@@ -17,18 +17,20 @@ import {
 } from './webhooks.repo.js';
 import { TEST_EVENT_TYPE } from './webhooks.schemas.js';
 import { DELIVERY_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, signatureHeader } from './webhooks.signing.js';
-import { WebhookTransport, type AttemptResult } from './webhooks.transport.js';
+import { ATTEMPT_TIMEOUT_MS, WebhookTransport, type AttemptResult } from './webhooks.transport.js';
 
 /** The job queue of delivery work. A job means "deliveries are due": it delivers whatever is, in batches. */
 export const DELIVER_QUEUE = 'webhooks.deliver';
 /** Deliveries claimed (and sent concurrently) per round. */
 export const CLAIM_BATCH = 100;
-/** A claim outlives the 10 s attempt timeout plus recording; after it a crashed worker's rows are free. */
-const LEASE_SECONDS = 60;
 /** One job delivers for at most this long, then hands over to a fresh job (fairness, expiry). */
 const JOB_BUDGET_MS = 60_000;
-/** How long the outcomes of sent requests keep trying to reach an unreachable database. */
+/**
+ * How long the outcomes of sent requests keep trying to reach an unreachable database: at most
+ * this, and always ending inside the claim's lease (config.webhookLeaseSeconds) with this margin.
+ */
 const RECORD_RETRY_MS = 30_000;
+const LEASE_MARGIN_MS = 5_000;
 const DISABLE_AFTER_SECONDS = 3 * 86_400;
 /** Up to this share of a retry delay is added at random, so retries of one outage spread out. */
 const JITTER = 0.2;
@@ -76,12 +78,18 @@ export class WebhookDispatcher {
   readonly #box: SecretBox;
   readonly #transport: WebhookTransport;
   readonly #userAgent: string;
+  /** A claim outlives the attempt timeout plus recording; after it a crashed worker's rows are free. */
+  readonly #leaseSeconds: number;
+  readonly #recordRetryMs: number;
 
   constructor(deps: Deps, options: DispatcherOptions = {}) {
     this.#deps = deps;
     this.#box = createSecretBox(deps.config);
-    this.#transport = new WebhookTransport({ allowPrivateTargets: deps.config.webhookAllowPrivateTargets, lookup: options.lookup, timeoutMs: options.timeoutMs });
+    const timeoutMs = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
+    this.#transport = new WebhookTransport({ allowPrivateTargets: deps.config.webhookAllowPrivateTargets, lookup: options.lookup, timeoutMs });
     this.#userAgent = `shipping-service-webhooks/${deps.config.version}`;
+    this.#leaseSeconds = deps.config.webhookLeaseSeconds;
+    this.#recordRetryMs = Math.max(0, Math.min(RECORD_RETRY_MS, this.#leaseSeconds * 1000 - timeoutMs - LEASE_MARGIN_MS));
   }
 
   /** Deliver until nothing is due (or the job's time budget is spent). Returns attempts made. */
@@ -101,7 +109,7 @@ export class WebhookDispatcher {
   /** One round: claim, send, record. Returns how many were claimed. */
   async runBatch(limit = CLAIM_BATCH): Promise<number> {
     const { db } = this.#deps;
-    const claimed = await claimDueDeliveries(db, limit, LEASE_SECONDS);
+    const claimed = await claimDueDeliveries(db, limit, this.#leaseSeconds);
     if (claimed.length === 0) return 0;
     const settings = settingsService(this.#deps);
     const [maxAttempts, schedule] = await Promise.all([settings.get('webhooks.max_attempts'), settings.get('webhooks.retry_schedule_seconds')]);
@@ -124,7 +132,7 @@ export class WebhookDispatcher {
           await recordAttempts(trx, outcomes);
           await updateEndpointHealth(trx, [...health.values()], DISABLE_AFTER_SECONDS);
         }),
-      RECORD_RETRY_MS,
+      this.#recordRetryMs,
     );
     return claimed.length;
   }
