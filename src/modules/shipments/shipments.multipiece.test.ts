@@ -231,6 +231,13 @@ describe('tracking by a package\'s own number (GET /v1/tracking/:number, public 
     // The shipment (its master number) is the roll-up: not delivered while a package is not.
     expect((await read(master)).json().status).toBe('out_for_delivery');
 
+    // A refresh by a package's number refreshes its shipment and answers the package, as GET does; once a minute.
+    const refresh = () => app.inject({ method: 'POST', url: `/v1/tracking/${encodeURIComponent(last)}/refresh`, headers: t.headers });
+    const refreshed = await refresh();
+    expect(refreshed.statusCode, refreshed.body).toBe(200);
+    expect(refreshed.json()).toMatchObject({ tracking_number: last, master_tracking_number: master, package: { sequence_number: 3, count: 3 }, status: 'out_for_delivery' });
+    expect((await refresh()).statusCode).toBe(429);
+
     const pub = await app.inject({ method: 'GET', url: `/api/public/track/${encodeURIComponent(second)}` });
     expect(pub.statusCode, pub.body).toBe(200);
     expect(pub.json()).toMatchObject({ tracking_number: second, master_tracking_number: master, package: { sequence_number: 2, count: 3 }, status: 'delivered' });

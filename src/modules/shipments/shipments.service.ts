@@ -444,7 +444,8 @@ export class ShipmentsService {
    * the tracking as GET does. A carrier that cannot answer is 503 carrier_unavailable.
    */
   async refreshTracking(ctx: ServiceContext, idOrNumber: string): Promise<Tracking> {
-    return this.tracking.refreshOnRequest(ctx, lookupOf(idOrNumber));
+    await this.tracking.refreshOnRequest(ctx, lookupOf(idOrNumber));
+    return this.getTracking(ctx, idOrNumber);
   }
 
   /** Public tracking by number (any tenant), without names, streets, emails or phones. */

@@ -13,8 +13,7 @@ import { moveOrder } from '../orders/index.js';
 import * as repo from './shipments.repo.js';
 import { FINAL_STATUSES, statusFromTracking, type ShipmentStatus } from './shipments.states.js';
 import type { NewTrackingEventRow, ShipmentRow, TrackingEventRow } from './shipments.tables.js';
-import { buildTimeline, toTracking } from './shipments.wire.js';
-import type { Tracking } from './shipments.schemas.js';
+import { buildTimeline } from './shipments.wire.js';
 import { nextCheckWithExpiry, returnBillingOnSync } from './shipments.returns.js';
 import { mergePackageEvents, rollUpIndex, type StoredPackage } from './shipments.packages.js';
 import { isDeepStrictEqual } from 'node:util';
@@ -100,11 +99,12 @@ export class TrackingSync {
   }
 
   /**
-   * POST /v1/tracking/:id/refresh: asks the carrier now (syncNow), at most once a minute per
-   * shipment (429 with Retry-After), and answers the tracking as GET does.
+   * POST /v1/tracking/:id/refresh: asks the carrier now (syncNow) about the shipment of an id,
+   * its own number or one of its packages' numbers, at most once a minute per shipment (429 with
+   * Retry-After).
    */
-  async refreshOnRequest(ctx: ServiceContext, by: { id: string } | { trackingNumber: string }): Promise<Tracking> {
-    const found = await repo.findShipmentWithEvents(this.deps.db, ctx, by);
+  async refreshOnRequest(ctx: ServiceContext, by: { id: string } | { trackingNumber: string }): Promise<void> {
+    const found = (await repo.findShipmentWithEvents(this.deps.db, ctx, by)) ?? ('trackingNumber' in by ? await repo.findShipmentWithEventsByPackage(this.deps.db, ctx, by.trackingNumber) : undefined);
     if (!found) throw new AppError('not_found', 'No shipment with this id or tracking number.');
     const { row } = found;
     const now = this.deps.now();
@@ -113,8 +113,6 @@ export class TrackingSync {
       throw rateLimited('This shipment\'s tracking was refreshed less than a minute ago; read it with GET /v1/tracking/:id.', (last + REFRESH_SPACING_MS - now.getTime()) / 1000);
     }
     await this.syncNow(row, ctx.requestId);
-    const fresh = await repo.findShipmentWithEvents(this.deps.db, ctx, { id: row.id });
-    return toTracking(fresh!.row, fresh!.events);
   }
 
   /**
