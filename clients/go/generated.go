@@ -3515,8 +3515,8 @@ func (c *Client) AdminIterOrders(params *AdminListOrdersParams, opts ...RequestO
 	})
 }
 
-// AdminCreateOrder: Create an order (a known external_id updates the open order: 200). POST
-// /api/admin/orders
+// AdminCreateOrder: Create or import an order; a known external_id updates the open order (200).
+// POST /api/admin/orders
 func (c *Client) AdminCreateOrder(ctx context.Context, body any, opts ...RequestOption) (*Order, error) {
 	out := new(Order)
 	if err := c.do(ctx, "POST", "/api/admin/orders", nil, nil, body, out, opts); err != nil {
@@ -3697,6 +3697,14 @@ func (c *Client) AdminUpdateOrder(ctx context.Context, orderID string, body any,
 	return out, nil
 }
 
+// AdminGetOrderPackingSlip: Download the order's packing slip (PDF: order number, date, ship-to,
+// every line with its quantity). GET /api/admin/orders/{id}/packing-slip
+func (c *Client) AdminGetOrderPackingSlip(ctx context.Context, id string, opts ...RequestOption) ([]byte, error) {
+	var out []byte
+	err := c.do(ctx, "GET", "/api/admin/orders/{id}/packing-slip", map[string]string{"id": id}, nil, nil, &out, opts)
+	return out, err
+}
+
 // AdminProcessOrder: Process an order (awaiting_fulfillment → processing). POST
 // /api/admin/orders/{orderId}/process
 func (c *Client) AdminProcessOrder(ctx context.Context, orderID string, opts ...RequestOption) (*Order, error) {
@@ -3733,14 +3741,6 @@ func (c *Client) AdminUnarchiveOrder(ctx context.Context, orderID string, opts .
 		return nil, err
 	}
 	return out, nil
-}
-
-// AdminGetOrderPackingSlip: Download the order's packing slip (PDF: order number, date, ship-to,
-// every line with its quantity). GET /api/admin/orders/{id}/packing-slip
-func (c *Client) AdminGetOrderPackingSlip(ctx context.Context, id string, opts ...RequestOption) ([]byte, error) {
-	var out []byte
-	err := c.do(ctx, "GET", "/api/admin/orders/{id}/packing-slip", map[string]string{"id": id}, nil, nil, &out, opts)
-	return out, err
 }
 
 // AdminListIntegrationsParams are the query parameters of AdminListIntegrations; zero values are left out.
@@ -3977,7 +3977,7 @@ func (c *Client) AdminRetryWriteBack(ctx context.Context, id string, opts ...Req
 	return out, nil
 }
 
-// AdminCreateShipment: Buy a label for an order (as POST /v1/shipments). POST /api/admin/shipments
+// AdminCreateShipment: Buy a label for an order. POST /api/admin/shipments
 func (c *Client) AdminCreateShipment(ctx context.Context, body any, opts ...RequestOption) (*Shipment, error) {
 	out := new(Shipment)
 	if err := c.do(ctx, "POST", "/api/admin/shipments", nil, nil, body, out, opts); err != nil {
@@ -4063,7 +4063,7 @@ func (c *Client) AdminIterShipments(params *AdminListShipmentsParams, opts ...Re
 	})
 }
 
-// AdminGetShipment: Read a shipment. GET /api/admin/shipments/{id}
+// AdminGetShipment: Read a shipment (tracking brought up to date). GET /api/admin/shipments/{id}
 func (c *Client) AdminGetShipment(ctx context.Context, id string, opts ...RequestOption) (*Shipment, error) {
 	out := new(Shipment)
 	if err := c.do(ctx, "GET", "/api/admin/shipments/{id}", map[string]string{"id": id}, nil, nil, out, opts); err != nil {
@@ -4072,34 +4072,8 @@ func (c *Client) AdminGetShipment(ctx context.Context, id string, opts ...Reques
 	return out, nil
 }
 
-// AdminGetShipmentLabelParams are the query parameters of AdminGetShipmentLabel; zero values are left out.
-type AdminGetShipmentLabelParams struct {
-	// Render another format on demand (default: the purchased one). One of pdf_4x6, pdf_letter,
-	// png_4x6, zpl_4x6.
-	Format string
-}
-
-func (p *AdminGetShipmentLabelParams) values() url.Values {
-	q := url.Values{}
-	if p == nil {
-		return q
-	}
-	if p.Format != "" {
-		q.Set("format", p.Format)
-	}
-	return q
-}
-
-// AdminGetShipmentLabel: Download the label (?format= renders another format). GET
-// /api/admin/shipments/{id}/label
-func (c *Client) AdminGetShipmentLabel(ctx context.Context, id string, params *AdminGetShipmentLabelParams, opts ...RequestOption) ([]byte, error) {
-	var out []byte
-	err := c.do(ctx, "GET", "/api/admin/shipments/{id}/label", map[string]string{"id": id}, params.values(), nil, &out, opts)
-	return out, err
-}
-
-// AdminCreateReturnShipment: Make a return label for a shipment (as POST
-// /v1/shipments/{id}/return). POST /api/admin/shipments/{id}/return
+// AdminCreateReturnShipment: Make a return label for a shipment. POST
+// /api/admin/shipments/{id}/return
 func (c *Client) AdminCreateReturnShipment(ctx context.Context, id string, body any, opts ...RequestOption) (*Shipment, error) {
 	out := new(Shipment)
 	if err := c.do(ctx, "POST", "/api/admin/shipments/{id}/return", map[string]string{"id": id}, nil, body, out, opts); err != nil {
@@ -4134,7 +4108,7 @@ func (p *AdminListRefundsParams) values() url.Values {
 	return q
 }
 
-// AdminListRefunds: List refunds of voided labels (as GET /v1/refunds). GET /api/admin/refunds
+// AdminListRefunds: List refunds of voided labels, newest first. GET /api/admin/refunds
 func (c *Client) AdminListRefunds(ctx context.Context, params *AdminListRefundsParams, opts ...RequestOption) (*Page[Refund], error) {
 	out := new(Page[Refund])
 	if err := c.do(ctx, "GET", "/api/admin/refunds", nil, params.values(), nil, out, opts); err != nil {
@@ -4154,6 +4128,32 @@ func (c *Client) AdminIterRefunds(params *AdminListRefundsParams, opts ...Reques
 		p.Cursor = cursor
 		return c.AdminListRefunds(ctx, &p, opts...)
 	})
+}
+
+// AdminGetShipmentLabelParams are the query parameters of AdminGetShipmentLabel; zero values are left out.
+type AdminGetShipmentLabelParams struct {
+	// Render another format on demand (default: the purchased one). One of pdf_4x6, pdf_letter,
+	// png_4x6, zpl_4x6.
+	Format string
+}
+
+func (p *AdminGetShipmentLabelParams) values() url.Values {
+	q := url.Values{}
+	if p == nil {
+		return q
+	}
+	if p.Format != "" {
+		q.Set("format", p.Format)
+	}
+	return q
+}
+
+// AdminGetShipmentLabel: Download the label (stored artifact; ?format= renders another format). GET
+// /api/admin/shipments/{id}/label
+func (c *Client) AdminGetShipmentLabel(ctx context.Context, id string, params *AdminGetShipmentLabelParams, opts ...RequestOption) ([]byte, error) {
+	var out []byte
+	err := c.do(ctx, "GET", "/api/admin/shipments/{id}/label", map[string]string{"id": id}, params.values(), nil, &out, opts)
+	return out, err
 }
 
 // AdminListShipmentDocuments: List the customs documents of a shipment. GET
@@ -5921,11 +5921,11 @@ var operations = map[string][2]string{
 	"adminExportOrders":               {"GET", "/api/admin/orders/export.csv"},
 	"adminGetOrder":                   {"GET", "/api/admin/orders/{orderId}"},
 	"adminUpdateOrder":                {"PATCH", "/api/admin/orders/{orderId}"},
+	"adminGetOrderPackingSlip":        {"GET", "/api/admin/orders/{id}/packing-slip"},
 	"adminProcessOrder":               {"POST", "/api/admin/orders/{orderId}/process"},
 	"adminCancelOrder":                {"POST", "/api/admin/orders/{orderId}/cancel"},
 	"adminArchiveOrder":               {"POST", "/api/admin/orders/{orderId}/archive"},
 	"adminUnarchiveOrder":             {"POST", "/api/admin/orders/{orderId}/unarchive"},
-	"adminGetOrderPackingSlip":        {"GET", "/api/admin/orders/{id}/packing-slip"},
 	"adminListIntegrations":           {"GET", "/api/admin/integrations"},
 	"adminCreateIntegration":          {"POST", "/api/admin/integrations"},
 	"adminGetIntegration":             {"GET", "/api/admin/integrations/{id}"},
@@ -5941,9 +5941,9 @@ var operations = map[string][2]string{
 	"adminCreateShipment":             {"POST", "/api/admin/shipments"},
 	"adminListShipments":              {"GET", "/api/admin/shipments"},
 	"adminGetShipment":                {"GET", "/api/admin/shipments/{id}"},
-	"adminGetShipmentLabel":           {"GET", "/api/admin/shipments/{id}/label"},
 	"adminCreateReturnShipment":       {"POST", "/api/admin/shipments/{id}/return"},
 	"adminListRefunds":                {"GET", "/api/admin/refunds"},
+	"adminGetShipmentLabel":           {"GET", "/api/admin/shipments/{id}/label"},
 	"adminListShipmentDocuments":      {"GET", "/api/admin/shipments/{id}/documents"},
 	"adminGetShipmentDocument":        {"GET", "/api/admin/shipments/{id}/documents/{type}"},
 	"adminForceDeliverShipment":       {"POST", "/api/admin/shipments/{id}/force-delivery"},

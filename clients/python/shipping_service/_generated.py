@@ -1892,7 +1892,7 @@ class Operations:
         return self._paginate(self.admin_list_orders, dict(status=status, archived=archived, created_after=created_after, created_before=created_before, external_id=external_id, source=source, location_id=location_id, q=q, carrier=carrier, service=service, ship_to_country=ship_to_country, sort=sort, limit=limit))
 
     def admin_create_order(self, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> Order:
-        """Create an order (a known external_id updates the open order: 200).
+        """Create or import an order; a known external_id updates the open order (200).
 
         POST /api/admin/orders
         """
@@ -1950,6 +1950,13 @@ class Operations:
         """
         return self._request("PATCH", "/api/admin/orders/{orderId}", path_params={"orderId": order_id}, query={}, body=body, answer="json")
 
+    def admin_get_order_packing_slip(self, id: str) -> bytes:
+        """Download the order's packing slip (PDF: order number, date, ship-to, every line with its quantity).
+
+        GET /api/admin/orders/{id}/packing-slip
+        """
+        return self._request("GET", "/api/admin/orders/{id}/packing-slip", path_params={"id": id}, query={}, answer="binary")
+
     def admin_process_order(self, order_id: str, *, idempotency_key: str | None = None) -> Order:
         """Process an order (awaiting_fulfillment → processing).
 
@@ -1977,13 +1984,6 @@ class Operations:
         POST /api/admin/orders/{orderId}/unarchive
         """
         return self._request("POST", "/api/admin/orders/{orderId}/unarchive", path_params={"orderId": order_id}, query={}, idempotency_key=idempotency_key, answer="json")
-
-    def admin_get_order_packing_slip(self, id: str) -> bytes:
-        """Download the order's packing slip (PDF: order number, date, ship-to, every line with its quantity).
-
-        GET /api/admin/orders/{id}/packing-slip
-        """
-        return self._request("GET", "/api/admin/orders/{id}/packing-slip", path_params={"id": id}, query={}, answer="binary")
 
     def admin_list_integrations(self, *, health: str | None = None, platform: str | None = None, limit: int | None = None, cursor: str | None = None) -> Page[Integration]:
         """List integrations (filter by health or platform).
@@ -2094,7 +2094,7 @@ class Operations:
         return self._request("POST", "/api/admin/write-backs/{id}/retry", path_params={"id": id}, query={}, idempotency_key=idempotency_key, answer="json")
 
     def admin_create_shipment(self, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> Shipment:
-        """Buy a label for an order (as POST /v1/shipments).
+        """Buy a label for an order.
 
         POST /api/admin/shipments
         """
@@ -2120,31 +2120,21 @@ class Operations:
         return self._paginate(self.admin_list_shipments, dict(status=status, carrier=carrier, order_id=order_id, tracking_number=tracking_number, location_id=location_id, created_after=created_after, created_before=created_before, limit=limit))
 
     def admin_get_shipment(self, id: str) -> Shipment:
-        """Read a shipment.
+        """Read a shipment (tracking brought up to date).
 
         GET /api/admin/shipments/{id}
         """
         return self._request("GET", "/api/admin/shipments/{id}", path_params={"id": id}, query={}, answer="json")
 
-    def admin_get_shipment_label(self, id: str, *, format: str | None = None) -> bytes:
-        """Download the label (?format= renders another format).
-
-        GET /api/admin/shipments/{id}/label
-
-        Query parameters:
-            format: Render another format on demand (default: the purchased one). one of pdf_4x6, pdf_letter, png_4x6, zpl_4x6
-        """
-        return self._request("GET", "/api/admin/shipments/{id}/label", path_params={"id": id}, query={"format": format}, answer="binary")
-
     def admin_create_return_shipment(self, id: str, body: Mapping[str, Any], *, idempotency_key: str | None = None) -> Shipment:
-        """Make a return label for a shipment (as POST /v1/shipments/{id}/return).
+        """Make a return label for a shipment.
 
         POST /api/admin/shipments/{id}/return
         """
         return self._request("POST", "/api/admin/shipments/{id}/return", path_params={"id": id}, query={}, body=body, idempotency_key=idempotency_key, answer="json")
 
     def admin_list_refunds(self, *, status: str | None = None, limit: int | None = None, cursor: str | None = None) -> Page[Refund]:
-        """List refunds of voided labels (as GET /v1/refunds).
+        """List refunds of voided labels, newest first.
 
         GET /api/admin/refunds
 
@@ -2157,6 +2147,16 @@ class Operations:
     def admin_iter_refunds(self, *, status: str | None = None, limit: int | None = None) -> Iterator[Refund]:
         """Every item of `admin_list_refunds` across all pages, fetched as the loop asks, with the same filters."""
         return self._paginate(self.admin_list_refunds, dict(status=status, limit=limit))
+
+    def admin_get_shipment_label(self, id: str, *, format: str | None = None) -> bytes:
+        """Download the label (stored artifact; ?format= renders another format).
+
+        GET /api/admin/shipments/{id}/label
+
+        Query parameters:
+            format: Render another format on demand (default: the purchased one). one of pdf_4x6, pdf_letter, png_4x6, zpl_4x6
+        """
+        return self._request("GET", "/api/admin/shipments/{id}/label", path_params={"id": id}, query={"format": format}, answer="binary")
 
     def admin_list_shipment_documents(self, id: str) -> dict[str, Any]:
         """List the customs documents of a shipment.
@@ -3085,11 +3085,11 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "adminExportOrders": ("GET", "/api/admin/orders/export.csv"),
     "adminGetOrder": ("GET", "/api/admin/orders/{orderId}"),
     "adminUpdateOrder": ("PATCH", "/api/admin/orders/{orderId}"),
+    "adminGetOrderPackingSlip": ("GET", "/api/admin/orders/{id}/packing-slip"),
     "adminProcessOrder": ("POST", "/api/admin/orders/{orderId}/process"),
     "adminCancelOrder": ("POST", "/api/admin/orders/{orderId}/cancel"),
     "adminArchiveOrder": ("POST", "/api/admin/orders/{orderId}/archive"),
     "adminUnarchiveOrder": ("POST", "/api/admin/orders/{orderId}/unarchive"),
-    "adminGetOrderPackingSlip": ("GET", "/api/admin/orders/{id}/packing-slip"),
     "adminListIntegrations": ("GET", "/api/admin/integrations"),
     "adminCreateIntegration": ("POST", "/api/admin/integrations"),
     "adminGetIntegration": ("GET", "/api/admin/integrations/{id}"),
@@ -3105,9 +3105,9 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "adminCreateShipment": ("POST", "/api/admin/shipments"),
     "adminListShipments": ("GET", "/api/admin/shipments"),
     "adminGetShipment": ("GET", "/api/admin/shipments/{id}"),
-    "adminGetShipmentLabel": ("GET", "/api/admin/shipments/{id}/label"),
     "adminCreateReturnShipment": ("POST", "/api/admin/shipments/{id}/return"),
     "adminListRefunds": ("GET", "/api/admin/refunds"),
+    "adminGetShipmentLabel": ("GET", "/api/admin/shipments/{id}/label"),
     "adminListShipmentDocuments": ("GET", "/api/admin/shipments/{id}/documents"),
     "adminGetShipmentDocument": ("GET", "/api/admin/shipments/{id}/documents/{type}"),
     "adminForceDeliverShipment": ("POST", "/api/admin/shipments/{id}/force-delivery"),

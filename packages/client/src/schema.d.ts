@@ -1866,10 +1866,8 @@ export interface paths {
         get: operations["adminListOrders"];
         put?: never;
         /**
-         * Create an order (a known external_id updates the open order: 200)
-         * @description Create an order (a known external_id updates the open order: 200).
-         *
-         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         * Create or import an order; a known external_id updates the open order (200)
+         * @description Requires ship_to and at least one line item. With an external_id already used by an API-created order of this workspace and environment, the order is updated (200) while it is awaiting_fulfillment or processing, and refused with 409 invalid_state after that. A missing parcel is derived from the line items and the default box (setting orders.default_box).
          */
         post: operations["adminCreateOrder"];
         delete?: never;
@@ -1944,6 +1942,28 @@ export interface paths {
          *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         patch: operations["adminUpdateOrder"];
+        trace?: never;
+    };
+    "/api/admin/orders/{id}/packing-slip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the order's packing slip (PDF: order number, date, ship-to, every line with its quantity)
+         * @description Download the order's packing slip (PDF: order number, date, ship-to, every line with its quantity).
+         *
+         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         */
+        get: operations["adminGetOrderPackingSlip"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/admin/orders/{orderId}/process": {
@@ -2028,28 +2048,6 @@ export interface paths {
          *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         post: operations["adminUnarchiveOrder"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/orders/{id}/packing-slip": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Download the order's packing slip (PDF: order number, date, ship-to, every line with its quantity)
-         * @description Download the order's packing slip (PDF: order number, date, ship-to, every line with its quantity).
-         *
-         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
-         */
-        get: operations["adminGetOrderPackingSlip"];
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2280,10 +2278,8 @@ export interface paths {
         get: operations["adminListShipments"];
         put?: never;
         /**
-         * Buy a label for an order (as POST /v1/shipments)
-         * @description Buy a label for an order (as POST /v1/shipments).
-         *
-         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         * Buy a label for an order
+         * @description Re-rates the service for the order's parcel, buys the label (tracking number with its carrier's check digit), stores the rendered label, moves the order to shipped and emits shipment.label_purchased, in one transaction. The order must be awaiting_fulfillment or processing (else 409 invalid_state); an unknown service_code is 400; a service that cannot carry the parcel 422 no_rates; no ship-from on the order or the workspace 422 missing_ship_from. A parcel that crosses a border (or goes to a US military address) ships with a customs declaration: `customs` given here, else the order's, else one derived from its line items (422 customs_required when a line lacks a price or weight); it is checked before anything is bought (422 customs_invalid, one detail per problem), and a carrier that refuses it answers 422 carrier_rejected. `service_code: "auto"` lets the shipping rules choose the service and account (the shipment's `selection` explains the choice; a rule that excludes every option is 422 no_rates naming it). `options` (signature, insurance, Saturday delivery, dangerous goods, references) override the order's key by key; a service that does not offer one is 422 option_unavailable, one detail per option, nothing bought.
          */
         post: operations["adminCreateShipment"];
         delete?: never;
@@ -2300,34 +2296,12 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Read a shipment
-         * @description Read a shipment.
+         * Read a shipment (tracking brought up to date)
+         * @description Read a shipment (tracking brought up to date).
          *
          *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
         get: operations["adminGetShipment"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/shipments/{id}/label": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Download the label (?format= renders another format)
-         * @description Download the label (?format= renders another format).
-         *
-         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
-         */
-        get: operations["adminGetShipmentLabel"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2346,10 +2320,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Make a return label for a shipment (as POST /v1/shipments/{id}/return)
-         * @description Make a return label for a shipment (as POST /v1/shipments/{id}/return).
-         *
-         *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
+         * Make a return label for a shipment
+         * @description A return label: a shipment with `is_return: true`, `return_of` this shipment, its addresses swapped, its parcel and (unless `service_code` names another) its service. `charge`: `on_scan` (default where the carrier offers pay-on-scan: usps, ups, fedex) costs nothing until the carrier's first scan (`billing_status` pending → charged); unused at `expires_at` (`expires_in_days`, 1–90, default 30) the label becomes `expired` and `not_charged`. `on_creation` is charged at once (DHL Express offers only this: on_scan there is 422 `return_charge_unavailable`). International returns copy the outbound customs as `return_merchandise`. A return never moves the order's status. A voided shipment is 409 `invalid_state`; a return label itself 422 `unprocessable`.
          */
         post: operations["adminCreateReturnShipment"];
         delete?: never;
@@ -2366,12 +2338,32 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List refunds of voided labels (as GET /v1/refunds)
-         * @description List refunds of voided labels (as GET /v1/refunds).
+         * List refunds of voided labels, newest first
+         * @description Each void asks the carrier to refund the label: `submitted`, then `refunded` or `rejected` (a simulated carrier decides after the setting `sandbox.refund_delay_seconds`, rejecting a label it scanned meanwhile; an api account's accepted void is refunded at once). Each change emits `shipment.refund_updated`. `status` filters (comma-separated); the cursor pages by (requested_at, id).
+         */
+        get: operations["adminListRefunds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/shipments/{id}/label": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the label (stored artifact; ?format= renders another format)
+         * @description Download the label (stored artifact; ?format= renders another format).
          *
          *     Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`. Errors are `{code, message, details?, request_id}`; the statuses this operation can answer are listed under its responses.
          */
-        get: operations["adminListRefunds"];
+        get: operations["adminGetShipmentLabel"];
         put?: never;
         post?: never;
         delete?: never;
@@ -14598,7 +14590,7 @@ export interface operations {
             path: {
                 id: string;
                 /** @description A `type` from the shipment's document list (`cn22`, `cn23`, `commercial_invoice`, or a carrier's). */
-                type: ("cn22" | "cn23" | "commercial_invoice") | string;
+                type: string | ("cn22" | "cn23" | "commercial_invoice");
             };
             cookie?: never;
         };
@@ -33289,6 +33281,135 @@ export interface operations {
             };
         };
     };
+    adminGetOrderPackingSlip: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The packing slip (US Letter PDF; Content-Disposition names the file). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     adminProcessOrder: {
         parameters: {
             query?: never;
@@ -34140,152 +34261,6 @@ export interface operations {
                      *           ]
                      *         }
                      *       ],
-                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "internal_error",
-                     *       "message": "Something went wrong on our side.",
-                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "service_unavailable",
-                     *       "message": "The service is temporarily unavailable.",
-                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    adminGetOrderPackingSlip: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The packing slip (US Letter PDF; Content-Disposition names the file). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/pdf": string;
-                };
-            };
-            /** @description Invalid request (validation_failed, invalid_json) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "validation_failed",
-                     *       "message": "The request is invalid.",
-                     *       "details": [
-                     *         {
-                     *           "field": "line_items",
-                     *           "message": "must NOT have fewer than 1 items"
-                     *         },
-                     *         {
-                     *           "field": "ship_to.postal_code",
-                     *           "message": "is required for US"
-                     *         }
-                     *       ],
-                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing or invalid credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "unauthorized",
-                     *       "message": "Authentication is required.",
-                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "forbidden",
-                     *       "message": "You are not allowed to do this.",
-                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "not_found",
-                     *       "message": "The resource does not exist.",
-                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited */
-            429: {
-                headers: {
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rate_limited",
-                     *       "message": "Too many requests.",
                      *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
                      *     }
                      */
@@ -37835,140 +37810,6 @@ export interface operations {
             };
         };
     };
-    adminGetShipmentLabel: {
-        parameters: {
-            query?: {
-                /** @description Render another format on demand (default: the purchased one). */
-                format?: "pdf_4x6" | "pdf_letter" | "png_4x6" | "zpl_4x6";
-            };
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The label file (Content-Type by format; Content-Disposition names the file). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/pdf": string;
-                    "image/png": string;
-                    "application/x-zpl": string;
-                };
-            };
-            /** @description Invalid request (validation_failed, invalid_json) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "validation_failed",
-                     *       "message": "The request is invalid.",
-                     *       "details": [
-                     *         {
-                     *           "field": "line_items",
-                     *           "message": "must NOT have fewer than 1 items"
-                     *         },
-                     *         {
-                     *           "field": "ship_to.postal_code",
-                     *           "message": "is required for US"
-                     *         }
-                     *       ],
-                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing or invalid credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "unauthorized",
-                     *       "message": "Authentication is required.",
-                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "forbidden",
-                     *       "message": "You are not allowed to do this.",
-                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "not_found",
-                     *       "message": "The resource does not exist.",
-                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "internal_error",
-                     *       "message": "Something went wrong on our side.",
-                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "service_unavailable",
-                     *       "message": "The service is temporarily unavailable.",
-                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
     adminCreateReturnShipment: {
         parameters: {
             query?: never;
@@ -38460,6 +38301,156 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminGetShipmentLabel: {
+        parameters: {
+            query?: {
+                /** @description Render another format on demand (default: the purchased one). */
+                format?: "pdf_4x6" | "pdf_letter" | "png_4x6" | "zpl_4x6";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The label file (Content-Type by format; Content-Disposition names the file). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "image/png": string;
+                    "application/x-zpl": string;
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error */
             500: {
                 headers: {
@@ -38663,7 +38654,7 @@ export interface operations {
             path: {
                 id: string;
                 /** @description A `type` from the shipment's document list (`cn22`, `cn23`, `commercial_invoice`, or a carrier's). */
-                type: ("cn22" | "cn23" | "commercial_invoice") | string;
+                type: string | ("cn22" | "cn23" | "commercial_invoice");
             };
             cookie?: never;
         };

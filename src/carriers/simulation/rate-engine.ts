@@ -180,7 +180,11 @@ export function uspsZone(route: RouteFacts): number | null {
   if (route.territory) return 9;
   if (route.military) return 8;
   if (route.distance_miles === null) return null;
-  const miles = route.distance_miles;
+  return uspsZoneForDistance(route.distance_miles);
+}
+
+/** USPS zone 1–8 for a ZIP3-to-ZIP3 distance (zone 9, the territories, is decided by `uspsZone`). */
+export function uspsZoneForDistance(miles: number): number {
   return USPS_ZONE_CHART.find((b) => miles <= b.max_miles)?.zone ?? 8;
 }
 

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses, listResponse, type App } from '../../platform/http/schemas.js';
+import { surfaceDocs, type Surface } from '../../platform/http/surface.js';
 import { serviceContext } from '../../platform/http/request-context.js';
 import { labelResponse, sendLabel } from '../shipments/index.js';
 import { AdminBatchGenerateBody, AdminBatchProcessBody, BatchIdParams, BatchItemSchema, BatchItemsQuery, BatchListQuery, BatchSchema, CreateBatchBody } from './batches.schemas.js';
@@ -15,19 +16,15 @@ const CREATE_DESCRIPTION =
   'to make retries safe.';
 
 /** Read routes shared by /v1 and /api/admin (the dashboard shows the same batches). */
-function readRoutes(app: App, surface: 'v1' | 'admin', batches: BatchesService) {
-  const admin = surface === 'admin';
-  const security = admin ? [{ session: [] }] : [{ apiKey: [], workspace: [] }];
-  const tags = admin ? ['admin'] : ['batches'];
-  const op = (name: string) => (admin ? `admin${name[0].toUpperCase()}${name.slice(1)}` : name);
-  const auth = admin ? [401, 404] : [401, 403, 429];
+function readRoutes(app: App, surface: Surface, batches: BatchesService) {
+  const { security, tags, operationId: op, errors } = surfaceDocs(surface, 'batches');
 
   app.get('/batches', {
-    schema: { operationId: op('listBatches'), summary: 'List batches, newest first', tags, security, querystring: BatchListQuery, response: { 200: listResponse(Type.Ref(BatchSchema)), ...errorResponses(400, ...auth) } },
+    schema: { operationId: op('listBatches'), summary: 'List batches, newest first', tags, security, querystring: BatchListQuery, response: { 200: listResponse(Type.Ref(BatchSchema)), ...errors(400) } },
     handler: async (request) => batches.list(serviceContext(request), request.query),
   });
   app.get('/batches/:id', {
-    schema: { operationId: op('getBatch'), summary: 'Read a batch: status, counts, progress, ETA', tags, security, params: BatchIdParams, response: { 200: Type.Ref(BatchSchema), ...errorResponses(...auth, 404) } },
+    schema: { operationId: op('getBatch'), summary: 'Read a batch: status, counts, progress, ETA', tags, security, params: BatchIdParams, response: { 200: Type.Ref(BatchSchema), ...errors(404) } },
     handler: async (request) => batches.get(serviceContext(request), request.params.id),
   });
   app.get('/batches/:id/items', {
@@ -38,7 +35,7 @@ function readRoutes(app: App, surface: 'v1' | 'admin', batches: BatchesService) 
       security,
       params: BatchIdParams,
       querystring: BatchItemsQuery,
-      response: { 200: listResponse(Type.Ref(BatchItemSchema)), ...errorResponses(400, ...auth, 404) },
+      response: { 200: listResponse(Type.Ref(BatchItemSchema)), ...errors(400, 404) },
     },
     handler: async (request) => batches.items(serviceContext(request), request.params.id, request.query),
   });
@@ -50,7 +47,7 @@ function readRoutes(app: App, surface: 'v1' | 'admin', batches: BatchesService) 
       tags,
       security,
       params: BatchIdParams,
-      response: { 200: Type.Ref(BatchSchema), ...errorResponses(...auth, 404, 409) },
+      response: { 200: Type.Ref(BatchSchema), ...errors(404, 409) },
     },
     handler: async (request) => batches.cancel(serviceContext(request), request.params.id),
   });
@@ -62,7 +59,7 @@ function readRoutes(app: App, surface: 'v1' | 'admin', batches: BatchesService) 
       tags,
       security,
       params: BatchIdParams,
-      response: { 200: labelResponse, ...errorResponses(...auth, 404, 409, 422) },
+      response: { 200: labelResponse, ...errors(404, 409, 422) },
     },
     handler: async (request, reply) => sendLabel(reply, await batches.label(serviceContext(request), request.params.id)),
   });

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses, ErrorResponseSchema, listResponse, PageLimitSchema, type App } from '../../platform/http/schemas.js';
+import { surfaceDocs, type Surface } from '../../platform/http/surface.js';
 import { ApiKeySchema, CreateApiKeyBody, CreatedApiKeySchema, EnvironmentSchema, IdParams } from './workspaces.schemas.js';
 import { serviceContext } from '../../platform/http/request-context.js';
 import { AppError } from '../../platform/errors.js';
@@ -26,12 +27,9 @@ const ListQuery = Type.Object({
  * under /v1 (an API key manages the keys of its own workspace and environment, and creates
  * none that outlives it: see api-key-policy.ts).
  */
-export async function apiKeysRoutes(app: App, opts: { surface: 'admin' | 'v1' }) {
+export async function apiKeysRoutes(app: App, opts: { surface: Surface }) {
   const { workspaces } = app.identity;
-  const v1 = opts.surface === 'v1';
-  const security = v1 ? [{ apiKey: [], workspace: [] }] : [{ session: [] }];
-  const tags = [v1 ? 'api-keys' : 'admin'];
-  const op = (name: string) => (v1 ? name : `admin${name[0].toUpperCase()}${name.slice(1)}`);
+  const { v1, security, tags, operationId: op } = surfaceDocs(opts.surface, 'api-keys');
 
   app.get('/api-keys', {
     schema: {

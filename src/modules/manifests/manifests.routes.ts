@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { errorResponses, listResponse, type App } from '../../platform/http/schemas.js';
+import { listResponse, type App } from '../../platform/http/schemas.js';
+import { surfaceDocs, type Surface } from '../../platform/http/surface.js';
 import { serviceContext } from '../../platform/http/request-context.js';
 import { CreateManifestBody, ManifestIdParams, ManifestListQuery, ManifestSchema } from './manifests.schemas.js';
 import type { ManifestsService } from './manifests.service.js';
@@ -13,14 +14,10 @@ const CREATE_DESCRIPTION =
   'A label on a manifest cannot be voided (409 invalid_state). Send an Idempotency-Key to make retries safe.';
 
 /** Manifests, mounted under /v1 (API key) and /api/admin (the dashboard's End of day page). */
-export async function manifestsRoutes(app: App, opts: { surface: 'v1' | 'admin'; service: ManifestsService }) {
+export async function manifestsRoutes(app: App, opts: { surface: Surface; service: ManifestsService }) {
   const manifests = opts.service;
-  const v1 = opts.surface === 'v1';
   app.addSchema(ManifestSchema);
-  const security = v1 ? [{ apiKey: [], workspace: [] }] : [{ session: [] }];
-  const tags = [v1 ? 'manifests' : 'admin'];
-  const op = (name: string) => (v1 ? name : `admin${name[0].toUpperCase()}${name.slice(1)}`);
-  const auth = v1 ? [401, 403, 429] : [401, 404];
+  const { security, tags, operationId: op, errors } = surfaceDocs(opts.surface, 'manifests');
   const Manifest = Type.Ref(ManifestSchema);
 
   app.post('/manifests', {
@@ -31,7 +28,7 @@ export async function manifestsRoutes(app: App, opts: { surface: 'v1' | 'admin';
       tags,
       security,
       body: CreateManifestBody,
-      response: { 202: Type.Ref(ManifestSchema, { description: 'Accepted: the form is being made' }), ...errorResponses(...auth, 409, 422) },
+      response: { 202: Type.Ref(ManifestSchema, { description: 'Accepted: the form is being made' }), ...errors(409, 422) },
     },
     handler: async (request, reply) => reply.code(202).send(await manifests.create(serviceContext(request), request.body)),
   });
@@ -42,7 +39,7 @@ export async function manifestsRoutes(app: App, opts: { surface: 'v1' | 'admin';
       tags,
       security,
       querystring: ManifestListQuery,
-      response: { 200: listResponse(Manifest), ...errorResponses(...auth) },
+      response: { 200: listResponse(Manifest), ...errors() },
     },
     handler: async (request) => manifests.list(serviceContext(request), request.query),
   });
@@ -53,7 +50,7 @@ export async function manifestsRoutes(app: App, opts: { surface: 'v1' | 'admin';
       tags,
       security,
       params: ManifestIdParams,
-      response: { 200: Manifest, ...errorResponses(...auth, 404) },
+      response: { 200: Manifest, ...errors(404) },
     },
     handler: async (request) => manifests.get(serviceContext(request), request.params.id),
   });
@@ -67,7 +64,7 @@ export async function manifestsRoutes(app: App, opts: { surface: 'v1' | 'admin';
       params: ManifestIdParams,
       response: {
         200: { description: 'The form (Content-Disposition names the file).', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } },
-        ...errorResponses(...auth, 404, 409),
+        ...errors(404, 409),
       },
     },
     handler: async (request, reply) => {

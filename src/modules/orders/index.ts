@@ -5,5 +5,4 @@ export { ORDER_STATUSES, ORDER_MOVES, allowedMoves, nextStatus, type OrderMove, 
 export { toOrder, type OrderAttachments } from './orders.wire.js';
 export type { OrderRow } from './orders.tables.js';
 export { ordersRoutes } from './orders.routes.js';
-export { adminOrdersRoutes } from './admin-orders.routes.js';
 export { packingSlipOf } from './orders.packing-slip.js';

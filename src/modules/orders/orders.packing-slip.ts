@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import { errorResponses, type App } from '../../platform/http/schemas.js';
+import type { App } from '../../platform/http/schemas.js';
 import { serviceContext } from '../../platform/http/request-context.js';
 import { renderPackingSlip, type PackingSlipData } from '../labels/index.js';
 import { IdParams, type Order } from './orders.schemas.js';
 import type { OrdersService } from './orders.service.js';
+import type { OrderSurface } from './orders.surface.js';
 
 /** What the order's packing slip prints (labels.packing-slip.ts draws it). */
 export function packingSlipOf(order: Order): PackingSlipData {
@@ -23,17 +24,17 @@ export function packingSlipOf(order: Order): PackingSlipData {
  * GET …/orders/:id/packing-slip (under /v1 with a key, under /api/admin with a session): a PDF
  * the packer puts in the box, printed beside the label (docs/api-conventions.md, "Files").
  */
-export function packingSlipRoute(app: App, orders: OrdersService, opts: { operationId: string; security: Array<Record<string, string[]>>; tags: string[] }) {
+export function packingSlipRoute(app: App, orders: OrdersService, surface: OrderSurface) {
   app.get('/orders/:id/packing-slip', {
     schema: {
-      operationId: opts.operationId,
+      operationId: surface.operationId('getOrderPackingSlip'),
       summary: 'Download the order\'s packing slip (PDF: order number, date, ship-to, every line with its quantity)',
-      tags: opts.tags,
-      security: opts.security,
+      tags: surface.tags,
+      security: surface.security,
       params: IdParams,
       response: {
         200: { description: 'The packing slip (US Letter PDF; Content-Disposition names the file).', content: { 'application/pdf': { schema: Type.String({ format: 'binary' }) } } },
-        ...errorResponses(401, 403, 404, 429),
+        ...surface.errors(404),
       },
     },
     handler: async (request, reply) => {

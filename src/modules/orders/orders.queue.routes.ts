@@ -1,8 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import { errorResponses, type App } from '../../platform/http/schemas.js';
+import type { App } from '../../platform/http/schemas.js';
 import { serviceContext } from '../../platform/http/request-context.js';
 import { OrderCountsQuery, OrderCountsSchema, OrderExportQuery } from './orders.schemas.js';
 import type { OrdersService } from './orders.service.js';
+import type { OrderSurface } from './orders.surface.js';
 import { EXPORT_MAX_ROWS, ordersCsv, TRUNCATED_HEADER } from './orders.csv.js';
 
 /**
@@ -10,12 +11,9 @@ import { EXPORT_MAX_ROWS, ordersCsv, TRUNCATED_HEADER } from './orders.csv.js';
  * session under /api/admin, a key under /v1): the tabs' counts and the CSV export. Registered
  * before `/orders/:id`, whose parameter would otherwise read `counts` as an id.
  */
-export function orderQueueRoutes(app: App, orders: OrdersService, opts: { surface: 'admin' | 'v1' }) {
-  const v1 = opts.surface === 'v1';
-  const security = v1 ? [{ apiKey: [], workspace: [] }] : [{ session: [] }];
-  const tags = [v1 ? 'orders' : 'admin'];
-  const op = (name: string) => (v1 ? name : `admin${name[0]!.toUpperCase()}${name.slice(1)}`);
-  const errors = errorResponses(401, ...(v1 ? [403, 429] : [404]));
+export function orderQueueRoutes(app: App, orders: OrdersService, surface: OrderSurface) {
+  const { security, tags, operationId: op } = surface;
+  const errors = surface.errors();
   app.addSchema(OrderCountsSchema);
 
   app.get('/orders/counts', {

@@ -1,34 +1,41 @@
 import { Type } from '@sinclair/typebox';
-import { errorResponses, listResponse, type App } from '../../platform/http/schemas.js';
+import { listResponse, type App } from '../../platform/http/schemas.js';
 import { serviceContext } from '../../platform/http/request-context.js';
-import { IdParams, OrderBody, OrderListQuery, OrderSchema } from './orders.schemas.js';
+import type { Surface } from '../../platform/http/surface.js';
+import { OrderBody, OrderListQuery, OrderSchema } from './orders.schemas.js';
 import { API_SOURCE, checkOrderBody, type OrdersService } from './orders.service.js';
 import { packingSlipRoute } from './orders.packing-slip.js';
 import { orderQueueRoutes } from './orders.queue.routes.js';
-import { orderChangeRoutes } from './admin-orders.routes.js';
+import { orderChangeRoutes } from './orders.changes.routes.js';
+import { orderSurface } from './orders.surface.js';
 
-/** /v1/orders: list, create or import (external_id upsert), read, and the dashboard's changes (orderChangeRoutes). */
-export async function ordersRoutes(app: App, opts: { orders: OrdersService }) {
+/**
+ * /v1/orders (an integration's key) and /api/admin/orders (the dashboard's session), one set of
+ * routes: list, create or import (external_id upsert), the queue's counts and export, read, the
+ * packing slip and the changes. Only what orderSurface names differs between the two.
+ */
+export async function ordersRoutes(app: App, opts: { surface: Surface; orders: OrdersService }) {
   const { orders } = opts;
+  const surface = orderSurface(opts.surface);
+  const { path, params, idOf, errors, security, tags, operationId: op } = surface;
   app.addSchema(OrderSchema);
-  const security = [{ apiKey: [], workspace: [] }];
-  const tags = ['orders'];
 
   app.get('/orders', {
     schema: {
-      operationId: 'listOrders',
+      operationId: op('listOrders'),
       summary: 'List orders, newest first unless sorted (archived ones only with ?archived=true or all)',
       tags,
       security,
       querystring: OrderListQuery,
-      response: { 200: listResponse(Type.Ref(OrderSchema)), ...errorResponses(401, 403, 429) },
+      response: { 200: listResponse(Type.Ref(OrderSchema)), ...errors() },
     },
     handler: async (request) => orders.listOrders(serviceContext(request), request.query),
   });
 
+  // The browser never holds a secret key: the dashboard's "new order" form creates through the session.
   app.post('/orders', {
     schema: {
-      operationId: 'createOrder',
+      operationId: op('createOrder'),
       summary: 'Create or import an order; a known external_id updates the open order (200)',
       description:
         'Requires ship_to and at least one line item. With an external_id already used by an API-created order of ' +
@@ -41,7 +48,7 @@ export async function ordersRoutes(app: App, opts: { orders: OrdersService }) {
       response: {
         201: Type.Ref(OrderSchema, { description: 'Created' }),
         200: Type.Ref(OrderSchema, { description: 'An open order with this external_id was updated' }),
-        ...errorResponses(401, 403, 409, 422, 429),
+        ...errors(409, 422),
       },
     },
     config: { bodyChecks: checkOrderBody },
@@ -51,20 +58,20 @@ export async function ordersRoutes(app: App, opts: { orders: OrdersService }) {
     },
   });
 
-  orderQueueRoutes(app, orders, { surface: 'v1' });
+  orderQueueRoutes(app, orders, surface);
 
-  app.get('/orders/:id', {
+  app.get(path, {
     schema: {
-      operationId: 'getOrder',
+      operationId: op('getOrder'),
       summary: 'Read an order',
       tags,
       security,
-      params: IdParams,
-      response: { 200: Type.Ref(OrderSchema), ...errorResponses(401, 403, 404, 429) },
+      params,
+      response: { 200: Type.Ref(OrderSchema), ...errors(404) },
     },
-    handler: async (request) => orders.getOrder(serviceContext(request), request.params.id),
+    handler: async (request) => orders.getOrder(serviceContext(request), idOf(request)),
   });
 
-  packingSlipRoute(app, orders, { operationId: 'getOrderPackingSlip', security, tags });
-  orderChangeRoutes(app, orders, { surface: 'v1' });
+  packingSlipRoute(app, orders, surface);
+  orderChangeRoutes(app, orders, surface);
 }

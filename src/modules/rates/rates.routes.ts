@@ -1,4 +1,5 @@
 import { errorResponses, type App } from '../../platform/http/schemas.js';
+import { surfaceDocs, type Surface } from '../../platform/http/surface.js';
 import { strictBodyValidator } from '../../platform/http/strict-body-validator.js';
 import { RateQueryBodySchema, RateQueryResponseSchema, type RateQuery, type RateQueryResponse } from './rates.schemas.js';
 import { isPackagedParcel, type PackagesService } from '../packages/index.js';
@@ -26,13 +27,13 @@ export interface RateOriginProvider {
   originFor(scope: Scope, id: string | undefined): Promise<{ address: RateQuery['ship_from']; timezone: string; cutoff_minutes: number } | null>;
 }
 
-export async function ratesRoutes(app: App, opts: { surface?: 'v1' | 'admin'; gateway: RateSourceProvider; packages: Pick<PackagesService, 'resolveParcel'>; locations: RateOriginProvider }): Promise<void> {
-  const admin = opts.surface === 'admin';
+export async function ratesRoutes(app: App, opts: { surface?: Surface; gateway: RateSourceProvider; packages: Pick<PackagesService, 'resolveParcel'>; locations: RateOriginProvider }): Promise<void> {
+  const { v1, security, tags, operationId } = surfaceDocs(opts.surface ?? 'v1', 'rates');
   const { carriers } = app.deps;
   // Load the ZIP data, ZIP3 centroids and holiday calendars (~0.6 s of CPU) once the server
   // listens and has answered its first health checks, rather than at import or during start-up
   // (keeps a restart quick) or on the first rate request (keeps its latency low).
-  if (!admin) {
+  if (v1) {
     app.addHook('onListen', async () => {
       setTimeout(() => warmRateData(), 1000).unref();
     });
@@ -42,12 +43,12 @@ export async function ratesRoutes(app: App, opts: { surface?: 'v1' | 'admin'; ga
     '/rates/query',
     {
       schema: {
-        operationId: admin ? 'adminQueryRates' : 'queryRates',
-        summary: admin ? 'Compare carrier rates for a parcel (dashboard rate calculator)' : 'Compare carrier rates for a parcel',
+        operationId: operationId('queryRates'),
+        summary: v1 ? 'Compare carrier rates for a parcel' : 'Compare carrier rates for a parcel (dashboard rate calculator)',
         description:
           'Asks every enabled carrier account of the workspace and environment at once (or those in `carrier_accounts`). One option per account and service that can carry the parcel, sorted by price, with the account (`carrier_account_id`), zone, billable and DIM weight, surcharges, a delivery promise and tags. Services that cannot carry it are listed under `unavailable`; an account that fails (timeout, 5xx, refused credentials) is a `messages` entry and never fails the query. When no service can carry the parcel and no account failed, 422 `no_rates`.',
-        tags: [admin ? 'admin' : 'rates'],
-        security: admin ? [{ session: [] }] : [{ apiKey: [] }],
+        tags,
+        security,
         body: RateQueryBodySchema,
         response: { 200: RateQueryResponseSchema, ...errorResponses(400, 401, 422, 429) },
       },

@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { uspsZone } from '../../carriers/simulation/rate-engine.js';
+import { uspsZone, uspsZoneForDistance } from '../../carriers/simulation/rate-engine.js';
 import {
   buildRoute,
   countryGroup,
   distanceBetweenZip3,
   greatCircleMiles,
   groundZoneForDistance,
-  uspsZoneForDistance,
   zip3Centroid,
 } from './zones.js';
 

@@ -1,4 +1,5 @@
 import type { CountryGroup, RouteFacts } from '../../carriers/types.js';
+import { uspsZoneForDistance } from '../../carriers/simulation/rate-engine.js';
 import { US_ZIP_COUNTRIES, usZipRecords } from '../addresses/index.js';
 
 /**
@@ -12,17 +13,6 @@ export interface LatLon {
   latitude: number;
   longitude: number;
 }
-
-/** USPS distance bands (miles, inclusive upper bounds) for zones 1–7; beyond is zone 8. */
-export const USPS_ZONE_BANDS: readonly { zone: number; max_miles: number }[] = [
-  { zone: 1, max_miles: 50 },
-  { zone: 2, max_miles: 150 },
-  { zone: 3, max_miles: 300 },
-  { zone: 4, max_miles: 600 },
-  { zone: 5, max_miles: 1000 },
-  { zone: 6, max_miles: 1400 },
-  { zone: 7, max_miles: 1800 },
-];
 
 export const TERRITORY_STATES: ReadonlySet<string> = new Set(['PR', 'VI', 'GU', 'AS', 'MP', 'FM', 'MH', 'PW']);
 export const MILITARY_STATES: ReadonlySet<string> = new Set(['AA', 'AE', 'AP']);
@@ -70,12 +60,7 @@ export function distanceBetweenZip3(from: string, to: string): number | null {
   return a && b ? greatCircleMiles(a, b) : null;
 }
 
-/** USPS zone 1–8 for a distance (zone 9 is for territories, decided by the caller). */
-export function uspsZoneForDistance(miles: number): number {
-  return USPS_ZONE_BANDS.find((b) => miles <= b.max_miles)?.zone ?? 8;
-}
-
-/** UPS/FedEx zone 2–8: the same bands, with the local zone 1 folded into 2. */
+/** UPS/FedEx zone 2–8: USPS's distance bands (the simulation kit's chart), with the local zone 1 folded into 2. */
 export function groundZoneForDistance(miles: number): number {
   return Math.max(2, uspsZoneForDistance(miles));
 }

@@ -9,7 +9,6 @@ export { SHIPMENT_EXAMPLE } from './shipments.examples.js';
 export { SHIPMENT_STATUSES, type ShipmentStatus } from './shipments.states.js';
 export { sandboxScenario, parseTimeScale, TIME_SCALE_SETTING } from './shipments.sandbox.js';
 export { shipmentsRoutes, labelResponse, sendLabel } from './shipments.routes.js';
-export { adminShipmentsRoutes } from './admin-shipments.routes.js';
 export { publicTrackingRoutes } from './public-tracking.routes.js';
 export { registerShipmentJobs, POLL_TRACKING_JOB } from './shipments.jobs.js';
 export { storeCarrierDocuments, customsDocumentTypes, type ShipmentDocumentListItem } from './shipments.documents.js';

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { checkOptionsOfBody } from '../shipment-options/index.js';
-import { errorResponses, type App } from '../../platform/http/schemas.js';
+import type { App } from '../../platform/http/schemas.js';
+import { surfaceDocs, type Surface } from '../../platform/http/surface.js';
 import { serviceContext } from '../../platform/http/request-context.js';
 import { OrderIdParams, OrderSchema } from '../orders/index.js';
 import { purchaseUnprocessableResponse } from '../customs/index.js';
@@ -13,15 +14,10 @@ import type { ShipmentsService } from './shipments.service.js';
  * answers, errors and service calls; only the order's path parameter, the operation ids, tags
  * and credentials differ.
  */
-export function shipmentChangeRoutes(app: App, shipments: ShipmentsService, opts: { surface: 'admin' | 'v1' }) {
-  const v1 = opts.surface === 'v1';
+export function shipmentChangeRoutes(app: App, shipments: ShipmentsService, opts: { surface: Surface }) {
   // generate answers the order: its schema, once per scope (the admin scope adds it already).
   if (!app.getSchema('Order')) app.addSchema(OrderSchema);
-  const security = v1 ? [{ apiKey: [], workspace: [] }] : [{ session: [] }];
-  const tags = [v1 ? 'shipments' : 'admin'];
-  const op = (name: string) => (v1 ? name : `admin${name[0].toUpperCase()}${name.slice(1)}`);
-  // /v1 answers 403 for a key of another workspace and 429 past the plan's burst.
-  const errors = (...statuses: number[]) => errorResponses(401, 404, ...statuses, ...(v1 ? [403, 429] : []));
+  const { v1, security, tags, operationId: op, errors } = surfaceDocs(opts.surface, 'shipments');
 
   app.post('/shipments/:id/cancel', {
     schema: {
@@ -30,7 +26,7 @@ export function shipmentChangeRoutes(app: App, shipments: ShipmentsService, opts
       tags,
       security,
       params: ShipmentIdParams,
-      response: { 200: Type.Ref(ShipmentSchema), ...errors(409) },
+      response: { 200: Type.Ref(ShipmentSchema), ...errors(404, 409) },
     },
     handler: async (request) => shipments.voidShipment(serviceContext(request), request.params.id, 'shipment.cancelled'),
   });
@@ -44,7 +40,7 @@ export function shipmentChangeRoutes(app: App, shipments: ShipmentsService, opts
       security,
       params: v1 ? ShipmentIdParams : OrderIdParams,
       body: GenerateBody,
-      response: { 200: Type.Ref(OrderSchema), ...errors(409, 422), 422: purchaseUnprocessableResponse('no_rates, missing_ship_from, address_undeliverable, carrier_rejected, option_unavailable') },
+      response: { 200: Type.Ref(OrderSchema), ...errors(404, 409, 422), 422: purchaseUnprocessableResponse('no_rates, missing_ship_from, address_undeliverable, carrier_rejected, option_unavailable') },
     },
     config: { bodyChecks: checkOptionsOfBody },
     // The body is optional: no body means the order's requested service, else the shipping rules' choice.

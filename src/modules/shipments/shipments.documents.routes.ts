@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { errorResponses, type App } from '../../platform/http/schemas.js';
+import type { App } from '../../platform/http/schemas.js';
+import { surfaceDocs, type Surface } from '../../platform/http/surface.js';
 import { serviceContext } from '../../platform/http/request-context.js';
 import { CUSTOMS_DOCUMENT_TYPES, type CustomsDocumentType } from '../labels/index.js';
 import type { ShipmentsService } from './shipments.service.js';
@@ -45,7 +46,8 @@ const DocumentParams = Type.Object({
       Type.Unsafe<CustomsDocumentType>({ type: 'string', enum: [...CUSTOMS_DOCUMENT_TYPES], description: 'A document the platform prints from the shipment\'s customs declaration.' }),
       text(64, { description: 'A type of document the carrier issued with the label, as the shipment\'s document list names it.' }),
     ],
-    { maxLength: 64, description: 'A `type` from the shipment\'s document list (`cn22`, `cn23`, `commercial_invoice`, or a carrier\'s).' },
+    // type beside maxLength: Ajv's strict mode asks for it on the union, where the bound stands.
+    { type: 'string', maxLength: 64, description: 'A `type` from the shipment\'s document list (`cn22`, `cn23`, `commercial_invoice`, or a carrier\'s).' },
   ),
 });
 const ShipmentParams = Type.Object({ id: text(64) });
@@ -59,12 +61,11 @@ const documentResponse = {
  * GET …/shipments/:id/documents and …/documents/:type, under /v1 (API key) and /api/admin
  * (session, for the dashboard): the same handlers on each.
  */
-export function documentRoutes(app: App, shipments: ShipmentsService, opts: { security: Array<Record<string, string[]>>; tags: string[]; admin: boolean }) {
-  const { security, tags, admin } = opts;
-  const errors = admin ? [401, 404] : [401, 403, 404, 429];
+export function documentRoutes(app: App, shipments: ShipmentsService, opts: { surface: Surface }) {
+  const { security, tags, operationId: op, errors } = surfaceDocs(opts.surface, 'shipments');
   app.get('/shipments/:id/documents', {
     schema: {
-      operationId: admin ? 'adminListShipmentDocuments' : 'listShipmentDocuments',
+      operationId: op('listShipmentDocuments'),
       summary: 'List the customs documents of a shipment',
       description:
         'The documents an international shipment travels with: USPS a CN 22 (declared value at most 400 USD and weight at most 4 lb) or else a CN 23; ' +
@@ -73,14 +74,14 @@ export function documentRoutes(app: App, shipments: ShipmentsService, opts: { se
       tags,
       security,
       params: ShipmentParams,
-      response: { 200: ShipmentDocumentListSchema, ...errorResponses(...errors) },
+      response: { 200: ShipmentDocumentListSchema, ...errors(404) },
     },
     handler: async (request) => shipments.listDocuments(serviceContext(request), request.params.id),
   });
 
   app.get('/shipments/:id/documents/:type', {
     schema: {
-      operationId: admin ? 'adminGetShipmentDocument' : 'getShipmentDocument',
+      operationId: op('getShipmentDocument'),
       summary: 'Download a customs document of a shipment',
       description:
         'Streams the document: a CN 22, CN 23 or commercial invoice as a PDF (sender, recipient, every item with its HS code, origin, values and weight, totals, ' +
@@ -89,7 +90,7 @@ export function documentRoutes(app: App, shipments: ShipmentsService, opts: { se
       tags,
       security,
       params: DocumentParams,
-      response: { 200: documentResponse, ...errorResponses(...errors) },
+      response: { 200: documentResponse, ...errors(404) },
     },
     handler: async (request, reply) => {
       const file = await shipments.document(serviceContext(request), request.params.id, request.params.type);

@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { ErrorResponseSchema, errorResponses, type App } from '../../platform/http/schemas.js';
+import { surfaceDocs, type Surface } from '../../platform/http/surface.js';
 import { serviceContext } from '../../platform/http/request-context.js';
 import { LABEL_FORMAT_CODES } from './shipments.schemas.js';
 import { MAX_PRINT_LABELS, type LabelPrints } from './shipments.print.js';
@@ -68,20 +69,20 @@ const DESCRIPTION =
   'Nothing changes: printing again prints the same labels.';
 
 /** POST …/labels/merge, under /v1 (a key) or /api/admin (a session): the same route and service. */
-export async function labelPrintRoutes(app: App, opts: { surface: 'v1' | 'admin'; prints: LabelPrints }) {
-  const { prints, surface } = opts;
-  const admin = surface === 'admin';
+export async function labelPrintRoutes(app: App, opts: { surface: Surface; prints: LabelPrints }) {
+  const { prints } = opts;
+  const { v1, security, tags, operationId } = surfaceDocs(opts.surface, 'shipments');
   // The pool is the app's: closed once, with the /v1 scope.
-  if (!admin) app.addHook('onClose', async () => prints.close());
+  if (v1) app.addHook('onClose', async () => prints.close());
   app.post('/labels/merge', {
     schema: {
-      operationId: admin ? 'adminMergeLabels' : 'mergeLabels',
+      operationId: operationId('mergeLabels'),
       summary: 'Print selected shipments\' labels as one file (PDF pages or concatenated ZPL)',
       description: DESCRIPTION,
-      tags: admin ? ['admin'] : ['shipments'],
-      security: admin ? [{ session: [] }] : [{ apiKey: [], workspace: [] }],
+      tags,
+      security,
       body: PrintLabelsBody,
-      response: { 200: fileResponse, ...errorResponses(401, ...(admin ? [] : [403, 429])), ...responses },
+      response: { 200: fileResponse, ...errorResponses(401, ...(v1 ? [403, 429] : [])), ...responses },
     },
     handler: async (request, reply) => {
       const file = await prints.print(serviceContext(request), request.body);

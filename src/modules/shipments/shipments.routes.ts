@@ -1,25 +1,14 @@
 import { Type } from '@sinclair/typebox';
 import { checkOptionsOfBody } from '../shipment-options/index.js';
 import { errorResponses, listResponse, type App } from '../../platform/http/schemas.js';
+import { surfaceDocs, type Surface } from '../../platform/http/surface.js';
 import { serviceContext } from '../../platform/http/request-context.js';
-import { RefundListItemSchema } from './shipments.schemas.js';
 import { shipmentChangeRoutes } from './shipments.changes.routes.js';
-import {
-  CreateReturnBody,
-  CreateShipmentBody,
-  RefundListQuery,
-  LabelQuery,
-  ShipmentIdParams,
-  ShipmentListQuery,
-  ShipmentSchema,
-  TrackingEventListItemSchema,
-  TrackingEventListQuery,
-  TrackingIdParams,
-  TrackingSchema,
-} from './shipments.schemas.js';
+import { CreateReturnBody, CreateShipmentBody, LabelQuery, RefundListItemSchema, RefundListQuery, ShipmentIdParams, ShipmentListQuery, ShipmentSchema } from './shipments.schemas.js';
 import type { ShipmentsService } from './shipments.service.js';
 import type { LabelFile } from './shipments.label-files.js';
 import { documentRoutes } from './shipments.documents.routes.js';
+import { trackingRoutes } from './shipments.tracking.routes.js';
 import { purchaseUnprocessableResponse } from '../customs/index.js';
 
 /** The label file in OpenAPI: one binary body per format's media type. */
@@ -35,18 +24,23 @@ export function sendLabel(reply: { header(k: string, v: string): unknown; type(t
   return reply.send(file.body);
 }
 
-/** /v1/shipments (labels) and /v1/tracking. */
-export async function shipmentsRoutes(app: App, opts: { shipments: ShipmentsService }) {
+/**
+ * /v1/shipments (an integration's key) and /api/admin/shipments (the dashboard's session), one set
+ * of routes: buy, list, read, the label, returns, refunds, customs documents, cancel and an
+ * order's generate. /v1 adds void and tracking; the dashboard marks a shipment delivered.
+ */
+export async function shipmentsRoutes(app: App, opts: { surface: Surface; shipments: ShipmentsService }) {
   const { shipments } = opts;
-  app.addHook('onClose', async () => shipments.close());
+  const { v1, security, tags, operationId: op, errors } = surfaceDocs(opts.surface, 'shipments');
+  // Idempotency-Key is honoured under /v1 only (docs/api-conventions.md, "Idempotency").
+  const idempotent = (sentence: string) => (v1 ? ` ${sentence}` : '');
+  // The service is the app's: closed once, with the /v1 scope.
+  if (v1) app.addHook('onClose', async () => shipments.close());
   app.addSchema(ShipmentSchema);
-  app.addSchema(TrackingSchema);
-  const security = [{ apiKey: [], workspace: [] }];
-  const tags = ['shipments'];
 
   app.post('/shipments', {
     schema: {
-      operationId: 'createShipment',
+      operationId: op('createShipment'),
       summary: 'Buy a label for an order',
       description:
         'Re-rates the service for the order\'s parcel, buys the label (tracking number with its carrier\'s check digit), stores the rendered label, ' +
@@ -57,13 +51,14 @@ export async function shipmentsRoutes(app: App, opts: { shipments: ShipmentsServ
         'it is checked before anything is bought (422 customs_invalid, one detail per problem), and a carrier that refuses it answers 422 carrier_rejected. ' +
         '`service_code: "auto"` lets the shipping rules choose the service and account (the shipment\'s `selection` ' +
         'explains the choice; a rule that excludes every option is 422 no_rates naming it). `options` (signature, insurance, Saturday delivery, dangerous goods, references) override the order\'s key by key; ' +
-        'a service that does not offer one is 422 option_unavailable, one detail per option, nothing bought. Send an Idempotency-Key: one label per key, even for concurrent retries.',
+        'a service that does not offer one is 422 option_unavailable, one detail per option, nothing bought.' +
+        idempotent('Send an Idempotency-Key: one label per key, even for concurrent retries.'),
       tags,
       security,
       body: CreateShipmentBody,
       response: {
         201: Type.Ref(ShipmentSchema, { description: 'Created' }),
-        ...errorResponses(401, 403, 404, 409, 422, 429),
+        ...errors(404, 409, 422),
         422: purchaseUnprocessableResponse('no_rates, missing_ship_from, address_undeliverable, carrier_rejected, option_unavailable'),
       },
     },
@@ -73,132 +68,109 @@ export async function shipmentsRoutes(app: App, opts: { shipments: ShipmentsServ
 
   app.get('/shipments', {
     schema: {
-      operationId: 'listShipments',
+      operationId: op('listShipments'),
       summary: 'List shipments, newest first',
       tags,
       security,
       querystring: ShipmentListQuery,
-      response: { 200: listResponse(Type.Ref(ShipmentSchema)), ...errorResponses(401, 403, 429) },
+      response: { 200: listResponse(Type.Ref(ShipmentSchema)), ...errors() },
     },
     handler: async (request) => shipments.listShipments(serviceContext(request), request.query),
   });
 
   app.get('/shipments/:id', {
     schema: {
-      operationId: 'getShipment',
+      operationId: op('getShipment'),
       summary: 'Read a shipment (tracking brought up to date)',
       tags,
       security,
       params: ShipmentIdParams,
-      response: { 200: Type.Ref(ShipmentSchema), ...errorResponses(401, 403, 404, 429) },
+      response: { 200: Type.Ref(ShipmentSchema), ...errors(404) },
     },
     handler: async (request) => shipments.getShipment(serviceContext(request), request.params.id),
   });
 
-  app.post('/shipments/:id/void', {
-    schema: {
-      operationId: 'voidShipment',
-      summary: 'Void a label (only label_purchased, before the first carrier scan)',
-      description:
-        'Any other state is 409 invalid_state, and so is a label past its carrier\'s void window (USPS 30 days after purchase, UPS and FedEx 90, DHL Express 14; the detail says the window closed). ' +
-        'The order returns to processing when it has no other live label (a return label never moves it). The void adds `refund` (status submitted, then refunded or rejected; see GET /v1/refunds); ' +
-        'an on_scan return label never charged gets no refund and becomes `not_charged`.',
-      tags,
-      security,
-      params: ShipmentIdParams,
-      response: { 200: Type.Ref(ShipmentSchema), ...errorResponses(401, 403, 404, 409, 429) },
-    },
-    handler: async (request) => shipments.voidShipment(serviceContext(request), request.params.id),
-  });
+  if (v1) {
+    app.post('/shipments/:id/void', {
+      schema: {
+        operationId: 'voidShipment',
+        summary: 'Void a label (only label_purchased, before the first carrier scan)',
+        description:
+          'Any other state is 409 invalid_state, and so is a label past its carrier\'s void window (USPS 30 days after purchase, UPS and FedEx 90, DHL Express 14; the detail says the window closed). ' +
+          'The order returns to processing when it has no other live label (a return label never moves it). The void adds `refund` (status submitted, then refunded or rejected; see GET /v1/refunds); ' +
+          'an on_scan return label never charged gets no refund and becomes `not_charged`.',
+        tags,
+        security,
+        params: ShipmentIdParams,
+        response: { 200: Type.Ref(ShipmentSchema), ...errorResponses(401, 403, 404, 409, 429) },
+      },
+      handler: async (request) => shipments.voidShipment(serviceContext(request), request.params.id),
+    });
+  }
 
   app.post('/shipments/:id/return', {
     schema: {
-      operationId: 'createReturnShipment',
+      operationId: op('createReturnShipment'),
       summary: 'Make a return label for a shipment',
       description:
         'A return label: a shipment with `is_return: true`, `return_of` this shipment, its addresses swapped, its parcel and (unless `service_code` names another) its service. ' +
         '`charge`: `on_scan` (default where the carrier offers pay-on-scan: usps, ups, fedex) costs nothing until the carrier\'s first scan (`billing_status` pending → charged); unused at `expires_at` ' +
         '(`expires_in_days`, 1–90, default 30) the label becomes `expired` and `not_charged`. `on_creation` is charged at once (DHL Express offers only this: on_scan there is 422 `return_charge_unavailable`). ' +
-        'International returns copy the outbound customs as `return_merchandise`. A return never moves the order\'s status. A voided shipment is 409 `invalid_state`; a return label itself 422 `unprocessable`. ' +
-        'Send an Idempotency-Key: one return label per key.',
+        'International returns copy the outbound customs as `return_merchandise`. A return never moves the order\'s status. A voided shipment is 409 `invalid_state`; a return label itself 422 `unprocessable`.' +
+        idempotent('Send an Idempotency-Key: one return label per key.'),
       tags,
       security,
       params: ShipmentIdParams,
       body: CreateReturnBody,
-      response: { 201: Type.Ref(ShipmentSchema, { description: 'Created' }), ...errorResponses(400, 401, 403, 404, 409, 422, 429) },
+      response: { 201: Type.Ref(ShipmentSchema, { description: 'Created' }), ...errors(400, 404, 409, 422) },
     },
     handler: async (request, reply) => reply.code(201).send(await shipments.createReturn(serviceContext(request), request.params.id, request.body)),
   });
 
   app.get('/refunds', {
     schema: {
-      operationId: 'listRefunds',
+      operationId: op('listRefunds'),
       summary: 'List refunds of voided labels, newest first',
       description:
         'Each void asks the carrier to refund the label: `submitted`, then `refunded` or `rejected` (a simulated carrier decides after the setting `sandbox.refund_delay_seconds`, rejecting a label it scanned meanwhile; an api account\'s accepted void is refunded at once). ' +
         'Each change emits `shipment.refund_updated`. `status` filters (comma-separated); the cursor pages by (requested_at, id).',
-      tags: ['refunds'],
+      tags: surfaceDocs(opts.surface, 'refunds').tags,
       security,
       querystring: RefundListQuery,
-      response: { 200: listResponse(RefundListItemSchema), ...errorResponses(400, 401, 403, 429) },
+      response: { 200: listResponse(RefundListItemSchema), ...errors(400) },
     },
     handler: async (request) => shipments.refunds.list(serviceContext(request), request.query),
   });
 
   app.get('/shipments/:id/label', {
     schema: {
-      operationId: 'getShipmentLabel',
+      operationId: op('getShipmentLabel'),
       summary: 'Download the label (stored artifact; ?format= renders another format)',
       tags,
       security,
       params: ShipmentIdParams,
       querystring: LabelQuery,
-      response: { 200: labelResponse, ...errorResponses(401, 403, 404, 429) },
+      response: { 200: labelResponse, ...errors(404) },
     },
     handler: async (request, reply) => sendLabel(reply, await shipments.label(serviceContext(request), request.params.id, request.query.format)),
   });
 
-  documentRoutes(app, shipments, { security, tags, admin: false });
+  documentRoutes(app, shipments, { surface: opts.surface });
 
-  app.get('/tracking/events', {
-    schema: {
-      operationId: 'listTrackingEvents',
-      summary: 'List tracking events across the workspace, newest first',
-      description: '`since` keeps events that occurred at or after it; the cursor pages by (occurred_at, id).',
-      tags: ['tracking'],
-      security,
-      querystring: TrackingEventListQuery,
-      response: { 200: listResponse(TrackingEventListItemSchema), ...errorResponses(401, 403, 429) },
-    },
-    handler: async (request) => shipments.listTrackingEvents(serviceContext(request), request.query),
-  });
-
-  app.get('/tracking/:id', {
-    schema: {
-      operationId: 'getTracking',
-      summary: 'Read tracking by tracking number or shipment id',
-      description:
-        'Finds, in this order: a shipment id or a shipment\'s number (a multi-piece shipment\'s roll-up); a later package\'s number of a multi-piece shipment (that package\'s journey, with `master_tracking_number` and `package`); a tracker\'s number (`tracker_id`, `shipment_id` null). URL-encode the number (`encodeURIComponent`).',
-      tags: ['tracking'],
-      security,
-      params: TrackingIdParams,
-      response: { 200: Type.Ref(TrackingSchema), ...errorResponses(401, 403, 404, 429) },
-    },
-    handler: async (request) => shipments.getTracking(serviceContext(request), request.params.id),
-  });
-
-  app.post('/tracking/:id/refresh', {
-    schema: {
-      operationId: 'refreshTracking',
-      summary: 'Ask the carrier for tracking now',
-      description:
-        'Asks the carrier now (for a shipment of an `api` carrier account, its tracking API; for a simulated one, the simulation brought up to date) and answers the updated tracking, as GET /v1/tracking/{id}. At most once a minute per shipment, else 429 `rate_limited` with Retry-After. A carrier that cannot be reached is 503 `carrier_unavailable` with Retry-After; refused credentials 422 `carrier_account_invalid`.',
-      tags: ['tracking'],
-      security,
-      params: TrackingIdParams,
-      response: { 200: Type.Ref(TrackingSchema), ...errorResponses(401, 403, 404, 422, 429) },
-    },
-    handler: async (request) => shipments.refreshTracking(serviceContext(request), request.params.id),
-  });
-  shipmentChangeRoutes(app, shipments, { surface: 'v1' });
+  if (v1) {
+    trackingRoutes(app, shipments, { security });
+  } else {
+    app.post('/shipments/:id/force-delivery', {
+      schema: {
+        operationId: 'adminForceDeliverShipment',
+        summary: 'Mark a shipment delivered (any state but voided), with a manual tracking event',
+        tags,
+        security,
+        params: ShipmentIdParams,
+        response: { 200: Type.Ref(ShipmentSchema), ...errorResponses(401, 404, 409) },
+      },
+      handler: async (request) => shipments.forceDelivery(serviceContext(request), request.params.id),
+    });
+  }
+  shipmentChangeRoutes(app, shipments, { surface: opts.surface });
 }

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses, listResponse, type App } from '../../platform/http/schemas.js';
+import { surfaceDocs, type Surface } from '../../platform/http/surface.js';
 import { serviceContext } from '../../platform/http/request-context.js';
 import {
   CreateShippingRuleBody,
@@ -16,13 +17,10 @@ import type { ShippingRulesService } from './shipping-rules.service.js';
  * Shipping rules, mounted twice: under /v1 (API key) and under /api/admin
  * (session; the dashboard's Rules page). Same handlers, distinct operation ids.
  */
-export async function shippingRulesRoutes(app: App, opts: { surface: 'admin' | 'v1'; service: ShippingRulesService }) {
+export async function shippingRulesRoutes(app: App, opts: { surface: Surface; service: ShippingRulesService }) {
   const rules = opts.service;
-  const v1 = opts.surface === 'v1';
   for (const schema of [ShippingRuleSchema, SelectionSchema]) app.addSchema(schema);
-  const security = v1 ? [{ apiKey: [], workspace: [] }] : [{ session: [] }];
-  const tags = [v1 ? 'shipping-rules' : 'admin'];
-  const op = (name: string) => (v1 ? name : `admin${name[0].toUpperCase()}${name.slice(1)}`);
+  const { security, tags, operationId: op } = surfaceDocs(opts.surface, 'shipping-rules');
   const errors = (...s: number[]) => errorResponses(401, 403, 404, 429, ...s);
   const Rule = Type.Ref(ShippingRuleSchema);
 

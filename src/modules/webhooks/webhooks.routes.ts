@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses, listResponse, type App } from '../../platform/http/schemas.js';
+import { surfaceDocs, type Surface } from '../../platform/http/surface.js';
 import { serviceContext } from '../../platform/http/request-context.js';
 import {
   AllDeliveriesQuery,
@@ -19,14 +20,11 @@ import { webhooksService } from './webhooks.service.js';
  * /api/admin (session; the workspace and environment of X-Service-Workspace /
  * X-Service-Environment) for the dashboard. Same handlers, distinct operation ids.
  */
-export async function webhooksRoutes(app: App, opts: { surface: 'admin' | 'v1' }) {
+export async function webhooksRoutes(app: App, opts: { surface: Surface }) {
   const webhooks = webhooksService(app.deps);
-  const v1 = opts.surface === 'v1';
   app.addSchema(WebhookEndpointSchema);
   app.addSchema(DeliverySchema);
-  const security = v1 ? [{ apiKey: [], workspace: [] }] : [{ session: [] }];
-  const tags = [v1 ? 'webhooks' : 'admin'];
-  const op = (name: string) => (v1 ? name : `admin${name[0].toUpperCase()}${name.slice(1)}`);
+  const { security, tags, operationId: op } = surfaceDocs(opts.surface, 'webhooks');
   const errors = (...s: number[]) => errorResponses(401, 403, 404, 429, ...s);
 
   app.get('/webhooks', {

@@ -129,11 +129,11 @@ trait Operations
         'adminExportOrders' => ['GET', '/api/admin/orders/export.csv'],
         'adminGetOrder' => ['GET', '/api/admin/orders/{orderId}'],
         'adminUpdateOrder' => ['PATCH', '/api/admin/orders/{orderId}'],
+        'adminGetOrderPackingSlip' => ['GET', '/api/admin/orders/{id}/packing-slip'],
         'adminProcessOrder' => ['POST', '/api/admin/orders/{orderId}/process'],
         'adminCancelOrder' => ['POST', '/api/admin/orders/{orderId}/cancel'],
         'adminArchiveOrder' => ['POST', '/api/admin/orders/{orderId}/archive'],
         'adminUnarchiveOrder' => ['POST', '/api/admin/orders/{orderId}/unarchive'],
-        'adminGetOrderPackingSlip' => ['GET', '/api/admin/orders/{id}/packing-slip'],
         'adminListIntegrations' => ['GET', '/api/admin/integrations'],
         'adminCreateIntegration' => ['POST', '/api/admin/integrations'],
         'adminGetIntegration' => ['GET', '/api/admin/integrations/{id}'],
@@ -149,9 +149,9 @@ trait Operations
         'adminCreateShipment' => ['POST', '/api/admin/shipments'],
         'adminListShipments' => ['GET', '/api/admin/shipments'],
         'adminGetShipment' => ['GET', '/api/admin/shipments/{id}'],
-        'adminGetShipmentLabel' => ['GET', '/api/admin/shipments/{id}/label'],
         'adminCreateReturnShipment' => ['POST', '/api/admin/shipments/{id}/return'],
         'adminListRefunds' => ['GET', '/api/admin/refunds'],
+        'adminGetShipmentLabel' => ['GET', '/api/admin/shipments/{id}/label'],
         'adminListShipmentDocuments' => ['GET', '/api/admin/shipments/{id}/documents'],
         'adminGetShipmentDocument' => ['GET', '/api/admin/shipments/{id}/documents/{type}'],
         'adminForceDeliverShipment' => ['POST', '/api/admin/shipments/{id}/force-delivery'],
@@ -1832,7 +1832,7 @@ trait Operations
     }
 
     /**
-     * Create an order (a known external_id updates the open order: 200).
+     * Create or import an order; a known external_id updates the open order (200).
      *
      * POST /api/admin/orders
      * @return array<string, mixed> the Order
@@ -1911,6 +1911,17 @@ trait Operations
     }
 
     /**
+     * Download the order's packing slip (PDF: order number, date, ship-to, every line with its quantity).
+     *
+     * GET /api/admin/orders/{id}/packing-slip
+     * @return string the label bytes
+     */
+    public function adminGetOrderPackingSlip(string $id): string
+    {
+        return $this->request('GET', '/api/admin/orders/{id}/packing-slip', ['id' => $id], [], null, null, 'binary');
+    }
+
+    /**
      * Process an order (awaiting_fulfillment → processing).
      *
      * POST /api/admin/orders/{orderId}/process
@@ -1952,17 +1963,6 @@ trait Operations
     public function adminUnarchiveOrder(string $orderId, ?string $idempotencyKey = null): array
     {
         return $this->request('POST', '/api/admin/orders/{orderId}/unarchive', ['orderId' => $orderId], [], null, $idempotencyKey, 'json');
-    }
-
-    /**
-     * Download the order's packing slip (PDF: order number, date, ship-to, every line with its quantity).
-     *
-     * GET /api/admin/orders/{id}/packing-slip
-     * @return string the label bytes
-     */
-    public function adminGetOrderPackingSlip(string $id): string
-    {
-        return $this->request('GET', '/api/admin/orders/{id}/packing-slip', ['id' => $id], [], null, null, 'binary');
     }
 
     /**
@@ -2143,7 +2143,7 @@ trait Operations
     }
 
     /**
-     * Buy a label for an order (as POST /v1/shipments).
+     * Buy a label for an order.
      *
      * POST /api/admin/shipments
      * @return array<string, mixed> the Shipment
@@ -2184,7 +2184,7 @@ trait Operations
     }
 
     /**
-     * Read a shipment.
+     * Read a shipment (tracking brought up to date).
      *
      * GET /api/admin/shipments/{id}
      * @return array<string, mixed> the Shipment
@@ -2195,21 +2195,7 @@ trait Operations
     }
 
     /**
-     * Download the label (?format= renders another format).
-     *
-     * GET /api/admin/shipments/{id}/label
-     *
-     * @param array<string, mixed> $query format
-     *   format: Render another format on demand (default: the purchased one). one of pdf_4x6, pdf_letter, png_4x6, zpl_4x6
-     * @return string the label bytes
-     */
-    public function adminGetShipmentLabel(string $id, array $query = []): string
-    {
-        return $this->request('GET', '/api/admin/shipments/{id}/label', ['id' => $id], $query, null, null, 'binary');
-    }
-
-    /**
-     * Make a return label for a shipment (as POST /v1/shipments/{id}/return).
+     * Make a return label for a shipment.
      *
      * POST /api/admin/shipments/{id}/return
      * @return array<string, mixed> the Shipment
@@ -2220,7 +2206,7 @@ trait Operations
     }
 
     /**
-     * List refunds of voided labels (as GET /v1/refunds).
+     * List refunds of voided labels, newest first.
      *
      * GET /api/admin/refunds
      *
@@ -2243,6 +2229,20 @@ trait Operations
     public function adminIterRefunds(array $query = []): \Generator
     {
         return $this->paginate(fn (array $q): array => $this->adminListRefunds($q), $query);
+    }
+
+    /**
+     * Download the label (stored artifact; ?format= renders another format).
+     *
+     * GET /api/admin/shipments/{id}/label
+     *
+     * @param array<string, mixed> $query format
+     *   format: Render another format on demand (default: the purchased one). one of pdf_4x6, pdf_letter, png_4x6, zpl_4x6
+     * @return string the label bytes
+     */
+    public function adminGetShipmentLabel(string $id, array $query = []): string
+    {
+        return $this->request('GET', '/api/admin/shipments/{id}/label', ['id' => $id], $query, null, null, 'binary');
     }
 
     /**
