@@ -24,7 +24,6 @@ const route: RouteFacts = {
   origin_country: 'US',
   destination_country: 'US',
   distance_miles: 580,
-  usps_zone: 5,
   ground_zone: 5,
   international_group: null,
   international_zone: null,

@@ -13,7 +13,7 @@ let fake: FakeUsps;
 let http: CarrierHttpClient;
 let seq = 0;
 
-const route: RouteFacts = { domestic: true, origin_country: 'US', destination_country: 'US', distance_miles: 580, usps_zone: 5, ground_zone: 5, international_group: null, international_zone: null, territory: false, military: false, noncontiguous: false };
+const route: RouteFacts = { domestic: true, origin_country: 'US', destination_country: 'US', distance_miles: 580, ground_zone: 5, international_group: null, international_zone: null, territory: false, military: false, noncontiguous: false };
 const from = { name: 'Dock Lead', company: 'Acme Widgets', street1: '12 Main St', city: 'Timonium', state: 'MD', postal_code: '21093', country: 'US', phone: '+1 (410) 555-0100' };
 const to = { name: 'Pat Buyer', street1: '100 Peachtree Pkwy', city: 'Alpharetta', state: 'GA', postal_code: '30005', country: 'US' };
 const parcel = { weight_oz: 40, length_in: 12, width_in: 9, height_in: 4 };
