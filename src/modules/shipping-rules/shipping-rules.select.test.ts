@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { getCarrierRegistry } from '../../carriers/registry.js';
 import type { RuleActions, RuleConditions, Strategy } from './shipping-rules.schemas.js';
 import { exclusionReason, matchesRule, selectService, type Candidate, type OrderFacts, type RuleForSelection } from './shipping-rules.select.js';
 
-const CARRIERS = ['usps', 'ups', 'fedex', 'dhl_express'] as const;
+const CARRIERS = (await getCarrierRegistry()).carriers.map((c) => c.slug);
 const SERVICES = CARRIERS.flatMap((c) => [`${c}_ground`, `${c}_express`, `${c}_priority`]);
 const carrierOf = (code: string) => CARRIERS.find((c) => code.startsWith(`${c}_`))!;
 const COUNTRIES = ['US', 'CA', 'GB', 'DE'];
