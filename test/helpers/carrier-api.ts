@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import type { ApiCallContext, ApiRateRequest } from '../../src/carriers/api-driver.js';
 import { CarrierHttpClient, type CarrierExchange } from '../../src/carriers/http/client.js';
 import type { RouteFacts, ShipmentOptions } from '../../src/carriers/types.js';
+import { ukRoute } from './driver-customs.js';
 
 /**
  * The set-up every api driver test shares: its carrier's fake (test/helpers/fake-*.ts) started
@@ -15,10 +16,12 @@ export interface FakeCarrier {
   url: string;
   /** Problems in the requests it received or the answers it gave. */
   violations: string[];
-  requests: Array<{ operation: string | null; body: string }>;
   reset(): void;
   close(): Promise<void>;
 }
+
+/** How the driver tests start a carrier's fake and the account they use on it (each fake exports its own). */
+export type FakeCarrierSetup<S, F extends FakeCarrier> = Omit<CarrierApiTestOptions<S, F>, 'idPrefix' | 'secrets'>;
 
 export interface CarrierApiTestOptions<S, F extends FakeCarrier> {
   /** The carrier's name and its folder under ../shared/carrier-specs, for the warning when its documents are absent. */
@@ -45,8 +48,6 @@ export interface CarrierApiTest<S, F extends FakeCarrier> {
   ctx(over?: Partial<ApiCallContext['account']>, timeoutMs?: number): ApiCallContext;
   /** The fake saw nothing off its documents, and no exchange shows a secret. */
   expectCleanExchange(): void;
-  /** The JSON body of the last request to `operation`. */
-  lastBody(operation: string): any;
 }
 
 /** Registers the file's hooks (vitest) and returns the set-up's live state. */
@@ -112,9 +113,6 @@ export function useCarrierApiTest<S, F extends FakeCarrier>(options: CarrierApiT
         else expect(text).not.toMatch(secret);
       }
     },
-    lastBody(operation) {
-      return JSON.parse(fake!.requests.filter((r) => r.operation === operation).at(-1)!.body);
-    },
   };
 }
 
@@ -132,19 +130,8 @@ export const US_ROUTE: RouteFacts = {
   noncontiguous: false,
 };
 
-/** US → Germany, DHL Express's lane in its tests. */
-export const US_TO_DE_ROUTE: RouteFacts = {
-  domestic: false,
-  origin_country: 'US',
-  destination_country: 'DE',
-  distance_miles: null,
-  ground_zone: null,
-  international_group: 'europe',
-  international_zone: 2,
-  territory: false,
-  military: false,
-  noncontiguous: false,
-};
+/** US → Germany, DHL Express's lane in its tests (the London lane's country group and zone). */
+export const US_TO_DE_ROUTE: RouteFacts = { ...ukRoute, destination_country: 'DE' };
 
 export const SHIP_FROM = { name: 'Dock Lead', company: 'Acme Widgets', street1: '12 Main St', city: 'Timonium', state: 'MD', postal_code: '21093', country: 'US', phone: '+1 (410) 555-0100' };
 

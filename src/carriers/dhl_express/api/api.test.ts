@@ -2,8 +2,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SHIP_FROM, US_TO_DE_ROUTE, useCarrierApiTest } from '../../../../test/helpers/carrier-api.js';
 import { londonAddress, ukCustoms, ukCustomsWithItn, ukRoute, UK_CUSTOMS_TOTAL_MINOR } from '../../../../test/helpers/driver-customs.js';
-import { dhlFixture, DHL_FIXTURES_DIR, FAKE_DHL_LABELS, fakeDhlDocument, startFakeDhl, type FakeDhl } from '../../../../test/helpers/fake-dhl.js';
-import { DHL_SPEC_FILE, loadDhlSpecs } from '../../../../test/helpers/dhl-spec.js';
+import { DHL_FIXTURES_DIR, dhlFixture, FAKE_DHL_LABELS, FAKE_DHL_SETUP, type FakeDhl, fakeDhlDocument } from '../../../../test/helpers/fake-dhl.js';
+import { DHL_SPEC_FILE } from '../../../../test/helpers/dhl-spec.js';
 import type { ApiPurchaseRequest, ApiRateRequest } from '../../api-driver.js';
 import { CarrierTransportError } from '../../http/errors.js';
 import { createDhlExpressApiDriver } from './client.js';
@@ -15,12 +15,8 @@ const SPEC_PRESENT = existsSync(DHL_SPEC_FILE);
 
 const BASIC = `Basic ${Buffer.from('fake-api-key:fake-api-secret').toString('base64')}`;
 const api = useCarrierApiTest({
-  name: 'DHL Express',
-  folder: 'dhl_express',
-  loadSpecs: loadDhlSpecs,
-  startFake: (specs) => startFakeDhl({ specs }),
+  ...FAKE_DHL_SETUP,
   idPrefix: 'dhl',
-  account: { account_number: '123456789', credentials: { api_key: 'fake-api-key', api_secret: 'fake-api-secret' } },
   secrets: ['fake-api-secret', BASIC.slice(6)],
 });
 const { sleeps, exchanges, ctx, expectCleanExchange } = api;

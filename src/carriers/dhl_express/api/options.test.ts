@@ -1,21 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { SHIP_FROM, US_TO_DE_ROUTE, useCarrierApiTest, withOptions } from '../../../../test/helpers/carrier-api.js';
-import { FAKE_DHL_OPTION_CHARGES, startFakeDhl } from '../../../../test/helpers/fake-dhl.js';
-import { loadDhlSpecs } from '../../../../test/helpers/dhl-spec.js';
+import { FAKE_DHL_OPTION_CHARGES, FAKE_DHL_SETUP } from '../../../../test/helpers/fake-dhl.js';
 import type { ApiPurchaseRequest } from '../../api-driver.js';
 import type { ShipmentOptions } from '../../types.js';
 import { createDhlExpressApiDriver } from './client.js';
 
 // Shipment options through the DHL Express api driver: each option as a valueAddedServices entry
 // (the fake checks every request against mydhl-api.yaml), its charge read back, a refusal kept.
-const api = useCarrierApiTest({
-  name: 'DHL Express',
-  folder: 'dhl_express',
-  loadSpecs: loadDhlSpecs,
-  startFake: (specs) => startFakeDhl({ specs }),
-  idPrefix: 'dhlopt',
-  account: { account_number: '123456789', credentials: { api_key: 'fake-api-key', api_secret: 'fake-api-secret' } },
-});
+const api = useCarrierApiTest({ ...FAKE_DHL_SETUP, idPrefix: 'dhlopt' });
 const { ctx } = api;
 
 const to = { name: 'Pat Käufer', street1: 'Invalidenstraße 116', city: 'Berlin', postal_code: '10115', country: 'DE', phone: '+49 30 1234567', email: 'pat@example.de' };
@@ -24,7 +16,7 @@ const request = { ship_from: { ...SHIP_FROM, phone: '+1 410 555 0100' }, ship_to
 const rate = (options: Partial<ShipmentOptions>) => withOptions(request, options);
 const buy = (options: Partial<ShipmentOptions>): ApiPurchaseRequest => ({ ...rate(options), service_code: 'dhl_express_worldwide', reference: 'shp_01OPTIONS', purchased_at: '2026-03-02T15:00:00.000Z', label_image: 'PDF' });
 const cents = (code: string) => Math.round(FAKE_DHL_OPTION_CHARGES[code].price * 100);
-const sent = (op: 'rates' | 'shipments') => api.lastBody(op);
+const sent = (op: 'rates' | 'shipments') => api.fake.lastBody(op);
 
 describe('DHL Express api driver: shipment options', () => {
   it('insurance, Saturday delivery and signature: II with its value, AA, SF / SD, priced from the breakdown', async () => {

@@ -2,8 +2,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SHIP_FROM, US_ROUTE, useCarrierApiTest } from '../../../../test/helpers/carrier-api.js';
 import { londonAddress, ukCustoms, ukCustomsWithItn, ukRoute, UK_CUSTOMS_TOTAL_MINOR } from '../../../../test/helpers/driver-customs.js';
-import { FAKE_FEDEX_INVOICE, FAKE_FEDEX_LABELS, FAKE_FEDEX_ONE_RATE, FEDEX_FIXTURES_DIR, fedexFixture, startFakeFedex } from '../../../../test/helpers/fake-fedex.js';
-import { FEDEX_SPEC_DIR, loadFedexSpecs } from '../../../../test/helpers/fedex-spec.js';
+import { FAKE_FEDEX_INVOICE, FAKE_FEDEX_LABELS, FAKE_FEDEX_ONE_RATE, FAKE_FEDEX_SETUP, FEDEX_FIXTURES_DIR, fedexFixture } from '../../../../test/helpers/fake-fedex.js';
+import { FEDEX_SPEC_DIR } from '../../../../test/helpers/fedex-spec.js';
 import type { ApiPurchaseRequest, ApiRateRequest } from '../../api-driver.js';
 import { CarrierTransportError } from '../../http/errors.js';
 import { createFedexApiDriver } from './client.js';
@@ -12,12 +12,8 @@ import { fedexCredentialsSchema, FEDEX_HOSTS } from './credentials.js';
 // FedEx's documents are large (the Ship description alone is 640 kB): loaded once for this file.
 const SPECS_PRESENT = existsSync(FEDEX_SPEC_DIR);
 const api = useCarrierApiTest({
-  name: 'FedEx',
-  folder: 'fedex',
-  loadSpecs: loadFedexSpecs,
-  startFake: (specs) => startFakeFedex({ specs }),
+  ...FAKE_FEDEX_SETUP,
   idPrefix: 'fedex',
-  account: { account_number: '740561073', credentials: { api_key: 'fake-api-key', secret_key: 'fake-secret-key' } },
   secrets: ['fake-secret-key', /tok_[0-9a-f]{24}/],
 });
 const { sleeps, exchanges, ctx, expectCleanExchange } = api;

@@ -1,21 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { SHIP_FROM, US_ROUTE, useCarrierApiTest, withOptions } from '../../../../test/helpers/carrier-api.js';
-import { FAKE_FEDEX_OPTION_CHARGES, startFakeFedex } from '../../../../test/helpers/fake-fedex.js';
-import { loadFedexSpecs } from '../../../../test/helpers/fedex-spec.js';
+import { FAKE_FEDEX_OPTION_CHARGES, FAKE_FEDEX_SETUP } from '../../../../test/helpers/fake-fedex.js';
 import type { ApiPurchaseRequest } from '../../api-driver.js';
 import type { ShipmentOptions } from '../../types.js';
 import { createFedexApiDriver } from './client.js';
 
 // Shipment options through the FedEx api driver: each option in FedEx's published fields (the
 // fake checks every request against the rates and ship resources), its charge read back, a refusal kept.
-const api = useCarrierApiTest({
-  name: 'FedEx',
-  folder: 'fedex',
-  loadSpecs: loadFedexSpecs,
-  startFake: (specs) => startFakeFedex({ specs }),
-  idPrefix: 'fxopt',
-  account: { account_number: '740561073', credentials: { api_key: 'fake-api-key', secret_key: 'fake-secret-key' } },
-});
+const api = useCarrierApiTest({ ...FAKE_FEDEX_SETUP, idPrefix: 'fxopt' });
 const { ctx } = api;
 
 const to = { name: 'Pat Buyer', street1: '100 Peachtree Pkwy', city: 'Alpharetta', state: 'GA', postal_code: '30005', country: 'US' };
@@ -24,7 +16,7 @@ const request = { ship_from: SHIP_FROM, ship_to: to, parcel, ship_date: '2026-03
 const rate = (options: Partial<ShipmentOptions>) => withOptions(request, options);
 const buy = (options: Partial<ShipmentOptions>, service_code = 'fedex_2day'): ApiPurchaseRequest => ({ ...rate(options), service_code, reference: 'shp_01OPTIONS', purchased_at: '2026-03-02T15:00:00.000Z', label_image: 'PDF' });
 const cents = (usd: number) => Math.round(usd * 100);
-const sent = (op: 'rates' | 'ship') => api.lastBody(op).requestedShipment;
+const sent = (op: 'rates' | 'ship') => api.fake.lastBody(op).requestedShipment;
 
 describe('FedEx api driver: shipment options', () => {
   it('signature and Saturday delivery: signatureOptionType DIRECT / ADULT and the SATURDAY_DELIVERY special service, priced from the surcharges', async () => {

@@ -2,8 +2,7 @@ import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SHIP_FROM, US_ROUTE, useCarrierApiTest } from '../../../../test/helpers/carrier-api.js';
 import { londonAddress, ukCustoms, ukCustomsWithItn, ukRoute } from '../../../../test/helpers/driver-customs.js';
-import { startFakeUps, upsFixture, FAKE_FORM_PDF, FAKE_LABELS, FAKE_UPS_LETTER_RATES, UPS_FIXTURES_DIR } from '../../../../test/helpers/fake-ups.js';
-import { loadUpsSpecs } from '../../../../test/helpers/ups-spec.js';
+import { FAKE_FORM_PDF, FAKE_LABELS, FAKE_UPS_LETTER_RATES, FAKE_UPS_SETUP, UPS_FIXTURES_DIR, upsFixture } from '../../../../test/helpers/fake-ups.js';
 import type { ApiPurchaseRequest, ApiRateRequest } from '../../api-driver.js';
 import { CarrierTransportError } from '../../http/errors.js';
 import { createUpsApiDriver } from './client.js';
@@ -11,12 +10,8 @@ import { upsCredentialsSchema } from './credentials.js';
 import { mapUpsStatus, ourServiceCode, upsServiceCode } from './units.js';
 
 const api = useCarrierApiTest({
-  name: 'UPS',
-  folder: 'ups',
-  loadSpecs: loadUpsSpecs,
-  startFake: (specs) => startFakeUps({ specs }),
+  ...FAKE_UPS_SETUP,
   idPrefix: 'test',
-  account: { account_number: 'A1B2C3', credentials: { client_id: 'fake-client-id', client_secret: 'fake-client-secret' } },
   secrets: ['fake-client-secret', /tok_[0-9a-f]{24}/],
 });
 const { sleeps, exchanges, ctx, expectCleanExchange } = api;

@@ -1,21 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { SHIP_FROM, US_ROUTE, useCarrierApiTest, withOptions } from '../../../../test/helpers/carrier-api.js';
-import { FAKE_UPS_OPTION_CHARGES, startFakeUps } from '../../../../test/helpers/fake-ups.js';
-import { loadUpsSpecs } from '../../../../test/helpers/ups-spec.js';
+import { FAKE_UPS_OPTION_CHARGES, FAKE_UPS_SETUP } from '../../../../test/helpers/fake-ups.js';
 import type { ApiPurchaseRequest } from '../../api-driver.js';
 import type { ShipmentOptions } from '../../types.js';
 import { createUpsApiDriver } from './client.js';
 
 // Shipment options through the UPS api driver: each option in UPS's published fields (the fake
 // checks every request against Rating.yaml / Shipping.yaml), its charge read back, a refusal kept.
-const api = useCarrierApiTest({
-  name: 'UPS',
-  folder: 'ups',
-  loadSpecs: loadUpsSpecs,
-  startFake: (specs) => startFakeUps({ specs }),
-  idPrefix: 'opt',
-  account: { account_number: 'A1B2C3', credentials: { client_id: 'fake-client-id', client_secret: 'fake-client-secret' } },
-});
+const api = useCarrierApiTest({ ...FAKE_UPS_SETUP, idPrefix: 'opt' });
 const { ctx } = api;
 
 const to = { name: 'Pat Buyer', street1: '100 Peachtree Pkwy', city: 'Alpharetta', state: 'GA', postal_code: '30005', country: 'US' };
@@ -23,7 +15,7 @@ const parcel = { weight_oz: 40, length_in: 12, width_in: 9, height_in: 4 };
 const request = { ship_from: SHIP_FROM, ship_to: to, parcel, ship_date: '2026-03-02', residential: true, route: US_ROUTE };
 const rate = (options: Partial<ShipmentOptions>) => withOptions(request, options);
 const buy = (options: Partial<ShipmentOptions>, service_code = 'ups_2nd_day_air'): ApiPurchaseRequest => ({ ...rate(options), service_code, reference: 'shp_01OPTIONS', purchased_at: '2026-03-02T15:00:00.000Z', label_image: 'GIF' });
-const sent = (op: 'rates' | 'ship') => api.lastBody(op);
+const sent = (op: 'rates' | 'ship') => api.fake.lastBody(op);
 
 describe('UPS api driver: shipment options', () => {
   it('signature, adult signature and Saturday delivery: DeliveryConfirmation.DCISType and SaturdayDeliveryIndicator, priced from the itemised charges', async () => {

@@ -3,29 +3,17 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SHIP_FROM, US_ROUTE, useCarrierApiTest } from '../../../../test/helpers/carrier-api.js';
 import { londonAddress, ukCustoms, ukCustomsWithItn, ukRoute } from '../../../../test/helpers/driver-customs.js';
-import { FAKE_LABELS, FAKE_SCAN_FORM, FAKE_USPS_FLAT_RATES, startFakeUsps, uspsFixture, USPS_FIXTURES_DIR } from '../../../../test/helpers/fake-usps.js';
-import { loadUspsSpecs, USPS_SPEC_DIR } from '../../../../test/helpers/usps-spec.js';
+import { FAKE_LABELS, FAKE_SCAN_FORM, FAKE_USPS_FLAT_RATES, FAKE_USPS_SETUP, USPS_FIXTURES_DIR, uspsFixture } from '../../../../test/helpers/fake-usps.js';
+import { USPS_SPEC_DIR } from '../../../../test/helpers/usps-spec.js';
 import type { ApiPurchaseRequest, ApiRateRequest } from '../../api-driver.js';
 import { CarrierTransportError } from '../../http/errors.js';
 import { createUspsApiDriver, idempotencyKey } from './client.js';
 
 const specsPresent = existsSync(resolve(USPS_SPEC_DIR, 'openapi'));
-const CREDENTIALS = {
-  client_id: 'fake-client-id',
-  client_secret: 'fake-client-secret',
-  crid: '56982563',
-  mid: '904128936',
-  manifest_mid: '904128937',
-  payment_account_number: '1000405525',
-  payment_account_type: 'EPS',
-};
+const CREDENTIALS = FAKE_USPS_SETUP.account.credentials;
 const api = useCarrierApiTest({
-  name: 'USPS',
-  folder: 'usps',
-  loadSpecs: loadUspsSpecs,
-  startFake: (specs) => startFakeUsps({ specs }),
+  ...FAKE_USPS_SETUP,
   idPrefix: 'usps',
-  account: { account_number: null, credentials: CREDENTIALS },
   secrets: ['fake-client-secret', '1000405525', /tok_[0-9a-f]{24}/, /pay_[0-9a-f]{24}/],
 });
 const { sleeps, exchanges, ctx, expectCleanExchange } = api;

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SHIP_FROM, US_ROUTE, useCarrierApiTest, withOptions } from '../../../../test/helpers/carrier-api.js';
-import { FAKE_USPS_EXTRA_SERVICES, startFakeUsps } from '../../../../test/helpers/fake-usps.js';
-import { loadUspsSpecs } from '../../../../test/helpers/usps-spec.js';
+import { FAKE_USPS_EXTRA_SERVICES, FAKE_USPS_SETUP } from '../../../../test/helpers/fake-usps.js';
 import type { ApiPurchaseRequest } from '../../api-driver.js';
 import type { ShipmentOptions } from '../../types.js';
 import { createUspsApiDriver } from './client.js';
@@ -9,15 +8,7 @@ import { parseMultipart } from './multipart.js';
 
 // Shipment options through the USPS api driver: extra service codes on prices and labels (the
 // fake checks every request against USPS's v3 documents), their charges read back, a refusal kept.
-const CREDENTIALS = { client_id: 'fake-client-id', client_secret: 'fake-client-secret', crid: '56982563', mid: '904128936', manifest_mid: '904128937', payment_account_number: '1000405525', payment_account_type: 'EPS' };
-const api = useCarrierApiTest({
-  name: 'USPS',
-  folder: 'usps',
-  loadSpecs: loadUspsSpecs,
-  startFake: (specs) => startFakeUsps({ specs }),
-  idPrefix: 'uspsopt',
-  account: { account_number: null, credentials: CREDENTIALS },
-});
+const api = useCarrierApiTest({ ...FAKE_USPS_SETUP, idPrefix: 'uspsopt' });
 const { ctx } = api;
 
 const to = { name: 'Pat Buyer', street1: '100 Peachtree Pkwy', city: 'Alpharetta', state: 'GA', postal_code: '30005', country: 'US' };
@@ -27,7 +18,7 @@ const rate = (options: Partial<ShipmentOptions>) => withOptions(request, options
 const buy = (options: Partial<ShipmentOptions>): ApiPurchaseRequest => ({ ...rate(options), service_code: 'usps_ground_advantage', reference: `shp_01OPTIONS${api.accounts}`, purchased_at: '2026-03-02T15:00:00.000Z', label_image: 'PDF' });
 const cents = (code: number) => Math.round(FAKE_USPS_EXTRA_SERVICES[code].price * 100);
 const sent = (op: 'rates' | 'label') => {
-  if (op === 'rates') return api.lastBody(op);
+  if (op === 'rates') return api.fake.lastBody(op);
   const r = api.fake.requests.filter((x) => x.operation === op).at(-1)!;
   // Labels go as JSON (the label request body); multipart is only USPS's answer.
   return r.body.trim().startsWith('{') ? JSON.parse(r.body) : JSON.parse(parseMultipart(r.body, String(r.headers['content-type']))![0].body);
