@@ -2,8 +2,8 @@
 // little): node --import tsx bench/micro-hot-paths.ts
 import { Kysely, PostgresDialect, CompiledQuery } from 'kysely';
 import { Counter, Histogram, Registry } from 'prom-client';
-import { inScope } from '../src/platform/db/scope.ts';
-import { sha256Hex } from '../src/platform/crypto.ts';
+import { inScope } from '../src/platform/db/scope.js';
+import { sha256Hex } from '../src/platform/crypto.js';
 import { createHash } from 'node:crypto';
 const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: {} as never }) });
 const scope = { workspaceId: 'ws_01m84sr8f2etp94j1xzspytcgn', environment: 'test' };

@@ -1,4 +1,4 @@
-import type { CarrierDriver } from './driver.js';
+import type { CarrierApiDriver } from './driver.js';
 import type { CarrierHttpClient } from './http/client.js';
 import type { CarrierRegistry } from './registry.js';
 import { withSecretScrubbing } from './scrubbing-driver.js';
@@ -10,6 +10,6 @@ import { withSecretScrubbing } from './scrubbing-driver.js';
  * says so). Each is wrapped so nothing it returns or throws carries the account's secrets
  * (scrubbing-driver.ts).
  */
-export function builtInApiDrivers(http: CarrierHttpClient, registry: CarrierRegistry): ReadonlyMap<string, CarrierDriver> {
+export function builtInApiDrivers(http: CarrierHttpClient, registry: CarrierRegistry): ReadonlyMap<string, CarrierApiDriver> {
   return new Map([...registry.apiDrivers].map(([slug, make]) => [slug, withSecretScrubbing(make(http), http.tokens)]));
 }

@@ -114,14 +114,11 @@ export interface ApiPurchaseResult {
   /** The carrier's shipment id (for UPS the first package's tracking number; void uses it). */
   carrier_shipment_id: string;
   /** One per package, in request order. */
-  packages: { tracking_number: string; label: LabelArtifact | null }[];
-  /**
-   * The first package's label as the carrier issued it; null from a driver that issues no image
-   * (the simulated ones): the platform draws the label from the carrier's `LabelPresentation`.
-   */
-  label: LabelArtifact | null;
+  packages: { tracking_number: string; label: LabelArtifact }[];
+  /** The first package's label. */
+  label: LabelArtifact;
   /** What the carrier charged, when it said. */
-  rate: (CarrierRate & { estimated_delivery_date?: string | null }) | null;
+  rate: ApiRate | null;
   /**
    * A pickup the carrier booked together with this shipment (DHL Express `dispatchConfirmationNumber`),
    * to be handed back in `ApiVoidRequest.pickup_confirmation`. Absent when none was booked.
@@ -132,6 +129,17 @@ export interface ApiPurchaseResult {
    * commercial invoice), decoded, to be kept with the shipment. Absent when none.
    */
   documents?: ApiCarrierDocument[];
+}
+
+/**
+ * A purchase as either driver answers it: a real carrier's (`ApiPurchaseResult`), or a simulated
+ * one's, which issues no image (`label` null): the platform then draws the label from the
+ * carrier's `LabelPresentation`.
+ */
+export interface PurchaseAnswer extends Omit<ApiPurchaseResult, 'packages' | 'label' | 'rate'> {
+  packages: { tracking_number: string; label: LabelArtifact | null }[];
+  label: LabelArtifact | null;
+  rate: (CarrierRate & { estimated_delivery_date?: string | null }) | null;
 }
 
 /** A document a carrier issued with a shipment or a manifest, exactly as received (decoded). */
@@ -250,7 +258,7 @@ export interface CarrierDriver {
   /** A real carrier's rates are `ApiRate`s (its own codes and list prices beside ours). */
   rates(ctx: ApiCallContext, request: ApiRateRequest): Promise<DriverResult<RateResponse>>;
   /** Never retried blindly: a transport failure may hide an issued label. */
-  purchase(ctx: ApiCallContext, request: ApiPurchaseRequest): Promise<DriverResult<ApiPurchaseResult>>;
+  purchase(ctx: ApiCallContext, request: ApiPurchaseRequest): Promise<DriverResult<PurchaseAnswer>>;
   /**
    * `refund_review`: the carrier reviews the label's refund before granting it (the simulated
    * carriers play such a review, decided later by the refunds job); absent: granted with the void.
@@ -271,5 +279,17 @@ export interface CarrierDriver {
   testCredentials(ctx: ApiCallContext): Promise<DriverResult<{ latency_ms: number }>>;
 }
 
-/** How a driver is made: one shared HTTP client for the process. */
-export type CarrierDriverFactory = (http: CarrierHttpClient) => CarrierDriver;
+/**
+ * A carrier's real-protocol driver: the same contract, its answers narrowed to what a real
+ * carrier gives (its own codes beside ours, label images always, tracking by the number alone,
+ * address validation).
+ */
+export interface CarrierApiDriver extends CarrierDriver {
+  rates(ctx: ApiCallContext, request: ApiRateRequest): Promise<DriverResult<ApiRateResponse>>;
+  purchase(ctx: ApiCallContext, request: ApiPurchaseRequest): Promise<DriverResult<ApiPurchaseResult>>;
+  track(ctx: ApiCallContext, request: { tracking_number: string }): Promise<DriverResult<ApiTrackResult>>;
+  validateAddress(ctx: ApiCallContext, address: Address): Promise<DriverResult<ApiAddressValidation>>;
+}
+
+/** How a real-protocol driver is made: one shared HTTP client for the process. */
+export type CarrierApiDriverFactory = (http: CarrierHttpClient) => CarrierApiDriver;

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { CarrierDriver } from './driver.js';
+import type { CarrierApiDriver } from './driver.js';
 import type { CarrierHttpClient } from './http/client.js';
 import type { CarrierDefinition } from './types.js';
 
@@ -33,7 +33,7 @@ export interface CarrierRegistry {
 }
 
 /** What a carrier folder's `apiDriver` export is: its driver, made on the shared HTTP client. */
-export type ApiDriverFactory = (http: CarrierHttpClient) => CarrierDriver;
+export type ApiDriverFactory = (http: CarrierHttpClient) => CarrierApiDriver;
 
 let registrySeq = 0;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiCallContext, CarrierDriver } from './driver.js';
+import type { ApiCallContext, CarrierApiDriver } from './driver.js';
 import { TokenCache } from './http/token-cache.js';
 import { withSecretScrubbing } from './scrubbing-driver.js';
 import { CarrierError } from './types.js';
@@ -9,7 +9,7 @@ const BASIC = Buffer.from(`client-id:${SECRET}`).toString('base64');
 const ctx: ApiCallContext = { account: { id: 'ca_1', mode: 'sandbox', account_number: null, credentials: { client_id: 'client-id', client_secret: SECRET } }, timeoutMs: 1000 };
 
 /** A driver whose every answer quotes the account's secrets back (what a careless carrier or a proxy does). */
-function quotingDriver(tokens: TokenCache): CarrierDriver {
+function quotingDriver(tokens: TokenCache): CarrierApiDriver {
   const quote = async () => {
     const token = await tokens.get('ups:ca_1', async () => ({ accessToken: 'tok-issued-during-the-call', expiresInS: 3600 }), 'ca_1');
     return { ok: false as const, kind: 'rejected' as const, messages: [{ code: 'carrier_rejected' as const, carrier_code: 'X', message: `you sent Basic ${BASIC}, ${SECRET} and Bearer ${token}` }] };
@@ -28,7 +28,7 @@ function quotingDriver(tokens: TokenCache): CarrierDriver {
     testCredentials: async () => {
       throw new CarrierError('ups', 'x', `failed with ${SECRET}`, { retryable: false, cause: new Error(`inner ${BASIC}`) });
     },
-  } as unknown as CarrierDriver;
+  } as unknown as CarrierApiDriver;
 }
 
 describe('withSecretScrubbing', () => {

@@ -1,5 +1,5 @@
 import { secretScrubber, type SecretScrubber } from '../platform/secret-scrubber.js';
-import type { ApiCallContext, CarrierDriver } from './driver.js';
+import type { ApiCallContext, CarrierApiDriver } from './driver.js';
 import type { TokenCache } from './http/token-cache.js';
 
 /** The secret fields of a credentials schema (`writeOnly: true`), per schema. */
@@ -16,7 +16,7 @@ function secretFields(schema: Record<string, unknown>): string[] {
 }
 
 /** What one account's carrier answers are scrubbed of: its write-only credentials and the tokens cached for it. */
-export function accountScrubber(driver: Pick<CarrierDriver, 'credentialsSchema'>, ctx: ApiCallContext, tokens: TokenCache): SecretScrubber {
+export function accountScrubber(driver: Pick<CarrierApiDriver, 'credentialsSchema'>, ctx: ApiCallContext, tokens: TokenCache): SecretScrubber {
   const credentials = ctx.account.credentials;
   const values = secretFields(driver.credentialsSchema).map((f) => credentials[f]);
   return secretScrubber([...values.filter((v): v is string => typeof v === 'string'), ...tokens.tokensOf(ctx.account.id)]);
@@ -32,7 +32,7 @@ type Operation = (ctx: ApiCallContext, request: never) => Promise<unknown>;
  * Every result (its strings, at any depth) and every thrown error is scrubbed here, the one
  * place all of them pass, after the call (so a token fetched during it is known).
  */
-export function withSecretScrubbing(driver: CarrierDriver, tokens: TokenCache): CarrierDriver {
+export function withSecretScrubbing(driver: CarrierApiDriver, tokens: TokenCache): CarrierApiDriver {
   const guard = <F extends Operation | undefined>(operation: F): F => {
     if (!operation) return operation;
     const bound = operation.bind(driver) as Operation;
@@ -45,7 +45,7 @@ export function withSecretScrubbing(driver: CarrierDriver, tokens: TokenCache): 
       }
     }) as F;
   };
-  const scrubbed: CarrierDriver = {
+  const scrubbed: CarrierApiDriver = {
     carrier: driver.carrier,
     credentialsSchema: driver.credentialsSchema,
     hosts: driver.hosts,

@@ -133,7 +133,7 @@ describe('manifests of an api account', () => {
   });
 
   it('the carrier refuses the form: the manifest fails with its reason and its labels are free again', async () => {
-    manifestCall = async () => ({ ok: false, kind: 'rejected', messages: [{ message: 'The mailer ID is not enrolled for SCAN forms.', carrier_code: 'SCAN-003' }] });
+    manifestCall = async () => ({ ok: false, kind: 'rejected', messages: [{ code: 'carrier_rejected', message: 'The mailer ID is not enrolled for SCAN forms.', carrier_code: 'SCAN-003' }] });
     const s = await buy();
     const res = await app.inject({ method: 'POST', url: '/v1/manifests', headers: t.headers, payload: { carrier: 'usps', carrier_account_id: account, shipment_ids: [s.id] } });
     const m = await made(res.json().id);

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadDhlSpecs, type DhlOperation, type DhlSpecs } from './dhl-spec.js';
+import type { FakeCarrierSetup } from './carrier-api.js';
+import { startFakeCarrierServer, type FakeReply, type FakeRequest } from './fake-carrier.js';
 
 /**
  * A fake DHL Express (MyDHL API) on 127.0.0.1 (a double of DHL, not of our code). Every request
@@ -36,24 +36,9 @@ const OPERATION_IDS: Record<string, FakeDhlOperation> = {
   'exp-api-pickups-cancel': 'pickup_cancel',
 };
 
-export interface FakeReply {
-  status?: number;
-  body?: unknown;
-  /** Sent as is (a malformed body). */
-  raw?: string;
-  headers?: Record<string, string>;
-  /** Never answer (the driver's deadline must end it). */
-  hang?: boolean;
-}
+export type { FakeReply } from './fake-carrier.js';
 
-export interface FakeDhlRequest {
-  operation: FakeDhlOperation | null;
-  method: string;
-  path: string;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-  problems: string[];
-}
+export type FakeDhlRequest = FakeRequest<FakeDhlOperation>;
 
 /** Label documents the fake issues, per requested encodingFormat (tiny but real files). */
 export const FAKE_DHL_LABELS: Record<'PDF' | 'ZPL', Buffer> = {
@@ -86,14 +71,9 @@ export async function startFakeDhl(options: FakeDhlOptions = {}) {
   const specs = options.specs === undefined ? loadDhlSpecs() : options.specs;
   const apiKey = options.apiKey ?? 'fake-api-key';
   const apiSecret = options.apiSecret ?? 'fake-api-secret';
-  const queues = new Map<FakeDhlOperation, FakeReply[]>();
-  const requests: FakeDhlRequest[] = [];
-  /** Problems in requests we received or answers we gave, for tests to assert empty. */
-  const violations: string[] = [];
   const shipments = new Map<string, { pieces: string[]; pickup: string | null }>();
   const pickups = new Map<string, { cancelled: boolean }>();
   let seq = 0;
-  const sockets = new Set<import('node:net').Socket>();
 
   function defaultReply(op: FakeDhlOperation, url: URL, body: any): FakeReply {
     switch (op) {
@@ -170,84 +150,41 @@ export async function startFakeDhl(options: FakeDhlOptions = {}) {
     }
   }
 
-  function send(res: http.ServerResponse, op: DhlOperation | null, reply: FakeReply) {
-    const status = reply.status ?? 200;
-    const type = status >= 400 ? 'application/problem+json' : 'application/json';
-    if (reply.raw !== undefined) {
-      res.writeHead(status, { 'content-type': type, ...reply.headers });
-      res.end(reply.raw);
-      return;
-    }
-    if (specs && op) {
+  const expectedAuth = `Basic ${Buffer.from(`${apiKey}:${apiSecret}`).toString('base64')}`;
+  const core = await startFakeCarrierServer<FakeDhlOperation, DhlOperation>({
+    host: 'fake-dhl',
+    specs,
+    operationOf: (op, method, url) => (op ? (OPERATION_IDS[op.operationId] ?? null) : guessOperation(method, url.pathname)),
+    reply({ name, url, headers, body, problems, queued }) {
+      // Authentication first, as DHL's gateway does.
+      if (headers.authorization !== expectedAuth) return { status: 401, body: { ...dhlFixture('error-auth'), instance: `/expressapi${url.pathname}` } };
+      if (!name) return { status: 404, body: problem(`/expressapi${url.pathname}`, 404, 'Not found', 'No such operation') };
+      if (problems.length) return { status: 400, body: problem(`/expressapi${url.pathname}`, 400, 'Bad request', problems.slice(0, 5).join('; ')) };
+      return queued() ?? defaultReply(name, url, parseOrNull(body));
+    },
+    checkAnswer(op, status, reply) {
+      if (!specs || reply.raw !== undefined) return [];
       const problems = specs.checkResponse(op, status, reply.body);
       // DHL documents no 401/429/503 answers: an undocumented status is fine to play.
-      if (problems.length && !problems[0].includes('documents no ' + status)) violations.push(`answer ${op.operationId} ${status}: ${problems.join('; ')}`);
-    }
-    res.writeHead(status, { 'content-type': type, ...reply.headers });
-    res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
-  }
-
-  const expectedAuth = `Basic ${Buffer.from(`${apiKey}:${apiSecret}`).toString('base64')}`;
-  /** `send` after the operation's latency, if it has one. */
-  function answer(res: http.ServerResponse, name: FakeDhlOperation | null, op: DhlOperation | null, reply: FakeReply) {
-    const delay = name ? (options.delayMs?.[name] ?? 0) : 0;
-    if (delay > 0) setTimeout(() => send(res, op, reply), delay);
-    else send(res, op, reply);
-  }
-
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      const url = new URL(req.url ?? '/', 'http://fake-dhl');
-      const method = req.method ?? 'GET';
-      const { op, problems } = specs ? specs.checkRequest(method, url, req.headers, body) : { op: null as DhlOperation | null, problems: [] as string[] };
-      const name: FakeDhlOperation | null = op ? (OPERATION_IDS[op.operationId] ?? null) : guessOperation(method, url.pathname);
-      requests.push({ operation: name, method, path: `${url.pathname}${url.search}`, headers: req.headers, body, problems });
-      if (problems.length) violations.push(`request ${method} ${url.pathname}: ${problems.join('; ')}`);
-      // Authentication first, as DHL's gateway does.
-      if (req.headers.authorization !== expectedAuth) return answer(res, name, op, { status: 401, body: { ...dhlFixture('error-auth'), instance: `/expressapi${url.pathname}` } });
-      if (!name) return answer(res, name, op, { status: 404, body: problem(`/expressapi${url.pathname}`, 404, 'Not found', 'No such operation') });
-      if (problems.length) return answer(res, name, op, { status: 400, body: problem(`/expressapi${url.pathname}`, 400, 'Bad request', problems.slice(0, 5).join('; ')) });
-      const queued = queues.get(name)?.shift();
-      if (queued?.hang) return; // never answers
-      answer(res, name, op, queued ?? defaultReply(name, url, parseOrNull(body)));
-    });
+      return problems.length && problems[0].includes('documents no ' + status) ? [] : problems;
+    },
+    contentType: (status) => (status >= 400 ? 'application/problem+json' : 'application/json'),
+    delayMs: options.delayMs,
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as AddressInfo).port;
 
-  return {
-    url: `http://127.0.0.1:${port}`,
-    specChecked: specs !== null,
-    requests,
-    violations,
-    shipments,
-    pickups,
-    queue(op: FakeDhlOperation, ...replies: FakeReply[]) {
-      queues.set(op, [...(queues.get(op) ?? []), ...replies]);
-    },
-    count(op: FakeDhlOperation) {
-      return requests.filter((r) => r.operation === op).length;
-    },
-    reset() {
-      requests.length = 0;
-      violations.length = 0;
-      queues.clear();
-    },
-    async close() {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((r) => server.close(() => r()));
-    },
-  };
+  return { ...core, shipments, pickups };
 }
 
 export type FakeDhl = Awaited<ReturnType<typeof startFakeDhl>>;
+
+/** The driver tests' set-up of the fake DHL Express and its account (test/helpers/carrier-api.ts). */
+export const FAKE_DHL_SETUP: FakeCarrierSetup<DhlSpecs, FakeDhl> = {
+  name: 'DHL Express',
+  folder: 'dhl_express',
+  loadSpecs: loadDhlSpecs,
+  startFake: (specs) => startFakeDhl({ specs }),
+  account: { account_number: '123456789', credentials: { api_key: 'fake-api-key', api_secret: 'fake-api-secret' } },
+};
 
 function parseOrNull(body: string): unknown {
   try {

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fedexCheckDigit } from '../../src/carriers/fedex/tracking-numbers.js';
 import type { SpecOperation } from './carrier-openapi.js';
+import type { FakeCarrierSetup } from './carrier-api.js';
+import { startFakeCarrierServer, type FakeReply, type FakeRequest } from './fake-carrier.js';
 import { loadFedexSpecs, type FedexSpecs } from './fedex-spec.js';
 
 /**
@@ -53,24 +53,9 @@ const PATHS: Record<string, FakeFedexOperation> = {
   'PUT /ship/v1/endofday/': 'close',
 };
 
-export interface FakeReply {
-  status?: number;
-  body?: unknown;
-  /** Sent as is (a malformed body). */
-  raw?: string;
-  headers?: Record<string, string>;
-  /** Never answer (the driver's deadline must end it). */
-  hang?: boolean;
-}
+export type { FakeReply } from './fake-carrier.js';
 
-export interface FakeFedexRequest {
-  operation: FakeFedexOperation | null;
-  method: string;
-  path: string;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-  problems: string[];
-}
+export type FakeFedexRequest = FakeRequest<FakeFedexOperation>;
 
 /** Label images the fake issues, per requested imageType (tiny but real files). */
 export const FAKE_FEDEX_LABELS: Record<string, Buffer> = {
@@ -101,13 +86,8 @@ export async function startFakeFedex(options: FakeFedexOptions = {}) {
   const secretKey = options.secretKey ?? 'fake-secret-key';
   let tokenLifetimeS = options.tokenLifetimeS ?? 3599;
   const validTokens = new Set<string>();
-  const queues = new Map<FakeFedexOperation, FakeReply[]>();
-  const requests: FakeFedexRequest[] = [];
-  /** Problems in requests we received or answers we gave, for tests to assert empty. */
-  const violations: string[] = [];
   const shipments = new Map<string, { cancelled: boolean; trackingNumbers: string[]; serviceType?: string; shipDate?: string; closed?: boolean }>();
   let seq = 0;
-  const sockets = new Set<import('node:net').Socket>();
 
   const trackingNumber = () => {
     const serial = `7949${String(++seq).padStart(7, '0')}`;
@@ -193,72 +173,35 @@ export async function startFakeFedex(options: FakeFedexOptions = {}) {
     }
   }
 
-  function send(res: http.ServerResponse, op: SpecOperation | null, reply: FakeReply) {
-    const status = reply.status ?? 200;
-    if (reply.raw !== undefined) {
-      res.writeHead(status, { 'content-type': 'application/json', ...reply.headers });
-      res.end(reply.raw);
-      return;
-    }
-    if (specs && op && reply.body !== undefined) {
-      const problems = specs.checkResponse(op, status, reply.body);
-      // FedEx documents no 429: an undocumented status is fine to play.
-      if (problems.length && !problems[0].includes('documents no')) violations.push(`answer ${op.operationId} ${status}: ${problems.join('; ')}`);
-    }
-    res.writeHead(status, { 'content-type': 'application/json', ...reply.headers });
-    res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
-  }
-
-  /** `send` after the operation's latency, if it has one. */
-  function answer(res: http.ServerResponse, name: FakeFedexOperation | null, op: SpecOperation | null, reply: FakeReply) {
-    const delay = name ? (options.delayMs?.[name] ?? 0) : 0;
-    if (delay > 0) setTimeout(() => send(res, op, reply), delay);
-    else send(res, op, reply);
-  }
-
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      const url = new URL(req.url ?? '/', 'http://fake-fedex');
-      const method = req.method ?? 'GET';
-      const { op, problems } = specs ? specs.checkRequest(method, url, req.headers, body) : { op: null as SpecOperation | null, problems: [] as string[] };
-      const name: FakeFedexOperation | null = op ? (OPERATION_IDS[op.operationId] ?? null) : (PATHS[`${method} ${url.pathname}`] ?? null);
-      requests.push({ operation: name, method, path: `${url.pathname}${url.search}`, headers: req.headers, body, problems });
-      if (problems.length) violations.push(`request ${method} ${url.pathname}: ${problems.join('; ')}`);
-      if (!name) return answer(res, name, op, { status: 404, body: fedexError('NOT.FOUND.ERROR', 'The resource you requested is no longer available.') });
-      if (problems.length) return answer(res, name, op, { status: 400, body: { transactionId: 'schema', errors: problems.slice(0, 5).map((p) => ({ code: 'SCHEMA', message: p })) } });
-
+  const core = await startFakeCarrierServer<FakeFedexOperation, SpecOperation>({
+    host: 'fake-fedex',
+    specs,
+    operationOf: (op, method, url) => (op ? (OPERATION_IDS[op.operationId] ?? null) : (PATHS[`${method} ${url.pathname}`] ?? null)),
+    reply({ name, headers, body, problems, queued }) {
+      if (!name) return { status: 404, body: fedexError('NOT.FOUND.ERROR', 'The resource you requested is no longer available.') };
+      if (problems.length) return { status: 400, body: { transactionId: 'schema', errors: problems.slice(0, 5).map((p) => ({ code: 'SCHEMA', message: p })) } };
       const parsed = readBody(name, body);
       // Authentication first, as FedEx does.
       if (name === 'token') {
-        if (parsed?.client_id !== apiKey || parsed?.client_secret !== secretKey) return answer(res, name, op, { status: 401, body: fedexFixture('error-auth') });
+        if (parsed?.client_id !== apiKey || parsed?.client_secret !== secretKey) return { status: 401, body: fedexFixture('error-auth') };
       } else {
-        const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
-        if (!bearer || !validTokens.has(bearer)) return answer(res, name, op, { status: 401, body: fedexFixture('error-token-expired') });
+        const bearer = /^Bearer (.+)$/.exec(headers.authorization ?? '')?.[1];
+        if (!bearer || !validTokens.has(bearer)) return { status: 401, body: fedexFixture('error-token-expired') };
       }
-      const queued = queues.get(name)?.shift();
-      if (queued?.hang) return; // never answers
-      answer(res, name, op, queued ?? defaultReply(name, parsed));
-    });
+      return queued() ?? defaultReply(name, parsed);
+    },
+    checkAnswer(op, status, reply) {
+      if (!specs || reply.raw !== undefined || reply.body === undefined) return [];
+      const problems = specs.checkResponse(op, status, reply.body);
+      // FedEx documents no 429: an undocumented status is fine to play.
+      return problems.length && problems[0].includes('documents no') ? [] : problems;
+    },
+    delayMs: options.delayMs,
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as AddressInfo).port;
 
   return {
-    url: `http://127.0.0.1:${port}`,
-    specChecked: specs !== null,
-    requests,
-    violations,
+    ...core,
     shipments,
-    queue(op: FakeFedexOperation, ...replies: FakeReply[]) {
-      queues.set(op, [...(queues.get(op) ?? []), ...replies]);
-    },
     /** Every token issued so far becomes stale: FedEx answers 401 until a new one is fetched. */
     expireTokens() {
       validTokens.clear();
@@ -266,27 +209,19 @@ export async function startFakeFedex(options: FakeFedexOptions = {}) {
     setTokenLifetime(seconds: number) {
       tokenLifetimeS = seconds;
     },
-    count(op: FakeFedexOperation) {
-      return requests.filter((r) => r.operation === op).length;
-    },
-    /** The parsed JSON body of the last request of an operation. */
-    lastBody(op: FakeFedexOperation): any {
-      const r = [...requests].reverse().find((q) => q.operation === op);
-      return r ? JSON.parse(r.body) : undefined;
-    },
-    reset() {
-      requests.length = 0;
-      violations.length = 0;
-      queues.clear();
-    },
-    async close() {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((r) => server.close(() => r()));
-    },
   };
 }
 
 export type FakeFedex = Awaited<ReturnType<typeof startFakeFedex>>;
+
+/** The driver tests' set-up of the fake FedEx and its account (test/helpers/carrier-api.ts). */
+export const FAKE_FEDEX_SETUP: FakeCarrierSetup<FedexSpecs, FakeFedex> = {
+  name: 'FedEx',
+  folder: 'fedex',
+  loadSpecs: loadFedexSpecs,
+  startFake: (specs) => startFakeFedex({ specs }),
+  account: { account_number: '740561073', credentials: { api_key: 'fake-api-key', secret_key: 'fake-secret-key' } },
+};
 
 /** The token form as fields, every other body as JSON (null when it is not). */
 function readBody(op: FakeFedexOperation, body: string): any {

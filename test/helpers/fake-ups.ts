@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { FakeCarrierSetup } from './carrier-api.js';
+import { startFakeCarrierServer, type FakeReply, type FakeRequest } from './fake-carrier.js';
 import { loadUpsSpecs, type UpsOperation, type UpsSpecs } from './ups-spec.js';
 
 /**
@@ -46,24 +46,9 @@ const OPERATION_IDS: Record<string, FakeUpsOperation> = {
   'Pickup Cancel': 'pickup_cancel',
 };
 
-export interface FakeReply {
-  status?: number;
-  body?: unknown;
-  /** Sent as is (a malformed body). */
-  raw?: string;
-  headers?: Record<string, string>;
-  /** Never answer (the driver's deadline must end it). */
-  hang?: boolean;
-}
+export type { FakeReply } from './fake-carrier.js';
 
-export interface FakeUpsRequest {
-  operation: FakeUpsOperation | null;
-  method: string;
-  path: string;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-  problems: string[];
-}
+export type FakeUpsRequest = FakeRequest<FakeUpsOperation>;
 
 /** Label images the fake issues, per requested LabelImageFormat (tiny but real files). */
 export const FAKE_LABELS: Record<string, Buffer> = {
@@ -93,13 +78,8 @@ export async function startFakeUps(options: FakeUpsOptions = {}) {
   const clientSecret = options.clientSecret ?? 'fake-client-secret';
   let tokenLifetimeS = options.tokenLifetimeS ?? 14399;
   const validTokens = new Set<string>();
-  const queues = new Map<FakeUpsOperation, FakeReply[]>();
-  const requests: FakeUpsRequest[] = [];
-  /** Problems in requests we received or answers we gave, for tests to assert empty. */
-  const violations: string[] = [];
   const shipments = new Map<string, { voided: boolean; trackingNumbers: string[]; voidedPackages: Set<string> }>();
   let seq = 0;
-  const sockets = new Set<import('node:net').Socket>();
   const hung = new Set(options.hang ?? []);
 
   const trackingNumber = () => `1ZFAKE${String(++seq).padStart(12, '0')}`;
@@ -183,78 +163,43 @@ export async function startFakeUps(options: FakeUpsOptions = {}) {
     }
   }
 
-  function send(res: http.ServerResponse, op: UpsOperation | null, reply: FakeReply) {
-    const status = reply.status ?? 200;
-    if (reply.raw !== undefined) {
-      res.writeHead(status, { 'content-type': 'application/json', ...reply.headers });
-      res.end(reply.raw);
-      return;
-    }
-    if (specs && op && reply.body !== undefined) {
-      const problems = specs.checkResponse(op, status, reply.body);
-      // UPS documents no body for 500/503 on most operations: an undocumented status is fine to play.
-      if (problems.length && !problems[0].includes('documents no')) violations.push(`answer ${op.operationId} ${status}: ${problems.join('; ')}`);
-    }
-    res.writeHead(status, { 'content-type': 'application/json', ...reply.headers });
-    res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
-  }
-
-  /** `send` after the operation's latency, if it has one. */
-  function answer(res: http.ServerResponse, name: FakeUpsOperation | null, op: UpsOperation | null, reply: FakeReply) {
-    const delay = name ? (options.delayMs?.[name] ?? 0) : 0;
-    if (delay > 0) setTimeout(() => send(res, op, reply), delay);
-    else send(res, op, reply);
-  }
-
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      const url = new URL(req.url ?? '/', 'http://fake-ups');
-      const method = req.method ?? 'GET';
-      const { op, problems } = specs ? specs.checkRequest(method, url, req.headers, body) : { op: null as UpsOperation | null, problems: [] as string[] };
-      const name: FakeUpsOperation | null = op ? (OPERATION_IDS[op.operationId] ?? null) : guessOperation(method, url.pathname);
-      requests.push({ operation: name, method, path: `${url.pathname}${url.search}`, headers: req.headers, body, problems });
-      if (problems.length) violations.push(`request ${method} ${url.pathname}: ${problems.join('; ')}`);
-      if (!name) return answer(res, name, op, { status: 404, body: { response: { errors: [{ code: '404', message: 'Not found' }] } } });
-      if (problems.length) return answer(res, name, op, { status: 400, body: { response: { errors: problems.slice(0, 5).map((p) => ({ code: 'SCHEMA', message: p })) } } });
-
+  const core = await startFakeCarrierServer<FakeUpsOperation, UpsOperation>({
+    host: 'fake-ups',
+    specs,
+    operationOf: (op, method, url) => (op ? (OPERATION_IDS[op.operationId] ?? null) : guessOperation(method, url.pathname)),
+    reply({ name, url, headers, body, problems, queued }) {
+      if (!name) return { status: 404, body: { response: { errors: [{ code: '404', message: 'Not found' }] } } };
+      if (problems.length) return { status: 400, body: { response: { errors: problems.slice(0, 5).map((p) => ({ code: 'SCHEMA', message: p })) } } };
       // Authentication first, as UPS does.
       if (name === 'token') {
         const expected = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
-        if (req.headers.authorization !== expected) return answer(res, name, op, { status: 401, body: upsFixture('error-auth') });
+        if (headers.authorization !== expected) return { status: 401, body: upsFixture('error-auth') };
       } else {
-        const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
-        if (!bearer || !validTokens.has(bearer)) return answer(res, name, op, { status: 401, body: upsFixture('error-auth') });
+        const bearer = /^Bearer (.+)$/.exec(headers.authorization ?? '')?.[1];
+        if (!bearer || !validTokens.has(bearer)) return { status: 401, body: upsFixture('error-auth') };
       }
-      const queued = queues.get(name)?.shift();
-      if (queued?.hang || hung.has(name)) return; // never answers
+      const next = queued();
+      if (next?.hang || hung.has(name)) return { hang: true };
       let parsed: unknown;
       try {
         parsed = body ? JSON.parse(body) : null;
       } catch {
         parsed = null;
       }
-      answer(res, name, op, queued ?? defaultReply(name, url, parsed));
-    });
+      return next ?? defaultReply(name, url, parsed);
+    },
+    checkAnswer(op, status, reply) {
+      if (!specs || reply.raw !== undefined || reply.body === undefined) return [];
+      const problems = specs.checkResponse(op, status, reply.body);
+      // UPS documents no body for 500/503 on most operations: an undocumented status is fine to play.
+      return problems.length && problems[0].includes('documents no') ? [] : problems;
+    },
+    delayMs: options.delayMs,
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as AddressInfo).port;
 
   return {
-    url: `http://127.0.0.1:${port}`,
-    specChecked: specs !== null,
-    requests,
-    violations,
+    ...core,
     shipments,
-    queue(op: FakeUpsOperation, ...replies: FakeReply[]) {
-      queues.set(op, [...(queues.get(op) ?? []), ...replies]);
-    },
     /** Every token issued so far becomes stale: UPS answers 401 until a new one is fetched. */
     expireTokens() {
       validTokens.clear();
@@ -262,22 +207,19 @@ export async function startFakeUps(options: FakeUpsOptions = {}) {
     setTokenLifetime(seconds: number) {
       tokenLifetimeS = seconds;
     },
-    count(op: FakeUpsOperation) {
-      return requests.filter((r) => r.operation === op).length;
-    },
-    reset() {
-      requests.length = 0;
-      violations.length = 0;
-      queues.clear();
-    },
-    async close() {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((r) => server.close(() => r()));
-    },
   };
 }
 
 export type FakeUps = Awaited<ReturnType<typeof startFakeUps>>;
+
+/** The driver tests' set-up of the fake UPS and its account (test/helpers/carrier-api.ts). */
+export const FAKE_UPS_SETUP: FakeCarrierSetup<UpsSpecs, FakeUps> = {
+  name: 'UPS',
+  folder: 'ups',
+  loadSpecs: loadUpsSpecs,
+  startFake: (specs) => startFakeUps({ specs }),
+  account: { account_number: 'A1B2C3', credentials: { client_id: 'fake-client-id', client_secret: 'fake-client-secret' } },
+};
 
 /**
  * What the fake charges for the options a request carries, per package, as UPS itemises them

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { FakeCarrierSetup } from './carrier-api.js';
+import { startFakeCarrierServer, type FakeReply as CarrierReply, type FakeRequest } from './fake-carrier.js';
 import { loadUspsSpecs, type UspsOperation, type UspsSpecs } from './usps-spec.js';
 
 /**
@@ -61,26 +62,12 @@ const OPERATIONS: Record<string, FakeUspsOperation> = {
   'scan-forms post-scan-form': 'scan_form',
 };
 
-export interface FakeReply {
-  status?: number;
-  body?: unknown;
-  /** Sent as is (a malformed body). */
-  raw?: string;
-  headers?: Record<string, string>;
-  /** Never answer (the driver's deadline must end it). */
-  hang?: boolean;
+export interface FakeReply extends CarrierReply {
   /** Answer as usual (to let earlier calls through before a queued failure). */
   pass?: boolean;
 }
 
-export interface FakeUspsRequest {
-  operation: FakeUspsOperation | null;
-  method: string;
-  path: string;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-  problems: string[];
-}
+export type FakeUspsRequest = FakeRequest<FakeUspsOperation>;
 
 /** Label images the fake issues, per USPS imageType (tiny but real files). */
 export const FAKE_LABELS: Record<string, { bytes: Buffer; mime: string; ext: string }> = {
@@ -125,17 +112,12 @@ export async function startFakeUsps(options: FakeUspsOptions = {}) {
   const tokenLifetimeS = options.tokenLifetimeS ?? 28799;
   const validTokens = new Set<string>();
   const paymentTokens = new Set<string>();
-  const queues = new Map<FakeUspsOperation, FakeReply[]>();
-  const requests: FakeUspsRequest[] = [];
-  /** Problems in requests we received or answers we gave, for tests to assert empty. */
-  const violations: string[] = [];
   const labels = new Map<string, { cancelled: boolean; idempotencyKey: string | null }>();
   const pickups = new Map<string, { etag: string; cancelled: boolean; body: any }>();
   /** Tracking numbers on a SCAN form already, and each form's numbers by manifest number. */
   const onForm = new Set<string>();
   const scanForms = new Map<string, string[]>();
   let seq = 0;
-  const sockets = new Set<import('node:net').Socket>();
 
   const trackingNumber = () => `92001909999${String(++seq).padStart(11, '0')}`;
 
@@ -240,7 +222,7 @@ export async function startFakeUsps(options: FakeUspsOptions = {}) {
     return { raw, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, body: { SCANFormMetaData: metadata, SCANFormImage: FAKE_SCAN_FORM.toString('base64') } };
   }
 
-  function defaultReply(op: FakeUspsOperation, url: URL, body: any, headers: http.IncomingHttpHeaders): FakeReply {
+  function defaultReply(op: FakeUspsOperation, url: URL, body: any, headers: IncomingHttpHeaders): FakeReply {
     const last = decodeURIComponent(url.pathname.split('/').pop() ?? '');
     switch (op) {
       case 'token': {
@@ -305,78 +287,42 @@ export async function startFakeUsps(options: FakeUspsOptions = {}) {
     }
   }
 
-  function send(res: http.ServerResponse, op: UspsOperation | null, reply: FakeReply) {
-    const status = reply.status ?? 200;
-    const isMultipart = reply.raw !== undefined && /multipart/.test(reply.headers?.['content-type'] ?? '');
-    if (specs && op && reply.body !== undefined && (reply.raw === undefined || isMultipart)) {
-      const problems = specs.checkResponse(op, status, reply.body, isMultipart ? 'multipart/form-data' : 'application/json');
-      if (problems.length) violations.push(`answer ${op.operationId} ${status}: ${problems.join('; ')}`);
-    }
-    if (reply.raw !== undefined) {
-      res.writeHead(status, { 'content-type': 'application/json', ...reply.headers });
-      res.end(reply.raw);
-      return;
-    }
-    res.writeHead(status, { 'content-type': 'application/json', ...reply.headers });
-    res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
-  }
-
-  /** `send` after the operation's latency, if it has one. */
-  function answer(res: http.ServerResponse, name: FakeUspsOperation | null, op: UspsOperation | null, reply: FakeReply) {
-    const delay = name ? (options.delayMs?.[name] ?? 0) : 0;
-    if (delay > 0) setTimeout(() => send(res, op, reply), delay);
-    else send(res, op, reply);
-  }
-
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      const url = new URL(req.url ?? '/', 'http://fake-usps');
-      const method = req.method ?? 'GET';
-      const { op, problems } = specs ? specs.checkRequest(method, url, req.headers, body) : { op: null as UspsOperation | null, problems: [] as string[] };
-      const name: FakeUspsOperation | null = op ? (OPERATIONS[`${op.file} ${op.operationId}`] ?? null) : guessOperation(method, url.pathname);
-      requests.push({ operation: name, method, path: `${url.pathname}${url.search}`, headers: req.headers, body, problems });
-      if (problems.length) violations.push(`request ${method} ${url.pathname}: ${problems.join('; ')}`);
-      if (!name) return answer(res, name, null, { status: 404, body: errorBody(404, 'Not found') });
+  const core = await startFakeCarrierServer<FakeUspsOperation, UspsOperation, FakeReply>({
+    host: 'fake-usps',
+    specs,
+    operationOf: (op, method, url) => (op ? (OPERATIONS[`${op.file} ${op.operationId}`] ?? null) : guessOperation(method, url.pathname)),
+    reply({ name, url, headers, body, problems, queued }) {
+      if (!name) return { status: 404, body: errorBody(404, 'Not found') };
       if (problems.length) {
-        return answer(res, name, op, { status: 400, body: errorBody(400, 'Request failed validation', problems.slice(0, 5).map((p) => ({ status: '400', code: 'SCHEMA', title: 'Invalid request', detail: p }))) });
+        return { status: 400, body: errorBody(400, 'Request failed validation', problems.slice(0, 5).map((p) => ({ status: '400', code: 'SCHEMA', title: 'Invalid request', detail: p }))) };
       }
       const parsed = readJson(body);
       // Authentication first, as USPS does.
       if (name === 'token') {
-        if (parsed?.client_id !== clientId || parsed?.client_secret !== clientSecret) return answer(res, name, op, { status: 401, body: uspsFixture('error-oauth') });
+        if (parsed?.client_id !== clientId || parsed?.client_secret !== clientSecret) return { status: 401, body: uspsFixture('error-oauth') };
       } else {
-        const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
-        if (!bearer || !validTokens.has(bearer)) return answer(res, name, op, { status: 401, body: uspsFixture('error-unauthorized') });
-        if (['label', 'intl_label', 'return_label', 'cancel', 'intl_cancel'].includes(name) && !paymentTokens.has(String(req.headers['x-payment-authorization-token'] ?? ''))) {
-          return answer(res, name, op, { status: 401, body: errorBody(401, 'The payment authorization token is missing or invalid.') });
+        const bearer = /^Bearer (.+)$/.exec(headers.authorization ?? '')?.[1];
+        if (!bearer || !validTokens.has(bearer)) return { status: 401, body: uspsFixture('error-unauthorized') };
+        if (['label', 'intl_label', 'return_label', 'cancel', 'intl_cancel'].includes(name) && !paymentTokens.has(String(headers['x-payment-authorization-token'] ?? ''))) {
+          return { status: 401, body: errorBody(401, 'The payment authorization token is missing or invalid.') };
         }
       }
-      const queued = queues.get(name)?.shift();
-      if (queued?.hang) return; // never answers
-      answer(res, name, op, queued && !queued.pass ? queued : defaultReply(name, url, parsed, req.headers));
-    });
+      const next = queued();
+      return next && !next.pass ? next : defaultReply(name, url, parsed, headers);
+    },
+    checkAnswer(op, status, reply) {
+      const isMultipart = reply.raw !== undefined && /multipart/.test(reply.headers?.['content-type'] ?? '');
+      if (!specs || reply.body === undefined || (reply.raw !== undefined && !isMultipart)) return [];
+      return specs.checkResponse(op, status, reply.body, isMultipart ? 'multipart/form-data' : 'application/json');
+    },
+    delayMs: options.delayMs,
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as AddressInfo).port;
 
   return {
-    url: `http://127.0.0.1:${port}`,
-    specChecked: specs !== null,
-    requests,
-    violations,
+    ...core,
     labels,
     pickups,
     scanForms,
-    queue(op: FakeUspsOperation, ...replies: FakeReply[]) {
-      queues.set(op, [...(queues.get(op) ?? []), ...replies]);
-    },
     /** Every OAuth token issued so far becomes stale: USPS answers 401 until a new one is fetched. */
     expireTokens() {
       validTokens.clear();
@@ -385,22 +331,22 @@ export async function startFakeUsps(options: FakeUspsOptions = {}) {
     expirePaymentTokens() {
       paymentTokens.clear();
     },
-    count(op: FakeUspsOperation) {
-      return requests.filter((r) => r.operation === op).length;
-    },
-    reset() {
-      requests.length = 0;
-      violations.length = 0;
-      queues.clear();
-    },
-    async close() {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((r) => server.close(() => r()));
-    },
   };
 }
 
 export type FakeUsps = Awaited<ReturnType<typeof startFakeUsps>>;
+
+/** The driver tests' set-up of the fake USPS and its account (test/helpers/carrier-api.ts). */
+export const FAKE_USPS_SETUP: FakeCarrierSetup<UspsSpecs, FakeUsps> = {
+  name: 'USPS',
+  folder: 'usps',
+  loadSpecs: loadUspsSpecs,
+  startFake: (specs) => startFakeUsps({ specs }),
+  account: {
+    account_number: null,
+    credentials: { client_id: 'fake-client-id', client_secret: 'fake-client-secret', crid: '56982563', mid: '904128936', manifest_mid: '904128937', payment_account_number: '1000405525', payment_account_type: 'EPS' },
+  },
+};
 
 function readJson(body: string): any {
   try {

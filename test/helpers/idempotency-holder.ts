@@ -11,7 +11,7 @@ import type { DatabaseHandle } from '../../src/platform/db/database.js';
 export async function holderApp(handle: DatabaseHandle, opts: { hang: boolean; leaseMs: number; onClaimed?: () => void }): Promise<FastifyInstance> {
   const app = Fastify();
   registerErrorHandling(app);
-  app.decorateRequest('auth', undefined);
+  app.decorateRequest('auth', null);
   app.addHook('onRequest', (request, _reply, done) => {
     (request as unknown as { auth: unknown }).auth = { scope: { workspaceId: 'ws_holder', environment: 'test' } };
     done();

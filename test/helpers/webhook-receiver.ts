@@ -5,6 +5,8 @@ export interface ReceivedRequest {
   path: string;
   headers: http.IncomingHttpHeaders;
   body: string;
+  /** The body's bytes as sent (what a signature covers). */
+  raw: Buffer;
   /** ms since the epoch when the request ended. */
   at: number;
 }
@@ -24,7 +26,8 @@ export async function startReceiver() {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const path = (req.url ?? '/').split('?')[0];
-      const entry: ReceivedRequest = { path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+      const raw = Buffer.concat(chunks);
+      const entry: ReceivedRequest = { path, headers: req.headers, body: raw.toString('utf8'), raw, at: Date.now() };
       received.push(entry);
       const count = received.filter((r) => r.path === path).length;
       const answer = responders.get(path)?.(entry, count) ?? { status: 200, body: 'ok' };

@@ -58,7 +58,7 @@ describe('read-only fields in request bodies', () => {
       const sample = fc.sample(validArbitrary(op.body!, doc), { numRuns: 1, seed: 3 })[0] as Record<string, unknown>;
       // Every date field the body declares (optional ones too) holds year 0000, the attack run's value.
       const datePaths = badDates ? dateFieldPaths(op.body!, doc) : [];
-      const base = datePaths.reduce((body, path) => setPath(body, path, YEAR_ZERO), sample) as Record<string, unknown>;
+      const base = datePaths.reduce<unknown>((body, path) => setPath(body, path, YEAR_ZERO), sample) as Record<string, unknown>;
       const param = pathParams(op.path)[0];
       const url = fillPath(op.path, param ? { [param]: ids[collectionOf(op.path) ?? ''] ?? 'x' } : {});
       const res = await app.inject({ method: op.method, url, headers: await me.headers(op.auth, 'test'), payload: { ...base, ...injected } });

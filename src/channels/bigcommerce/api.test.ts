@@ -1,126 +1,58 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { bigcommerceFakeStore, startFakeBigcommerce, type FakeBigcommerce } from '../../../test/helpers/fake-bigcommerce/index.js';
-import { ChannelHttpClient, type ChannelExchange, type ChannelOutcome } from '../http/client.js';
+import { describe, expect, it } from 'vitest';
+import { rejection, useChannelApiTest } from '../../../test/helpers/channel-api.js';
+import { bigcommerceFakeStore, startFakeBigcommerce } from '../../../test/helpers/fake-bigcommerce/index.js';
+import type { ReceivedRequest } from '../../../test/helpers/webhook-receiver.js';
 import { ChannelError, type ChannelConnection, type ChannelOrder } from '../types.js';
 import type { BigcommerceChannel } from './client.js';
 import { bigcommerce } from './index.js';
 
-let fake: FakeBigcommerce;
-let http_: ChannelHttpClient;
-let channel: BigcommerceChannel;
-let clock = Date.parse('2026-03-02T10:00:00Z');
-let sleeps: number[];
-let exchanges: ChannelExchange[];
-let outcomes: { operation: string; outcome: ChannelOutcome }[];
-let seq = 0;
 const SECRET = 'whsec-0123456789abcdefghijklmnopqrstuv';
-
-interface Received {
-  headers: http.IncomingHttpHeaders;
-  raw: Buffer;
-}
-let receiver: http.Server;
-let receiverUrl: string;
-const received: Received[] = [];
-/** The status our receiver answers (a failing receiver gets its hook deactivated). */
-let receiverStatus = 200;
+const api = useChannelApiTest({
+  startFake: (clock) => startFakeBigcommerce({ clock }),
+  createChannel: (http) => bigcommerce.createChannel(http) as BigcommerceChannel,
+  startAt: Date.parse('2026-03-02T10:00:00Z'),
+  stepMs: 60_000,
+  reset: (fake) => fake.store.hooks.clear(),
+  secrets: (fake) => [fake.accessToken, SECRET],
+});
+const { sleeps, exchanges, outcomes } = api;
+let seq = 0;
 
 const conn = (over: Partial<ChannelConnection> = {}): ChannelConnection => ({
   integrationId: `int_test${++seq}`,
-  storeRef: fake.storeHash,
-  origin: fake.origin,
-  credentials: { access_token: fake.accessToken, webhook_secret: SECRET },
+  storeRef: api.fake.storeHash,
+  origin: api.fake.origin,
+  credentials: { access_token: api.fake.accessToken, webhook_secret: SECRET },
   ...over,
 });
 
 const tracking = (number: string, carrier = 'ups') => ({ company: 'ups', number, url: `https://www.ups.com/track?tracknum=${number}`, carrier, service: 'UPS Ground' });
 
-async function rejection(p: Promise<unknown>): Promise<ChannelError> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ChannelError);
-  return err as ChannelError;
-}
-
-beforeAll(async () => {
-  fake = await startFakeBigcommerce({ clock: () => clock });
-  receiver = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ headers: req.headers, raw: Buffer.concat(chunks) });
-      res.writeHead(receiverStatus).end();
-    });
-  });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/api/integrations/int_x/webhooks`;
-}, 60_000);
-
-afterAll(async () => {
-  await fake?.close();
-  await http_?.close();
-  await new Promise<void>((r) => receiver?.close(() => r()));
-});
-
-beforeEach(async () => {
-  fake.reset();
-  fake.store.hooks.clear();
-  received.length = 0;
-  receiverStatus = 200;
-  clock += 60_000;
-  await http_?.close();
-  sleeps = [];
-  exchanges = [];
-  outcomes = [];
-  http_ = new ChannelHttpClient({
-    now: () => clock,
-    sleep: async (ms) => {
-      sleeps.push(ms);
-      clock += ms;
-    },
-    onExchange: (e) => exchanges.push(e),
-    metrics: { requestFinished: ({ operation, outcome }) => outcomes.push({ operation, outcome }) },
-  });
-  channel = bigcommerce.createChannel(http_) as BigcommerceChannel;
-});
-
-afterEach(() => {
-  // Every request the channel sent matched BigCommerce's published descriptions.
-  expect(fake.violations).toEqual([]);
-  const log = JSON.stringify(exchanges);
-  expect(log).not.toContain(fake.accessToken);
-  expect(log).not.toContain(SECRET);
-});
-
 describe('the fake BigCommerce checks what it is sent', () => {
   it('records a request the descriptions refuse (it is not a rubber stamp)', async () => {
-    const res = await fetch(`${fake.origin}/v2/orders/1/shipments`, {
+    const res = await fetch(`${api.fake.origin}/v2/orders/1/shipments`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json', 'x-auth-token': fake.accessToken },
+      headers: { 'content-type': 'application/json', accept: 'application/json', 'x-auth-token': api.fake.accessToken },
       body: JSON.stringify({ tracking_numbr: '1Z', items: [{ quantity: 1 }] }),
     });
     expect(res.status).toBe(400);
-    const problems = fake.violations.join('\n');
+    const problems = api.fake.violations.join('\n');
     expect(problems).toMatch(/order_address_id/);
     expect(problems).toMatch(/additional properties/);
     expect(problems).toMatch(/order_product_id/);
-    fake.violations.length = 0;
-    await fetch(`${fake.origin}/v2/orders?sort=modified&limit=ten`, { headers: { accept: 'application/json', 'x-auth-token': fake.accessToken } });
-    expect(fake.violations.join('\n')).toMatch(/limit must be a number/);
-    expect(fake.violations.join('\n')).toMatch(/sort modified is not/);
-    fake.violations.length = 0;
+    api.fake.violations.length = 0;
+    await fetch(`${api.fake.origin}/v2/orders?sort=modified&limit=ten`, { headers: { accept: 'application/json', 'x-auth-token': api.fake.accessToken } });
+    expect(api.fake.violations.join('\n')).toMatch(/limit must be a number/);
+    expect(api.fake.violations.join('\n')).toMatch(/sort modified is not/);
+    api.fake.violations.length = 0;
   });
 });
 
 describe('connection and webhook subscriptions', () => {
   it('tests the connection with the order statuses and the X-Auth-Token header', async () => {
-    expect(await channel.testConnection(conn())).toEqual({ scopes: [] });
-    expect(fake.requests[0]).toMatchObject({ method: 'GET', path: '/v2/order_statuses' });
-    expect(fake.requests[0].headers['x-auth-token']).toBe(fake.accessToken);
+    expect(await api.channel.testConnection(conn())).toEqual({ scopes: [] });
+    expect(api.fake.requests[0]).toMatchObject({ method: 'GET', path: '/v2/order_statuses' });
+    expect(api.fake.requests[0].headers['x-auth-token']).toBe(api.fake.accessToken);
     expect(outcomes).toEqual([{ operation: 'connection_test', outcome: 'success' }]);
     expect(exchanges[0].request_headers['x-auth-token']).toBe('[REDACTED]');
   });
@@ -128,57 +60,57 @@ describe('connection and webhook subscriptions', () => {
   it('creates hooks carrying the secret header, lists, reactivates and deletes them', async () => {
     const c = conn();
     const made = [];
-    for (const topic of bigcommerce.webhookTopics) made.push(await channel.createWebhookSubscription(c, topic, receiverUrl));
+    for (const topic of bigcommerce.webhookTopics) made.push(await api.channel.createWebhookSubscription(c, topic, api.receiverUrl));
     expect(made.map((m) => m.topic)).toEqual(['store/order/created', 'store/order/updated', 'store/order/statusUpdated']);
-    expect([...fake.store.hooks.values()].map((h) => h.headers)).toEqual([{ 'X-Service-Webhook-Token': SECRET }, { 'X-Service-Webhook-Token': SECRET }, { 'X-Service-Webhook-Token': SECRET }]);
-    expect(await channel.listWebhookSubscriptions(c)).toEqual(made);
+    expect([...api.fake.store.hooks.values()].map((h) => h.headers)).toEqual([{ 'X-Service-Webhook-Token': SECRET }, { 'X-Service-Webhook-Token': SECRET }, { 'X-Service-Webhook-Token': SECRET }]);
+    expect(await api.channel.listWebhookSubscriptions(c)).toEqual(made);
     // The request log masks the secret in the hook's headers.
     expect(JSON.stringify(exchanges.filter((e) => e.operation === 'webhooks_create'))).not.toContain(SECRET);
 
-    const dup = await rejection(channel.createWebhookSubscription(c, 'store/order/created', receiverUrl));
+    const dup = await rejection(api.channel.createWebhookSubscription(c, 'store/order/created', api.receiverUrl));
     expect(dup).toMatchObject({ kind: 'rejected', platformStatus: '422' });
     expect(dup.messages.join()).toMatch(/already exists/);
 
     // Failed deliveries deactivate a hook; reactivation turns it back on.
-    receiverStatus = 500;
-    const o = fake.store.seedOrder();
-    for (let i = 0; i < 3; i++) await fake.emit('store/order/updated', o.id);
-    const listed = await channel.listWebhookSubscriptions(c);
+    api.receiverStatus = 500;
+    const o = api.fake.store.seedOrder();
+    for (let i = 0; i < 3; i++) await api.fake.emit('store/order/updated', o.id);
+    const listed = await api.channel.listWebhookSubscriptions(c);
     expect(listed.find((h) => h.topic === 'store/order/updated')!.active).toBe(false);
-    await channel.reactivateWebhookSubscription(c, made[1].id);
-    expect((await channel.listWebhookSubscriptions(c)).every((h) => h.active)).toBe(true);
+    await api.channel.reactivateWebhookSubscription(c, made[1].id);
+    expect((await api.channel.listWebhookSubscriptions(c)).every((h) => h.active)).toBe(true);
 
-    for (const m of made) await channel.deleteWebhookSubscription(c, m.id);
-    await channel.deleteWebhookSubscription(c, made[0].id);
-    expect(await channel.listWebhookSubscriptions(c)).toEqual([]);
+    for (const m of made) await api.channel.deleteWebhookSubscription(c, m.id);
+    await api.channel.deleteWebhookSubscription(c, made[0].id);
+    expect(await api.channel.listWebhookSubscriptions(c)).toEqual([]);
   });
 
   it('lists every page of hooks', async () => {
-    for (let i = 0; i < 260; i++) fake.store.addHook('store/order/created', `https://example.com/h${i}`, true, null);
-    const listed = await channel.listWebhookSubscriptions(conn());
+    for (let i = 0; i < 260; i++) api.fake.store.addHook('store/order/created', `https://example.com/h${i}`, true, null);
+    const listed = await api.channel.listWebhookSubscriptions(conn());
     expect(listed).toHaveLength(260);
-    expect(fake.requests.map((r) => r.query.page)).toEqual(['1', '2']);
+    expect(api.fake.requests.map((r) => r.query.page)).toEqual(['1', '2']);
   });
 });
 
 describe('orders in', () => {
   it('pages through the orders changed since an instant, oldest first, then the empty page (204)', async () => {
-    const start = clock;
-    fake.store.seedOrder({ date_modified: start - 3600_000 });
+    const start = api.clock;
+    api.fake.store.seedOrder({ date_modified: start - 3600_000 });
     const ids: string[] = [];
     for (let i = 0; i < 7; i++) {
-      clock += 1000;
-      ids.push(String(fake.store.seedOrder().id));
+      api.clock += 1000;
+      ids.push(String(api.fake.store.seedOrder().id));
     }
-    clock += 1000;
+    api.clock += 1000;
     // An edit moves an order to the end.
-    fake.store.editOrder(ids[0], (o) => (o.billing.email = 'new@example.com'));
+    api.fake.store.editOrder(ids[0], (o) => (o.billing.email = 'new@example.com'));
     const c = conn();
     const seen: ChannelOrder[] = [];
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const page: { orders: ChannelOrder[]; nextCursor: string | null } = await channel.listOrdersUpdatedSince(c, new Date(start).toISOString(), cursor, 3);
+      const page: { orders: ChannelOrder[]; nextCursor: string | null } = await api.channel.listOrdersUpdatedSince(c, new Date(start).toISOString(), cursor, 3);
       seen.push(...page.orders);
       cursor = page.nextCursor;
       pages++;
@@ -189,22 +121,22 @@ describe('orders in', () => {
     expect(unique.at(-1)!.customer.email).toBe('new@example.com');
     const versions = seen.map((o) => o.version);
     expect([...versions].sort()).toEqual(versions);
-    const listCalls = fake.requests.filter((r) => r.operationId === 'getOrders');
+    const listCalls = api.fake.requests.filter((r) => r.operationId === 'getOrders');
     expect(listCalls[0].query).toMatchObject({ sort: 'date_modified:asc', limit: '3', page: '1', min_date_modified: new Date(start).toISOString().replace('Z', '+00:00') });
 
     // Nothing changed since: BigCommerce answers 204 with no body.
-    const empty = await channel.listOrdersUpdatedSince(c, new Date(clock + 3600_000).toISOString(), null, 3);
+    const empty = await api.channel.listOrdersUpdatedSince(c, new Date(api.clock + 3600_000).toISOString(), null, 3);
     expect(empty).toEqual({ orders: [], nextCursor: null });
   });
 
   it('pages within one second when a whole page changed in it', async () => {
-    const since = new Date(clock).toISOString();
-    clock += 1000;
-    const ids = Array.from({ length: 5 }, () => String(fake.store.seedOrder().id));
+    const since = new Date(api.clock).toISOString();
+    api.clock += 1000;
+    const ids = Array.from({ length: 5 }, () => String(api.fake.store.seedOrder().id));
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { orders: ChannelOrder[]; nextCursor: string | null } = await channel.listOrdersUpdatedSince(conn(), since, cursor, 2);
+      const page: { orders: ChannelOrder[]; nextCursor: string | null } = await api.channel.listOrdersUpdatedSince(conn(), since, cursor, 2);
       seen.push(...page.orders.map((o) => o.external_id));
       cursor = page.nextCursor;
     } while (cursor);
@@ -212,11 +144,11 @@ describe('orders in', () => {
   });
 
   it('fetches one order with its products, addresses and shipments; an unknown one is null', async () => {
-    const o = fake.store.seedOrder({
+    const o = api.fake.store.seedOrder({
       products: [{ sku: 'A', quantity: 3, price: '4.10' }, { sku: 'E-BOOK', type: 'digital' }, { sku: 'B', address: 1 }],
       addresses: [{ street_1: '1 Peachtree St', shipping_method: 'Flat Rate' }, { street_1: '2 Elsewhere Ave' }],
     });
-    const order = (await channel.fetchOrder(conn(), String(o.id)))!;
+    const order = (await api.channel.fetchOrder(conn(), String(o.id)))!;
     expect(order).toMatchObject({
       external_id: String(o.id),
       external_number: String(o.id),
@@ -235,34 +167,34 @@ describe('orders in', () => {
       { external_line_id: String(o.products[1].id), sku: 'E-BOOK', name: 'Towel 2', quantity: 1, unit_price: { amount: 1250, currency: 'USD' }, weight_oz: null, requires_shipping: false },
     ]);
     expect(order.raw_updated_at).toMatch(/^\w{3}, \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} \+0000$/);
-    expect(await channel.fetchOrder(conn(), '999999')).toBeNull();
-    expect((await rejection(channel.fetchOrder(conn(), 'abc'))).kind).toBe('not_found');
+    expect(await api.channel.fetchOrder(conn(), '999999')).toBeNull();
+    expect((await rejection(api.channel.fetchOrder(conn(), 'abc'))).kind).toBe('not_found');
   });
 
   it('reads every page of an order with more than 250 products', async () => {
-    const o = fake.store.seedOrder({ products: Array.from({ length: 260 }, (_, i) => ({ sku: `L${i}` })) });
-    const order = (await channel.fetchOrder(conn(), String(o.id)))!;
+    const o = api.fake.store.seedOrder({ products: Array.from({ length: 260 }, (_, i) => ({ sku: `L${i}` })) });
+    const order = (await api.channel.fetchOrder(conn(), String(o.id)))!;
     expect(order.line_items).toHaveLength(260);
-    expect(fake.count('getOrderProducts')).toBe(2);
+    expect(api.fake.count('getOrderProducts')).toBe(2);
   });
 
   it('verifies thin deliveries as BigCommerce sends them and names the order to fetch', async () => {
     const c = conn();
-    await channel.createWebhookSubscription(c, 'store/order/updated', receiverUrl);
-    const o = fake.store.seedOrder();
-    await fake.emit('store/order/updated', o.id);
-    clock += 5000;
-    await fake.emit('store/order/updated', o.id);
-    expect(received).toHaveLength(2);
-    const [first, second] = received;
-    const verify = (d: Received, over: { secret?: string; storeRef?: string } = {}) =>
-      channel.verifyWebhook({ headers: d.headers, rawBody: d.raw, secret: over.secret ?? SECRET, storeRef: over.storeRef ?? fake.storeHash });
+    await api.channel.createWebhookSubscription(c, 'store/order/updated', api.receiverUrl);
+    const o = api.fake.store.seedOrder();
+    await api.fake.emit('store/order/updated', o.id);
+    api.clock += 5000;
+    await api.fake.emit('store/order/updated', o.id);
+    expect(api.received).toHaveLength(2);
+    const [first, second] = api.received;
+    const verify = (d: Pick<ReceivedRequest, 'headers' | 'raw'>, over: { secret?: string; storeRef?: string } = {}) =>
+      api.channel.verifyWebhook({ headers: d.headers, rawBody: d.raw, secret: over.secret ?? SECRET, storeRef: over.storeRef ?? api.fake.storeHash });
     const verified = verify(first);
-    expect(verified).toMatchObject({ ok: true, topic: 'store/order/updated', storeRef: fake.storeHash, apiVersion: null });
+    expect(verified).toMatchObject({ ok: true, topic: 'store/order/updated', storeRef: api.fake.storeHash, apiVersion: null });
     if (!verified.ok) throw new Error('unreachable');
     const body = JSON.parse(first.raw.toString());
-    expect(channel.parseWebhookOrder(verified.topic, body)).toEqual({ kind: 'fetch', external_id: String(o.id) });
-    expect(channel.webhookOrderId(body)).toBe(String(o.id));
+    expect(api.channel.parseWebhookOrder(verified.topic, body)).toEqual({ kind: 'fetch', external_id: String(o.id) });
+    expect(api.channel.webhookOrderId(body)).toBe(String(o.id));
     // Two events of one order share BigCommerce's hash; their delivery ids differ.
     const again = verify(second);
     expect(JSON.parse(second.raw.toString()).hash).toBe(body.hash);
@@ -273,18 +205,18 @@ describe('orders in', () => {
     expect(verify(first, { secret: 'another-secret' })).toEqual({ ok: false, reason: 'bad_signature' });
     expect(verify({ headers: { 'content-type': 'application/json' }, raw: first.raw })).toEqual({ ok: false, reason: 'missing_signature' });
     expect(verify(first, { storeRef: 'otherstore1' })).toEqual({ ok: false, reason: 'wrong_store' });
-    expect(() => channel.parseWebhookOrder('store/product/updated', body)).toThrow(ChannelError);
-    expect(() => channel.parseWebhookOrder('store/order/updated', { data: { type: 'cart', id: 'x' } })).toThrow(ChannelError);
+    expect(() => api.channel.parseWebhookOrder('store/product/updated', body)).toThrow(ChannelError);
+    expect(() => api.channel.parseWebhookOrder('store/order/updated', { data: { type: 'cart', id: 'x' } })).toThrow(ChannelError);
   });
 });
 
 describe('tracking back: fulfill', () => {
   it('creates one shipment of everything left; a second attempt finds it and writes nothing', async () => {
-    const o = fake.store.seedOrder({ products: [{ quantity: 2 }, {}, { type: 'digital' }] });
+    const o = api.fake.store.seedOrder({ products: [{ quantity: 2 }, {}, { type: 'digital' }] });
     const c = conn();
-    const first = await channel.fulfill(c, { externalOrderId: String(o.id), tracking: tracking('1ZA1'), notifyCustomer: true });
+    const first = await api.channel.fulfill(c, { externalOrderId: String(o.id), tracking: tracking('1ZA1'), notifyCustomer: true });
     expect(first).toEqual({ outcome: 'created', refs: [`${o.id}/shipments/${o.shipments[0].id}`] });
-    const post = fake.requests.find((r) => r.operationId === 'createOrderShipments')!;
+    const post = api.fake.requests.find((r) => r.operationId === 'createOrderShipments')!;
     expect(post.body).toEqual({
       order_address_id: o.addresses[0].id,
       tracking_number: '1ZA1',
@@ -297,18 +229,18 @@ describe('tracking back: fulfill', () => {
       ],
     });
     expect(o.status_id).toBe(2);
-    expect(await channel.fulfill(c, { externalOrderId: String(o.id), tracking: tracking('1ZA1'), notifyCustomer: true })).toEqual({ outcome: 'already_fulfilled', refs: (first as { refs: string[] }).refs });
-    expect(fake.count('createOrderShipments')).toBe(1);
-    const read = (await channel.fetchOrder(c, String(o.id)))!;
+    expect(await api.channel.fulfill(c, { externalOrderId: String(o.id), tracking: tracking('1ZA1'), notifyCustomer: true })).toEqual({ outcome: 'already_fulfilled', refs: (first as { refs: string[] }).refs });
+    expect(api.fake.count('createOrderShipments')).toBe(1);
+    const read = (await api.channel.fetchOrder(c, String(o.id)))!;
     expect(read.platform_status).toBe('2');
     expect(read.fulfillments).toEqual([{ id: (first as { refs: string[] }).refs[0], status: 'success', tracking_numbers: ['1ZA1'] }]);
     // Another tracking number finds nothing left to ship.
-    expect(await channel.fulfill(c, { externalOrderId: String(o.id), tracking: tracking('1ZA2'), notifyCustomer: false })).toMatchObject({ outcome: 'closed' });
+    expect(await api.channel.fulfill(c, { externalOrderId: String(o.id), tracking: tracking('1ZA2'), notifyCustomer: false })).toMatchObject({ outcome: 'closed' });
   });
 
   it('ships only the lines asked for', async () => {
-    const o = fake.store.seedOrder({ products: [{ quantity: 3 }, { quantity: 1 }] });
-    const result = await channel.fulfill(conn(), { externalOrderId: String(o.id), lines: [{ external_line_id: String(o.products[0].id), quantity: 2 }], tracking: tracking('1ZC3'), notifyCustomer: false });
+    const o = api.fake.store.seedOrder({ products: [{ quantity: 3 }, { quantity: 1 }] });
+    const result = await api.channel.fulfill(conn(), { externalOrderId: String(o.id), lines: [{ external_line_id: String(o.products[0].id), quantity: 2 }], tracking: tracking('1ZC3'), notifyCustomer: false });
     expect(result.outcome).toBe('created');
     expect(o.products.map((p) => p.quantity_shipped)).toEqual([2, 0]);
     expect(o.status_id).toBe(3);
@@ -316,105 +248,105 @@ describe('tracking back: fulfill', () => {
 
   it('cancelled, declined or refunded orders are closed; awaiting payment waits; nothing is written', async () => {
     for (const [status, outcome] of [[5, 'closed'], [6, 'closed'], [4, 'closed'], [7, 'on_hold']] as const) {
-      const o = fake.store.seedOrder({ status_id: status });
-      expect(await channel.fulfill(conn(), { externalOrderId: String(o.id), tracking: tracking(`1ZD${status}`), notifyCustomer: false })).toMatchObject({ outcome });
+      const o = api.fake.store.seedOrder({ status_id: status });
+      expect(await api.channel.fulfill(conn(), { externalOrderId: String(o.id), tracking: tracking(`1ZD${status}`), notifyCustomer: false })).toMatchObject({ outcome });
     }
-    expect(fake.count('createOrderShipments')).toBe(0);
-    expect((await rejection(channel.fulfill(conn(), { externalOrderId: '424242', tracking: tracking('1ZD6'), notifyCustomer: false }))).kind).toBe('not_found');
+    expect(api.fake.count('createOrderShipments')).toBe(0);
+    expect((await rejection(api.channel.fulfill(conn(), { externalOrderId: '424242', tracking: tracking('1ZD6'), notifyCustomer: false }))).kind).toBe('not_found');
   });
 
   it('an answer lost after BigCommerce made the shipment: not re-sent, and the next attempt finds it', async () => {
-    const o = fake.store.seedOrder();
+    const o = api.fake.store.seedOrder();
     const c = conn();
-    fake.fail('createOrderShipments', { kind: 'drop_after_apply' });
-    const err = await rejection(channel.fulfill(c, { externalOrderId: String(o.id), tracking: tracking('1ZE5'), notifyCustomer: false }));
+    api.fake.fail('createOrderShipments', { kind: 'drop_after_apply' });
+    const err = await rejection(api.channel.fulfill(c, { externalOrderId: String(o.id), tracking: tracking('1ZE5'), notifyCustomer: false }));
     expect(err).toMatchObject({ kind: 'network', retryable: true });
-    expect(fake.count('createOrderShipments')).toBe(1);
+    expect(api.fake.count('createOrderShipments')).toBe(1);
     expect(o.shipments).toHaveLength(1);
-    const retry = await channel.fulfill(c, { externalOrderId: String(o.id), tracking: tracking('1ZE5'), notifyCustomer: false });
+    const retry = await api.channel.fulfill(c, { externalOrderId: String(o.id), tracking: tracking('1ZE5'), notifyCustomer: false });
     expect(retry).toEqual({ outcome: 'already_fulfilled', refs: [`${o.id}/shipments/${o.shipments[0].id}`] });
-    expect(fake.count('createOrderShipments')).toBe(1);
+    expect(api.fake.count('createOrderShipments')).toBe(1);
     expect(o.shipments).toHaveLength(1);
   });
 
   it('a refusal carries BigCommerce\'s messages', async () => {
-    const o = fake.store.seedOrder();
-    fake.fail('createOrderShipments', { kind: 'status', status: 400, body: [{ status: 400, message: 'The field tracking_carrier is invalid.' }] });
-    const err = await rejection(channel.fulfill(conn(), { externalOrderId: String(o.id), tracking: tracking('1ZG7'), notifyCustomer: false }));
+    const o = api.fake.store.seedOrder();
+    api.fake.fail('createOrderShipments', { kind: 'status', status: 400, body: [{ status: 400, message: 'The field tracking_carrier is invalid.' }] });
+    const err = await rejection(api.channel.fulfill(conn(), { externalOrderId: String(o.id), tracking: tracking('1ZG7'), notifyCustomer: false }));
     expect(err).toMatchObject({ kind: 'rejected', platformStatus: '400', retryable: false, messages: ['The field tracking_carrier is invalid.'] });
   });
 
   it('voids a shipment (twice is fine) and the order can ship again', async () => {
-    const o = fake.store.seedOrder();
+    const o = api.fake.store.seedOrder();
     const c = conn();
-    const made = (await channel.fulfill(c, { externalOrderId: String(o.id), tracking: tracking('1ZH8'), notifyCustomer: false })) as { refs: string[] };
+    const made = (await api.channel.fulfill(c, { externalOrderId: String(o.id), tracking: tracking('1ZH8'), notifyCustomer: false })) as { refs: string[] };
     const request = { ref: made.refs[0], externalOrderId: String(o.id), trackingNumber: '1ZH8' };
-    await channel.cancelFulfillment(c, request);
-    await channel.cancelFulfillment(c, request);
+    await api.channel.cancelFulfillment(c, request);
+    await api.channel.cancelFulfillment(c, request);
     expect(o.shipments).toEqual([]);
     expect(o.status_id).toBe(11);
-    expect((await rejection(channel.cancelFulfillment(c, { ...request, ref: 'gid://x' }))).kind).toBe('rejected');
-    expect((await channel.fulfill(c, { externalOrderId: String(o.id), tracking: tracking('1ZH8'), notifyCustomer: false })).outcome).toBe('created');
+    expect((await rejection(api.channel.cancelFulfillment(c, { ...request, ref: 'gid://x' }))).kind).toBe('rejected');
+    expect((await api.channel.fulfill(c, { externalOrderId: String(o.id), tracking: tracking('1ZH8'), notifyCustomer: false })).outcome).toBe('created');
   });
 });
 
 describe('limits and failures', () => {
   it('429 waits the X-Rate-Limit-Time-Reset-Ms BigCommerce asks for, then reads again', async () => {
-    fake.fail('getOrderStatuses', { kind: 'status', status: 429, resetMs: 1500 });
-    await channel.testConnection(conn());
+    api.fake.fail('getOrderStatuses', { kind: 'status', status: 429, resetMs: 1500 });
+    await api.channel.testConnection(conn());
     expect(sleeps).toEqual([1500]);
     expect(outcomes.map((o) => o.outcome)).toEqual(['throttled', 'success']);
   });
 
   it('a 429 outlasting the deadline is ChannelError throttled with retryAfterMs; a write is not re-sent', async () => {
-    fake.fail('getOrderStatuses', { kind: 'status', status: 429, resetMs: 30_000 });
-    const err = await rejection(channel.testConnection(conn(), { timeoutMs: 5000 }));
+    api.fake.fail('getOrderStatuses', { kind: 'status', status: 429, resetMs: 30_000 });
+    const err = await rejection(api.channel.testConnection(conn(), { timeoutMs: 5000 }));
     expect(err).toMatchObject({ kind: 'throttled', retryAfterMs: 30_000, platformStatus: '429', retryable: true });
-    const o = fake.store.seedOrder();
-    fake.fail('createOrderShipments', { kind: 'status', status: 429, resetMs: 10 });
-    expect(await rejection(channel.fulfill(conn(), { externalOrderId: String(o.id), tracking: tracking('1ZT1'), notifyCustomer: false }))).toMatchObject({ kind: 'throttled', retryAfterMs: 10 });
-    expect(fake.count('createOrderShipments')).toBe(1);
+    const o = api.fake.store.seedOrder();
+    api.fake.fail('createOrderShipments', { kind: 'status', status: 429, resetMs: 10 });
+    expect(await rejection(api.channel.fulfill(conn(), { externalOrderId: String(o.id), tracking: tracking('1ZT1'), notifyCustomer: false }))).toMatchObject({ kind: 'throttled', retryAfterMs: 10 });
+    expect(api.fake.count('createOrderShipments')).toBe(1);
   });
 
   it('5xx is retried for reads and ends as server_error; 401 is unauthorized', async () => {
-    fake.fail('getOrderStatuses', { kind: 'status', status: 503 }, { kind: 'status', status: 503 }, { kind: 'status', status: 503 }, { kind: 'status', status: 503 });
-    const err = await rejection(channel.testConnection(conn()));
+    api.fake.fail('getOrderStatuses', { kind: 'status', status: 503 }, { kind: 'status', status: 503 }, { kind: 'status', status: 503 }, { kind: 'status', status: 503 });
+    const err = await rejection(api.channel.testConnection(conn()));
     expect(err).toMatchObject({ kind: 'server_error', platformStatus: '503', retryable: true });
-    expect(fake.count('getOrderStatuses')).toBeGreaterThan(1);
-    const refused = await rejection(channel.testConnection(conn({ credentials: { access_token: 'bcrevoked' } })));
+    expect(api.fake.count('getOrderStatuses')).toBeGreaterThan(1);
+    const refused = await rejection(api.channel.testConnection(conn({ credentials: { access_token: 'bcrevoked' } })));
     expect(refused).toMatchObject({ kind: 'unauthorized', platformStatus: '401', retryable: false });
     expect(refused.message).not.toContain('bcrevoked');
-    expect((await rejection(channel.testConnection(conn({ credentials: {} })))).kind).toBe('unauthorized');
+    expect((await rejection(api.channel.testConnection(conn({ credentials: {} })))).kind).toBe('unauthorized');
   });
 
   it('a hanging BigCommerce ends at the deadline as a timeout', async () => {
-    fake.fail('getOrderStatuses', { kind: 'hang' });
-    const err = await rejection(channel.testConnection(conn(), { timeoutMs: 300 }));
+    api.fake.fail('getOrderStatuses', { kind: 'hang' });
+    const err = await rejection(api.channel.testConnection(conn(), { timeoutMs: 300 }));
     expect(err.kind).toBe('timeout');
   });
 });
 
 describe('the FakeStore surface', () => {
   it('connects, seeds, delivers and breaks as the shared scenarios expect', async () => {
-    const s = bigcommerceFakeStore(fake);
-    expect(bigcommerce.normaliseStoreRef(s.connect.store_ref)).toBe(fake.storeHash);
+    const s = bigcommerceFakeStore(api.fake);
+    expect(bigcommerce.normaliseStoreRef(s.connect.store_ref)).toBe(api.fake.storeHash);
     expect(bigcommerce.credentialProblems(s.connect.credentials)).toEqual({ kind: 'token', details: [] });
     const c = conn({ origin: s.url, credentials: { ...s.connect.credentials, webhook_secret: SECRET } });
-    for (const topic of bigcommerce.webhookTopics) await channel.createWebhookSubscription(c, topic, receiverUrl);
+    for (const topic of bigcommerce.webhookTopics) await api.channel.createWebhookSubscription(c, topic, api.receiverUrl);
     const id = s.seedOrder({ lines: 2 });
-    expect((await channel.fetchOrder(c, id))!.platform_status).toBe('11');
+    expect((await api.channel.fetchOrder(c, id))!.platform_status).toBe('11');
     s.cancelOrder(id);
     expect(await s.emit(id, 'cancelled')).toEqual([200, 200]);
     expect(await s.redeliverLast()).toBe(200);
-    expect((await channel.fetchOrder(c, id))!.cancelled).toBe(true);
+    expect((await api.channel.fetchOrder(c, id))!.cancelled).toBe(true);
     s.breakWebhooks();
     expect(s.webhooks().every((w) => !w.active)).toBe(true);
     s.revokeCredentials();
-    expect((await rejection(channel.testConnection(c))).kind).toBe('unauthorized');
+    expect((await rejection(api.channel.testConnection(c))).kind).toBe('unauthorized');
     const fresh = s.freshCredentials();
-    await channel.testConnection({ ...c, credentials: { ...fresh, webhook_secret: SECRET } });
+    await api.channel.testConnection({ ...c, credentials: { ...fresh, webhook_secret: SECRET } });
     s.failNext(503, 1);
-    await channel.testConnection({ ...c, credentials: { ...fresh, webhook_secret: SECRET } });
+    await api.channel.testConnection({ ...c, credentials: { ...fresh, webhook_secret: SECRET } });
     expect(outcomes.slice(-2).map((o) => o.outcome)).toEqual(['server_error', 'success']);
   });
 });

@@ -67,7 +67,7 @@ describe('parseWooOrder', () => {
     expect(parseWooOrder({ ...ORDER, date_modified_gmt: null })).toBeNull();
     expect(parseWooOrder([])).toBeNull();
     expect(parseWooOrders({})).toBeNull();
-    expect(parseWooOrders([ORDER, { id: 1 }]).map((o) => o.external_id)).toEqual(['727']);
+    expect(parseWooOrders([ORDER, { id: 1 }])?.map((o) => o.external_id)).toEqual(['727']);
   });
 });
 
@@ -90,10 +90,10 @@ describe('webhooks and notes', () => {
       { id: 905, note: voidNote('1ZA') },
       { id: 904, note: shipmentNote(request('1ZB'), ['1 × Mug (MUG-1)']) },
       { id: 903, note: 'Order status changed from Pending payment to Processing.' },
-      { id: 902, note: shipmentNote(request('1ZA', 'https://ups.example/t?n=1ZA', null)) },
+      { id: 902, note: shipmentNote(request('1ZA', 'https://ups.example/t?n=1ZA', null), null) },
       { id: 901, note: 'Customer asked about tracking number 1ZZ' },
     ];
-    expect(shipmentNote(request('1ZA', 'https://ups.example/t?n=1ZA', null))).toBe('Shipped with UPS, tracking number 1ZA; track it at https://ups.example/t?n=1ZA.');
+    expect(shipmentNote(request('1ZA', 'https://ups.example/t?n=1ZA', null), null)).toBe('Shipped with UPS, tracking number 1ZA; track it at https://ups.example/t?n=1ZA.');
     const ours = ourNotes(notes)!;
     expect(ours).toEqual([
       { id: '902', kind: 'shipped', trackingNumber: '1ZA' },

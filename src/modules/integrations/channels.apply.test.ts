@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createTenant, type Tenant } from '../../../test/helpers/app.js';
+import type { Address } from '../../carriers/types.js';
 import type { ChannelOrder } from '../../channels/types.js';
 import type { SyncSource } from './channels.tables.js';
 import type { IntegrationRow } from './integrations.tables.js';
@@ -29,6 +30,7 @@ beforeAll(async () => {
   integration = await app.deps.db.selectFrom('integrations').selectAll().where('id', '=', res.json().id).executeTakeFirstOrThrow();
 });
 
+const shipTo: Address = { name: 'Ada Lovelace', street1: '1 Market St', city: 'San Francisco', state: 'CA', postal_code: '94105', country: 'US' };
 let seq = 1000;
 function storeOrder(over: Partial<ChannelOrder> = {}): ChannelOrder {
   seq += 1;
@@ -41,10 +43,11 @@ function storeOrder(over: Partial<ChannelOrder> = {}): ChannelOrder {
     cancelled_at: null,
     currency: 'USD',
     customer: { name: 'Ada Lovelace', email: 'ada@example.com', phone: null },
-    ship_to: { name: 'Ada Lovelace', street1: '1 Market St', city: 'San Francisco', state: 'CA', postal_code: '94105', country: 'US' },
+    ship_to: shipTo,
     line_items: [{ external_line_id: `${seq}01`, sku: 'MUG-1', name: 'Mug', quantity: 2, unit_price: { amount: 1500, currency: 'USD' }, weight_oz: 12, requires_shipping: true }],
     shipping_line: { code: 'Standard', title: 'Standard shipping' },
     fulfillments: [],
+    raw_updated_at: '2026-11-20T10:00:00.000Z',
     ...over,
   };
 }
@@ -81,7 +84,7 @@ describe('applying a store order version', () => {
     expect((await apply(v1, 'poll')).decision).toBe('stale');
     expect((await apply({ ...v1, version: '2026-11-19T00:00:00.000Z' })).decision).toBe('stale');
 
-    const edited = { ...v1, version: '2026-11-20T11:00:00.000Z', ship_to: { ...v1.ship_to, street1: '2 Market St' } };
+    const edited = { ...v1, version: '2026-11-20T11:00:00.000Z', ship_to: { ...shipTo, street1: '2 Market St' } };
     const second = await apply(edited);
     expect(second).toMatchObject({ decision: 'updated', orderId: first.orderId, changes: ['ship_to'] });
     expect((await readOrder(first.orderId!)).ship_to.street1).toBe('2 Market St');

@@ -7,7 +7,7 @@ import type { Deps } from '../../platform/deps.js';
 import type { Scope, ServiceContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db/types.js';
 import { convertCarrierLabels } from '../labels/index.js';
-import type { ApiPurchaseResult, CarrierDriver, CarrierLabelImage, LabelArtifact } from '../../carriers/driver.js';
+import type { CarrierDriver, CarrierLabelImage, LabelArtifact, PurchaseAnswer } from '../../carriers/driver.js';
 import { foreignPackaging } from '../../carriers/api-packaging.js';
 import type { CarrierAccountRow, CarrierGateway } from '../carrier-accounts/index.js';
 import { writeAudit } from '../audit/index.js';
@@ -85,7 +85,7 @@ export interface PurchaseChoice {
 interface CarrierSale {
   tracking_number: string;
   rate: SourcedRate;
-  issued: ApiPurchaseResult;
+  issued: PurchaseAnswer;
   /** The carrier issued its own label images (a real carrier); else the platform draws them. */
   imaged: boolean;
 }
@@ -457,11 +457,11 @@ export function isDefault(options: ShipmentOptions): boolean {
 }
 
 /** A carrier's packages as issued (a driver that gave none stands for its one label). */
-function issuedPackages(issued: ApiPurchaseResult): ApiPurchaseResult['packages'] {
+function issuedPackages(issued: PurchaseAnswer): PurchaseAnswer['packages'] {
   return issued.packages.length > 0 ? issued.packages : [{ tracking_number: issued.tracking_number, label: issued.label }];
 }
 
 /** The packages whose label image the carrier issued (all of them, or none from a simulated driver). */
-function imagedPackages(issued: ApiPurchaseResult): { tracking_number: string; label: LabelArtifact }[] {
+function imagedPackages(issued: PurchaseAnswer): { tracking_number: string; label: LabelArtifact }[] {
   return issuedPackages(issued).flatMap((p) => (p.label ? [{ tracking_number: p.tracking_number, label: p.label }] : []));
 }

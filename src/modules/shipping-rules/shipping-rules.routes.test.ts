@@ -71,8 +71,8 @@ describe('shipping rules CRUD', () => {
     do {
       const res = await app.inject({ method: 'GET', url: `/v1/shipping-rules?limit=2${cursor ? `&cursor=${cursor}` : ''}`, headers: tenant.headers });
       expect(res.statusCode, res.body).toBe(200);
-      const page = res.json();
-      seen.push(...page.data.map((r: { name: string }) => r.name));
+      const page: { data: Array<{ name: string }>; next_cursor: string | null; has_more: boolean } = res.json();
+      seen.push(...page.data.map((r) => r.name));
       cursor = page.next_cursor;
       expect(page.has_more).toBe(cursor !== null);
     } while (cursor);

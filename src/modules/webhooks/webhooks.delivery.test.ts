@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createTenant, type Tenant } from '../../../test/helpers/app.js';
 import { startReceiver, type Receiver } from '../../../test/helpers/webhook-receiver.js';
+import type { Db } from '../../platform/db/types.js';
 import { WebhooksService, webhookDispatcher } from './index.js';
 
 // The dispatcher called directly (no job workers), on a clock the test moves (Deps.now):
@@ -96,7 +96,7 @@ describe('auto-disable after 3 days of failures (fake clock)', () => {
  * has read the delivery row and not yet its attempts (two statements, two snapshots on
  * PostgreSQL; two turns of the one connection on PGlite), a dispatcher records an attempt.
  */
-function dbRecordingBetweenReads(db: Kysely<never>, between: () => Promise<unknown>): Kysely<never> {
+function dbRecordingBetweenReads(db: Db, between: () => Promise<unknown>): Db {
   let done = false;
   const wrap = (builder: object): object =>
     new Proxy(builder, {
@@ -140,7 +140,7 @@ describe('a delivery and its attempts are read as of one moment', () => {
     for (const read of ['get', 'list'] as const) {
       const queued = (await app.inject({ method: 'POST', url: `/v1/webhooks/${id}/test`, headers: t.headers })).json();
       const delivered = () => webhookDispatcher(app.deps).runBatch();
-      const service = new WebhooksService({ ...app.deps, db: dbRecordingBetweenReads(app.deps.db as Kysely<never>, delivered) as never });
+      const service = new WebhooksService({ ...app.deps, db: dbRecordingBetweenReads(app.deps.db, delivered) });
       const seen =
         read === 'get' ? await service.getDelivery(scope, queued.id) : (await service.listEndpointDeliveries(scope, id, { limit: 100 })).data.find((d) => d.id === queued.id)!;
       // The recording happened between the two reads (the delivery is delivered now)…

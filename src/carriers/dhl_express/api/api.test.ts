@@ -1,12 +1,11 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { SHIP_FROM, US_TO_DE_ROUTE, useCarrierApiTest } from '../../../../test/helpers/carrier-api.js';
 import { londonAddress, ukCustoms, ukCustomsWithItn, ukRoute, UK_CUSTOMS_TOTAL_MINOR } from '../../../../test/helpers/driver-customs.js';
-import { dhlFixture, DHL_FIXTURES_DIR, FAKE_DHL_LABELS, fakeDhlDocument, startFakeDhl, type FakeDhl } from '../../../../test/helpers/fake-dhl.js';
-import { DHL_SPEC_FILE, loadDhlSpecs, type DhlSpecs } from '../../../../test/helpers/dhl-spec.js';
-import type { ApiCallContext, ApiPurchaseRequest, ApiRateRequest } from '../../driver.js';
-import { CarrierHttpClient, type CarrierExchange } from '../../http/client.js';
+import { DHL_FIXTURES_DIR, dhlFixture, FAKE_DHL_LABELS, FAKE_DHL_SETUP, type FakeDhl, fakeDhlDocument } from '../../../../test/helpers/fake-dhl.js';
+import { DHL_SPEC_FILE } from '../../../../test/helpers/dhl-spec.js';
+import type { ApiPurchaseRequest, ApiRateRequest } from '../../driver.js';
 import { CarrierTransportError } from '../../http/errors.js';
-import type { RouteFacts } from '../../types.js';
 import { createDhlExpressApiDriver } from './client.js';
 import { dhlCredentialsSchema } from './credentials.js';
 import { dhlProductCode, mapDhlEvent, ourServiceCode } from './units.js';
@@ -14,31 +13,19 @@ import { dhlProductCode, mapDhlEvent, ourServiceCode } from './units.js';
 // Evaluated at collection time, before beforeAll: the file, not the parsed document.
 const SPEC_PRESENT = existsSync(DHL_SPEC_FILE);
 
-let specs: DhlSpecs | null;
-let fake: FakeDhl;
-let http: CarrierHttpClient;
-let sleeps: number[];
-let exchanges: CarrierExchange[];
-let accountSeq = 0;
-const driver = () => createDhlExpressApiDriver(http);
 const BASIC = `Basic ${Buffer.from('fake-api-key:fake-api-secret').toString('base64')}`;
+const api = useCarrierApiTest({
+  ...FAKE_DHL_SETUP,
+  idPrefix: 'dhl',
+  secrets: ['fake-api-secret', BASIC.slice(6)],
+});
+const { sleeps, exchanges, ctx, expectCleanExchange } = api;
+const driver = () => createDhlExpressApiDriver(api.http);
 
-const route: RouteFacts = {
-  domestic: false,
-  origin_country: 'US',
-  destination_country: 'DE',
-  distance_miles: null,
-  ground_zone: null,
-  international_group: 'europe',
-  international_zone: 2,
-  territory: false,
-  military: false,
-  noncontiguous: false,
-};
-const from = { name: 'Dock Lead', company: 'Acme Widgets', street1: '12 Main St', city: 'Timonium', state: 'MD', postal_code: '21093', country: 'US', phone: '+1 410 555 0100' };
+const from = { ...SHIP_FROM, phone: '+1 410 555 0100' };
 const to = { name: 'Pat Käufer', street1: 'Invalidenstraße 116', street2: 'Hinterhaus', city: 'Berlin', postal_code: '10115', country: 'DE', phone: '+49 30 1234567', email: 'pat@example.de' };
 const parcel = { weight_oz: 40, length_in: 12, width_in: 9.5, height_in: 4 };
-const rateRequest: ApiRateRequest = { ship_from: from, ship_to: to, parcel, ship_date: '2026-03-02', residential: true, route };
+const rateRequest: ApiRateRequest = { ship_from: from, ship_to: to, parcel, ship_date: '2026-03-02', residential: true, route: US_TO_DE_ROUTE };
 const purchase = (label_image: ApiPurchaseRequest['label_image'] = 'PDF'): ApiPurchaseRequest => ({
   ...rateRequest,
   service_code: 'dhl_express_worldwide',
@@ -47,57 +34,11 @@ const purchase = (label_image: ApiPurchaseRequest['label_image'] = 'PDF'): ApiPu
   label_image,
 });
 
-/** A fresh account per test, so breakers never leak between tests. */
-function ctx(over: Partial<ApiCallContext['account']> = {}, timeoutMs = 20_000): ApiCallContext {
-  accountSeq += 1;
-  return {
-    account: {
-      id: `ca_dhl${accountSeq}`,
-      mode: 'sandbox',
-      account_number: '123456789',
-      credentials: { api_key: 'fake-api-key', api_secret: 'fake-api-secret' },
-      base_url: fake.url,
-      ...over,
-    },
-    timeoutMs,
-    requestId: `req_${accountSeq}`,
-  };
-}
-
-beforeAll(async () => {
-  specs = loadDhlSpecs();
-  if (!specs) console.warn('../shared/carrier-specs/dhl_express is absent: the fake DHL Express skipped the schema check (the scenarios still run)');
-  fake = await startFakeDhl({ specs });
-}, 120_000);
-afterAll(async () => {
-  await fake?.close();
-  await http?.close();
-});
-beforeEach(async () => {
-  fake.reset();
-  await http?.close();
-  sleeps = [];
-  exchanges = [];
-  http = new CarrierHttpClient({
-    sleep: async (ms) => {
-      sleeps.push(ms);
-    },
-    onExchange: (e) => exchanges.push(e),
-  });
-});
-
-function expectCleanExchange() {
-  expect(fake.violations).toEqual([]);
-  const text = JSON.stringify(exchanges);
-  expect(text).not.toContain('fake-api-secret');
-  expect(text).not.toContain(BASIC.slice(6));
-}
-
-const sentBody = (op: Parameters<FakeDhl['count']>[0]) => JSON.parse(fake.requests.find((r) => r.operation === op)!.body);
+const sentBody = (op: Parameters<FakeDhl['count']>[0]) => JSON.parse(api.fake.requests.find((r) => r.operation === op)!.body);
 
 describe('DHL Express published description', () => {
   it.runIf(SPEC_PRESENT)('every recorded fixture validates against its MyDHL response schema', () => {
-    const s = specs!;
+    const s = api.specs!;
     const byFile: Record<string, [string, number]> = {
       rates: ['exp-api-rates-many', 200],
       'rates-multi': ['exp-api-rates-many', 200],
@@ -126,7 +67,7 @@ describe('DHL Express published description', () => {
   });
 
   it.runIf(SPEC_PRESENT)('the validator is not a rubber stamp: it refuses requests DHL would refuse', () => {
-    const s = specs!;
+    const s = api.specs!;
     const headers = { 'content-type': 'application/json', authorization: BASIC, 'x-version': '3.3.1' };
     const bad = s.checkRequest('POST', new URL('http://x/rates'), headers, JSON.stringify({ customerDetails: { shipperDetails: {} }, packages: [{ weight: 2.0001 }] }));
     expect(bad.op?.operationId).toBe('exp-api-rates-many');
@@ -147,7 +88,7 @@ describe('DHL Express published description', () => {
   });
 
   it.runIf(SPEC_PRESENT)('its hosts are the servers the description names', () => {
-    const servers = (specs!.doc.servers as { url: string }[]).map((s) => s.url);
+    const servers = (api.specs!.doc.servers as { url: string }[]).map((s) => s.url);
     expect(servers).toEqual(expect.arrayContaining(Object.values(driver().hosts)));
   });
 
@@ -169,7 +110,7 @@ describe('DHL Express driver against the fake DHL Express', () => {
     const res = await driver().rates(ctx(), rateRequest);
     expect(res.ok).toBe(true);
     if (!res.ok) return;
-    const sent = fake.requests.find((r) => r.operation === 'rates')!;
+    const sent = api.fake.requests.find((r) => r.operation === 'rates')!;
     expect(sent.path).toBe('/rates');
     expect(sent.headers.authorization).toBe(BASIC);
     expect(sent.headers['x-version']).toBe('3.3.1');
@@ -243,12 +184,12 @@ describe('DHL Express driver against the fake DHL Express', () => {
     const bad = ctx({ credentials: { api_key: 'fake-api-key', api_secret: 'wrong-secret' } });
     const res = await driver().rates(bad, rateRequest);
     expect(res).toEqual({ ok: false, kind: 'invalid_credentials', messages: [{ code: 'carrier_account_invalid', carrier_code: '401', message: 'Invalid Credentials' }] });
-    expect(fake.count('rates')).toBe(1); // basic auth: refused once, never retried
+    expect(api.fake.count('rates')).toBe(1); // basic auth: refused once, never retried
     const test = await driver().testCredentials(bad);
     expect(test).toMatchObject({ ok: false, kind: 'invalid_credentials' });
     const good = await driver().testCredentials(ctx());
     expect(good.ok).toBe(true);
-    expect(fake.requests.filter((r) => r.operation === 'address_validate').map((r) => r.path)).toEqual([
+    expect(api.fake.requests.filter((r) => r.operation === 'address_validate').map((r) => r.path)).toEqual([
       '/address-validate?type=pickup&countryCode=DE&postalCode=53113&cityName=Bonn&strictValidation=false',
       '/address-validate?type=pickup&countryCode=DE&postalCode=53113&cityName=Bonn&strictValidation=false',
     ]);
@@ -263,8 +204,8 @@ describe('DHL Express driver against the fake DHL Express', () => {
     const c = ctx();
     await driver().rates(c, rateRequest);
     await driver().track(c, { tracking_number: '1234567890' });
-    expect(fake.requests).toHaveLength(2);
-    for (const r of fake.requests) {
+    expect(api.fake.requests).toHaveLength(2);
+    for (const r of api.fake.requests) {
       expect(r.headers.authorization).toBe(BASIC);
       expect(r.headers['x-version']).toBe('3.3.1');
       expect(String(r.headers['message-reference'])).toMatch(/^[0-9a-f-]{36}$/);
@@ -274,34 +215,34 @@ describe('DHL Express driver against the fake DHL Express', () => {
   });
 
   it('429 with Retry-After: rates wait as told and retry', async () => {
-    fake.queue('rates', { status: 429, headers: { 'retry-after': '2' }, body: dhlFixture('error-rate-limit') });
+    api.fake.queue('rates', { status: 429, headers: { 'retry-after': '2' }, body: dhlFixture('error-rate-limit') });
     const res = await driver().rates(ctx(), rateRequest);
     expect(res.ok).toBe(true);
     expect(sleeps).toEqual([2000]);
-    expect(fake.count('rates')).toBe(2);
+    expect(api.fake.count('rates')).toBe(2);
     expectCleanExchange();
   });
 
   it('503 then 500: rates retry twice, then fail with a retryable transport error', async () => {
-    fake.queue('rates', { status: 503, headers: { 'retry-after': '1' } }, { status: 500, body: dhlFixture('error-process') }, { status: 503 });
+    api.fake.queue('rates', { status: 503, headers: { 'retry-after': '1' } }, { status: 500, body: dhlFixture('error-process') }, { status: 503 });
     const err = await driver().rates(ctx(), rateRequest).catch((e) => e);
     expect(err).toBeInstanceOf(CarrierTransportError);
     expect(err).toMatchObject({ slug: 'dhl_express', kind: 'server_error', status: 503, retryable: true });
-    expect(fake.count('rates')).toBe(3);
+    expect(api.fake.count('rates')).toBe(3);
     expect(sleeps[0]).toBe(1000);
   });
 
   it('500 on a label purchase: never retried', async () => {
-    fake.queue('shipments', { status: 500, body: dhlFixture('error-process') });
+    api.fake.queue('shipments', { status: 500, body: dhlFixture('error-process') });
     const err = await driver().purchase(ctx(), purchase()).catch((e) => e);
     expect(err).toMatchObject({ kind: 'server_error', status: 500, retryable: true });
-    expect(fake.count('shipments')).toBe(1);
+    expect(api.fake.count('shipments')).toBe(1);
     expect(sleeps).toEqual([]);
     expectCleanExchange();
   });
 
   it('a hang past the deadline: a retryable timeout at the deadline, not later', async () => {
-    fake.queue('track', { hang: true });
+    api.fake.queue('track', { hang: true });
     const started = Date.now();
     const err = await driver().track(ctx({}, 400), { tracking_number: '1234567890' }).catch((e) => e);
     const took = Date.now() - started;
@@ -311,18 +252,18 @@ describe('DHL Express driver against the fake DHL Express', () => {
   });
 
   it('a malformed body: a transport error, retryable for rates but not for a purchase', async () => {
-    fake.queue('rates', { status: 200, raw: '<html><body>Gateway Timeout' });
+    api.fake.queue('rates', { status: 200, raw: '<html><body>Gateway Timeout' });
     expect(await driver().rates(ctx(), rateRequest).catch((e) => e)).toMatchObject({ kind: 'malformed_response', retryable: true });
-    fake.queue('shipments', { status: 201, raw: '{"shipmentTrackingNumber": "11' });
+    api.fake.queue('shipments', { status: 201, raw: '{"shipmentTrackingNumber": "11' });
     expect(await driver().purchase(ctx(), purchase()).catch((e) => e)).toMatchObject({ kind: 'malformed_response', retryable: false });
     // JSON, but no label in it: nothing usable was bought, and it is not retried either.
-    fake.queue('shipments', { status: 201, body: { shipmentTrackingNumber: '1100000999', packages: [{ referenceNumber: 1, trackingNumber: 'JD01460000' }], documents: [] } });
+    api.fake.queue('shipments', { status: 201, body: { shipmentTrackingNumber: '1100000999', packages: [{ referenceNumber: 1, trackingNumber: 'JD01460000' }], documents: [] } });
     expect(await driver().purchase(ctx(), purchase()).catch((e) => e)).toMatchObject({ kind: 'malformed_response', retryable: false });
-    expect(fake.count('shipments')).toBe(2);
+    expect(api.fake.count('shipments')).toBe(2);
   });
 
   it("business rejections: DHL's detail comes back as normalised messages, never retried", async () => {
-    fake.queue('rates', { status: 400, body: dhlFixture('error-invalid-postal') });
+    api.fake.queue('rates', { status: 400, body: dhlFixture('error-invalid-postal') });
     const rates = await driver().rates(ctx(), { ...rateRequest, ship_to: { ...to, postal_code: '99999' } });
     expect(rates).toEqual({
       ok: false,
@@ -337,10 +278,10 @@ describe('DHL Express driver against the fake DHL Express', () => {
       ],
     });
     // The yaml's own 422 example: a JSON pointer names the field.
-    fake.queue('shipments', { status: 422, body: { instance: 'expressapi/shipments', detail: '#/content/packages/0/identifiers/0: extraneous key [dataIdentifier] is not permitted', title: 'Validation error', message: 'Unprocessable Entity', status: '422' } });
+    api.fake.queue('shipments', { status: 422, body: { instance: 'expressapi/shipments', detail: '#/content/packages/0/identifiers/0: extraneous key [dataIdentifier] is not permitted', title: 'Validation error', message: 'Unprocessable Entity', status: '422' } });
     const buy = await driver().purchase(ctx(), purchase());
     expect(buy).toMatchObject({ ok: false, kind: 'rejected', messages: [{ code: 'carrier_rejected', carrier_code: '422', field: 'parcels' }] });
-    expect(fake.count('rates') + fake.count('shipments')).toBe(2);
+    expect(api.fake.count('rates') + api.fake.count('shipments')).toBe(2);
     expectCleanExchange();
   });
 
@@ -384,7 +325,7 @@ describe('DHL Express driver against the fake DHL Express', () => {
     expect(res.ok).toBe(true);
     if (!res.ok) return;
     expect(sentBody('shipments').getAdditionalInformation).toEqual([{ typeCode: 'linkLabelsByPieces', isRequested: true }]);
-    const pieces = fake.shipments.get(res.value.carrier_shipment_id)!.pieces;
+    const pieces = api.fake.shipments.get(res.value.carrier_shipment_id)!.pieces;
     expect(res.value.packages.map((p) => p.tracking_number)).toEqual(pieces);
     expect(res.value.packages.every((p) => p.label.format === 'ZPL')).toBe(true);
     // A purchase without customs sends none and gets no documents beside its labels.
@@ -399,10 +340,10 @@ describe('DHL Express driver against the fake DHL Express', () => {
     const bought = await driver().purchase(c, purchase());
     expect(bought.ok).toBe(true);
     if (!bought.ok) return;
-    fake.reset();
+    api.fake.reset();
     const voided = await driver().void(c, { carrier_shipment_id: bought.value.carrier_shipment_id });
     expect(voided).toEqual({ ok: true, value: { voided: true } });
-    expect(fake.requests).toHaveLength(0);
+    expect(api.fake.requests).toHaveLength(0);
     // With a pickup booked for this shipment alone, the void cancels it at DHL.
     const pickup = await driver().schedulePickup(c, {
       pickup_date: '2026-03-03',
@@ -416,8 +357,8 @@ describe('DHL Express driver against the fake DHL Express', () => {
     if (!pickup.ok) return;
     const withPickup = await driver().void(c, { carrier_shipment_id: bought.value.carrier_shipment_id, pickup_confirmation: pickup.value.confirmation });
     expect(withPickup).toEqual({ ok: true, value: { voided: true } });
-    expect(fake.pickups.get(pickup.value.confirmation)).toEqual({ cancelled: true });
-    const cancel = fake.requests.find((r) => r.operation === 'pickup_cancel')!;
+    expect(api.fake.pickups.get(pickup.value.confirmation)).toEqual({ cancelled: true });
+    const cancel = api.fake.requests.find((r) => r.operation === 'pickup_cancel')!;
     expect(cancel.method).toBe('DELETE');
     expect(cancel.path).toBe(`/pickups/${pickup.value.confirmation}?requestorName=Shipping+platform&reason=not+needed`);
     // Voiding again: DHL says the pickup is already cancelled; the void says so too.
@@ -482,12 +423,12 @@ describe('DHL Express driver against the fake DHL Express', () => {
     ]);
     expectCleanExchange();
     // The fake's check is not a rubber stamp for customs: a line without its quantity unit or an unknown reason is refused.
-    if (specs) {
+    if (api.specs) {
       const sent = sentBody('shipments');
       delete sent.content.exportDeclaration.lineItems[0].quantity.unitOfMeasurement;
       sent.content.exportDeclaration.exportReasonType = 'sale';
-      const req = fake.requests.find((r) => r.operation === 'shipments')!;
-      const problems = specs.checkRequest('POST', new URL(`http://x${req.path}`), req.headers, JSON.stringify(sent)).problems.join('\n');
+      const req = api.fake.requests.find((r) => r.operation === 'shipments')!;
+      const problems = api.specs.checkRequest('POST', new URL(`http://x${req.path}`), req.headers, JSON.stringify(sent)).problems.join('\n');
       expect(problems).toMatch(/lineItems\/0\/quantity/);
       expect(problems).toMatch(/exportReasonType/);
     }
@@ -501,7 +442,7 @@ describe('DHL Express driver against the fake DHL Express', () => {
     expect(decl).toMatchObject({ exportReason: 'Trade show display', exportReasonType: 'permanent', declarationNotes: [{ value: 'AES X20260302123456' }] });
     expect(sentBody('shipments').content.incoterm).toBe('DDU');
     expect(sentBody('shipments').valueAddedServices).toBeUndefined();
-    fake.reset();
+    api.fake.reset();
     const docs = await driver().purchase(ctx(), { ...purchase(), ship_to: londonAddress, route: ukRoute, customs: { ...ukCustoms, contents_type: 'documents', importer: null } });
     expect(docs.ok && docs.value.documents).toBeUndefined();
     const body = sentBody('shipments');
@@ -536,7 +477,7 @@ describe('DHL Express driver against the fake DHL Express', () => {
   it('maps any other document typeCode DHL returns to snake_case', async () => {
     const reply = dhlFixture('shipment-international');
     reply.documents.push({ imageFormat: 'PDF', content: Buffer.from('%PDF-1.4 customs').toString('base64'), typeCode: 'customsDeclaration' });
-    fake.queue('shipments', { status: 201, body: reply });
+    api.fake.queue('shipments', { status: 201, body: reply });
     const res = await driver().purchase(ctx(), { ...purchase(), ship_to: londonAddress, route: ukRoute, customs: ukCustoms });
     expect(res.ok && res.value.documents?.map((d) => d.type)).toEqual(['waybill', 'commercial_invoice', 'receipt', 'customs_declaration']);
   });
@@ -552,12 +493,12 @@ describe('DHL Express driver against the fake DHL Express', () => {
     const { city: _city, ...noCity } = from;
     expect(await driver().rates(ctx(), { ...rateRequest, ship_from: noCity })).toMatchObject({ ok: false, kind: 'rejected', messages: [{ field: 'ship_from.city', message: 'DHL Express requires a city' }] });
     expect(await driver().purchase(ctx(), { ...purchase(), service_code: 'ups_ground' })).toMatchObject({ ok: false, kind: 'rejected', messages: [{ field: 'service_code' }] });
-    expect(fake.requests).toHaveLength(0);
+    expect(api.fake.requests).toHaveLength(0);
   });
 
   it('tracks: checkpoint codes mapped to ours, oldest first in UTC, raw codes kept, unmapped → unknown', async () => {
     const res = await driver().track(ctx(), { tracking_number: '1100000042' });
-    expect(fake.requests[0].path).toBe('/shipments/1100000042/tracking?trackingView=all-checkpoints&levelOfDetail=shipment&requestGMTOffsetPerEvent=true');
+    expect(api.fake.requests[0].path).toBe('/shipments/1100000042/tracking?trackingView=all-checkpoints&levelOfDetail=shipment&requestGMTOffsetPerEvent=true');
     expect(res.ok).toBe(true);
     if (!res.ok) return;
     expect(res.value).toMatchObject({ status: 'delivered', status_detail: 'delivered', delivered_at: '2026-03-05T10:23:00.000Z', estimated_delivery_date: '2026-03-05', carrier_status_code: 'OK' });
@@ -576,20 +517,20 @@ describe('DHL Express driver against the fake DHL Express', () => {
   });
 
   it('tracking a number DHL does not know (404) is a rejection on tracking_number', async () => {
-    fake.queue('track', { status: 404, body: dhlFixture('track-not-found') });
+    api.fake.queue('track', { status: 404, body: dhlFixture('track-not-found') });
     const res = await driver().track(ctx(), { tracking_number: '9999999999' });
     expect(res).toEqual({ ok: false, kind: 'rejected', messages: [{ code: 'carrier_rejected', carrier_code: '404', message: 'No data found', field: 'tracking_number' }] });
-    expect(fake.count('track')).toBe(1);
+    expect(api.fake.count('track')).toBe(1);
   });
 
   it('validates an address as DHL can: its service area (verified, corrected) or none (invalid); never the street', async () => {
     const res = await driver().validateAddress(ctx(), to);
-    expect(fake.requests[0].path).toBe('/address-validate?type=delivery&countryCode=DE&postalCode=10115&cityName=Berlin&strictValidation=false');
+    expect(api.fake.requests[0].path).toBe('/address-validate?type=delivery&countryCode=DE&postalCode=10115&cityName=Berlin&strictValidation=false');
     expect(res).toMatchObject({ ok: true, value: { status: 'verified', residential: 'unknown', normalized: { city: 'BERLIN', postal_code: '10115', street1: 'Invalidenstraße 116' }, messages: [{ code: 'street_not_checked' }] } });
-    fake.queue('address_validate', { body: dhlFixture('address-validate-corrected') });
+    api.fake.queue('address_validate', { body: dhlFixture('address-validate-corrected') });
     const corrected = await driver().validateAddress(ctx(), { ...to, city: 'Munich', postal_code: '80331' });
     expect(corrected).toMatchObject({ ok: true, value: { status: 'corrected', normalized: { city: 'MUENCHEN' }, messages: [{ code: 'address_corrected', field: 'city' }, { code: 'street_not_checked' }] } });
-    fake.queue('address_validate', { body: dhlFixture('address-validate-none') });
+    api.fake.queue('address_validate', { body: dhlFixture('address-validate-none') });
     const none = await driver().validateAddress(ctx(), { ...to, postal_code: '00000' });
     expect(none).toMatchObject({ ok: true, value: { status: 'invalid', normalized: null, messages: [{ code: 'address_not_served', message: 'No records found for the requested address' }] } });
     expectCleanExchange();
@@ -650,7 +591,7 @@ describe('inside the US', () => {
     if (rated.ok) expect(rated.value.unavailable.map((u) => u.service_code).sort()).toEqual(['dhl_express_domestic', 'dhl_express_worldwide']);
     const bought = await driver().purchase(ctx(), { ...purchase(), ship_to: home });
     expect(bought).toMatchObject({ ok: false, kind: 'rejected', messages: [{ carrier_code: 'us_domestic', field: 'ship_to.country' }] });
-    expect(fake.requests.length).toBe(0);
+    expect(api.fake.requests.length).toBe(0);
   });
 });
 
@@ -658,15 +599,15 @@ describe('the product/capability check before a one-piece purchase', () => {
   it('asks GET /products (checked against the description) and buys only a product DHL offers on the lane', async () => {
     const ok = await driver().purchase(ctx(), purchase());
     expect(ok.ok).toBe(true);
-    const asked = fake.requests.find((r) => r.operation === 'products')!;
+    const asked = api.fake.requests.find((r) => r.operation === 'products')!;
     expect(asked.path).toMatch(/^\/products\?accountNumber=123456789&originCountryCode=US&originCityName=Timonium&destinationCountryCode=DE&destinationCityName=Berlin&/);
-    expect(fake.requests.map((r) => r.operation)).toEqual(['products', 'shipments']);
-    fake.reset();
-    fake.queue('products', { body: { products: [{ productName: 'EXPRESS 12:00', productCode: 'T', localProductCode: 'T', localProductCountryCode: 'DE', networkTypeCode: 'TD', isCustomerAgreement: false }] } });
+    expect(api.fake.requests.map((r) => r.operation)).toEqual(['products', 'shipments']);
+    api.fake.reset();
+    api.fake.queue('products', { body: { products: [{ productName: 'EXPRESS 12:00', productCode: 'T', localProductCode: 'T', localProductCountryCode: 'DE', networkTypeCode: 'TD', isCustomerAgreement: false }] } });
     const refused = await driver().purchase(ctx(), purchase());
     expect(refused).toMatchObject({ ok: false, kind: 'rejected', messages: [{ carrier_code: 'product_unavailable', field: 'service_code' }] });
-    expect(fake.count('shipments')).toBe(0);
-    expect(fake.violations).toEqual([]);
+    expect(api.fake.count('shipments')).toBe(0);
+    expect(api.fake.violations).toEqual([]);
   });
 });
 
@@ -676,11 +617,11 @@ describe('the DHL Express Flyer (packages.ts): no packaging code in MyDHL', () =
   it('rated and shipped as its weight and dimensions, with no typeCode (none of MyDHL\'s package codes is the Flyer)', async () => {
     const rates = await driver().rates(ctx(), { ...rateRequest, parcel: flyer });
     expect(rates.ok, JSON.stringify(rates)).toBe(true);
-    const rated = JSON.parse(fake.requests.find((r) => r.operation === 'rates')!.body).packages[0];
+    const rated = JSON.parse(api.fake.requests.find((r) => r.operation === 'rates')!.body).packages[0];
     expect(rated).toEqual({ weight: 1.875, dimensions: { length: 15.75, width: 11.75, height: 0.75 } });
     const bought = await driver().purchase(ctx(), { ...purchase(), parcel: flyer });
     expect(bought.ok, JSON.stringify(bought)).toBe(true);
-    const shipped = JSON.parse(fake.requests.find((r) => r.operation === 'shipments')!.body).content.packages[0];
+    const shipped = JSON.parse(api.fake.requests.find((r) => r.operation === 'shipments')!.body).content.packages[0];
     expect(shipped.typeCode).toBeUndefined();
     expectCleanExchange();
   });

@@ -12,7 +12,7 @@ import type {
   ApiRateRequest,
   ApiTrackResult,
   ApiVoidRequest,
-  CarrierDriver,
+  CarrierApiDriver,
   DriverResult,
 } from '../../driver.js';
 import type { CarrierHttpClient, CarrierHttpResponse, HttpMethod } from '../../http/client.js';
@@ -62,7 +62,7 @@ interface Call {
   idempotent: boolean;
 }
 
-export class DhlExpressApiDriver implements CarrierDriver {
+export class DhlExpressApiDriver implements CarrierApiDriver {
   readonly carrier = SLUG;
   readonly credentialsSchema = dhlCredentialsSchema as unknown as Record<string, unknown>;
   readonly hosts = DHL_HOSTS;
@@ -262,7 +262,7 @@ export class DhlExpressApiDriver implements CarrierDriver {
   }
 }
 
-export function createDhlExpressApiDriver(http: CarrierHttpClient): CarrierDriver {
+export function createDhlExpressApiDriver(http: CarrierHttpClient): CarrierApiDriver {
   return new DhlExpressApiDriver(http);
 }
 

@@ -1,48 +1,26 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FAKE_DHL_OPTION_CHARGES, startFakeDhl, type FakeDhl } from '../../../../test/helpers/fake-dhl.js';
-import { loadDhlSpecs } from '../../../../test/helpers/dhl-spec.js';
-import type { ApiCallContext, ApiPurchaseRequest, ApiRateRequest } from '../../driver.js';
-import { CarrierHttpClient } from '../../http/client.js';
-import type { RouteFacts, ShipmentOptions } from '../../types.js';
+import { describe, expect, it } from 'vitest';
+import { SHIP_FROM, US_TO_DE_ROUTE, useCarrierApiTest, withOptions } from '../../../../test/helpers/carrier-api.js';
+import { FAKE_DHL_OPTION_CHARGES, FAKE_DHL_SETUP } from '../../../../test/helpers/fake-dhl.js';
+import type { ApiPurchaseRequest } from '../../driver.js';
+import type { ShipmentOptions } from '../../types.js';
 import { createDhlExpressApiDriver } from './client.js';
 
 // Shipment options through the DHL Express api driver: each option as a valueAddedServices entry
 // (the fake checks every request against mydhl-api.yaml), its charge read back, a refusal kept.
-let fake: FakeDhl;
-let http: CarrierHttpClient;
-let seq = 0;
+const api = useCarrierApiTest({ ...FAKE_DHL_SETUP, idPrefix: 'dhlopt' });
+const { ctx } = api;
 
-const route: RouteFacts = { domestic: false, origin_country: 'US', destination_country: 'DE', distance_miles: null, ground_zone: null, international_group: 'europe', international_zone: 2, territory: false, military: false, noncontiguous: false };
-const from = { name: 'Dock Lead', company: 'Acme Widgets', street1: '12 Main St', city: 'Timonium', state: 'MD', postal_code: '21093', country: 'US', phone: '+1 410 555 0100' };
 const to = { name: 'Pat Käufer', street1: 'Invalidenstraße 116', city: 'Berlin', postal_code: '10115', country: 'DE', phone: '+49 30 1234567', email: 'pat@example.de' };
 const parcel = { weight_oz: 40, length_in: 12, width_in: 9, height_in: 4 };
-const NONE: ShipmentOptions = { signature: 'none', saturday_delivery: false, insurance: null, dangerous_goods: null, references: [], delivery_instructions: null };
-const rate = (options: Partial<ShipmentOptions>): ApiRateRequest => ({ ship_from: from, ship_to: to, parcel, ship_date: '2026-03-02', residential: true, route, options: { ...NONE, ...options } });
+const request = { ship_from: { ...SHIP_FROM, phone: '+1 410 555 0100' }, ship_to: to, parcel, ship_date: '2026-03-02', residential: true, route: US_TO_DE_ROUTE };
+const rate = (options: Partial<ShipmentOptions>) => withOptions(request, options);
 const buy = (options: Partial<ShipmentOptions>): ApiPurchaseRequest => ({ ...rate(options), service_code: 'dhl_express_worldwide', reference: 'shp_01OPTIONS', purchased_at: '2026-03-02T15:00:00.000Z', label_image: 'PDF' });
 const cents = (code: string) => Math.round(FAKE_DHL_OPTION_CHARGES[code].price * 100);
-
-function ctx(): ApiCallContext {
-  seq += 1;
-  return { account: { id: `ca_dhlopt${seq}`, mode: 'sandbox', account_number: '123456789', credentials: { api_key: 'fake-api-key', api_secret: 'fake-api-secret' }, base_url: fake.url }, timeoutMs: 20_000 };
-}
-const sent = (op: 'rates' | 'shipments') => JSON.parse(fake.requests.filter((r) => r.operation === op).at(-1)!.body);
-
-beforeAll(async () => {
-  fake = await startFakeDhl({ specs: loadDhlSpecs() });
-}, 120_000);
-afterAll(async () => {
-  await fake?.close();
-  await http?.close();
-});
-beforeEach(async () => {
-  fake.reset();
-  await http?.close();
-  http = new CarrierHttpClient({ sleep: async () => {} });
-});
+const sent = (op: 'rates' | 'shipments') => api.fake.lastBody(op);
 
 describe('DHL Express api driver: shipment options', () => {
   it('insurance, Saturday delivery and signature: II with its value, AA, SF / SD, priced from the breakdown', async () => {
-    const driver = createDhlExpressApiDriver(http);
+    const driver = createDhlExpressApiDriver(api.http);
     const plain = await driver.rates(ctx(), rate({}));
     const res = await driver.rates(ctx(), rate({ insurance: { amount: { amount: 25_000, currency: 'USD' } }, saturday_delivery: true, signature: 'standard' }));
     expect(plain.ok && res.ok).toBe(true);
@@ -66,11 +44,11 @@ describe('DHL Express api driver: shipment options', () => {
         { code: 'adult_signature', amount: { amount: cents('SD'), currency: 'USD' } },
       ]));
     }
-    expect(fake.violations).toEqual([]);
+    expect(api.fake.violations).toEqual([]);
   });
 
   it('dangerous goods: the service code in rates, with its content id (and dry ice weight in pounds) in the shipment', async () => {
-    const driver = createDhlExpressApiDriver(http);
+    const driver = createDhlExpressApiDriver(api.http);
     const lithium = await driver.rates(ctx(), rate({ dangerous_goods: { category: 'lithium_metal_in_equipment' } }));
     expect(lithium.ok).toBe(true);
     expect(sent('rates').valueAddedServices).toEqual([{ serviceCode: 'HW' }]);
@@ -80,22 +58,22 @@ describe('DHL Express api driver: shipment options', () => {
     expect(ice.ok).toBe(true);
     expect(sent('shipments').valueAddedServices).toEqual([{ serviceCode: 'HC', dangerousGoods: [{ contentId: '901', dryIceTotalNetWeight: 2.5 }] }]);
     if (ice.ok) expect(ice.value.rate?.surcharges).toContainEqual({ code: 'dangerous_goods', amount: { amount: cents('HC'), currency: 'USD' } });
-    expect(fake.violations).toEqual([]);
+    expect(api.fake.violations).toEqual([]);
   });
 
   it("references: the caller's first as the CU reference, the second as CID; the shipment id without them", async () => {
-    const driver = createDhlExpressApiDriver(http);
+    const driver = createDhlExpressApiDriver(api.http);
     expect((await driver.purchase(ctx(), buy({ references: ['PO-1001', 'Dept 7'] }))).ok).toBe(true);
     expect(sent('shipments').customerReferences).toEqual([{ value: 'PO-1001', typeCode: 'CU' }, { value: 'Dept 7', typeCode: 'CID' }]);
     expect((await driver.purchase(ctx(), buy({}))).ok).toBe(true);
     expect(sent('shipments').customerReferences).toEqual([{ value: 'shp_01OPTIONS', typeCode: 'CU' }]);
-    expect(fake.violations).toEqual([]);
+    expect(api.fake.violations).toEqual([]);
   });
 
   it("DHL refusing an option is a rejection with DHL's message", async () => {
     const detail = "7008: The requested Special Service Code  #/valueAddedServices/0/serviceCode 'AA' is not available between this origin and destination.";
-    fake.queue('shipments', { status: 400, body: { instance: '/expressapi/shipments', detail, title: 'Bad request', message: 'Bad request', status: '400' } });
-    const res = await createDhlExpressApiDriver(http).purchase(ctx(), buy({ saturday_delivery: true }));
+    api.fake.queue('shipments', { status: 400, body: { instance: '/expressapi/shipments', detail, title: 'Bad request', message: 'Bad request', status: '400' } });
+    const res = await createDhlExpressApiDriver(api.http).purchase(ctx(), buy({ saturday_delivery: true }));
     expect(res.ok).toBe(false);
     if (!res.ok) {
       expect(res.kind).toBe('rejected');

@@ -1,42 +1,28 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { SHIP_FROM, US_ROUTE, useCarrierApiTest } from '../../../../test/helpers/carrier-api.js';
 import { londonAddress, ukCustoms, ukCustomsWithItn, ukRoute, UK_CUSTOMS_TOTAL_MINOR } from '../../../../test/helpers/driver-customs.js';
-import { FAKE_FEDEX_INVOICE, FAKE_FEDEX_LABELS, FAKE_FEDEX_ONE_RATE, FEDEX_FIXTURES_DIR, fedexFixture, startFakeFedex, type FakeFedex } from '../../../../test/helpers/fake-fedex.js';
-import { FEDEX_SPEC_DIR, loadFedexSpecs, type FedexSpecs } from '../../../../test/helpers/fedex-spec.js';
-import type { ApiCallContext, ApiPurchaseRequest, ApiRateRequest } from '../../driver.js';
-import { CarrierHttpClient, type CarrierExchange } from '../../http/client.js';
+import { FAKE_FEDEX_INVOICE, FAKE_FEDEX_LABELS, FAKE_FEDEX_ONE_RATE, FAKE_FEDEX_SETUP, FEDEX_FIXTURES_DIR, fedexFixture } from '../../../../test/helpers/fake-fedex.js';
+import { FEDEX_SPEC_DIR } from '../../../../test/helpers/fedex-spec.js';
+import type { ApiPurchaseRequest, ApiRateRequest } from '../../driver.js';
 import { CarrierTransportError } from '../../http/errors.js';
-import type { RouteFacts } from '../../types.js';
 import { createFedexApiDriver } from './client.js';
 import { fedexCredentialsSchema, FEDEX_HOSTS } from './credentials.js';
 
 // FedEx's documents are large (the Ship description alone is 640 kB): loaded once for this file.
 const SPECS_PRESENT = existsSync(FEDEX_SPEC_DIR);
-let specs: FedexSpecs | null;
-let fake: FakeFedex;
-let http: CarrierHttpClient;
-let sleeps: number[];
-let exchanges: CarrierExchange[];
-let accountSeq = 0;
-const driver = () => createFedexApiDriver(http);
+const api = useCarrierApiTest({
+  ...FAKE_FEDEX_SETUP,
+  idPrefix: 'fedex',
+  secrets: ['fake-secret-key', /tok_[0-9a-f]{24}/],
+});
+const { sleeps, exchanges, ctx, expectCleanExchange } = api;
+const driver = () => createFedexApiDriver(api.http);
 
-const route: RouteFacts = {
-  domestic: true,
-  origin_country: 'US',
-  destination_country: 'US',
-  distance_miles: 580,
-  usps_zone: 5,
-  ground_zone: 5,
-  international_group: null,
-  international_zone: null,
-  territory: false,
-  military: false,
-  noncontiguous: false,
-} as RouteFacts;
-const from = { name: 'Dock Lead', company: 'Acme Widgets', street1: '12 Main St', city: 'Timonium', state: 'MD', postal_code: '21093', country: 'US', phone: '+1 (410) 555-0100' };
+const from = SHIP_FROM;
 const to = { name: 'Pat Buyer', street1: '100 Peachtree Pkwy', street2: 'Apt 4', city: 'Alpharetta', state: 'GA', postal_code: '30005-1234', country: 'US' };
 const parcel = { weight_oz: 40, length_in: 12, width_in: 9.5, height_in: 4 };
-const rateRequest: ApiRateRequest = { ship_from: from, ship_to: to, parcel, ship_date: '2026-03-02', residential: true, route };
+const rateRequest: ApiRateRequest = { ship_from: from, ship_to: to, parcel, ship_date: '2026-03-02', residential: true, route: US_ROUTE };
 const purchase = (label_image: ApiPurchaseRequest['label_image'] = 'PDF', service_code = 'fedex_home_delivery'): ApiPurchaseRequest => ({
   ...rateRequest,
   service_code,
@@ -45,55 +31,9 @@ const purchase = (label_image: ApiPurchaseRequest['label_image'] = 'PDF', servic
   label_image,
 });
 
-/** A fresh account per test, so tokens and breakers never leak between tests. */
-function ctx(over: Partial<ApiCallContext['account']> = {}, timeoutMs = 20_000): ApiCallContext {
-  accountSeq += 1;
-  return {
-    account: {
-      id: `ca_fedex${accountSeq}`,
-      mode: 'sandbox',
-      account_number: '740561073',
-      credentials: { api_key: 'fake-api-key', secret_key: 'fake-secret-key' },
-      base_url: fake.url,
-      ...over,
-    },
-    timeoutMs,
-    requestId: `req_${accountSeq}`,
-  };
-}
-
-beforeAll(async () => {
-  specs = loadFedexSpecs();
-  if (!specs) console.warn('../shared/carrier-specs/fedex is absent: the fake FedEx skipped the schema check (the scenarios still run)');
-  fake = await startFakeFedex({ specs });
-}, 120_000);
-afterAll(async () => {
-  await fake?.close();
-  await http?.close();
-});
-beforeEach(async () => {
-  fake.reset();
-  await http?.close();
-  sleeps = [];
-  exchanges = [];
-  http = new CarrierHttpClient({
-    sleep: async (ms) => {
-      sleeps.push(ms);
-    },
-    onExchange: (e) => exchanges.push(e),
-  });
-});
-
-function expectCleanExchange() {
-  expect(fake.violations).toEqual([]);
-  const text = JSON.stringify(exchanges);
-  expect(text).not.toContain('fake-secret-key');
-  expect(text).not.toMatch(/tok_[0-9a-f]{24}/);
-}
-
 describe('FedEx published description', () => {
   it.runIf(SPECS_PRESENT)('every recorded fixture validates against its FedEx response schema', () => {
-    const s = specs!;
+    const s = api.specs!;
     const byFile: Record<string, [string, number]> = {
       token: ['API Authorization', 200],
       'rate-quotes': ['Rate and Transit times', 200],
@@ -128,7 +68,7 @@ describe('FedEx published description', () => {
   });
 
   it.runIf(SPECS_PRESENT)('the validator is not a rubber stamp: it refuses a request FedEx would refuse', () => {
-    const s = specs!;
+    const s = api.specs!;
     const headers = { 'content-type': 'application/json', authorization: 'Bearer x' };
     const bad = s.checkRequest('POST', new URL('http://x/rate/v1/rates/quotes'), headers, JSON.stringify({ requestedShipment: { shipper: {} } }));
     expect(bad.op?.operationId).toBe('Rate and Transit times');
@@ -153,12 +93,12 @@ describe('FedEx driver against the fake FedEx', () => {
     const res = await driver().rates(ctx(), rateRequest);
     expect(res.ok).toBe(true);
     if (!res.ok) return;
-    expect(fake.count('token')).toBe(1);
-    expect(fake.count('rates')).toBe(1);
-    const token = fake.requests.find((r) => r.operation === 'token')!;
+    expect(api.fake.count('token')).toBe(1);
+    expect(api.fake.count('rates')).toBe(1);
+    const token = api.fake.requests.find((r) => r.operation === 'token')!;
     expect(token.headers['content-type']).toBe('application/x-www-form-urlencoded');
     expect(Object.fromEntries(new URLSearchParams(token.body))).toEqual({ grant_type: 'client_credentials', client_id: 'fake-api-key', client_secret: 'fake-secret-key' });
-    const body = fake.lastBody('rates');
+    const body = api.fake.lastBody('rates');
     expect(body.accountNumber).toEqual({ value: '740561073' });
     expect(body.requestedShipment).toMatchObject({
       rateRequestType: ['ACCOUNT', 'LIST'],
@@ -212,9 +152,9 @@ describe('FedEx driver against the fake FedEx', () => {
 
   it('one service asked for is sent as serviceType; several are filtered here, the missing ones listed as unavailable', async () => {
     await driver().rates(ctx(), { ...rateRequest, service_codes: ['fedex_2day'] });
-    expect(fake.lastBody('rates').requestedShipment.serviceType).toBe('FEDEX_2_DAY');
+    expect(api.fake.lastBody('rates').requestedShipment.serviceType).toBe('FEDEX_2_DAY');
     const res = await driver().rates(ctx(), { ...rateRequest, service_codes: ['fedex_home_delivery', 'fedex_standard_overnight'] });
-    expect(fake.lastBody('rates').requestedShipment.serviceType).toBeUndefined();
+    expect(api.fake.lastBody('rates').requestedShipment.serviceType).toBeUndefined();
     expect(res.ok && res.value.rates.map((r) => r.service_code)).toEqual(['fedex_home_delivery']);
     expect(res.ok && res.value.unavailable).toEqual([{ service_code: 'fedex_standard_overnight', reason: 'not_offered_by_carrier' }]);
     expectCleanExchange();
@@ -222,7 +162,7 @@ describe('FedEx driver against the fake FedEx', () => {
 
   it("several packages' rates: one line item each, totals, and package-level surcharges summed", async () => {
     const res = await driver().rates(ctx(), { ...rateRequest, parcels: [parcel, { weight_oz: 160, length_in: 20, width_in: 12, height_in: 12 }] });
-    const body = fake.lastBody('rates').requestedShipment;
+    const body = api.fake.lastBody('rates').requestedShipment;
     expect(body.requestedPackageLineItems).toHaveLength(2);
     expect(body.totalPackageCount).toBe(2);
     expect(body.totalWeight).toBe(12.5);
@@ -246,17 +186,17 @@ describe('FedEx driver against the fake FedEx', () => {
       kind: 'invalid_credentials',
       messages: [{ code: 'carrier_account_invalid', carrier_code: 'NOT.AUTHORIZED.ERROR', message: 'The given client credentials were not valid. Please modify your request and try again.' }],
     });
-    expect(fake.count('rates')).toBe(0);
+    expect(api.fake.count('rates')).toBe(0);
     const test = await driver().testCredentials(bad);
     expect(!test.ok && test.kind).toBe('invalid_credentials');
     const good = await driver().testCredentials(ctx());
     expect(good.ok).toBe(true);
     expect(JSON.stringify(exchanges)).not.toContain('wrong-secret');
     // Missing keys or a missing account number: refused before anything is sent.
-    const before = fake.requests.length;
+    const before = api.fake.requests.length;
     expect(await driver().testCredentials(ctx({ credentials: { api_key: 'k' } }))).toMatchObject({ ok: false, kind: 'invalid_credentials' });
     expect(await driver().purchase(ctx({ account_number: null }), purchase())).toMatchObject({ ok: false, kind: 'invalid_credentials', messages: [{ field: 'account_number' }] });
-    expect(fake.requests.length).toBe(before);
+    expect(api.fake.requests.length).toBe(before);
     expectCleanExchange();
   });
 
@@ -265,13 +205,13 @@ describe('FedEx driver against the fake FedEx', () => {
     const d = driver();
     expect((await d.rates(c, rateRequest)).ok).toBe(true);
     expect((await d.track(c, { tracking_number: '794953535000' })).ok).toBe(true);
-    expect(fake.count('token')).toBe(1);
-    fake.expireTokens();
+    expect(api.fake.count('token')).toBe(1);
+    api.fake.expireTokens();
     const again = await d.rates(c, rateRequest);
     expect(again.ok).toBe(true);
-    expect(fake.count('token')).toBe(2);
+    expect(api.fake.count('token')).toBe(2);
     // The stale token's 401, then the same call with the new token.
-    expect(fake.count('rates')).toBe(3);
+    expect(api.fake.count('rates')).toBe(3);
     expectCleanExchange();
   });
 
@@ -279,10 +219,10 @@ describe('FedEx driver against the fake FedEx', () => {
     const c = ctx();
     const d = driver();
     await d.testCredentials(c);
-    fake.queue('rates', { status: 401, body: fedexFixture('error-token-expired') }, { status: 401, body: fedexFixture('error-token-expired') });
+    api.fake.queue('rates', { status: 401, body: fedexFixture('error-token-expired') }, { status: 401, body: fedexFixture('error-token-expired') });
     const res = await d.rates(c, rateRequest);
     expect(res).toMatchObject({ ok: false, kind: 'invalid_credentials', messages: [{ carrier_code: 'NOT.AUTHORIZED.ERROR' }] });
-    expect(fake.count('rates')).toBe(2);
+    expect(api.fake.count('rates')).toBe(2);
   });
 
   it('concurrent calls on a cold account share one token fetch', async () => {
@@ -290,84 +230,84 @@ describe('FedEx driver against the fake FedEx', () => {
     const d = driver();
     const all = await Promise.all([d.rates(c, rateRequest), d.rates(c, rateRequest), d.track(c, { tracking_number: '794953535000' })]);
     expect(all.every((r) => r.ok)).toBe(true);
-    expect(fake.count('token')).toBe(1);
+    expect(api.fake.count('token')).toBe(1);
     expectCleanExchange();
   });
 
   it('429 with Retry-After: rates wait as told and retry', async () => {
-    fake.queue('rates', { status: 429, headers: { 'retry-after': '2' }, body: fedexFixture('error-rate-limit') });
+    api.fake.queue('rates', { status: 429, headers: { 'retry-after': '2' }, body: fedexFixture('error-rate-limit') });
     const res = await driver().rates(ctx(), rateRequest);
     expect(res.ok).toBe(true);
     expect(sleeps).toEqual([2000]);
-    expect(fake.count('rates')).toBe(2);
+    expect(api.fake.count('rates')).toBe(2);
     expectCleanExchange();
   });
 
   it('503 then 500: rates retry twice, then fail with a retryable transport error', async () => {
-    fake.queue('rates', { status: 503, headers: { 'retry-after': '1' }, body: fedexFixture('error-unavailable') }, { status: 500, body: fedexFixture('error-internal') }, { status: 503, body: fedexFixture('error-unavailable') });
+    api.fake.queue('rates', { status: 503, headers: { 'retry-after': '1' }, body: fedexFixture('error-unavailable') }, { status: 500, body: fedexFixture('error-internal') }, { status: 503, body: fedexFixture('error-unavailable') });
     const err = await driver().rates(ctx(), rateRequest).catch((e) => e);
     expect(err).toBeInstanceOf(CarrierTransportError);
     expect(err).toMatchObject({ slug: 'fedex', kind: 'server_error', status: 503, retryable: true });
-    expect(fake.count('rates')).toBe(3);
+    expect(api.fake.count('rates')).toBe(3);
     expect(sleeps[0]).toBe(1000);
     expectCleanExchange();
   });
 
   it('500 on label purchase: never retried', async () => {
-    fake.queue('ship', { status: 500, body: fedexFixture('error-internal') });
+    api.fake.queue('ship', { status: 500, body: fedexFixture('error-internal') });
     const err = await driver().purchase(ctx(), purchase()).catch((e) => e);
     expect(err).toMatchObject({ kind: 'server_error', status: 500 });
-    expect(fake.count('ship')).toBe(1);
+    expect(api.fake.count('ship')).toBe(1);
     expect(sleeps).toEqual([]);
   });
 
   it('a hang past the deadline: a retryable timeout, and the call is not sent again past it', async () => {
-    fake.queue('track', { hang: true });
+    api.fake.queue('track', { hang: true });
     const c = ctx({}, 400);
     const d = driver();
     await d.testCredentials(c); // token fetched first, so the deadline is the track call's alone
     const err = await d.track(c, { tracking_number: '794953535000' }).catch((e) => e);
     expect(err).toMatchObject({ slug: 'fedex', kind: 'timeout', retryable: true });
-    expect(fake.count('track')).toBe(1);
+    expect(api.fake.count('track')).toBe(1);
     expect(exchanges.filter((e) => e.operation === 'tracking').map((e) => [e.status, e.error])).toEqual([[null, 'timeout']]);
   });
 
   it('a malformed body: a transport error, retryable for rates but not for a purchase', async () => {
-    fake.queue('rates', { status: 200, raw: '<html><body>Service Temporarily Unavailable' });
+    api.fake.queue('rates', { status: 200, raw: '<html><body>Service Temporarily Unavailable' });
     const rates = await driver().rates(ctx(), rateRequest).catch((e) => e);
     expect(rates).toMatchObject({ kind: 'malformed_response', retryable: true });
-    fake.queue('ship', { status: 200, raw: '{"transactionId": "x", "output": ' });
+    api.fake.queue('ship', { status: 200, raw: '{"transactionId": "x", "output": ' });
     const buy = await driver().purchase(ctx(), purchase()).catch((e) => e);
     expect(buy).toMatchObject({ kind: 'malformed_response', retryable: false });
     // JSON, but no piece with a label: nothing usable was bought, not retryable.
-    fake.queue('ship', { status: 200, body: { transactionId: 'x', output: { transactionShipments: [{ masterTrackingNumber: '794953535000', pieceResponses: [{ trackingNumber: '794953535000', packageDocuments: [] }] }] } } });
+    api.fake.queue('ship', { status: 200, body: { transactionId: 'x', output: { transactionShipments: [{ masterTrackingNumber: '794953535000', pieceResponses: [{ trackingNumber: '794953535000', packageDocuments: [] }] }] } } });
     const empty = await driver().purchase(ctx(), purchase()).catch((e) => e);
     expect(empty).toMatchObject({ kind: 'malformed_response', retryable: false });
     // A 4xx whose body is not FedEx's error shape either.
-    fake.queue('track', { status: 400, raw: 'Bad Request' });
+    api.fake.queue('track', { status: 400, raw: 'Bad Request' });
     expect(await driver().track(ctx(), { tracking_number: '794953535000' }).catch((e) => e)).toMatchObject({ kind: 'malformed_response' });
   });
 
   it("business rejections: an invalid postal code and a service not offered come back with FedEx's code and message", async () => {
-    fake.queue('rates', { status: 400, body: fedexFixture('error-invalid-postal') });
+    api.fake.queue('rates', { status: 400, body: fedexFixture('error-invalid-postal') });
     const rates = await driver().rates(ctx(), { ...rateRequest, ship_to: { ...to, postal_code: '99999' } });
     expect(rates).toEqual({
       ok: false,
       kind: 'rejected',
       messages: [{ code: 'carrier_rejected', carrier_code: 'RECIPIENT.POSTALSTATE.MISMATCH', message: 'Recipient postal code or routing code is invalid or does not match the state.', field: 'ship_to.postal_code' }],
     });
-    fake.queue('ship', { status: 400, body: fedexFixture('error-service-unavailable') });
+    api.fake.queue('ship', { status: 400, body: fedexFixture('error-service-unavailable') });
     const buy = await driver().purchase(ctx(), purchase('PDF', 'fedex_standard_overnight'));
     expect(buy).toEqual({
       ok: false,
       kind: 'rejected',
       messages: [{ code: 'carrier_rejected', carrier_code: 'SERVICE.PACKAGECOMBINATION.INVALID', message: 'Service is not allowed for the origin and destination.', field: 'service_code' }],
     });
-    expect(fake.count('rates') + fake.count('ship')).toBe(2); // a 400 is never retried
+    expect(api.fake.count('rates') + api.fake.count('ship')).toBe(2); // a 400 is never retried
     // Refused before calling: a service FedEx does not have, a shipper without a phone.
     expect(await driver().purchase(ctx(), purchase('PDF', 'ups_ground'))).toMatchObject({ ok: false, kind: 'rejected', messages: [{ field: 'service_code' }] });
     expect(await driver().purchase(ctx(), { ...purchase(), ship_from: { ...from, phone: undefined } })).toMatchObject({ ok: false, kind: 'rejected', messages: [{ field: 'ship_from.phone' }] });
-    expect(fake.count('ship')).toBe(1);
+    expect(api.fake.count('ship')).toBe(1);
     expectCleanExchange();
   });
 
@@ -379,7 +319,7 @@ describe('FedEx driver against the fake FedEx', () => {
     const res = await driver().purchase(ctx(), purchase(image));
     expect(res.ok).toBe(true);
     if (!res.ok) return;
-    const sent = fake.lastBody('ship');
+    const sent = api.fake.lastBody('ship');
     expect(sent.labelResponseOptions).toBe('LABEL');
     expect(sent.accountNumber).toEqual({ value: '740561073' });
     expect(sent.requestedShipment.labelSpecification).toEqual({ labelFormatType: 'COMMON2D', imageType, labelStockType: stock });
@@ -405,9 +345,9 @@ describe('FedEx driver against the fake FedEx', () => {
     const bought = await driver().purchase(c, { ...purchase(), parcels: [parcel, parcel] });
     expect(bought.ok).toBe(true);
     if (!bought.ok) return;
-    expect(fake.lastBody('ship').requestedShipment).toMatchObject({ totalPackageCount: 2, totalWeight: 5 });
+    expect(api.fake.lastBody('ship').requestedShipment).toMatchObject({ totalPackageCount: 2, totalWeight: 5 });
     expect(bought.value.packages).toHaveLength(2);
-    expect(bought.value.packages.map((p) => p.tracking_number)).toEqual(fake.shipments.get(bought.value.carrier_shipment_id)?.trackingNumbers);
+    expect(bought.value.packages.map((p) => p.tracking_number)).toEqual(api.fake.shipments.get(bought.value.carrier_shipment_id)?.trackingNumbers);
     // The master (masterTrackingNumber, what cancel takes) is the first piece's; the second is its child.
     expect(bought.value.tracking_number).toBe(bought.value.carrier_shipment_id);
     expect(bought.value.packages[0]!.tracking_number).toBe(bought.value.carrier_shipment_id);
@@ -415,8 +355,8 @@ describe('FedEx driver against the fake FedEx', () => {
     expect(bought.value.packages.every((p) => p.label.bytes.equals(FAKE_FEDEX_LABELS.PDF))).toBe(true);
     const voided = await driver().void(c, { carrier_shipment_id: bought.value.carrier_shipment_id });
     expect(voided).toEqual({ ok: true, value: { voided: true } });
-    expect(fake.lastBody('cancel')).toEqual({ accountNumber: { value: '740561073' }, trackingNumber: bought.value.carrier_shipment_id, deletionControl: 'DELETE_ALL_PACKAGES' });
-    expect(fake.shipments.get(bought.value.carrier_shipment_id)?.cancelled).toBe(true);
+    expect(api.fake.lastBody('cancel')).toEqual({ accountNumber: { value: '740561073' }, trackingNumber: bought.value.carrier_shipment_id, deletionControl: 'DELETE_ALL_PACKAGES' });
+    expect(api.fake.shipments.get(bought.value.carrier_shipment_id)?.cancelled).toBe(true);
     const again = await driver().void(c, { carrier_shipment_id: bought.value.carrier_shipment_id });
     expect(again).toMatchObject({ ok: false, kind: 'rejected', messages: [{ carrier_code: 'SHIPMENT.ALREADY.CANCELLED' }] });
     expectCleanExchange();
@@ -426,7 +366,7 @@ describe('FedEx driver against the fake FedEx', () => {
     const res = await driver().purchase(ctx(), { ...purchase('PDF', 'fedex_international_priority'), ship_to: londonAddress, residential: false, route: ukRoute, customs: ukCustoms });
     expect(res.ok).toBe(true);
     if (!res.ok) return;
-    const shipment = fake.lastBody('ship').requestedShipment;
+    const shipment = api.fake.lastBody('ship').requestedShipment;
     expect(shipment.recipients[0].tins).toEqual([
       { number: 'GB123456789', tinType: 'BUSINESS_NATIONAL' },
       { number: 'GB123456789000', tinType: 'BUSINESS_UNION' },
@@ -472,12 +412,12 @@ describe('FedEx driver against the fake FedEx', () => {
     expect(res.value.label.bytes.equals(FAKE_FEDEX_LABELS.PDF)).toBe(true);
     expectCleanExchange();
     // The fake's check is not a rubber stamp for customs: pound commodities or no invoice are refused.
-    if (specs) {
+    if (api.specs) {
       const headers = { 'content-type': 'application/json', authorization: 'Bearer x' };
-      const sent = fake.lastBody('ship');
+      const sent = api.fake.lastBody('ship');
       sent.requestedShipment.customsClearanceDetail.commodities[0].weight.units = 'LB';
       delete sent.requestedShipment.customsClearanceDetail.commercialInvoice;
-      const problems = specs.checkRequest('POST', new URL('http://x/ship/v1/shipments'), headers, JSON.stringify(sent)).problems.join('\n');
+      const problems = api.specs.checkRequest('POST', new URL('http://x/ship/v1/shipments'), headers, JSON.stringify(sent)).problems.join('\n');
       expect(problems).toMatch(/commodities\/0\/weight\/units/);
       expect(problems).toMatch(/commercialInvoice/);
     }
@@ -486,7 +426,7 @@ describe('FedEx driver against the fake FedEx', () => {
   it('customs with an ITN under DDU: the recipient pays duties and the ITN is the export compliance statement', async () => {
     const res = await driver().purchase(ctx(), { ...purchase('PDF', 'fedex_international_priority'), ship_to: londonAddress, route: ukRoute, customs: { ...ukCustomsWithItn, contents_type: 'gift' } });
     expect(res.ok).toBe(true);
-    const customs = fake.lastBody('ship').requestedShipment.customsClearanceDetail;
+    const customs = api.fake.lastBody('ship').requestedShipment.customsClearanceDetail;
     expect(customs.dutiesPayment).toEqual({ paymentType: 'RECIPIENT' });
     expect(customs.commercialInvoice).toMatchObject({ shipmentPurpose: 'GIFT', termsOfSale: 'DDU' });
     expect(customs.exportDetail).toEqual({ exportComplianceStatement: 'AES X20260302123456' });
@@ -496,7 +436,7 @@ describe('FedEx driver against the fake FedEx', () => {
   it('a domestic purchase sends no customs and asks for no documents', async () => {
     const res = await driver().purchase(ctx(), purchase());
     expect(res.ok && res.value.documents).toBeUndefined();
-    const shipment = fake.lastBody('ship').requestedShipment;
+    const shipment = api.fake.lastBody('ship').requestedShipment;
     expect(shipment.customsClearanceDetail).toBeUndefined();
     expect(shipment.shippingDocumentSpecification).toBeUndefined();
     expectCleanExchange();
@@ -505,11 +445,11 @@ describe('FedEx driver against the fake FedEx', () => {
   it('a return label asks for RETURN_SHIPMENT with PRINT_RETURN_LABEL; an outbound one asks for no special service', async () => {
     const res = await driver().purchase(ctx(), { ...purchase('PDF', 'fedex_ground'), ship_from: { ...to, phone: '+1 404 555 0199' }, ship_to: from, residential: false, is_return: true });
     expect(res.ok).toBe(true);
-    expect(fake.lastBody('ship').requestedShipment.shipmentSpecialServices).toEqual({ specialServiceTypes: ['RETURN_SHIPMENT'], returnShipmentDetail: { returnType: 'PRINT_RETURN_LABEL' } });
+    expect(api.fake.lastBody('ship').requestedShipment.shipmentSpecialServices).toEqual({ specialServiceTypes: ['RETURN_SHIPMENT'], returnShipmentDetail: { returnType: 'PRINT_RETURN_LABEL' } });
     expectCleanExchange();
-    fake.reset();
+    api.fake.reset();
     await driver().purchase(ctx(), purchase());
-    expect(fake.lastBody('ship').requestedShipment.shipmentSpecialServices).toBeUndefined();
+    expect(api.fake.lastBody('ship').requestedShipment.shipmentSpecialServices).toBeUndefined();
   });
 
   describe('Ground End-of-Day Close (manifest)', () => {
@@ -530,7 +470,7 @@ describe('FedEx driver against the fake FedEx', () => {
       ]));
       expect(res.ok).toBe(true);
       if (!res.ok) return;
-      const sent = fake.requests.find((r) => r.operation === 'close')!;
+      const sent = api.fake.requests.find((r) => r.operation === 'close')!;
       expect(sent.method).toBe('PUT');
       expect(sent.path).toBe('/ship/v1/endofday/');
       expect(JSON.parse(sent.body)).toEqual({
@@ -540,17 +480,17 @@ describe('FedEx driver against the fake FedEx', () => {
         closeDate: '2026-03-02',
         closeDocumentSpecification: { closeDocumentTypes: ['OP_950'], op950Detail: { format: { imageType: 'PDF', stockType: 'PAPER_LETTER' } } },
       });
-      expect(fake.shipments.get(ground.value.carrier_shipment_id)?.closed).toBe(true);
-      expect(fake.shipments.get(express.value.carrier_shipment_id)?.closed).toBeUndefined();
+      expect(api.fake.shipments.get(ground.value.carrier_shipment_id)?.closed).toBe(true);
+      expect(api.fake.shipments.get(express.value.carrier_shipment_id)?.closed).toBeUndefined();
       const report = Buffer.from(fedexFixture('close').output.closeDocuments[0].parts[0].image, 'base64');
       expect(res.value.carrier_manifest_id).toMatch(/^[0-9a-f]{32}$/);
       expect(res.value.document).toEqual({ type: 'close_report', artifact: { format: 'PDF', mime: 'application/pdf', bytes: report } });
       expect(res.value.rejected).toEqual([{ tracking_number: express.value.tracking_number, message: expect.stringContaining('Not a FedEx Ground shipment'), carrier_code: 'not_ground' }]);
       expectCleanExchange();
       // The fake's check is not a rubber stamp: an unknown close type or document type is refused.
-      if (specs) {
+      if (api.specs) {
         const bad = { ...JSON.parse(sent.body), closeReqType: 'CLOSE', closeDocumentSpecification: { closeDocumentTypes: ['REPORT'] } };
-        const problems = specs.checkRequest('PUT', new URL('http://x/ship/v1/endofday/'), sent.headers, JSON.stringify(bad)).problems.join('\n');
+        const problems = api.specs.checkRequest('PUT', new URL('http://x/ship/v1/endofday/'), sent.headers, JSON.stringify(bad)).problems.join('\n');
         expect(problems).toMatch(/closeReqType/);
         expect(problems).toMatch(/closeDocumentTypes/);
       }
@@ -564,29 +504,29 @@ describe('FedEx driver against the fake FedEx', () => {
       expect((await driver().manifest!(c, list)).ok).toBe(true);
       const again = await driver().manifest!(c, list);
       expect(again).toMatchObject({ ok: false, kind: 'rejected', messages: [{ carrier_code: 'GROUNDEOD.NOSHIPMENTS.NOTFOUND' }] });
-      fake.reset();
+      api.fake.reset();
       const expressOnly = await driver().manifest!(c, manifestOf([{ tracking_number: '794953535000', service_code: 'fedex_2day' }]));
       expect(expressOnly).toMatchObject({ ok: false, kind: 'rejected', messages: [{ carrier_code: 'no_ground_shipments', field: 'shipments' }] });
-      expect(fake.count('close')).toBe(0);
+      expect(api.fake.count('close')).toBe(0);
       expectCleanExchange();
     });
 
     it('5xx: a retryable transport error, never sent twice; refused credentials: invalid_credentials', async () => {
-      fake.queue('close', { status: 503, body: fedexFixture('error-unavailable') });
+      api.fake.queue('close', { status: 503, body: fedexFixture('error-unavailable') });
       const list = manifestOf([{ tracking_number: '794953535000', service_code: 'fedex_ground' }]);
       const err = await driver().manifest!(ctx(), list).catch((e) => e);
       expect(err).toBeInstanceOf(CarrierTransportError);
       expect(err).toMatchObject({ retryable: true });
-      expect(fake.count('close')).toBe(1);
+      expect(api.fake.count('close')).toBe(1);
       const bad = await driver().manifest!(ctx({ credentials: { api_key: 'fake-api-key', secret_key: 'wrong' } }), list);
       expect(bad).toMatchObject({ ok: false, kind: 'invalid_credentials' });
-      expect(fake.count('close')).toBe(1);
+      expect(api.fake.count('close')).toBe(1);
     });
   });
 
   it('tracks with detailed scans: FedEx codes mapped to ours, oldest first, raw codes kept, unmapped → unknown', async () => {
     const res = await driver().track(ctx(), { tracking_number: '794953535000' });
-    expect(fake.lastBody('track')).toEqual({ includeDetailedScans: true, trackingInfo: [{ trackingNumberInfo: { trackingNumber: '794953535000' } }] });
+    expect(api.fake.lastBody('track')).toEqual({ includeDetailedScans: true, trackingInfo: [{ trackingNumberInfo: { trackingNumber: '794953535000' } }] });
     expect(res.ok).toBe(true);
     if (!res.ok) return;
     expect(res.value).toMatchObject({ status: 'delivered', status_detail: 'delivered', delivered_at: '2026-03-05T19:23:00.000Z', estimated_delivery_date: '2026-03-05', carrier_status_code: 'DL' });
@@ -604,7 +544,7 @@ describe('FedEx driver against the fake FedEx', () => {
   });
 
   it('tracking a number FedEx does not know is a rejection on tracking_number', async () => {
-    fake.queue('track', { body: fedexFixture('track-not-found') });
+    api.fake.queue('track', { body: fedexFixture('track-not-found') });
     const res = await driver().track(ctx(), { tracking_number: '799999999999' });
     expect(res).toMatchObject({ ok: false, kind: 'rejected', messages: [{ carrier_code: 'TRACKING.TRACKINGNUMBER.NOTFOUND', field: 'tracking_number' }] });
   });
@@ -612,9 +552,9 @@ describe('FedEx driver against the fake FedEx', () => {
   it('resolves an address: corrected and residential, or invalid when FedEx cannot standardise it', async () => {
     const input = { street1: '26601 west agoura road', city: 'Calabasas', state: 'CA', postal_code: '91302', country: 'US' };
     const res = await driver().validateAddress(ctx(), input);
-    expect(fake.lastBody('address')).toEqual({ addressesToValidate: [{ address: { streetLines: ['26601 west agoura road'], city: 'Calabasas', stateOrProvinceCode: 'CA', postalCode: '91302', countryCode: 'US' } }] });
+    expect(api.fake.lastBody('address')).toEqual({ addressesToValidate: [{ address: { streetLines: ['26601 west agoura road'], city: 'Calabasas', stateOrProvinceCode: 'CA', postalCode: '91302', countryCode: 'US' } }] });
     expect(res).toMatchObject({ ok: true, value: { status: 'corrected', residential: 'yes', normalized: { street1: '26601 W AGOURA RD', city: 'CALABASAS', postal_code: '91302-1954' } } });
-    fake.queue('address', { status: 400, body: fedexFixture('error-address-not-found') });
+    api.fake.queue('address', { status: 400, body: fedexFixture('error-address-not-found') });
     const none = await driver().validateAddress(ctx(), input);
     expect(none).toMatchObject({ ok: true, value: { status: 'invalid', normalized: null } });
     expectCleanExchange();
@@ -634,7 +574,7 @@ describe('FedEx driver against the fake FedEx', () => {
     };
     const res = await driver().schedulePickup(c, request);
     expect(res).toEqual({ ok: true, value: { confirmation: 'NQAA97~2026-03-03~FDXG~TIMA', charge: null } });
-    expect(fake.lastBody('pickup')).toMatchObject({
+    expect(api.fake.lastBody('pickup')).toMatchObject({
       associatedAccountNumber: { value: '740561073' },
       carrierCode: 'FDXG',
       packageCount: 3,
@@ -645,11 +585,11 @@ describe('FedEx driver against the fake FedEx', () => {
     });
     const cancel = await driver().cancelPickup(c, { confirmation: 'NQAA97~2026-03-03~FDXG~TIMA' });
     expect(cancel).toEqual({ ok: true, value: { cancelled: true } });
-    expect(fake.lastBody('pickup_cancel')).toEqual({ associatedAccountNumber: { value: '740561073' }, pickupConfirmationCode: 'NQAA97', scheduledDate: '2026-03-03', carrierCode: 'FDXG', location: 'TIMA' });
+    expect(api.fake.lastBody('pickup_cancel')).toEqual({ associatedAccountNumber: { value: '740561073' }, pickupConfirmationCode: 'NQAA97', scheduledDate: '2026-03-03', carrierCode: 'FDXG', location: 'TIMA' });
     const mixed = await driver().schedulePickup(c, { ...request, pieces: [...request.pieces, { service_code: 'fedex_2day', quantity: 1, destination_country: 'US' }] });
     expect(mixed).toMatchObject({ ok: false, kind: 'rejected', messages: [{ field: 'pieces' }] });
     expect(await driver().cancelPickup(c, { confirmation: 'NQAA97' })).toMatchObject({ ok: false, kind: 'rejected', messages: [{ field: 'confirmation' }] });
-    expect(fake.count('pickup') + fake.count('pickup_cancel')).toBe(2);
+    expect(api.fake.count('pickup') + api.fake.count('pickup_cancel')).toBe(2);
     expectCleanExchange();
   });
 
@@ -675,7 +615,7 @@ describe("FedEx's own packaging (packages.ts carrier_code, FedEx One Rate)", () 
 
   it('a FedEx Pak is rated as packagingType FEDEX_PAK with FEDEX_ONE_RATE: Express flat, Ground as your packaging', async () => {
     const res = await driver().rates(ctx(), { ...rateRequest, parcel: pak });
-    const sent = fake.lastBody('rates').requestedShipment;
+    const sent = api.fake.lastBody('rates').requestedShipment;
     expect(sent.packagingType).toBe('FEDEX_PAK');
     expect(sent.shipmentSpecialServices.specialServiceTypes).toContain('FEDEX_ONE_RATE');
     if (!res.ok) throw new Error('rates failed');
@@ -689,7 +629,7 @@ describe("FedEx's own packaging (packages.ts carrier_code, FedEx One Rate)", () 
   it('a FedEx Envelope bought by 2Day: FEDEX_ENVELOPE, One Rate, the flat charge read back', async () => {
     const res = await driver().purchase(ctx(), { ...purchase('PDF', 'fedex_2day'), parcel: envelope });
     if (!res.ok) throw new Error('purchase failed');
-    const sent = fake.lastBody('ship').requestedShipment;
+    const sent = api.fake.lastBody('ship').requestedShipment;
     expect(sent).toMatchObject({ packagingType: 'FEDEX_ENVELOPE', shipmentSpecialServices: { specialServiceTypes: ['FEDEX_ONE_RATE'] } });
     expect(res.value.rate?.price.amount).toBe(FAKE_FEDEX_ONE_RATE.FEDEX_ENVELOPE!.FEDEX_2_DAY);
     expectCleanExchange();
@@ -698,12 +638,12 @@ describe("FedEx's own packaging (packages.ts carrier_code, FedEx One Rate)", () 
   it('by a Ground service the pak travels as YOUR_PACKAGING (FedEx refuses Ground in its packaging); a mix of packaging is refused unasked', async () => {
     const ground = await driver().purchase(ctx(), { ...purchase('PDF', 'fedex_ground'), parcel: pak });
     expect(ground.ok).toBe(true);
-    expect(fake.lastBody('ship').requestedShipment.packagingType).toBe('YOUR_PACKAGING');
-    expect(fake.lastBody('ship').requestedShipment.shipmentSpecialServices).toBeUndefined();
-    const before = fake.count('ship');
+    expect(api.fake.lastBody('ship').requestedShipment.packagingType).toBe('YOUR_PACKAGING');
+    expect(api.fake.lastBody('ship').requestedShipment.shipmentSpecialServices).toBeUndefined();
+    const before = api.fake.count('ship');
     const mixed = await driver().purchase(ctx(), { ...purchase('PDF', 'fedex_2day'), parcel: pak, parcels: [pak, parcel] });
     expect(mixed).toMatchObject({ ok: false, kind: 'rejected', messages: [{ carrier_code: 'mixed_packaging', field: 'parcels' }] });
-    expect(fake.count('ship')).toBe(before);
+    expect(api.fake.count('ship')).toBe(before);
     expectCleanExchange();
   });
 });

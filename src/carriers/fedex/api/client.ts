@@ -11,7 +11,7 @@ import type {
   ApiPurchaseRequest,
   ApiRateRequest,
   ApiTrackResult,
-  CarrierDriver,
+  CarrierApiDriver,
   DriverResult,
 } from '../../driver.js';
 import { parseJson, type CarrierHttpClient, type CarrierHttpResponse, type HttpMethod } from '../../http/client.js';
@@ -52,7 +52,7 @@ interface Call {
   idempotent: boolean;
 }
 
-export class FedexApiDriver implements CarrierDriver {
+export class FedexApiDriver implements CarrierApiDriver {
   readonly carrier = SLUG;
   readonly credentialsSchema = fedexCredentialsSchema as unknown as Record<string, unknown>;
   readonly hosts = FEDEX_HOSTS;
@@ -242,7 +242,7 @@ export class FedexApiDriver implements CarrierDriver {
     );
   }
 
-  async schedulePickup(ctx: ApiCallContext, request: Parameters<CarrierDriver['schedulePickup']>[1]) {
+  async schedulePickup(ctx: ApiCallContext, request: Parameters<CarrierApiDriver['schedulePickup']>[1]) {
     const account = this.accountNumber(ctx);
     if (!account) return this.missingAccountNumber<never>();
     const carrier = pickupCarrier(request);
@@ -282,6 +282,6 @@ export class FedexApiDriver implements CarrierDriver {
   }
 }
 
-export function createFedexApiDriver(http: CarrierHttpClient): CarrierDriver {
+export function createFedexApiDriver(http: CarrierHttpClient): CarrierApiDriver {
   return new FedexApiDriver(http);
 }

@@ -1,48 +1,26 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FAKE_FEDEX_OPTION_CHARGES, startFakeFedex, type FakeFedex } from '../../../../test/helpers/fake-fedex.js';
-import { loadFedexSpecs } from '../../../../test/helpers/fedex-spec.js';
-import type { ApiCallContext, ApiPurchaseRequest, ApiRateRequest } from '../../driver.js';
-import { CarrierHttpClient } from '../../http/client.js';
-import type { RouteFacts, ShipmentOptions } from '../../types.js';
+import { describe, expect, it } from 'vitest';
+import { SHIP_FROM, US_ROUTE, useCarrierApiTest, withOptions } from '../../../../test/helpers/carrier-api.js';
+import { FAKE_FEDEX_OPTION_CHARGES, FAKE_FEDEX_SETUP } from '../../../../test/helpers/fake-fedex.js';
+import type { ApiPurchaseRequest } from '../../driver.js';
+import type { ShipmentOptions } from '../../types.js';
 import { createFedexApiDriver } from './client.js';
 
 // Shipment options through the FedEx api driver: each option in FedEx's published fields (the
 // fake checks every request against the rates and ship resources), its charge read back, a refusal kept.
-let fake: FakeFedex;
-let http: CarrierHttpClient;
-let seq = 0;
+const api = useCarrierApiTest({ ...FAKE_FEDEX_SETUP, idPrefix: 'fxopt' });
+const { ctx } = api;
 
-const route: RouteFacts = { domestic: true, origin_country: 'US', destination_country: 'US', distance_miles: 580, usps_zone: 5, ground_zone: 5, international_group: null, international_zone: null, territory: false, military: false, noncontiguous: false };
-const from = { name: 'Dock Lead', company: 'Acme Widgets', street1: '12 Main St', city: 'Timonium', state: 'MD', postal_code: '21093', country: 'US', phone: '+1 (410) 555-0100' };
 const to = { name: 'Pat Buyer', street1: '100 Peachtree Pkwy', city: 'Alpharetta', state: 'GA', postal_code: '30005', country: 'US' };
 const parcel = { weight_oz: 40, length_in: 12, width_in: 9, height_in: 4 };
-const NONE: ShipmentOptions = { signature: 'none', saturday_delivery: false, insurance: null, dangerous_goods: null, references: [], delivery_instructions: null };
-const rate = (options: Partial<ShipmentOptions>): ApiRateRequest => ({ ship_from: from, ship_to: to, parcel, ship_date: '2026-03-02', residential: true, route, options: { ...NONE, ...options } });
+const request = { ship_from: SHIP_FROM, ship_to: to, parcel, ship_date: '2026-03-02', residential: true, route: US_ROUTE };
+const rate = (options: Partial<ShipmentOptions>) => withOptions(request, options);
 const buy = (options: Partial<ShipmentOptions>, service_code = 'fedex_2day'): ApiPurchaseRequest => ({ ...rate(options), service_code, reference: 'shp_01OPTIONS', purchased_at: '2026-03-02T15:00:00.000Z', label_image: 'PDF' });
 const cents = (usd: number) => Math.round(usd * 100);
-
-function ctx(): ApiCallContext {
-  seq += 1;
-  return { account: { id: `ca_fxopt${seq}`, mode: 'sandbox', account_number: '740561073', credentials: { api_key: 'fake-api-key', secret_key: 'fake-secret-key' }, base_url: fake.url }, timeoutMs: 20_000 };
-}
-const sent = (op: 'rates' | 'ship') => JSON.parse(fake.requests.filter((r) => r.operation === op).at(-1)!.body).requestedShipment;
-
-beforeAll(async () => {
-  fake = await startFakeFedex({ specs: loadFedexSpecs() });
-}, 120_000);
-afterAll(async () => {
-  await fake?.close();
-  await http?.close();
-});
-beforeEach(async () => {
-  fake.reset();
-  await http?.close();
-  http = new CarrierHttpClient({ sleep: async () => {} });
-});
+const sent = (op: 'rates' | 'ship') => api.fake.lastBody(op).requestedShipment;
 
 describe('FedEx api driver: shipment options', () => {
   it('signature and Saturday delivery: signatureOptionType DIRECT / ADULT and the SATURDAY_DELIVERY special service, priced from the surcharges', async () => {
-    const driver = createFedexApiDriver(http);
+    const driver = createFedexApiDriver(api.http);
     const plain = await driver.rates(ctx(), rate({}));
     const res = await driver.rates(ctx(), rate({ signature: 'standard', saturday_delivery: true }));
     expect(plain.ok && res.ok).toBe(true);
@@ -64,11 +42,11 @@ describe('FedEx api driver: shipment options', () => {
     expect(ship.requestedPackageLineItems[0].packageSpecialServices).toEqual({ specialServiceTypes: ['SIGNATURE_OPTION'], signatureOptionType: 'ADULT' });
     expect(ship.shipmentSpecialServices).toEqual({ specialServiceTypes: ['SATURDAY_DELIVERY'] });
     if (adult.ok) expect(adult.value.rate?.surcharges).toContainEqual({ code: 'adult_signature', amount: { amount: cents(FAKE_FEDEX_OPTION_CHARGES.ADULT_SIGNATURE), currency: 'USD' } });
-    expect(fake.violations).toEqual([]);
+    expect(api.fake.violations).toEqual([]);
   });
 
   it('insurance: declaredValue on the package line, priced as insurance', async () => {
-    const driver = createFedexApiDriver(http);
+    const driver = createFedexApiDriver(api.http);
     const res = await driver.rates(ctx(), rate({ insurance: { amount: { amount: 25_000, currency: 'USD' } } }));
     expect(res.ok).toBe(true);
     expect(sent('rates').requestedPackageLineItems[0].declaredValue).toEqual({ amount: 250, currency: 'USD' });
@@ -76,11 +54,11 @@ describe('FedEx api driver: shipment options', () => {
     const bought = await driver.purchase(ctx(), buy({ insurance: { amount: { amount: 25_000, currency: 'USD' } } }));
     expect(bought.ok).toBe(true);
     expect(sent('ship').requestedPackageLineItems[0].declaredValue).toEqual({ amount: 250, currency: 'USD' });
-    expect(fake.violations).toEqual([]);
+    expect(api.fake.violations).toEqual([]);
   });
 
   it('dangerous goods: batteryDetails in each document\'s own names, limited quantities under DOT, dry ice in kilograms', async () => {
-    const driver = createFedexApiDriver(http);
+    const driver = createFedexApiDriver(api.http);
     const lithium = await driver.rates(ctx(), rate({ dangerous_goods: { category: 'lithium_metal_in_equipment' } }));
     expect(lithium.ok).toBe(true);
     expect(sent('rates').requestedPackageLineItems[0].packageSpecialServices).toEqual({
@@ -100,11 +78,11 @@ describe('FedEx api driver: shipment options', () => {
     expect(ice.ok).toBe(true);
     expect(sent('ship').requestedPackageLineItems[0].packageSpecialServices).toEqual({ specialServiceTypes: ['DRY_ICE'], dryIceWeight: { units: 'KG', value: 1.134 } });
     if (ice.ok) expect(ice.value.rate?.surcharges).toContainEqual({ code: 'dangerous_goods', amount: { amount: cents(FAKE_FEDEX_OPTION_CHARGES.DRY_ICE), currency: 'USD' } });
-    expect(fake.violations).toEqual([]);
+    expect(api.fake.violations).toEqual([]);
   });
 
   it('references: CUSTOMER_REFERENCE and DEPARTMENT_NUMBER from the caller (30 characters by Ground); without them the shipment id', async () => {
-    const driver = createFedexApiDriver(http);
+    const driver = createFedexApiDriver(api.http);
     expect((await driver.purchase(ctx(), buy({ references: ['PO-1001', 'Dept 7'] }))).ok).toBe(true);
     expect(sent('ship').requestedPackageLineItems[0].customerReferences).toEqual([
       { customerReferenceType: 'CUSTOMER_REFERENCE', value: 'PO-1001' },
@@ -114,12 +92,12 @@ describe('FedEx api driver: shipment options', () => {
     expect(sent('ship').requestedPackageLineItems[0].customerReferences).toEqual([{ customerReferenceType: 'CUSTOMER_REFERENCE', value: 'X'.repeat(30) }]);
     expect((await driver.purchase(ctx(), buy({}))).ok).toBe(true);
     expect(sent('ship').requestedPackageLineItems[0].customerReferences).toEqual([{ customerReferenceType: 'CUSTOMER_REFERENCE', value: 'shp_01OPTIONS' }]);
-    expect(fake.violations).toEqual([]);
+    expect(api.fake.violations).toEqual([]);
   });
 
   it("FedEx refusing an option is a rejection with FedEx's message", async () => {
-    fake.queue('ship', { status: 400, body: { transactionId: 't-1', errors: [{ code: 'SATURDAYDELIVERY.NOTALLOWED', message: 'Saturday delivery is not available for the requested service.' }] } });
-    const res = await createFedexApiDriver(http).purchase(ctx(), buy({ saturday_delivery: true }, 'fedex_ground'));
+    api.fake.queue('ship', { status: 400, body: { transactionId: 't-1', errors: [{ code: 'SATURDAYDELIVERY.NOTALLOWED', message: 'Saturday delivery is not available for the requested service.' }] } });
+    const res = await createFedexApiDriver(api.http).purchase(ctx(), buy({ saturday_delivery: true }, 'fedex_ground'));
     expect(res.ok).toBe(false);
     if (!res.ok) {
       expect(res.kind).toBe('rejected');

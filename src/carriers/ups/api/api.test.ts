@@ -1,41 +1,26 @@
 import { readdirSync } from 'node:fs';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { SHIP_FROM, US_ROUTE, useCarrierApiTest } from '../../../../test/helpers/carrier-api.js';
 import { londonAddress, ukCustoms, ukCustomsWithItn, ukRoute } from '../../../../test/helpers/driver-customs.js';
-import { startFakeUps, upsFixture, FAKE_FORM_PDF, FAKE_LABELS, FAKE_UPS_LETTER_RATES, UPS_FIXTURES_DIR, type FakeUps } from '../../../../test/helpers/fake-ups.js';
-import { loadUpsSpecs, type UpsSpecs } from '../../../../test/helpers/ups-spec.js';
-import type { ApiCallContext, ApiPurchaseRequest, ApiRateRequest } from '../../driver.js';
-import { CarrierHttpClient, type CarrierExchange } from '../../http/client.js';
+import { FAKE_FORM_PDF, FAKE_LABELS, FAKE_UPS_LETTER_RATES, FAKE_UPS_SETUP, UPS_FIXTURES_DIR, upsFixture } from '../../../../test/helpers/fake-ups.js';
+import type { ApiPurchaseRequest, ApiRateRequest } from '../../driver.js';
 import { CarrierTransportError } from '../../http/errors.js';
-import type { RouteFacts } from '../../types.js';
 import { createUpsApiDriver } from './client.js';
 import { upsCredentialsSchema } from './credentials.js';
 import { mapUpsStatus, ourServiceCode, upsServiceCode } from './units.js';
 
-let specs: UpsSpecs | null;
-let fake: FakeUps;
-let http: CarrierHttpClient;
-let sleeps: number[];
-let exchanges: CarrierExchange[];
-let accountSeq = 0;
-const driver = () => createUpsApiDriver(http);
+const api = useCarrierApiTest({
+  ...FAKE_UPS_SETUP,
+  idPrefix: 'test',
+  secrets: ['fake-client-secret', /tok_[0-9a-f]{24}/],
+});
+const { sleeps, exchanges, ctx, expectCleanExchange } = api;
+const driver = () => createUpsApiDriver(api.http);
 
-const route: RouteFacts = {
-  domestic: true,
-  origin_country: 'US',
-  destination_country: 'US',
-  distance_miles: 580,
-  usps_zone: 5,
-  ground_zone: 5,
-  international_group: null,
-  international_zone: null,
-  territory: false,
-  military: false,
-  noncontiguous: false,
-};
-const from = { name: 'Dock Lead', company: 'Acme Widgets', street1: '12 Main St', city: 'Timonium', state: 'MD', postal_code: '21093', country: 'US', phone: '+1 (410) 555-0100' };
+const from = SHIP_FROM;
 const to = { name: 'Pat Buyer', street1: '100 Peachtree Pkwy', street2: 'Apt 4', city: 'Alpharetta', state: 'GA', postal_code: '30005-1234', country: 'US' };
 const parcel = { weight_oz: 40, length_in: 12, width_in: 9.5, height_in: 4 };
-const rateRequest: ApiRateRequest = { ship_from: from, ship_to: to, parcel, ship_date: '2026-03-02', residential: true, route };
+const rateRequest: ApiRateRequest = { ship_from: from, ship_to: to, parcel, ship_date: '2026-03-02', residential: true, route: US_ROUTE };
 const purchase = (label_image: ApiPurchaseRequest['label_image'] = 'GIF'): ApiPurchaseRequest => ({
   ...rateRequest,
   service_code: 'ups_ground',
@@ -44,56 +29,9 @@ const purchase = (label_image: ApiPurchaseRequest['label_image'] = 'GIF'): ApiPu
   label_image,
 });
 
-/** A fresh account per test, so tokens and breakers never leak between tests. */
-// Generous deadline: under a loaded full-suite run a token fetch plus a call took over 3 s once.
-function ctx(over: Partial<ApiCallContext['account']> = {}, timeoutMs = 20_000): ApiCallContext {
-  accountSeq += 1;
-  return {
-    account: {
-      id: `ca_test${accountSeq}`,
-      mode: 'sandbox',
-      account_number: 'A1B2C3',
-      credentials: { client_id: 'fake-client-id', client_secret: 'fake-client-secret' },
-      base_url: fake.url,
-      ...over,
-    },
-    timeoutMs,
-    requestId: `req_${accountSeq}`,
-  };
-}
-
-beforeAll(async () => {
-  specs = loadUpsSpecs();
-  if (!specs) console.warn('../shared/carrier-specs/ups is absent: the fake UPS skipped the schema check (the scenarios still run)');
-  fake = await startFakeUps({ specs });
-}, 120_000);
-afterAll(async () => {
-  await fake?.close();
-  await http?.close();
-});
-beforeEach(async () => {
-  fake.reset();
-  await http?.close();
-  sleeps = [];
-  exchanges = [];
-  http = new CarrierHttpClient({
-    sleep: async (ms) => {
-      sleeps.push(ms);
-    },
-    onExchange: (e) => exchanges.push(e),
-  });
-});
-
-function expectCleanExchange() {
-  expect(fake.violations).toEqual([]);
-  const text = JSON.stringify(exchanges);
-  expect(text).not.toContain('fake-client-secret');
-  expect(text).not.toMatch(/tok_[0-9a-f]{24}/);
-}
-
 describe('UPS published description', () => {
   it.runIf(loadUpsSpecsAvailable())('every recorded fixture validates against its UPS response schema', () => {
-    const s = specs!;
+    const s = api.specs!;
     const byFile: Record<string, [string, number]> = {
       token: ['CreateToken', 200],
       'rate-shop': ['Rate', 200],
@@ -123,7 +61,7 @@ describe('UPS published description', () => {
   });
 
   it.runIf(loadUpsSpecsAvailable())('the validator is not a rubber stamp: it refuses a request UPS would refuse', () => {
-    const s = specs!;
+    const s = api.specs!;
     const url = new URL('http://x/api/rating/v2409/Shop');
     const bad = s.checkRequest('POST', url, { 'content-type': 'application/json' }, JSON.stringify({ RateRequest: { Request: {}, Shipment: { Shipper: {} } } }));
     expect(bad.op?.operationId).toBe('Rate');
@@ -160,9 +98,9 @@ describe('UPS driver against the fake UPS', () => {
     const res = await driver().rates(ctx(), rateRequest);
     expect(res.ok).toBe(true);
     if (!res.ok) return;
-    expect(fake.count('token')).toBe(1);
-    expect(fake.count('rates')).toBe(1);
-    const sent = fake.requests.find((r) => r.operation === 'rates')!;
+    expect(api.fake.count('token')).toBe(1);
+    expect(api.fake.count('rates')).toBe(1);
+    const sent = api.fake.requests.find((r) => r.operation === 'rates')!;
     expect(sent.path).toBe('/api/rating/v2409/Shoptimeintransit');
     const body = JSON.parse(sent.body).RateRequest.Shipment;
     expect(body.Shipper.ShipperNumber).toBe('A1B2C3');
@@ -204,7 +142,7 @@ describe('UPS driver against the fake UPS', () => {
 
   it("several packages' rates: one Package entry each, totals and per-package surcharges summed", async () => {
     const res = await driver().rates(ctx(), { ...rateRequest, parcels: [parcel, { weight_oz: 160, length_in: 20, width_in: 12, height_in: 12 }] });
-    const body = JSON.parse(fake.requests.find((r) => r.operation === 'rates')!.body).RateRequest.Shipment;
+    const body = JSON.parse(api.fake.requests.find((r) => r.operation === 'rates')!.body).RateRequest.Shipment;
     expect(body.Package).toHaveLength(2);
     expect(body.NumOfPieces).toBe('2');
     expect(body.ShipmentTotalWeight.Weight).toBe('12.5');
@@ -221,7 +159,7 @@ describe('UPS driver against the fake UPS', () => {
     const bad = ctx({ credentials: { client_id: 'fake-client-id', client_secret: 'wrong' } });
     const res = await driver().rates(bad, rateRequest);
     expect(res).toEqual({ ok: false, kind: 'invalid_credentials', messages: [{ code: 'carrier_account_invalid', carrier_code: '250002', message: 'Invalid Authentication Information.' }] });
-    expect(fake.count('rates')).toBe(0);
+    expect(api.fake.count('rates')).toBe(0);
     const test = await driver().testCredentials(bad);
     expect(test.ok).toBe(false);
     expect(!test.ok && test.kind).toBe('invalid_credentials');
@@ -236,12 +174,12 @@ describe('UPS driver against the fake UPS', () => {
     const d = driver();
     expect((await d.rates(c, rateRequest)).ok).toBe(true);
     expect((await d.track(c, { tracking_number: '1ZFAKE000000000001' })).ok).toBe(true);
-    expect(fake.count('token')).toBe(1);
-    fake.expireTokens();
+    expect(api.fake.count('token')).toBe(1);
+    api.fake.expireTokens();
     const again = await d.rates(c, rateRequest);
     expect(again.ok).toBe(true);
-    expect(fake.count('token')).toBe(2);
-    expect(fake.requests.filter((r) => r.operation === 'rates').map((r) => r.path)).toHaveLength(3);
+    expect(api.fake.count('token')).toBe(2);
+    expect(api.fake.requests.filter((r) => r.operation === 'rates').map((r) => r.path)).toHaveLength(3);
     expectCleanExchange();
   });
 
@@ -250,24 +188,24 @@ describe('UPS driver against the fake UPS', () => {
     const d = driver();
     const all = await Promise.all([d.rates(c, rateRequest), d.rates(c, rateRequest), d.track(c, { tracking_number: '1ZFAKE000000000001' })]);
     expect(all.every((r) => r.ok)).toBe(true);
-    expect(fake.count('token')).toBe(1);
+    expect(api.fake.count('token')).toBe(1);
   });
 
   it('429 with Retry-After: rates wait as told and retry', async () => {
-    fake.queue('rates', { status: 429, headers: { 'retry-after': '2' }, body: upsFixture('error-rate-limit') });
+    api.fake.queue('rates', { status: 429, headers: { 'retry-after': '2' }, body: upsFixture('error-rate-limit') });
     const res = await driver().rates(ctx({}, 20_000), rateRequest);
     expect(res.ok).toBe(true);
     expect(sleeps).toEqual([2000]);
-    expect(fake.count('rates')).toBe(2);
+    expect(api.fake.count('rates')).toBe(2);
     expectCleanExchange();
   });
 
   it('503 then 500: rates retry twice, then fail with a retryable transport error', async () => {
-    fake.queue('rates', { status: 503, headers: { 'retry-after': '1' } }, { status: 500 }, { status: 503 });
+    api.fake.queue('rates', { status: 503, headers: { 'retry-after': '1' } }, { status: 500 }, { status: 503 });
     const err = await driver().rates(ctx({}, 20_000), rateRequest).catch((e) => e);
     expect(err).toBeInstanceOf(CarrierTransportError);
     expect(err).toMatchObject({ slug: 'ups', kind: 'server_error', status: 503, retryable: true });
-    expect(fake.count('rates')).toBe(3);
+    expect(api.fake.count('rates')).toBe(3);
     expect(sleeps[0]).toBe(1000);
   });
 
@@ -275,28 +213,28 @@ describe('UPS driver against the fake UPS', () => {
     const c = ctx({}, 20_000);
     const d = driver();
     await d.testCredentials(c);
-    fake.queue('rates', ...Array.from({ length: 5 }, () => ({ status: 503 })));
+    api.fake.queue('rates', ...Array.from({ length: 5 }, () => ({ status: 503 })));
     await d.rates(c, rateRequest).catch(() => undefined); // 3 attempts
-    fake.queue('rates', { status: 503 }, { status: 503 });
+    api.fake.queue('rates', { status: 503 }, { status: 503 });
     await d.rates(c, rateRequest).catch(() => undefined); // 2 more: open
-    const before = fake.count('rates');
+    const before = api.fake.count('rates');
     expect(before).toBe(5);
     const fast = await d.rates(c, rateRequest).catch((e) => e);
     expect(fast).toMatchObject({ kind: 'circuit_open', retryable: true });
-    expect(fake.count('rates')).toBe(before);
+    expect(api.fake.count('rates')).toBe(before);
     expect((await d.rates(ctx(), rateRequest)).ok).toBe(true);
   });
 
   it('500 on label purchase: never retried', async () => {
-    fake.queue('ship', { status: 500 });
+    api.fake.queue('ship', { status: 500 });
     const err = await driver().purchase(ctx(), purchase()).catch((e) => e);
     expect(err).toMatchObject({ kind: 'server_error', status: 500 });
-    expect(fake.count('ship')).toBe(1);
+    expect(api.fake.count('ship')).toBe(1);
     expect(sleeps).toEqual([]);
   });
 
   it('a hang past the deadline: a retryable timeout at the deadline, not later', async () => {
-    fake.queue('track', { hang: true });
+    api.fake.queue('track', { hang: true });
     const c = ctx({}, 400);
     const d = driver();
     await d.testCredentials(c); // token fetched first, so the deadline is the track call's alone
@@ -309,34 +247,34 @@ describe('UPS driver against the fake UPS', () => {
   });
 
   it('a malformed body: a transport error, retryable for rates but not for a purchase', async () => {
-    fake.queue('rates', { status: 200, raw: '<html><body>Service Temporarily Unavailable' });
+    api.fake.queue('rates', { status: 200, raw: '<html><body>Service Temporarily Unavailable' });
     const rates = await driver().rates(ctx(), rateRequest).catch((e) => e);
     expect(rates).toMatchObject({ kind: 'malformed_response', retryable: true });
-    fake.queue('ship', { status: 200, raw: '{"ShipmentResponse": {"Response": ' });
+    api.fake.queue('ship', { status: 200, raw: '{"ShipmentResponse": {"Response": ' });
     const buy = await driver().purchase(ctx(), purchase()).catch((e) => e);
     expect(buy).toMatchObject({ kind: 'malformed_response', retryable: false });
     // JSON but not a ShipmentResponse: also unusable, also not retryable.
-    fake.queue('ship', { status: 200, body: { ShipmentResponse: { Response: { ResponseStatus: { Code: '1', Description: 'Success' } }, ShipmentResults: { BillingWeight: { UnitOfMeasurement: { Code: 'LBS' }, Weight: '000003.0' } } } } });
+    api.fake.queue('ship', { status: 200, body: { ShipmentResponse: { Response: { ResponseStatus: { Code: '1', Description: 'Success' } }, ShipmentResults: { BillingWeight: { UnitOfMeasurement: { Code: 'LBS' }, Weight: '000003.0' } } } } });
     const empty = await driver().purchase(ctx(), purchase()).catch((e) => e);
     expect(empty).toMatchObject({ kind: 'malformed_response', retryable: false });
   });
 
   it('business rejections: invalid postal code and service unavailable come back as normalised messages', async () => {
-    fake.queue('rates', { status: 400, body: upsFixture('error-invalid-postal') });
+    api.fake.queue('rates', { status: 400, body: upsFixture('error-invalid-postal') });
     const rates = await driver().rates(ctx(), { ...rateRequest, ship_to: { ...to, postal_code: '99999' } });
     expect(rates).toEqual({
       ok: false,
       kind: 'rejected',
       messages: [{ code: 'carrier_rejected', carrier_code: '111285', message: 'The postal code 99999 is invalid for GA United States.', field: 'ship_to.postal_code' }],
     });
-    fake.queue('ship', { status: 400, body: upsFixture('error-service-unavailable') });
+    api.fake.queue('ship', { status: 400, body: upsFixture('error-service-unavailable') });
     const buy = await driver().purchase(ctx(), purchase());
     expect(buy).toEqual({
       ok: false,
       kind: 'rejected',
       messages: [{ code: 'carrier_rejected', carrier_code: '111210', message: 'The requested service is unavailable between the selected locations.', field: 'service_code' }],
     });
-    expect(fake.count('rates') + fake.count('ship')).toBe(2); // a 400 is never retried
+    expect(api.fake.count('rates') + api.fake.count('ship')).toBe(2); // a 400 is never retried
     expectCleanExchange();
   });
 
@@ -344,7 +282,7 @@ describe('UPS driver against the fake UPS', () => {
     const res = await driver().purchase(ctx(), purchase(image));
     expect(res.ok).toBe(true);
     if (!res.ok) return;
-    const sent = JSON.parse(fake.requests.find((r) => r.operation === 'ship')!.body).ShipmentRequest;
+    const sent = JSON.parse(api.fake.requests.find((r) => r.operation === 'ship')!.body).ShipmentRequest;
     expect(sent.LabelSpecification).toEqual({ LabelImageFormat: { Code: image }, LabelStockSize: { Height: '6', Width: '4' } });
     expect(sent.Shipment.Shipper.ShipperNumber).toBe('A1B2C3');
     expect(sent.Shipment.PaymentInformation.ShipmentCharge[0].BillShipper.AccountNumber).toBe('A1B2C3');
@@ -363,10 +301,10 @@ describe('UPS driver against the fake UPS', () => {
     expect(bought.ok).toBe(true);
     if (!bought.ok) return;
     expect(bought.value.packages).toHaveLength(2);
-    expect(fake.shipments.get(bought.value.carrier_shipment_id)?.voided).toBe(false);
+    expect(api.fake.shipments.get(bought.value.carrier_shipment_id)?.voided).toBe(false);
     const voided = await driver().void(c, { carrier_shipment_id: bought.value.carrier_shipment_id });
     expect(voided).toEqual({ ok: true, value: { voided: true } });
-    expect(fake.shipments.get(bought.value.carrier_shipment_id)?.voided).toBe(true);
+    expect(api.fake.shipments.get(bought.value.carrier_shipment_id)?.voided).toBe(true);
     const again = await driver().void(c, { carrier_shipment_id: bought.value.carrier_shipment_id });
     expect(again).toMatchObject({ ok: false, kind: 'rejected', messages: [{ carrier_code: '190117' }] });
     expectCleanExchange();
@@ -381,12 +319,12 @@ describe('UPS driver against the fake UPS', () => {
     expect(bought.value.tracking_number).toBe(numbers[0]);
     const partial = await driver().void(c, { carrier_shipment_id: bought.value.carrier_shipment_id, tracking_numbers: [numbers[0]!] });
     expect(partial.ok).toBe(true);
-    expect(fake.shipments.get(bought.value.carrier_shipment_id)?.voided).toBe(false);
+    expect(api.fake.shipments.get(bought.value.carrier_shipment_id)?.voided).toBe(false);
     const whole = await driver().void(c, { carrier_shipment_id: bought.value.carrier_shipment_id, tracking_numbers: numbers });
     expect(whole.ok).toBe(true);
-    const sent = new URL(fake.requests.filter((r) => r.operation === 'void').at(-1)!.path, 'http://x').searchParams.get('trackingnumber');
+    const sent = new URL(api.fake.requests.filter((r) => r.operation === 'void').at(-1)!.path, 'http://x').searchParams.get('trackingnumber');
     expect(JSON.parse(sent!)).toEqual(numbers);
-    expect(fake.shipments.get(bought.value.carrier_shipment_id)?.voided).toBe(true);
+    expect(api.fake.shipments.get(bought.value.carrier_shipment_id)?.voided).toBe(true);
     expectCleanExchange();
   });
 
@@ -401,7 +339,7 @@ describe('UPS driver against the fake UPS', () => {
     });
     expect(res.ok).toBe(true);
     if (!res.ok) return;
-    const shipment = JSON.parse(fake.requests.find((r) => r.operation === 'ship')!.body).ShipmentRequest.Shipment;
+    const shipment = JSON.parse(api.fake.requests.find((r) => r.operation === 'ship')!.body).ShipmentRequest.Shipment;
     expect(shipment.Description).toBe('Cotton T-shirt, Ceramic coffee mug');
     expect(shipment.InvoiceLineTotal).toBeUndefined(); // US → CA/PR only
     // DDP: duties and taxes billed to the shipper beside the transportation charge.
@@ -453,7 +391,7 @@ describe('UPS driver against the fake UPS', () => {
       customs: { ...ukCustomsWithItn, contents_type: 'other', contents_explanation: 'Trade show display' },
     });
     expect(res.ok).toBe(true);
-    const shipment = JSON.parse(fake.requests.find((r) => r.operation === 'ship')!.body).ShipmentRequest.Shipment;
+    const shipment = JSON.parse(api.fake.requests.find((r) => r.operation === 'ship')!.body).ShipmentRequest.Shipment;
     expect(shipment.InvoiceLineTotal).toEqual({ CurrencyCode: 'USD', MonetaryValue: '56' });
     expect(shipment.PaymentInformation.ShipmentCharge).toHaveLength(1);
     expect(shipment.ShipmentServiceOptions.InternationalForms).toMatchObject({ TermsOfShipment: 'DAP', ReasonForExport: 'Trade show display', Comments: 'AES X20260302123456' });
@@ -463,7 +401,7 @@ describe('UPS driver against the fake UPS', () => {
   it('a domestic purchase sends no customs and gets no documents', async () => {
     const res = await driver().purchase(ctx(), purchase());
     expect(res.ok && res.value.documents).toBeUndefined();
-    const shipment = JSON.parse(fake.requests.find((r) => r.operation === 'ship')!.body).ShipmentRequest.Shipment;
+    const shipment = JSON.parse(api.fake.requests.find((r) => r.operation === 'ship')!.body).ShipmentRequest.Shipment;
     expect(shipment.ShipmentServiceOptions).toBeUndefined();
     expect(shipment.Description).toBeUndefined();
     expect(shipment.PaymentInformation.ShipmentCharge).toHaveLength(1);
@@ -474,7 +412,7 @@ describe('UPS driver against the fake UPS', () => {
     // A return: the customer (ship_from) sends the parcel back to the merchant (ship_to).
     const res = await driver().purchase(ctx(), { ...purchase(), ship_from: to, ship_to: from, residential: false, is_return: true });
     expect(res.ok).toBe(true);
-    const shipment = JSON.parse(fake.requests.find((r) => r.operation === 'ship')!.body).ShipmentRequest.Shipment;
+    const shipment = JSON.parse(api.fake.requests.find((r) => r.operation === 'ship')!.body).ShipmentRequest.Shipment;
     expect(shipment.ReturnService).toEqual({ Code: '9', Description: 'UPS Print Return Label' });
     expect(shipment.Shipper).toMatchObject({ Name: 'Acme Widgets', ShipperNumber: 'A1B2C3', Address: { City: 'Timonium' } });
     expect(shipment.ShipFrom.Address.City).toBe('Alpharetta');
@@ -482,7 +420,7 @@ describe('UPS driver against the fake UPS', () => {
     expect(shipment.Description).toBe('Returned merchandise');
     expect(shipment.Package[0].Description).toBe('Returned merchandise');
     expectCleanExchange();
-    fake.reset();
+    api.fake.reset();
     const intl = await driver().purchase(ctx(), {
       ...purchase(),
       service_code: 'ups_worldwide_saver',
@@ -493,7 +431,7 @@ describe('UPS driver against the fake UPS', () => {
       is_return: true,
     });
     expect(intl.ok).toBe(true);
-    const forms = JSON.parse(fake.requests.find((r) => r.operation === 'ship')!.body).ShipmentRequest.Shipment.ShipmentServiceOptions.InternationalForms;
+    const forms = JSON.parse(api.fake.requests.find((r) => r.operation === 'ship')!.body).ShipmentRequest.Shipment.ShipmentServiceOptions.InternationalForms;
     expect(forms).toMatchObject({ FormType: ['05'], ReasonForExport: 'RETURN' });
     expectCleanExchange();
   });
@@ -501,12 +439,12 @@ describe('UPS driver against the fake UPS', () => {
   it('a purchase without a shipper number is refused before calling UPS', async () => {
     const res = await driver().purchase(ctx({ account_number: null }), purchase());
     expect(res).toMatchObject({ ok: false, kind: 'invalid_credentials' });
-    expect(fake.requests).toHaveLength(0);
+    expect(api.fake.requests).toHaveLength(0);
   });
 
   it('tracks: UPS status types mapped to ours, oldest first, raw codes kept, unmapped → unknown', async () => {
     const res = await driver().track(ctx(), { tracking_number: '1ZFAKE000000000007' });
-    expect(fake.requests.find((r) => r.operation === 'track')!.path).toMatch(/^\/api\/track\/v1\/details\/1ZFAKE000000000007\?locale=en_US/);
+    expect(api.fake.requests.find((r) => r.operation === 'track')!.path).toMatch(/^\/api\/track\/v1\/details\/1ZFAKE000000000007\?locale=en_US/);
     expect(res.ok).toBe(true);
     if (!res.ok) return;
     expect(res.value).toMatchObject({ status: 'delivered', status_detail: 'delivered', delivered_at: '2026-03-05T19:23:00Z', estimated_delivery_date: '2026-03-05' });
@@ -523,7 +461,7 @@ describe('UPS driver against the fake UPS', () => {
   });
 
   it('tracking a number UPS does not know is a rejection on tracking_number', async () => {
-    fake.queue('track', { body: upsFixture('track-not-found') });
+    api.fake.queue('track', { body: upsFixture('track-not-found') });
     const res = await driver().track(ctx(), { tracking_number: '1ZFAKE999999999999' });
     expect(res).toMatchObject({ ok: false, kind: 'rejected', messages: [{ carrier_code: 'TW0001', field: 'tracking_number' }] });
   });
@@ -531,11 +469,11 @@ describe('UPS driver against the fake UPS', () => {
   it('validates an address at street level: corrected + residential, or invalid', async () => {
     const input = { street1: '26601 west agoura road', city: 'Calabasas', state: 'CA', postal_code: '91302', country: 'US' };
     const res = await driver().validateAddress(ctx(), input);
-    const sent = fake.requests.find((r) => r.operation === 'xav')!;
+    const sent = api.fake.requests.find((r) => r.operation === 'xav')!;
     expect(sent.path).toBe('/api/addressvalidation/v2/3?maximumcandidatelistsize=5');
     expect(JSON.parse(sent.body).XAVRequest.AddressKeyFormat).toEqual({ AddressLine: ['26601 west agoura road'], PoliticalDivision2: 'Calabasas', PoliticalDivision1: 'CA', PostcodePrimaryLow: '91302', CountryCode: 'US' });
     expect(res).toMatchObject({ ok: true, value: { status: 'corrected', residential: 'yes', normalized: { street1: '26601 W AGOURA RD', city: 'CALABASAS', postal_code: '91302-1954' } } });
-    fake.queue('xav', { body: upsFixture('xav-none') });
+    api.fake.queue('xav', { body: upsFixture('xav-none') });
     const none = await driver().validateAddress(ctx(), input);
     expect(none).toMatchObject({ ok: true, value: { status: 'invalid', normalized: null } });
     expectCleanExchange();
@@ -553,12 +491,12 @@ describe('UPS driver against the fake UPS', () => {
       instructions: 'Dock door 4',
     });
     expect(res).toEqual({ ok: true, value: { confirmation: '2929602E9CP', charge: { amount: 850, currency: 'USD' } } });
-    const sent = JSON.parse(fake.requests.find((r) => r.operation === 'pickup')!.body).PickupCreationRequest;
+    const sent = JSON.parse(api.fake.requests.find((r) => r.operation === 'pickup')!.body).PickupCreationRequest;
     expect(sent.PickupDateInfo).toEqual({ CloseTime: '1700', ReadyTime: '0900', PickupDate: '20260303' });
     expect(sent.PickupPiece).toEqual([{ ServiceCode: '003', Quantity: '3', DestinationCountryCode: 'US', ContainerCode: '01' }]);
     const cancel = await driver().cancelPickup(c, { confirmation: '2929602E9CP' });
     expect(cancel).toEqual({ ok: true, value: { cancelled: true } });
-    const del = fake.requests.find((r) => r.operation === 'pickup_cancel')!;
+    const del = api.fake.requests.find((r) => r.operation === 'pickup_cancel')!;
     expect(del.path).toBe('/api/shipments/v2409/pickup/02');
     expect(del.headers.prn).toBe('2929602E9CP');
     expectCleanExchange();
@@ -589,7 +527,7 @@ describe("UPS's own packaging (packages.ts carrier_code)", () => {
 
   it('a UPS Letter is rated as PackagingType 01: the letter rate of the air services, no Ground', async () => {
     const res = await driver().rates(ctx(), { ...rateRequest, parcel: letter });
-    const sent = JSON.parse(fake.requests.find((r) => r.operation === 'rates')!.body).RateRequest.Shipment;
+    const sent = JSON.parse(api.fake.requests.find((r) => r.operation === 'rates')!.body).RateRequest.Shipment;
     expect(sent.Package[0].PackagingType).toEqual({ Code: '01', Description: 'UPS Letter (Express Envelope)' });
     if (!res.ok) throw new Error('rates failed');
     expect(res.value.rates.map((r) => r.carrier_service_code).sort()).toEqual(['02', '13']);
@@ -600,7 +538,7 @@ describe("UPS's own packaging (packages.ts carrier_code)", () => {
   it('a UPS Pak is shipped as Packaging 04; the shipper\'s own box stays 02', async () => {
     const bought = await driver().purchase(ctx(), { ...purchase(), parcel: pak, parcels: [pak, parcel] });
     expect(bought.ok).toBe(true);
-    const shipped = JSON.parse(fake.requests.find((r) => r.operation === 'ship')!.body).ShipmentRequest.Shipment;
+    const shipped = JSON.parse(api.fake.requests.find((r) => r.operation === 'ship')!.body).ShipmentRequest.Shipment;
     expect(shipped.Package.map((p: { Packaging: { Code: string } }) => p.Packaging.Code)).toEqual(['04', '02']);
     expectCleanExchange();
   });
@@ -608,11 +546,11 @@ describe("UPS's own packaging (packages.ts carrier_code)", () => {
   it('a UPS Letter bought by air is charged the letter rate; by Ground, UPS refuses it', async () => {
     const air = await driver().purchase(ctx(), { ...purchase(), service_code: 'ups_2nd_day_air', parcel: letter });
     if (!air.ok) throw new Error('purchase failed');
-    expect(JSON.parse(fake.requests.find((r) => r.operation === 'ship')!.body).ShipmentRequest.Shipment.Package[0].Packaging.Code).toBe('01');
+    expect(JSON.parse(api.fake.requests.find((r) => r.operation === 'ship')!.body).ShipmentRequest.Shipment.Package[0].Packaging.Code).toBe('01');
     expect(air.value.rate?.price.amount).toBe(FAKE_UPS_LETTER_RATES['02']);
     const ground = await driver().purchase(ctx(), { ...purchase(), parcel: letter });
     expect(ground).toMatchObject({ ok: false, kind: 'rejected', messages: [{ carrier_code: '111500' }] });
-    expect(fake.violations).toEqual([]);
+    expect(api.fake.violations).toEqual([]);
   });
 });
 

@@ -8,7 +8,7 @@ import type {
   ApiCallContext,
   ApiPurchaseRequest,
   ApiRateRequest,
-  CarrierDriver,
+  CarrierApiDriver,
   ApiTrackResult,
   DriverResult,
 } from '../../driver.js';
@@ -40,7 +40,7 @@ interface Call {
   headers?: Record<string, string>;
 }
 
-export class UpsApiDriver implements CarrierDriver {
+export class UpsApiDriver implements CarrierApiDriver {
   readonly carrier = SLUG;
   readonly credentialsSchema = upsCredentialsSchema as unknown as Record<string, unknown>;
   readonly hosts = UPS_HOSTS;
@@ -209,7 +209,7 @@ export class UpsApiDriver implements CarrierDriver {
     );
   }
 
-  async schedulePickup(ctx: ApiCallContext, request: Parameters<CarrierDriver['schedulePickup']>[1]) {
+  async schedulePickup(ctx: ApiCallContext, request: Parameters<CarrierApiDriver['schedulePickup']>[1]) {
     const missing = this.needsAccountNumber<never>(ctx);
     if (missing) return missing;
     const json = buildPickupRequest(request, ctx.account.account_number!);
@@ -245,6 +245,6 @@ export class UpsApiDriver implements CarrierDriver {
   }
 }
 
-export function createUpsApiDriver(http: CarrierHttpClient): CarrierDriver {
+export function createUpsApiDriver(http: CarrierHttpClient): CarrierApiDriver {
   return new UpsApiDriver(http);
 }

@@ -1,47 +1,25 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FAKE_UPS_OPTION_CHARGES, startFakeUps, type FakeUps } from '../../../../test/helpers/fake-ups.js';
-import { loadUpsSpecs } from '../../../../test/helpers/ups-spec.js';
-import type { ApiCallContext, ApiPurchaseRequest, ApiRateRequest } from '../../driver.js';
-import { CarrierHttpClient } from '../../http/client.js';
-import type { RouteFacts, ShipmentOptions } from '../../types.js';
+import { describe, expect, it } from 'vitest';
+import { SHIP_FROM, US_ROUTE, useCarrierApiTest, withOptions } from '../../../../test/helpers/carrier-api.js';
+import { FAKE_UPS_OPTION_CHARGES, FAKE_UPS_SETUP } from '../../../../test/helpers/fake-ups.js';
+import type { ApiPurchaseRequest } from '../../driver.js';
+import type { ShipmentOptions } from '../../types.js';
 import { createUpsApiDriver } from './client.js';
 
 // Shipment options through the UPS api driver: each option in UPS's published fields (the fake
 // checks every request against Rating.yaml / Shipping.yaml), its charge read back, a refusal kept.
-let fake: FakeUps;
-let http: CarrierHttpClient;
-let seq = 0;
+const api = useCarrierApiTest({ ...FAKE_UPS_SETUP, idPrefix: 'opt' });
+const { ctx } = api;
 
-const route: RouteFacts = { domestic: true, origin_country: 'US', destination_country: 'US', distance_miles: 580, usps_zone: 5, ground_zone: 5, international_group: null, international_zone: null, territory: false, military: false, noncontiguous: false };
-const from = { name: 'Dock Lead', company: 'Acme Widgets', street1: '12 Main St', city: 'Timonium', state: 'MD', postal_code: '21093', country: 'US', phone: '+1 (410) 555-0100' };
 const to = { name: 'Pat Buyer', street1: '100 Peachtree Pkwy', city: 'Alpharetta', state: 'GA', postal_code: '30005', country: 'US' };
 const parcel = { weight_oz: 40, length_in: 12, width_in: 9, height_in: 4 };
-const NONE: ShipmentOptions = { signature: 'none', saturday_delivery: false, insurance: null, dangerous_goods: null, references: [], delivery_instructions: null };
-const rate = (options: Partial<ShipmentOptions>): ApiRateRequest => ({ ship_from: from, ship_to: to, parcel, ship_date: '2026-03-02', residential: true, route, options: { ...NONE, ...options } });
+const request = { ship_from: SHIP_FROM, ship_to: to, parcel, ship_date: '2026-03-02', residential: true, route: US_ROUTE };
+const rate = (options: Partial<ShipmentOptions>) => withOptions(request, options);
 const buy = (options: Partial<ShipmentOptions>, service_code = 'ups_2nd_day_air'): ApiPurchaseRequest => ({ ...rate(options), service_code, reference: 'shp_01OPTIONS', purchased_at: '2026-03-02T15:00:00.000Z', label_image: 'GIF' });
-
-function ctx(): ApiCallContext {
-  seq += 1;
-  return { account: { id: `ca_opt${seq}`, mode: 'sandbox', account_number: 'A1B2C3', credentials: { client_id: 'fake-client-id', client_secret: 'fake-client-secret' }, base_url: fake.url }, timeoutMs: 20_000 };
-}
-const sent = (op: 'rates' | 'ship') => JSON.parse(fake.requests.filter((r) => r.operation === op).at(-1)!.body);
-
-beforeAll(async () => {
-  fake = await startFakeUps({ specs: loadUpsSpecs() });
-}, 120_000);
-afterAll(async () => {
-  await fake?.close();
-  await http?.close();
-});
-beforeEach(async () => {
-  fake.reset();
-  await http?.close();
-  http = new CarrierHttpClient({ sleep: async () => {} });
-});
+const sent = (op: 'rates' | 'ship') => api.fake.lastBody(op);
 
 describe('UPS api driver: shipment options', () => {
   it('signature, adult signature and Saturday delivery: DeliveryConfirmation.DCISType and SaturdayDeliveryIndicator, priced from the itemised charges', async () => {
-    const driver = createUpsApiDriver(http);
+    const driver = createUpsApiDriver(api.http);
     const plain = await driver.rates(ctx(), rate({}));
     const signed = await driver.rates(ctx(), rate({ signature: 'standard', saturday_delivery: true }));
     expect(plain.ok && signed.ok).toBe(true);
@@ -63,11 +41,11 @@ describe('UPS api driver: shipment options', () => {
     expect(ship.Package[0].PackageServiceOptions).toEqual({ DeliveryConfirmation: { DCISType: '3' } });
     expect(ship.ShipmentServiceOptions).toEqual({ SaturdayDeliveryIndicator: '' });
     if (adult.ok) expect(adult.value.rate?.surcharges).toEqual(expect.arrayContaining([{ code: 'adult_signature', amount: { amount: FAKE_UPS_OPTION_CHARGES.adult_signature, currency: 'USD' } }]));
-    expect(fake.violations).toEqual([]);
+    expect(api.fake.violations).toEqual([]);
   });
 
   it('insurance: DeclaredValue (Rating: eight characters; Shipping: type 01 EVS), charged inside the total, not itemised', async () => {
-    const driver = createUpsApiDriver(http);
+    const driver = createUpsApiDriver(api.http);
     const res = await driver.rates(ctx(), rate({ insurance: { amount: { amount: 25_000, currency: 'USD' } } }));
     expect(res.ok).toBe(true);
     expect(sent('rates').RateRequest.Shipment.Package[0].PackageServiceOptions).toEqual({ DeclaredValue: { CurrencyCode: 'USD', MonetaryValue: '00250.00' } });
@@ -75,11 +53,11 @@ describe('UPS api driver: shipment options', () => {
     const bought = await driver.purchase(ctx(), buy({ insurance: { amount: { amount: 25_000, currency: 'USD' } } }));
     expect(bought.ok).toBe(true);
     expect(sent('ship').ShipmentRequest.Shipment.Package[0].PackageServiceOptions).toEqual({ DeclaredValue: { Type: { Code: '01' }, CurrencyCode: 'USD', MonetaryValue: '250.00' } });
-    expect(fake.violations).toEqual([]);
+    expect(api.fake.violations).toEqual([]);
   });
 
   it('dangerous goods: HazMat records (lithium LR, limited quantity LQ by ground) and DryIce in pounds, priced as dangerous_goods', async () => {
-    const driver = createUpsApiDriver(http);
+    const driver = createUpsApiDriver(api.http);
     const lithium = await driver.rates(ctx(), rate({ dangerous_goods: { category: 'lithium_ion_in_equipment' } }));
     expect(lithium.ok).toBe(true);
     expect(sent('rates').RateRequest.Shipment.Package[0].PackageServiceOptions.HazMat.HazMatChemicalRecord).toEqual([
@@ -98,19 +76,19 @@ describe('UPS api driver: shipment options', () => {
     // By air: IATA rules.
     expect(sent('ship').ShipmentRequest.Shipment.Package[0].PackageServiceOptions).toEqual({ DryIce: { RegulationSet: 'IATA', DryIceWeight: { UnitOfMeasurement: { Code: '01', Description: 'LBS' }, Weight: '2.5' } } });
     if (ice.ok) expect(ice.value.rate?.surcharges).toContainEqual({ code: 'dangerous_goods', amount: { amount: FAKE_UPS_OPTION_CHARGES.dry_ice, currency: 'USD' } });
-    expect(fake.violations).toEqual([]);
+    expect(api.fake.violations).toEqual([]);
   });
 
   it("references: the caller's first on each package (UPS prints the first two), then the shipment id", async () => {
-    const res = await createUpsApiDriver(http).purchase(ctx(), buy({ references: ['PO-1001', 'Dept 7'] }));
+    const res = await createUpsApiDriver(api.http).purchase(ctx(), buy({ references: ['PO-1001', 'Dept 7'] }));
     expect(res.ok).toBe(true);
     expect(sent('ship').ShipmentRequest.Shipment.Package[0].ReferenceNumber).toEqual([{ Value: 'PO-1001' }, { Value: 'Dept 7' }, { Value: 'shp_01OPTIONS' }]);
-    expect(fake.violations).toEqual([]);
+    expect(api.fake.violations).toEqual([]);
   });
 
   it("UPS refusing an option is a rejection with UPS's message", async () => {
-    fake.queue('ship', { status: 400, body: { response: { errors: [{ code: '120202', message: 'Saturday Delivery is not available for the requested service.' }] } } });
-    const res = await createUpsApiDriver(http).purchase(ctx(), buy({ saturday_delivery: true }, 'ups_ground'));
+    api.fake.queue('ship', { status: 400, body: { response: { errors: [{ code: '120202', message: 'Saturday Delivery is not available for the requested service.' }] } } });
+    const res = await createUpsApiDriver(api.http).purchase(ctx(), buy({ saturday_delivery: true }, 'ups_ground'));
     expect(res).toEqual({ ok: false, kind: 'rejected', messages: [{ code: 'carrier_rejected', carrier_code: '120202', message: 'Saturday Delivery is not available for the requested service.' }] });
   });
 });

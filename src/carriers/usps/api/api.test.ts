@@ -1,103 +1,40 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { SHIP_FROM, US_ROUTE, useCarrierApiTest } from '../../../../test/helpers/carrier-api.js';
 import { londonAddress, ukCustoms, ukCustomsWithItn, ukRoute } from '../../../../test/helpers/driver-customs.js';
-import { FAKE_LABELS, FAKE_SCAN_FORM, FAKE_USPS_FLAT_RATES, startFakeUsps, uspsFixture, USPS_FIXTURES_DIR, type FakeUsps } from '../../../../test/helpers/fake-usps.js';
-import { loadUspsSpecs, USPS_SPEC_DIR, type UspsSpecs } from '../../../../test/helpers/usps-spec.js';
-import type { ApiCallContext, ApiPurchaseRequest, ApiRateRequest } from '../../driver.js';
-import { CarrierHttpClient, type CarrierExchange } from '../../http/client.js';
+import { FAKE_LABELS, FAKE_SCAN_FORM, FAKE_USPS_FLAT_RATES, FAKE_USPS_SETUP, USPS_FIXTURES_DIR, uspsFixture } from '../../../../test/helpers/fake-usps.js';
+import { USPS_SPEC_DIR } from '../../../../test/helpers/usps-spec.js';
+import type { ApiPurchaseRequest, ApiRateRequest } from '../../driver.js';
 import { CarrierTransportError } from '../../http/errors.js';
-import type { RouteFacts } from '../../types.js';
 import { createUspsApiDriver, idempotencyKey } from './client.js';
 
 const specsPresent = existsSync(resolve(USPS_SPEC_DIR, 'openapi'));
-let specs: UspsSpecs | null;
-let fake: FakeUsps;
-let http: CarrierHttpClient;
-let sleeps: number[];
-let exchanges: CarrierExchange[];
-let accountSeq = 0;
-const driver = () => createUspsApiDriver(http);
+const CREDENTIALS = FAKE_USPS_SETUP.account.credentials;
+const api = useCarrierApiTest({
+  ...FAKE_USPS_SETUP,
+  idPrefix: 'usps',
+  secrets: ['fake-client-secret', '1000405525', /tok_[0-9a-f]{24}/, /pay_[0-9a-f]{24}/],
+});
+const { sleeps, exchanges, ctx, expectCleanExchange } = api;
+const driver = () => createUspsApiDriver(api.http);
 
-const route: RouteFacts = {
-  domestic: true,
-  origin_country: 'US',
-  destination_country: 'US',
-  distance_miles: 580,
-  usps_zone: 5,
-  ground_zone: 5,
-  international_group: null,
-  international_zone: null,
-  territory: false,
-  military: false,
-  noncontiguous: false,
-};
-const from = { name: 'Dock Lead', company: 'Acme Widgets', street1: '12 Main St', city: 'Timonium', state: 'MD', postal_code: '21093', country: 'US', phone: '+1 (410) 555-0100' };
+const from = SHIP_FROM;
 const to = { name: 'Pat Buyer', street1: '100 Peachtree Pkwy', street2: 'Apt 4', city: 'Alpharetta', state: 'GA', postal_code: '30005-1234', country: 'US' };
 /** 24 in long: over the machinable 22 in, so USPS prices it nonstandard with a length fee. */
 const parcel = { weight_oz: 40, length_in: 24, width_in: 10, height_in: 6 };
-const rateRequest: ApiRateRequest = { ship_from: from, ship_to: to, parcel, ship_date: '2026-03-02', residential: true, route };
+const rateRequest: ApiRateRequest = { ship_from: from, ship_to: to, parcel, ship_date: '2026-03-02', residential: true, route: US_ROUTE };
 const purchase = (label_image: ApiPurchaseRequest['label_image'] = 'PDF'): ApiPurchaseRequest => ({
   ...rateRequest,
   service_code: 'usps_ground_advantage',
-  reference: `shp_01TESTREFERENCE${accountSeq}`,
+  reference: `shp_01TESTREFERENCE${api.accounts}`,
   purchased_at: '2026-03-02T15:00:00.000Z',
   label_image,
 });
-const CREDENTIALS = {
-  client_id: 'fake-client-id',
-  client_secret: 'fake-client-secret',
-  crid: '56982563',
-  mid: '904128936',
-  manifest_mid: '904128937',
-  payment_account_number: '1000405525',
-  payment_account_type: 'EPS',
-};
-
-/** A fresh account per test, so tokens and breakers never leak between tests. */
-function ctx(over: Partial<ApiCallContext['account']> = {}, timeoutMs = 20_000): ApiCallContext {
-  accountSeq += 1;
-  return {
-    account: { id: `ca_usps${accountSeq}`, mode: 'sandbox', account_number: null, credentials: { ...CREDENTIALS }, base_url: fake.url, ...over },
-    timeoutMs,
-    requestId: `req_${accountSeq}`,
-  };
-}
-
-beforeAll(async () => {
-  specs = loadUspsSpecs();
-  if (!specs) console.warn('../shared/carrier-specs/usps is absent: the fake USPS skipped the schema check (the scenarios still run)');
-  fake = await startFakeUsps({ specs });
-}, 120_000);
-afterAll(async () => {
-  await fake?.close();
-  await http?.close();
-});
-beforeEach(async () => {
-  fake.reset();
-  await http?.close();
-  sleeps = [];
-  exchanges = [];
-  http = new CarrierHttpClient({
-    sleep: async (ms) => {
-      sleeps.push(ms);
-    },
-    onExchange: (e) => exchanges.push(e),
-  });
-});
-
-function expectCleanExchange() {
-  expect(fake.violations).toEqual([]);
-  const text = JSON.stringify(exchanges);
-  expect(text).not.toContain('fake-client-secret');
-  expect(text).not.toContain('1000405525');
-  expect(text).not.toMatch(/tok_[0-9a-f]{24}/);
-  expect(text).not.toMatch(/pay_[0-9a-f]{24}/);
-}
 
 describe('USPS published description', () => {
   it.runIf(specsPresent)('every recorded fixture validates against its USPS response schema', () => {
-    const s = specs!;
+    const s = api.specs!;
     const byFile: Record<string, [string, string, number]> = {
       token: ['README', 'oauth-token', 200],
       'payment-authorization': ['payments', 'post-payments-payment-authorization', 200],
@@ -127,7 +64,7 @@ describe('USPS published description', () => {
   });
 
   it.runIf(specsPresent)('the validator is not a rubber stamp: it refuses requests USPS would refuse', () => {
-    const s = specs!;
+    const s = api.specs!;
     const rates = s.checkRequest('POST', new URL('http://x/prices/v3/total-rates/search'), { 'content-type': 'application/json', authorization: 'Bearer t' }, JSON.stringify({ originZIPCode: '2109', weight: 1 }));
     expect(rates.op?.operationId).toBe('post-total-rates-search');
     expect(rates.problems.join('\n')).toMatch(/destinationZIPCode/);
@@ -142,9 +79,9 @@ describe('USPS published description', () => {
   it.runIf(specsPresent)('the label answer the fake sends is the multipart USPS describes', async () => {
     const res = await driver().purchase(ctx(), purchase());
     expect(res.ok).toBe(true);
-    const answer = fake.requests.find((r) => r.operation === 'label');
+    const answer = api.fake.requests.find((r) => r.operation === 'label');
     expect(answer?.problems).toEqual([]);
-    expect(fake.violations).toEqual([]);
+    expect(api.fake.violations).toEqual([]);
   });
 });
 
@@ -153,9 +90,9 @@ describe('USPS driver against the fake USPS', () => {
     const res = await driver().rates(ctx(), rateRequest);
     expect(res.ok).toBe(true);
     if (!res.ok) return;
-    expect(fake.count('token')).toBe(1);
-    expect(fake.count('rates')).toBe(1);
-    const sent = JSON.parse(fake.requests.find((r) => r.operation === 'rates')!.body);
+    expect(api.fake.count('token')).toBe(1);
+    expect(api.fake.count('rates')).toBe(1);
+    const sent = JSON.parse(api.fake.requests.find((r) => r.operation === 'rates')!.body);
     expect(sent).toEqual({
       originZIPCode: '21093',
       destinationZIPCode: '30005',
@@ -191,9 +128,9 @@ describe('USPS driver against the fake USPS', () => {
   });
 
   it('asks only for the requested services, lists the ones USPS did not price as unavailable', async () => {
-    fake.queue('rates', { body: { rateOptions: uspsFixture('total-rates').rateOptions.filter((o: any) => o.rates[0].mailClass === 'USPS_GROUND_ADVANTAGE') } });
+    api.fake.queue('rates', { body: { rateOptions: uspsFixture('total-rates').rateOptions.filter((o: any) => o.rates[0].mailClass === 'USPS_GROUND_ADVANTAGE') } });
     const res = await driver().rates(ctx(), { ...rateRequest, service_codes: ['usps_ground_advantage', 'usps_priority_mail'] });
-    expect(JSON.parse(fake.requests.find((r) => r.operation === 'rates')!.body).mailClasses).toEqual(['USPS_GROUND_ADVANTAGE', 'PRIORITY_MAIL']);
+    expect(JSON.parse(api.fake.requests.find((r) => r.operation === 'rates')!.body).mailClasses).toEqual(['USPS_GROUND_ADVANTAGE', 'PRIORITY_MAIL']);
     expect(res.ok && res.value.rates.map((r) => r.service_code)).toEqual(['usps_ground_advantage']);
     expect(res.ok && res.value.unavailable).toEqual([{ service_code: 'usps_priority_mail', reason: 'not_offered_by_carrier' }]);
   });
@@ -201,7 +138,7 @@ describe('USPS driver against the fake USPS', () => {
   it('an international lane is not priced (no call): every service unavailable', async () => {
     const res = await driver().rates(ctx(), { ...rateRequest, ship_to: { ...to, country: 'CA', state: 'ON', postal_code: 'K1A 0B1' } });
     expect(res).toMatchObject({ ok: true, value: { rates: [], unavailable: [{ service_code: 'usps_ground_advantage' }, { service_code: 'usps_priority_mail' }, { service_code: 'usps_priority_mail_express' }] } });
-    expect(fake.requests).toHaveLength(0);
+    expect(api.fake.requests).toHaveLength(0);
   });
 
   it('refused credentials: a distinct invalid_credentials outcome, for rates and for testCredentials', async () => {
@@ -212,13 +149,13 @@ describe('USPS driver against the fake USPS', () => {
       kind: 'invalid_credentials',
       messages: [{ code: 'carrier_account_invalid', carrier_code: 'invalid_client', message: 'Client authentication failed (unknown client or wrong secret).' }],
     });
-    expect(fake.count('rates')).toBe(0);
+    expect(api.fake.count('rates')).toBe(0);
     const test = await driver().testCredentials(bad);
     expect(!test.ok && test.kind).toBe('invalid_credentials');
     const good = await driver().testCredentials(ctx());
     expect(good.ok).toBe(true);
     // A good test also authorizes the payment account, and keeps that token for labels.
-    expect(fake.count('payment')).toBe(1);
+    expect(api.fake.count('payment')).toBe(1);
     expect(JSON.stringify(exchanges)).not.toContain('not-the-secret-7f3a');
     expectCleanExchange();
   });
@@ -229,7 +166,7 @@ describe('USPS driver against the fake USPS', () => {
     expect(test).toMatchObject({ ok: false, kind: 'invalid_credentials', messages: [{ code: 'carrier_account_invalid', carrier_code: 'PAY-0005', message: 'The CRID is not enrolled for the payment account.' }] });
     const buy = await driver().purchase(c, purchase());
     expect(buy).toMatchObject({ ok: false, kind: 'invalid_credentials' });
-    expect(fake.count('label')).toBe(0);
+    expect(api.fake.count('label')).toBe(0);
   });
 
   it('an account without its payment fields can rate and track but not buy (refused before calling USPS)', async () => {
@@ -238,7 +175,7 @@ describe('USPS driver against the fake USPS', () => {
     expect((await driver().rates(c, rateRequest)).ok).toBe(true);
     const buy = await driver().purchase(c, purchase());
     expect(buy).toMatchObject({ ok: false, kind: 'invalid_credentials', messages: [{ carrier_code: 'missing_payment_account' }] });
-    expect(fake.count('payment') + fake.count('label')).toBe(0);
+    expect(api.fake.count('payment') + api.fake.count('label')).toBe(0);
   });
 
   it('a token that expires mid-session: the 401 refetches one token and the call succeeds', async () => {
@@ -246,17 +183,17 @@ describe('USPS driver against the fake USPS', () => {
     const d = driver();
     expect((await d.rates(c, rateRequest)).ok).toBe(true);
     expect((await d.track(c, { tracking_number: '9200190999999999999999' })).ok).toBe(true);
-    expect(fake.count('token')).toBe(1);
-    fake.expireTokens();
+    expect(api.fake.count('token')).toBe(1);
+    api.fake.expireTokens();
     expect((await d.rates(c, rateRequest)).ok).toBe(true);
-    expect(fake.count('token')).toBe(2);
-    expect(fake.count('rates')).toBe(3);
+    expect(api.fake.count('token')).toBe(2);
+    expect(api.fake.count('rates')).toBe(3);
     // A label after another expiry: OAuth refetched, the payment token (still valid) reused.
     expect((await d.purchase(c, purchase())).ok).toBe(true);
-    fake.expireTokens();
+    api.fake.expireTokens();
     expect((await d.purchase(c, purchase())).ok).toBe(true);
-    expect(fake.count('token')).toBe(3);
-    expect(fake.count('payment')).toBe(1);
+    expect(api.fake.count('token')).toBe(3);
+    expect(api.fake.count('payment')).toBe(1);
     expectCleanExchange();
   });
 
@@ -265,38 +202,38 @@ describe('USPS driver against the fake USPS', () => {
     const d = driver();
     const all = await Promise.all([d.rates(c, rateRequest), d.rates(c, rateRequest), d.track(c, { tracking_number: '9200190999999999999999' })]);
     expect(all.every((r) => r.ok)).toBe(true);
-    expect(fake.count('token')).toBe(1);
+    expect(api.fake.count('token')).toBe(1);
   });
 
   it('429 with Retry-After: rates wait as told and retry', async () => {
-    fake.queue('rates', { status: 429, headers: { 'retry-after': '2' }, body: uspsFixture('error-rate-limit') });
+    api.fake.queue('rates', { status: 429, headers: { 'retry-after': '2' }, body: uspsFixture('error-rate-limit') });
     const res = await driver().rates(ctx(), rateRequest);
     expect(res.ok).toBe(true);
     expect(sleeps).toEqual([2000]);
-    expect(fake.count('rates')).toBe(2);
+    expect(api.fake.count('rates')).toBe(2);
     expectCleanExchange();
   });
 
   it('503 then 500: tracking retries twice, then fails with a retryable transport error', async () => {
-    fake.queue('track', { status: 503, headers: { 'retry-after': '1' }, body: uspsFixture('error-unavailable') }, { status: 500 }, { status: 503, body: uspsFixture('error-unavailable') });
+    api.fake.queue('track', { status: 503, headers: { 'retry-after': '1' }, body: uspsFixture('error-unavailable') }, { status: 500 }, { status: 503, body: uspsFixture('error-unavailable') });
     const err = await driver().track(ctx(), { tracking_number: '9200190999999999999999' }).catch((e) => e);
     expect(err).toBeInstanceOf(CarrierTransportError);
     expect(err).toMatchObject({ slug: 'usps', kind: 'server_error', status: 503, retryable: true });
-    expect(fake.count('track')).toBe(3);
+    expect(api.fake.count('track')).toBe(3);
     expect(sleeps[0]).toBe(1000);
     expectCleanExchange();
   });
 
   it('500 on label purchase: never retried', async () => {
-    fake.queue('label', { status: 500 });
+    api.fake.queue('label', { status: 500 });
     const err = await driver().purchase(ctx(), purchase()).catch((e) => e);
     expect(err).toMatchObject({ kind: 'server_error', status: 500 });
-    expect(fake.count('label')).toBe(1);
+    expect(api.fake.count('label')).toBe(1);
     expect(sleeps).toEqual([]);
   });
 
   it('a hang past the deadline: a retryable timeout at the deadline, not later', async () => {
-    fake.queue('track', { hang: true });
+    api.fake.queue('track', { hang: true });
     const c = ctx({}, 400);
     const d = driver();
     await d.testCredentials(c); // tokens fetched first, so the deadline is the track call's alone
@@ -309,14 +246,14 @@ describe('USPS driver against the fake USPS', () => {
   });
 
   it('a malformed body: a transport error, retryable for rates but not for a purchase', async () => {
-    fake.queue('rates', { status: 200, raw: '<html><body>Service Temporarily Unavailable' });
+    api.fake.queue('rates', { status: 200, raw: '<html><body>Service Temporarily Unavailable' });
     const rates = await driver().rates(ctx(), rateRequest).catch((e) => e);
     expect(rates).toMatchObject({ kind: 'malformed_response', retryable: true });
-    fake.queue('label', { status: 200, raw: '--b\r\nContent-Type: application/json\r\n\r\n{"trackingNumber": ', headers: { 'content-type': 'multipart/form-data; boundary=b' } });
+    api.fake.queue('label', { status: 200, raw: '--b\r\nContent-Type: application/json\r\n\r\n{"trackingNumber": ', headers: { 'content-type': 'multipart/form-data; boundary=b' } });
     const buy = await driver().purchase(ctx(), purchase()).catch((e) => e);
     expect(buy).toMatchObject({ kind: 'malformed_response', retryable: false });
     // Metadata but no image part: nothing usable, also not retryable.
-    fake.queue('label', {
+    api.fake.queue('label', {
       status: 200,
       raw: '--b\r\nContent-Disposition: form-data; name="labelMetadata"\r\nContent-Type: application/json\r\n\r\n{"trackingNumber":"9200190999999999999999"}\r\n--b--\r\n',
       headers: { 'content-type': 'multipart/form-data; boundary=b' },
@@ -332,7 +269,7 @@ describe('USPS driver against the fake USPS', () => {
       kind: 'rejected',
       messages: [{ code: 'carrier_rejected', carrier_code: '010032', message: 'The destination ZIP Code 00000 is not a valid ZIP Code.', field: 'ship_to.postal_code' }],
     });
-    expect(fake.count('rates')).toBe(1); // a 400 is never retried
+    expect(api.fake.count('rates')).toBe(1); // a 400 is never retried
     expectCleanExchange();
   });
 
@@ -341,10 +278,10 @@ describe('USPS driver against the fake USPS', () => {
     const res = await driver().purchase(c, purchase(image));
     expect(res.ok).toBe(true);
     if (!res.ok) return;
-    const pay = JSON.parse(fake.requests.find((r) => r.operation === 'payment')!.body);
+    const pay = JSON.parse(api.fake.requests.find((r) => r.operation === 'payment')!.body);
     expect(pay.roles.map((r: any) => r.roleName)).toEqual(['PAYER', 'LABEL_OWNER']);
     expect(pay.roles[0]).toEqual({ roleName: 'PAYER', CRID: '56982563', MID: '904128936', manifestMID: '904128937', accountType: 'EPS', accountNumber: '1000405525' });
-    const sent = fake.requests.find((r) => r.operation === 'label')!;
+    const sent = api.fake.requests.find((r) => r.operation === 'label')!;
     expect(sent.headers['x-payment-authorization-token']).toMatch(/^pay_/);
     expect(sent.headers['x-idempotency-key']).toBe(idempotencyKey(purchase().reference));
     const body = JSON.parse(sent.body);
@@ -376,7 +313,7 @@ describe('USPS driver against the fake USPS', () => {
     expect(first.ok && second.ok).toBe(true);
     if (!first.ok || !second.ok) return;
     expect(second.value.tracking_number).toBe(first.value.tracking_number);
-    const keys = fake.requests.filter((r) => r.operation === 'label').map((r) => r.headers['x-idempotency-key']);
+    const keys = api.fake.requests.filter((r) => r.operation === 'label').map((r) => r.headers['x-idempotency-key']);
     expect(keys).toHaveLength(2);
     expect(keys[0]).toBe(keys[1]);
   });
@@ -386,25 +323,25 @@ describe('USPS driver against the fake USPS', () => {
     const d = driver();
     expect((await d.purchase(c, purchase())).ok).toBe(true);
     expect((await d.purchase(c, purchase())).ok).toBe(true);
-    expect(fake.count('payment')).toBe(1);
-    expect(fake.count('label')).toBe(2);
+    expect(api.fake.count('payment')).toBe(1);
+    expect(api.fake.count('label')).toBe(2);
     // Another account gets its own.
     expect((await d.purchase(ctx(), purchase())).ok).toBe(true);
-    expect(fake.count('payment')).toBe(2);
+    expect(api.fake.count('payment')).toBe(2);
   });
 
   it('a payment token USPS stopped accepting: dropped, a fresh one fetched, the label bought once', async () => {
     const c = ctx();
     const d = driver();
-    const issuedBefore = fake.labels.size;
+    const issuedBefore = api.fake.labels.size;
     expect((await d.purchase(c, purchase())).ok).toBe(true);
-    fake.expirePaymentTokens();
-    const again = await d.purchase(c, { ...purchase(), reference: `shp_second${accountSeq}` });
+    api.fake.expirePaymentTokens();
+    const again = await d.purchase(c, { ...purchase(), reference: `shp_second${api.accounts}` });
     expect(again.ok).toBe(true);
-    expect(fake.count('payment')).toBe(2);
+    expect(api.fake.count('payment')).toBe(2);
     // Two refused sends (the client's OAuth refetch, then ours with a fresh payment token) issue nothing.
-    expect(fake.labels.size - issuedBefore).toBe(2);
-    expect(fake.requests.filter((r) => r.operation === 'label').map((r) => r.headers['x-payment-authorization-token'] === fake.requests.filter((q) => q.operation === 'label')[0].headers['x-payment-authorization-token'])).toEqual([true, true, true, false]);
+    expect(api.fake.labels.size - issuedBefore).toBe(2);
+    expect(api.fake.requests.filter((r) => r.operation === 'label').map((r) => r.headers['x-payment-authorization-token'] === api.fake.requests.filter((q) => q.operation === 'label')[0].headers['x-payment-authorization-token'])).toEqual([true, true, true, false]);
     expectCleanExchange();
   });
 
@@ -413,11 +350,11 @@ describe('USPS driver against the fake USPS', () => {
     const bought = await driver().purchase(c, purchase());
     expect(bought.ok).toBe(true);
     if (!bought.ok) return;
-    expect(fake.labels.get(bought.value.tracking_number)?.cancelled).toBe(false);
+    expect(api.fake.labels.get(bought.value.tracking_number)?.cancelled).toBe(false);
     const voided = await driver().void(c, { carrier_shipment_id: bought.value.carrier_shipment_id });
     expect(voided).toEqual({ ok: true, value: { voided: true } });
-    expect(fake.requests.find((r) => r.operation === 'cancel')!.path).toBe(`/labels/v3/label/${bought.value.tracking_number}`);
-    expect(fake.labels.get(bought.value.tracking_number)?.cancelled).toBe(true);
+    expect(api.fake.requests.find((r) => r.operation === 'cancel')!.path).toBe(`/labels/v3/label/${bought.value.tracking_number}`);
+    expect(api.fake.labels.get(bought.value.tracking_number)?.cancelled).toBe(true);
     const again = await driver().void(c, { carrier_shipment_id: bought.value.carrier_shipment_id });
     expect(again).toMatchObject({ ok: false, kind: 'rejected', messages: [{ carrier_code: 'LBL-410' }] });
     expectCleanExchange();
@@ -428,7 +365,7 @@ describe('USPS driver against the fake USPS', () => {
     const res = await driver().purchase(c, { ...purchase(), parcels: [parcel, { weight_oz: 20, length_in: 10, width_in: 8, height_in: 4 }] });
     expect(res.ok).toBe(true);
     if (!res.ok) return;
-    const sent = fake.requests.filter((r) => r.operation === 'label');
+    const sent = api.fake.requests.filter((r) => r.operation === 'label');
     expect(sent.map((r) => JSON.parse(r.body).imageInfo).map((i) => [i.packageNumber, i.totalPackages])).toEqual([
       [1, 2],
       [2, 2],
@@ -439,36 +376,36 @@ describe('USPS driver against the fake USPS', () => {
     expect(res.value.carrier_shipment_id).toBe(res.value.packages.map((p) => p.tracking_number).join(','));
     expect(res.value.rate?.price.amount).toBe(2 * 1306);
     expect(await driver().void(c, { carrier_shipment_id: res.value.carrier_shipment_id })).toEqual({ ok: true, value: { voided: true } });
-    expect(res.value.packages.map((p) => fake.labels.get(p.tracking_number)?.cancelled)).toEqual([true, true]);
+    expect(res.value.packages.map((p) => api.fake.labels.get(p.tracking_number)?.cancelled)).toEqual([true, true]);
     expectCleanExchange();
   });
 
   it('several parcels, the second refused: the first label is voided (compensation) and the refusal answered', async () => {
     const c = ctx();
     const refusal = { apiVersion: 'v3', error: { code: '400', message: 'Bad request', errors: [{ status: '400', code: 'LBL-0321', title: 'Weight too high', detail: 'The package weight exceeds 70 lb.', source: { parameter: 'packageDescription.weight' } }] } };
-    fake.queue('label', { pass: true }, { status: 400, body: refusal });
+    api.fake.queue('label', { pass: true }, { status: 400, body: refusal });
     const res = await driver().purchase(c, { ...purchase(), parcels: [parcel, { ...parcel, weight_oz: 1200 }] });
     expect(res).toEqual({ ok: false, kind: 'rejected', messages: [{ code: 'carrier_rejected', carrier_code: 'LBL-0321', message: 'The package weight exceeds 70 lb.', field: 'parcel.weight_oz' }] });
-    const cancels = fake.requests.filter((r) => r.operation === 'cancel');
+    const cancels = api.fake.requests.filter((r) => r.operation === 'cancel');
     expect(cancels).toHaveLength(1);
     const firstNumber = decodeURIComponent(cancels[0].path.split('/').pop()!);
-    expect(fake.labels.get(firstNumber)?.cancelled).toBe(true);
+    expect(api.fake.labels.get(firstNumber)?.cancelled).toBe(true);
     expectCleanExchange();
   });
 
   it('several parcels, the second lost to a 500: the first voided, the transport error rethrown', async () => {
     const c = ctx();
-    fake.queue('label', { pass: true }, { status: 500 });
+    api.fake.queue('label', { pass: true }, { status: 500 });
     const err = await driver().purchase(c, { ...purchase(), parcels: [parcel, parcel] }).catch((e) => e);
     expect(err).toMatchObject({ kind: 'server_error', status: 500 });
-    expect(fake.count('cancel')).toBe(1);
+    expect(api.fake.count('cancel')).toBe(1);
   });
 
   it('a refund USPS disputes is not a void', async () => {
     const c = ctx();
     const bought = await driver().purchase(c, purchase());
     if (!bought.ok) throw new Error('purchase failed');
-    fake.queue('cancel', { body: { trackingNumber: bought.value.tracking_number, status: 'DISPUTED', disputeId: 'D123' } });
+    api.fake.queue('cancel', { body: { trackingNumber: bought.value.tracking_number, status: 'DISPUTED', disputeId: 'D123' } });
     const res = await driver().void(c, { carrier_shipment_id: bought.value.carrier_shipment_id });
     expect(res).toMatchObject({ ok: false, kind: 'rejected', messages: [{ carrier_code: 'label_disputed', field: 'tracking_number' }] });
   });
@@ -476,24 +413,24 @@ describe('USPS driver against the fake USPS', () => {
   it('an international purchase without customs data is refused before calling USPS', async () => {
     const res = await driver().purchase(ctx(), { ...purchase(), service_code: 'usps_first_class_international', ship_to: { ...to, country: 'CA', state: 'ON', postal_code: 'K1A 0B1' } });
     expect(res).toMatchObject({ ok: false, kind: 'rejected', messages: [{ carrier_code: 'customs_required', field: 'customs' }] });
-    expect(fake.requests).toHaveLength(0);
+    expect(api.fake.requests).toHaveLength(0);
   });
 
   it('an international label with a customs form (the seam): the international API, voided through it too', async () => {
     const customsForm = () => ({ customsContentType: 'MERCHANDISE', AESITN: 'NOEEI 30.37(a)', contents: [{ itemDescription: 'Steel widgets', itemQuantity: 2, itemValue: 12.5, weightUOM: 'lb', itemWeight: 1.2, HSTariffNumber: '732690', countryofOrigin: 'US' }] });
-    const d = createUspsApiDriver(http, { customsForm });
+    const d = createUspsApiDriver(api.http, { customsForm });
     const c = ctx();
     const res = await d.purchase(c, { ...purchase(), service_code: 'usps_first_class_international', ship_to: { ...to, country: 'CA', state: 'ON', city: 'Ottawa', postal_code: 'K1A 0B1' } });
-    expect(fake.violations).toEqual([]);
+    expect(api.fake.violations).toEqual([]);
     expect(res.ok).toBe(true);
     if (!res.ok) return;
-    const body = JSON.parse(fake.requests.find((r) => r.operation === 'intl_label')!.body);
+    const body = JSON.parse(api.fake.requests.find((r) => r.operation === 'intl_label')!.body);
     expect(body.toAddress).toMatchObject({ country: 'CANADA', countryISOAlpha2Code: 'CA', province: 'ON', postalCode: 'K1A 0B1', city: 'Ottawa' });
     expect(body.packageDescription.mailClass).toBe('FIRST-CLASS_PACKAGE_INTERNATIONAL_SERVICE');
     expect(body.customsForm.customsContentType).toBe('MERCHANDISE');
     expect(res.value.carrier_shipment_id).toBe(`intl:${res.value.tracking_number}`);
     expect(await d.void(c, { carrier_shipment_id: res.value.carrier_shipment_id })).toEqual({ ok: true, value: { voided: true } });
-    expect(fake.requests.find((r) => r.operation === 'intl_cancel')!.path).toBe(`/international-labels/v3/international-label/${res.value.tracking_number}`);
+    expect(api.fake.requests.find((r) => r.operation === 'intl_cancel')!.path).toBe(`/international-labels/v3/international-label/${res.value.tracking_number}`);
     expectCleanExchange();
   });
 
@@ -501,7 +438,7 @@ describe('USPS driver against the fake USPS', () => {
     const res = await driver().purchase(ctx(), { ...purchase(), service_code: 'usps_priority_mail_international', ship_to: londonAddress, residential: false, route: ukRoute, customs: ukCustoms });
     expect(res.ok).toBe(true);
     if (!res.ok) return;
-    const body = JSON.parse(fake.requests.find((r) => r.operation === 'intl_label')!.body);
+    const body = JSON.parse(api.fake.requests.find((r) => r.operation === 'intl_label')!.body);
     expect(body.packageDescription).toMatchObject({
       mailClass: 'PRIORITY_MAIL_INTERNATIONAL',
       packageOptions: { packageValue: 55.48, nonDeliveryOption: 'RETURN' },
@@ -519,12 +456,12 @@ describe('USPS driver against the fake USPS', () => {
     expect(res.value.carrier_shipment_id).toBe(`intl:${res.value.tracking_number}`);
     expectCleanExchange();
     // The fake's check is not a rubber stamp for customs: a form without AESITN or with a bad content type is refused.
-    if (specs) {
-      const req = fake.requests.find((r) => r.operation === 'intl_label')!;
+    if (api.specs) {
+      const req = api.fake.requests.find((r) => r.operation === 'intl_label')!;
       const sent = JSON.parse(req.body);
       delete sent.customsForm.AESITN;
       sent.customsForm.customsContentType = 'SALE';
-      const problems = specs.checkRequest('POST', new URL(`http://x${req.path}`), req.headers, JSON.stringify(sent)).problems.join('\n');
+      const problems = api.specs.checkRequest('POST', new URL(`http://x${req.path}`), req.headers, JSON.stringify(sent)).problems.join('\n');
       expect(problems).toMatch(/AESITN/);
       expect(problems).toMatch(/customsContentType/);
     }
@@ -539,28 +476,28 @@ describe('USPS driver against the fake USPS', () => {
       customs: { ...ukCustomsWithItn, non_delivery: 'abandon', contents_type: 'other', contents_explanation: 'Trade show display', importer: { eori: 'GB123456789000' } },
     });
     expect(res.ok).toBe(true);
-    const body = JSON.parse(fake.requests.find((r) => r.operation === 'intl_label')!.body);
+    const body = JSON.parse(api.fake.requests.find((r) => r.operation === 'intl_label')!.body);
     expect(body.packageDescription.packageOptions.nonDeliveryOption).toBe('ABANDON');
     expect(body.packageDescription.prepayDutiesTaxesFees).toBeUndefined();
     expect(body.customsForm).toMatchObject({ customsContentType: 'OTHER', contentComments: 'Trade show display', AESITN: 'AES X20260302123456', importersReference: { referenceType: 'IMPORTER_CODE', reference: 'GB123456789000' } });
     expectCleanExchange();
-    fake.reset();
+    api.fake.reset();
     const euros = { ...ukCustoms, items: ukCustoms.items.map((i) => ({ ...i, unit_value: { amount: i.unit_value.amount, currency: 'EUR' } })) };
     const refused = await driver().purchase(ctx(), { ...purchase(), service_code: 'usps_priority_mail_international', ship_to: londonAddress, route: ukRoute, customs: euros });
     expect(refused).toMatchObject({ ok: false, kind: 'rejected', messages: [{ carrier_code: 'customs_currency', field: 'customs.items' }] });
-    expect(fake.requests).toHaveLength(0);
+    expect(api.fake.requests).toHaveLength(0);
   });
 
   it('a military (APO) purchase with customs carries the domestic customs form; a domestic one carries none', async () => {
     const apo = { name: 'Sgt Pat Buyer', street1: 'Unit 2050 Box 4190', city: 'APO', state: 'AP', postal_code: '96278', country: 'US' };
-    const res = await driver().purchase(ctx(), { ...purchase(), service_code: 'usps_priority_mail', ship_to: apo, route: { ...route, military: true, noncontiguous: true }, customs: { ...ukCustoms, contents_type: 'gift' } });
+    const res = await driver().purchase(ctx(), { ...purchase(), service_code: 'usps_priority_mail', ship_to: apo, route: { ...US_ROUTE, military: true, noncontiguous: true }, customs: { ...ukCustoms, contents_type: 'gift' } });
     expect(res.ok).toBe(true);
-    const body = JSON.parse(fake.requests.find((r) => r.operation === 'label')!.body);
+    const body = JSON.parse(api.fake.requests.find((r) => r.operation === 'label')!.body);
     expect(body.customsForm).toMatchObject({ customsContentType: 'GIFT', AESITN: 'NO EEI 30.37(a)', importersReference: 'GB123456789', contents: [{ itemDescription: 'Cotton T-shirt' }, { itemDescription: 'Ceramic coffee mug' }] });
     expectCleanExchange();
-    fake.reset();
+    api.fake.reset();
     await driver().purchase(ctx(), purchase());
-    expect(JSON.parse(fake.requests.find((r) => r.operation === 'label')!.body).customsForm).toBeUndefined();
+    expect(JSON.parse(api.fake.requests.find((r) => r.operation === 'label')!.body).customsForm).toBeUndefined();
   });
 
   it('a return label: the return endpoint in the return mail class, the customer to the merchant; voided like any label; international returns refused', async () => {
@@ -568,20 +505,20 @@ describe('USPS driver against the fake USPS', () => {
     const res = await driver().purchase(c, { ...purchase(), service_code: 'usps_priority_mail', ship_from: to, ship_to: from, residential: false, is_return: true });
     expect(res.ok).toBe(true);
     if (!res.ok) return;
-    const sent = fake.requests.find((r) => r.operation === 'return_label')!;
+    const sent = api.fake.requests.find((r) => r.operation === 'return_label')!;
     expect(sent.path).toBe('/labels/v3/return-label');
     const body = JSON.parse(sent.body);
     expect(body.packageDescription.mailClass).toBe('PRIORITY_MAIL_RETURN_SERVICE');
     expect(body.fromAddress).toMatchObject({ city: 'Alpharetta', state: 'GA' });
     expect(body.toAddress).toMatchObject({ firm: 'Acme Widgets', city: 'Timonium' });
     expect(res.value.label.bytes.equals(FAKE_LABELS.PDF.bytes)).toBe(true);
-    expect(fake.count('label')).toBe(0);
+    expect(api.fake.count('label')).toBe(0);
     expect(await driver().void(c, { carrier_shipment_id: res.value.carrier_shipment_id })).toEqual({ ok: true, value: { voided: true } });
     expectCleanExchange();
-    fake.reset();
+    api.fake.reset();
     const intl = await driver().purchase(ctx(), { ...purchase(), service_code: 'usps_priority_mail', ship_from: londonAddress, ship_to: from, is_return: true });
     expect(intl).toMatchObject({ ok: false, kind: 'rejected', messages: [{ carrier_code: 'return_not_domestic' }] });
-    expect(fake.requests).toHaveLength(0);
+    expect(api.fake.requests).toHaveLength(0);
   });
 
   describe('SCAN form (end-of-day manifest)', () => {
@@ -601,7 +538,7 @@ describe('USPS driver against the fake USPS', () => {
       const res = await driver().manifest!(c, manifestOf([a.value.tracking_number, b.value.tracking_number, unknown]));
       expect(res.ok).toBe(true);
       if (!res.ok) return;
-      const sent = JSON.parse(fake.requests.find((r) => r.operation === 'scan_form')!.body);
+      const sent = JSON.parse(api.fake.requests.find((r) => r.operation === 'scan_form')!.body);
       expect(sent).toEqual({
         imageInfo: { imageType: 'PDF', labelType: '8.5X11LABEL' },
         mailingDate: '2026-03-02',
@@ -611,21 +548,21 @@ describe('USPS driver against the fake USPS', () => {
         shipment: { trackingNumbers: [a.value.tracking_number, b.value.tracking_number, '9200190999990000000001'] },
         fromAddress: { firstName: 'Dock', lastName: 'Lead', firm: 'Acme Widgets', streetAddress: '12 Main St', city: 'Timonium', state: 'MD', ZIPCode: '21093' },
       });
-      const [formNumber, onForm] = [...fake.scanForms.entries()][0];
+      const [formNumber, onForm] = [...api.fake.scanForms.entries()][0];
       expect(onForm).toEqual([a.value.tracking_number, b.value.tracking_number]);
       expect(res.value).toEqual({
         carrier_manifest_id: formNumber,
         document: { type: 'scan_form', artifact: { format: 'PDF', mime: 'application/pdf', bytes: FAKE_SCAN_FORM } },
         rejected: [{ tracking_number: '9200190999990000000001', message: expect.stringContaining('left this label off'), carrier_code: 'not_on_scan_form' }],
       });
-      expect(fake.count('payment')).toBeLessThanOrEqual(1); // a SCAN form needs no payment token
+      expect(api.fake.count('payment')).toBeLessThanOrEqual(1); // a SCAN form needs no payment token
       expectCleanExchange();
       // The fake's check is not a rubber stamp: a form without its entry ZIP or with an unknown facility type is refused.
-      if (specs) {
-        const req = fake.requests.find((r) => r.operation === 'scan_form')!;
+      if (api.specs) {
+        const req = api.fake.requests.find((r) => r.operation === 'scan_form')!;
         const bad = { ...sent, destinationEntryFacilityType: 'DOCK' };
         delete bad.entryFacilityZIPCode;
-        const problems = specs.checkRequest('POST', new URL(`http://x${req.path}`), req.headers, JSON.stringify(bad)).problems.join('\n');
+        const problems = api.specs.checkRequest('POST', new URL(`http://x${req.path}`), req.headers, JSON.stringify(bad)).problems.join('\n');
         expect(problems).toMatch(/entryFacilityZIPCode/);
         expect(problems).toMatch(/destinationEntryFacilityType/);
       }
@@ -647,13 +584,13 @@ describe('USPS driver against the fake USPS', () => {
       if (!multi.ok) throw new Error('purchase failed');
       const res = await driver().manifest!(c, { ship_date: '2026-03-02', address: from, shipments: [{ tracking_number: multi.value.tracking_number, carrier_shipment_id: multi.value.carrier_shipment_id, service_code: 'usps_ground_advantage' }] });
       expect(res.ok && res.value.rejected).toEqual([]);
-      const sent = JSON.parse(fake.requests.find((r) => r.operation === 'scan_form')!.body);
+      const sent = JSON.parse(api.fake.requests.find((r) => r.operation === 'scan_form')!.body);
       expect(sent.shipment.trackingNumbers).toEqual(multi.value.packages.map((p) => p.tracking_number));
       expectCleanExchange();
     });
 
     it('a JSON answer (SCANForm) is read as well as the multipart one', async () => {
-      fake.queue('scan_form', {
+      api.fake.queue('scan_form', {
         body: {
           SCANFormMetaData: { mailingDate: '2026-03-02', entryFacilityZIPCode: '21093', destinationEntryFacilityType: 'NONE', manifestNumber: '92750901234567890123456789', trackingNumbers: ['9200190999990000000001'] },
           SCANFormImage: FAKE_SCAN_FORM.toString('base64'),
@@ -665,24 +602,24 @@ describe('USPS driver against the fake USPS', () => {
     });
 
     it('5xx: a retryable transport error, never sent twice; refused credentials: invalid_credentials; no ZIP: refused before calling', async () => {
-      fake.queue('scan_form', { status: 503, body: uspsFixture('error-unavailable') });
+      api.fake.queue('scan_form', { status: 503, body: uspsFixture('error-unavailable') });
       const err = await driver().manifest!(ctx(), manifestOf(['9200190999990000000001'])).catch((e) => e);
       expect(err).toBeInstanceOf(CarrierTransportError);
       expect(err).toMatchObject({ retryable: true });
-      expect(fake.count('scan_form')).toBe(1);
-      fake.reset();
+      expect(api.fake.count('scan_form')).toBe(1);
+      api.fake.reset();
       const refusedCreds = await driver().manifest!(ctx({ credentials: { ...CREDENTIALS, client_secret: 'wrong' } }), manifestOf(['9200190999990000000001']));
       expect(refusedCreds).toMatchObject({ ok: false, kind: 'invalid_credentials' });
-      expect(fake.count('scan_form')).toBe(0);
+      expect(api.fake.count('scan_form')).toBe(0);
       const noZip = await driver().manifest!(ctx(), { ...manifestOf(['9200190999990000000001']), address: { ...from, postal_code: 'K1A 0B1' } });
       expect(noZip).toMatchObject({ ok: false, kind: 'rejected', messages: [{ carrier_code: 'invalid_entry_zip', field: 'address.postal_code' }] });
-      expect(fake.count('scan_form')).toBe(0);
+      expect(api.fake.count('scan_form')).toBe(0);
     });
   });
 
   it('tracks with expand=DETAIL: event codes mapped to ours, oldest first, UTC, unmapped → unknown with the raw code', async () => {
     const res = await driver().track(ctx(), { tracking_number: '9200 1909 9999 9999 9999 99' });
-    expect(fake.requests.find((r) => r.operation === 'track')!.path).toBe('/tracking/v3/tracking/9200190999999999999999?expand=DETAIL');
+    expect(api.fake.requests.find((r) => r.operation === 'track')!.path).toBe('/tracking/v3/tracking/9200190999999999999999?expand=DETAIL');
     expect(res.ok).toBe(true);
     if (!res.ok) return;
     expect(res.value).toMatchObject({ status: 'delivered', status_detail: 'delivered', delivered_at: '2026-03-05T18:12:00.000Z', estimated_delivery_date: '2026-03-05', carrier_status_code: '01' });
@@ -700,7 +637,7 @@ describe('USPS driver against the fake USPS', () => {
 
   it('validates an address: standardised (corrected), secondary missing (unverified), not found (invalid)', async () => {
     const res = await driver().validateAddress(ctx(), { ...to, company: 'Acme Widgets' });
-    const sent = fake.requests.find((r) => r.operation === 'address')!;
+    const sent = api.fake.requests.find((r) => r.operation === 'address')!;
     expect(sent.path).toBe('/addresses/v3/address?firm=Acme+Widgets&streetAddress=100+Peachtree+Pkwy&secondaryAddress=Apt+4&city=Alpharetta&state=GA&ZIPCode=30005&ZIPPlus4=1234');
     expect(res).toMatchObject({ ok: true, value: { status: 'verified', residential: 'yes', normalized: { street1: '100 PEACHTREE PKWY', street2: 'APT 4', postal_code: '30005-1234' } } });
     const noApt = await driver().validateAddress(ctx(), { ...to, street2: undefined, postal_code: '30005' });
@@ -725,7 +662,7 @@ describe('USPS driver against the fake USPS', () => {
     expect(res.ok).toBe(true);
     if (!res.ok) return;
     expect(res.value).toEqual({ confirmation: expect.stringMatching(/^WTC\d{9}$/), charge: { amount: 0, currency: 'USD' } });
-    const sent = JSON.parse(fake.requests.find((r) => r.operation === 'pickup')!.body);
+    const sent = JSON.parse(api.fake.requests.find((r) => r.operation === 'pickup')!.body);
     expect(sent).toEqual({
       pickupDate: '2026-03-03',
       pickupAddress: { firstName: 'Dock', lastName: 'Lead', firm: 'Acme Widgets', address: { streetAddress: '12 Main St', city: 'Timonium', state: 'MD', ZIPCode: '21093' }, contact: [{ cellNumber: '4105550100' }] },
@@ -735,9 +672,9 @@ describe('USPS driver against the fake USPS', () => {
     });
     const cancel = await driver().cancelPickup(c, { confirmation: res.value.confirmation });
     expect(cancel).toEqual({ ok: true, value: { cancelled: true } });
-    const del = fake.requests.find((r) => r.operation === 'pickup_cancel')!;
-    expect(del.headers['if-match']).toBe(fake.pickups.get(res.value.confirmation)!.etag);
-    expect(fake.pickups.get(res.value.confirmation)!.cancelled).toBe(true);
+    const del = api.fake.requests.find((r) => r.operation === 'pickup_cancel')!;
+    expect(del.headers['if-match']).toBe(api.fake.pickups.get(res.value.confirmation)!.etag);
+    expect(api.fake.pickups.get(res.value.confirmation)!.cancelled).toBe(true);
     const again = await driver().cancelPickup(c, { confirmation: res.value.confirmation });
     expect(again).toMatchObject({ ok: false, kind: 'rejected', messages: [{ field: 'confirmation' }] });
     expectCleanExchange();
@@ -763,7 +700,7 @@ describe('USPS driver against the fake USPS', () => {
 describe('USPS flat-rate packaging (packages.ts carrier_code = rateIndicator)', () => {
   const envelope = { weight_oz: 48, length_in: 12.5, width_in: 9.5, height_in: 0.75, package_id: 'usps_flat_rate_envelope' };
   const smallBox = { weight_oz: 48, length_in: 8.625, width_in: 5.375, height_in: 1.625, package_id: 'usps_small_flat_rate_box' };
-  const lastLabel = () => JSON.parse(fake.requests.filter((r) => r.operation === 'label').at(-1)!.body).packageDescription;
+  const lastLabel = () => JSON.parse(api.fake.requests.filter((r) => r.operation === 'label').at(-1)!.body).packageDescription;
 
   it('a flat rate envelope: Priority Mail and Express priced by FE whatever the weight, Ground Advantage by weight', async () => {
     const res = await driver().rates(ctx(), { ...rateRequest, parcel: envelope });

@@ -15,7 +15,7 @@ import type {
   ApiRateResponse,
   ApiTrackResult,
   ApiVoidRequest,
-  CarrierDriver,
+  CarrierApiDriver,
   DriverResult,
 } from '../../driver.js';
 import { parseJson, type CarrierHttpClient, type CarrierHttpResponse, type HttpMethod } from '../../http/client.js';
@@ -108,7 +108,7 @@ export interface UspsDriverOptions {
   customsForm?: CustomsFormBuilder;
 }
 
-export class UspsApiDriver implements CarrierDriver {
+export class UspsApiDriver implements CarrierApiDriver {
   readonly carrier = SLUG;
   readonly credentialsSchema = uspsCredentialsSchema as unknown as Record<string, unknown>;
   readonly hosts = USPS_HOSTS;
@@ -531,6 +531,6 @@ export class UspsApiDriver implements CarrierDriver {
   }
 }
 
-export function createUspsApiDriver(http: CarrierHttpClient, options?: UspsDriverOptions): CarrierDriver {
+export function createUspsApiDriver(http: CarrierHttpClient, options?: UspsDriverOptions): CarrierApiDriver {
   return new UspsApiDriver(http, options);
 }

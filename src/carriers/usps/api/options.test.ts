@@ -1,55 +1,32 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FAKE_USPS_EXTRA_SERVICES, startFakeUsps, type FakeUsps } from '../../../../test/helpers/fake-usps.js';
-import { loadUspsSpecs } from '../../../../test/helpers/usps-spec.js';
-import type { ApiCallContext, ApiPurchaseRequest, ApiRateRequest } from '../../driver.js';
-import { CarrierHttpClient } from '../../http/client.js';
-import type { RouteFacts, ShipmentOptions } from '../../types.js';
+import { describe, expect, it } from 'vitest';
+import { SHIP_FROM, US_ROUTE, useCarrierApiTest, withOptions } from '../../../../test/helpers/carrier-api.js';
+import { FAKE_USPS_EXTRA_SERVICES, FAKE_USPS_SETUP } from '../../../../test/helpers/fake-usps.js';
+import type { ApiPurchaseRequest } from '../../driver.js';
+import type { ShipmentOptions } from '../../types.js';
 import { createUspsApiDriver } from './client.js';
 import { parseMultipart } from './multipart.js';
 
 // Shipment options through the USPS api driver: extra service codes on prices and labels (the
 // fake checks every request against USPS's v3 documents), their charges read back, a refusal kept.
-let fake: FakeUsps;
-let http: CarrierHttpClient;
-let seq = 0;
+const api = useCarrierApiTest({ ...FAKE_USPS_SETUP, idPrefix: 'uspsopt' });
+const { ctx } = api;
 
-const route: RouteFacts = { domestic: true, origin_country: 'US', destination_country: 'US', distance_miles: 580, usps_zone: 5, ground_zone: 5, international_group: null, international_zone: null, territory: false, military: false, noncontiguous: false };
-const from = { name: 'Dock Lead', company: 'Acme Widgets', street1: '12 Main St', city: 'Timonium', state: 'MD', postal_code: '21093', country: 'US', phone: '+1 (410) 555-0100' };
 const to = { name: 'Pat Buyer', street1: '100 Peachtree Pkwy', city: 'Alpharetta', state: 'GA', postal_code: '30005', country: 'US' };
 const parcel = { weight_oz: 40, length_in: 12, width_in: 9, height_in: 4 };
-const NONE: ShipmentOptions = { signature: 'none', saturday_delivery: false, insurance: null, dangerous_goods: null, references: [], delivery_instructions: null };
-const rate = (options: Partial<ShipmentOptions>): ApiRateRequest => ({ ship_from: from, ship_to: to, parcel, ship_date: '2026-03-02', residential: true, route, options: { ...NONE, ...options } });
-const buy = (options: Partial<ShipmentOptions>): ApiPurchaseRequest => ({ ...rate(options), service_code: 'usps_ground_advantage', reference: `shp_01OPTIONS${seq}`, purchased_at: '2026-03-02T15:00:00.000Z', label_image: 'PDF' });
+const request = { ship_from: SHIP_FROM, ship_to: to, parcel, ship_date: '2026-03-02', residential: true, route: US_ROUTE };
+const rate = (options: Partial<ShipmentOptions>) => withOptions(request, options);
+const buy = (options: Partial<ShipmentOptions>): ApiPurchaseRequest => ({ ...rate(options), service_code: 'usps_ground_advantage', reference: `shp_01OPTIONS${api.accounts}`, purchased_at: '2026-03-02T15:00:00.000Z', label_image: 'PDF' });
 const cents = (code: number) => Math.round(FAKE_USPS_EXTRA_SERVICES[code].price * 100);
-const CREDENTIALS = { client_id: 'fake-client-id', client_secret: 'fake-client-secret', crid: '56982563', mid: '904128936', manifest_mid: '904128937', payment_account_number: '1000405525', payment_account_type: 'EPS' };
-
-function ctx(): ApiCallContext {
-  seq += 1;
-  return { account: { id: `ca_uspsopt${seq}`, mode: 'sandbox', account_number: null, credentials: { ...CREDENTIALS }, base_url: fake.url }, timeoutMs: 20_000 };
-}
 const sent = (op: 'rates' | 'label') => {
-  const r = fake.requests.filter((x) => x.operation === op).at(-1)!;
-  if (op === 'rates') return JSON.parse(r.body);
+  if (op === 'rates') return api.fake.lastBody(op);
+  const r = api.fake.requests.filter((x) => x.operation === op).at(-1)!;
   // Labels go as JSON (the label request body); multipart is only USPS's answer.
   return r.body.trim().startsWith('{') ? JSON.parse(r.body) : JSON.parse(parseMultipart(r.body, String(r.headers['content-type']))![0].body);
 };
 
-beforeAll(async () => {
-  fake = await startFakeUsps({ specs: loadUspsSpecs() });
-}, 120_000);
-afterAll(async () => {
-  await fake?.close();
-  await http?.close();
-});
-beforeEach(async () => {
-  fake.reset();
-  await http?.close();
-  http = new CarrierHttpClient({ sleep: async () => {} });
-});
-
 describe('USPS api driver: shipment options', () => {
   it('signature and insurance: extraServices 921 and 930 with itemValue in prices, priced from the answer', async () => {
-    const driver = createUspsApiDriver(http);
+    const driver = createUspsApiDriver(api.http);
     const plain = await driver.rates(ctx(), rate({}));
     const res = await driver.rates(ctx(), rate({ signature: 'standard', insurance: { amount: { amount: 25_000, currency: 'USD' } } }));
     expect(plain.ok && res.ok).toBe(true);
@@ -62,11 +39,11 @@ describe('USPS api driver: shipment options', () => {
     ]));
     const plainGround = plain.value.rates.find((r) => r.service_code === 'usps_ground_advantage')!;
     expect(ground.price.amount - plainGround.price.amount).toBe(cents(921) + cents(930));
-    expect(fake.violations).toEqual([]);
+    expect(api.fake.violations).toEqual([]);
   });
 
   it('a label with adult signature and insurance above 500 USD: 922 and 931, physicalSignatureRequired, packageValue, the charges read from the label metadata', async () => {
-    const res = await createUspsApiDriver(http).purchase(ctx(), buy({ signature: 'adult', insurance: { amount: { amount: 80_000, currency: 'USD' } } }));
+    const res = await createUspsApiDriver(api.http).purchase(ctx(), buy({ signature: 'adult', insurance: { amount: { amount: 80_000, currency: 'USD' } } }));
     expect(res.ok).toBe(true);
     const description = sent('label').packageDescription;
     expect(description).toMatchObject({ extraServices: [922, 931], physicalSignatureRequired: true, packageOptions: { packageValue: 800 } });
@@ -76,34 +53,34 @@ describe('USPS api driver: shipment options', () => {
         { code: 'insurance', amount: { amount: cents(931), currency: 'USD' } },
       ]));
     }
-    expect(fake.violations).toEqual([]);
+    expect(api.fake.violations).toEqual([]);
   });
 
   it('dangerous goods: the HAZMAT package code (819 dry ice, 820 lithium in equipment); Saturday delivery sends nothing', async () => {
-    const driver = createUspsApiDriver(http);
+    const driver = createUspsApiDriver(api.http);
     expect((await driver.purchase(ctx(), buy({ dangerous_goods: { category: 'dry_ice', dry_ice_weight_oz: 40 }, saturday_delivery: true }))).ok).toBe(true);
     expect(sent('label').packageDescription.extraServices).toEqual([819]);
     expect((await driver.rates(ctx(), rate({ dangerous_goods: { category: 'lithium_ion_in_equipment' } }))).ok).toBe(true);
     expect(sent('rates').extraServices).toEqual([820]);
     expect((await driver.rates(ctx(), rate({ saturday_delivery: true }))).ok).toBe(true);
     expect(sent('rates').extraServices).toBeUndefined();
-    expect(fake.violations).toEqual([]);
+    expect(api.fake.violations).toEqual([]);
   });
 
   it("references: the caller's printed on the label, then the shipment id unprinted", async () => {
     const c = ctx();
-    expect((await createUspsApiDriver(http).purchase(c, buy({ references: ['PO-1001', 'Dept 7'] }))).ok).toBe(true);
+    expect((await createUspsApiDriver(api.http).purchase(c, buy({ references: ['PO-1001', 'Dept 7'] }))).ok).toBe(true);
     expect(sent('label').packageDescription.customerReference).toEqual([
       { referenceNumber: 'PO-1001', printReferenceNumber: true },
       { referenceNumber: 'Dept 7', printReferenceNumber: true },
-      { referenceNumber: `shp_01OPTIONS${seq}`, printReferenceNumber: false },
+      { referenceNumber: `shp_01OPTIONS${api.accounts}`, printReferenceNumber: false },
     ]);
-    expect(fake.violations).toEqual([]);
+    expect(api.fake.violations).toEqual([]);
   });
 
   it("USPS refusing an option is a rejection with USPS's message", async () => {
-    fake.queue('label', { status: 400, body: { apiVersion: 'v3', error: { code: '400', message: 'Extra service not allowed.', errors: [{ status: '400', code: '020117', title: 'Extra service not allowed', detail: 'Extra service 922 is not available with the mail class.', source: { parameter: 'packageDescription.extraServices' } }] } } });
-    const res = await createUspsApiDriver(http).purchase(ctx(), buy({ signature: 'adult' }));
+    api.fake.queue('label', { status: 400, body: { apiVersion: 'v3', error: { code: '400', message: 'Extra service not allowed.', errors: [{ status: '400', code: '020117', title: 'Extra service not allowed', detail: 'Extra service 922 is not available with the mail class.', source: { parameter: 'packageDescription.extraServices' } }] } } });
+    const res = await createUspsApiDriver(api.http).purchase(ctx(), buy({ signature: 'adult' }));
     expect(res.ok).toBe(false);
     if (!res.ok) {
       expect(res.kind).toBe('rejected');

@@ -125,7 +125,7 @@ describe('units', () => {
 });
 
 describe('builders', () => {
-  const route = { domestic: true, origin_country: 'US', destination_country: 'US', distance_miles: 1, usps_zone: 1, ground_zone: 1, international_group: null, international_zone: null, territory: false, military: false, noncontiguous: false };
+  const route = { domestic: true, origin_country: 'US', destination_country: 'US', distance_miles: 1, ground_zone: 1, international_group: null, international_zone: null, territory: false, military: false, noncontiguous: false };
   const from = { name: 'A B', street1: '1 Main St', city: 'Towson', state: 'MD', postal_code: '21204', country: 'US' };
   const parcel = { weight_oz: 10, length_in: 6, width_in: 4, height_in: 2 };
 
